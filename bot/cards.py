@@ -1,0 +1,188 @@
+"""Standard playing cards: ranks, suits, decks, seeded shuffles, and card codes.
+
+Card codes are short and forgiving on input, canonical on output::
+
+    >>> parse_card("9h"), parse_card("10c"), parse_card("Tc"), parse_card("as")
+    (Card(rank=<Rank.NINE: 9>, suit=<Suit.HEARTS: 'h'>), ...)
+    >>> str(parse_card("10c"))
+    'Tc'
+    >>> parse_card("10c").display()
+    '10♣'
+
+Pure: no Discord, asyncio, sqlite or clock. Randomness is always explicit (a seed
+and a salt), never the module-level ``random``.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+class CardCodeError(ValueError):
+    """A card code that does not name a card. The message is player-readable."""
+
+
+class Suit(enum.Enum):
+    CLUBS = "c"
+    DIAMONDS = "d"
+    HEARTS = "h"
+    SPADES = "s"
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def title(self) -> str:
+        return self.name.capitalize()
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        key = text.strip().lower()
+        if key in _SUIT_WORDS:
+            return _SUIT_WORDS[key]
+        raise CardCodeError(f"'{text}' is not a suit: use c, d, h or s (or ♣ ♦ ♥ ♠).")
+
+
+_SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_SUIT_WORDS: dict[str, Suit] = {}
+for _s in Suit:
+    _SUIT_WORDS[_s.value] = _s
+    _SUIT_WORDS[_s.name.lower()] = _s
+    _SUIT_WORDS[_s.name.lower().rstrip("s")] = _s
+    _SUIT_WORDS[_SUIT_SYMBOLS[_s]] = _s
+# Text-presentation variants some keyboards produce.
+_SUIT_WORDS.update({"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES})
+
+
+class Rank(enum.IntEnum):
+    """Ranks with aces low (1). Games that rank aces high map them themselves."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def code(self) -> str:
+        return _RANK_CODES[self]
+
+    @property
+    def label(self) -> str:
+        """How a person writes it: 'A', '2'..'10', 'J', 'Q', 'K'."""
+        return "10" if self is Rank.TEN else _RANK_CODES[self]
+
+    @property
+    def is_picture(self) -> bool:
+        return self >= Rank.JACK
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        key = text.strip().upper()
+        if key in _RANK_WORDS:
+            return _RANK_WORDS[key]
+        raise CardCodeError(f"'{text}' is not a rank: use A, 2-9, T (or 10), J, Q or K.")
+
+
+_RANK_CODES = {r: str(r.value) for r in Rank if 2 <= r.value <= 9}
+_RANK_CODES.update({Rank.ACE: "A", Rank.TEN: "T", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"})
+_RANK_WORDS = {code: rank for rank, code in _RANK_CODES.items()}
+_RANK_WORDS.update({"10": Rank.TEN, "1": Rank.ACE})
+_RANK_WORDS.update({r.name: r for r in Rank})
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """One card. Two decks hold equal cards: identity is rank and suit only."""
+
+    rank: Rank
+    suit: Suit
+
+    def __str__(self) -> str:
+        return self.rank.code + self.suit.value
+
+    @property
+    def code(self) -> str:
+        return str(self)
+
+    def display(self) -> str:
+        """Human form with a suit symbol, e.g. '10♣', 'A♠'."""
+        return self.rank.label + self.suit.symbol
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit.is_red
+
+    def __repr__(self) -> str:
+        return f"Card({self})"
+
+
+def parse_card(text: str) -> Card:
+    """Parse a card code: rank then suit, any case: '9h', 'Tc', '10c', 'As', 'Q♠'."""
+    raw = text.strip()
+    if len(raw) < 2:
+        raise CardCodeError(f"'{text}' is not a card code: write a rank then a suit, like 9h, 10c or As.")
+    try:
+        return Card(Rank.parse(raw[:-1]), Suit.parse(raw[-1]))
+    except CardCodeError as error:
+        raise CardCodeError(f"'{text}' is not a card code ({error}) Examples: 9h, 10c, As.") from None
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Parse cards separated by spaces or commas: '9h 9c, 4c'."""
+    return [parse_card(part) for part in text.replace(",", " ").split()]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def display_cards(cards: Iterable[Card]) -> str:
+    return " ".join(c.display() for c in cards)
+
+
+def standard_deck(decks: int = 1) -> list[Card]:
+    """Every card of ``decks`` 52-card decks in a fixed order (suit, then rank)."""
+    one = [Card(rank, suit) for suit in Suit for rank in Rank]
+    return one * decks
+
+
+def seeded_rng(seed: int | str, salt: str | int = "") -> random.Random:
+    """A reproducible generator for one purpose of one game.
+
+    String seeds hash with SHA-512 inside ``random``, so this is stable across runs
+    and Python processes (unlike ``hash()``). ``salt`` separates purposes
+    ("deal", "reshuffle-3"), so replaying a game never depends on call order.
+    """
+    return random.Random(f"{seed}/{salt}")
+
+
+def shuffled(cards: Sequence[Card], seed: int | str, salt: str | int = "") -> list[Card]:
+    out = list(cards)
+    seeded_rng(seed, salt).shuffle(out)
+    return out
+
+
+def card_counter(groups: Iterable[Iterable[Card]]) -> Counter[Card]:
+    """Multiset of all cards in ``groups``: the tool for card-conservation checks."""
+    total: Counter[Card] = Counter()
+    for group in groups:
+        total.update(group)
+    return total

@@ -1,0 +1,289 @@
+"""The contract every game's rules implement (shaped like OpenSpiel's State).
+
+A rules module (``cogs/<game>/rules.py``) subclasses :class:`Game`. It is pure: no
+Discord, asyncio, sqlite or wall clock. The platform (``bot/tables.py``) only ever
+talks to a game through this interface, so a new game drops in without platform work.
+
+- ``Game.new(players, options, seed=...)`` or ``Game.new(players, options, deal=...)``
+  (a stacked deal, for tests and worked examples).
+- ``current_players()`` is a frozenset: one player in a turn, several in a
+  simultaneous phase (hidden picks, swap phases, votes), none once the game is over.
+- ``legal_actions(player)`` lists what that player may do now.
+- ``apply(player, action)`` validates, then changes the state and returns events. An
+  out-of-turn, stale or illegal action raises a :class:`RuleError` whose message a
+  player can read, and leaves the state exactly as it was.
+- ``observation(player)`` is all that player may see; ``observation(None)`` is the
+  spectator's view (what is public). Hands are rendered only from observations.
+- ``to_dict()`` / ``from_dict()`` round-trip through JSON.
+- Time never enters the rules: a rule with a time limit emits an ``obligation``
+  event carrying ``seconds``; the platform arms a timer and, when it fires, applies
+  ``Action("timeout", arg=<obligation id>)``. Typed chat arrives as
+  ``Action("say", arg=<text>)``.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from bot.cards import Card, CardCodeError, parse_card
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class RuleError(ValueError):
+    """An action the rules refuse. ``str(error)`` is a sentence for the player."""
+
+
+class NotYourTurn(RuleError):
+    pass
+
+
+class IllegalAction(RuleError):
+    pass
+
+
+class GameOver(RuleError):
+    pass
+
+
+class UnknownPlayer(RuleError):
+    pass
+
+
+class BadActionCode(RuleError):
+    pass
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A small value naming one thing a player does.
+
+    ``kind`` is a verb ("play", "draw", "end", "suit", "pick", "swap", "ready",
+    "say", "timeout", ...); ``cards`` the cards it involves, in order; ``arg`` any
+    other choice (a suit letter, a position, typed text). Actions have a compact
+    code for custom_ids and logs: ``play:9h.9c``, ``suit:h``, ``draw``.
+    """
+
+    kind: str
+    cards: tuple[Card, ...] = ()
+    arg: str = ""
+
+    def code(self) -> str:
+        parts = [self.kind]
+        if self.cards or self.arg:
+            parts.append(".".join(str(c) for c in self.cards))
+        if self.arg:
+            parts.append(self.arg)
+        return ":".join(parts)
+
+    __str__ = code
+
+    @classmethod
+    def parse(cls, code: str) -> Action:
+        """Inverse of :meth:`code`. Raises :class:`BadActionCode` on nonsense."""
+        kind, _, rest = code.partition(":")
+        if not kind or not kind.replace("_", "").replace("-", "").isalnum():
+            raise BadActionCode(f"'{code}' is not an action this bot understands.")
+        cards_text, _, arg = rest.partition(":")
+        try:
+            cards = tuple(parse_card(c) for c in cards_text.split(".") if c)
+        except CardCodeError as error:
+            raise BadActionCode(str(error)) from None
+        return cls(kind, cards, arg)
+
+    @classmethod
+    def play(cls, *cards: Card | str, arg: str = "") -> Action:
+        return cls("play", tuple(c if isinstance(c, Card) else parse_card(c) for c in cards), arg)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for the channel log and for the platform.
+
+    ``data`` is JSON-safe. ``private`` events (a card drawn, a hidden pick) carry
+    details only the named player may see; renderers show others ``public_data``.
+    Platform-relevant kinds: ``turn`` (turn passed), ``obligation`` (data has
+    ``id``, ``seconds``), ``player_removed``, ``game_over``.
+    """
+
+    kind: str
+    player: int | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    private: bool = False
+    public_data: Mapping[str, Any] = field(default_factory=dict)
+
+    def visible_to(self, viewer: int | None) -> Mapping[str, Any]:
+        """The data ``viewer`` may see (None: the channel / a spectator)."""
+        if not self.private or (viewer is not None and viewer == self.player):
+            return self.data
+        return self.public_data
+
+
+# --------------------------------------------------------------------------- games
+
+
+class Game(ABC):
+    """Base class of every rules engine. Subclasses implement the ``_``-less hooks
+    marked abstract; :meth:`apply` wraps validation so no game forgets it."""
+
+    #: Short key used in commands and storage: "blackjack".
+    key: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    players: list[int]
+
+    # -- construction ----------------------------------------------------------
+
+    @classmethod
+    @abstractmethod
+    def new(
+        cls,
+        players: Sequence[int],
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: int | str | None = None,
+        deal: Mapping[str, Any] | None = None,
+    ) -> Self:
+        """A fresh game. Exactly one of ``seed`` (shuffled deal) or ``deal``
+        (stacked: the game's own documented shape) must be given."""
+
+    @classmethod
+    def check_player_count(cls, players: Sequence[int]) -> None:
+        if len(set(players)) != len(players):
+            raise RuleError("A player cannot take two seats at one table.")
+        if not cls.min_players <= len(players) <= cls.max_players:
+            raise RuleError(
+                f"{cls.title} needs {cls.min_players} to {cls.max_players} players; this table has {len(players)}."
+            )
+
+    # -- queries -----------------------------------------------------------------
+
+    @abstractmethod
+    def current_players(self) -> frozenset[int]: ...
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> list[Action]: ...
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def placements(self) -> list[list[int]]:
+        """Finishing order once over: groups of tied players, best first."""
+
+    @abstractmethod
+    def observation(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (``None``: a spectator). JSON-safe."""
+
+    # -- the platform's defaults -----------------------------------------------
+
+    @abstractmethod
+    def timeout_action(self, player: int) -> Action:
+        """What the platform applies for ``player`` when their turn timer expires."""
+
+    @abstractmethod
+    def remove_player(self, player: int) -> list[Event]:
+        """Take ``player`` out (left, kicked, or idle too long). The game carries on,
+        or ends with a ``game_over`` event when too few players remain. Never raises
+        for a seated player."""
+
+    def carry_out(self) -> dict[str, Any]:
+        """State that outlives one game in a channel (a session): name chains,
+        bankrolls, the dealer. Fed back as ``options["carry"]`` to the next game."""
+        return {}
+
+    # -- moves ---------------------------------------------------------------------
+
+    def apply(self, player: int, action: Action) -> list[Event]:
+        """Validate then play ``action`` for ``player``; see the module docstring."""
+        self.validate(player, action)
+        return self._apply(player, action)
+
+    def validate(self, player: int, action: Action) -> None:
+        if self.is_over():
+            raise GameOver("This game is over.")
+        if player not in self.players:
+            raise UnknownPlayer("You are not playing at this table.")
+        if player not in self.current_players():
+            raise NotYourTurn(self.why_not_your_turn(player))
+        if action not in self.legal_actions(player):
+            raise IllegalAction(self.why_illegal(player, action))
+
+    def why_not_your_turn(self, player: int) -> str:
+        return "It is not your turn."
+
+    def why_illegal(self, player: int, action: Action) -> str:
+        """A sentence explaining why ``action`` is refused; games refine this."""
+        return f"You cannot do that now ({action.code()})."
+
+    @abstractmethod
+    def _apply(self, player: int, action: Action) -> list[Event]:
+        """Apply an action already known to be legal."""
+
+    # -- persistence ---------------------------------------------------------------
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]: ...
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self: ...
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Self:
+        return cls.from_dict(json.loads(text))
+
+
+def cards_to_codes(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def codes_to_cards(codes: Sequence[str]) -> list[Card]:
+    return [parse_card(c) for c in codes]
+
+
+# --------------------------------------------------------------------------- UI hints
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRule:
+    """A per-server switch where players genuinely disagree about a rule.
+
+    Declared by the rules module (``HOUSE_RULES``), stored per guild, passed to
+    ``Game.new`` inside ``options`` under ``key``.
+    """
+
+    key: str
+    description: str
+    choices: tuple[str, ...]
+    default: str
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """One control in a player's hand view, described without Discord.
+
+    ``place`` is "select" (a card-like choice, listed in a paged select menu) or
+    "button". ``style`` is one of primary, secondary, success, danger. The shared
+    hand view (``bot/views.py``) turns these into components.
+    """
+
+    action: Action
+    label: str
+    place: str = "button"
+    style: str = "secondary"
+    description: str = ""
+    emoji: str | None = None

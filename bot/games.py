@@ -1,0 +1,90 @@
+"""How a game plugs into the platform: a :class:`GameSpec` per game.
+
+Each game cog builds one ``GameSpec`` from its pure rules class and its render
+module and registers it with the table manager. Everything else (lobbies, hands,
+timers, storage, restore) is shared platform code in ``bot/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import discord
+
+from bot.engine import Action, Control, Event, Game, HouseRule
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
+
+
+class GameRender(Protocol):
+    """What ``cogs/<game>/render.py`` provides. Inputs are observations (never the
+    full state), so nothing hidden can leak into a message by construction.
+
+    ``names`` maps player id to how to show them (the platform passes mentions,
+    which render as names inside embeds without pinging anyone).
+    """
+
+    def table_embed(
+        self, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]
+    ) -> discord.Embed:
+        """The public table, from the spectator observation."""
+
+    def hand_embed(self, observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
+        """One player's private view, from that player's observation."""
+
+    def controls(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Control]:
+        """The controls for ``legal`` actions, labelled for a person."""
+
+    def event_lines(self, events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
+        """Public one-line descriptions of ``events`` for the table's recent log."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    game: type[Game]
+    render: GameRender
+    house_rules: tuple[HouseRule, ...] = ()
+    #: Typed chat in the table's channel reaches the rules as Action("say", arg=text).
+    accepts_chat: bool = False
+    #: Extra per-table options offered when opening a lobby: name -> allowed values.
+    lobby_options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return self.game.key
+
+    @property
+    def title(self) -> str:
+        return self.game.title
+
+    def house_rule(self, key: str) -> HouseRule | None:
+        return next((r for r in self.house_rules if r.key == key), None)
+
+    def rules_text(self) -> str:
+        path = RULES_DIR / f"{self.key}.md"
+        try:
+            return path.read_text(encoding="utf-8")
+        except OSError:
+            return f"The rules text for {self.title} is missing from this installation ({path.name})."
+
+
+class GameRegistry:
+    """The games this bot runs, by key."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, GameSpec] = {}
+
+    def add(self, spec: GameSpec) -> None:
+        self._specs[spec.key] = spec
+
+    def get(self, key: str) -> GameSpec | None:
+        return self._specs.get(key)
+
+    def __iter__(self):
+        return iter(self._specs.values())
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._specs
