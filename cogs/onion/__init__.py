@@ -1,0 +1,1 @@
+"""Cripple Mr Onion (pure rules live in scoring.py; no Discord imports here)."""
