@@ -1,0 +1,731 @@
+"""Blackjack: the chaining shedding game of ``seeds/blackjack.md`` (not casino blackjack).
+
+Pure rules: no Discord, asyncio, sqlite or clock. The player-facing summary, with
+every interpretation and house rule, is ``docs/rules/blackjack.md``.
+
+How the seed's turn pseudocode maps onto this engine
+----------------------------------------------------
+Played cards go straight onto ``discard`` (the seed's own "note for playing"), and
+the cards of the turn in progress are remembered in ``turn_cards``. The turn's
+position is one of these phases:
+
+``start``      steps 1-4 at the start of a turn. With ``pickup`` > 0 only an Ace or a
+               matching 2/Jack may be played; ``draw`` then means "take the pickup".
+``chain``      step 5 right after a step-4 card: add cards of the same value, or ``end``.
+``free``       the player may either ``end`` or play any matching card (step 4).
+               Reached after same-value cards ending in a 2/Jack (step 6's "unless"),
+               and after a same-value card played while forced back to step 4 (that
+               card can count as a new step-4 card, which may end the turn).
+``must_play``  step 4 mid-turn: play a matching card (or an Ace), else draw one and the
+               turn ends. Reached after a 3, and after step-5 cards (step 6's goto).
+``any_card``   step 4 after a Queen: any card may be played, else draw one.
+``suit``       an Ace was just played: the same player names a suit.
+
+When the only thing left to do mid-turn is ``end`` (or the forced draw of step 4),
+the engine does it at once; it never plays a card or picks a suit for anyone.
+
+Piles are lists from bottom to top: ``deck[-1]`` is the next card drawn and
+``discard[-1]`` is the top of the discard pile (also in ``to_dict`` and stacked deals).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, Self
+
+from bot.cards import Card, Rank, Suit, parse_card, seeded_rng, shuffled, standard_deck
+from bot.engine import (
+    Action,
+    Event,
+    Game,
+    HouseRule,
+    IllegalAction,
+    NotYourTurn,
+    RuleError,
+    UnknownPlayer,
+    cards_to_codes,
+    codes_to_cards,
+)
+
+# --------------------------------------------------------------------------- options
+
+SHORTFALL_CAP = "cap"
+SHORTFALL_DEBT = "debt"
+
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        key="pickup_shortfall",
+        description=(
+            "When a player must pick up more cards than the deck and discard pile can supply: "
+            "'cap' = take what there is and the rest is forgiven; "
+            "'debt' = the missing cards are owed and drawn at the end of later turns as they become available."
+        ),
+        choices=(SHORTFALL_CAP, SHORTFALL_DEBT),
+        default=SHORTFALL_CAP,
+    ),
+    HouseRule(
+        key="voluntary_draw",
+        description=(
+            "'no' = you may draw only when you cannot play (as the original rules say); "
+            "'yes' = you may draw one and end your turn even when you could play."
+        ),
+        choices=("no", "yes"),
+        default="no",
+    ),
+)
+
+# --------------------------------------------------------------------------- card facts
+
+POWER_RANKS = frozenset({Rank.ACE, Rank.TWO, Rank.THREE, Rank.EIGHT, Rank.JACK, Rank.QUEEN, Rank.KING})
+PICKUP_RANKS = frozenset({Rank.TWO, Rank.JACK})
+SUIT_ORDER = {Suit.CLUBS: 0, Suit.DIAMONDS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
+
+
+def is_power(card: Card) -> bool:
+    return card.rank in POWER_RANKS
+
+
+def pickup_value(card: Card) -> int:
+    """How much a card adds to ``pickup``: 2 for a Two, 3/5 for a red/black Jack."""
+    if card.rank is Rank.TWO:
+        return 2
+    if card.rank is Rank.JACK:
+        return 3 if card.is_red else 5
+    return 0
+
+
+def display_key(card: Card) -> tuple[int, int]:
+    """Stable display order: by suit (clubs, diamonds, hearts, spades), then rank.
+    (Cards themselves cannot be sorted: ``Suit`` has no order.)"""
+    return (SUIT_ORDER[card.suit], int(card.rank))
+
+
+def sorted_cards(cards: Sequence[Card]) -> list[Card]:
+    return sorted(cards, key=display_key)
+
+
+def _sign(value: int) -> int:
+    return 1 if value >= 0 else -1
+
+
+# --------------------------------------------------------------------------- phases & actions
+
+START = "start"
+CHAIN = "chain"
+FREE = "free"
+MUST_PLAY = "must_play"
+ANY_CARD = "any_card"
+SUIT = "suit"
+OVER = "over"
+PHASES = (START, CHAIN, FREE, MUST_PLAY, ANY_CARD, SUIT, OVER)
+
+DRAW = Action("draw")
+END = Action("end")
+TIMEOUT_DRAW = Action("draw", arg="timeout")
+SUIT_ACTIONS = tuple(Action("suit", arg=s.value) for s in sorted(Suit, key=SUIT_ORDER.__getitem__))
+# One shared Action per card: legal_actions builds no new objects per step.
+PLAY_ACTIONS: dict[Card, Action] = {card: Action("play", (card,)) for card in standard_deck()}
+
+_RANK_WORDS = {
+    Rank.ACE: ("Ace", "Aces"),
+    Rank.JACK: ("Jack", "Jacks"),
+    Rank.QUEEN: ("Queen", "Queens"),
+    Rank.KING: ("King", "Kings"),
+}
+
+
+def rank_words(rank: Rank, plural: bool = False) -> str:
+    """'a 9' style words for sentences: rank_words(Rank.ACE) == 'Ace', plural 'Aces'."""
+    if rank in _RANK_WORDS:
+        return _RANK_WORDS[rank][plural]
+    return rank.label + ("s" if plural else "")
+
+
+def _article(word: str) -> str:
+    return ("an " if word[0] in "A8" else "a ") + word
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class BlackjackGame(Game):
+    key = "blackjack"
+    title = "Blackjack"
+    min_players = 2
+    max_players = 10
+
+    def __init__(self) -> None:
+        # Use new() or from_dict(); __init__ only declares the fields.
+        self.players: list[int] = []
+        self.removed: list[int] = []
+        self.options: dict[str, str] = {}
+        self.seed: int | str = 0
+        self.hands: dict[int, list[Card]] = {}
+        self.deck: list[Card] = []
+        self.discard: list[Card] = []
+        self.chosen_suit: Suit | None = None  # the suit named for an Ace on top
+        self.pickup = 0
+        self.offset = 1
+        self.current: int = 0
+        self.phase = START
+        self.resume_phase = START  # where the turn goes once the Ace's suit is named
+        self.chain_rank: Rank | None = None  # value of the card that opened the current chain
+        self.turn_cards: list[Card] = []
+        self.reshuffles = 0
+        self.debts: dict[int, int] = {}
+        self.winner: int | None = None
+        self.turn_number = 1
+        self._version = 0
+        self._legal_cache: tuple[int, list[Action]] | None = None
+
+    # -- construction ----------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        players: Sequence[int],
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: int | str | None = None,
+        deal: Mapping[str, Any] | None = None,
+    ) -> Self:
+        """A fresh game from ``seed`` (whole deck dealt round-robin from the first seat,
+        first player drawn with ``seeded_rng(seed, "first")``) or a stacked ``deal``::
+
+            {"hands": {pid: ["9h", ...]}, "deck": [bottom ... top], "discard": [bottom ... top],
+             "first": pid, "pickup": 0, "offset": 1, "chosen_suit": "h", "seed": 0}
+
+        Only ``hands`` is required; reshuffles in a stacked deal use ``deal["seed"]``.
+        """
+        cls.check_player_count(players)
+        if (seed is None) == (deal is None):
+            raise RuleError("Start a game with either a seed or a stacked deal, not both or neither.")
+        game = cls()
+        game.players = [int(p) for p in players]
+        game.options = cls._read_options(options or {})
+        game.debts = {p: 0 for p in game.players}
+        if deal is None:
+            game.seed = seed  # type: ignore[assignment]
+            deck = shuffled(standard_deck(), seed, "deal")  # type: ignore[arg-type]
+            game.hands = {p: [] for p in game.players}
+            for i, card in enumerate(deck):
+                game.hands[game.players[i % len(game.players)]].append(card)
+            game.current = game.players[seeded_rng(seed, "first").randrange(len(game.players))]  # type: ignore[arg-type]
+        else:
+            game.seed = deal.get("seed", 0)
+            hands = {int(p): codes_to_cards(codes) for p, codes in deal["hands"].items()}
+            if set(hands) - set(game.players):
+                raise RuleError("The stacked deal has a hand for someone who is not seated.")
+            game.hands = {p: hands.get(p, []) for p in game.players}
+            game.deck = codes_to_cards(deal.get("deck", []))
+            game.discard = codes_to_cards(deal.get("discard", []))
+            game.pickup = int(deal.get("pickup", 0))
+            game.offset = int(deal.get("offset", 1))
+            suit = deal.get("chosen_suit")
+            game.chosen_suit = Suit.parse(suit) if suit else None
+            first = int(deal.get("first", game.players[0]))
+            if first not in game.players:
+                raise RuleError("The stacked deal's first player is not seated.")
+            game.current = first
+        return game
+
+    @staticmethod
+    def _read_options(options: Mapping[str, Any]) -> dict[str, str]:
+        chosen = {}
+        for rule in HOUSE_RULES:
+            value = str(options.get(rule.key, rule.default))
+            chosen[rule.key] = value if value in rule.choices else rule.default
+        return chosen
+
+    # -- queries -----------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def current_players(self) -> frozenset[int]:
+        return frozenset() if self.phase == OVER else frozenset((self.current,))
+
+    def top_card(self) -> Card | None:
+        return self.discard[-1] if self.discard else None
+
+    def suit_to_match(self) -> Suit | None:
+        """The top card's suit, or the suit named for an Ace on top."""
+        top = self.top_card()
+        if top is None:
+            return None
+        if top.rank is Rank.ACE and self.chosen_suit is not None:
+            return self.chosen_suit
+        return top.suit
+
+    def playable_cards(self) -> list[Card]:
+        """The current player's cards that may be played now, unsorted (hand order)."""
+        hand = self.hands[self.current]
+        phase = self.phase
+        if phase in (SUIT, OVER):
+            return []
+        if phase == ANY_CARD:
+            return list(hand)
+        if phase == CHAIN:
+            rank = self.chain_rank
+            return [c for c in hand if c.rank is rank]
+        top = self.top_card()
+        facing_pickup = phase == START and self.pickup > 0
+        if top is None:  # the very first play of the game: anything goes
+            if facing_pickup:
+                return [c for c in hand if c.rank is Rank.ACE or c.rank in PICKUP_RANKS]
+            return list(hand)
+        suit, rank = self.suit_to_match(), top.rank
+        if facing_pickup:
+            # Step 3: only an Ace, or a 2/Jack that is itself a valid play, avoids the pickup.
+            return [
+                c
+                for c in hand
+                if c.rank is Rank.ACE or (c.rank in PICKUP_RANKS and (c.suit is suit or c.rank is rank))
+            ]
+        return [c for c in hand if c.rank is Rank.ACE or c.suit is suit or c.rank is rank]
+
+    def _draw_is_legal(self, can_play: bool) -> bool:
+        if self.phase == START and self.pickup > 0:
+            return True  # taking the pickup is always allowed
+        if self.phase in (START, MUST_PLAY, ANY_CARD):
+            return not can_play or self.options["voluntary_draw"] == "yes"
+        return False
+
+    def legal_actions(self, player: int) -> list[Action]:
+        if self.phase == OVER or player != self.current:
+            return []
+        cache = self._legal_cache
+        if cache is not None and cache[0] == self._version:
+            return list(cache[1])
+        if self.phase == SUIT:
+            actions = list(SUIT_ACTIONS)
+        else:
+            playable = self.playable_cards()
+            playable.sort(key=display_key)
+            actions = [PLAY_ACTIONS[c] for c in playable]
+            if self._draw_is_legal(bool(playable)):
+                actions.append(DRAW)
+            if self.phase in (CHAIN, FREE):
+                actions.append(END)
+        self._legal_cache = (self._version, actions)
+        return list(actions)
+
+    # -- validation & explanations ----------------------------------------------
+
+    def validate(self, player: int, action: Action) -> None:
+        # The turn timer's forced draw (see timeout_action) is accepted wherever a
+        # step-4 draw could happen, even when the player could have played.
+        if action == TIMEOUT_DRAW and self.phase in (START, MUST_PLAY, ANY_CARD):
+            if player not in self.players:
+                raise UnknownPlayer("You are not playing at this table.")
+            if player != self.current:
+                raise NotYourTurn(self.why_not_your_turn(player))
+            return
+        super().validate(player, action)
+
+    def why_not_your_turn(self, player: int) -> str:
+        return "It is not your turn yet: wait for the player whose turn it is."
+
+    def why_illegal(self, player: int, action: Action) -> str:
+        kind = action.kind
+        if kind not in ("play", "draw", "end", "suit"):
+            return f"Blackjack has no '{kind}' action: play a card, draw, end your turn, or name a suit after an Ace."
+        if self.phase == SUIT and kind != "suit":
+            return "Name a suit for your Ace first."
+        if kind == "suit":
+            if self.phase != SUIT:
+                return "There is no Ace waiting for a suit."
+            return f"'{action.arg}' is not a suit: choose clubs, diamonds, hearts or spades."
+        if kind == "play":
+            return self._why_card_illegal(player, action)
+        if kind == "draw":
+            if self.phase in (CHAIN, FREE):
+                return "You don't need to draw: end your turn instead."
+            example = sorted_cards(self.playable_cards())
+            return (
+                f"You can play a card (for example {example[0].display()}), so you may not draw: "
+                "at this table you draw only when you cannot play."
+            )
+        # end
+        if self.phase == START:
+            return "You haven't played yet: play a card or draw."
+        if self.phase == ANY_CARD:
+            return "You played a Queen, so you must play another card (any card will do)."
+        last = self.turn_cards[-1] if self.turn_cards else None
+        if last is not None and last.rank is Rank.THREE:
+            return f"You played a 3, so you must play another card ({self._match_hint()}) or draw one."
+        return (
+            f"You played more than one {rank_words(self.chain_rank) if self.chain_rank else 'card'} in a row, "
+            f"so you must play again ({self._match_hint()}) or draw one."
+        )
+
+    def _match_hint(self) -> str:
+        top = self.top_card()
+        suit = self.suit_to_match()
+        if top is None or suit is None:
+            return "any card"
+        suit_word = suit.name.lower()[:-1]  # "heart"
+        if top.rank is Rank.ACE:
+            return f"a {suit_word} or an Ace"
+        return f"{_article(rank_words(top.rank))} or a {suit_word}, or an Ace"
+
+    def _why_card_illegal(self, player: int, action: Action) -> str:
+        if len(action.cards) != 1:
+            return "Play one card at a time."
+        card = action.cards[0]
+        if card not in self.hands.get(player, ()):
+            return f"You don't have {card.display()}."
+        top = self.top_card()
+        if self.phase == CHAIN and self.chain_rank is not None:
+            return (
+                f"After {top.display() if top else 'that card'} you may only add more "
+                f"{rank_words(self.chain_rank, plural=True)} this turn, or end your turn."
+            )
+        if top is None:
+            if self.phase == START and self.pickup > 0:
+                return f"There are {self.pickup} cards to pick up: only an Ace, a 2 or a Jack avoids them."
+            return f"You cannot play {card.display()} now."
+        if self.phase == START and self.pickup > 0:
+            return (
+                f"There are {self.pickup} cards to pick up: only an Ace, or a 2 or Jack that matches "
+                f"{top.display()}, avoids them. Otherwise take the pickup with Draw."
+            )
+        on_top = top.display()
+        if top.rank is Rank.ACE and self.chosen_suit is not None:
+            on_top += f" ({self.chosen_suit.title.lower()} named)"
+        return f"{card.display()} does not match the {on_top} on the pile: play {self._match_hint()}."
+
+    # -- moves -------------------------------------------------------------------
+
+    def _apply(self, player: int, action: Action) -> list[Event]:
+        self._version += 1
+        events: list[Event] = []
+        kind = action.kind
+        if kind == "play":
+            self._play(player, action.cards[0], events)
+        elif kind == "suit":
+            self.chosen_suit = Suit.parse(action.arg)
+            self.phase = self.resume_phase
+            events.append(Event("suit", player, {"suit": self.chosen_suit.value}))
+        elif kind == "draw":
+            if self.phase == START and self.pickup > 0:
+                self._take_pickup(player, events)
+            else:
+                reason = "timeout" if action.arg == "timeout" else ("voluntary" if self.playable_cards() else "cannot_play")
+                self._draw_for(player, 1, reason, events)
+                self._finish_turn(events)
+        elif kind == "end":
+            self._finish_turn(events)
+        self._auto_continue(player, events)
+        self._version += 1
+        return events
+
+    def _play(self, player: int, card: Card, events: list[Event]) -> None:
+        self.hands[player].remove(card)
+        self.discard.append(card)
+        self.turn_cards.append(card)
+        self.chosen_suit = None
+        previous_phase = self.phase
+        rank = card.rank
+        data: dict[str, Any] = {"card": str(card)}
+        if rank in PICKUP_RANKS:
+            self.pickup += pickup_value(card)
+        elif self.pickup:
+            data["cancelled"] = self.pickup  # any card but a 2/Jack wipes the pickup
+            self.pickup = 0
+        data["pickup"] = self.pickup
+        events.append(Event("play", player, data))
+        if rank is Rank.EIGHT:
+            self.offset += _sign(self.offset)
+            events.append(Event("skip", player, {"offset": self.offset}))
+        elif rank is Rank.KING:
+            self.offset = -self.offset
+            events.append(Event("reverse", player, {"direction": _sign(self.offset)}))
+
+        if rank is Rank.THREE:
+            next_phase = MUST_PLAY
+        elif rank is Rank.QUEEN:
+            next_phase = ANY_CARD
+        elif previous_phase == CHAIN:
+            # A same-value card at step 5; step 6 then ends the choice unless it was a 2/Jack.
+            next_phase = FREE if rank in PICKUP_RANKS else MUST_PLAY
+        elif previous_phase in (FREE, MUST_PLAY) and rank is self.chain_rank:
+            # Either one more step-5 card or a fresh step-4 card: the player gets the
+            # freedoms of both readings (continue with a match, or stop here).
+            next_phase = FREE
+        else:
+            next_phase = CHAIN  # a step-4 card opens a new chain of its value
+        self.chain_rank = rank
+        if rank is Rank.ACE:
+            self.resume_phase = next_phase
+            self.phase = SUIT
+        else:
+            self.phase = next_phase
+
+    def _auto_continue(self, player: int, events: list[Event]) -> None:
+        """Mid-turn, when nothing but ending (or step 4's forced draw) is possible, do it."""
+        if self.phase == OVER or self.current != player or not self.turn_cards:
+            return
+        if self.phase in (CHAIN, FREE) and not self.playable_cards():
+            self._finish_turn(events)
+        elif self.phase in (MUST_PLAY, ANY_CARD) and not self.playable_cards():
+            self._draw_for(player, 1, "cannot_play", events)
+            self._finish_turn(events)
+
+    def _take_pickup(self, player: int, events: list[Event]) -> None:
+        owed = self.pickup
+        self.pickup = 0
+        drawn = self._draw_for(player, owed, "pickup", events)
+        events.append(Event("pickup_taken", player, {"count": owed, "drawn": len(drawn)}))
+        self._finish_turn(events)  # step 3: straight to step 8
+
+    # -- drawing ------------------------------------------------------------------
+
+    def _draw_cards(self, count: int, events: list[Event]) -> list[Card]:
+        """Up to ``count`` cards off the deck, reshuffling the discard (all but its top
+        card) into the deck whenever the deck runs out."""
+        drawn: list[Card] = []
+        while len(drawn) < count:
+            if not self.deck:
+                if len(self.discard) <= 1:
+                    break
+                self.reshuffles += 1
+                self.deck = shuffled(self.discard[:-1], self.seed, f"reshuffle-{self.reshuffles}")
+                del self.discard[:-1]
+                events.append(Event("reshuffle", None, {"cards": len(self.deck), "number": self.reshuffles}))
+            take = min(count - len(drawn), len(self.deck))
+            drawn.extend(reversed(self.deck[-take:]))
+            del self.deck[-take:]
+        return drawn
+
+    def _draw_for(self, player: int, count: int, reason: str, events: list[Event]) -> list[Card]:
+        drawn = self._draw_cards(count, events)
+        self.hands[player].extend(drawn)
+        short = count - len(drawn)
+        if short and self.options["pickup_shortfall"] == SHORTFALL_DEBT and reason != "debt":
+            self.debts[player] += short
+        public = {"count": len(drawn), "reason": reason, "short": short}
+        events.append(Event("draw", player, {**public, "cards": cards_to_codes(drawn)}, private=True, public_data=public))
+        return drawn
+
+    def _pay_debts(self, first: int, events: list[Event]) -> None:
+        """Debt house rule: owed cards are drawn, in playing order from ``first``, at the
+        end of every turn (and when a leaving player's cards enter the deck)."""
+        if self.options["pickup_shortfall"] != SHORTFALL_DEBT or not any(self.debts.values()):
+            return
+        start = self.players.index(first)
+        step = _sign(self.offset)
+        for i in range(len(self.players)):
+            if not self._cards_available():
+                return
+            debtor = self.players[(start + i * step) % len(self.players)]
+            owed = self.debts[debtor]
+            if owed:
+                drawn = self._draw_for(debtor, owed, "debt", events)
+                self.debts[debtor] = owed - len(drawn)
+
+    def _cards_available(self) -> bool:
+        return bool(self.deck) or len(self.discard) > 1
+
+    # -- ending turns -------------------------------------------------------------
+
+    def _finish_turn(self, events: list[Event]) -> None:
+        """Steps 7-9: the played cards are already on the discard pile."""
+        player = self.current
+        if not self.hands[player]:
+            last = self.turn_cards[-1] if self.turn_cards else None
+            if last is not None and is_power(last):
+                self._draw_for(player, 1, "power_last", events)  # step 8's "unless"
+            elif not self.debts[player]:
+                self._win(player, events)
+                return
+        self._pay_debts(player, events)
+        seat = self.players.index(player)
+        self._start_turn(self.players[(seat + self.offset) % len(self.players)], events)
+
+    def _start_turn(self, player: int, events: list[Event]) -> None:
+        self.current = player
+        self.offset = _sign(self.offset)  # step 1
+        self.phase = START
+        self.chain_rank = None
+        self.turn_cards = []
+        self.turn_number += 1
+        events.append(Event("turn", player, {"player": player}))
+
+    def _win(self, player: int, events: list[Event]) -> None:
+        self.winner = player
+        self.phase = OVER
+        events.append(Event("won", player, {"player": player}))
+        events.append(Event("game_over", None, {"winner": player, "placements": self.placements()}))
+
+    # -- platform hooks -------------------------------------------------------------
+
+    def placements(self) -> list[list[int]]:
+        """The winner, then everyone else by fewest cards (owed cards count), ties together."""
+        rest = [p for p in self.players if p != self.winner]
+        size = {p: len(self.hands[p]) + self.debts.get(p, 0) for p in rest}
+        groups: list[list[int]] = [[self.winner]] if self.winner is not None else []
+        for p in sorted(rest, key=size.__getitem__):
+            if groups and groups[-1][0] != self.winner and size[groups[-1][0]] == size[p]:
+                groups[-1].append(p)
+            else:
+                groups.append([p])
+        return groups
+
+    def timeout_action(self, player: int) -> Action:
+        """The turn timer's move: name the suit held most, end when ending is allowed,
+        otherwise draw (taking any pickup). Never raises."""
+        if self.phase == OVER or player != self.current:
+            return DRAW
+        if self.phase == SUIT:
+            counts = Counter(c.suit for c in self.hands.get(player, ()))
+            top = self.top_card()
+            fallback = top.suit if top is not None else Suit.CLUBS
+            best = max(SUIT_ACTIONS, key=lambda a: (counts[Suit(a.arg)], Suit(a.arg) is fallback))
+            return best
+        if self.phase in (CHAIN, FREE):
+            return END
+        if DRAW in self.legal_actions(player):
+            return DRAW
+        return TIMEOUT_DRAW
+
+    def remove_player(self, player: int) -> list[Event]:
+        """The leaver's cards go to the bottom of the deck; a turn in progress passes on
+        as if ended (a pickup they were facing leaves with them)."""
+        if player not in self.players:
+            return []
+        self._version += 1
+        events: list[Event] = []
+        was_their_turn = self.phase != OVER and player == self.current
+        seat = self.players.index(player)
+        returned = self.hands.pop(player)
+        self.deck[0:0] = returned
+        self.debts.pop(player, None)
+        self.players.remove(player)
+        self.removed.append(player)
+        events.append(Event("player_removed", player, {"player": player, "cards": len(returned)}))
+        if self.phase == OVER:
+            return events
+        if len(self.players) == 1:
+            self._win(self.players[0], events)
+            return events
+        if was_their_turn:
+            if self.phase == SUIT:
+                self.chosen_suit = None  # the Ace keeps its own suit
+            if not self.turn_cards:
+                self.pickup = 0
+            # Count ``offset`` seats from the leaver's old seat among those remaining.
+            step = self.offset - 1 if self.offset > 0 else self.offset
+            nxt = self.players[(seat + step) % len(self.players)]
+            self._pay_debts(nxt, events)
+            self._start_turn(nxt, events)
+        else:
+            self._pay_debts(self.current, events)
+        self._version += 1
+        return events
+
+    # -- views -------------------------------------------------------------------
+
+    def observation(self, player: int | None) -> dict[str, Any]:
+        top = self.top_card()
+        over = self.phase == OVER
+        obs: dict[str, Any] = {
+            "game": self.key,
+            "viewer": player if player in self.hands else None,
+            "players": list(self.players),
+            "seats": [
+                {"player": p, "cards": len(self.hands[p]), "debt": self.debts.get(p, 0)} for p in self.players
+            ],
+            "current": [] if over else [self.current],
+            "phase": self.phase,
+            "top": str(top) if top else None,
+            "suit": self.suit_to_match().value if top else None,
+            "chosen_suit": self.chosen_suit.value if self.chosen_suit and top and top.rank is Rank.ACE else None,
+            "chain_rank": self.chain_rank.label if self.chain_rank and self.phase in (CHAIN, FREE) else None,
+            "turn_cards": cards_to_codes(self.turn_cards),
+            "discard_size": len(self.discard),
+            "deck_size": len(self.deck),
+            "pickup": self.pickup,
+            "offset": self.offset,
+            "direction": _sign(self.offset),
+            "turn_number": self.turn_number,
+            "reshuffles": self.reshuffles,
+            "winner": self.winner,
+            "over": over,
+            "rules": dict(self.options),
+        }
+        if player is not None and player in self.hands:
+            obs["hand"] = cards_to_codes(sorted_cards(self.hands[player]))
+        return obs
+
+    # -- persistence ---------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "version": 1,
+            "players": list(self.players),
+            "removed": list(self.removed),
+            "options": dict(self.options),
+            "seed": self.seed,
+            "hands": {str(p): cards_to_codes(h) for p, h in self.hands.items()},
+            "deck": cards_to_codes(self.deck),
+            "discard": cards_to_codes(self.discard),
+            "chosen_suit": self.chosen_suit.value if self.chosen_suit else None,
+            "pickup": self.pickup,
+            "offset": self.offset,
+            "current": self.current,
+            "phase": self.phase,
+            "resume_phase": self.resume_phase,
+            "chain_rank": int(self.chain_rank) if self.chain_rank else None,
+            "turn_cards": cards_to_codes(self.turn_cards),
+            "reshuffles": self.reshuffles,
+            "debts": {str(p): d for p, d in self.debts.items()},
+            "winner": self.winner,
+            "turn_number": self.turn_number,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        game = cls()
+        game.players = [int(p) for p in data["players"]]
+        game.removed = [int(p) for p in data.get("removed", [])]
+        game.options = cls._read_options(data.get("options", {}))
+        game.seed = data["seed"]
+        game.hands = {int(p): codes_to_cards(codes) for p, codes in data["hands"].items()}
+        game.deck = codes_to_cards(data["deck"])
+        game.discard = codes_to_cards(data["discard"])
+        game.chosen_suit = Suit(data["chosen_suit"]) if data.get("chosen_suit") else None
+        game.pickup = int(data["pickup"])
+        game.offset = int(data["offset"])
+        game.current = int(data["current"])
+        game.phase = data["phase"]
+        game.resume_phase = data.get("resume_phase", START)
+        game.chain_rank = Rank(data["chain_rank"]) if data.get("chain_rank") else None
+        game.turn_cards = codes_to_cards(data["turn_cards"])
+        game.reshuffles = int(data["reshuffles"])
+        game.debts = {int(p): int(d) for p, d in data["debts"].items()}
+        game.winner = data.get("winner")
+        game.turn_number = int(data["turn_number"])
+        if game.phase not in PHASES:
+            raise RuleError(f"Saved Blackjack game has an unknown phase '{game.phase}'.")
+        return game
+
+
+def parse_action(code: str) -> Action:
+    """Parse an action code ("play:9h", "suit::h", "draw", "end"); for logs and tests."""
+    return Action.parse(code)
+
+
+__all__ = [
+    "BlackjackGame",
+    "HOUSE_RULES",
+    "POWER_RANKS",
+    "PICKUP_RANKS",
+    "is_power",
+    "pickup_value",
+    "sorted_cards",
+    "parse_card",
+    "IllegalAction",
+]
