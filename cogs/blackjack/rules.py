@@ -194,7 +194,7 @@ class BlackjackGame(Game):
         first player drawn with ``seeded_rng(seed, "first")``) or a stacked ``deal``::
 
             {"hands": {pid: ["9h", ...]}, "deck": [bottom ... top], "discard": [bottom ... top],
-             "first": pid, "pickup": 0, "offset": 1, "chosen_suit": "h", "seed": 0}
+             "first": pid, "pickup": 0, "offset": 1, "chosen_suit": "h", "debts": {pid: 0}, "seed": 0}
 
         Only ``hands`` is required; reshuffles in a stacked deal use ``deal["seed"]``.
         """
@@ -224,6 +224,8 @@ class BlackjackGame(Game):
             game.offset = int(deal.get("offset", 1))
             suit = deal.get("chosen_suit")
             game.chosen_suit = Suit.parse(suit) if suit else None
+            for p, owed in deal.get("debts", {}).items():
+                game.debts[int(p)] = int(owed)
             first = int(deal.get("first", game.players[0]))
             if first not in game.players:
                 raise RuleError("The stacked deal's first player is not seated.")

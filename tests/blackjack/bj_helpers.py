@@ -1,0 +1,58 @@
+"""Shared helpers for the Blackjack tests (imported as a plain module, not a conftest)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from bot.engine import Action, Event
+from cogs.blackjack.rules import BlackjackGame
+
+CARD_CODE = re.compile(r"^(?:[2-9TJQKA]|10)[cdhs]$")
+
+
+def stacked(hands: dict[int, list[str]], **deal: Any) -> BlackjackGame:
+    """A game from a stacked deal; players are the hands' keys in order."""
+    options = deal.pop("options", {})
+    players = deal.pop("players", list(hands))
+    return BlackjackGame.new(players, options, deal={"hands": hands, **deal})
+
+
+def play(game: BlackjackGame, player: int, *codes: str) -> list[Event]:
+    """Apply several action codes ("9h" means play:9h) for one player; all events."""
+    events: list[Event] = []
+    for code in codes:
+        if ":" in code or code in ("draw", "end"):
+            action = Action.parse(code)
+        else:
+            action = Action.play(code)
+        events.extend(game.apply(player, action))
+    return events
+
+
+def hand(game: BlackjackGame, player: int) -> set[str]:
+    return {str(c) for c in game.hands[player]}
+
+
+def codes(actions: Iterable[Action]) -> list[str]:
+    return [a.code() for a in actions]
+
+
+def kinds(events: Iterable[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def card_codes_in(value: Any) -> set[str]:
+    """Every string in a JSON-like value that is a card code."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        if CARD_CODE.match(value):
+            found.add(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            found |= card_codes_in(k) | card_codes_in(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            found |= card_codes_in(v)
+    return found
