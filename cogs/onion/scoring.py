@@ -467,7 +467,7 @@ def _make_spec(card: Card, f: _Flags, lady: bool = False, death: bool = False) -
 
 # =========================================================================== the core search
 
-_CAP = (1 << 78) - 1
+_MAXF = [max(i & 15, i >> 4 & 15, i >> 8 & 15, i >> 12) for i in range(1 << 16)]
 _FLUSH_BITS = sum(1 << v for v in range(16, 22))
 
 
@@ -493,66 +493,72 @@ def _candidates(specs: list[_Spec], fool: bool, wild: bool) -> list[tuple[int, i
     o_suit = [(1 << (4 * specs[i].suit)) if specs[i].suit >= 0 else 0 for i in order]
     o_jok = [1 if specs[i].suit < 0 else 0 for i in order]
     o_roles = [specs[i].roles for i in order]
-    o_w8 = [specs[i].weight8 for i in order]
+    o_w8 = [1 if specs[i].weight8 else 0 for i in order]
     m = len(order)
-    members: list[int] = []
+    maxf = _MAXF
+    fb = _FLUSH_BITS
 
-    def rec(start, mask, k, sums, e, f, minsum, sc, jok):
+    def rec(start, mask, k, sums, e, f, minsum, sc, jok, r1, r2, w8):
+        nk = k + 1
         for p in range(start, m):
             mn = minsum + o_min[p]
             if mn > 21:
                 break
             sh = o_shifts[p]
             if len(sh) == 1:
-                ns = (sums << sh[0]) & _CAP
+                ns = sums << sh[0]
             else:
                 ns = 0
                 for v in sh:
                     ns |= sums << v
-                ns &= _CAP
-            nk = k + 1
+            nmask = mask | o_bit[p]
             ne = e + o_e[p]
             nf = f + o_f[p]
-            nmask = mask | o_bit[p]
             nsc = sc + o_suit[p]
             njok = jok + o_jok[p]
+            rp = o_roles[p]
             if nk >= 2:
                 cls = -1
                 if nk <= 7:
-                    for z in range(ne + 1):
-                        if ns >> (21 + 8 * z) & 1:
-                            if nk - z - nf >= 2:
-                                cls = onion_cls[nk][z + nf]
-                            break
-                if nf == 0:
+                    if ns >> 21 & 1:
+                        if nk - nf >= 2:
+                            cls = onion_cls[nk][nf]
+                    elif ne:
+                        for z in range(1, ne + 1):
+                            if ns >> (21 + 8 * z) & 1:
+                                if nk - z - nf >= 2:
+                                    cls = onion_cls[nk][z + nf]
+                                break
+                if not nf:
                     if nk == 2:
                         if ns >> 20 & 1 and c_bagel > cls:
                             cls = c_bagel
-                    elif ns & _FLUSH_BITS:
-                        mx = max(nsc & 15, nsc >> 4 & 15, nsc >> 8 & 15, nsc >> 12) + njok
+                    elif ns & fb:
+                        mx = maxf[nsc] + njok
                         if mx >= nk:
                             if c_flush > cls:
                                 cls = c_flush
                         elif mx == nk - 1 and c_bflush > cls:
                             cls = c_bflush
                 if nk == 3:
-                    members.append(p)
-                    a, b, c = (o_roles[q] for q in members)
-                    if a & b & c & 2 and c_royal > cls:
-                        cls = c_royal
-                    if c_broyal > cls and _perm678(a, b, c):
-                        cls = c_broyal
-                    if wild and c_wroyal > cls and o_w8[members[0]] and o_w8[members[1]] and o_w8[p]:
+                    if r1 and r2 and rp:
+                        if r1 & r2 & rp & 2 and c_royal > cls:
+                            cls = c_royal
+                        if c_broyal > cls and _perm678(r1, r2, rp):
+                            cls = c_broyal
+                    if wild and w8 + o_w8[p] == 3 and c_wroyal > cls:
                         cls = c_wroyal
-                    members.pop()
                 if cls >= 0:
                     best[nmask] = cls
-            if nk < 10:
-                members.append(p)
-                rec(p + 1, nmask, nk, ns, ne, nf, mn, nsc, njok)
-                members.pop()
+            if nk < 10 and p + 1 < m and mn + o_min[p + 1] <= 21:
+                if nk == 1:
+                    rec(p + 1, nmask, nk, ns, ne, nf, mn, nsc, njok, rp, 0, o_w8[p])
+                else:
+                    rec(p + 1, nmask, nk, ns, ne, nf, mn, nsc, njok, r1, rp if nk == 2 else r2,
+                        w8 + o_w8[p])
 
-    rec(0, 0, 0, 1, 0, 0, 0, 0, 0)
+    if m:
+        rec(0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0)
 
     # Picture-and-ace pairs: Double .. Greater Onion.
     flex = [i for i in range(n) if specs[i].pic or specs[i].ace]
@@ -565,7 +571,8 @@ def _candidates(specs: list[_Spec], fool: bool, wild: bool) -> list[tuple[int, i
                     mask = 0
                     for i in combo:
                         mask |= 1 << i
-                    best[mask] = cls
+                    if best.get(mask, -1) < cls:
+                        best[mask] = cls
     # Several disjoint bagels.
     pairs = []
     for i in range(n):
@@ -1074,7 +1081,14 @@ def running_flush(cards: Iterable[Card], context: ScoringContext = PLAIN) -> Run
     or high (...Q-K-A) but a run never wraps round (no K-A-2). Wild cards fill gaps.
     """
     cards = list(cards)
+    if len(cards) < 9:
+        return None
     wild = context.eights_wild
+    counts = [0, 0, 0, 0]
+    for c in cards:
+        counts[_SUIT_INDEX[c.suit] % 4] += 1
+    if max(counts) < 9 and not (wild or context.archchancellor_wild):
+        return None
     jokers = [c for c in cards if (c.rank == 8 and wild) or (c == ARCHCHANCELLOR and context.archchancellor_wild)]
     real = [c for c in cards if c not in jokers]
     best: RunningFlush | None = None
