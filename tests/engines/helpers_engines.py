@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bot.cards import Card, card_counter, standard_deck
+from bot.cards import Card, standard_deck
 from bot.engine import Action
 from cogs.engines.rules import GOOGLE, SEARCH, YAHOO, EnginesGame
 
@@ -69,19 +69,25 @@ def kinds(events) -> list[str]:
     return [e.kind for e in events]
 
 
-def zones_by_deck(game: EnginesGame) -> dict[str, Counter[Card]]:
-    """Every card, grouped by the physical deck it belongs to."""
+def zones_by_deck(game: EnginesGame) -> dict[str, Counter[str]]:
+    """Every card (as its code), grouped by the physical deck it belongs to. Codes
+    rather than Cards because Counter equality hashes every key, and a str hash is
+    much cheaper than a Card's, which matters inside property tests."""
     out = {}
     for side in (GOOGLE, YAHOO):
         players = game.teams[side]
-        out[side] = card_counter(
+        out[side] = _codes(
             [game.decks[side], game.put_aside[side]]
             + [game.hands[p] for p in players]
             + [[game.choices[p]] for p in players if p in game.choices]
         )
     request = [game.request] if game.request is not None else []
-    out[SEARCH] = card_counter([game.decks[SEARCH], game.search_discard, request])
+    out[SEARCH] = _codes([game.decks[SEARCH], game.search_discard, request])
     return out
 
 
-FULL_DECK = card_counter([standard_deck()])
+def _codes(groups) -> Counter[str]:
+    return Counter(str(card) for group in groups for card in group)
+
+
+FULL_DECK = Counter(str(card) for card in standard_deck())
