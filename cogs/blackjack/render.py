@@ -98,6 +98,8 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
     current = observation.get("current") or []
     if current:
         hint = PHASE_HINTS.get(observation.get("phase", ""), "")
+        if observation.get("phase") == "start" and not observation.get("top"):
+            hint = "to play any card"
         lines.append(f"**Turn:** {_name(names, current[0])}" + (f", {hint}" if hint else ""))
     direction = "to the left ↻" if observation.get("direction", 1) > 0 else "to the right ↺"
     skip = abs(int(observation.get("offset", 1)))
@@ -160,11 +162,14 @@ def _your_task(observation: Mapping[str, Any]) -> str:
         return "Name a suit for your Ace."
     if phase == "start" and pickup:
         return f"{pickup} cards to pick up: answer with an Ace or a matching 2 or Jack, or take them."
+    if phase == "start" and not observation.get("top"):
+        return "Your turn: play any card to start the pile."
     if phase == "start":
         return "Your turn: play a card matching the top card (or an Ace)."
     if phase == "chain":
-        rank = observation.get("chain_rank") or "same-value"
-        return f"Add more {rank}s, or end your turn."
+        rank = observation.get("chain_rank") or ""
+        plural = {"A": "Aces", "J": "Jacks", "Q": "Queens", "K": "Kings"}.get(rank, f"{rank}s")
+        return f"Add more {plural}, or end your turn." if rank else "Add cards of the same value, or end your turn."
     if phase == "free":
         return "Play on with a matching card, or end your turn."
     if phase == "any_card":

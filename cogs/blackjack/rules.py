@@ -34,13 +34,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.cards import Card, Rank, Suit, parse_card, seeded_rng, shuffled, standard_deck
+from bot.cards import Card, Rank, Suit, seeded_rng, shuffled, standard_deck
 from bot.engine import (
     Action,
     Event,
     Game,
     HouseRule,
-    IllegalAction,
     NotYourTurn,
     RuleError,
     UnknownPlayer,
@@ -95,10 +94,13 @@ def pickup_value(card: Card) -> int:
     return 0
 
 
+_DISPLAY_KEYS = {card: (SUIT_ORDER[card.suit], int(card.rank)) for card in standard_deck()}
+
+
 def display_key(card: Card) -> tuple[int, int]:
     """Stable display order: by suit (clubs, diamonds, hearts, spades), then rank.
     (Cards themselves cannot be sorted: ``Suit`` has no order.)"""
-    return (SUIT_ORDER[card.suit], int(card.rank))
+    return _DISPLAY_KEYS[card]
 
 
 def sorted_cards(cards: Sequence[Card]) -> list[Card]:
@@ -304,7 +306,7 @@ class BlackjackGame(Game):
             actions = list(SUIT_ACTIONS)
         else:
             playable = self.playable_cards()
-            playable.sort(key=display_key)
+            playable.sort(key=_DISPLAY_KEYS.__getitem__)
             actions = [PLAY_ACTIONS[c] for c in playable]
             if self._draw_is_legal(bool(playable)):
                 actions.append(DRAW)
@@ -713,21 +715,3 @@ class BlackjackGame(Game):
         if game.phase not in PHASES:
             raise RuleError(f"Saved Blackjack game has an unknown phase '{game.phase}'.")
         return game
-
-
-def parse_action(code: str) -> Action:
-    """Parse an action code ("play:9h", "suit::h", "draw", "end"); for logs and tests."""
-    return Action.parse(code)
-
-
-__all__ = [
-    "BlackjackGame",
-    "HOUSE_RULES",
-    "POWER_RANKS",
-    "PICKUP_RANKS",
-    "is_power",
-    "pickup_value",
-    "sorted_cards",
-    "parse_card",
-    "IllegalAction",
-]

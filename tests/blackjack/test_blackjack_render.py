@@ -124,3 +124,13 @@ def test_no_hidden_card_in_public_text_during_random_games():
 def test_every_suit_renders():
     labels = {c.label for c in render.controls({}, [Action("suit", arg=s.value) for s in Suit])}
     assert len(labels) == 4
+
+
+def test_hand_embed_tells_the_player_what_to_do():
+    game = stacked({1: ["Jh", "Jc", "5d"], 2: ["Kc"]})
+    assert "play any card to start the pile" in render.hand_embed(game.observation(1), {}).description
+    assert "Waiting for your turn." in render.hand_embed(game.observation(2), {}).description
+    play(game, 1, "Jh")
+    assert "Add more Jacks, or end your turn." in render.hand_embed(game.observation(1), {}).description
+    descriptions = {c.label: c.description for c in render.controls(game.observation(1), game.legal_actions(1))}
+    assert descriptions == {"J♣": "Pickup +5 for the next player", "End turn": ""}
