@@ -1,0 +1,790 @@
+"""Idiot: the pure rules engine. The rules for players are in docs/rules/idiot.md.
+
+Pure: no Discord, asyncio, sqlite or clock. The only randomness is the deal,
+``shuffled(standard_deck(decks), seed, "deal")``, so a game is a pure function of
+its seed (or stacked deal), its options and its actions.
+
+Action vocabulary (``Action.code()`` in brackets)
+-------------------------------------------------
+Swap phase (simultaneous; ``current_players()`` is everyone not yet ready):
+
+- ``Action("swap", cards=(face_up, hand))`` [``swap:Kc.4h``]: exchange one of your
+  face-up cards with one of your hand cards. Repeatable.
+- ``Action("ready")`` [``ready``]: done swapping. Play starts once everyone is ready.
+
+Play phase (one player at a time):
+
+- ``Action("play", cards=(c1, c2, ...))`` [``play:7h.7c``]: one or several cards of one
+  value from your current stage (your hand; your face-up cards once the hand is
+  empty). ``legal_actions`` lists one canonical action per (value, count), taking
+  copies in suit order; ``validate`` also accepts any other copies of that value you
+  hold, since suits never matter in Idiot.
+- ``Action("pickup")`` [``pickup``]: take the whole play pile into your hand. Legal
+  only when you cannot play (unless the ``voluntary_pickup`` house rule is on) and
+  the pile is not empty.
+- ``Action("blind", arg="2")`` [``blind::2``]: turn your face-down card at position
+  1-3 (only once hand and face-up cards are gone). It is played if it may be;
+  otherwise it and the pile go to your hand.
+
+Stacked deal (``IdiotGame.new(players, deal=...)``), for tests and worked examples::
+
+    {
+        "hands":     {id: ["7h", ...]},          # any number of cards
+        "face_up":   {id: ["Kc", ...]},          # 0-3 cards
+        "face_down": {id: ["3s", None, "9d"]},   # positions 1-3; None = already gone
+        "draw":      ["5c", ...],                # draw pile, top card first
+        "pile":      ["8h"],                     # play pile, bottom first (the starter)
+        "burned":    [],                         # optional
+        "phase":     "swap" | "play",            # optional, default "swap"
+        "first":     id,                         # optional: who plays first
+    }
+
+Player ids may be ints or their decimal strings (JSON object keys). A seat left out of
+a mapping has no cards there.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, Self
+
+from bot.cards import Card, Rank, parse_card, shuffled, standard_deck
+from bot.engine import (
+    Action,
+    Event,
+    Game,
+    HouseRule,
+    IllegalAction,
+    RuleError,
+    cards_to_codes,
+    codes_to_cards,
+)
+
+# --------------------------------------------------------------------------- options
+
+FINISH = "finish"
+FIRST_OUT = "first_out"
+LAST_IDIOT = "last_idiot"
+VOLUNTARY_PICKUP = "voluntary_pickup"
+
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        key=FINISH,
+        description=(
+            "first_out: the first player to get rid of all their cards wins and the game ends. "
+            "last_idiot: play on until one player is left holding cards, the Idiot; "
+            "everyone is placed in the order they went out."
+        ),
+        choices=(FIRST_OUT, LAST_IDIOT),
+        default=FIRST_OUT,
+    ),
+    HouseRule(
+        key=VOLUNTARY_PICKUP,
+        description=(
+            "off: you pick up the pile only when you cannot play. "
+            "on: you may also choose to pick it up on your turn."
+        ),
+        choices=("off", "on"),
+        default="off",
+    ),
+)
+
+HAND_SIZE = 3
+TABLE_SLOTS = 3
+#: Up to this many players share one deck; more players get two decks.
+ONE_DECK_MAX_PLAYERS = 4
+#: The game ends as a stalemate after this many play-phase actions in a row with no
+#: progress (no burn, no card drawn, no card leaving the table, nobody going out).
+STALEMATE_TURNS = 200
+#: How many pile cards observations show (enough to see a four of a kind building).
+PILE_TOP_SHOWN = 4
+
+PHASE_SWAP = "swap"
+PHASE_PLAY = "play"
+PHASE_OVER = "over"
+
+STAGE_HAND = "hand"
+STAGE_FACE_UP = "face_up"
+STAGE_FACE_DOWN = "face_down"
+STAGE_OUT = "out"
+
+SPECIAL_RANKS = (Rank.TWO, Rank.TEN)
+
+
+def card_value(rank: Rank) -> int:
+    """Idiot order: two lowest, ace high (14)."""
+    return 14 if rank is Rank.ACE else int(rank)
+
+
+def sort_key(card: Card) -> tuple[int, str]:
+    return (card_value(card.rank), card.suit.value)
+
+
+def sorted_cards(cards: Sequence[Card]) -> list[Card]:
+    return sorted(cards, key=sort_key)
+
+
+def decks_for(player_count: int) -> int:
+    return 1 if player_count <= ONE_DECK_MAX_PLAYERS else 2
+
+
+def _rank_word(rank: Rank, plural: bool = False) -> str:
+    words = {Rank.ACE: "Ace", Rank.JACK: "Jack", Rank.QUEEN: "Queen", Rank.KING: "King"}
+    word = words.get(rank, rank.label)
+    return word + ("s" if plural else "")
+
+
+def _int_keys(mapping: Mapping[Any, Any] | None) -> dict[int, Any]:
+    return {int(key): value for key, value in (mapping or {}).items()}
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class IdiotGame(Game):
+    key = "idiot"
+    title = "Idiot"
+    min_players = 2
+    max_players = 8
+
+    def __init__(self, players: Sequence[int], options: Mapping[str, Any]) -> None:
+        self.players = list(players)
+        self.options = self._normal_options(options)
+        self.seed: int | str | None = None
+        self.decks = decks_for(len(self.players))
+        self.phase = PHASE_SWAP
+        self.hands: dict[int, list[Card]] = {p: [] for p in self.players}
+        self.face_up: dict[int, list[Card]] = {p: [] for p in self.players}
+        # Fixed positions 1-3; None marks a face-down card already turned.
+        self.face_down: dict[int, list[Card | None]] = {p: [None] * TABLE_SLOTS for p in self.players}
+        self.draw: list[Card] = []  # top card first
+        self.pile: list[Card] = []  # bottom first, top card last
+        self.burned: list[Card] = []
+        self.ready: set[int] = set()
+        self.turn: int | None = None
+        self.dealer: int = self.players[-1]
+        self.first: int = self.players[0]
+        self.finished: list[int] = []  # in the order they went out
+        self.removed: list[int] = []
+        self.idle_turns = 0
+        self.stalemate = False
+        self._progress = False  # set by any move that brings the game closer to its end
+
+    # -- construction ----------------------------------------------------------------
+
+    @staticmethod
+    def _normal_options(options: Mapping[str, Any] | None) -> dict[str, str]:
+        options = options or {}
+        chosen: dict[str, str] = {}
+        for rule in HOUSE_RULES:
+            value = str(options.get(rule.key, rule.default))
+            if value not in rule.choices:
+                raise RuleError(
+                    f"'{value}' is not a choice for the house rule {rule.key}: use {' or '.join(rule.choices)}."
+                )
+            chosen[rule.key] = value
+        return chosen
+
+    @classmethod
+    def new(
+        cls,
+        players: Sequence[int],
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: int | str | None = None,
+        deal: Mapping[str, Any] | None = None,
+    ) -> Self:
+        cls.check_player_count(players)
+        if (seed is None) == (deal is None):
+            raise ValueError("IdiotGame.new needs exactly one of seed= or deal=.")
+        game = cls(players, options or {})
+        # The dealer passes to the left between games in a channel (see carry_out);
+        # play starts with the player to the dealer's left.
+        carried = ((options or {}).get("carry") or {}).get("dealer")
+        if carried in game.players:
+            game.dealer = carried
+        game.first = game._seat_after(game.dealer)
+        if seed is not None:
+            game.seed = seed
+            game._deal_shuffled(seed)
+        else:
+            game._deal_stacked(deal or {})
+        return game
+
+    def _deal_shuffled(self, seed: int | str) -> None:
+        deck = shuffled(standard_deck(self.decks), seed, "deal")
+        order = self._seat_order_from(self.first)
+        for slot in range(TABLE_SLOTS):  # face down first, then face up on top of them
+            for player in order:
+                self.face_down[player][slot] = deck.pop(0)
+        for _ in range(TABLE_SLOTS):
+            for player in order:
+                self.face_up[player].append(deck.pop(0))
+        for _ in range(HAND_SIZE):
+            for player in order:
+                self.hands[player].append(deck.pop(0))
+        self.pile = [deck.pop(0)]
+        self.draw = deck
+
+    def _deal_stacked(self, deal: Mapping[str, Any]) -> None:
+        for player, codes in _int_keys(deal.get("hands")).items():
+            self.hands[player] = codes_to_cards(codes)
+        for player, codes in _int_keys(deal.get("face_up")).items():
+            self.face_up[player] = codes_to_cards(codes)
+        for player, codes in _int_keys(deal.get("face_down")).items():
+            slots: list[Card | None] = [parse_card(c) if c else None for c in codes]
+            self.face_down[player] = (slots + [None] * TABLE_SLOTS)[:TABLE_SLOTS]
+        self.draw = codes_to_cards(deal.get("draw", []))
+        self.pile = codes_to_cards(deal.get("pile", []))
+        self.burned = codes_to_cards(deal.get("burned", []))
+        if "first" in deal:
+            self.first = int(deal["first"])
+        if deal.get("phase", PHASE_SWAP) == PHASE_PLAY:
+            self._begin_play()
+
+    # -- seats -----------------------------------------------------------------------
+
+    def _active(self) -> list[int]:
+        """Players still holding cards, in seat order."""
+        return [p for p in self.players if p not in self.finished and p not in self.removed]
+
+    def _seat_after(self, player: int) -> int:
+        return self.players[(self.players.index(player) + 1) % len(self.players)]
+
+    def _seat_order_from(self, player: int) -> list[int]:
+        start = self.players.index(player)
+        return self.players[start:] + self.players[:start]
+
+    def _next_active_after(self, player: int) -> int:
+        order = self._seat_order_from(player)[1:] + [player]
+        return next(p for p in order if p in self._active())
+
+    def stage(self, player: int) -> str:
+        """Where ``player`` plays from now: hand, then face-up, then face-down cards."""
+        if player in self.finished or player in self.removed:
+            return STAGE_OUT
+        if self.hands[player]:
+            return STAGE_HAND
+        if self.face_up[player]:
+            return STAGE_FACE_UP
+        if any(self.face_down[player]):
+            return STAGE_FACE_DOWN
+        return STAGE_OUT
+
+    def _stage_cards(self, player: int) -> list[Card]:
+        stage = self.stage(player)
+        if stage == STAGE_HAND:
+            return self.hands[player]
+        if stage == STAGE_FACE_UP:
+            return self.face_up[player]
+        return []
+
+    def _has_cards(self, player: int) -> bool:
+        return bool(self.hands[player] or self.face_up[player] or any(self.face_down[player]))
+
+    def _card_count(self, player: int) -> int:
+        return len(self.hands[player]) + len(self.face_up[player]) + sum(1 for c in self.face_down[player] if c)
+
+    def _face_down_positions(self, player: int) -> list[int]:
+        return [i + 1 for i, card in enumerate(self.face_down[player]) if card is not None]
+
+    # -- queries ---------------------------------------------------------------------
+
+    def current_players(self) -> frozenset[int]:
+        if self.phase == PHASE_SWAP:
+            return frozenset(p for p in self._active() if p not in self.ready)
+        if self.phase == PHASE_PLAY and self.turn is not None:
+            return frozenset({self.turn})
+        return frozenset()
+
+    def is_over(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    def top_card(self) -> Card | None:
+        return self.pile[-1] if self.pile else None
+
+    def can_play_rank(self, rank: Rank) -> bool:
+        """Twos and tens go on anything; anything goes on an empty pile; otherwise
+        the value must be equal to or higher than the top card's."""
+        top = self.top_card()
+        return top is None or rank in SPECIAL_RANKS or card_value(rank) >= card_value(top.rank)
+
+    def _play_actions(self, player: int) -> list[Action]:
+        by_rank: dict[Rank, list[Card]] = {}
+        for card in sorted_cards(self._stage_cards(player)):
+            by_rank.setdefault(card.rank, []).append(card)
+        actions = []
+        for rank, copies in by_rank.items():  # already in value order
+            if self.can_play_rank(rank):
+                actions.extend(Action("play", tuple(copies[:count])) for count in range(1, len(copies) + 1))
+        return actions
+
+    def _may_pick_up(self, player: int, can_play: bool) -> bool:
+        if not self.pile:
+            return False
+        return self.options[VOLUNTARY_PICKUP] == "on" or not can_play
+
+    def legal_actions(self, player: int) -> list[Action]:
+        if player not in self.current_players():
+            return []
+        if self.phase == PHASE_SWAP:
+            swaps = {
+                (up, held)
+                for up in self.face_up[player]
+                for held in self.hands[player]
+                if up != held  # exchanging equal cards changes nothing
+            }
+            ordered = sorted(swaps, key=lambda pair: (sort_key(pair[0]), sort_key(pair[1])))
+            return [Action("swap", pair) for pair in ordered] + [Action("ready")]
+        stage = self.stage(player)
+        if stage == STAGE_FACE_DOWN:
+            actions = [Action("blind", arg=str(pos)) for pos in self._face_down_positions(player)]
+            if self.pile and self.options[VOLUNTARY_PICKUP] == "on":
+                actions.append(Action("pickup"))
+            return actions
+        plays = self._play_actions(player)
+        if self._may_pick_up(player, bool(plays)):
+            plays.append(Action("pickup"))
+        return plays
+
+    # -- validation ------------------------------------------------------------------
+
+    def _canonical(self, player: int, action: Action) -> Action:
+        """Map a play of held copies to the canonical legal action of that value and
+        count (suits never matter), so '7c' is accepted where the list says '7h'."""
+        if action.kind != "play" or not action.cards or action.arg:
+            return action
+        stage_cards = self._stage_cards(player)
+        ranks = {card.rank for card in action.cards}
+        if len(ranks) != 1 or Counter(action.cards) - Counter(stage_cards):
+            return action
+        copies = [c for c in sorted_cards(stage_cards) if c.rank in ranks]
+        return Action("play", tuple(copies[: len(action.cards)]))
+
+    def validate(self, player: int, action: Action) -> None:
+        try:
+            super().validate(player, self._canonical(player, action))
+        except IllegalAction:
+            raise IllegalAction(self.why_illegal(player, action)) from None
+
+    def why_not_your_turn(self, player: int) -> str:
+        if player in self.removed:
+            return "You have left this game."
+        if player in self.finished:
+            return "You have already played out all your cards."
+        if self.phase == PHASE_SWAP:
+            return "You are ready: play starts when everyone else is ready too."
+        return "It is not your turn."
+
+    def why_illegal(self, player: int, action: Action) -> str:
+        kind = action.kind
+        if self.phase == PHASE_SWAP:
+            if kind == "swap":
+                return self._why_bad_swap(player, action)
+            if kind in ("play", "pickup", "blind"):
+                return "Play has not started yet: swap face-up cards with your hand, then press Ready."
+            return f"Idiot has no action called '{kind}': swap cards or say you are ready."
+        if kind in ("swap", "ready"):
+            return "The swap phase is over: cards can only be exchanged before play starts."
+        stage = self.stage(player)
+        if kind == "play":
+            return self._why_bad_play(player, action, stage)
+        if kind == "pickup":
+            if not self.pile:
+                return "The pile is empty, so there is nothing to pick up: start a new pile with any card."
+            if stage == STAGE_FACE_DOWN:
+                return "You play your face-down cards blind: turn one over (it is picked up with the pile if it cannot be played)."
+            example = self._play_actions(player)[0].cards[0].display()
+            return f"You can still play (for example {example}), so you cannot pick up the pile."
+        if kind == "blind":
+            if stage != STAGE_FACE_DOWN:
+                where = "hand" if stage == STAGE_HAND else "face-up cards"
+                return f"You still have cards in your {where}: play those before turning a face-down card."
+            positions = self._face_down_positions(player)
+            return (
+                f"There is no face-down card at position '{action.arg}': choose "
+                + " or ".join(str(p) for p in positions)
+                + "."
+            )
+        return f"Idiot has no action called '{kind}': play cards, pick up the pile or turn a face-down card."
+
+    def _why_bad_swap(self, player: int, action: Action) -> str:
+        if len(action.cards) != 2:
+            return "A swap names two cards: one of your face-up cards, then one card from your hand."
+        up, held = action.cards
+        if up not in self.face_up[player]:
+            return f"{up.display()} is not one of your face-up cards."
+        if held not in self.hands[player]:
+            return f"{held.display()} is not in your hand."
+        return f"Swapping {up.display()} for an equal card changes nothing."
+
+    def _why_bad_play(self, player: int, action: Action, stage: str) -> str:
+        if stage == STAGE_FACE_DOWN:
+            return "Your face-down cards are played blind: choose a position to turn over."
+        if not action.cards:
+            return "Choose at least one card to play."
+        ranks = {c.rank for c in action.cards}
+        if len(ranks) > 1:
+            shown = " and ".join(c.display() for c in action.cards[:2])
+            return f"Cards played together must all have the same value: {shown} differ."
+        stage_cards = self._stage_cards(player)
+        missing = Counter(action.cards) - Counter(stage_cards)
+        if missing:
+            card = next(iter(missing))
+            if stage == STAGE_HAND and card in self.face_up[player]:
+                return f"{card.display()} is face up on the table: play the cards in your hand first."
+            where = "hand" if stage == STAGE_HAND else "face-up cards"
+            extra = " (you hold fewer copies)" if card in stage_cards else ""
+            return f"{card.display()} is not in your {where}{extra}."
+        card = action.cards[0]
+        top = self.top_card()
+        if top is not None and not self.can_play_rank(card.rank):
+            return (
+                f"{card.display()} is lower than the {top.display()} on the pile: play "
+                f"{'an' if top.rank in (Rank.ACE, Rank.EIGHT) else 'a'} {_rank_word(top.rank)} or higher, a 2 or a 10"
+                + (", or pick up the pile." if not self._play_actions(player) else ".")
+            )
+        return f"You cannot play {card.display()} now."
+
+    # -- moves -----------------------------------------------------------------------
+
+    def _apply(self, player: int, action: Action) -> list[Event]:
+        if action.kind == "swap":
+            return self._swap(player, action.cards[0], action.cards[1])
+        if action.kind == "ready":
+            return self._ready(player)
+        self._progress = False
+        if action.kind == "play":
+            events = self._play(player, list(action.cards))
+        elif action.kind == "pickup":
+            events = self._pickup(player)
+        else:
+            events = self._blind(player, int(action.arg))
+        if self.phase == PHASE_PLAY:
+            self.idle_turns = 0 if self._progress else self.idle_turns + 1
+            if self.idle_turns >= STALEMATE_TURNS:
+                self.stalemate = True
+                events.append(Event("stalemate", data={"turns": self.idle_turns}))
+                events.extend(self._end_game("stalemate"))
+        return events
+
+    def _swap(self, player: int, up: Card, held: Card) -> list[Event]:
+        self.face_up[player][self.face_up[player].index(up)] = held
+        self.hands[player][self.hands[player].index(held)] = up
+        # Both cards are public: one was face up, the other is face up now.
+        return [Event("swap", player, {"to_hand": str(up), "to_table": str(held)})]
+
+    def _ready(self, player: int) -> list[Event]:
+        self.ready.add(player)
+        events = [Event("ready", player)]
+        if not self.current_players():
+            events.extend(self._begin_play())
+        return events
+
+    def _begin_play(self) -> list[Event]:
+        self.phase = PHASE_PLAY
+        self.ready.clear()
+        events = [Event("play_begins", data={"first": self.first})]
+        # A starting card that would burn if played (a ten, or a stacked four of a
+        # kind) burns at once, and the first player starts a fresh pile.
+        reason = self._burn_reason()
+        if reason:
+            events.append(self._burn(None, "starter"))
+        self.turn = self.first if self.first in self._active() else self._next_active_after(self.first)
+        events.append(Event("turn", self.turn))
+        return events
+
+    def _play(self, player: int, cards: list[Card]) -> list[Event]:
+        stage = self.stage(player)
+        source = self.hands[player] if stage == STAGE_HAND else self.face_up[player]
+        for card in cards:
+            source.remove(card)
+        if stage == STAGE_FACE_UP:
+            self._progress = True
+        self.pile.extend(cards)
+        events = [Event("play", player, {"cards": cards_to_codes(cards), "from": stage})]
+        events.extend(self._refill(player))
+        events.extend(self._after_pile_grew(player))
+        return events
+
+    def _blind(self, player: int, position: int) -> list[Event]:
+        card = self.face_down[player][position - 1]
+        assert card is not None  # validated: the position is legal
+        self.face_down[player][position - 1] = None
+        self._progress = True
+        if self.can_play_rank(card.rank):
+            self.pile.append(card)
+            events = [Event("blind", player, {"position": position, "card": str(card), "played": True})]
+            events.extend(self._refill(player))
+            events.extend(self._after_pile_grew(player))
+            return events
+        picked = [*self.pile, card]
+        self.hands[player].extend(picked)
+        self.pile.clear()
+        events = [
+            Event(
+                "blind",
+                player,
+                {"position": position, "card": str(card), "played": False, "picked_up": len(picked)},
+            )
+        ]
+        events.extend(self._pass_turn(player))
+        return events
+
+    def _pickup(self, player: int) -> list[Event]:
+        picked = list(self.pile)
+        self.hands[player].extend(picked)
+        self.pile.clear()
+        events = [
+            Event(
+                "pickup",
+                player,
+                {"cards": cards_to_codes(picked), "count": len(picked)},
+                private=True,
+                public_data={"count": len(picked)},
+            )
+        ]
+        events.extend(self._pass_turn(player))
+        return events
+
+    def _refill(self, player: int) -> list[Event]:
+        """Draw back up to three cards while the draw pile lasts."""
+        missing = max(0, HAND_SIZE - len(self.hands[player]))
+        drawn, self.draw = self.draw[:missing], self.draw[missing:]
+        if not drawn:
+            return []
+        self.hands[player].extend(drawn)
+        self._progress = True
+        return [
+            Event(
+                "draw",
+                player,
+                {"cards": cards_to_codes(drawn), "count": len(drawn)},
+                private=True,
+                public_data={"count": len(drawn)},
+            )
+        ]
+
+    def _burn_reason(self) -> str | None:
+        if not self.pile:
+            return None
+        if self.pile[-1].rank is Rank.TEN:
+            return "ten"
+        top_four = self.pile[-4:]
+        if len(top_four) == 4 and len({c.rank for c in top_four}) == 1:
+            return "four"
+        return None
+
+    def _burn(self, player: int | None, reason: str) -> Event:
+        count = len(self.pile)
+        self.burned.extend(self.pile)
+        self.pile.clear()
+        self._progress = True
+        return Event("burn", player, {"reason": reason, "count": count})
+
+    def _after_pile_grew(self, player: int) -> list[Event]:
+        """Burn if a ten or a four of a kind is on top; then the same player goes
+        again after a burn, or the turn passes. A player with no cards left is out."""
+        events = []
+        reason = self._burn_reason()
+        if reason:
+            events.append(self._burn(player, reason))
+        if not self._has_cards(player):
+            events.extend(self._go_out(player))
+            return events
+        if reason:
+            events.append(Event("turn", player, {"again": True}))
+            return events
+        events.extend(self._pass_turn(player))
+        return events
+
+    def _go_out(self, player: int) -> list[Event]:
+        self.finished.append(player)
+        self._progress = True
+        events = [Event("out", player, {"place": len(self.finished)})]
+        if self.options[FINISH] == FIRST_OUT or len(self._active()) < 2:
+            events.extend(self._end_game("finished"))
+        else:
+            events.extend(self._pass_turn(player))
+        return events
+
+    def _pass_turn(self, player: int) -> list[Event]:
+        self.turn = self._next_active_after(player)
+        return [Event("turn", self.turn)]
+
+    def _end_game(self, reason: str) -> list[Event]:
+        self.phase = PHASE_OVER
+        self.turn = None
+        self.ready.clear()
+        return [Event("game_over", data={"reason": reason, "placements": self.placements()})]
+
+    # -- results ---------------------------------------------------------------------
+
+    def placements(self) -> list[list[int]]:
+        """Players who went out, in order; then those still holding cards (tied, or
+        by fewest cards after a stalemate); then players who left, tied last."""
+        groups = [[p] for p in self.finished]
+        remaining = self._active()
+        if self.stalemate:
+            for count in sorted({self._card_count(p) for p in remaining}):
+                groups.append([p for p in remaining if self._card_count(p) == count])
+        elif remaining:
+            groups.append(remaining)
+        if self.removed:
+            groups.append(list(self.removed))
+        return groups
+
+    def carry_out(self) -> dict[str, Any]:
+        # This game's first player (the dealer's left) deals the next one.
+        return {"dealer": self.first}
+
+    # -- platform defaults -----------------------------------------------------------
+
+    def timeout_action(self, player: int) -> Action:
+        """Swap phase: ready. Play: the lowest single card, keeping twos and tens
+        (in that order) for last; else turn the first face-down card; else pick up."""
+        if self.phase == PHASE_SWAP:
+            return Action("ready")
+        legal = self.legal_actions(player)
+        singles = [a for a in legal if a.kind == "play" and len(a.cards) == 1]
+        if singles:
+            special_order = {Rank.TWO: 1, Rank.TEN: 2}
+
+            def preference(action: Action) -> tuple[int, int]:
+                rank = action.cards[0].rank
+                return (special_order.get(rank, 0), card_value(rank))
+
+            return min(singles, key=preference)
+        blinds = [a for a in legal if a.kind == "blind"]
+        if blinds:
+            return blinds[0]
+        return Action("pickup")
+
+    def remove_player(self, player: int) -> list[Event]:
+        """The leaver's cards are taken out of the game into the burned zone (face
+        down ones unseen); the game goes on while two players still hold cards."""
+        if self.is_over() or player not in self.players or player in self.removed or player in self.finished:
+            return []
+        was_turn = self.turn == player
+        self.burned.extend(self.hands[player])
+        self.burned.extend(self.face_up[player])
+        self.burned.extend(c for c in self.face_down[player] if c is not None)
+        self.hands[player] = []
+        self.face_up[player] = []
+        self.face_down[player] = [None] * TABLE_SLOTS
+        self.removed.append(player)
+        self.ready.discard(player)
+        events = [Event("player_removed", player)]
+        if len(self._active()) < 2:
+            events.extend(self._end_game("players_left"))
+        elif self.phase == PHASE_SWAP:
+            if not self.current_players():
+                events.extend(self._begin_play())
+        elif was_turn:
+            events.extend(self._pass_turn(player))
+        return events
+
+    # -- observation -----------------------------------------------------------------
+
+    def observation(self, player: int | None) -> dict[str, Any]:
+        seats = []
+        for p in self.players:
+            seats.append(
+                {
+                    "id": p,
+                    "hand_count": len(self.hands[p]),
+                    "face_up": cards_to_codes(sorted_cards(self.face_up[p])),
+                    # Positions only: a face-down card is seen by nobody, not even its owner.
+                    "face_down": self._face_down_positions(p),
+                    "stage": self.stage(p),
+                    "ready": p in self.ready,
+                    "finished": self.finished.index(p) + 1 if p in self.finished else None,
+                    "removed": p in self.removed,
+                }
+            )
+        top = self.top_card()
+        observation: dict[str, Any] = {
+            "game": self.key,
+            "phase": self.phase,
+            "players": list(self.players),
+            "current": sorted(self.current_players()),
+            "seats": seats,
+            "pile_top": cards_to_codes(self.pile[-PILE_TOP_SHOWN:]),  # top card last
+            "pile_size": len(self.pile),
+            "to_beat": str(top) if top is not None else None,
+            "draw_size": len(self.draw),
+            "burned_count": len(self.burned),
+            "decks": self.decks,
+            "options": dict(self.options),
+            "idle_turns": self.idle_turns,
+            "stalemate_turns": STALEMATE_TURNS,
+            "placements": self.placements() if self.is_over() else None,
+            "viewer": player,
+        }
+        if player is not None and player in self.players:
+            observation["hand"] = cards_to_codes(sorted_cards(self.hands[player]))
+            observation["stage"] = self.stage(player)
+        return observation
+
+    # -- persistence -----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.key,
+            "version": 1,
+            "players": list(self.players),
+            "options": dict(self.options),
+            "seed": self.seed,
+            "decks": self.decks,
+            "phase": self.phase,
+            "hands": {str(p): cards_to_codes(self.hands[p]) for p in self.players},
+            "face_up": {str(p): cards_to_codes(self.face_up[p]) for p in self.players},
+            "face_down": {str(p): [str(c) if c else None for c in self.face_down[p]] for p in self.players},
+            "draw": cards_to_codes(self.draw),
+            "pile": cards_to_codes(self.pile),
+            "burned": cards_to_codes(self.burned),
+            "ready": sorted(self.ready),
+            "turn": self.turn,
+            "dealer": self.dealer,
+            "first": self.first,
+            "finished": list(self.finished),
+            "removed": list(self.removed),
+            "idle_turns": self.idle_turns,
+            "stalemate": self.stalemate,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        game = cls(data["players"], data["options"])
+        game.seed = data["seed"]
+        game.decks = data["decks"]
+        game.phase = data["phase"]
+        game.hands = {int(p): codes_to_cards(c) for p, c in data["hands"].items()}
+        game.face_up = {int(p): codes_to_cards(c) for p, c in data["face_up"].items()}
+        game.face_down = {
+            int(p): [parse_card(c) if c else None for c in slots] for p, slots in data["face_down"].items()
+        }
+        game.draw = codes_to_cards(data["draw"])
+        game.pile = codes_to_cards(data["pile"])
+        game.burned = codes_to_cards(data["burned"])
+        game.ready = set(data["ready"])
+        game.turn = data["turn"]
+        game.dealer = data["dealer"]
+        game.first = data["first"]
+        game.finished = list(data["finished"])
+        game.removed = list(data["removed"])
+        game.idle_turns = data["idle_turns"]
+        game.stalemate = data["stalemate"]
+        return game
+
+    # -- helpers for tests and the platform ------------------------------------------
+
+    def all_zones(self) -> list[list[Card]]:
+        """Every place a card can be, for conservation checks."""
+        zones: list[list[Card]] = [self.draw, self.pile, self.burned]
+        for p in self.players:
+            zones.append(self.hands[p])
+            zones.append(self.face_up[p])
+            zones.append([c for c in self.face_down[p] if c is not None])
+        return zones
