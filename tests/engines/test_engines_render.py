@@ -1,0 +1,143 @@
+"""Render tests for Engines of Discrimination: Discord limits, and nothing hidden in
+public text."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+
+from bot.engine import Action
+from cogs.engines import render
+from cogs.engines.rules import GOOGLE, EnginesGame
+from helpers_engines import G, Y, four_player, play, two_player
+
+LONG_NAMES = {p: f"<@{p}{'9' * 17}>" for p in (1, 2, 3, 4, G, Y, 101, 102, 103, 104)}
+
+
+def embed_text(embed: discord.Embed) -> str:
+    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    for field in embed.fields:
+        parts += [field.name or "", field.value or ""]
+    return "\n".join(parts)
+
+
+def assert_within_limits(embed: discord.Embed) -> None:
+    assert len(embed.title or "") <= 256
+    assert len(embed.description or "") <= 4096
+    assert len(embed.fields) <= 25
+    for field in embed.fields:
+        assert 0 < len(field.name) <= 256 and 0 < len(field.value) <= 1024
+    assert len(embed) <= 6000
+
+
+def assert_controls_fit(controls) -> None:
+    for control in controls:
+        limit = 100 if control.place == "select" else 80
+        assert 0 < len(control.label) <= limit
+        assert len(control.description) <= 100
+
+
+def test_a_hidden_pick_never_reaches_the_table_or_the_log():
+    game = two_player("Kh Tc 4c 3c 2c", "8d 7d Jd Qs", "9h 8h", last_winner=GOOGLE)
+    events = play(game, G, "Kh")
+    public = embed_text(render.table_embed(game.observation(None), LONG_NAMES, render.event_lines(events, LONG_NAMES)))
+    yahoo_view = embed_text(render.hand_embed(game.observation(Y), LONG_NAMES))
+    for text in (public, yahoo_view):
+        assert "K♥" not in text and "Kh" not in text
+    assert "✅" in public and LONG_NAMES[G] in public  # who has picked is shown
+    assert "Your pick: **K♥**" in embed_text(render.hand_embed(game.observation(G), LONG_NAMES))
+    # Once everybody has picked, the reveal shows it to all.
+    events = play(game, Y, "8d")
+    lines = render.event_lines(events, LONG_NAMES)
+    assert any("K♥" in line for line in lines)
+    assert "K♥" in embed_text(render.table_embed(game.observation(None), LONG_NAMES, lines))
+
+
+def test_drawn_and_ipo_cards_stay_out_of_public_lines():
+    game = two_player("Tc 9c 4c 3h 2h", "8d 7d Jd Qs", "9h 8h 7h", last_winner="yahoo",
+                      google_deck="Ah As Ad Ac 5h", yahoo_deck="6s 6c")
+    play(game, G, "2h")
+    events = play(game, Y, "8d")  # Yahoo wins and draws the 6♠
+    assert "drew" in [e.kind for e in events]
+    events += game.apply(G, Action("ipo"))
+    lines = render.event_lines(events, LONG_NAMES)
+    assert any("IPO" in line for line in lines)
+    joined = "\n".join(lines)
+    for secret in ("6♠", "A♥", "A♠", "A♦", "A♣"):
+        assert secret not in joined
+
+
+def test_controls_for_picks_ipo_tiebreak_and_refill():
+    game = two_player("Tc 9c 4c 3h Kh", "8d 7d Jd Qs", "9h 8h 7h", last_winner="yahoo")
+    picks = render.controls(game.observation(G), game.legal_actions(G))
+    assert [c.label for c in picks] == ["3♥", "4♣", "9♣", "10♣", "K♥"]
+    assert all(c.place == "select" for c in picks)
+    assert picks[2].description == "matches the 9♥ request"
+    assert picks[3].description == "1 point from the 9♥ request"
+    assert picks[4].description.startswith("an image")
+    play(game, G, "3h")
+    play(game, Y, "8d")
+    ipo = render.controls(game.observation(G), game.legal_actions(G))[-1]
+    assert ipo.place == "button" and ipo.action == Action("ipo") and "IPO" in ipo.label
+
+    game = two_player("Tc 9c 4c 3h 2h", "8d 7d Jd Qs", "9h 8h", last_winner="google")
+    play(game, G, "Tc")
+    play(game, Y, "8d")
+    buttons = render.controls(game.observation(Y), game.legal_actions(Y))
+    assert [b.label for b in buttons] == ["Show 7♦ and win the tie", "Don't show a tie-breaker"]
+    assert "Tie!" in render.table_embed(game.observation(None), LONG_NAMES, []).description
+
+    hands = {1: "6c 9c 2c 3c 4c", 2: "6d 8d 3d 4d", 3: "6h 7h 2h 3h Kh", 4: "Js 7s 3s Ks"}
+    game = four_player(hands, "8s 9s")
+    for player, code in ((1, "2c"), (2, "3d"), (3, "7h"), (4, "Js")):
+        play(game, player, code)
+    refill = render.controls(game.observation(3), game.legal_actions(3))
+    assert [r.action.arg for r in refill] == ["deck", "partner"]
+    assert all(r.place == "button" for r in refill)
+
+
+def test_biggest_hands_and_long_logs_fit_discord():
+    # Four players, Google's turn holder after an IPO (9 cards), very long names and log.
+    hands = {1: "Tc 9c 4c 3c 2c", 2: "8d 7d 6d 5d", 3: "Th 9h 4h 3h 2h", 4: "8s 7s 6s 5s"}
+    game = four_player(hands, "9h 8h 7h", first=1, google_deck="Ah As Ad Ac 5h 6h")
+    game.apply(1, Action("ipo"))
+    recent = [f"🏆 {'x' * 300} line {i}" for i in range(40)]
+    table = render.table_embed(game.observation(None), LONG_NAMES, recent)
+    assert_within_limits(table)
+    hand = render.hand_embed(game.observation(1), LONG_NAMES)
+    assert_within_limits(hand)
+    assert hand.description.count(" — ") == 9
+    controls = render.controls(game.observation(1), game.legal_actions(1))
+    assert len([c for c in controls if c.place == "select"]) == 9
+    assert_controls_fit(controls)
+
+
+def test_every_step_of_random_games_renders_within_limits():
+    for players, seed in (([101, 102], 3), ([101, 102, 103, 104], 4)):
+        game = EnginesGame.new(players, seed=seed)
+        rng = random.Random(seed)
+        recent: list[str] = render.event_lines(game.opening_events, LONG_NAMES)
+        steps = 0
+        while not game.is_over() and steps < 700:
+            player = rng.choice(sorted(game.current_players()))
+            events = game.apply(player, rng.choice(game.legal_actions(player)))
+            recent += render.event_lines(events, LONG_NAMES)
+            steps += 1
+            if steps % 5 and not game.is_over():
+                continue
+            assert_within_limits(render.table_embed(game.observation(None), LONG_NAMES, recent[-20:]))
+            for p in game.seats:
+                assert_within_limits(render.hand_embed(game.observation(p), LONG_NAMES))
+                assert_controls_fit(render.controls(game.observation(p), game.legal_actions(p)))
+        assert all(len(line) < 2000 for line in recent)
+
+
+def test_game_over_lines():
+    game = two_player("Tc 9c 4c 3h 2h", "8d 7d Jd Qs", "9h", last_winner="yahoo")
+    play(game, G, "9c")
+    events = play(game, Y, "8d")
+    lines = render.event_lines(events, LONG_NAMES)
+    assert lines[-1] == f"🏁 Game over: {LONG_NAMES[G]} wins!"
+    table = render.table_embed(game.observation(None), LONG_NAMES, lines)
+    assert "Game over: Google wins!" in table.description
