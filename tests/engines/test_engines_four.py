@@ -251,3 +251,29 @@ def test_a_game_played_only_by_timeouts_finishes():
         game.apply(player, game.timeout_action(player))
     assert game.is_over() and game.result["reason"] == "sets"
     assert max(game.set_wins.values()) == 2
+
+
+def test_a_long_run_of_unanswered_requests_ends_the_set():
+    # Only images in hand and only numbers to search for: nothing can ever be won.
+    hands = {1: "Jc Qc", 2: "Jd", 3: "Jh", 4: "Js"}
+    game = four_player(hands, "2s 3s", google_deck="", yahoo_deck="")
+    events = []
+    for _ in range(52 * 4):
+        if game.set_number > 1:
+            break
+        player = min(game.current_players())
+        events += game.apply(player, game.timeout_action(player))
+    set_over = next(e for e in events if e.kind == "set_over")
+    assert set_over.data["reason"] == "stalemate" and set_over.data["set"] == 1
+    assert set_over.data["scores"] == {GOOGLE: 0, YAHOO: 0} and set_over.data["winner"] == GOOGLE
+    assert sum(e.kind == "search_discarded" for e in events) == 52
+    assert game.set_number == 2 and not game.is_over()
+
+
+def test_a_player_leaving_forfeits_for_the_team():
+    game = four_player(HANDS, "8s 9s")
+    play(game, 1, "2c")
+    events = game.remove_player(4)
+    assert events[-1].kind == "game_over" and game.is_over()
+    assert game.placements() == [[1, 3], [2, 4]]
+    assert c("2c") in game.hands[1]
