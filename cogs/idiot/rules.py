@@ -379,6 +379,10 @@ class IdiotGame(Game):
 
     def why_illegal(self, player: int, action: Action) -> str:
         kind = action.kind
+        if kind in ("pickup", "ready") and (action.cards or action.arg):
+            return f"'{kind}' takes no cards and no choice: just {'pick up' if kind == 'pickup' else 'say ready'}."
+        if kind == "blind" and action.cards:
+            return "A face-down card is chosen by its position (1-3), not by naming it: nobody has seen it."
         if self.phase == PHASE_SWAP:
             if kind == "swap":
                 return self._why_bad_swap(player, action)
@@ -410,7 +414,7 @@ class IdiotGame(Game):
         return f"Idiot has no action called '{kind}': play cards, pick up the pile or turn a face-down card."
 
     def _why_bad_swap(self, player: int, action: Action) -> str:
-        if len(action.cards) != 2:
+        if len(action.cards) != 2 or action.arg:
             return "A swap names two cards: one of your face-up cards, then one card from your hand."
         up, held = action.cards
         if up not in self.face_up[player]:
@@ -422,8 +426,8 @@ class IdiotGame(Game):
     def _why_bad_play(self, player: int, action: Action, stage: str) -> str:
         if stage == STAGE_FACE_DOWN:
             return "Your face-down cards are played blind: choose a position to turn over."
-        if not action.cards:
-            return "Choose at least one card to play."
+        if not action.cards or action.arg:
+            return "Choose at least one card to play (and nothing else)."
         ranks = {c.rank for c in action.cards}
         if len(ranks) > 1:
             shown = " and ".join(c.display() for c in action.cards[:2])
