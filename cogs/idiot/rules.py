@@ -621,7 +621,11 @@ class IdiotGame(Game):
         self.phase = PHASE_OVER
         self.turn = None
         self.ready.clear()
-        return [Event("game_over", data={"reason": reason, "placements": self.placements()})]
+        data: dict[str, Any] = {"reason": reason, "placements": self.placements()}
+        remaining = self._active()
+        if self.options[FINISH] == LAST_IDIOT and reason == "finished" and len(remaining) == 1:
+            data["idiot"] = remaining[0]
+        return [Event("game_over", data=data)]
 
     # -- results ---------------------------------------------------------------------
 

@@ -469,7 +469,7 @@ def test_last_idiot_plays_on_and_records_places():
     events = game.apply(C, play("Ad"))
     assert kinds(events)[-2:] == ["out", "game_over"]
     assert game.placements() == [[A], [C], [B]]
-    assert events[-1].data["placements"] == [[A], [C], [B]]
+    assert events[-1].data == {"reason": "finished", "placements": [[A], [C], [B]], "idiot": B}
 
 
 # --------------------------------------------------------------------------- timer and leavers

@@ -1,0 +1,174 @@
+"""Render tests for Idiot: Discord limits, labels, and no hidden card in public text."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+
+from bot.cards import parse_card, standard_deck
+from bot.engine import Action, Event
+from cogs.idiot import render
+from cogs.idiot.rules import IdiotGame
+
+A, B, C = 1, 2, 3
+NAMES = {p: f"<@{100000000000000000 + p}>" for p in range(1, 9)}
+
+
+def embed_text(embed: discord.Embed) -> str:
+    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    for field in embed.fields:
+        parts += [field.name or "", field.value or ""]
+    return "\n".join(parts)
+
+
+def assert_within_limits(embed: discord.Embed) -> None:
+    assert len(embed.description or "") <= 4096
+    assert len(embed.fields) <= 25
+    assert all(len(f.value) <= 1024 and len(f.name) <= 256 for f in embed.fields)
+    assert len(embed) <= 6000
+
+
+def assert_controls_within_limits(controls) -> None:
+    for control in controls:
+        if control.place == "select":
+            assert 0 < len(control.label) <= 100 and len(control.description) <= 100
+        else:
+            assert 0 < len(control.label) <= 80
+        assert len(control.action.code()) <= 100  # fits a custom_id
+
+
+def test_biggest_hand_fits_every_limit():
+    # Eight players, two decks, one player holding almost everything after pickups.
+    deck = sorted(standard_deck(2), key=lambda c: (c.rank, c.suit.value))
+    big, rest = deck[:90], deck[90:]
+    others = {p: [str(rest.pop())] for p in range(2, 9)}
+    game = IdiotGame.new(
+        list(range(1, 9)),
+        deal={
+            "phase": "play",
+            "first": 1,
+            "hands": {1: [str(c) for c in big], **others},
+            "face_up": {p: [str(rest.pop())] for p in range(1, 8)},
+            "pile": [str(c) for c in rest],
+        },
+    )
+    assert len(game.hands[1]) == 90
+    mine = game.observation(1)
+    hand = render.hand_embed(mine, NAMES)
+    assert_within_limits(hand)
+    assert "Your hand (90)" in hand.description
+    table = render.table_embed(game.observation(None), NAMES, [f"line {i} " + "x" * 90 for i in range(200)])
+    assert_within_limits(table)
+    assert table.fields[0].value.endswith("line 199 " + "x" * 90)  # newest lines kept
+    controls = render.controls(mine, game.legal_actions(1))
+    assert controls and all(c.place == "select" for c in controls if c.action.kind == "play")
+    assert_controls_within_limits(controls)
+
+
+def test_table_and_hand_show_what_players_need():
+    game = IdiotGame.new(
+        [A, B],
+        deal={
+            "phase": "play",
+            "hands": {A: ["7c", "9d"], B: ["Kh"]},
+            "face_up": {A: ["Qs"], B: ["2c", "2d"]},
+            "face_down": {A: ["3h", None, "4h"], B: ["5h", "6h", "8h"]},
+            "pile": ["4c", "5c", "6c", "6d", "7d"],
+            "draw": ["Ac"],
+        },
+    )
+    table = render.table_embed(game.observation(None), NAMES, ["A played 7♦."])
+    text = embed_text(table)
+    assert "(1 more below) 5♣ 6♣ 6♦ **7♦** · beat 7♦" in text
+    assert f"▶ {NAMES[A]}: hand 2 · up Q♠ · down 🂠🂠" in text
+    assert f"{NAMES[B]}: hand 1 · up 2♣ 2♦ · down 🂠🂠🂠" in text
+    assert "Draw pile:** 1" in text and "first out wins" in text
+    hand = render.hand_embed(game.observation(A), NAMES)
+    assert "Your hand (2):** 7♣ 9♦" in hand.description
+    assert "🂠1 🂠3" in hand.description and "Your turn:** you play from your hand" in hand.description
+
+
+def test_controls_labels_and_hints():
+    game = IdiotGame.new(
+        [A, B],
+        deal={"phase": "play", "hands": {A: ["7c", "7s", "Th", "2d"], B: ["Kh"]}, "pile": ["6c", "7h", "7d"]},
+    )
+    by_code = {c.action.code(): c for c in render.controls(game.observation(A), game.legal_actions(A))}
+    assert by_code["play:2d"].description == "Play a 2: goes on anything"
+    assert by_code["play:7c"].label == "7♣" and by_code["play:7c"].description == "Play a 7"
+    assert by_code["play:7c.7s"].label == "7♣ 7♠"
+    assert by_code["play:7c.7s"].description == "Play two 7s: four of a kind burns the pile, then you play again"
+    assert "burns the pile" in by_code["play:Th"].description
+    assert all(c.place == "select" for c in by_code.values())
+
+    blind_game = IdiotGame.new(
+        [A, B], deal={"phase": "play", "face_down": {A: ["3h", None, "4h"]}, "hands": {B: ["Kh"]}, "pile": ["9c"]}
+    )
+    buttons = render.controls(blind_game.observation(A), blind_game.legal_actions(A))
+    assert [(c.label, c.place) for c in buttons] == [("Turn face-down card 1", "button"), ("Turn face-down card 3", "button")]
+
+    swap_game = IdiotGame.new([A, B], deal={"hands": {A: ["3c"], B: ["4c"]}, "face_up": {A: ["Kd"]}, "pile": ["9c"]})
+    swaps = render.controls(swap_game.observation(A), swap_game.legal_actions(A))
+    assert [(c.label, c.place) for c in swaps] == [("Swap K♦ ↔ 3♣", "select"), ("Ready", "button")]
+    pick = render.controls(game.observation(A), [Action("pickup")])
+    assert pick[0].label == "Pick up the pile (3)" and pick[0].style == "danger"
+
+
+def test_event_lines_read_well_and_hide_private_details():
+    events = [
+        Event("play", A, {"cards": ["7c", "7s"], "from": "hand"}),
+        Event("draw", A, {"cards": ["Qh", "Kd"], "count": 2}, private=True, public_data={"count": 2}),
+        Event("burn", A, {"reason": "four", "count": 5}),
+        Event("turn", A, {"again": True}),
+        Event("draw", B, {"cards": ["Qs"], "count": 1}, private=True, public_data={"count": 1}),
+        Event("turn", B),
+        Event("pickup", B, {"cards": ["9h"], "count": 1}, private=True, public_data={"count": 1}),
+        Event("blind", C, {"position": 2, "card": "3c", "played": False, "picked_up": 4}),
+        Event("out", A, {"place": 1}),
+        Event("game_over", data={"reason": "finished", "placements": [[A], [C], [B]], "idiot": B}),
+    ]
+    lines = render.event_lines(events, NAMES)
+    assert lines == [
+        f"{NAMES[A]} played 7♣ 7♠ and drew 2.",
+        f"🔥 {NAMES[A]} burns the pile with four of a kind (5 cards).",
+        f"{NAMES[A]} plays again.",
+        f"{NAMES[B]} drew 1 card.",
+        f"{NAMES[B]} picked up the pile (1 card).",
+        f"{NAMES[C]} turned face-down card 2: 3♣ cannot be played, picked up with the pile (4 cards).",
+        f"🏁 {NAMES[A]} has played out all their cards (place 1).",
+        f"Game over. Winner: {NAMES[A]}. The Idiot: {NAMES[B]}.",
+    ]
+    assert not any(hidden in line for line in lines for hidden in ("Q♥", "K♦", "9♥", "Q♠"))
+
+
+def test_random_games_never_show_hidden_cards_in_public_text():
+    """One deck, so each card shows one way: no hand card or face-down card appears
+    on the public table, and no freshly drawn card or face-down card in the log."""
+    for seed in range(12):
+        count = 2 + seed % 3
+        game = IdiotGame.new(list(range(1, count + 1)), {"finish": "last_idiot"}, seed=seed)
+        rng = random.Random(seed)
+        recent: list[str] = []
+        steps = 0
+        while not game.is_over() and steps < 400:
+            player = rng.choice(sorted(game.current_players()))
+            legal = game.legal_actions(player)
+            action = Action("ready") if game.phase == "swap" and rng.random() < 0.5 else rng.choice(legal)
+            events = game.apply(player, action)
+            steps += 1
+            face_down = {parse_card(str(c)).display() for p in game.players for c in game.face_down[p] if c}
+            in_hands = {c.display() for p in game.players for c in game.hands[p]}
+            drawn = {parse_card(code).display() for e in events if e.kind == "draw" for code in e.data["cards"]}
+            lines = render.event_lines(events, NAMES)
+            recent = (recent + lines)[-10:]
+            log_text = "\n".join(lines)
+            assert not any(card in log_text for card in face_down | drawn)
+            assert_within_limits(render.table_embed(game.observation(None), NAMES, recent))
+            # The log may name cards that were public once and picked up since: check the table alone.
+            table_text = embed_text(render.table_embed(game.observation(None), NAMES, []))
+            assert not any(card in table_text for card in in_hands | face_down), seed
+            for p in game.players:
+                assert_within_limits(render.hand_embed(game.observation(p), NAMES))
+                assert_controls_within_limits(render.controls(game.observation(p), game.legal_actions(p)))
+        assert steps > 20
