@@ -582,3 +582,15 @@ def test_action_codes_round_trip():
     for action in (play("7h", "7c"), PICKUP, READY, blind(2), Action("swap", (parse_card("Kc"), parse_card("4h")))):
         assert Action.parse(action.code()) == action
     assert blind(2).code() == "blind::2"
+
+
+def test_a_blind_ten_burns_and_the_player_turns_another_card():
+    game = stacked(
+        {"hands": {A: [], B: ["Kc"], C: ["Ks"]}, "face_down": {A: ["Tc", "4d", None]}, "pile": ["Ah", "Ad"]}
+    )
+    events = game.apply(A, blind(1))
+    assert kinds(events) == ["blind", "burn", "turn"]
+    assert events[1].data == {"reason": "ten", "count": 3} and events[2].data == {"again": True}
+    assert legal_codes(game, A) == ["blind::2"]
+    events = game.apply(A, blind(2))  # anything goes on the fresh pile: A is out
+    assert kinds(events) == ["blind", "out", "game_over"]
