@@ -66,6 +66,18 @@ class Suit(enum.Enum):
     def index(self) -> int:
         return _SUIT_INDEX[self]
 
+    def __lt__(self, other: Suit) -> bool:  # so cards sort: rank, then suit in the order above
+        return _SUIT_INDEX[self] < _SUIT_INDEX[other]
+
+    def __gt__(self, other: Suit) -> bool:
+        return _SUIT_INDEX[self] > _SUIT_INDEX[other]
+
+    def __le__(self, other: Suit) -> bool:
+        return _SUIT_INDEX[self] <= _SUIT_INDEX[other]
+
+    def __ge__(self, other: Suit) -> bool:
+        return _SUIT_INDEX[self] >= _SUIT_INDEX[other]
+
     @property
     def paired(self) -> PairedSuit:
         return PairedSuit(_SUIT_INDEX[self] % 4)
@@ -825,7 +837,7 @@ def _player_best(live: list[Card], ctx: ScoringContext, base: _Flags, lady: Card
         options = [(specs, (), notes)]
         holds_qo = GREAT_ATUIN in cards
         if ctx.atuin and holds_qo:
-            options += _atuin_options(specs, notes)
+            options += _atuin_options(specs, notes, lady)
         if ctx.elephants and holds_qo:
             options += _elephant_options(specs, ctx, f, notes, lady)
         for sp, extra, nts in options:
@@ -842,7 +854,7 @@ def _replace(f: _Flags, **kw) -> _Flags:
     return _Flags(**d)
 
 
-def _atuin_options(specs: list[_Spec], notes: list[str]):
+def _atuin_options(specs: list[_Spec], notes: list[str], lady: Card | None):
     """#6: one card down 8 points, a different card up 8, both staying within 1..11."""
     downs, ups = [], []
     seen_d, seen_u = set(), set()
@@ -855,8 +867,8 @@ def _atuin_options(specs: list[_Spec], notes: list[str]):
                 downs.append((i, v))
         for v in (1, 2, 3):
             if s.vals >> v & 1 and (s.sig, v) not in seen_u:
-                if v == 3 and s.ace == 2:
-                    continue
+                if v == 3 and s.card == lady:
+                    continue  # the Lady's victim may not be made an 11
                 seen_u.add((s.sig, v))
                 ups.append((i, v))
     out = []

@@ -109,6 +109,13 @@ def _sums(cards, allow_null):
 
 def classify(cards: tuple[RCard, ...], wild: bool) -> list[str]:
     """All class names this exact set of cards qualifies for."""
+    # Only faces matter, not which card carries them: cache on the multiset of faces.
+    return _classify(tuple(sorted(((c.faces, c.death, c.wild8) for c in cards), key=repr)), wild)
+
+
+@lru_cache(maxsize=500_000)
+def _classify(kinds, wild: bool) -> list[str]:
+    cards = tuple(RCard(None, faces, death, wild8) for faces, death, wild8 in kinds)
     k = len(cards)
     out = []
     if 2 <= k <= 7:
