@@ -211,6 +211,9 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         )
         lines.append(_status_line(observation, names))
     reveal = observation.get("reveal")
+    if not reveal and observation.get("cut"):
+        cuts = ", ".join(f"{_name(names, c['player'])} {_show(c['card'])}" for c in observation["cut"])
+        lines.append(f"✂️ Yahoo cut for low card: {cuts}")
     if reveal:
         label = "This search" if reveal["search"] == observation["search_number"] and observation["phase"] != "choose" else "Last search"
         lines.append(f"**{label}** — {_reveal_text(reveal, names)}")

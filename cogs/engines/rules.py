@@ -80,6 +80,39 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
 )
 
 
+#: Lobby seat choices for the platform's GameSpec: one Join button per side.
+SEAT_CHOICES: tuple[tuple[str, str], ...] = ((GOOGLE, "Join Google"), (YAHOO, "Join Yahoo"))
+
+
+def teams_from_seat_choices(
+    players: list[int], choices: dict[int, str], options: dict[str, Any], seed: str
+) -> dict[str, Any]:
+    """``GameSpec.prepare_options``: turn lobby side choices into the ``teams`` option.
+
+    Players who chose no side fill the gaps in a seeded random order. Raises a
+    RuleError a player can read when a side is over-full.
+    """
+    options = dict(options)
+    if len(players) not in (2, 4) or not any(choices.get(p) in SIDES for p in players):
+        return options  # check_player_count speaks for bad counts; no choice: random sides
+    per_side = len(players) // 2
+    teams = {side: [p for p in players if choices.get(p) == side] for side in SIDES}
+    for side in SIDES:
+        if len(teams[side]) > per_side:
+            other = SIDE_TITLE[YAHOO if side == GOOGLE else GOOGLE]
+            raise RuleError(
+                f"{SIDE_TITLE[side]} has {len(teams[side])} players but this table needs {per_side} "
+                f"a side: someone should switch to {other}."
+            )
+    free = [p for p in players if choices.get(p) not in SIDES]
+    seeded_rng(seed, "lobby-sides").shuffle(free)
+    for side in SIDES:
+        while len(teams[side]) < per_side:
+            teams[side].append(free.pop())
+    options["teams"] = teams
+    return options
+
+
 # --------------------------------------------------------------------------- card values
 
 
@@ -198,6 +231,7 @@ class EnginesGame(Game):
         game.refill_pending = []
         game.search_winners = []
         game.result = None
+        game.cut = []
         game.opening_events = []
 
         events: list[Event] = []
@@ -254,6 +288,7 @@ class EnginesGame(Game):
         for player in self.seats:
             self._draw_to_size(player, events)
         cut: list[dict[str, Any]] = []
+        self.cut = []
         if not self.four_players:
             self.turn = self.teams[YAHOO][0]  # "The Yahoo player goes first."
         else:
@@ -264,6 +299,7 @@ class EnginesGame(Game):
                 picks = seeded_rng(self.seed, f"cut-{n}-{attempt}").sample(self.decks[SEARCH], 2)
                 cut = [{"player": p, "card": str(c)} for p, c in zip(self.teams[YAHOO], picks)]
                 if picks[0].rank != picks[1].rank:
+                    self.cut = cut
                     low = 0 if picks[0].rank < picks[1].rank else 1
                     self.turn = self.teams[YAHOO][low]
                     break
@@ -842,6 +878,7 @@ class EnginesGame(Game):
             ),
             "refill_pending": list(self.refill_pending),
             "yahoo_tiebreak": self.tiebreak_mode,
+            "cut": [dict(entry) for entry in self.cut],
             "result": self.result,
         }
         if seated:
@@ -883,6 +920,7 @@ class EnginesGame(Game):
             "refill_pending": list(self.refill_pending),
             "search_winners": list(self.search_winners),
             "result": self.result,
+            "cut": [dict(entry) for entry in self.cut],
         }
 
     @classmethod
@@ -918,5 +956,6 @@ class EnginesGame(Game):
         game.refill_pending = [int(p) for p in data["refill_pending"]]
         game.search_winners = [int(p) for p in data["search_winners"]]
         game.result = data["result"]
+        game.cut = [{"player": int(e["player"]), "card": e["card"]} for e in data["cut"]]
         game.opening_events = []
         return game

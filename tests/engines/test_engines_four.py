@@ -8,9 +8,9 @@ import random
 import pytest
 
 from bot.cards import parse_card
-from bot.engine import Action, IllegalAction
-from cogs.engines.rules import GOOGLE, SEARCH, YAHOO, EnginesGame
-from helpers_engines import FULL_DECK, four_player, kinds, play, zones_by_deck
+from bot.engine import Action, IllegalAction, RuleError
+from cogs.engines.rules import GOOGLE, SEARCH, YAHOO, EnginesGame, teams_from_seat_choices
+from helpers_engines import FULL_DECK, TEAMS_4 as TEAMS, four_player, kinds, play, zones_by_deck
 
 # Google: 1 and 3. Yahoo: 2 and 4. Seats 1, 2, 3, 4; Yahoo's 2 holds the first turn,
 # so "first played" order for the first search is 2, 3, 4, 1.
@@ -277,3 +277,21 @@ def test_a_player_leaving_forfeits_for_the_team():
     assert events[-1].kind == "game_over" and game.is_over()
     assert game.placements() == [[1, 3], [2, 4]]
     assert c("2c") in game.hands[1]
+
+
+def test_the_cut_is_public_until_the_first_reveal():
+    game = EnginesGame.new([1, 2, 3, 4], {"teams": TEAMS}, seed=8)
+    cut = game.observation(None)["cut"]
+    assert [entry["player"] for entry in cut] == [2, 4] and game.observation(1)["cut"] == cut
+    assert EnginesGame.from_json(game.to_json()).observation(None)["cut"] == cut
+
+
+def test_lobby_side_choices_become_teams():
+    options = teams_from_seat_choices([1, 2, 3, 4], {1: GOOGLE, 2: YAHOO}, {"yahoo_tiebreak": "auto"}, "s")
+    teams = options["teams"]
+    assert 1 in teams[GOOGLE] and 2 in teams[YAHOO] and options["yahoo_tiebreak"] == "auto"
+    assert sorted(teams[GOOGLE] + teams[YAHOO]) == [1, 2, 3, 4] and len(teams[GOOGLE]) == 2
+    assert EnginesGame.new([1, 2, 3, 4], options, seed="s").teams == teams
+    with pytest.raises(RuleError, match="Google has 3 players .* switch to Yahoo"):
+        teams_from_seat_choices([1, 2, 3, 4], {1: GOOGLE, 2: GOOGLE, 3: GOOGLE}, {}, "s")
+    assert "teams" not in teams_from_seat_choices([1, 2], {}, {}, "s")

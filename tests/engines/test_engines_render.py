@@ -7,6 +7,7 @@ import random
 
 import discord
 
+from bot.cards import parse_card
 from bot.engine import Action
 from cogs.engines import render
 from cogs.engines.rules import GOOGLE, EnginesGame
@@ -141,3 +142,11 @@ def test_game_over_lines():
     assert lines[-1] == f"🏁 Game over: {LONG_NAMES[G]} wins!"
     table = render.table_embed(game.observation(None), LONG_NAMES, lines)
     assert "Game over: Google wins!" in table.description
+
+
+def test_the_table_shows_the_cut_before_the_first_reveal():
+    game = EnginesGame.new([1, 2, 3, 4], {"teams": {"google": [1, 3], "yahoo": [2, 4]}}, seed=8)
+    description = render.table_embed(game.observation(None), LONG_NAMES, []).description
+    cut = game.observation(None)["cut"]
+    assert "Yahoo cut for low card" in description
+    assert all(parse_card(entry["card"]).display() in description for entry in cut)
