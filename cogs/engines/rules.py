@@ -31,7 +31,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.cards import Card, Rank, seeded_rng, shuffled, standard_deck
+from bot.cards import Card, seeded_rng, shuffled, standard_deck
 from bot.engine import (
     Action,
     Event,
@@ -140,7 +140,7 @@ def values_at(request: Card, gap: int) -> list[int]:
 
 
 def card_sort_key(card: Card) -> tuple[int, str]:
-    # Card's own ordering compares Suit enums, which are not orderable.
+    # Explicit (rank, suit letter) key: stable whatever order Suit itself defines.
     return (int(card.rank), card.suit.value)
 
 

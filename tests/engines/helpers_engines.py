@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bot.cards import Card, standard_deck
+from bot.cards import standard_deck
 from bot.engine import Action
 from cogs.engines.rules import GOOGLE, SEARCH, YAHOO, EnginesGame
 

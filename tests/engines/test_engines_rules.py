@@ -8,7 +8,7 @@ import pytest
 from bot.cards import parse_card
 from bot.engine import Action, IllegalAction, NotYourTurn, RuleError
 from cogs.engines.rules import GOOGLE, SEARCH, YAHOO, EnginesGame, distance
-from helpers_engines import FULL_DECK, G, Y, four_player, kinds, play, two_player, zones_by_deck
+from helpers_engines import FULL_DECK, G, Y, kinds, play, two_player, zones_by_deck
 
 
 def c(code: str):
