@@ -36,6 +36,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import NamedTuple
 
 from bot.cards import CardCodeError, Rank
 
@@ -135,6 +136,13 @@ class Card:
 
     rank: Rank
     suit: Suit
+    _k: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_k", int(self.rank) * 8 + _SUIT_INDEX[self.suit])
+
+    def __hash__(self) -> int:  # cheap: cards are hashed a lot during evaluation
+        return self._k
 
     def __str__(self) -> str:
         return self.rank.code + self.suit.value
@@ -402,7 +410,7 @@ _V11 = (1 << 12) - 2  # values 1..11
 
 class _Spec:
     __slots__ = ("card", "vals", "null", "pic", "ace", "death", "suit", "roles", "weight8",
-                 "joker", "note", "sig", "minv", "shifts")
+                 "joker", "note", "sig", "minv", "shifts", "row")
 
     def __init__(self, card, vals, null=False, pic=False, ace=0, death=False, suit=-1,
                  roles=0, weight8=False, joker=False, note=""):
@@ -426,6 +434,15 @@ class _Spec:
         self.minv = 0 if self.null else (self.shifts[0] if self.shifts else 99)
         self.sig = (self.vals, self.null, self.pic, self.ace, self.death, self.suit, self.roles,
                     self.weight8, self.joker)
+        partner = 0
+        for v in self.shifts:
+            if 9 <= v <= 11:
+                partner |= 1 << (20 - v)
+        # What the candidate search reads, in one tuple.
+        self.row = (self.minv, self.shifts, 1 if self.null and self.vals else 0,
+                    1 if self.null and not self.vals else 0,
+                    (1 << (4 * self.suit)) if self.suit >= 0 else 0, 1 if self.suit < 0 else 0,
+                    self.roles, 1 if self.weight8 else 0, partner)
         return self
 
     def copy(self, **changes):
@@ -437,8 +454,7 @@ class _Spec:
         return new.finish()
 
 
-@dataclass(frozen=True)
-class _Flags:
+class _Flags(NamedTuple):
     wild: bool
     null_ok: bool
     no8: bool
@@ -446,8 +462,20 @@ class _Flags:
     jt_wild: bool
 
 
+_SPEC_CACHE: dict = {}
+
+
 def _make_spec(card: Card, f: _Flags, lady: bool = False, death: bool = False) -> _Spec | None:
-    """The spec of one card, or None when it can join no grouping."""
+    """The spec of one card, or None when it can join no grouping (specs are never mutated)."""
+    key = (card._k, f, lady, death)
+    try:
+        return _SPEC_CACHE[key]
+    except KeyError:
+        spec = _SPEC_CACHE[key] = _new_spec(card, f, lady, death)
+        return spec
+
+
+def _new_spec(card: Card, f: _Flags, lady: bool, death: bool) -> _Spec | None:
     r = int(card.rank)
     ps = card.suit.index % 4
     is_eight = r == 8
@@ -497,16 +525,10 @@ def _candidates(specs: list[_Spec], fool: bool, wild: bool) -> list[tuple[int, i
     c_wroyal = idx[("Wild Royal",)]
 
     order = sorted((i for i in range(n) if specs[i].minv <= 21), key=lambda i: specs[i].minv)
-    o_bit = [1 << i for i in order]
-    o_min = [specs[i].minv for i in order]
-    o_shifts = [specs[i].shifts for i in order]
-    o_e = [1 if specs[i].null and specs[i].vals else 0 for i in order]
-    o_f = [1 if specs[i].null and not specs[i].vals else 0 for i in order]
-    o_suit = [(1 << (4 * specs[i].suit)) if specs[i].suit >= 0 else 0 for i in order]
-    o_jok = [1 if specs[i].suit < 0 else 0 for i in order]
-    o_roles = [specs[i].roles for i in order]
-    o_w8 = [1 if specs[i].weight8 else 0 for i in order]
     m = len(order)
+    if m:
+        o_bit = [1 << i for i in order]
+        o_min, o_shifts, o_e, o_f, o_suit, o_jok, o_roles, o_w8, _ = zip(*[specs[i].row for i in order])
     maxf = _MAXF
     fb = _FLUSH_BITS
 
@@ -588,12 +610,11 @@ def _candidates(specs: list[_Spec], fool: bool, wild: bool) -> list[tuple[int, i
     # Several disjoint bagels.
     pairs = []
     for i in range(n):
-        si = specs[i]
-        if not si.vals:
+        partner = specs[i].row[8]
+        if not partner:
             continue
         for j in range(i + 1, n):
-            sj = specs[j]
-            if sj.vals and any(sj.vals >> (20 - v) & 1 for v in si.shifts if 9 <= v <= 11):
+            if specs[j].vals & partner:
                 pairs.append((1 << i) | (1 << j))
     if len(pairs) >= 2:
         for mask, count in _matchings(pairs).items():
@@ -818,10 +839,10 @@ def _player_best(live: list[Card], ctx: ScoringContext, base: _Flags, lady: Card
         holds = ARCHCHANCELLOR in cards
         has8 = any(c.rank == 8 for c in cards)
         if holds and (ctx.archchancellor_declared or ctx.archchancellor_wild):
-            nxt.append((cards, _replace(f, no8=True), notes))
+            nxt.append((cards, f._replace(no8=True), notes))
         elif holds and ctx.archchancellor and has8:
             nxt.append(([c for c in cards if c != ARCHCHANCELLOR], f, notes))
-            nxt.append((cards, _replace(f, no8=True),
+            nxt.append((cards, f._replace(no8=True),
                         notes + ["the Archchancellor played, so no eight counts 8"]))
         else:
             nxt.append((cards, f, notes))
@@ -846,12 +867,6 @@ def _player_best(live: list[Card], ctx: ScoringContext, base: _Flags, lady: Card
                 best = res
     assert best is not None
     return best
-
-
-def _replace(f: _Flags, **kw) -> _Flags:
-    d = dict(f.__dict__)
-    d.update(kw)
-    return _Flags(**d)
 
 
 def _atuin_options(specs: list[_Spec], notes: list[str], lady: Card | None):
