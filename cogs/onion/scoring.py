@@ -780,9 +780,13 @@ def best_arrangement(cards: Iterable[Card], context: ScoringContext = PLAIN) -> 
             elif ctx.death_victim is None:
                 death_choices = _dedupe(pictures)
     worst: _Result | None = None
+    memo: dict | None = {} if len(lady_choices) * len(death_choices) > 1 else None
     for lv in lady_choices:
         for dv in death_choices:
-            res = _player_best(live_for_groups, ctx, base, lv, dv)
+            # Alpha-beta style: once this choice is no worse for the player than the
+            # worst found so far, the adversary would not pick it; stop evaluating it.
+            res = _player_best(live_for_groups, ctx, base, lv, dv,
+                               None if worst is None else worst.packed, memo)
             if worst is None or res.packed < worst.packed:
                 worst = res
     assert worst is not None
@@ -812,7 +816,9 @@ def _can_be_eleven(c: Card, ctx: ScoringContext, f: _Flags, holds_qo: bool) -> b
 
 
 def _player_best(live: list[Card], ctx: ScoringContext, base: _Flags, lady: Card | None,
-                 death: Card | None) -> _Result:
+                 death: Card | None, cutoff: int | None = None, memo: dict | None = None) -> _Result:
+    """The player's best result given the adversary's choices. With ``cutoff``, may stop
+    early and return any result at least that good (the caller only needs to know that)."""
     variants: list[tuple[list[Card], _Flags, list[str]]] = []
     notes0 = []
     if lady is not None:
@@ -862,9 +868,20 @@ def _player_best(live: list[Card], ctx: ScoringContext, base: _Flags, lady: Card
         if ctx.elephants and holds_qo:
             options += _elephant_options(specs, ctx, f, notes, lady)
         for sp, extra, nts in options:
-            res = _core(sp, ctx, extra, nts)
+            if memo is None:
+                res = _core(sp, ctx, extra, nts)
+            else:  # the same exact cards and specs recur across the adversary's choices
+                key = (tuple(x.card for x in sp), tuple(x.sig for x in sp),
+                       tuple(e[:2] for e in extra))
+                hit = memo.get(key)
+                if hit is None:
+                    res = memo[key] = _core(sp, ctx, extra, nts)
+                else:
+                    res = _Result(hit.packed, hit.specs, hit.picks, hit.extra, list(nts))
             if best is None or res.packed > best.packed:
                 best = res
+                if cutoff is not None and best.packed >= cutoff:
+                    return best
     assert best is not None
     return best
 

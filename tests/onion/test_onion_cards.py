@@ -70,3 +70,24 @@ def test_bad_codes_raise_readable_errors(bad):
 def test_parse_cards_and_display_cards():
     cards = parse_cards("Qs, Kw 10o")
     assert display_cards(cards) == "Q♠ K⚔ 10🪙"
+
+
+def test_scoring_is_pure_and_its_doctests_hold():
+    import doctest
+    import subprocess
+    import sys
+
+    import cogs.onion.scoring as scoring
+
+    code = (
+        "import sys, cogs.onion, cogs.onion.scoring; "
+        "bad = [m for m in ('discord', 'asyncio', 'sqlite3', 'aiosqlite') if m in sys.modules]; "
+        "sys.exit(str(bad) if bad else 0)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=scoring.__file__.rsplit("/cogs/", 1)[0])
+    source = open(scoring.__file__, encoding="utf-8").read()
+    for banned in ("import discord", "import asyncio", "import sqlite", "import time", "from time",
+                   "import datetime", "import random"):
+        assert banned not in source
+    result = doctest.testmod(scoring)
+    assert result.failed == 0 and result.attempted >= 4

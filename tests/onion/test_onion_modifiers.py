@@ -321,3 +321,12 @@ def test_fool_single_picture_ace_pair_is_the_lowest_grouping():
 def test_qo_held_without_atuin_is_a_plain_queen(fool):
     assert names(best("Qo Ah", fool=fool)) == ["two-card onion"]
     assert GREAT_ATUIN.special == "Great A'Tuin"
+
+
+def test_death_victim_named_by_the_game():
+    # Death took the J♥, which the Double Onion does not need
+    a = best("Kc Ah Qd As Jh", death=True, death_victim=parse_card("Jh"))
+    assert names(a) == ["Double Onion"]
+    # left to the evaluator, the worst picture for the player is taken
+    assert names(best("Kc Ah Qd As Jh", death=True)) == ["Double Onion"]  # J♥ replaces the victim
+    assert names(best("Kc Ah Qd As 5h", death=True)) == ["three-card onion"]
