@@ -59,7 +59,7 @@ hands10 = st.lists(st.sampled_from(DECK), min_size=10, max_size=10, unique=True)
 hands_any = st.lists(st.sampled_from(DECK), min_size=0, max_size=10, unique=True)
 
 
-@settings(max_examples=150, **COMMON)
+@settings(max_examples=200, **COMMON)
 @given(hands10)
 def test_plain_ten_cards_match_reference(hand):
     a = best_arrangement(hand)
@@ -88,7 +88,7 @@ contexts = st.builds(
 hot_hands = st.lists(st.sampled_from(HOT + DECK), min_size=4, max_size=8, unique=True)
 
 
-@settings(max_examples=200, **COMMON)
+@settings(max_examples=300, **COMMON)
 @given(hot_hands, contexts)
 def test_modifier_contexts_match_reference(hand, ctx):
     a = best_arrangement(hand, ctx)
@@ -96,7 +96,7 @@ def test_modifier_contexts_match_reference(hand, ctx):
     assert a.key == reference_key(hand, ctx)
 
 
-@settings(max_examples=40, **COMMON)
+@settings(max_examples=60, **COMMON)
 @given(st.lists(st.sampled_from(HOT + DECK), min_size=10, max_size=10, unique=True), contexts)
 def test_modifier_contexts_ten_cards_match_reference(hand, ctx):
     a = best_arrangement(hand, ctx)
