@@ -36,6 +36,12 @@ class Suit(enum.Enum):
     def symbol(self) -> str:
         return _SUIT_SYMBOLS[self]
 
+    def __lt__(self, other: object) -> bool:
+        # Cards sort by rank then suit; suits in bridge order: ♣ ♦ ♥ ♠.
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return _SUIT_ORDER[self.value] < _SUIT_ORDER[other.value]
+
     @property
     def is_red(self) -> bool:
         return self in (Suit.HEARTS, Suit.DIAMONDS)
@@ -52,6 +58,7 @@ class Suit(enum.Enum):
         raise CardCodeError(f"'{text}' is not a suit: use c, d, h or s (or ♣ ♦ ♥ ♠).")
 
 
+_SUIT_ORDER = {"c": 0, "d": 1, "h": 2, "s": 3}
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
 _SUIT_WORDS: dict[str, Suit] = {}
 for _s in Suit:

@@ -210,14 +210,17 @@ class Game(ABC):
         return self._apply(player, action)
 
     def validate(self, player: int, action: Action) -> None:
+        """``legal_actions`` is the authority. A player outside ``current_players``
+        may still have legal actions (an obligation to meet, a ritual to type)."""
         if self.is_over():
             raise GameOver("This game is over.")
         if player not in self.players:
             raise UnknownPlayer("You are not playing at this table.")
+        if action in self.legal_actions(player):
+            return
         if player not in self.current_players():
             raise NotYourTurn(self.why_not_your_turn(player))
-        if action not in self.legal_actions(player):
-            raise IllegalAction(self.why_illegal(player, action))
+        raise IllegalAction(self.why_illegal(player, action))
 
     def why_not_your_turn(self, player: int) -> str:
         return "It is not your turn."

@@ -7,8 +7,8 @@ timers, storage, restore) is shared platform code in ``bot/``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -49,8 +49,11 @@ class GameSpec:
     house_rules: tuple[HouseRule, ...] = ()
     #: Typed chat in the table's channel reaches the rules as Action("say", arg=text).
     accepts_chat: bool = False
-    #: Extra per-table options offered when opening a lobby: name -> allowed values.
-    lobby_options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Sides or teams chosen in the lobby, as (choice key, label): one Join button each.
+    seat_choices: tuple[tuple[str, str], ...] = ()
+    #: Turns the lobby (seat order, seat choices, options, seed) into ``Game.new``
+    #: options at Start, e.g. teams from side choices. May raise RuleError.
+    prepare_options: Callable[[list[int], dict[int, str], dict[str, Any], str], dict[str, Any]] | None = None
 
     @property
     def key(self) -> str:

@@ -1,0 +1,72 @@
+"""Build the bot: ``create_bot(settings)`` returns a ready-to-start ``commands.Bot``."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.games import GameRegistry
+from bot.tables import TableManager
+from bot.views import DYNAMIC_ITEMS
+from storage import Storage
+
+log = logging.getLogger(__name__)
+
+#: Extensions loaded in setup_hook: the shared commands, then one cog per game.
+EXTENSIONS = (
+    "bot.commands",
+    "cogs.blackjack.cog",
+)
+
+
+class DeckhandBot(commands.Bot):
+    def __init__(self, settings: Settings, *, extensions: tuple[str, ...] = EXTENSIONS) -> None:
+        intents = discord.Intents.default()
+        # Enid's rituals are typed in chat. Privileged: enable it in the Developer Portal.
+        intents.message_content = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # slash commands only; no prefix commands
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            help_command=None,
+        )
+        self.settings = settings
+        self.extension_names = extensions
+        self.games = GameRegistry()
+        self.storage = Storage(settings.data_dir, max_open=settings.max_open_databases)
+        self.tables = TableManager(self, self.storage, self.games)
+
+    async def setup_hook(self) -> None:
+        self.settings.data_dir.mkdir(parents=True, exist_ok=True)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for name in self.extension_names:
+            try:
+                await self.load_extension(name)
+            except Exception:
+                log.exception("Failed to load extension %s", name)
+        restored = await self.tables.restore_all()
+        log.info("Restored %d unfinished table(s)", restored)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to the development server %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("Synced %d global commands (Discord may take a while to show new ones)", len(synced))
+
+    async def close(self) -> None:
+        await self.tables.close()
+        await super().close()
+        await self.storage.close()
+
+
+def create_bot(settings: Settings) -> DeckhandBot:
+    return DeckhandBot(settings)

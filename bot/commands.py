@@ -1,0 +1,235 @@
+"""The commands every game shares: /join /leave /start /cancel /hand /remove,
+/rules, /stats and /settings, plus the typed-chat listener."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, TableManager
+from storage import repos
+
+log = logging.getLogger(__name__)
+
+RULES_CHUNK = 1900  # leave room under the 2000-character message limit
+
+
+class Platform(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def tables(self) -> TableManager:
+        return self.bot.tables  # type: ignore[attr-defined]
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        log.exception("Command /%s failed", interaction.command.qualified_name if interaction.command else "?", exc_info=error)
+        text = "Something went wrong on my side; nothing was changed. Please try again."
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def _channel_table(self, interaction: discord.Interaction) -> Table | None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await interaction.response.send_message("Tables live in server channels; use this command there.", ephemeral=True)
+            return None
+        table = self.tables.active_in_channel(interaction.guild_id, interaction.channel_id)
+        if table is None:
+            await interaction.response.send_message("There is no table in this channel. Open one with `/blackjack new` (or another game's `new`).", ephemeral=True)
+        return table
+
+    # ------------------------------------------------------------ table commands
+
+    @app_commands.command(name="join", description="Join the table in this channel.")
+    @app_commands.guild_only()
+    async def join(self, interaction: discord.Interaction) -> None:
+        if table := await self._channel_table(interaction):
+            await self.tables.join(interaction, table)
+
+    @app_commands.command(name="leave", description="Leave the table in this channel (during a game: forfeit your seat).")
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        if table := await self._channel_table(interaction):
+            await self.tables.leave(interaction, table)
+
+    @app_commands.command(name="start", description="Start the game at this channel's table (host only).")
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction) -> None:
+        if table := await self._channel_table(interaction):
+            await self.tables.start(interaction, table)
+
+    @app_commands.command(name="cancel", description="Cancel this channel's table (host or Manage Server).")
+    @app_commands.guild_only()
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        if table := await self._channel_table(interaction):
+            await self.tables.cancel(interaction, table)
+
+    @app_commands.command(name="hand", description="Show your private hand for this channel's game.")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        if table := await self._channel_table(interaction):
+            await self.tables.show_hand(interaction, table.guild_id, table.id)
+
+    @app_commands.command(name="remove", description="Remove a player from this channel's table (host or Manage Server).")
+    @app_commands.guild_only()
+    @app_commands.describe(player="The player to remove")
+    async def remove(self, interaction: discord.Interaction, player: discord.User) -> None:
+        table = await self._channel_table(interaction)
+        if table is None:
+            return
+        await self.tables.remove(interaction, table, player.id)
+
+    # ------------------------------------------------------------ rules and stats
+
+    async def _game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        games = self.bot.games  # type: ignore[attr-defined]
+        return [app_commands.Choice(name=s.title, value=s.key) for s in games if current.lower() in s.title.lower() or current.lower() in s.key][:25]
+
+    @app_commands.command(name="rules", description="Read the rules Deckhand plays by, with every interpretation and house rule.")
+    @app_commands.describe(game="Which game")
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        spec = self.bot.games.get(game)  # type: ignore[attr-defined]
+        if spec is None:
+            names = ", ".join(s.key for s in self.bot.games)  # type: ignore[attr-defined]
+            await interaction.response.send_message(f"I don't know a game called '{game}'. Try one of: {names}.", ephemeral=True)
+            return
+        chunks = _chunk(spec.rules_text(), RULES_CHUNK)
+        await interaction.response.send_message(chunks[0], ephemeral=True)
+        for chunk in chunks[1:8]:
+            await interaction.followup.send(chunk, ephemeral=True)
+        if len(chunks) > 8:
+            await interaction.followup.send("(The rest is in docs/rules of the bot's installation.)", ephemeral=True)
+
+    rules.autocomplete("game")(_game_autocomplete)
+
+    @app_commands.command(name="stats", description="This server's leaderboard.")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Only this game")
+    async def stats(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        assert interaction.guild_id is not None
+        specs = [s for s in self.bot.games if game is None or s.key == game]  # type: ignore[attr-defined]
+        if not specs:
+            await interaction.response.send_message(f"I don't know a game called '{game}'.", ephemeral=True)
+            return
+        embed = discord.Embed(title="Leaderboard", colour=discord.Colour.gold())
+        async with self.tables.storage.reading(interaction.guild_id) as db:
+            for spec in specs:
+                standings = await repos.leaderboard(db, spec.key)
+                if standings:
+                    lines = [f"{i}. <@{s.user_id}> — {s.wins} win{'s' if s.wins != 1 else ''} in {s.played} game{'s' if s.played != 1 else ''}" for i, s in enumerate(standings, 1)]
+                    embed.add_field(name=spec.title, value="\n".join(lines)[:1024], inline=False)
+        if not embed.fields:
+            embed.description = "No finished games yet. Open a table with `/blackjack new`!"
+        await interaction.response.send_message(embed=embed)
+
+    stats.autocomplete("game")(_game_autocomplete)
+
+    # ------------------------------------------------------------ settings
+
+    settings = app_commands.Group(name="settings", description="Your settings and this server's.", guild_only=True)
+
+    @settings.command(name="show", description="Show your settings and this server's.")
+    async def settings_show(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        hands = "in DMs" if await self.tables.hands_in_dm(interaction.guild_id, interaction.user.id) else "here, as private (ephemeral) messages"
+        timer = await self.tables.guild_turn_seconds(interaction.guild_id)
+        lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s"]
+        for spec in self.bot.games:  # type: ignore[attr-defined]
+            chosen = await self.tables.house_rules(interaction.guild_id, spec)
+            for rule in spec.house_rules:
+                lines.append(f"**{spec.title} · {rule.key}:** {chosen[rule.key]} ({' / '.join(rule.choices)}) — {rule.description}")
+        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+    @settings.command(name="hands", description="Where your private hand appears: here (ephemeral) or in DMs.")
+    @app_commands.choices(where=[app_commands.Choice(name="here (private messages in the channel)", value="here"), app_commands.Choice(name="in my DMs", value="dm")])
+    async def settings_hands(self, interaction: discord.Interaction, where: app_commands.Choice[str]) -> None:
+        assert interaction.guild_id is not None
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_user_setting(db, interaction.user.id, "hands", where.value)
+        extra = " Make sure this server's members may DM you." if where.value == "dm" else ""
+        await interaction.response.send_message(f"Your hands will be shown {where.name}.{extra}", ephemeral=True)
+
+    def _is_manager(self, interaction: discord.Interaction) -> bool:
+        return bool(interaction.permissions and interaction.permissions.manage_guild)
+
+    @settings.command(name="timer", description="Turn timer for new tables, in seconds (Manage Server).")
+    @app_commands.describe(seconds=f"{MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}")
+    async def settings_timer(self, interaction: discord.Interaction, seconds: app_commands.Range[int, MIN_TURN_SECONDS, MAX_TURN_SECONDS]) -> None:
+        assert interaction.guild_id is not None
+        if not self._is_manager(interaction):
+            await interaction.response.send_message("Only members with Manage Server can change the turn timer.", ephemeral=True)
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_guild_setting(db, "turn_timer", int(seconds))
+        await interaction.response.send_message(f"New tables will give each turn {seconds} s. Tables already open keep their timer.", ephemeral=True)
+
+    @settings.command(name="house-rule", description="Choose a house rule for this server (Manage Server).")
+    @app_commands.describe(game="Which game", rule="Which rule", value="The choice")
+    async def settings_house_rule(self, interaction: discord.Interaction, game: str, rule: str, value: str) -> None:
+        assert interaction.guild_id is not None
+        if not self._is_manager(interaction):
+            await interaction.response.send_message("Only members with Manage Server can change house rules.", ephemeral=True)
+            return
+        spec = self.bot.games.get(game)  # type: ignore[attr-defined]
+        if spec is None:
+            await interaction.response.send_message(f"I don't know a game called '{game}'.", ephemeral=True)
+            return
+        house_rule = spec.house_rule(rule)
+        if house_rule is None:
+            known = ", ".join(r.key for r in spec.house_rules) or "none"
+            await interaction.response.send_message(f"{spec.title} has no house rule '{rule}'. Its house rules: {known}.", ephemeral=True)
+            return
+        if value not in house_rule.choices:
+            await interaction.response.send_message(f"'{value}' is not a choice for {rule}: use {' or '.join(house_rule.choices)}.", ephemeral=True)
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_guild_setting(db, f"house:{spec.key}:{rule}", value)
+        await interaction.response.send_message(f"{spec.title}: {rule} is now **{value}** for new tables on this server.", ephemeral=True)
+
+    settings_house_rule.autocomplete("game")(_game_autocomplete)
+
+    @settings_house_rule.autocomplete("rule")
+    async def _rule_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        spec = self.bot.games.get(getattr(interaction.namespace, "game", "") or "")  # type: ignore[attr-defined]
+        rules = spec.house_rules if spec else ()
+        return [app_commands.Choice(name=f"{r.key} — {r.description}"[:100], value=r.key) for r in rules if current in r.key][:25]
+
+    @settings_house_rule.autocomplete("value")
+    async def _value_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        spec = self.bot.games.get(getattr(interaction.namespace, "game", "") or "")  # type: ignore[attr-defined]
+        rule = spec.house_rule(getattr(interaction.namespace, "rule", "") or "") if spec else None
+        return [app_commands.Choice(name=c, value=c) for c in (rule.choices if rule else ()) if current in c][:25]
+
+    # ------------------------------------------------------------ typed chat
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        await self.tables.on_chat(message)
+
+
+def _chunk(text: str, size: int) -> list[str]:
+    """Split on paragraph boundaries where possible."""
+    chunks, current = [], ""
+    for paragraph in text.split("\n\n"):
+        piece = paragraph if not current else "\n\n" + paragraph
+        if len(current) + len(piece) <= size:
+            current += piece
+            continue
+        if current:
+            chunks.append(current)
+        while len(paragraph) > size:
+            chunks.append(paragraph[:size])
+            paragraph = paragraph[size:]
+        current = paragraph
+    if current:
+        chunks.append(current)
+    return chunks or ["(empty)"]
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Platform(bot))
+

@@ -1,0 +1,906 @@
+"""Tables: lobbies, seats, moves, turn timers, persistence and restore.
+
+One :class:`TableManager` per bot. It is the only place where a game's pure rules
+meet Discord and the database, and it is the same for every game.
+
+The order of every move is fixed, and it is what keeps games safe:
+
+1. take the table's lock (two clicks at the same instant apply exactly once: the
+   second sees a newer version and is told its button is stale);
+2. validate and apply through the rules (an illegal move raises a readable
+   :class:`RuleError` and changes nothing);
+3. commit the new snapshot and the action to SQLite;
+4. only then show the effect: the acting player's hand is updated in place by the
+   interaction's own response, and the public table message is edited, or posted
+   anew (pinging whoever must act now) when the turn passes.
+
+That is two REST calls for most moves. A failed Discord call never loses a move:
+the state is already committed, the table message is re-posted on the next
+update or by a retry, and the turn timer keeps running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import logging
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import views
+from bot.engine import Action, Event, Game, RuleError
+from bot.games import GameRegistry, GameSpec
+from storage import repos
+from storage.db import Storage
+from storage.repos import TableRecord
+
+if TYPE_CHECKING:
+    from discord.ext import commands
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TURN_SECONDS = 120
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 15, 3600
+IDLE_STRIKES_TO_REMOVE = 3
+REPOST_AFTER_SECONDS = 50 * 60  # edits of messages older than 1 h have a tighter rate limit
+RECENT_LINES = 6
+PUBLISH_RETRY_SECONDS = 10
+PUBLISH_RETRIES = 5
+MAX_WAIT_FOR_LOCK = 2.5  # an interaction must be answered within 3 s
+
+
+def now_ts() -> float:
+    # discord.utils.utcnow is the clock discord.py itself uses (and the one tests control).
+    return discord.utils.utcnow().timestamp()
+
+
+class TableError(Exception):
+    """A refusal for the user, phrased as one sentence."""
+
+
+@dataclass
+class Table:
+    guild_id: int
+    record: TableRecord
+    spec: GameSpec
+    state: Game | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.Task[None] | None = None
+    obligation_timers: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    publish_retry: asyncio.Task[None] | None = None
+    needs_publish: bool = False
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.guild_id, self.record.id)
+
+    @property
+    def status(self) -> str:
+        return self.record.status
+
+    def names(self) -> dict[int, str]:
+        return {p: f"<@{p}>" for p in self.record.players}
+
+    def describe(self) -> str:
+        stage = "waiting in its lobby" if self.status == "lobby" else "in play"
+        return f"a {self.spec.title} table hosted by <@{self.record.host_id}>, {stage}"
+
+
+class TableManager:
+    def __init__(self, bot: commands.Bot, storage: Storage, games: GameRegistry) -> None:
+        self.bot = bot
+        self.storage = storage
+        self.games = games
+        self._tables: dict[tuple[int, int], Table] = {}
+        self._by_channel: dict[tuple[int, int], int] = {}
+        self._closing = False
+
+    # ================================================================ lookups
+
+    def active_in_channel(self, guild_id: int, channel_id: int) -> Table | None:
+        table_id = self._by_channel.get((guild_id, channel_id))
+        return self._tables.get((guild_id, table_id)) if table_id is not None else None
+
+    def tables(self) -> list[Table]:
+        return list(self._tables.values())
+
+    async def _get(self, guild_id: int, table_id: int) -> Table:
+        table = self._tables.get((guild_id, table_id))
+        if table is not None:
+            return table
+        async with self.storage.reading(guild_id) as db:
+            record = await repos.get_table(db, table_id)
+        if record is None:
+            raise TableError("That table no longer exists.")
+        if record.status == "finished":
+            raise TableError("That game has finished. Start a new one with its /<game> new command.")
+        if record.status == "cancelled":
+            raise TableError("That table was cancelled.")
+        raise TableError("That table could not be restored and has been closed.")
+
+    def _track(self, table: Table) -> None:
+        self._tables[table.key] = table
+        self._by_channel[(table.guild_id, table.record.channel_id)] = table.id
+
+    def _untrack(self, table: Table) -> None:
+        self._tables.pop(table.key, None)
+        if self._by_channel.get((table.guild_id, table.record.channel_id)) == table.id:
+            del self._by_channel[(table.guild_id, table.record.channel_id)]
+        self._cancel_timers(table)
+
+    # ================================================================ settings
+
+    async def guild_turn_seconds(self, guild_id: int) -> int:
+        async with self.storage.reading(guild_id) as db:
+            value = await repos.get_guild_setting(db, "turn_timer", DEFAULT_TURN_SECONDS)
+        return int(value) if isinstance(value, int) else DEFAULT_TURN_SECONDS
+
+    async def house_rules(self, guild_id: int, spec: GameSpec) -> dict[str, str]:
+        async with self.storage.reading(guild_id) as db:
+            stored = await repos.guild_settings_with_prefix(db, f"house:{spec.key}:")
+        chosen = {}
+        for rule in spec.house_rules:
+            value = stored.get(f"house:{spec.key}:{rule.key}", rule.default)
+            chosen[rule.key] = value if value in rule.choices else rule.default
+        return chosen
+
+    async def hands_in_dm(self, guild_id: int, user_id: int) -> bool:
+        async with self.storage.reading(guild_id) as db:
+            return await repos.get_user_setting(db, user_id, "hands", "here") == "dm"
+
+    # ================================================================ lobbies
+
+    async def open_lobby(self, interaction: discord.Interaction, spec: GameSpec, options: dict[str, Any] | None = None) -> None:
+        guild_id, channel_id, host = interaction.guild_id, interaction.channel_id, interaction.user.id
+        if guild_id is None or channel_id is None:
+            await _reply(interaction, "Tables are played in a server channel, not in DMs.")
+            return
+        existing = self.active_in_channel(guild_id, channel_id)
+        if existing is not None:
+            await _reply(interaction, f"This channel already has {existing.describe()}. Finish it or `/cancel` it first, or open a table in another channel.")
+            return
+        table_options = dict(options or {})
+        table_options.update(await self.house_rules(guild_id, spec))
+        timer = await self.guild_turn_seconds(guild_id)
+        now = now_ts()
+        async with self.storage.transaction(guild_id) as db:
+            if await repos.active_table_in_channel(db, channel_id) is not None:
+                await _reply(interaction, "This channel already has a table. Finish it or `/cancel` it first.")
+                return
+            table_id = await repos.insert_table(db, game=spec.key, channel_id=channel_id, host_id=host, options=table_options, timer_seconds=timer, now=now)
+            record = await repos.get_table(db, table_id)
+        assert record is not None
+        table = Table(guild_id, record, spec)
+        if spec.seat_choices:
+            # The opener joins the first side; they can switch with the other Join button.
+            record.seat_choices = {host: spec.seat_choices[0][0]}
+            async with self.storage.transaction(guild_id) as db:
+                await repos.update_table(db, table.id, now=now, seat_choices=record.seat_choices)
+        self._track(table)
+        await interaction.response.send_message(embed=self._lobby_embed(table), view=views.lobby_view(guild_id, table.id, spec.seat_choices))
+        with contextlib.suppress(discord.HTTPException):
+            message = await interaction.original_response()
+            record.lobby_message_id = message.id
+            async with self.storage.transaction(guild_id) as db:
+                await repos.update_table(db, table.id, now=now_ts(), lobby_message_id=message.id)
+
+    def _lobby_embed(self, table: Table, note: str = "") -> discord.Embed:
+        spec, record = table.spec, table.record
+        game = spec.game
+        embed = discord.Embed(title=f"{spec.title} — table #{table.id}", colour=discord.Colour.blurple())
+        if record.status == "lobby":
+            embed.description = (
+                f"Hosted by <@{record.host_id}>. {game.min_players}–{game.max_players} players. "
+                f"Press **Join**, then the host presses **Start**.\nTurn timer: {record.timer_seconds} s."
+            )
+        elif record.status == "cancelled":
+            embed.description = "This table was cancelled."
+            embed.colour = discord.Colour.dark_grey()
+        else:
+            embed.description = "The game has started: see the table message below."
+            embed.colour = discord.Colour.green()
+        seats = []
+        for player in record.players:
+            choice = record.seat_choices.get(player)
+            label = dict(spec.seat_choices).get(choice, "") if choice else ""
+            seats.append(f"<@{player}>" + (f" — {label}" if label else "") + (" (host)" if player == record.host_id else ""))
+        embed.add_field(name=f"Players ({len(record.players)})", value="\n".join(seats) or "nobody yet", inline=False)
+        rules = [f"{k}: {v}" for k, v in sorted(record.options.items()) if k != "carry"]
+        if rules:
+            embed.add_field(name="Table options", value="\n".join(rules)[:1024], inline=False)
+        if note:
+            embed.set_footer(text=note[:2048])
+        return embed
+
+    async def lobby_click(self, interaction: discord.Interaction, guild_id: int, table_id: int, verb: str, choice: str | None = None) -> None:
+        """A lobby button. Answers by editing the lobby message in place."""
+        try:
+            table = await self._get(guild_id, table_id)
+        except TableError as error:
+            await _reply(interaction, str(error))
+            return
+        if verb == "start":
+            await self.start(interaction, table)
+        elif verb == "cancel":
+            await self.cancel(interaction, table)
+        elif verb == "join":
+            await self.join(interaction, table, choice)
+        elif verb == "leave":
+            await self.leave(interaction, table)
+
+    async def join(self, interaction: discord.Interaction, table: Table, choice: str | None = None) -> None:
+        user = interaction.user.id
+        async with table.lock:
+            record = table.record
+            if record.status != "lobby":
+                await _reply(interaction, "This game has already started; you can join the next one.")
+                return
+            valid_choices = [c for c, _ in table.spec.seat_choices]
+            if valid_choices:
+                choice = choice if choice in valid_choices else valid_choices[0]
+            if user in record.players and (not valid_choices or record.seat_choices.get(user) == choice):
+                await _reply(interaction, "You are already at this table.")
+                return
+            if user not in record.players and len(record.players) >= table.spec.game.max_players:
+                await _reply(interaction, f"This table is full ({table.spec.game.max_players} players).")
+                return
+            players = record.players if user in record.players else [*record.players, user]
+            seat_choices = dict(record.seat_choices)
+            if choice:
+                seat_choices[user] = choice
+            await self._save_lobby(table, players=players, seat_choices=seat_choices)
+        await self._refresh_lobby(interaction, table)
+
+    async def leave(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
+        """Leave a lobby or a running game (or, with ``target``, remove someone)."""
+        user = target if target is not None else interaction.user.id
+        if table.status == "playing":
+            await self.leave_game(interaction, table, target)
+            return
+        async with table.lock:
+            record = table.record
+            if user not in record.players:
+                await _reply(interaction, "That player is not at this table." if target else "You are not at this table.")
+                return
+            players = [p for p in record.players if p != user]
+            if not players:
+                await self._close(table, "cancelled")
+                note = "Everyone left; the table is closed."
+            else:
+                host = record.host_id if record.host_id != user else players[0]
+                seat_choices = {p: c for p, c in record.seat_choices.items() if p != user}
+                await self._save_lobby(table, players=players, seat_choices=seat_choices, host_id=host)
+                note = f"<@{user}> was removed by {interaction.user.mention}." if target else ""
+        await self._refresh_lobby(interaction, table, note)
+
+    async def remove(self, interaction: discord.Interaction, table: Table, target: int) -> None:
+        """/remove: the host or a member with Manage Server takes a player out."""
+        if not self._can_manage(interaction, table):
+            await _reply(interaction, f"Only the host, <@{table.record.host_id}>, or someone with Manage Server can remove players.")
+            return
+        await self.leave(interaction, table, target)
+
+    async def _save_lobby(self, table: Table, **columns: Any) -> None:
+        async with self.storage.transaction(table.guild_id) as db:
+            await repos.update_table(db, table.id, now=now_ts(), **columns)
+        for name, value in columns.items():
+            setattr(table.record, name, value)
+
+    async def _refresh_lobby(self, interaction: discord.Interaction, table: Table, note: str = "") -> None:
+        embed = self._lobby_embed(table, note)
+        view = views.lobby_view(table.guild_id, table.id, table.spec.seat_choices) if table.status == "lobby" else None
+        if _is_component_on(interaction, table.record.lobby_message_id):
+            await interaction.response.edit_message(embed=embed, view=view)
+            return
+        # A slash command: answer it, and bring the lobby message up to date.
+        await _reply(interaction, note or "Done.", ephemeral=True)
+        await self._edit_lobby_message(table, embed, view)
+
+    async def _edit_lobby_message(self, table: Table, embed: discord.Embed, view: discord.ui.View | None) -> None:
+        if table.record.lobby_message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(table.record.channel_id, guild_id=table.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(table.record.lobby_message_id).edit(embed=embed, view=view)
+
+    def _can_manage(self, interaction: discord.Interaction, table: Table) -> bool:
+        if interaction.user.id == table.record.host_id:
+            return True
+        permissions = interaction.permissions
+        return bool(permissions and permissions.manage_guild)
+
+    async def start(self, interaction: discord.Interaction, table: Table) -> None:
+        async with table.lock:
+            record = table.record
+            if record.status != "lobby":
+                await _reply(interaction, "This game has already started.")
+                return
+            if interaction.user.id != record.host_id:
+                await _reply(interaction, f"Only the host, <@{record.host_id}>, can start this table.")
+                return
+            spec = table.spec
+            players = list(record.players)
+            seed = str(secrets.randbits(64))
+            options = dict(record.options)
+            async with self.storage.reading(table.guild_id) as db:
+                carry = await repos.get_carryover(db, record.channel_id, spec.key)
+            if carry:
+                options["carry"] = carry
+            try:
+                spec.game.check_player_count(players)
+                if spec.prepare_options is not None:
+                    options = spec.prepare_options(players, dict(record.seat_choices), options, seed)
+                state = spec.game.new(players, options, seed=seed)
+            except RuleError as error:
+                await _reply(interaction, str(error))
+                return
+            now = now_ts()
+            table.state = state
+            current = state.current_players()
+            deadline = now + record.timer_seconds if current else None
+            await self._save_lobby(
+                table, status="playing", seed=seed, options=options, state=state.to_json(), version=0,
+                deadline=deadline, recent=["The game begins."],
+            )
+        if _is_component_on(interaction, record.lobby_message_id):
+            await interaction.response.edit_message(embed=self._lobby_embed(table), view=None)
+        else:
+            await _reply(interaction, "Started.", ephemeral=True)
+            await self._edit_lobby_message(table, self._lobby_embed(table), None)
+        await self._publish(table, ping=current)
+        self._arm_timers(table)
+
+    async def cancel(self, interaction: discord.Interaction, table: Table) -> None:
+        if not self._can_manage(interaction, table):
+            await _reply(interaction, f"Only the host, <@{table.record.host_id}>, or someone with Manage Server can cancel this table.")
+            return
+        async with table.lock:
+            if table.status not in repos.ACTIVE:
+                await _reply(interaction, "This table is already closed.")
+                return
+            was_playing = table.status == "playing"
+            await self._close(table, "cancelled")
+        note = f"Cancelled by {interaction.user.mention}."
+        if _is_component_on(interaction, table.record.lobby_message_id):
+            await interaction.response.edit_message(embed=self._lobby_embed(table, note), view=None)
+        else:
+            await _reply(interaction, f"The {table.spec.title} table was cancelled.", ephemeral=False)
+            await self._edit_lobby_message(table, self._lobby_embed(table, note), None)
+        if was_playing:
+            await self._edit_table_closed(table, note)
+
+    async def _close(self, table: Table, status: str) -> None:
+        """Persist a closed table and forget it (caller holds the lock)."""
+        async with self.storage.transaction(table.guild_id) as db:
+            await repos.update_table(db, table.id, now=now_ts(), status=status, deadline=None)
+        table.record.status = status
+        table.record.deadline = None
+        self._untrack(table)
+
+    async def _edit_table_closed(self, table: Table, note: str) -> None:
+        if table.record.message_id is None or table.state is None:
+            return
+        embed = table.spec.render.table_embed(table.state.observation(None), table.names(), [*table.record.recent, note][-RECENT_LINES:])
+        channel = self.bot.get_partial_messageable(table.record.channel_id, guild_id=table.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(table.record.message_id).edit(embed=embed, view=None)
+
+    # ================================================================ hands
+
+    async def show_hand(self, interaction: discord.Interaction, guild_id: int, table_id: int, *, in_place: bool = False, page: int = 0, version: int | None = None) -> None:
+        """Show the user's private hand: a new ephemeral message (or DM), or the
+        same hand message re-rendered in place (↻ and page buttons)."""
+        try:
+            table = await self._get(guild_id, table_id)
+        except TableError as error:
+            await _reply(interaction, str(error))
+            return
+        user = interaction.user.id
+        if table.status != "playing" or table.state is None:
+            await _reply(interaction, "The game has not started yet.")
+            return
+        if user not in table.state.players:
+            await _reply(interaction, "You are not playing at this table, so you have no hand here. Spectators can follow the table message.")
+            return
+        notice = ""
+        if version is not None and version != table.record.version:
+            notice = "The game moved on since that page was shown; here is your hand now."
+            page = 0
+        content, embed, view = self._hand_payload(table, user, notice=notice, page=page)
+        if in_place:
+            await interaction.response.edit_message(content=content, embed=embed, view=view)
+            return
+        if interaction.guild_id is not None and await self.hands_in_dm(guild_id, user):
+            try:
+                await interaction.user.send(content=content, embed=embed, view=view)
+            except discord.HTTPException:
+                await interaction.response.send_message(
+                    "I could not DM you (your DMs may be closed to server members), so here is your hand.\n" + content,
+                    embed=embed, view=view, ephemeral=True,
+                )
+                return
+            await interaction.response.send_message("Your hand is in your DMs.", ephemeral=True)
+            return
+        await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)
+
+    def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0) -> tuple[str, discord.Embed, discord.ui.View]:
+        state = table.state
+        assert state is not None
+        observation = state.observation(user)
+        current = state.current_players()
+        legal = state.legal_actions(user) if user in current and not state.is_over() else []
+        controls = table.spec.render.controls(observation, legal)
+        embed = table.spec.render.hand_embed(observation, table.names())
+        embed.set_footer(text=f"{table.spec.title} #{table.id} · move {table.record.version}")
+        view = views.hand_view(table.guild_id, table.id, table.record.version, controls, page)
+        if state.is_over():
+            status = "The game is over."
+        elif user in current:
+            status = "**Your move.**" + (f" Timer: <t:{int(table.record.deadline)}:R>." if table.record.deadline else "")
+        else:
+            waiting = ", ".join(f"<@{p}>" for p in sorted(current)) or "nobody"
+            status = f"Waiting for {waiting}."
+        content = f"{notice}\n{status}" if notice else status
+        return content, embed, view
+
+    # ================================================================ moves
+
+    async def act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
+        """A move from a hand message (ephemeral or DM)."""
+        try:
+            table = await self._get(guild_id, table_id)
+        except TableError as error:
+            await _reply(interaction, str(error))
+            return
+        user = interaction.user.id
+        try:
+            await asyncio.wait_for(table.lock.acquire(), MAX_WAIT_FOR_LOCK)
+        except TimeoutError:
+            await _reply(interaction, "The table is busy with another move; try again in a moment.")
+            return
+        try:
+            if table.status != "playing" or table.state is None:
+                await _reply(interaction, "This game is not in play any more.")
+                return
+            if user not in table.state.players:
+                await _reply(interaction, "You are not playing at this table.")
+                return
+            if version != table.record.version:
+                content, embed, view = self._hand_payload(table, user, notice="⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
+                await interaction.response.edit_message(content=content, embed=embed, view=view)
+                return
+            try:
+                action = Action.parse(code)
+                outcome = await self._apply(table, user, action, source="player")
+            except RuleError as error:
+                await _reply(interaction, str(error))
+                return
+            except _SaveFailed:
+                await _reply(interaction, "I could not save that move, so nothing changed. Please try again.")
+                return
+            content, embed, view = self._hand_payload(table, user)
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.edit_message(content=content, embed=embed, view=view)
+            await self._after_move(table, outcome)
+        finally:
+            table.lock.release()
+
+    async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
+        """A move without an interaction (typed chat, tests). Caller holds no lock."""
+        async with table.lock:
+            outcome = await self._apply(table, user, action, source=source)
+            await self._after_move(table, outcome)
+            return outcome
+
+    async def _apply(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
+        """Apply and commit one action (caller holds the lock). Raises RuleError
+        (nothing changed) or _SaveFailed (state rolled back)."""
+        state = table.state
+        assert state is not None
+        before_current = state.current_players()
+        before_json = table.record.state or state.to_json()
+        before_record = copy.deepcopy(table.record)
+        events = state.apply(user, action)  # raises RuleError with the state untouched
+        return await self._commit(table, [(user, action)], events, before_current, before_json, before_record, source)
+
+    async def _commit(
+        self, table: Table, moves: Sequence[tuple[int, Action]], events: list[Event], before_current: frozenset[int],
+        before_json: str, before_record: TableRecord, source: str,
+    ) -> _Outcome:
+        state = table.state
+        assert state is not None
+        record = table.record
+        now = now_ts()
+        current = state.current_players() if not state.is_over() else frozenset()
+        newly_current = current - before_current
+        lines = table.spec.render.event_lines(events, table.names())
+        record.recent = [*record.recent, *lines][-RECENT_LINES:]
+        if source == "player":
+            for user, _ in moves:
+                record.strikes.pop(user, None)
+        if not current:
+            record.deadline = None
+        elif newly_current or record.deadline is None:
+            record.deadline = now + record.timer_seconds
+        for event in events:
+            if event.kind == "obligation" and "id" in event.data:
+                record.obligations[str(event.data["id"])] = [event.player, now + float(event.data.get("seconds", 30))]
+            elif event.kind == "obligation_closed" and "id" in event.data:
+                record.obligations.pop(str(event.data["id"]), None)
+        over = state.is_over()
+        if over:
+            record.status = "finished"
+            record.deadline = None
+            record.obligations = {}
+        start_version = record.version
+        record.version += len(moves)
+        record.state = state.to_json()
+        try:
+            async with self.storage.transaction(table.guild_id) as db:
+                for offset, (user, action) in enumerate(moves, start=1):
+                    await repos.append_action(db, table.id, start_version + offset, user, action.code(), source, now)
+                await repos.update_table(
+                    db, table.id, now=now, status=record.status, state=record.state, version=record.version,
+                    deadline=record.deadline, strikes=record.strikes, recent=record.recent, obligations=record.obligations,
+                )
+                if over:
+                    await repos.record_results(db, table.id, table.spec.key, state.placements(), now)
+                    await repos.set_carryover(db, record.channel_id, table.spec.key, state.carry_out(), now)
+        except Exception as error:
+            log.exception("Could not save a move at table %s in guild %s", table.id, table.guild_id)
+            table.state = table.spec.game.from_json(before_json)
+            table.record = before_record
+            raise _SaveFailed() from error
+        if over:
+            self._untrack(table)
+        return _Outcome(events, newly_current, over)
+
+    async def _after_move(self, table: Table, outcome: _Outcome) -> None:
+        await self._publish(table, ping=outcome.newly_current, final=outcome.over)
+        if not outcome.over:
+            self._arm_timers(table)
+
+    async def leave_game(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
+        """A player leaves a running game, or is removed by the host / a manager."""
+        user = target if target is not None else interaction.user.id
+        async with table.lock:
+            if table.state is None or table.status != "playing" or user not in table.state.players or user not in _seated(table.state):
+                await _reply(interaction, "That player is not in this game." if target else "You are not in this game.")
+                return
+            outcome = await self._remove(table, user, source="removal")
+        who = "You left" if target is None else f"<@{user}> was removed from"
+        await _reply(interaction, f"{who} the {table.spec.title} game.", ephemeral=target is None)
+        await self._after_move(table, outcome)
+
+    async def _remove(self, table: Table, user: int, *, source: str) -> _Outcome:
+        state = table.state
+        assert state is not None
+        before_current = state.current_players()
+        before_json = table.record.state or state.to_json()
+        before_record = copy.deepcopy(table.record)
+        events = state.remove_player(user)
+        return await self._commit(table, [(user, Action("leave"))], events, before_current, before_json, before_record, source)
+
+    # ================================================================ publishing
+
+    async def _publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False) -> None:
+        """Show the table: edit the current table message, or post a new one that
+        pings the players who must act now (Discord notifies on new messages only)."""
+        state = table.state
+        if state is None:
+            return
+        record = table.record
+        ping = sorted(set(ping))
+        embed = table.spec.render.table_embed(state.observation(None), table.names(), record.recent)
+        embed.set_footer(text=f"{table.spec.title} #{table.id} · move {record.version}" + ("" if final else f" · {record.timer_seconds} s turn timer"))
+        view = None if final else views.table_view(table.guild_id, table.id)
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=table.guild_id)
+        too_old = record.message_posted_at is not None and now_ts() - record.message_posted_at > REPOST_AFTER_SECONDS
+        if final:
+            content = _final_text(table, state)
+            ping = [p for group in state.placements()[:1] for p in group]
+        elif ping:
+            content = " ".join(f"<@{p}>" for p in ping) + (" — your move." if len(ping) == 1 else " — your moves.")
+        else:
+            content = None
+        try:
+            if ping or final or record.message_id is None or too_old or table.needs_publish:
+                if content is None:
+                    content = _whose_move_text(state)
+                message = await channel.send(content=content, embed=embed, view=view, allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
+                old_id = record.message_id
+                record.message_id, record.message_posted_at, record.turn_players = message.id, now_ts(), ping
+                async with self.storage.transaction(table.guild_id) as db:
+                    await repos.update_table(db, table.id, now=now_ts(), message_id=message.id, message_posted_at=record.message_posted_at, turn_players=ping)
+                del old_id  # old table messages stay as the game's history; their Show hand button still works
+            else:
+                await channel.get_partial_message(record.message_id).edit(embed=embed, view=view)
+            table.needs_publish = False
+        except discord.HTTPException as error:
+            log.warning("Could not update the table message of table %s in guild %s: %s", table.id, table.guild_id, error)
+            table.needs_publish = True
+            if ping:
+                record.turn_players = ping  # so the retry pings the right players
+            if not final:
+                self._schedule_publish_retry(table)
+
+    def _schedule_publish_retry(self, table: Table, attempt: int = 1) -> None:
+        if table.publish_retry and not table.publish_retry.done():
+            return
+
+        async def retry() -> None:
+            for n in range(attempt, PUBLISH_RETRIES + 1):
+                await asyncio.sleep(PUBLISH_RETRY_SECONDS * n)
+                async with table.lock:
+                    if table.status != "playing" or not table.needs_publish:
+                        return
+                    await self._publish(table, ping=table.record.turn_players)
+                    if not table.needs_publish:
+                        return
+
+        table.publish_retry = asyncio.create_task(retry(), name=f"deckhand-publish-{table.guild_id}-{table.id}")
+
+    # ================================================================ timers
+
+    def _cancel_timers(self, table: Table, *, publish_retry: bool = True) -> None:
+        current = asyncio.current_task()
+        tasks = [table.timer, *table.obligation_timers.values()]
+        if publish_retry:
+            tasks.append(table.publish_retry)
+        for task in tasks:
+            if task is not None and task is not current and not task.done():
+                task.cancel()
+        table.timer = None
+        table.obligation_timers = {}
+
+    def _arm_timers(self, table: Table) -> None:
+        """(Re-)arm the turn timer and obligation timers from the stored deadlines."""
+        if self._closing:
+            return
+        self._cancel_timers(table, publish_retry=False)
+        record = table.record
+        if record.status != "playing":
+            return
+        if record.deadline is not None:
+            table.timer = asyncio.create_task(self._turn_timer(table, record.version, record.deadline), name=f"deckhand-timer-{table.guild_id}-{table.id}")
+        for obligation_id, (player, deadline) in record.obligations.items():
+            table.obligation_timers[obligation_id] = asyncio.create_task(
+                self._obligation_timer(table, obligation_id, int(player), float(deadline)), name=f"deckhand-obligation-{table.id}-{obligation_id}"
+            )
+
+    async def _turn_timer(self, table: Table, version: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - now_ts()))
+        async with table.lock:
+            if table.status != "playing" or table.record.version != version or table.state is None:
+                return  # someone moved meanwhile; their move re-armed the timer
+            outcome = await self._expire_turn(table)
+        if outcome is not None:
+            await self._after_move(table, outcome)
+
+    async def _expire_turn(self, table: Table) -> _Outcome | None:
+        """Apply the game's default action for everyone who let the timer run out;
+        remove players after too many expiries in a row. Caller holds the lock."""
+        state = table.state
+        assert state is not None
+        before_current = state.current_players()
+        before_json = table.record.state or state.to_json()
+        before_record = copy.deepcopy(table.record)
+        moves: list[tuple[int, Action]] = []
+        events: list[Event] = []
+        removals: list[int] = []
+        for player in sorted(before_current):
+            if state.is_over() or player not in state.current_players():
+                continue
+            strikes = table.record.strikes.get(player, 0) + 1
+            table.record.strikes[player] = strikes
+            if strikes >= IDLE_STRIKES_TO_REMOVE:
+                removals.append(player)
+                continue
+            action = state.timeout_action(player)
+            try:
+                events.extend(state.apply(player, action))
+            except RuleError:
+                log.exception("Timeout action %s refused at table %s; removing the player instead", action, table.id)
+                removals.append(player)
+                continue
+            moves.append((player, action))
+            events.append(Event("timed_out", player, {"action": action.code()}))
+        for player in removals:
+            if state.is_over():
+                break
+            table.record.strikes.pop(player, None)
+            events.append(Event("idle_removed", player, {"strikes": IDLE_STRIKES_TO_REMOVE}))
+            events.extend(state.remove_player(player))
+            moves.append((player, Action("leave")))
+        if not moves:
+            return None
+        # Follow-up turns by the same player still deserve a fresh timer.
+        try:
+            outcome = await self._commit(table, moves, events, before_current, before_json, before_record, "timer")
+        except _SaveFailed:
+            # Try again shortly rather than leave the table stuck.
+            table.record.deadline = now_ts() + PUBLISH_RETRY_SECONDS
+            return None
+        lines = [f"⏰ <@{e.player}> ran out of time." for e in events if e.kind == "timed_out"]
+        lines += [f"👋 <@{e.player}> was removed after {IDLE_STRIKES_TO_REMOVE} timeouts in a row." for e in events if e.kind == "idle_removed"]
+        if lines:
+            table.record.recent = [*table.record.recent, *lines][-RECENT_LINES:]
+        if not outcome.over and table.state is not None and table.state.current_players() and not outcome.newly_current:
+            # Same players still to act after a timeout (e.g. a forced draw): give them a new turn timer.
+            table.record.deadline = now_ts() + table.record.timer_seconds
+            async with self.storage.transaction(table.guild_id) as db:
+                await repos.update_table(db, table.id, now=now_ts(), deadline=table.record.deadline, recent=table.record.recent)
+        return outcome
+
+    async def _obligation_timer(self, table: Table, obligation_id: str, player: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - now_ts()))
+        async with table.lock:
+            if table.status != "playing" or table.state is None or obligation_id not in table.record.obligations:
+                return
+            action = Action("timeout", arg=obligation_id)
+            try:
+                outcome = await self._apply(table, player, action, source="timer")
+            except (RuleError, _SaveFailed):
+                table.record.obligations.pop(obligation_id, None)  # fulfilled or moot meanwhile
+                return
+        await self._after_move(table, outcome)
+
+    # ================================================================ chat
+
+    async def on_chat(self, message: discord.Message) -> bool:
+        """Typed chat at a table whose game listens for it (Enid's rituals)."""
+        if message.guild is None or message.author.bot:
+            return False
+        table = self.active_in_channel(message.guild.id, message.channel.id)
+        if table is None or not table.spec.accepts_chat or table.state is None or table.status != "playing":
+            return False
+        if message.author.id not in table.state.players:
+            return False
+        # Most chat is just chat: the rules refuse it (RuleError) and nothing happens.
+        action = Action("say", arg=message.content[:1900])
+        try:
+            await self.play_as(table, message.author.id, action, source="player")
+        except (RuleError, _SaveFailed):
+            return False
+        return True
+
+    # ================================================================ restore
+
+    async def restore_all(self) -> int:
+        """Bring back every unfinished table after a start: state, timers, and (via
+        the dynamic custom_ids) its buttons. Returns how many were restored."""
+        restored = 0
+        for guild_id in self.storage.known_guilds():
+            try:
+                async with self.storage.reading(guild_id) as db:
+                    ids = await repos.active_table_ids(db)
+                    records = [await repos.get_table(db, i) for i in ids]
+            except Exception:
+                log.exception("Could not read the database of guild %s; its tables stay closed until fixed", guild_id)
+                continue
+            for record in records:
+                if record is None:
+                    continue
+                if await self._restore(guild_id, record):
+                    restored += 1
+        return restored
+
+    async def _restore(self, guild_id: int, record: TableRecord) -> bool:
+        spec = self.games.get(record.game)
+        if spec is None:
+            log.warning("Table %s in guild %s is for an unknown game %r; leaving it closed", record.id, guild_id, record.game)
+            await self._mark_broken(guild_id, record, f"This server no longer runs {record.game}.")
+            return False
+        table = Table(guild_id, record, spec)
+        if record.status == "playing":
+            state = await self._load_state(guild_id, record, spec)
+            if state is None:
+                await self._mark_broken(guild_id, record, "Its saved state was damaged and could not be replayed.")
+                return False
+            table.state = state
+        self._track(table)
+        if record.status == "playing":
+            self._arm_timers(table)
+            if record.message_id is None:
+                table.needs_publish = True
+                self._schedule_publish_retry(table)
+        return True
+
+    async def _load_state(self, guild_id: int, record: TableRecord, spec: GameSpec) -> Game | None:
+        """The snapshot; failing that, a replay of seed + options + the action log."""
+        if record.state:
+            try:
+                return spec.game.from_json(record.state)
+            except Exception:
+                log.exception("Snapshot of table %s in guild %s is unreadable; replaying its log", record.id, guild_id)
+        if record.seed is None:
+            return None
+        try:
+            async with self.storage.reading(guild_id) as db:
+                log_rows = await repos.actions_for(db, record.id)
+            state = spec.game.new(record.players, record.options, seed=record.seed)
+            for user, code, _source in log_rows:
+                action = Action.parse(code)
+                if action.kind == "leave":
+                    state.remove_player(user)
+                else:
+                    state.apply(user, action)
+            record.state = state.to_json()
+            async with self.storage.transaction(guild_id) as db:
+                await repos.update_table(db, record.id, now=now_ts(), state=record.state)
+            return state
+        except Exception:
+            log.exception("Replay of table %s in guild %s failed", record.id, guild_id)
+            return None
+
+    async def _mark_broken(self, guild_id: int, record: TableRecord, why: str) -> None:
+        with contextlib.suppress(Exception):
+            async with self.storage.transaction(guild_id) as db:
+                await repos.update_table(db, record.id, now=now_ts(), status="broken", deadline=None)
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(f"⚠️ The {record.game} table #{record.id} could not be restored after a restart and has been closed. {why} Sorry! You can open a new table.")
+
+    async def close(self) -> None:
+        self._closing = True
+        for table in list(self._tables.values()):
+            self._cancel_timers(table)
+
+
+@dataclass
+class _Outcome:
+    events: list[Event]
+    newly_current: frozenset[int]
+    over: bool
+
+
+class _SaveFailed(Exception):
+    pass
+
+
+def _seated(state: Game) -> set[int]:
+    """Players still taking part (a rules engine may keep removed ids for history)."""
+    seated = getattr(state, "active_players", None)
+    return set(seated() if callable(seated) else state.players)
+
+
+def _whose_move_text(state: Game) -> str:
+    current = sorted(state.current_players())
+    return "Waiting for " + ", ".join(f"<@{p}>" for p in current) + "." if current else "\u200b"
+
+
+def _final_text(table: Table, state: Game) -> str:
+    placements = state.placements()
+    if not placements:
+        return f"The {table.spec.title} game is over."
+    winners = " and ".join(f"<@{p}>" for p in placements[0])
+    return f"🏆 {winners} won the {table.spec.title} game!"
+
+
+def _is_component_on(interaction: discord.Interaction, message_id: int | None) -> bool:
+    return (
+        interaction.type == discord.InteractionType.component
+        and interaction.message is not None
+        and message_id is not None
+        and interaction.message.id == message_id
+    )
+
+
+async def _reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
+    """Answer once: a new message if the interaction is unanswered, else a follow-up."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral)
+    except discord.HTTPException as error:
+        log.warning("Could not answer an interaction: %s", error)

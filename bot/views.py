@@ -1,0 +1,193 @@
+"""Shared Discord components. Every interactive item is a ``DynamicItem``: its
+custom_id carries the guild, the table and (for moves) the state version, so the
+buttons of any message keep working after a restart with no view re-registration,
+and a click from an earlier moment of the game is recognised as stale.
+
+custom_id shapes (all under Discord's 100-character limit):
+
+- ``dh:lobby:<guild>:<table>:<verb>[:<choice>]``  join / leave / start / cancel
+- ``dh:hand:<guild>:<table>``                      Show hand (sends a fresh private hand)
+- ``dh:refresh:<guild>:<table>``                   ↻ on a hand message (re-renders it in place)
+- ``dh:act:<guild>:<table>:<version>:<action>``    a button move
+- ``dh:sel:<guild>:<table>:<version>:<page>``      the paged select of card moves
+- ``dh:page:<guild>:<table>:<version>:<page>``     page buttons of that select
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import Control
+
+if TYPE_CHECKING:
+    from bot.tables import TableManager
+
+SELECT_PAGE_SIZE = 25  # Discord's limit of options per select
+MAX_ACTION_BUTTONS = 15  # three rows of five; row 0 is the select, row 4 paging
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def manager_of(interaction: discord.Interaction) -> TableManager:
+    return interaction.client.tables  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------------- items
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:lobby:(?P<g>\d+):(?P<t>\d+):(?P<verb>join|leave|start|cancel)(?::(?P<choice>[a-z0-9_-]{1,20}))?"):
+    def __init__(self, guild_id: int, table_id: int, verb: str, choice: str | None = None, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        custom_id = f"dh:lobby:{guild_id}:{table_id}:{verb}" + (f":{choice}" if choice else "")
+        super().__init__(discord.ui.Button(label=label or verb.title(), style=style, custom_id=custom_id))
+        self.guild_id, self.table_id, self.verb, self.choice = guild_id, table_id, verb, choice
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> LobbyButton:
+        return cls(int(match["g"]), int(match["t"]), match["verb"], match["choice"], label=item.label or "", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await manager_of(interaction).lobby_click(interaction, self.guild_id, self.table_id, self.verb, self.choice)
+
+
+class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:(?P<kind>hand|refresh):(?P<g>\d+):(?P<t>\d+)"):
+    def __init__(self, guild_id: int, table_id: int, *, refresh: bool = False) -> None:
+        kind = "refresh" if refresh else "hand"
+        button = discord.ui.Button(
+            label="Refresh" if refresh else "Show hand",
+            emoji="↻" if refresh else "🂠",
+            style=discord.ButtonStyle.secondary if refresh else discord.ButtonStyle.primary,
+            custom_id=f"dh:{kind}:{guild_id}:{table_id}",
+        )
+        super().__init__(button)
+        self.guild_id, self.table_id, self.refresh = guild_id, table_id, refresh
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> ShowHandButton:
+        return cls(int(match["g"]), int(match["t"]), refresh=match["kind"] == "refresh")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await manager_of(interaction).show_hand(interaction, self.guild_id, self.table_id, in_place=self.refresh)
+
+
+class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:act:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<code>[^\s]{1,60})"):
+    def __init__(self, guild_id: int, table_id: int, version: int, code: str, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label[:80] or code, style=style, emoji=emoji, custom_id=f"dh:act:{guild_id}:{table_id}:{version}:{code}"))
+        self.guild_id, self.table_id, self.version, self.code = guild_id, table_id, version, code
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> ActButton:
+        return cls(int(match["g"]), int(match["t"]), int(match["v"]), match["code"], label=item.label or "", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await manager_of(interaction).act(interaction, self.guild_id, self.table_id, self.version, self.code)
+
+
+class PlaySelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dh:sel:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<p>\d+)"):
+    def __init__(self, guild_id: int, table_id: int, version: int, page: int, options: Sequence[discord.SelectOption] = (), placeholder: str = "Choose a card to play") -> None:
+        select = discord.ui.Select(
+            custom_id=f"dh:sel:{guild_id}:{table_id}:{version}:{page}",
+            options=list(options) or [discord.SelectOption(label="—", value="none")],
+            placeholder=placeholder,
+            min_values=1,
+            max_values=1,
+        )
+        super().__init__(select)
+        self.guild_id, self.table_id, self.version, self.page = guild_id, table_id, version, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]) -> PlaySelect:
+        return cls(int(match["g"]), int(match["t"]), int(match["v"]), int(match["p"]), item.options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        code = values[0] if values else ""
+        await manager_of(interaction).act(interaction, self.guild_id, self.table_id, self.version, code)
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:page:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<p>\d+)"):
+    def __init__(self, guild_id: int, table_id: int, version: int, page: int, *, label: str = "", disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label or f"Page {page + 1}", style=discord.ButtonStyle.secondary, disabled=disabled, custom_id=f"dh:page:{guild_id}:{table_id}:{version}:{page}"))
+        self.guild_id, self.table_id, self.version, self.page = guild_id, table_id, version, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> PageButton:
+        return cls(int(match["g"]), int(match["t"]), int(match["v"]), int(match["p"]), label=item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await manager_of(interaction).show_hand(interaction, self.guild_id, self.table_id, in_place=True, page=self.page, version=self.version)
+
+
+DYNAMIC_ITEMS = (LobbyButton, ShowHandButton, ActButton, PlaySelect, PageButton)
+
+
+# ------------------------------------------------------------------------- views
+
+
+def lobby_view(guild_id: int, table_id: int, seat_choices: Sequence[tuple[str, str]] = ()) -> discord.ui.View:
+    """Join (or one Join button per side/team), Leave, Start, Cancel."""
+    view = discord.ui.View(timeout=None)
+    if seat_choices:
+        for choice, label in seat_choices:
+            view.add_item(LobbyButton(guild_id, table_id, "join", choice, label=f"Join {label}", style=discord.ButtonStyle.primary))
+    else:
+        view.add_item(LobbyButton(guild_id, table_id, "join", label="Join", style=discord.ButtonStyle.primary))
+    view.add_item(LobbyButton(guild_id, table_id, "leave", label="Leave"))
+    view.add_item(LobbyButton(guild_id, table_id, "start", label="Start", style=discord.ButtonStyle.success))
+    view.add_item(LobbyButton(guild_id, table_id, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
+    return view
+
+
+def table_view(guild_id: int, table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ShowHandButton(guild_id, table_id))
+    return view
+
+
+def page_count(controls: Sequence[Control]) -> int:
+    selectable = sum(1 for c in controls if c.place == "select")
+    return max(1, math.ceil(selectable / SELECT_PAGE_SIZE))
+
+
+def hand_view(guild_id: int, table_id: int, version: int, controls: Sequence[Control], page: int = 0) -> discord.ui.View:
+    """The private hand's controls: a select of card moves (paged by 25) and buttons."""
+    view = discord.ui.View(timeout=None)
+    selectable = [c for c in controls if c.place == "select"]
+    buttons = [c for c in controls if c.place != "select"]
+    pages = page_count(controls)
+    page = min(max(page, 0), pages - 1)
+    if selectable:
+        chunk = selectable[page * SELECT_PAGE_SIZE:(page + 1) * SELECT_PAGE_SIZE]
+        options = [
+            discord.SelectOption(label=c.label[:100], value=c.action.code(), description=(c.description or None) and c.description[:100], emoji=c.emoji)
+            for c in chunk
+        ]
+        placeholder = "Choose a move" + (f" (page {page + 1} of {pages})" if pages > 1 else "")
+        select = PlaySelect(guild_id, table_id, version, page, options, placeholder=placeholder)
+        select.item.row = 0
+        view.add_item(select)
+    for index, control in enumerate(buttons[:MAX_ACTION_BUTTONS]):
+        button = ActButton(guild_id, table_id, version, control.action.code(), label=control.label, style=_STYLES.get(control.style, discord.ButtonStyle.secondary), emoji=control.emoji)
+        button.item.row = 1 + index // 5
+        view.add_item(button)
+    footer: list[discord.ui.Item[Any]] = []
+    if pages == 2:
+        other = 1 - page
+        footer.append(PageButton(guild_id, table_id, version, other, label="Next ▶" if other else "◀ Previous"))
+    elif pages > 2:
+        # Two distinct targets, so the two custom_ids never collide.
+        footer.append(PageButton(guild_id, table_id, version, (page - 1) % pages, label="◀ Previous"))
+        footer.append(PageButton(guild_id, table_id, version, (page + 1) % pages, label="Next ▶"))
+    footer.append(ShowHandButton(guild_id, table_id, refresh=True))
+    for item in footer:
+        item.item.row = 4  # type: ignore[attr-defined]
+        view.add_item(item)
+    return view

@@ -1,0 +1,19 @@
+"""Blackjack (the chaining shedding game) in Discord: everything is shared
+platform code; this file only names the game."""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from bot.gamecog import GameCog
+from bot.games import GameSpec
+from cogs.blackjack import render
+from cogs.blackjack.rules import HOUSE_RULES, BlackjackGame
+
+
+class BlackjackCog(GameCog, group_name="blackjack", group_description="Blackjack, the chaining shedding game."):
+    spec = GameSpec(game=BlackjackGame, render=render, house_rules=HOUSE_RULES)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(BlackjackCog(bot))

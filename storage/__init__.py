@@ -1,0 +1,5 @@
+"""Persistence: one SQLite database per guild (see ``storage.db``)."""
+
+from storage.db import Storage, StorageError
+
+__all__ = ["Storage", "StorageError"]
