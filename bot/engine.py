@@ -142,6 +142,11 @@ class Game(ABC):
 
     players: list[int]
 
+    #: Events that happened while dealing (a first card turned, a cut for the first
+    #: player). ``new()`` may set this on the instance; the platform logs them at
+    #: Start. Not persisted: they matter only at the moment the game begins.
+    opening_events: Sequence[Event] = ()
+
     # -- construction ----------------------------------------------------------
 
     @classmethod

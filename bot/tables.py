@@ -347,9 +347,10 @@ class TableManager:
             table.state = state
             current = state.current_players()
             deadline = now + record.timer_seconds if current else None
+            opening = spec.render.event_lines(list(state.opening_events), table.names())
             await self._save_lobby(
                 table, status="playing", seed=seed, options=options, state=state.to_json(), version=0,
-                deadline=deadline, recent=["The game begins."],
+                deadline=deadline, recent=["The game begins.", *opening][-RECENT_LINES:],
             )
         if _is_component_on(interaction, record.lobby_message_id):
             await interaction.response.edit_message(embed=self._lobby_embed(table), view=None)
