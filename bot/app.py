@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import logging
+import pkgutil
 
 import discord
 from discord.ext import commands
@@ -15,11 +17,19 @@ from storage import Storage
 
 log = logging.getLogger(__name__)
 
+def game_extensions() -> tuple[str, ...]:
+    """Every ``cogs/<game>/cog.py``: a game is switched on by adding its folder."""
+    import cogs
+
+    found = []
+    for package in pkgutil.iter_modules(cogs.__path__):
+        if package.ispkg and importlib.util.find_spec(f"cogs.{package.name}.cog") is not None:
+            found.append(f"cogs.{package.name}.cog")
+    return tuple(sorted(found))
+
+
 #: Extensions loaded in setup_hook: the shared commands, then one cog per game.
-EXTENSIONS = (
-    "bot.commands",
-    "cogs.blackjack.cog",
-)
+EXTENSIONS = ("bot.commands", *game_extensions())
 
 
 class DeckhandBot(commands.Bot):
