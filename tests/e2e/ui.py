@@ -1,0 +1,49 @@
+"""Helpers for driving the real bot through SimCord's UI: find the control for an
+action in a hand message (paging the select when needed) and use it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+SELECT = 3
+BUTTON = 2
+
+
+def _items(message: Any) -> list[dict[str, Any]]:
+    """Components as dicts, from a SimCord response (dicts) or a discord.Message."""
+    items = []
+    for row in message.components:
+        if isinstance(row, dict):
+            items.extend(row.get("components", []))
+        else:
+            items.extend(child.to_dict() for child in row.children)
+    return items
+
+
+def select_options(message: Any) -> list[str]:
+    return [o["value"] for item in _items(message) if item["type"] == SELECT for o in item.get("options", [])]
+
+
+def button_ids(message: Any) -> list[str]:
+    return [item.get("custom_id", "") for item in _items(message) if item["type"] == BUTTON]
+
+
+def has_control_for(message: Any, code: str) -> bool:
+    return code in select_options(message) or any(cid.endswith(":" + code) and cid.startswith("dh:act:") for cid in button_ids(message))
+
+
+async def use_control(actor: Any, message: Any, code: str, *, max_pages: int = 4) -> Any:
+    """Play ``code`` from a hand message the way a person would: pick it in the
+    select (turning pages if needed) or click its button. Returns the result."""
+    for _ in range(max_pages):
+        if code in select_options(message):
+            return await actor.select(message, [code])
+        for custom_id in button_ids(message):
+            if custom_id.startswith("dh:act:") and custom_id.endswith(":" + code):
+                return await actor.click(message, custom_id=custom_id)
+        pager = next((cid for cid in button_ids(message) if cid.startswith("dh:page:")), None)
+        if pager is None:
+            break
+        result = await actor.click(message, custom_id=pager)
+        message = result.response.message
+    raise AssertionError(f"No control for {code!r}; options {select_options(message)}, buttons {button_ids(message)}")
