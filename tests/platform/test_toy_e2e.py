@@ -8,6 +8,8 @@ import sqlite3
 
 import pytest
 
+from bot.engine import Action
+
 from tests.conftest import make_bot
 
 TOY = ("bot.commands", "tests.platform.toy")
@@ -245,3 +247,31 @@ async def test_cancel_permissions(simcord_env):
     assert env.bot.tables.tables()
     await members[0].click(lobby, label="Cancel")
     assert not env.bot.tables.tables()
+
+
+async def test_two_clicks_at_the_same_instant_apply_exactly_once(simcord_env, data_dir):
+    """The same move from two hand messages at once: the table lock serialises them,
+    the first applies, the second sees a newer version and is refused."""
+    import asyncio
+
+    env = simcord_env
+    guild, channel, members = setup_world(env, 2)
+    await open_and_start(env, channel, members)
+    mover, table = current_player(env.bot, members, guild)
+    one = await mover.slash(channel, "hand")
+    two = await mover.slash(channel, "hand")
+    code = table.state.legal_actions(mover.id)[0].code()
+    manager = env.bot.tables
+    applied = await asyncio.gather(
+        manager.play_as(table, mover.id, Action.parse(code), source="player"),
+        manager.play_as(table, mover.id, Action.parse(code), source="player"),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, Exception) for r in applied) == 1
+    assert table.record.version == 1
+    assert db_rows(data_dir, guild.id, "SELECT COUNT(*) FROM actions")[0][0] == 1
+    # Through the UI too: both hand messages are now a move behind; both clicks are refused.
+    for hand in (one, two):
+        refused = await mover.select(hand.response.message, [code])
+        assert "earlier moment" in refused.response.content
+    assert table.record.version == 1
