@@ -127,6 +127,13 @@ class TableManager:
             raise TableError("That table was cancelled.")
         raise TableError("That table could not be restored and has been closed.")
 
+    async def _table_or_reply(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> Table | None:
+        try:
+            return await self._get(guild_id, table_id)
+        except TableError as error:
+            await _reply(interaction, str(error))
+            return None
+
     def _track(self, table: Table) -> None:
         self._tables[table.key] = table
         self._by_channel[(table.guild_id, table.record.channel_id)] = table.id
@@ -223,10 +230,8 @@ class TableManager:
 
     async def lobby_click(self, interaction: discord.Interaction, guild_id: int, table_id: int, verb: str, choice: str | None = None) -> None:
         """A lobby button. Answers by editing the lobby message in place."""
-        try:
-            table = await self._get(guild_id, table_id)
-        except TableError as error:
-            await _reply(interaction, str(error))
+        table = await self._table_or_reply(interaction, guild_id, table_id)
+        if table is None:
             return
         if verb == "start":
             await self.start(interaction, table)
@@ -400,10 +405,8 @@ class TableManager:
     async def show_hand(self, interaction: discord.Interaction, guild_id: int, table_id: int, *, in_place: bool = False, page: int = 0, version: int | None = None) -> None:
         """Show the user's private hand: a new ephemeral message (or DM), or the
         same hand message re-rendered in place (↻ and page buttons)."""
-        try:
-            table = await self._get(guild_id, table_id)
-        except TableError as error:
-            await _reply(interaction, str(error))
+        table = await self._table_or_reply(interaction, guild_id, table_id)
+        if table is None:
             return
         user = interaction.user.id
         if table.status != "playing" or table.state is None:
@@ -457,10 +460,8 @@ class TableManager:
 
     async def act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
         """A move from a hand message (ephemeral or DM)."""
-        try:
-            table = await self._get(guild_id, table_id)
-        except TableError as error:
-            await _reply(interaction, str(error))
+        table = await self._table_or_reply(interaction, guild_id, table_id)
+        if table is None:
             return
         user = interaction.user.id
         try:
@@ -505,24 +506,20 @@ class TableManager:
     async def _apply(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
         """Apply and commit one action (caller holds the lock). Raises RuleError
         (nothing changed) or _SaveFailed (state rolled back)."""
-        state = table.state
-        assert state is not None
-        before_current = state.current_players()
-        before_json = table.record.state or state.to_json()
-        before_record = copy.deepcopy(table.record)
-        events = state.apply(user, action)  # raises RuleError with the state untouched
-        return await self._commit(table, [(user, action)], events, before_current, before_json, before_record, source)
+        assert table.state is not None
+        checkpoint = _Checkpoint.of(table)
+        events = table.state.apply(user, action)  # raises RuleError with the state untouched
+        return await self._commit(table, [(user, action)], events, checkpoint, source)
 
     async def _commit(
-        self, table: Table, moves: Sequence[tuple[int, Action]], events: list[Event], before_current: frozenset[int],
-        before_json: str, before_record: TableRecord, source: str,
+        self, table: Table, moves: Sequence[tuple[int, Action]], events: list[Event], checkpoint: _Checkpoint, source: str,
     ) -> _Outcome:
         state = table.state
         assert state is not None
         record = table.record
         now = now_ts()
         current = state.current_players() if not state.is_over() else frozenset()
-        newly_current = current - before_current
+        newly_current = current - checkpoint.current
         lines = table.spec.render.event_lines(events, table.names())
         record.recent = [*record.recent, *lines][-RECENT_LINES:]
         if source == "player":
@@ -558,8 +555,8 @@ class TableManager:
                     await repos.set_carryover(db, record.channel_id, table.spec.key, state.carry_out(), now)
         except Exception as error:
             log.exception("Could not save a move at table %s in guild %s", table.id, table.guild_id)
-            table.state = table.spec.game.from_json(before_json)
-            table.record = before_record
+            table.state = table.spec.game.from_json(checkpoint.state_json)
+            table.record = checkpoint.record
             raise _SaveFailed() from error
         if over:
             self._untrack(table)
@@ -583,13 +580,10 @@ class TableManager:
         await self._after_move(table, outcome)
 
     async def _remove(self, table: Table, user: int, *, source: str) -> _Outcome:
-        state = table.state
-        assert state is not None
-        before_current = state.current_players()
-        before_json = table.record.state or state.to_json()
-        before_record = copy.deepcopy(table.record)
-        events = state.remove_player(user)
-        return await self._commit(table, [(user, Action("leave"))], events, before_current, before_json, before_record, source)
+        assert table.state is not None
+        checkpoint = _Checkpoint.of(table)
+        events = table.state.remove_player(user)
+        return await self._commit(table, [(user, Action("leave"))], events, checkpoint, source)
 
     # ================================================================ publishing
 
@@ -684,21 +678,21 @@ class TableManager:
             if table.status != "playing" or table.record.version != version or table.state is None:
                 return  # someone moved meanwhile; their move re-armed the timer
             outcome = await self._expire_turn(table)
-        if outcome is not None:
-            await self._after_move(table, outcome)
+            if outcome is None:
+                self._arm_timers(table)  # a failed save set a short retry deadline
+                return
+        await self._after_move(table, outcome)
 
     async def _expire_turn(self, table: Table) -> _Outcome | None:
         """Apply the game's default action for everyone who let the timer run out;
         remove players after too many expiries in a row. Caller holds the lock."""
         state = table.state
         assert state is not None
-        before_current = state.current_players()
-        before_json = table.record.state or state.to_json()
-        before_record = copy.deepcopy(table.record)
+        checkpoint = _Checkpoint.of(table)
         moves: list[tuple[int, Action]] = []
         events: list[Event] = []
         removals: list[int] = []
-        for player in sorted(before_current):
+        for player in sorted(checkpoint.current):
             if state.is_over() or player not in state.current_players():
                 continue
             strikes = table.record.strikes.get(player, 0) + 1
@@ -726,7 +720,7 @@ class TableManager:
             return None
         # Follow-up turns by the same player still deserve a fresh timer.
         try:
-            outcome = await self._commit(table, moves, events, before_current, before_json, before_record, "timer")
+            outcome = await self._commit(table, moves, events, checkpoint, "timer")
         except _SaveFailed:
             # Try again shortly rather than leave the table stuck.
             table.record.deadline = now_ts() + PUBLISH_RETRY_SECONDS
@@ -855,6 +849,20 @@ class TableManager:
         self._closing = True
         for table in list(self._tables.values()):
             self._cancel_timers(table)
+
+
+@dataclass(frozen=True)
+class _Checkpoint:
+    """What a move restores if its commit fails."""
+
+    current: frozenset[int]
+    state_json: str
+    record: TableRecord
+
+    @classmethod
+    def of(cls, table: Table) -> _Checkpoint:
+        assert table.state is not None
+        return cls(table.state.current_players(), table.record.state or table.state.to_json(), copy.deepcopy(table.record))
 
 
 @dataclass
