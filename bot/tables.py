@@ -612,11 +612,11 @@ class TableManager:
                 if content is None:
                     content = _whose_move_text(state)
                 message = await channel.send(content=content, embed=embed, view=view, allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
-                old_id = record.message_id
+                # The previous table message stays as the game's history (its Show hand
+                # button still works); editing it too would cost a third REST call.
                 record.message_id, record.message_posted_at, record.turn_players = message.id, now_ts(), ping
                 async with self.storage.transaction(table.guild_id) as db:
                     await repos.update_table(db, table.id, now=now_ts(), message_id=message.id, message_posted_at=record.message_posted_at, turn_players=ping)
-                del old_id  # old table messages stay as the game's history; their Show hand button still works
             else:
                 await channel.get_partial_message(record.message_id).edit(embed=embed, view=view)
             table.needs_publish = False

@@ -14,15 +14,19 @@ import discord
 
 from bot.cards import Card, Rank, Suit, parse_card
 from bot.engine import Action, Control, Event
+from bot.render_util import (
+    BUTTON_LABEL_LIMIT,
+    DESCRIPTION_LIMIT,
+    FIELD_VALUE_LIMIT,
+    OPTION_TEXT_LIMIT,
+    clip,
+    clip_lines_from_end,
+    fit_embed,
+    name_of,
+    show_card,
+)
 
 COLOUR = discord.Colour.dark_green()
-
-# Discord limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
-DESCRIPTION_LIMIT = 4096
-FIELD_VALUE_LIMIT = 1024
-EMBED_TOTAL_LIMIT = 6000
-BUTTON_LABEL_LIMIT = 80
-OPTION_TEXT_LIMIT = 100
 
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
@@ -43,31 +47,12 @@ DRAW_REASONS = {
 }
 
 
-def _show(code: str | None) -> str:
-    return parse_card(code).display() if code else "—"
 
 
-def _name(names: Mapping[int, str], player: int | None) -> str:
-    if player is None:
-        return "someone"
-    return names.get(player) or f"Player {player}"
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _clip_lines_from_end(lines: Sequence[str], limit: int) -> str:
-    """Join lines, dropping the oldest ones until the text fits ``limit``."""
-    kept: list[str] = []
-    size = 0
-    for line in reversed(lines):
-        line = _clip(line, limit)
-        if size + len(line) + 1 > limit:
-            break
-        kept.append(line)
-        size += len(line) + 1
-    return "\n".join(reversed(kept))
 
 
 def _suit_word(letter: str | None) -> str:
@@ -81,7 +66,7 @@ def _top_line(observation: Mapping[str, Any]) -> str:
     top = observation.get("top")
     if not top:
         return "**Top card:** none yet: the first card may be anything."
-    line = f"**Top card:** {_show(top)}"
+    line = f"**Top card:** {show_card(top)}"
     if observation.get("chosen_suit"):
         line += f" ({_suit_word(observation['chosen_suit'])} named)"
     return line
@@ -93,19 +78,19 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
         lines.append(f"**Pickup waiting:** {observation['pickup']} cards")
     if observation.get("over"):
         winner = observation.get("winner")
-        lines.append(f"🏆 **{_name(names, winner)} wins!**" if winner is not None else "**Game over.**")
+        lines.append(f"🏆 **{name_of(names, winner)} wins!**" if winner is not None else "**Game over.**")
         return lines
     current = observation.get("current") or []
     if current:
         hint = PHASE_HINTS.get(observation.get("phase", ""), "")
         if observation.get("phase") == "start" and not observation.get("top"):
             hint = "to play any card"
-        lines.append(f"**Turn:** {_name(names, current[0])}" + (f", {hint}" if hint else ""))
+        lines.append(f"**Turn:** {name_of(names, current[0])}" + (f", {hint}" if hint else ""))
     direction = "to the left ↻" if observation.get("direction", 1) > 0 else "to the right ↺"
     skip = abs(int(observation.get("offset", 1)))
     lines.append(f"**Play passes** {direction}" + (f", skipping {skip - 1}" if skip > 1 else ""))
     if observation.get("turn_cards"):
-        lines.append("**This turn:** " + " ".join(_show(c) for c in observation["turn_cards"]))
+        lines.append("**This turn:** " + " ".join(show_card(c) for c in observation["turn_cards"]))
     return lines
 
 
@@ -116,39 +101,30 @@ def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> lis
         player = seat["player"]
         marker = "▶ " if player in current else ""
         count = seat["cards"]
-        line = f"{marker}{_name(names, player)}: {count} card{'s' if count != 1 else ''}"
+        line = f"{marker}{name_of(names, player)}: {count} card{'s' if count != 1 else ''}"
         if seat.get("debt"):
             line += f" (owes {seat['debt']})"
         lines.append(line)
     return lines
 
 
-def _fit_embed(embed: discord.Embed) -> discord.Embed:
-    """Last guard on the 6000-character total: shorten the longest field."""
-    while len(embed) > EMBED_TOTAL_LIMIT and embed.fields:
-        index = max(range(len(embed.fields)), key=lambda i: len(embed.fields[i].value or ""))
-        field = embed.fields[index]
-        value = field.value or ""
-        excess = len(embed) - EMBED_TOTAL_LIMIT
-        embed.set_field_at(index, name=field.name, value=_clip(value, max(1, len(value) - excess - 1)), inline=field.inline)
-    return embed
 
 
 def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
     """The public table, from the spectator observation."""
     embed = discord.Embed(title="Blackjack", colour=COLOUR)
-    embed.description = _clip("\n".join(_status_lines(observation, names)), DESCRIPTION_LIMIT)
-    embed.add_field(name="Players", value=_clip_lines_from_end(_seat_lines(observation, names), FIELD_VALUE_LIMIT) or "—", inline=False)
+    embed.description = clip("\n".join(_status_lines(observation, names)), DESCRIPTION_LIMIT)
+    embed.add_field(name="Players", value=clip_lines_from_end(_seat_lines(observation, names), FIELD_VALUE_LIMIT) or "—", inline=False)
     piles = f"Draw pile: {observation.get('deck_size', 0)} · Discard pile: {observation.get('discard_size', 0)}"
     embed.add_field(name="Piles", value=piles, inline=False)
     if recent:
-        embed.add_field(name="Recent", value=_clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
+        embed.add_field(name="Recent", value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
     rules = observation.get("rules", {})
     embed.set_footer(
         text=f"Turn {observation.get('turn_number', 1)} · Shortfall: {rules.get('pickup_shortfall', 'cap')}"
         f" · Voluntary draw: {rules.get('voluntary_draw', 'no')} · /rules for the rules"
     )
-    return _fit_embed(embed)
+    return fit_embed(embed)
 
 
 def _your_task(observation: Mapping[str, Any]) -> str:
@@ -195,8 +171,8 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     seat = next((s for s in observation.get("seats", []) if s["player"] == viewer), None)
     if seat and seat.get("debt"):
         lines.append(f"You owe {seat['debt']} cards: you draw them as they become available.")
-    embed.description = _clip("\n".join(lines), DESCRIPTION_LIMIT)
-    return _fit_embed(embed)
+    embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
+    return fit_embed(embed)
 
 
 def _card_effect(card: Card, observation: Mapping[str, Any]) -> str:
@@ -229,9 +205,9 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
             out.append(
                 Control(
                     action,
-                    label=_clip(card.display(), OPTION_TEXT_LIMIT),
+                    label=clip(card.display(), OPTION_TEXT_LIMIT),
                     place="select",
-                    description=_clip(_card_effect(card, observation), OPTION_TEXT_LIMIT),
+                    description=clip(_card_effect(card, observation), OPTION_TEXT_LIMIT),
                 )
             )
         elif action.kind == "draw":
@@ -244,9 +220,9 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
             out.append(Control(action, label="End turn", style="success"))
         elif action.kind == "suit":
             suit = Suit(action.arg)
-            out.append(Control(action, label=_clip(f"{suit.symbol} {suit.title}", BUTTON_LABEL_LIMIT), style="primary"))
+            out.append(Control(action, label=clip(f"{suit.symbol} {suit.title}", BUTTON_LABEL_LIMIT), style="primary"))
         else:
-            out.append(Control(action, label=_clip(action.code(), BUTTON_LABEL_LIMIT)))
+            out.append(Control(action, label=clip(action.code(), BUTTON_LABEL_LIMIT)))
     return out
 
 
@@ -260,7 +236,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
     def flush() -> None:
         nonlocal run_player, run_cards, run_notes
         if run_cards:
-            line = f"{_name(names, run_player)} played " + " ".join(run_cards)
+            line = f"{name_of(names, run_player)} played " + " ".join(run_cards)
             if run_notes:
                 line += " (" + ", ".join(run_notes) + ")"
             lines.append(line)
@@ -273,7 +249,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             if run_player != event.player:
                 flush()
                 run_player = event.player
-            run_cards.append(_show(data.get("card")))
+            run_cards.append(show_card(data.get("card")))
             if data.get("cancelled"):
                 run_notes.append(f"pickup of {data['cancelled']} cancelled")
             if data.get("card", "")[:1] in ("2", "J"):
@@ -287,7 +263,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             run_notes.append("skip" if kind == "skip" else "reverse")
             continue
         flush()
-        who = _name(names, event.player)
+        who = name_of(names, event.player)
         if kind == "suit":
             lines.append(f"{who} named {_suit_word(data.get('suit'))}")
         elif kind == "draw":
@@ -316,7 +292,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "reshuffle":
             lines.append(f"🔀 The discard pile was shuffled into a new draw pile ({data.get('cards')} cards)")
         elif kind == "turn":
-            lines.append(f"It's {_name(names, data.get('player', event.player))}'s turn")
+            lines.append(f"It's {name_of(names, data.get('player', event.player))}'s turn")
         elif kind == "won":
             lines.append(f"🏆 {who} is out of cards and wins!")
         elif kind == "player_removed":

@@ -1,0 +1,63 @@
+"""Text helpers every game's render module shares: Discord's size limits, clipping,
+and names and cards as players read them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import discord
+
+from bot.cards import parse_card
+
+# Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
+DESCRIPTION_LIMIT = 4096
+FIELD_VALUE_LIMIT = 1024
+EMBED_TOTAL_LIMIT = 6000
+BUTTON_LABEL_LIMIT = 80
+OPTION_TEXT_LIMIT = 100
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def clip_lines_from_end(lines: Sequence[str], limit: int, empty: str = "") -> str:
+    """Join the newest lines that fit ``limit``; the oldest are dropped first."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        line = clip(line, limit)
+        if size + len(line) + 1 > limit:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(reversed(kept)) or empty
+
+
+def fit_embed(embed: discord.Embed) -> discord.Embed:
+    """Last guard on the 6000-character total: shorten the longest field, then the
+    description, until the embed fits."""
+    while len(embed) > EMBED_TOTAL_LIMIT and embed.fields:
+        index = max(range(len(embed.fields)), key=lambda i: len(embed.fields[i].value or ""))
+        field = embed.fields[index]
+        value = field.value or ""
+        if len(value) <= 1:
+            break
+        excess = len(embed) - EMBED_TOTAL_LIMIT
+        embed.set_field_at(index, name=field.name, value=clip(value, max(1, len(value) - excess)), inline=field.inline)
+    excess = len(embed) - EMBED_TOTAL_LIMIT
+    if excess > 0 and embed.description:
+        embed.description = clip(embed.description, max(1, len(embed.description) - excess))
+    return embed
+
+
+def show_card(code: str | None) -> str:
+    """A card code as players read it ('Tc' -> '10♣'), or a dash for none."""
+    return parse_card(code).display() if code else "—"
+
+
+def name_of(names: Mapping[int, str], player: int | None) -> str:
+    if player is None:
+        return "someone"
+    return names.get(player) or f"Player {player}"
