@@ -83,6 +83,19 @@ class Platform(commands.Cog):
             return
         await self.tables.remove(interaction, table, player.id)
 
+    @app_commands.command(name="say", description="Say words to the table (for games with spoken rituals, if chat isn't read).")
+    @app_commands.guild_only()
+    @app_commands.describe(text="What you say out loud")
+    async def say(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1900]) -> None:
+        table = await self._channel_table(interaction)
+        if table is None:
+            return
+        refusal = await self.tables.say(table, interaction.user.id, text)
+        if refusal is None:
+            await interaction.response.send_message(f"{interaction.user.mention} says: {text}", allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await interaction.response.send_message(refusal, ephemeral=True)
+
     # ------------------------------------------------------------ rules and stats
 
     async def _game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

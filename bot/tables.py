@@ -756,17 +756,27 @@ class TableManager:
         if message.guild is None or message.author.bot:
             return False
         table = self.active_in_channel(message.guild.id, message.channel.id)
-        if table is None or not table.spec.accepts_chat or table.state is None or table.status != "playing":
+        if table is None:
             return False
-        if message.author.id not in table.state.players:
-            return False
-        # Most chat is just chat: the rules refuse it (RuleError) and nothing happens.
-        action = Action("say", arg=message.content[:1900])
+        # Most chat is just chat: the rules refuse it and nothing happens.
+        return await self.say(table, message.author.id, message.content) is None
+
+    async def say(self, table: Table, user: int, text: str) -> str | None:
+        """Typed words as a move (chat, or /say where Message Content is off).
+        Returns None when the words counted, else why not."""
+        if not table.spec.accepts_chat:
+            return f"{table.spec.title} has nothing to say out loud."
+        if table.state is None or table.status != "playing":
+            return "The game is not in play."
+        if user not in table.state.players:
+            return "You are not playing at this table."
         try:
-            await self.play_as(table, message.author.id, action, source="player")
-        except (RuleError, _SaveFailed):
-            return False
-        return True
+            await self.play_as(table, user, Action("say", arg=text[:1900]), source="player")
+        except RuleError as error:
+            return str(error)
+        except _SaveFailed:
+            return "I could not save that, so nothing changed. Please try again."
+        return None
 
     # ================================================================ restore
 

@@ -163,6 +163,8 @@ async def test_obligation_met_by_typed_chat_or_penalised_by_its_timer(simcord_en
     await mover.send(channel, "ok done!")
     assert [p for p, _ in table.record.obligations.values()] == [mover2.id]
     await mover.send(channel, "just chatting")  # ordinary chat changes nothing
+    refused = await mover2.slash(channel, "say", text="hello")  # the fallback command: words that don't count
+    assert refused.ephemeral and "Nothing to say" in refused.response.content
     await env.advance_time(21)
     assert not table.record.obligations
     assert len(table.state.hands[mover2.id]) == 2  # drew a penalty card
