@@ -80,8 +80,14 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
 )
 
 
-#: Lobby seat choices for the platform's GameSpec: one Join button per side.
-SEAT_CHOICES: tuple[tuple[str, str], ...] = ((GOOGLE, "Join Google"), (YAHOO, "Join Yahoo"))
+#: No side chosen yet: the player fills a free place at random at Start.
+EITHER = "either"
+#: Lobby seat choices for the platform's GameSpec: one "Join <label>" button each.
+#: "Either side" comes first because the platform gives the first choice to the
+#: table's opener and to /join: nobody is put on a side they did not pick.
+SEAT_CHOICES: tuple[tuple[str, str], ...] = ((EITHER, "either side"), (GOOGLE, "Google"), (YAHOO, "Yahoo"))
+TABLE_SIZES = (2, 4)
+DEFAULT_TABLE_SIZE = 2
 
 
 def teams_from_seat_choices(
@@ -111,6 +117,27 @@ def teams_from_seat_choices(
             teams[side].append(free.pop())
     options["teams"] = teams
     return options
+
+
+def prepare_table_options(
+    players: list[int], choices: dict[int, str], options: dict[str, Any], seed: str
+) -> dict[str, Any]:
+    """``GameSpec.prepare_options`` at Start: the table was opened for ``options["players"]``
+    (2 or 4) and must have exactly that many; then side choices become ``teams``."""
+    wanted = options.get("players")
+    if wanted in TABLE_SIZES and len(players) != wanted:
+        if len(players) > wanted:
+            extra = len(players) - wanted
+            fix = f"{extra} player{'s' if extra != 1 else ''} should press Leave"
+        else:
+            missing = wanted - len(players)
+            fix = f"wait for {missing} more player{'s' if missing != 1 else ''} to join"
+        other = 4 if wanted == 2 else 2
+        raise RuleError(
+            f"This table was opened for {wanted} players and {len(players)} have joined: {fix}, "
+            f"or cancel it and open a {other}-player table with `/engines new players:{other}`."
+        )
+    return teams_from_seat_choices(players, choices, options, seed)
 
 
 # --------------------------------------------------------------------------- card values

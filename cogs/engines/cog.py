@@ -1,0 +1,54 @@
+"""Engines of Discrimination in Discord: the platform runs the lobby, hands, picks,
+timers and restore; this file names the game and adds the table size to ``/engines new``.
+
+- ``/engines new players:<2|4>`` opens the lobby (2 when the option is left out). The
+  size is a table option; Start refuses a table whose player count differs, with a
+  sentence saying who should leave or how many are missing (the shared lobby's Join
+  only knows the game-wide maximum of 4: see ``prepare_table_options``).
+- The lobby has Join buttons for "either side", Google and Yahoo. "Either side" is
+  the default (the opener and ``/join`` get it), so players who do not choose are
+  placed at random at Start.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.gamecog import GameCog
+from bot.games import GameSpec
+from cogs.engines import render
+from cogs.engines.rules import (
+    DEFAULT_TABLE_SIZE,
+    HOUSE_RULES,
+    SEAT_CHOICES,
+    EnginesGame,
+    prepare_table_options,
+)
+
+
+class EnginesCog(GameCog, group_name="engines", group_description="Engines of Discrimination: Google against Yahoo."):
+    spec = GameSpec(
+        game=EnginesGame,
+        render=render,
+        house_rules=HOUSE_RULES,
+        seat_choices=SEAT_CHOICES,
+        prepare_options=prepare_table_options,
+    )
+
+    @app_commands.command(name="new", description="Open an Engines of Discrimination table: 2 players, or 4 in two teams.")
+    @app_commands.guild_only()
+    @app_commands.describe(players="2: Google against Yahoo (the default); 4: two teams of two")
+    @app_commands.choices(
+        players=[
+            app_commands.Choice(name="2 players: Google against Yahoo", value=2),
+            app_commands.Choice(name="4 players: two teams of two", value=4),
+        ]
+    )
+    async def new(self, interaction: discord.Interaction, players: app_commands.Choice[int] | None = None) -> None:
+        await self.open_table(interaction, players=players.value if players is not None else DEFAULT_TABLE_SIZE)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(EnginesCog(bot))

@@ -1,0 +1,357 @@
+"""Engines of Discrimination end to end through SimCord: the real bot, driven only by
+slash commands, lobby buttons, the Show hand button, hand selects and hand buttons.
+
+- a whole 2-player game: sides chosen in the lobby, one hand in DMs, Google's IPO,
+  Yahoo's tie-breaker (shown once, declined once), a turn timer that plays the
+  closest card, and the result in the channel and in the database;
+- a 4-player game in teams: set one entirely through the UI (refill choices, the
+  cut, the IPO), a restart, then a scripted finish of the best of three;
+- lobby rules: table size, random sides, over-full sides.
+
+In every search, no public message shows a hidden pick before the reveal: every REST
+call the bot made (``env.http_requests``) in that window is scanned.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sqlite3
+from types import SimpleNamespace
+
+import pytest
+
+import bot.tables
+from bot.cards import parse_card
+from bot.engine import Action
+from tests.conftest import make_bot
+
+TIMER = 120
+
+
+# ----------------------------------------------------------------------------- world
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch):
+    """Start draws its seed from ``secrets``; fix it so each run deals the same game."""
+    seeds = iter(range(7001, 7100))
+    monkeypatch.setattr(bot.tables, "secrets", SimpleNamespace(randbits=lambda bits: next(seeds)))
+
+
+def setup_world(env, n):
+    guild = env.create_guild()
+    channel = guild.create_text_channel("engines")
+    members = [guild.add_member(env.create_user(f"player{i}")) for i in range(n)]
+    return guild, channel, members
+
+
+def db_rows(data_dir, guild_id, sql, *args):
+    with sqlite3.connect(data_dir / "guilds" / f"{guild_id}.sqlite3") as con:
+        return con.execute(sql, args).fetchall()
+
+
+def the_table(env):
+    (table,) = env.bot.tables.tables()
+    return table
+
+
+def items(message):
+    """Buttons and selects of a message (a discord.Message or a SimCord response)."""
+    rows = message.components
+    out = []
+    for row in rows:
+        children = row["components"] if isinstance(row, dict) else row.children
+        for child in children:
+            if isinstance(child, dict):
+                out.append({"label": child.get("label"), "options": [o["value"] for o in child.get("options", [])], "type": child["type"]})
+            else:
+                options = [o.value for o in getattr(child, "options", [])]
+                out.append({"label": getattr(child, "label", None), "options": options, "type": int(child.type.value)})
+    return out
+
+
+def button_labels(message):
+    return [i["label"] for i in items(message) if i["type"] == 2]
+
+
+def select_values(message):
+    return [v for i in items(message) if i["type"] == 3 for v in i["options"]]
+
+
+def value(code):
+    card = parse_card(code)
+    return None if card.rank.is_picture else int(card.rank)
+
+
+def gap(request, code):
+    """The test's own reading of "how close": images only match the same image."""
+    req, card = parse_card(request), parse_card(code)
+    if req.rank.is_picture:
+        return 0 if card.rank == req.rank else None
+    v = value(code)
+    return None if v is None else abs(v - int(req.rank))
+
+
+def closest(request, hand):
+    """The card the turn timer should play: closest, lower value among equals, any card
+    (the lowest) when none can answer."""
+    def key(code):
+        g = gap(request, code)
+        card = parse_card(code)
+        return (g is None, g or 0, int(card.rank), card.suit.value)
+    return min(hand, key=key)
+
+
+# ------------------------------------------------------------------- the leak scanner
+
+
+def _strings(node):
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _strings(v)
+
+
+def public_lines(entry, channel_id):
+    """The text lines of a REST call that everyone in the channel can see, or None when
+    the call is private (a DM, an ephemeral message, the update of a hand message)."""
+    path, payload = entry.path, entry.json
+    if payload is None or entry.method not in ("POST", "PATCH"):
+        return None
+    if path.startswith("/channels/"):
+        if not path.startswith(f"/channels/{channel_id}/messages"):
+            return None  # a DM channel: private to its player
+        data = payload
+    elif path.startswith("/interactions/"):
+        data = payload.get("data") or {}
+        if payload.get("type") == 7 and any((e.get("title") or "").startswith("Your hand") for e in data.get("embeds", [])):
+            return None  # a hand message updated in place: ephemeral or DM
+    elif path.startswith("/webhooks/"):
+        data = payload
+    else:
+        return None
+    if int(data.get("flags") or 0) & 64:
+        return None  # ephemeral
+    return [line for text in _strings({k: v for k, v in data.items() if k != "components"}) for line in text.split("\n")]
+
+
+class LeakWatch:
+    """Per search: lines that are new in public messages between the first pick and the
+    reveal must name no picked card (neither its face nor its code)."""
+
+    def __init__(self, env, channel):
+        self.env, self.channel_id = env, channel.id
+        self.searches_checked = 0
+
+    def mark(self):
+        return len(self.env.http_requests)
+
+    def _public(self, start, stop):
+        out = []
+        for entry in self.env.http_requests[start:stop]:
+            lines = public_lines(entry, self.channel_id)
+            if lines is not None:
+                out.append((entry, lines))
+        return out
+
+    def check(self, first_pick_at, reveal_at, picks, names):
+        # The baseline is the newest public message before the first pick: the table
+        # message that turned this Search Request (or an edit of it).
+        baseline = None
+        for entry in reversed(self.env.http_requests[:first_pick_at]):
+            baseline = public_lines(entry, self.channel_id)
+            if baseline is not None:
+                break
+        assert baseline, "a table message was posted before the picks"
+        baseline = set(baseline)
+        window = self._public(first_pick_at, reveal_at)
+        for _, lines in window:
+            for line in lines:
+                if line in baseline:
+                    continue
+                for code in picks.values():
+                    face = parse_card(code).display()
+                    assert face not in line, f"pick {face} visible before the reveal: {line!r}"
+                    assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(code)}(?![0-9A-Za-z])", line), line
+        # Positive control: the first public message after the reveal shows every pick.
+        after = self._public(reveal_at, None)
+        assert after, "the reveal was published"
+        shown = "\n".join(after[0][1])
+        for player, code in picks.items():
+            assert f"{names[player]} {parse_card(code).display()}" in shown
+        self.searches_checked += 1
+
+
+# --------------------------------------------------------------------------- hands
+
+
+async def open_hand(env, member, channel, dm_players=()):
+    """Show hand on the table message: (who clicks in the hand, a getter of the hand
+    message as it is now: the platform edits it in place after each move)."""
+    opened = await member.click(channel.last_message, label="Show hand")
+    assert opened.ephemeral
+    if member in dm_players:
+        assert opened.response.content == "Your hand is in your DMs."
+        return member.user, lambda: member.user.dm_channel.last_message
+    return member, lambda: opened.response.message
+
+
+async def pick(env, member, hand, code):
+    """Choose ``code`` in the hand's select, after checking it offers exactly the hand."""
+    actor, message = hand
+    table = the_table(env)
+    held = sorted(set(table.state.observation(member.id)["hand"]), key=lambda c: (int(parse_card(c).rank), parse_card(c).suit.value))
+    assert select_values(message()) == [f"play:{c}" for c in held]
+    before = table.record.version
+    await actor.select(message(), [f"play:{code}"])
+    assert table.record.version == before + 1
+
+
+def choose_card(rng, request, hand):
+    return closest(request, hand) if rng.random() < 0.7 else rng.choice(hand)
+
+
+# --------------------------------------------------------------------------- 2 players
+
+
+async def test_two_player_game_to_the_end(simcord_env, data_dir):
+    env = simcord_env
+    guild, channel, (alice, bob) = setup_world(env, 2)
+    await bob.slash(channel, "settings hands", where="dm")  # Bob's hands arrive by DM
+    opened = await alice.slash(channel, "engines new", players=2)
+    lobby = opened.response.message
+    assert not opened.ephemeral
+    assert "Join Google" in button_labels(lobby) and "Join Yahoo" in button_labels(lobby)
+    assert "players: 2" in lobby.embeds[0].fields[1].value
+    await bob.click(lobby, label="Join Yahoo")
+    await alice.click(lobby, label="Join Google")
+    assert the_table(env).record.seat_choices == {alice.id: "google", bob.id: "yahoo"}
+    assert f"<@{bob.id}> — Yahoo" in channel.last_message.embeds[0].fields[0].value  # the lobby, updated
+    await alice.click(lobby, label="Start")
+
+    table = the_table(env)
+    state = table.state
+    assert state.teams == {"google": [alice.id], "yahoo": [bob.id]}
+    members = {alice.id: alice, bob.id: bob}
+    names = {p: f"<@{p}>" for p in members}
+    first = channel.last_message
+    assert set(re.findall(r"<@(\d+)>", first.content)) == {str(alice.id), str(bob.id)}
+    embed = first.embeds[0]
+    assert f"Search Request **{parse_card(str(state.request)).display()}**" in embed.description
+    assert "IPOs left: 1" in embed.fields[0].value and "Player deck: 47" in embed.fields[0].value
+    assert "Player deck: 48" in embed.fields[1].value and "51 cards left" in embed.fields[2].value
+    assert f"{names[bob.id]} goes first" in embed.fields[3].value  # "Yahoo goes first"
+
+    rng = random.Random(11)
+    watch = LeakWatch(env, channel)
+    done = {"ipo": False, "shown": 0, "declined": 0, "timer": False}
+    searches = 0
+    while env.bot.tables.tables():
+        searches += 1
+        assert searches < 80
+        state = table.state
+        assert state.phase == "choose"
+        request, number = str(state.request), state.search_count
+        hands = {p: [str(c) for c in state.hands[p]] for p in members}
+        first_pick_at = watch.mark()
+        # Google's IPO: offered on Google's own turn only.
+        alice_hand = await open_hand(env, alice, channel)
+        ipo_offered = "Declare IPO (+4 cards)" in button_labels(alice_hand[1]())
+        assert ipo_offered == (state.turn == alice.id and not done["ipo"])
+        if ipo_offered and searches >= 4:
+            deck = state.decks["google"][:]
+            await alice.click(alice_hand[1](), label="Declare IPO (+4 cards)")
+            done["ipo"] = True
+            assert sorted(state.hands[alice.id]) == sorted([*map(parse_card, hands[alice.id]), *deck[:4]])
+            assert "IPOs left: 0" in channel.last_message.embeds[0].fields[0].value
+            hands[alice.id] = [str(c) for c in state.hands[alice.id]]
+
+        plan = engineer_tie(request, hands[alice.id], hands[bob.id]) if state.last_winner == "google" and done["shown"] + done["declined"] < 2 else None
+        if plan:
+            picks = {alice.id: plan[0], bob.id: plan[1]}
+        else:
+            picks = {p: choose_card(rng, request, hands[p]) for p in members}
+        timeout = searches == 6
+        if timeout:
+            # Alice lets her timer run out: the bot plays her closest card.
+            picks[alice.id] = closest(request, hands[alice.id])
+        else:
+            await pick(env, alice, alice_hand, picks[alice.id])
+            # Alice has picked: the table shows that she has, never what.
+            assert f"✅ {names[alice.id]}" in channel.last_message.embeds[0].description
+        bob_hand = await open_hand(env, bob, channel, (bob,))
+        assert "Declare IPO (+4 cards)" not in button_labels(bob_hand[1]())  # never for Yahoo
+        if timeout:
+            await pick(env, bob, bob_hand, picks[bob.id])
+            reveal_at = watch.mark()
+            await env.advance_time(TIMER + 1)
+            done["timer"] = True
+        else:
+            reveal_at = watch.mark()
+            await pick(env, bob, bob_hand, picks[bob.id])
+        assert state.reveal["search"] == number
+        assert {play["player"]: play["card"] for play in state.reveal["plays"]} == picks
+        watch.check(first_pick_at, reveal_at, picks, names)
+        if timeout:
+            assert f"⏰ {names[alice.id]} ran out of time." in channel.last_message.embeds[0].fields[-1].value
+
+        if plan:
+            assert state.phase == "tiebreak"  # tied, Google ahead, Yahoo holds one point further
+        if state.phase == "tiebreak":
+            assert f"Tie! Waiting for {names[bob.id]} (Yahoo)" in channel.last_message.embeds[0].description
+            # Bob made the last pick: the hand he picked from now offers the tie-breaker...
+            assert any(label.startswith("Show ") for label in button_labels(bob_hand[1]()))
+            # ...and so does a fresh Show hand.
+            bob_dm, get_hand = await open_hand(env, bob, channel, (bob,))
+            hand = get_hand()
+            labels = button_labels(hand)
+            show = [label for label in labels if label.startswith("Show ")]
+            assert show and "Don't show a tie-breaker" in labels
+            assert not select_values(hand)
+            scores = dict(state._scores())
+            if done["shown"] <= done["declined"]:
+                await bob_dm.click(hand, label=show[0])
+                done["shown"] += 1
+                assert state._scores()["yahoo"] == scores["yahoo"] + 1 and state.last_winner == "yahoo"
+                assert "tie, won by Yahoo's tie-breaker" in channel.last_message.embeds[0].description
+            else:
+                await bob_dm.click(hand, label="Don't show a tie-breaker")
+                done["declined"] += 1
+                assert state._scores()["google"] == scores["google"] + 1
+                assert "won by the side that won the last search" in channel.last_message.embeds[0].description
+
+    assert done["ipo"] and done["timer"] and done["shown"] >= 1 and done["declined"] >= 1
+    assert watch.searches_checked == searches
+    result = table.state.result
+    scores = result["scores"]
+    assert result["reason"] == "deck_used_up"
+    final = channel.last_message
+    assert final.components == []
+    assert f"Google {scores['google']} – Yahoo {scores['yahoo']}" in final.embeds[0].description
+    winner = alice.id if scores["google"] > scores["yahoo"] else bob.id
+    assert scores["google"] != scores["yahoo"]
+    assert final.content == f"🏆 <@{winner}> won the Engines of Discrimination game!"
+    rows = db_rows(data_dir, guild.id, "SELECT user_id, place FROM results ORDER BY place")
+    assert rows == [(winner, 1), (bob.id if winner == alice.id else alice.id, 2)]
+    assert db_rows(data_dir, guild.id, "SELECT status FROM game_tables") == [("finished",)]
+
+
+def engineer_tie(request, google, yahoo):
+    """Picks that tie a number request while Yahoo holds a card one point further."""
+    if parse_card(request).rank.is_picture:
+        return None
+    for g in google:
+        for y in yahoo:
+            d = gap(request, g)
+            if d is None or gap(request, y) != d:
+                continue
+            further = [c for c in yahoo if c != y and gap(request, c) == d + 1]
+            if further:
+                return g, y
+    return None
