@@ -81,7 +81,8 @@ def _pile_line(observation: Mapping[str, Any]) -> str:
     shown = (shown + " " if shown else "") + f"**{_show(top[-1])}**"
     hidden_below = size - len(top)
     below = f"({hidden_below} more below) " if hidden_below else ""
-    return f"**Pile:** {below}{shown} · beat {_show(observation['to_beat'])}"
+    count = f"{size} card{'s' if size != 1 else ''}"
+    return f"**Pile ({count}):** {below}{shown} · beat {_show(observation['to_beat'])}"
 
 
 def _seat_line(seat: Mapping[str, Any], observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
@@ -240,7 +241,9 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
             size = observation["pile_size"]
             out.append(Control(action, _clip(f"Pick up the pile ({size})", BUTTON_LABEL_LIMIT), style="danger"))
         elif action.kind == "blind":
-            out.append(Control(action, f"Turn face-down card {action.arg}", style="primary", emoji=FACE_DOWN))
+            # No emoji: 🂠 (U+1F0A0) is not a Unicode emoji, and Discord refuses a
+            # component carrying it (BUTTON_COMPONENT_INVALID_EMOJI), so the hand would not show.
+            out.append(Control(action, f"Turn face-down card {action.arg}", style="primary"))
         else:  # a future action kind still gets a usable button
             out.append(Control(action, _clip(action.code(), BUTTON_LABEL_LIMIT)))
     return out

@@ -249,6 +249,11 @@ class IdiotGame(Game):
         """Players still holding cards, in seat order."""
         return [p for p in self.players if p not in self.finished and p not in self.removed]
 
+    def active_players(self) -> list[int]:
+        """Players still taking part (the platform's /leave asks this): not those who
+        went out or left, who stay in ``players`` for the record."""
+        return self._active()
+
     def _seat_after(self, player: int) -> int:
         return self.players[(self.players.index(player) + 1) % len(self.players)]
 
