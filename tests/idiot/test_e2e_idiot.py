@@ -184,7 +184,10 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
         if step == 25:
             # Restart mid-game: the same game continues from the old table message.
             before = table.state.to_json()
+            old_bot = env.bot
             await env.restart_bot(make_bot(data_dir))
+            await old_bot.tables.close()  # what the old process's exit would have done
+            await old_bot.storage.close()
             (table,) = env.bot.tables.tables()
             assert table.state.to_json() == before
             restarted_at = step
