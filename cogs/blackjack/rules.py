@@ -81,15 +81,21 @@ PICKUP_RANKS = frozenset({Rank.TWO, Rank.JACK})
 SUIT_ORDER = {Suit.CLUBS: 0, Suit.DIAMONDS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
 
 
+# Rank members bound once: looking ``Rank.ACE`` up on the enum class costs ~100 ns
+# in Python 3.11, which adds up in the per-card loops of every step.
+_ACE, _TWO, _THREE, _EIGHT = Rank.ACE, Rank.TWO, Rank.THREE, Rank.EIGHT
+_JACK, _QUEEN, _KING = Rank.JACK, Rank.QUEEN, Rank.KING
+
+
 def is_power(card: Card) -> bool:
     return card.rank in POWER_RANKS
 
 
 def pickup_value(card: Card) -> int:
     """How much a card adds to ``pickup``: 2 for a Two, 3/5 for a red/black Jack."""
-    if card.rank is Rank.TWO:
+    if card.rank is _TWO:
         return 2
-    if card.rank is Rank.JACK:
+    if card.rank is _JACK:
         return 3 if card.is_red else 5
     return 0
 
@@ -105,6 +111,30 @@ def display_key(card: Card) -> tuple[int, int]:
 
 def sorted_cards(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=display_key)
+
+
+# Hot paths number a card by its display position without hashing it (Card and Suit
+# hash through Python code): ``_SUIT_BASE[card.suit._value_] + card.rank`` is
+# 16 * suit order + rank, so sorting these ints is sorting by ``display_key``.
+_SUIT_BASE = {suit.value: SUIT_ORDER[suit] * 16 for suit in Suit}
+_CODE_AT = {_SUIT_BASE[card.suit.value] + card.rank: str(card) for card in standard_deck()}  # -> str(card)
+
+
+def _codes(cards: Sequence[Card]) -> list[str]:
+    """``cards_to_codes`` without a ``str(card)`` call per card."""
+    base, code_at = _SUIT_BASE, _CODE_AT
+    return [code_at[base[c.suit._value_] + c.rank] for c in cards]
+
+
+def _remove_card(hand: list[Card], card: Card) -> None:
+    """``hand.remove(card)``, comparing rank and suit inline rather than through a
+    Python-level ``Card.__eq__`` for every card passed over."""
+    rank, suit = card.rank, card.suit
+    for i, held in enumerate(hand):
+        if held.rank == rank and held.suit == suit:
+            del hand[i]
+            return
+    hand.remove(card)  # not held: raises ValueError exactly as list.remove does
 
 
 def _sign(value: int) -> int:
@@ -128,6 +158,7 @@ TIMEOUT_DRAW = Action("draw", arg="timeout")
 SUIT_ACTIONS = tuple(Action("suit", arg=s.value) for s in sorted(Suit, key=SUIT_ORDER.__getitem__))
 # One shared Action per card: legal_actions builds no new objects per step.
 PLAY_ACTIONS: dict[Card, Action] = {card: Action("play", (card,)) for card in standard_deck()}
+_PLAY_AT = {_SUIT_BASE[card.suit.value] + card.rank: action for card, action in PLAY_ACTIONS.items()}  # by display index
 
 _RANK_WORDS = {
     Rank.ACE: ("Ace", "Aces"),
@@ -178,8 +209,10 @@ class BlackjackGame(Game):
         self.debts: dict[int, int] = {}
         self.winner: int | None = None
         self.turn_number = 1
-        self._version = 0
-        self._legal_cache: tuple[int, list[Action]] | None = None
+        # The current player's legal actions, computed at most once per state. Only
+        # _apply and remove_player change a game after new()/from_dict(), and both
+        # drop this on entry and (in a finally) on exit, so it cannot go stale.
+        self._legal_cache: list[Action] | None = None
 
     # -- construction ----------------------------------------------------------
 
@@ -258,7 +291,7 @@ class BlackjackGame(Game):
         top = self.top_card()
         if top is None:
             return None
-        if top.rank is Rank.ACE and self.chosen_suit is not None:
+        if top.rank is _ACE and self.chosen_suit is not None:
             return self.chosen_suit
         return top.suit
 
@@ -266,28 +299,30 @@ class BlackjackGame(Game):
         """The current player's cards that may be played now, unsorted (hand order)."""
         hand = self.hands[self.current]
         phase = self.phase
-        if phase in (SUIT, OVER):
+        if phase == SUIT or phase == OVER:
             return []
         if phase == ANY_CARD:
             return list(hand)
         if phase == CHAIN:
             rank = self.chain_rank
             return [c for c in hand if c.rank is rank]
-        top = self.top_card()
+        discard = self.discard
         facing_pickup = phase == START and self.pickup > 0
-        if top is None:  # the very first play of the game: anything goes
+        if not discard:  # the very first play of the game: anything goes
             if facing_pickup:
-                return [c for c in hand if c.rank is Rank.ACE or c.rank in PICKUP_RANKS]
+                return [c for c in hand if c.rank is _ACE or c.rank in PICKUP_RANKS]
             return list(hand)
-        suit, rank = self.suit_to_match(), top.rank
+        top = discard[-1]
+        rank = top.rank
+        suit = self.chosen_suit if rank is _ACE and self.chosen_suit is not None else top.suit  # suit_to_match()
         if facing_pickup:
             # Step 3: only an Ace, or a 2/Jack that is itself a valid play, avoids the pickup.
             return [
                 c
                 for c in hand
-                if c.rank is Rank.ACE or (c.rank in PICKUP_RANKS and (c.suit is suit or c.rank is rank))
+                if c.rank is _ACE or (c.rank in PICKUP_RANKS and (c.suit is suit or c.rank is rank))
             ]
-        return [c for c in hand if c.rank is Rank.ACE or c.suit is suit or c.rank is rank]
+        return [c for c in hand if c.rank is _ACE or c.suit is suit or c.rank is rank]
 
     def _draw_is_legal(self, can_play: bool) -> bool:
         if self.phase == START and self.pickup > 0:
@@ -299,25 +334,47 @@ class BlackjackGame(Game):
     def legal_actions(self, player: int) -> list[Action]:
         if self.phase == OVER or player != self.current:
             return []
-        cache = self._legal_cache
-        if cache is not None and cache[0] == self._version:
-            return list(cache[1])
+        return list(self._current_legal())  # a copy: callers may change their list
+
+    def _current_legal(self) -> list[Action]:
+        """The current player's legal actions (the game is not over), from the cache
+        when this state already worked them out. The returned list is the cache's own."""
+        actions = self._legal_cache
+        if actions is not None:
+            return actions
         if self.phase == SUIT:
             actions = list(SUIT_ACTIONS)
         else:
             playable = self.playable_cards()
-            playable.sort(key=_DISPLAY_KEYS.__getitem__)
-            actions = [PLAY_ACTIONS[c] for c in playable]
+            # Display order (see _SUIT_BASE), and the shared play action of each card.
+            base = _SUIT_BASE
+            order = [base[c.suit._value_] + c.rank for c in playable]
+            order.sort()
+            play_at = _PLAY_AT
+            actions = [play_at[i] for i in order]
             if self._draw_is_legal(bool(playable)):
                 actions.append(DRAW)
-            if self.phase in (CHAIN, FREE):
+            if self.phase == CHAIN or self.phase == FREE:
                 actions.append(END)
-        self._legal_cache = (self._version, actions)
-        return list(actions)
+        self._legal_cache = actions
+        return actions
 
     # -- validation & explanations ----------------------------------------------
 
     def validate(self, player: int, action: Action) -> None:
+        # Fast path, accepting exactly what Game.validate accepts for the player to
+        # move, without copying the cached legal list. Legal actions are shared
+        # module-level objects, so an identity scan usually finds the action before
+        # any (slow, Python-level) dataclass comparison is needed.
+        if self.phase != OVER and player == self.current and player in self.players:
+            legal = self._legal_cache
+            if legal is None:
+                legal = self._current_legal()
+            for allowed in legal:
+                if allowed is action:
+                    return
+            if action in legal:
+                return
         # The turn timer's forced draw (see timeout_action) is accepted wherever a
         # step-4 draw could happen, even when the player could have played.
         if action == TIMEOUT_DRAW and self.phase in (START, MUST_PLAY, ANY_CARD):
@@ -403,7 +460,13 @@ class BlackjackGame(Game):
     # -- moves -------------------------------------------------------------------
 
     def _apply(self, player: int, action: Action) -> list[Event]:
-        self._version += 1
+        self._legal_cache = None
+        try:
+            return self._apply_move(player, action)
+        finally:
+            self._legal_cache = None  # whatever was cached mid-move is stale now
+
+    def _apply_move(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         kind = action.kind
         if kind == "play":
@@ -422,17 +485,16 @@ class BlackjackGame(Game):
         elif kind == "end":
             self._finish_turn(events)
         self._auto_continue(player, events)
-        self._version += 1
         return events
 
     def _play(self, player: int, card: Card, events: list[Event]) -> None:
-        self.hands[player].remove(card)
+        _remove_card(self.hands[player], card)
         self.discard.append(card)
         self.turn_cards.append(card)
         self.chosen_suit = None
         previous_phase = self.phase
         rank = card.rank
-        data: dict[str, Any] = {"card": str(card)}
+        data: dict[str, Any] = {"card": _CODE_AT[_SUIT_BASE[card.suit._value_] + rank]}
         if rank in PICKUP_RANKS:
             self.pickup += pickup_value(card)
         elif self.pickup:
@@ -440,16 +502,16 @@ class BlackjackGame(Game):
             self.pickup = 0
         data["pickup"] = self.pickup
         events.append(Event("play", player, data))
-        if rank is Rank.EIGHT:
+        if rank is _EIGHT:
             self.offset += _sign(self.offset)
             events.append(Event("skip", player, {"offset": self.offset}))
-        elif rank is Rank.KING:
+        elif rank is _KING:
             self.offset = -self.offset
             events.append(Event("reverse", player, {"direction": _sign(self.offset)}))
 
-        if rank is Rank.THREE:
+        if rank is _THREE:
             next_phase = MUST_PLAY
-        elif rank is Rank.QUEEN:
+        elif rank is _QUEEN:
             next_phase = ANY_CARD
         elif previous_phase == CHAIN:
             # A same-value card at step 5; step 6 then ends the choice unless it was a 2/Jack.
@@ -461,7 +523,7 @@ class BlackjackGame(Game):
         else:
             next_phase = CHAIN  # a step-4 card opens a new chain of its value
         self.chain_rank = rank
-        if rank is Rank.ACE:
+        if rank is _ACE:
             self.resume_phase = next_phase
             self.phase = SUIT
         else:
@@ -469,11 +531,12 @@ class BlackjackGame(Game):
 
     def _auto_continue(self, player: int, events: list[Event]) -> None:
         """Mid-turn, when nothing but ending (or step 4's forced draw) is possible, do it."""
-        if self.phase == OVER or self.current != player or not self.turn_cards:
+        phase = self.phase
+        if phase == OVER or self.current != player or not self.turn_cards:
             return
-        if self.phase in (CHAIN, FREE) and not self.playable_cards():
+        if (phase == CHAIN or phase == FREE) and not self.playable_cards():
             self._finish_turn(events)
-        elif self.phase in (MUST_PLAY, ANY_CARD) and not self.playable_cards():
+        elif (phase == MUST_PLAY or phase == ANY_CARD) and not self.playable_cards():
             self._draw_for(player, 1, "cannot_play", events)
             self._finish_turn(events)
 
@@ -510,7 +573,7 @@ class BlackjackGame(Game):
         if short and self.options["pickup_shortfall"] == SHORTFALL_DEBT and reason != "debt":
             self.debts[player] += short
         public = {"count": len(drawn), "reason": reason, "short": short}
-        events.append(Event("draw", player, {**public, "cards": cards_to_codes(drawn)}, private=True, public_data=public))
+        events.append(Event("draw", player, {**public, "cards": _codes(drawn)}, private=True, public_data=public))
         return drawn
 
     def _pay_debts(self, first: int, events: list[Event]) -> None:
@@ -550,7 +613,7 @@ class BlackjackGame(Game):
 
     def _start_turn(self, player: int, events: list[Event]) -> None:
         self.current = player
-        self.offset = _sign(self.offset)  # step 1
+        self.offset = 1 if self.offset >= 0 else -1  # step 1: _sign(offset)
         self.phase = START
         self.chain_rank = None
         self.turn_cards = []
@@ -599,7 +662,13 @@ class BlackjackGame(Game):
         as if ended (a pickup they were facing leaves with them)."""
         if player not in self.players:
             return []
-        self._version += 1
+        self._legal_cache = None
+        try:
+            return self._remove_seated(player)
+        finally:
+            self._legal_cache = None  # see _apply
+
+    def _remove_seated(self, player: int) -> list[Event]:
         events: list[Event] = []
         was_their_turn = self.phase != OVER and player == self.current
         seat = self.players.index(player)
@@ -626,7 +695,6 @@ class BlackjackGame(Game):
             self._start_turn(nxt, events)
         else:
             self._pay_debts(self.current, events)
-        self._version += 1
         return events
 
     # -- views -------------------------------------------------------------------
