@@ -19,7 +19,7 @@ import enum
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class CardCodeError(ValueError):
@@ -121,6 +121,15 @@ class Card:
 
     rank: Rank
     suit: Suit
+    # Enum members hash through a Python-level method; cards are hashed constantly
+    # (sets, Counters, legal-action lookups), so each card carries its own small key.
+    _key: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_key", self.rank.value * 4 + _SUIT_ORDER[self.suit.value])
+
+    def __hash__(self) -> int:
+        return self._key
 
     def __str__(self) -> str:
         return self.rank.code + self.suit.value
