@@ -74,6 +74,9 @@ class Table:
     obligation_timers: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     publish_retry: asyncio.Task[None] | None = None
     needs_publish: bool = False
+    #: user -> the table version just after their latest move (in memory only: after
+    #: a restart an old click can at worst be applied once, if it is still legal).
+    last_moved: dict[int, int] = field(default_factory=dict)
 
     @property
     def id(self) -> int:
@@ -476,12 +479,16 @@ class TableManager:
             if user not in table.state.players:
                 await _reply(interaction, "You are not playing at this table.")
                 return
-            if version != table.record.version:
+            try:
+                action = Action.parse(code)
+            except RuleError as error:
+                await _reply(interaction, str(error))
+                return
+            if version != table.record.version and self._is_stale(table, user, version, action):
                 content, embed, view = self._hand_payload(table, user, notice="⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
                 await interaction.response.edit_message(content=content, embed=embed, view=view)
                 return
             try:
-                action = Action.parse(code)
                 outcome = await self._apply(table, user, action, source="player")
             except RuleError as error:
                 await _reply(interaction, str(error))
@@ -495,6 +502,17 @@ class TableManager:
             await self._after_move(table, outcome)
         finally:
             table.lock.release()
+
+    @staticmethod
+    def _is_stale(table: Table, user: int, version: int, action: Action) -> bool:
+        """A click from a hand shown at an older ``version``. Other players' moves in
+        a simultaneous phase must not spoil it, so it still counts when this player
+        has not moved since it was shown and the move is still legal; a double click
+        (the player's own move came in between) never counts twice."""
+        assert table.state is not None
+        if table.last_moved.get(user, -1) > version:
+            return True
+        return action not in table.state.legal_actions(user)
 
     async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
         """A move without an interaction (typed chat, tests). Caller holds no lock."""
@@ -519,7 +537,11 @@ class TableManager:
         record = table.record
         now = now_ts()
         current = state.current_players() if not state.is_over() else frozenset()
-        newly_current = current - checkpoint.current
+        # Newly current: players who must act now and did not before, and anyone a
+        # ``turn`` event names (a burn's "play again", a first player who was busy
+        # swapping): both get a ping and a fresh turn timer.
+        turned = {e.player for e in events if e.kind == "turn" and e.player is not None}
+        newly_current = frozenset((current - checkpoint.current) | (turned & current))
         lines = table.spec.render.event_lines(events, table.names())
         record.recent = [*record.recent, *lines][-RECENT_LINES:]
         if source == "player":
@@ -558,6 +580,8 @@ class TableManager:
             table.state = table.spec.game.from_json(checkpoint.state_json)
             table.record = checkpoint.record
             raise _SaveFailed() from error
+        for user, _ in moves:
+            table.last_moved[user] = record.version
         if over:
             self._untrack(table)
         return _Outcome(events, newly_current, over)

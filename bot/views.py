@@ -63,7 +63,7 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:(?
         kind = "refresh" if refresh else "hand"
         button = discord.ui.Button(
             label="Refresh" if refresh else "Show hand",
-            emoji="↻" if refresh else "🂠",
+            emoji="🔄" if refresh else "🃏",  # Discord accepts only real emoji on buttons
             style=discord.ButtonStyle.secondary if refresh else discord.ButtonStyle.primary,
             custom_id=f"dh:{kind}:{guild_id}:{table_id}",
         )
