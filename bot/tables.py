@@ -196,9 +196,9 @@ class TableManager:
             async with self.storage.transaction(guild_id) as db:
                 await repos.update_table(db, table.id, now=now, seat_choices=record.seat_choices)
         self._track(table)
-        await interaction.response.send_message(embed=self._lobby_embed(table), view=views.lobby_view(guild_id, table.id, spec.seat_choices))
-        with contextlib.suppress(discord.HTTPException):
-            message = await interaction.original_response()
+        callback = await interaction.response.send_message(embed=self._lobby_embed(table), view=views.lobby_view(guild_id, table.id, spec.seat_choices))
+        message = callback.resource  # the new message comes back with the callback: no extra fetch
+        if isinstance(message, discord.InteractionMessage):
             record.lobby_message_id = message.id
             async with self.storage.transaction(guild_id) as db:
                 await repos.update_table(db, table.id, now=now_ts(), lobby_message_id=message.id)
