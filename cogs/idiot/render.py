@@ -14,15 +14,20 @@ import discord
 
 from bot.cards import Rank, parse_card
 from bot.engine import Action, Control, Event
+from bot.render_util import (
+    BUTTON_LABEL_LIMIT,
+    DESCRIPTION_LIMIT,
+    FIELD_VALUE_LIMIT,
+    OPTION_TEXT_LIMIT,
+    clip,
+    clip_lines_from_end,
+    fit_embed,
+    name_of,
+    show_card,
+)
 
 COLOUR = discord.Colour.dark_red()
 
-# Discord limits (embed object limits, component limits).
-DESCRIPTION_LIMIT = 4096
-FIELD_VALUE_LIMIT = 1024
-EMBED_TOTAL_LIMIT = 6000
-BUTTON_LABEL_LIMIT = 80
-OPTION_TEXT_LIMIT = 100
 
 FACE_DOWN = "🂠"
 COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
@@ -34,22 +39,14 @@ STAGE_WORDS = {
 }
 
 
-def _show(code: str) -> str:
-    return parse_card(code).display()
 
 
 def _show_all(codes: Sequence[str]) -> str:
-    return " ".join(_show(c) for c in codes) if codes else "—"
+    return " ".join(show_card(c) for c in codes) if codes else "—"
 
 
-def _name(names: Mapping[int, str], player: int | None) -> str:
-    if player is None:
-        return "someone"
-    return names.get(player) or f"Player {player}"
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _rank_plural(rank: Rank, count: int) -> str:
@@ -64,7 +61,7 @@ def _places(placements: Sequence[Sequence[int]], names: Mapping[int, str]) -> st
     lines = []
     place = 1
     for group in placements:
-        lines.append(f"{place}. " + ", ".join(_name(names, p) for p in group))
+        lines.append(f"{place}. " + ", ".join(name_of(names, p) for p in group))
         place += len(group)
     return "\n".join(lines)
 
@@ -77,18 +74,18 @@ def _pile_line(observation: Mapping[str, Any]) -> str:
     if not size:
         return "**Pile:** empty: any card starts a new one."
     top = observation["pile_top"]
-    shown = " ".join(_show(c) for c in top[:-1])
-    shown = (shown + " " if shown else "") + f"**{_show(top[-1])}**"
+    shown = " ".join(show_card(c) for c in top[:-1])
+    shown = (shown + " " if shown else "") + f"**{show_card(top[-1])}**"
     hidden_below = size - len(top)
     below = f"({hidden_below} more below) " if hidden_below else ""
     count = f"{size} card{'s' if size != 1 else ''}"
-    return f"**Pile ({count}):** {below}{shown} · beat {_show(observation['to_beat'])}"
+    return f"**Pile ({count}):** {below}{shown} · beat {show_card(observation['to_beat'])}"
 
 
 def _seat_line(seat: Mapping[str, Any], observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
     player = seat["id"]
     marker = "▶ " if player in observation["current"] and observation["phase"] == "play" else ""
-    name = _name(names, player)
+    name = name_of(names, player)
     if seat["removed"]:
         return f"{name}: left the game"
     if seat["finished"]:
@@ -103,11 +100,11 @@ def _seat_line(seat: Mapping[str, Any], observation: Mapping[str, Any], names: M
 def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
     phase = observation["phase"]
     if phase == "swap":
-        waiting = ", ".join(_name(names, p) for p in observation["current"])
+        waiting = ", ".join(name_of(names, p) for p in observation["current"])
         return f"**Swap phase:** swap face-up cards with your hand, then press Ready. Waiting for {waiting}."
     if phase == "play":
         player = observation["current"][0] if observation["current"] else None
-        return f"**Turn:** {_name(names, player)}"
+        return f"**Turn:** {name_of(names, player)}"
     return "**Game over.**\n" + _places(observation["placements"] or [], names)
 
 
@@ -122,36 +119,19 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         lines.append(f"⚠️ Stalemate in {left} turns unless a card is drawn, burned or played from the table.")
     lines.append("")
     lines.extend(_seat_line(seat, observation, names) for seat in observation["seats"])
-    embed = discord.Embed(title="Idiot", colour=COLOUR, description=_clip("\n".join(lines), DESCRIPTION_LIMIT))
+    embed = discord.Embed(title="Idiot", colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
     if recent:
-        embed.add_field(name="Recent", value=_clip_lines_from_end(recent, FIELD_VALUE_LIMIT), inline=False)
+        embed.add_field(name="Recent", value=clip_lines_from_end(recent, FIELD_VALUE_LIMIT, empty="—"), inline=False)
     options = observation["options"]
     footer = "Finish: " + ("last player holding cards is the Idiot" if options["finish"] == "last_idiot" else "first out wins")
     if options["voluntary_pickup"] == "on":
         footer += " · pick-up by choice allowed"
     embed.set_footer(text=footer)
-    return _fit(embed)
+    return fit_embed(embed)
 
 
-def _clip_lines_from_end(lines: Sequence[str], limit: int) -> str:
-    """Join lines, dropping the oldest ones until the text fits ``limit``."""
-    kept: list[str] = []
-    size = 0
-    for line in reversed(lines):
-        line = _clip(line, limit)
-        if size + len(line) + 1 > limit:
-            break
-        kept.append(line)
-        size += len(line) + 1
-    return "\n".join(reversed(kept)) or "—"
 
 
-def _fit(embed: discord.Embed) -> discord.Embed:
-    """Trim the description if the whole embed would exceed Discord's total limit."""
-    excess = len(embed) - EMBED_TOTAL_LIMIT
-    if excess > 0 and embed.description:
-        embed.description = _clip(embed.description, len(embed.description) - excess)
-    return embed
 
 
 # --------------------------------------------------------------------------- hand
@@ -182,11 +162,11 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
             lines.append(f"**Your turn:** you play {STAGE_WORDS[observation['stage']]}.")
         else:
             player = observation["current"][0] if observation["current"] else None
-            lines.append(f"Waiting for {_name(names, player)}. You will play {STAGE_WORDS[observation['stage']]}.")
+            lines.append(f"Waiting for {name_of(names, player)}. You will play {STAGE_WORDS[observation['stage']]}.")
     else:
         lines.append("**Game over.**\n" + _places(observation["placements"] or [], names))
-    embed = discord.Embed(title="Your cards · Idiot", colour=COLOUR, description=_clip("\n".join(lines), DESCRIPTION_LIMIT))
-    return _fit(embed)
+    embed = discord.Embed(title="Your cards · Idiot", colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
+    return fit_embed(embed)
 
 
 # --------------------------------------------------------------------------- controls
@@ -220,9 +200,9 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
             out.append(
                 Control(
                     action,
-                    _clip(label, OPTION_TEXT_LIMIT),
+                    clip(label, OPTION_TEXT_LIMIT),
                     place="select",
-                    description=_clip(_play_description(observation, action), OPTION_TEXT_LIMIT),
+                    description=clip(_play_description(observation, action), OPTION_TEXT_LIMIT),
                 )
             )
         elif action.kind == "swap":
@@ -230,22 +210,22 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
             out.append(
                 Control(
                     action,
-                    _clip(f"Swap {up.display()} ↔ {held.display()}", OPTION_TEXT_LIMIT),
+                    clip(f"Swap {up.display()} ↔ {held.display()}", OPTION_TEXT_LIMIT),
                     place="select",
-                    description=_clip(f"Put {held.display()} face up and take {up.display()} into your hand", OPTION_TEXT_LIMIT),
+                    description=clip(f"Put {held.display()} face up and take {up.display()} into your hand", OPTION_TEXT_LIMIT),
                 )
             )
         elif action.kind == "ready":
             out.append(Control(action, "Ready", style="success", emoji="✅"))
         elif action.kind == "pickup":
             size = observation["pile_size"]
-            out.append(Control(action, _clip(f"Pick up the pile ({size})", BUTTON_LABEL_LIMIT), style="danger"))
+            out.append(Control(action, clip(f"Pick up the pile ({size})", BUTTON_LABEL_LIMIT), style="danger"))
         elif action.kind == "blind":
             # No emoji: 🂠 (U+1F0A0) is not a Unicode emoji, and Discord refuses a
             # component carrying it (BUTTON_COMPONENT_INVALID_EMOJI), so the hand would not show.
             out.append(Control(action, f"Turn face-down card {action.arg}", style="primary"))
         else:  # a future action kind still gets a usable button
-            out.append(Control(action, _clip(action.code(), BUTTON_LABEL_LIMIT)))
+            out.append(Control(action, clip(action.code(), BUTTON_LABEL_LIMIT)))
     return out
 
 
@@ -254,14 +234,14 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
 
 def _event_line(event: Event, names: Mapping[int, str]) -> str | None:
     data = event.visible_to(None)
-    who = _name(names, event.player)
+    who = name_of(names, event.player)
     kind = event.kind
     if kind == "swap":
-        return f"{who} swapped: {_show(data['to_table'])} face up, {_show(data['to_hand'])} into the hand."
+        return f"{who} swapped: {show_card(data['to_table'])} face up, {show_card(data['to_hand'])} into the hand."
     if kind == "ready":
         return f"{who} is ready."
     if kind == "play_begins":
-        return f"Play begins: {_name(names, data['first'])} starts."
+        return f"Play begins: {name_of(names, data['first'])} starts."
     if kind == "play":
         where = " from the table" if data["from"] == "face_up" else ""
         return f"{who} played {_show_all(data['cards'])}{where}."
@@ -272,7 +252,7 @@ def _event_line(event: Event, names: Mapping[int, str]) -> str | None:
         count = data["count"]
         return f"{who} picked up the pile ({count} card{'s' if count != 1 else ''})."
     if kind == "blind":
-        card = _show(data["card"])
+        card = show_card(data["card"])
         if data["played"]:
             return f"{who} turned face-down card {data['position']}: {card}, played."
         return (
@@ -295,9 +275,9 @@ def _event_line(event: Event, names: Mapping[int, str]) -> str | None:
         placements = data.get("placements") or []
         if not placements:
             return "Game over."
-        line = "Game over. Winner: " + ", ".join(_name(names, p) for p in placements[0]) + "."
+        line = "Game over. Winner: " + ", ".join(name_of(names, p) for p in placements[0]) + "."
         if data.get("idiot") is not None:
-            line += f" The Idiot: {_name(names, data['idiot'])}."
+            line += f" The Idiot: {name_of(names, data['idiot'])}."
         return line
     if kind == "player_removed":
         return f"{who} left the game; their cards are out of play."
