@@ -199,16 +199,15 @@ async def set_user_setting(db: aiosqlite.Connection, user_id: int, key: str, val
 async def record_results(
     db: aiosqlite.Connection, table_id: int, game: str, placements: Sequence[Sequence[int]], now: float
 ) -> None:
+    # Dense ranking: a winning team shares place 1 and the other team is 2nd, not 3rd.
     players = sum(len(group) for group in placements)
-    place = 1
-    for group in placements:
+    for place, group in enumerate(placements, start=1):
         for user_id in group:
             await _write(db, 
                 "INSERT OR REPLACE INTO results (table_id, game, user_id, place, players, finished_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (table_id, game, user_id, place, players, now),
             )
-        place += len(group)
 
 
 @dataclass

@@ -55,7 +55,7 @@ CREATE TABLE results (
     table_id    INTEGER NOT NULL REFERENCES game_tables (id),
     game        TEXT    NOT NULL,
     user_id     INTEGER NOT NULL,
-    place       INTEGER NOT NULL,         -- 1 = winner; tied players share a place
+    place       INTEGER NOT NULL,         -- 1 = winner; tied players (a team) share a place; dense ranking
     players     INTEGER NOT NULL,
     finished_at REAL    NOT NULL,
     PRIMARY KEY (table_id, user_id)
