@@ -132,6 +132,15 @@ DYNAMIC_ITEMS = (LobbyButton, ShowHandButton, ActButton, PlaySelect, PageButton)
 # ------------------------------------------------------------------------- views
 
 
+def _unstored(view: discord.ui.View) -> discord.ui.View:
+    """Every item here is a DynamicItem, dispatched from its custom_id by the
+    globally registered classes, so discord.py need not keep each sent view in its
+    store (with a 15-minute expiry task per ephemeral hand). A stopped view is
+    rendered as usual but not stored."""
+    view.stop()
+    return view
+
+
 def lobby_view(guild_id: int, table_id: int, seat_choices: Sequence[tuple[str, str]] = ()) -> discord.ui.View:
     """Join (or one Join button per side/team), Leave, Start, Cancel."""
     view = discord.ui.View(timeout=None)
@@ -143,13 +152,13 @@ def lobby_view(guild_id: int, table_id: int, seat_choices: Sequence[tuple[str, s
     view.add_item(LobbyButton(guild_id, table_id, "leave", label="Leave"))
     view.add_item(LobbyButton(guild_id, table_id, "start", label="Start", style=discord.ButtonStyle.success))
     view.add_item(LobbyButton(guild_id, table_id, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
-    return view
+    return _unstored(view)
 
 
 def table_view(guild_id: int, table_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ShowHandButton(guild_id, table_id))
-    return view
+    return _unstored(view)
 
 
 def page_count(controls: Sequence[Control]) -> int:
@@ -190,4 +199,4 @@ def hand_view(guild_id: int, table_id: int, version: int, controls: Sequence[Con
     for item in footer:
         item.item.row = 4  # type: ignore[attr-defined]
         view.add_item(item)
-    return view
+    return _unstored(view)
