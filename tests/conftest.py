@@ -21,6 +21,16 @@ def make_bot(data_dir: Path, extensions: tuple[str, ...] = EXTENSIONS) -> Deckha
     return DeckhandBot(make_settings(data_dir), extensions=extensions)
 
 
+async def restart(env, data_dir: Path, extensions: tuple[str, ...] = EXTENSIONS) -> DeckhandBot:
+    """Restart the bot on the same databases, as a process restart would: SimCord
+    swaps in a fresh bot; the old one's connections are closed as its exit would."""
+    old = env.bot
+    await env.restart_bot(make_bot(data_dir, extensions))
+    await old.tables.close()
+    await old.storage.close()
+    return env.bot
+
+
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     return tmp_path / "data"

@@ -8,7 +8,7 @@ import json
 import random
 import sqlite3
 
-from tests.conftest import make_bot
+from tests.conftest import restart
 from tests.e2e.ui import has_control_for, select_options, use_control
 
 
@@ -181,7 +181,7 @@ async def test_restart_mid_game_then_the_same_game_continues(simcord_env, data_d
     before = table_of(env)
     snapshot, version = before.state.to_json(), before.record.version
     table_message = channel.last_message
-    await env.restart_bot(make_bot(data_dir))
+    await restart(env, data_dir)
     after = table_of(env)
     assert after is not before
     assert after.state.to_json() == snapshot and after.record.version == version

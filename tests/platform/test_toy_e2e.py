@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine import Action
 
-from tests.conftest import make_bot
+from tests.conftest import make_bot, restart
 
 TOY = ("bot.commands", "tests.platform.toy")
 
@@ -178,7 +178,7 @@ async def test_restart_mid_game_restores_table_buttons_and_timer(simcord_env, da
     table_msg = channel.last_message
     mover, table = current_player(env.bot, members, guild)
     state_before = table.state.to_json()
-    await env.restart_bot(make_bot(data_dir, TOY))
+    await restart(env, data_dir, TOY)
     restored = env.bot.tables.tables()
     assert len(restored) == 1 and restored[0].state.to_json() == state_before
     # The old message's button works in the new process, and play continues.
@@ -202,7 +202,7 @@ async def test_corrupt_snapshot_is_replayed_from_the_log(simcord_env, data_dir):
     good = table.state.to_json()
     await env.bot.tables.close()
     db_rows(data_dir, guild.id, "UPDATE game_tables SET state = '{broken'")
-    await env.restart_bot(make_bot(data_dir, TOY))
+    await restart(env, data_dir, TOY)
     (restored,) = env.bot.tables.tables()
     assert restored.state.to_json() == good
 
@@ -213,7 +213,7 @@ async def test_unrecoverable_row_closes_table_with_a_message(simcord_env, data_d
     await open_and_start(env, channel, members)
     await env.bot.tables.close()
     db_rows(data_dir, guild.id, "UPDATE game_tables SET state = 'nope', seed = NULL")
-    await env.restart_bot(make_bot(data_dir, TOY))
+    await restart(env, data_dir, TOY)
     assert env.bot.tables.tables() == []
     assert "could not be restored" in channel.last_message.content
     fresh = await members[0].slash(channel, "toy new")  # the channel is usable again
