@@ -205,10 +205,13 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     if observation["phase"] == "over":
         lines.append(_result_text(observation, names))
     else:
-        lines.append(
-            f"🔎 Search Request **{_show(observation['request'])}** "
-            f"(#{observation['search_number']}, turned by {_name(names, observation['turn'])})"
-        )
+        if observation["request"]:
+            lines.append(
+                f"🔎 Search Request **{_show(observation['request'])}** "
+                f"(#{observation['search_number']}, turned by {_name(names, observation['turn'])})"
+            )
+        # (No request while a search winner chooses how to refill: the search is
+        # decided and shown below as "This search".)
         lines.append(_status_line(observation, names))
     reveal = observation.get("reveal")
     if not reveal and observation.get("cut"):

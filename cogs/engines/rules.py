@@ -201,7 +201,8 @@ class EnginesGame(Game):
         if len(players) == 3:
             raise RuleError(
                 "Engines of Discrimination is played by 2 players (Google against Yahoo) or 4 "
-                "(two teams of two); it cannot be played by 3."
+                "(two teams of two); it cannot be played by 3. One player should press Leave, "
+                "or, at a table opened for 4, one more should join."
             )
 
     @classmethod

@@ -23,6 +23,8 @@ from types import SimpleNamespace
 import pytest
 
 import bot.tables
+from simcord.results import to_discord_message
+
 from bot.cards import parse_card
 from bot.engine import Action
 from tests.conftest import make_bot
@@ -50,6 +52,16 @@ def setup_world(env, n):
 def db_rows(data_dir, guild_id, sql, *args):
     with sqlite3.connect(data_dir / "guilds" / f"{guild_id}.sqlite3") as con:
         return con.execute(sql, args).fetchall()
+
+
+def newest(env, channel_id):
+    """The channel's newest message everyone there can see (SimCord's ``last_message``
+    converts the whole history on every call: too slow for a game of many searches)."""
+    stored = env.backend.messages.get(channel_id, {})
+    for message_id in sorted(stored, reverse=True):
+        if stored[message_id].visible_to(None):
+            return to_discord_message(env, stored[message_id])
+    return None
 
 
 def the_table(env):
@@ -194,11 +206,11 @@ class LeakWatch:
 async def open_hand(env, member, channel, dm_players=()):
     """Show hand on the table message: (who clicks in the hand, a getter of the hand
     message as it is now: the platform edits it in place after each move)."""
-    opened = await member.click(channel.last_message, label="Show hand")
+    opened = await member.click(newest(env, channel.id), label="Show hand")
     assert opened.ephemeral
     if member in dm_players:
         assert opened.response.content == "Your hand is in your DMs."
-        return member.user, lambda: member.user.dm_channel.last_message
+        return member.user, lambda: newest(env, member.user.dm_channel.id)
     return member, lambda: opened.response.message
 
 
@@ -232,7 +244,7 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
     await bob.click(lobby, label="Join Yahoo")
     await alice.click(lobby, label="Join Google")
     assert the_table(env).record.seat_choices == {alice.id: "google", bob.id: "yahoo"}
-    assert f"<@{bob.id}> — Yahoo" in channel.last_message.embeds[0].fields[0].value  # the lobby, updated
+    assert f"<@{bob.id}> — Yahoo" in newest(env, channel.id).embeds[0].fields[0].value  # the lobby, updated
     await alice.click(lobby, label="Start")
 
     table = the_table(env)
@@ -240,7 +252,7 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
     assert state.teams == {"google": [alice.id], "yahoo": [bob.id]}
     members = {alice.id: alice, bob.id: bob}
     names = {p: f"<@{p}>" for p in members}
-    first = channel.last_message
+    first = newest(env, channel.id)
     assert set(re.findall(r"<@(\d+)>", first.content)) == {str(alice.id), str(bob.id)}
     embed = first.embeds[0]
     assert f"Search Request **{parse_card(str(state.request)).display()}**" in embed.description
@@ -269,7 +281,7 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
             await alice.click(alice_hand[1](), label="Declare IPO (+4 cards)")
             done["ipo"] = True
             assert sorted(state.hands[alice.id]) == sorted([*map(parse_card, hands[alice.id]), *deck[:4]])
-            assert "IPOs left: 0" in channel.last_message.embeds[0].fields[0].value
+            assert "IPOs left: 0" in newest(env, channel.id).embeds[0].fields[0].value
             hands[alice.id] = [str(c) for c in state.hands[alice.id]]
 
         plan = engineer_tie(request, hands[alice.id], hands[bob.id]) if state.last_winner == "google" and done["shown"] + done["declined"] < 2 else None
@@ -284,7 +296,7 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
         else:
             await pick(env, alice, alice_hand, picks[alice.id])
             # Alice has picked: the table shows that she has, never what.
-            assert f"✅ {names[alice.id]}" in channel.last_message.embeds[0].description
+            assert f"✅ {names[alice.id]}" in newest(env, channel.id).embeds[0].description
         bob_hand = await open_hand(env, bob, channel, (bob,))
         assert "Declare IPO (+4 cards)" not in button_labels(bob_hand[1]())  # never for Yahoo
         if timeout:
@@ -299,12 +311,12 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
         assert {play["player"]: play["card"] for play in state.reveal["plays"]} == picks
         watch.check(first_pick_at, reveal_at, picks, names)
         if timeout:
-            assert f"⏰ {names[alice.id]} ran out of time." in channel.last_message.embeds[0].fields[-1].value
+            assert f"⏰ {names[alice.id]} ran out of time." in newest(env, channel.id).embeds[0].fields[-1].value
 
         if plan:
             assert state.phase == "tiebreak"  # tied, Google ahead, Yahoo holds one point further
         if state.phase == "tiebreak":
-            assert f"Tie! Waiting for {names[bob.id]} (Yahoo)" in channel.last_message.embeds[0].description
+            assert f"Tie! Waiting for {names[bob.id]} (Yahoo)" in newest(env, channel.id).embeds[0].description
             # Bob made the last pick: the hand he picked from now offers the tie-breaker...
             assert any(label.startswith("Show ") for label in button_labels(bob_hand[1]()))
             # ...and so does a fresh Show hand.
@@ -319,19 +331,19 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
                 await bob_dm.click(hand, label=show[0])
                 done["shown"] += 1
                 assert state._scores()["yahoo"] == scores["yahoo"] + 1 and state.last_winner == "yahoo"
-                assert "tie, won by Yahoo's tie-breaker" in channel.last_message.embeds[0].description
+                assert "tie, won by Yahoo's tie-breaker" in newest(env, channel.id).embeds[0].description
             else:
                 await bob_dm.click(hand, label="Don't show a tie-breaker")
                 done["declined"] += 1
                 assert state._scores()["google"] == scores["google"] + 1
-                assert "won by the side that won the last search" in channel.last_message.embeds[0].description
+                assert "won by the side that won the last search" in newest(env, channel.id).embeds[0].description
 
     assert done["ipo"] and done["timer"] and done["shown"] >= 1 and done["declined"] >= 1
     assert watch.searches_checked == searches
     result = table.state.result
     scores = result["scores"]
     assert result["reason"] == "deck_used_up"
-    final = channel.last_message
+    final = newest(env, channel.id)
     assert final.components == []
     assert f"Google {scores['google']} – Yahoo {scores['yahoo']}" in final.embeds[0].description
     winner = alice.id if scores["google"] > scores["yahoo"] else bob.id
@@ -355,3 +367,209 @@ def engineer_tie(request, google, yahoo):
             if further:
                 return g, y
     return None
+
+
+# --------------------------------------------------------------------------- 4 players
+
+
+async def play_search_4p(env, channel, members, names, rng, watch, seen, *, dm_players=()):
+    """One search through the UI: every player with cards picks from their own hand;
+    then the tie-breaker and the refill choices, when offered, are answered by clicks."""
+    table = the_table(env)
+    state = table.state
+    assert state.phase == "choose"
+    request, number = str(state.request), state.search_count
+    order = [p for p in state.play_order() if p in state.current_players()]
+    picks = {}
+    first_pick_at = watch.mark()
+    reveal_at = None
+    for index, player in enumerate(order):
+        member = members[player]
+        hand = await open_hand(env, member, channel, dm_players)
+        labels = button_labels(hand[1]())
+        ipo_allowed = player == state.turn and state.side_of[player] == "google" and state.ipos_this_set == 0 and bool(state.decks["google"])
+        assert ("Declare IPO (+4 cards)" in labels) == ipo_allowed
+        if ipo_allowed and not seen["ipo"] and number >= 3:
+            await hand[0].click(hand[1](), label="Declare IPO (+4 cards)")
+            seen["ipo"] = True
+            assert len(state.hands[player]) > 5
+        cards = [str(c) for c in state.hands[player]]
+        picks[player] = choose_card(rng, request, cards)
+        if index == len(order) - 1:
+            reveal_at = watch.mark()
+        await pick(env, member, hand, picks[player])
+        if index < len(order) - 1:
+            assert f"✅ {names[player]}" in newest(env, channel.id).embeds[0].description
+    assert state.reveal["search"] == number
+    assert {play["player"]: play["card"] for play in state.reveal["plays"]} == picks
+    watch.check(first_pick_at, reveal_at, picks, names)
+    # Every card matching the request exactly is put aside (the four-player rule).
+    outcome = state.reveal["outcome"]
+    matches = sorted(p for p, code in picks.items() if gap(request, code) == 0)
+    if matches and outcome["kind"] == "won":
+        assert sorted(w["player"] for w in outcome["winners"]) == matches
+    while state.phase == "tiebreak":
+        player = sorted(state.current_players())[0]
+        hand = await open_hand(env, members[player], channel, dm_players)
+        labels = button_labels(hand[1]())
+        shows = [label for label in labels if label.startswith("Show ")]
+        assert shows and "Don't show a tie-breaker" in labels
+        await hand[0].click(hand[1](), label=shows[0])
+        seen["tiebreak"] += 1
+    refills = []
+    while state.phase == "refill":
+        player = sorted(state.current_players())[0]
+        assert "Search Request" not in newest(env, channel.id).embeds[0].description.split("\n")[0]
+        waiting = next(line for line in newest(env, channel.id).embeds[0].description.split("\n") if line.startswith("🔄 Waiting for"))
+        assert names[player] in waiting and "team deck or partner's hand" in waiting
+        hand = await open_hand(env, members[player], channel, dm_players)
+        labels = button_labels(hand[1]())
+        assert labels[:2] == ["Refill from the team deck", "Take blindly from your partner"]
+        partner = state.partner(player)
+        choice = "partner" if seen["partner"] <= seen["deck"] else "deck"
+        missing = (5 if state.side_of[player] == "google" else 4) - len(state.hands[player])
+        taken = min(missing, len(state.hands[partner]))
+        await hand[0].click(hand[1](), label=labels[0] if choice == "deck" else labels[1])
+        seen[choice] += 1
+        if choice == "partner":
+            refills.append(f"{names[player]} takes {taken} card{'s' if taken != 1 else ''} blindly from {names[partner]}")
+    for line in refills:
+        assert line in "\n".join(table.record.recent)
+
+
+async def test_four_players_in_teams(simcord_env, data_dir):
+    env = simcord_env
+    guild, channel, (ann, ben, cat, dan) = setup_world(env, 4)
+    # Ben, Cat and Dan read their hands in DMs; Ann's are ephemeral. (discord.py gives
+    # every ephemeral view a 15-minute timeout task: hundreds of them slow SimCord down.)
+    dm_players = (ben, cat, dan)
+    for member in dm_players:
+        await member.slash(channel, "settings hands", where="dm")
+    opened = await ann.slash(channel, "engines new", players=4)
+    lobby = opened.response.message
+    await ben.click(lobby, label="Join Yahoo")
+    early = await ann.click(lobby, label="Start")
+    assert early.ephemeral
+    assert early.response.content.startswith("This table was opened for 4 players and 2 have joined: wait for 2 more players to join")
+    await cat.click(lobby, label="Join Google")
+    await dan.click(lobby, label="Join either side")
+    await ann.click(lobby, label="Start")
+
+    table = the_table(env)
+    state = table.state
+    members = {m.id: m for m in (ann, ben, cat, dan)}
+    names = {p: f"<@{p}>" for p in members}
+    # Ben chose Yahoo and Cat Google; Ann and Dan (either side) were split between them.
+    assert ben.id in state.teams["yahoo"] and cat.id in state.teams["google"]
+    assert {ann.id, dan.id} == {state.teams["google"][0] if state.teams["google"][0] != cat.id else state.teams["google"][1],
+                                state.teams["yahoo"][0] if state.teams["yahoo"][0] != ben.id else state.teams["yahoo"][1]}
+    # Partners sit across: Google, Yahoo, Google, Yahoo.
+    assert [state.side_of[p] for p in state.seats] == ["google", "yahoo", "google", "yahoo"]
+    # The Yahoo players cut for low card; the lower one turns the first request.
+    first = newest(env, channel.id).embeds[0]
+    cut = {entry["player"]: parse_card(entry["card"]) for entry in state.cut}
+    assert set(cut) == set(state.teams["yahoo"])
+    assert state.turn == min(cut, key=lambda p: int(cut[p].rank))
+    assert "✂️ Yahoo cut for low card" in first.description
+    assert first.title == "Engines of Discrimination — set 1 (best of three)"
+    assert "sets won: 0" in first.fields[0].name
+
+    rng = random.Random(5)
+    watch = LeakWatch(env, channel)
+    seen = {"ipo": False, "tiebreak": 0, "deck": 0, "partner": 0}
+    searches = 0
+    while state.set_number == 1:
+        searches += 1
+        assert searches < 200
+        await play_search_4p(env, channel, members, names, rng, watch, seen, dm_players=dm_players)
+    assert watch.searches_checked == searches
+    assert seen["ipo"] and seen["deck"] >= 1 and seen["partner"] >= 1
+    (set_one,) = state.set_results
+    winner = set_one["winner"]
+    assert state.set_wins == {winner: 1, "yahoo" if winner == "google" else "google": 0}
+    assert f"Set 1 goes to {winner.title()}" in "\n".join(table.record.recent)
+    table_now = newest(env, channel.id).embeds[0]
+    assert table_now.title == "Engines of Discrimination — set 2 (best of three)"
+    assert state.ipos_this_set == 0 and "IPOs left: 1" in table_now.fields[0].value
+
+    # A restart in the middle of set 2: the table, its buttons and the game come back.
+    snapshot = state.to_json()
+    old_bot = env.bot
+    await env.restart_bot(make_bot(data_dir))
+    await old_bot.tables.close()  # what the old process's exit would have done
+    await old_bot.storage.close()
+    table = the_table(env)
+    assert table.state.to_json() == snapshot
+    searches += 1
+    await play_search_4p(env, channel, members, names, rng, watch, seen, dm_players=dm_players)
+    state = table.state
+
+    # Sets 2 (and 3 if needed) through the UI to the end of the best of three.
+    while not state.is_over():
+        searches += 1
+        assert searches < 600
+        await play_search_4p(env, channel, members, names, rng, watch, seen, dm_players=dm_players)
+    assert watch.searches_checked == searches
+    result = state.result
+    assert result["reason"] == "sets"
+    winners, losers = result["placements"]
+    winning_side = state.side_of[winners[0]]
+    assert result["set_wins"][winning_side] == 2 and sorted(winners) == sorted(state.teams[winning_side])
+    final = newest(env, channel.id)
+    assert "won the Engines of Discrimination game!" in final.content
+    assert all(f"<@{p}>" in final.content for p in winners)
+    assert f"Game over: {winning_side.title()} wins!" in final.embeds[0].description
+    rows = db_rows(data_dir, guild.id, "SELECT user_id, place FROM results ORDER BY place, user_id")
+    assert rows == [(p, 1) for p in sorted(winners)] + [(p, 2) for p in sorted(losers)]
+    assert db_rows(data_dir, guild.id, "SELECT status FROM game_tables") == [("finished",)]
+
+
+# --------------------------------------------------------------------------- the lobby
+
+
+async def test_lobby_table_size_and_sides(simcord_env):
+    env = simcord_env
+    guild, channel, (ann, ben, cat, dan) = setup_world(env, 4)
+    lobby = (await ann.slash(channel, "engines new")).response.message  # 2 players by default
+    assert "players: 2" in lobby.embeds[0].fields[1].value
+    await ben.click(lobby, label="Join either side")
+    await cat.slash(channel, "join")  # /join: no side chosen either
+    listing = newest(env, channel.id).embeds[0].fields[0].value
+    assert f"<@{cat.id}> — either side" in listing and f"<@{ann.id}> — either side (host)" in listing
+    three = await ann.click(lobby, label="Start")
+    assert three.ephemeral and "it cannot be played by 3" in three.response.content
+    await dan.click(lobby, label="Join Yahoo")
+    four = await ann.click(lobby, label="Start")
+    assert four.response.content == (
+        "This table was opened for 2 players and 4 have joined: 2 players should press Leave, "
+        "or cancel it and open a 4-player table with `/engines new players:4`."
+    )
+    await cat.click(lobby, label="Leave")
+    await dan.click(lobby, label="Leave")
+    # Two players on one side: Start says who should move.
+    await ben.click(lobby, label="Join Google")
+    await ann.click(lobby, label="Join Google")
+    crowded = await ann.click(lobby, label="Start")
+    assert crowded.response.content == "Google has 2 players but this table needs 1 a side: someone should switch to Yahoo."
+    assert env.bot.tables.tables()[0].status == "lobby"
+    await ann.click(lobby, label="Join either side")  # Ann lets the bot place her
+    await ann.click(lobby, label="Start")
+    assert the_table(env).state.teams == {"google": [ben.id], "yahoo": [ann.id]}
+
+
+async def test_sides_are_random_when_nobody_chooses(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    ann, ben = (guild.add_member(env.create_user(name)) for name in ("ann", "ben"))
+    google = []
+    for n in range(6):
+        channel = guild.create_text_channel(f"table-{n}")
+        lobby = (await ann.slash(channel, "engines new", players=2)).response.message
+        await ben.click(lobby, label="Join either side")
+        await ann.click(lobby, label="Start")
+        table = env.bot.tables.active_in_channel(guild.id, channel.id)
+        teams = table.state.teams
+        assert sorted(teams["google"] + teams["yahoo"]) == sorted([ann.id, ben.id])
+        google.append(teams["google"][0])
+    # Over six tables (six seeds) each player has been Google at least once.
+    assert set(google) == {ann.id, ben.id}
