@@ -2,10 +2,10 @@
 slash commands, lobby buttons, the Show hand button, hand selects and hand buttons.
 
 - a whole 2-player game: sides chosen in the lobby, one hand in DMs, Google's IPO,
-  Yahoo's tie-breaker (shown once, declined once), a turn timer that plays the
+  Yahoo's tie-breaker (shown, and declined), a turn timer that plays the
   closest card, and the result in the channel and in the database;
-- a 4-player game in teams: set one entirely through the UI (refill choices, the
-  cut, the IPO), a restart, then a scripted finish of the best of three;
+- a 4-player game in teams, the whole best of three through the UI: the cut, the
+  IPO (once per set), tie-breakers, both refill choices, and a restart mid-set;
 - lobby rules: table size, random sides, over-full sides.
 
 In every search, no public message shows a hidden pick before the reveal: every REST
@@ -14,19 +14,16 @@ call the bot made (``env.http_requests``) in that window is scanned.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import sqlite3
 from types import SimpleNamespace
 
 import pytest
-
-import bot.tables
 from simcord.results import to_discord_message
 
+import bot.tables
 from bot.cards import parse_card
-from bot.engine import Action
 from tests.conftest import make_bot
 
 TIMER = 120
@@ -416,6 +413,8 @@ async def play_search_4p(env, channel, members, names, rng, watch, seen, *, dm_p
         assert shows and "Don't show a tie-breaker" in labels
         await hand[0].click(hand[1](), label=shows[0])
         seen["tiebreak"] += 1
+        assert state.reveal["outcome"]["reason"] == "yahoo_special"
+        assert "tie, won by Yahoo's tie-breaker" in newest(env, channel.id).embeds[0].description
     refills = []
     while state.phase == "refill":
         player = sorted(state.current_players())[0]
@@ -510,6 +509,7 @@ async def test_four_players_in_teams(simcord_env, data_dir):
         assert searches < 600
         await play_search_4p(env, channel, members, names, rng, watch, seen, dm_players=dm_players)
     assert watch.searches_checked == searches
+    assert seen["tiebreak"] >= 1
     result = state.result
     assert result["reason"] == "sets"
     winners, losers = result["placements"]
