@@ -24,7 +24,7 @@ from simcord.results import to_discord_message
 
 import bot.tables
 from bot.cards import parse_card
-from tests.conftest import make_bot
+from tests.conftest import restart
 
 TIMER = 120
 
@@ -439,8 +439,7 @@ async def play_search_4p(env, channel, members, names, rng, watch, seen, *, dm_p
 async def test_four_players_in_teams(simcord_env, data_dir):
     env = simcord_env
     guild, channel, (ann, ben, cat, dan) = setup_world(env, 4)
-    # Ben, Cat and Dan read their hands in DMs; Ann's are ephemeral. (discord.py gives
-    # every ephemeral view a 15-minute timeout task: hundreds of them slow SimCord down.)
+    # Ben, Cat and Dan read their hands in DMs; Ann's are ephemeral.
     dm_players = (ben, cat, dan)
     for member in dm_players:
         await member.slash(channel, "settings hands", where="dm")
@@ -493,10 +492,7 @@ async def test_four_players_in_teams(simcord_env, data_dir):
 
     # A restart in the middle of set 2: the table, its buttons and the game come back.
     snapshot = state.to_json()
-    old_bot = env.bot
-    await env.restart_bot(make_bot(data_dir))
-    await old_bot.tables.close()  # what the old process's exit would have done
-    await old_bot.storage.close()
+    await restart(env, data_dir)
     table = the_table(env)
     assert table.state.to_json() == snapshot
     searches += 1
