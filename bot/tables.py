@@ -344,9 +344,10 @@ class TableManager:
             if carry:
                 options["carry"] = carry
             try:
-                spec.game.check_player_count(players)
+                # The game's own lobby check first: it knows the table's size and sides.
                 if spec.prepare_options is not None:
                     options = spec.prepare_options(players, dict(record.seat_choices), options, seed)
+                spec.game.check_player_count(players)
                 state = spec.game.new(players, options, seed=seed)
             except RuleError as error:
                 await _reply(interaction, str(error))
@@ -925,6 +926,9 @@ def _final_text(table: Table, state: Game) -> str:
     placements = state.placements()
     if not placements:
         return f"The {table.spec.title} game is over."
+    everyone = sum(len(group) for group in placements)
+    if len(placements) == 1 and everyone > 1:
+        return f"🤝 The {table.spec.title} game ended in a draw."
     winners = " and ".join(f"<@{p}>" for p in placements[0])
     return f"🏆 {winners} won the {table.spec.title} game!"
 

@@ -14,17 +14,22 @@ import discord
 
 from bot.cards import parse_card
 from bot.engine import Action, Control, Event
+from bot.render_util import (
+    BUTTON_LABEL_LIMIT,
+    DESCRIPTION_LIMIT,
+    EMBED_TOTAL_LIMIT,
+    FIELD_VALUE_LIMIT,
+    OPTION_TEXT_LIMIT,
+    clip,
+    clip_lines_from_end,
+    name_of,
+    show_card,
+)
 
 GOOGLE_COLOUR = discord.Colour.blue()
 YAHOO_COLOUR = discord.Colour.purple()
 TABLE_COLOUR = discord.Colour.dark_teal()
 
-# Discord limits (embed: description, field value, whole embed; components).
-DESCRIPTION_LIMIT = 4096
-FIELD_VALUE_LIMIT = 1024
-EMBED_TOTAL_LIMIT = 6000
-BUTTON_LABEL_LIMIT = 80
-OPTION_TEXT_LIMIT = 100
 RECENT_LINES = 8
 
 SIDE_TITLE = {"google": "Google", "yahoo": "Yahoo"}
@@ -47,35 +52,16 @@ END_REASONS = {
 # --------------------------------------------------------------------------- helpers
 
 
-def _show(code: str | None) -> str:
-    return parse_card(code).display() if code else "—"
 
 
-def _name(names: Mapping[int, str], player: int | None) -> str:
-    if player is None:
-        return "someone"
-    return names.get(player) or f"Player {player}"
 
 
 def _names(names: Mapping[int, str], players: Sequence[int]) -> str:
-    return " & ".join(_name(names, p) for p in players)
+    return " & ".join(name_of(names, p) for p in players)
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _clip_lines_from_end(lines: Sequence[str], limit: int) -> str:
-    """Join the newest lines that fit ``limit`` (oldest dropped first)."""
-    kept: list[str] = []
-    size = 0
-    for line in reversed(lines):
-        line = _clip(line, limit)
-        if size + len(line) + 1 > limit:
-            break
-        kept.append(line)
-        size += len(line) + 1
-    return "\n".join(reversed(kept))
 
 
 def _value(code: str) -> int | None:
@@ -96,7 +82,7 @@ def _how_close(request: str | None, code: str) -> str:
     if not request:
         return ""
     gap = _distance(request, code)
-    shown = _show(request)
+    shown = show_card(request)
     if gap == 0:
         return f"matches the {shown} request"
     if gap is None:
@@ -110,12 +96,12 @@ def _outcome_text(reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
     outcome = reveal.get("outcome") or {}
     kind = outcome.get("kind")
     if kind == "won":
-        cards = ", ".join(f"{_name(names, w['player'])} {_show(w['card'])}" for w in outcome["winners"])
+        cards = ", ".join(f"{name_of(names, w['player'])} {show_card(w['card'])}" for w in outcome["winners"])
         side = SIDE_TITLE.get(outcome.get("side"), "")
         text = f"**{side}** wins ({WIN_REASONS.get(outcome['reason'], outcome['reason'])}): {cards} put aside"
         shown = outcome.get("shown")
         if shown:
-            text += f"; {_name(names, shown['player'])} showed {_show(shown['card'])}"
+            text += f"; {name_of(names, shown['player'])} showed {show_card(shown['card'])}"
         return text
     if kind == "discarded":
         return "nobody answered it: request discarded"
@@ -127,9 +113,9 @@ def _outcome_text(reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
 
 
 def _reveal_text(reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    plays = " · ".join(f"{_name(names, p['player'])} {_show(p['card'])}" for p in reveal["plays"])
+    plays = " · ".join(f"{name_of(names, p['player'])} {show_card(p['card'])}" for p in reveal["plays"])
     outcome = _outcome_text(reveal, names)
-    return f"Request {_show(reveal['request'])}: {plays}" + (f"\n→ {outcome}" if outcome else "")
+    return f"Request {show_card(reveal['request'])}: {plays}" + (f"\n→ {outcome}" if outcome else "")
 
 
 def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
@@ -137,7 +123,7 @@ def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> st
     if phase == "choose":
         seats = observation["seats"]
         marks = [
-            f"{'✅' if seat['chosen'] else '⏳'} {_name(names, seat['player'])}"
+            f"{'✅' if seat['chosen'] else '⏳'} {name_of(names, seat['player'])}"
             for seat in seats
             if seat["chosen"] or seat["player"] in observation["current"]
         ]
@@ -180,7 +166,7 @@ def _side_field(observation: Mapping[str, Any], names: Mapping[int, str], side: 
     for p in players:
         size = seats[p]["hand_size"]
         picked = " + 1 picked" if seats[p]["chosen"] else ""
-        lines.append(f"{_name(names, p)}: {size} card{'s' if size != 1 else ''} in hand{picked}")
+        lines.append(f"{name_of(names, p)}: {size} card{'s' if size != 1 else ''} in hand{picked}")
     lines.append(f"Put aside: **{observation['scores'][side]}**")
     lines.append(f"Player deck: {observation['decks'][side]}")
     if side == "google":
@@ -190,7 +176,7 @@ def _side_field(observation: Mapping[str, Any], names: Mapping[int, str], side: 
     title = f"{SIDE_ICON[side]} {SIDE_TITLE[side]}"
     if observation["players"] == 4:
         title += f" — sets won: {observation['set_wins'][side]}"
-    return title, _clip("\n".join(lines), FIELD_VALUE_LIMIT)
+    return title, clip("\n".join(lines), FIELD_VALUE_LIMIT)
 
 
 # --------------------------------------------------------------------------- the protocol
@@ -207,20 +193,20 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     else:
         if observation["request"]:
             lines.append(
-                f"🔎 Search Request **{_show(observation['request'])}** "
-                f"(#{observation['search_number']}, turned by {_name(names, observation['turn'])})"
+                f"🔎 Search Request **{show_card(observation['request'])}** "
+                f"(#{observation['search_number']}, turned by {name_of(names, observation['turn'])})"
             )
         # (No request while a search winner chooses how to refill: the search is
         # decided and shown below as "This search".)
         lines.append(_status_line(observation, names))
     reveal = observation.get("reveal")
     if not reveal and observation.get("cut"):
-        cuts = ", ".join(f"{_name(names, c['player'])} {_show(c['card'])}" for c in observation["cut"])
+        cuts = ", ".join(f"{name_of(names, c['player'])} {show_card(c['card'])}" for c in observation["cut"])
         lines.append(f"✂️ Yahoo cut for low card: {cuts}")
     if reveal:
         label = "This search" if reveal["search"] == observation["search_number"] and observation["phase"] != "choose" else "Last search"
         lines.append(f"**{label}** — {_reveal_text(reveal, names)}")
-    embed = discord.Embed(title=title, description=_clip("\n".join(lines), DESCRIPTION_LIMIT), colour=TABLE_COLOUR)
+    embed = discord.Embed(title=title, description=clip("\n".join(lines), DESCRIPTION_LIMIT), colour=TABLE_COLOUR)
     for side in ("google", "yahoo"):
         name, value = _side_field(observation, names, side)
         embed.add_field(name=name, value=value, inline=True)
@@ -232,7 +218,7 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     )
     if recent:
         room = EMBED_TOTAL_LIMIT - len(embed) - 50
-        text = _clip_lines_from_end(list(recent)[-RECENT_LINES:], max(0, min(FIELD_VALUE_LIMIT, room)))
+        text = clip_lines_from_end(list(recent)[-RECENT_LINES:], max(0, min(FIELD_VALUE_LIMIT, room)))
         if text:
             embed.add_field(name="Recent", value=text, inline=False)
     embed.set_footer(text="Closest card wins · images only match images · Yahoo wins ties one point further · Google may IPO")
@@ -249,12 +235,12 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     )
     lines: list[str] = []
     if observation["phase"] != "over":
-        lines.append(f"🔎 Search Request: **{_show(request)}**")
+        lines.append(f"🔎 Search Request: **{show_card(request)}**")
     mine = observation.get("my_choice")
     if mine:
-        lines.append(f"Your pick: **{_show(mine)}** (hidden until everyone has picked)")
+        lines.append(f"Your pick: **{show_card(mine)}** (hidden until everyone has picked)")
     hand = observation.get("hand") or []
-    card_lines = [f"{_show(code)} — {_how_close(request, code)}" if request else _show(code) for code in hand]
+    card_lines = [f"{show_card(code)} — {_how_close(request, code)}" if request else show_card(code) for code in hand]
     lines.append("**Your cards**")
     lines.extend(card_lines or ["(no cards)"])
     target = observation["hand_target"][side]
@@ -262,14 +248,14 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
         lines.append(f"You hold more than {target} cards (IPO): no drawing until you are below {target}.")
     partner = observation.get("partner")
     if partner is not None:
-        lines.append(f"Partner: {_name(names, partner)}")
+        lines.append(f"Partner: {name_of(names, partner)}")
     if observation.get("ipo_allowed"):
         lines.append("📈 You may declare your IPO now (4 extra cards), before you pick.")
     if observation["phase"] == "tiebreak" and observation.get("viewer") in (observation.get("tiebreak") or {}).get("players", []):
         lines.append("⚖️ You can win this tie by showing a card one point further from the request.")
     if observation.get("viewer") in observation.get("refill_pending", []):
         lines.append("🔄 You won: refill from the team deck, or blindly from your partner's hand.")
-    embed.description = _clip("\n".join(lines), DESCRIPTION_LIMIT)
+    embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     return embed
 
 
@@ -283,17 +269,17 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
             out.append(
                 Control(
                     action,
-                    label=_clip(_show(code), OPTION_TEXT_LIMIT),
+                    label=clip(show_card(code), OPTION_TEXT_LIMIT),
                     place="select",
                     style="primary",
-                    description=_clip(_how_close(request, code), OPTION_TEXT_LIMIT),
+                    description=clip(_how_close(request, code), OPTION_TEXT_LIMIT),
                 )
             )
         elif action.kind == "ipo":
             out.append(Control(action, label="Declare IPO (+4 cards)", style="success", emoji="📈"))
         elif action.kind == "tiebreak" and action.cards:
             label = f"Show {action.cards[0].display()} and win the tie"
-            out.append(Control(action, label=_clip(label, BUTTON_LABEL_LIMIT), style="success", emoji="⚖️"))
+            out.append(Control(action, label=clip(label, BUTTON_LABEL_LIMIT), style="success", emoji="⚖️"))
         elif action.kind == "decline":
             out.append(Control(action, label="Don't show a tie-breaker", style="secondary"))
         elif action.kind == "refill" and action.arg == "deck":
@@ -315,33 +301,33 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
 
 
 def _event_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) -> str | None:
-    who = _name(names, data.get("player"))
+    who = name_of(names, data.get("player"))
     if kind == "first_turn":
         cut = data.get("cut") or []
         if cut:
-            cuts = ", ".join(f"{_name(names, c['player'])} {_show(c['card'])}" for c in cut)
+            cuts = ", ".join(f"{name_of(names, c['player'])} {show_card(c['card'])}" for c in cut)
             return f"✂️ Yahoo cut for low card ({cuts}): {who} goes first."
         return f"{who} goes first."
     if kind == "search_request":
-        return f"🔎 {who} turns Search Request #{data['search']}: **{_show(data['card'])}**"
+        return f"🔎 {who} turns Search Request #{data['search']}: **{show_card(data['card'])}**"
     if kind == "chosen":
         return f"✅ {who} has picked a card."
     if kind == "reveal":
-        plays = " · ".join(f"{_name(names, p['player'])} {_show(p['card'])}" for p in data["plays"])
-        return f"🃏 Reveal on {_show(data['request'])}: {plays}"
+        plays = " · ".join(f"{name_of(names, p['player'])} {show_card(p['card'])}" for p in data["plays"])
+        return f"🃏 Reveal on {show_card(data['request'])}: {plays}"
     if kind == "search_won":
-        cards = ", ".join(f"{_name(names, w['player'])} {_show(w['card'])}" for w in data["winners"])
+        cards = ", ".join(f"{name_of(names, w['player'])} {show_card(w['card'])}" for w in data["winners"])
         line = f"🏆 {SIDE_TITLE.get(data['side'], '')} wins the search ({WIN_REASONS.get(data['reason'], data['reason'])}): {cards}"
         shown = data.get("shown")
         if shown:
-            line += f" — {_name(names, shown['player'])} shows {_show(shown['card'])}"
+            line += f" — {name_of(names, shown['player'])} shows {show_card(shown['card'])}"
         return line
     if kind == "search_discarded":
         if data.get("reason") == "no_match":
-            return f"🗑️ Nobody matched the {_show(data['request'])}: request discarded."
-        return f"🗑️ Only images were played on the {_show(data['request'])}: request discarded."
+            return f"🗑️ Nobody matched the {show_card(data['request'])}: request discarded."
+        return f"🗑️ Only images were played on the {show_card(data['request'])}: request discarded."
     if kind == "tie_returned":
-        return f"🔁 Tie on the {_show(data['request'])} before any search was won: cards go back, new request."
+        return f"🔁 Tie on the {show_card(data['request'])} before any search was won: cards go back, new request."
     if kind == "tiebreak_offered":
         return f"⚖️ Tie! {_names(names, data['players'])} may show a card one point further away for Yahoo."
     if kind == "tiebreak_declined":
@@ -353,7 +339,7 @@ def _event_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) ->
     if kind == "refill":
         if data.get("source") == "partner":
             count = data.get("count", 0)
-            return f"🔄 {who} takes {count} card{'s' if count != 1 else ''} blindly from {_name(names, data.get('partner'))}."
+            return f"🔄 {who} takes {count} card{'s' if count != 1 else ''} blindly from {name_of(names, data.get('partner'))}."
         return f"🔄 {who} refills from the team deck."
     if kind == "search_reshuffled":
         return f"♻️ The search deck is reshuffled ({data['count']} cards)."

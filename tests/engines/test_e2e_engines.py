@@ -533,7 +533,7 @@ async def test_lobby_table_size_and_sides(simcord_env):
     listing = newest(env, channel.id).embeds[0].fields[0].value
     assert f"<@{cat.id}> — either side" in listing and f"<@{ann.id}> — either side (host)" in listing
     three = await ann.click(lobby, label="Start")
-    assert three.ephemeral and "it cannot be played by 3" in three.response.content
+    assert three.ephemeral and "opened for 2 players and 3 have joined: 1 player should press Leave" in three.response.content
     await dan.click(lobby, label="Join Yahoo")
     four = await ann.click(lobby, label="Start")
     assert four.response.content == (
