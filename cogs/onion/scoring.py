@@ -819,7 +819,6 @@ def _player_best(live: list[Card], ctx: ScoringContext, base: _Flags, lady: Card
                  death: Card | None, cutoff: int | None = None, memo: dict | None = None) -> _Result:
     """The player's best result given the adversary's choices. With ``cutoff``, may stop
     early and return any result at least that good (the caller only needs to know that)."""
-    variants: list[tuple[list[Card], _Flags, list[str]]] = []
     notes0 = []
     if lady is not None:
         notes0.append(f"the Lady holds {lady.display()} to 1")

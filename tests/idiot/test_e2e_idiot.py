@@ -5,7 +5,6 @@ is only read, to know whose turn it is and to check what the messages show."""
 
 from __future__ import annotations
 
-import re
 import sqlite3
 
 import pytest
