@@ -12,7 +12,7 @@ their turn comes (not a move; its requests are counted apart) is the *flow*:
 
 - ``show``: click **Show hand** on the newest table message (the one that pinged them):
   a new ephemeral hand message every turn.
-- ``refresh``: click Show hand once per game, then **↻ Refresh** on that same hand
+- ``refresh``: click Show hand once per game, then **🔄 Refresh** on that same hand
   message at the start of each of their turns.
 
 ``both`` (the default) alternates the flows game by game in the same run.
@@ -308,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=3, help="simulated members at the table (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the members' random choices")
     parser.add_argument("--flow", choices=("both", *FLOWS), default="both",
-                        help="how a player gets their hand each turn: show (Show hand), refresh (↻ on one hand "
+                        help="how a player gets their hand each turn: show (Show hand), refresh (🔄 on one hand "
                              "message), both (default: alternate game by game)")
     parser.add_argument("--data-dir", type=Path, default=None,
                         help="where the guild databases go (default: a fresh temporary directory); "
