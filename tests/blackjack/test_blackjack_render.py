@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-import discord
 from bj_helpers import play, stacked
 
 from bot.cards import Suit, parse_card, standard_deck
+from tests.e2e.embeds import assert_within_limits, embed_text
 from bot.engine import Action
 from cogs.blackjack import render
 from cogs.blackjack.rules import BlackjackGame
@@ -15,19 +15,8 @@ from cogs.blackjack.rules import BlackjackGame
 LONG_NAMES = {p: f"<@{10**18 + p}>" for p in range(1, 11)}
 
 
-def embed_text(embed: discord.Embed) -> str:
-    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
-    for field in embed.fields:
-        parts += [field.name or "", field.value or ""]
-    return "\n".join(parts)
 
 
-def assert_within_limits(embed: discord.Embed) -> None:
-    assert len(embed.description or "") <= 4096
-    assert len(embed.fields) <= 25
-    assert all(len(f.value) <= 1024 and len(f.name) <= 256 for f in embed.fields)
-    assert len(embed.title or "") <= 256 and len(embed.footer.text or "") <= 2048
-    assert len(embed) <= 6000
 
 
 def whole_deck_in_one_hand() -> BlackjackGame:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-import discord
 
 from bot.cards import parse_card
+from tests.e2e.embeds import assert_within_limits, embed_text
 from bot.engine import Action
 from cogs.engines import render
 from cogs.engines.rules import GOOGLE, EnginesGame
@@ -16,20 +16,8 @@ from helpers_engines import G, Y, four_player, play, two_player
 LONG_NAMES = {p: f"<@{p}{'9' * 17}>" for p in (1, 2, 3, 4, G, Y, 101, 102, 103, 104)}
 
 
-def embed_text(embed: discord.Embed) -> str:
-    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
-    for field in embed.fields:
-        parts += [field.name or "", field.value or ""]
-    return "\n".join(parts)
 
 
-def assert_within_limits(embed: discord.Embed) -> None:
-    assert len(embed.title or "") <= 256
-    assert len(embed.description or "") <= 4096
-    assert len(embed.fields) <= 25
-    for field in embed.fields:
-        assert 0 < len(field.name) <= 256 and 0 < len(field.value) <= 1024
-    assert len(embed) <= 6000
 
 
 def assert_controls_fit(controls) -> None:

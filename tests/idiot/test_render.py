@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-import discord
 
 from bot.cards import parse_card, standard_deck
+from tests.e2e.embeds import assert_within_limits, embed_text
 from bot.engine import Action, Event
 from cogs.idiot import render
 from cogs.idiot.rules import IdiotGame
@@ -15,18 +15,8 @@ A, B, C = 1, 2, 3
 NAMES = {p: f"<@{100000000000000000 + p}>" for p in range(1, 9)}
 
 
-def embed_text(embed: discord.Embed) -> str:
-    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
-    for field in embed.fields:
-        parts += [field.name or "", field.value or ""]
-    return "\n".join(parts)
 
 
-def assert_within_limits(embed: discord.Embed) -> None:
-    assert len(embed.description or "") <= 4096
-    assert len(embed.fields) <= 25
-    assert all(len(f.value) <= 1024 and len(f.name) <= 256 for f in embed.fields)
-    assert len(embed) <= 6000
 
 
 def assert_controls_within_limits(controls) -> None:
