@@ -109,7 +109,8 @@ def _pile_line(observation: Mapping[str, Any]) -> str:
     shown = (shown + " " if shown else "") + f"**{show_card(top[-1])}**"
     hidden_below = size - len(top)
     below = f"({hidden_below} more below) " if hidden_below else ""
-    return f"**Pile ({plural(size, 'card')}):** {below}{shown} · next: {_next_play(observation['to_beat'])}"
+    line = f"**Pile ({plural(size, 'card')}):** {below}{shown}"
+    return line if observation["phase"] == "over" else f"{line} · next: {_next_play(observation['to_beat'])}"
 
 
 def _next_play(to_beat: str | None) -> str:
@@ -119,6 +120,8 @@ def _next_play(to_beat: str | None) -> str:
     rank = parse_card(to_beat).rank
     if rank is Rank.TWO:
         return "any card (a 2 is on top)"
+    if rank is Rank.TEN:
+        return "any card (a 10 on top burns the pile)"
     if rank is Rank.ACE:
         return "an Ace, or a 2 or 10"
     return f"{_rank_name(to_beat, article=True)} or higher, or a 2 or 10"

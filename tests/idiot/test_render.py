@@ -288,3 +288,15 @@ def test_no_hidden_card_ever_reaches_a_table_picture():
             action = Action("ready") if game.phase == "swap" and rng.random() < 0.5 else rng.choice(legal)
             game.apply(player, action)
             steps += 1
+
+
+def test_the_pile_says_what_may_go_on_it_in_words():
+    def table(pile: list[str], phase: str = "play") -> str:
+        game = IdiotGame.new([A, B], deal={"phase": phase, "hands": {A: ["5c"], B: ["Kh"]}, "pile": pile})
+        return render.table_embed(game.observation(None), NAMES, []).description
+
+    assert "· next: an 8 or higher, or a 2 or 10" in table(["8h"])
+    assert "· next: an Ace, or a 2 or 10" in table(["Ah"])
+    assert "· next: any card (a 2 is on top)" in table(["9c", "2h"])
+    assert "· next: any card (a 10 on top burns the pile)" in table(["Th"], phase="swap")  # the starter burns at play
+    assert "**Pile:** empty: any card starts a new one." in table([])
