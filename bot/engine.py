@@ -278,8 +278,9 @@ class HouseRule:
     description: str
     choices: tuple[str, ...]
     default: str
-    #: One sentence per choice, in the order of ``choices`` (what players read in the
-    #: lobby and in /settings instead of the bare key); empty for an undescribed rule.
+    #: One sentence per choice, in the order of ``choices``, that reads on its own (what
+    #: players see in the lobby and in /settings instead of ``key: value``); empty for
+    #: an undescribed rule.
     choice_descriptions: tuple[str, ...] = ()
 
     def describe(self, choice: str) -> str:

@@ -59,8 +59,9 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         choices=(SHORTFALL_CAP, SHORTFALL_DEBT),
         default=SHORTFALL_CAP,
         choice_descriptions=(
-            "They take what there is, and the missing cards are forgiven.",
-            "They owe the missing cards and draw them at the end of later turns, as cards become available.",
+            "A pickup bigger than the cards left to draw is cut short: the missing cards are forgiven.",
+            "A pickup bigger than the cards left to draw is owed: the missing cards are drawn at the end "
+            "of later turns, as cards become available.",
         ),
     ),
     HouseRule(

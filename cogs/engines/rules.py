@@ -74,8 +74,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         choices=(TIEBREAK_ASK, TIEBREAK_AUTO),
         default=TIEBREAK_ASK,
         choice_descriptions=(
-            "The Yahoo player chooses whether to show the card.",
-            "The bot shows it for Yahoo whenever they can.",
+            "Yahoo's tie-breaker: the Yahoo player chooses whether to show the card.",
+            "Yahoo's tie-breaker: the bot shows the card for Yahoo whenever it can.",
         ),
     ),
 )

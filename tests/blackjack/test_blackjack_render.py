@@ -132,7 +132,8 @@ def test_hand_embed_tells_the_player_what_to_do():
 
 def test_house_rules_read_as_sentences():
     assert_house_rules_read_well(HOUSE_RULES)
-    assert HOUSE_RULES[0].describe("debt").startswith("They owe the missing cards")
+    assert HOUSE_RULES[0].describe("debt").startswith("A pickup bigger than the cards left to draw is owed")
+    assert HOUSE_RULES[0].describe("nonsense") == "nonsense"  # an unknown stored value is shown as it is
 
 
 def test_footer_hint_says_the_house_rules_in_words_and_where_the_rules_are():
@@ -259,3 +260,10 @@ def test_no_hidden_card_ever_reaches_a_table_picture():
                 assert sorted(c for r in mine[1:] for c in r.cards) == sorted(str(c) for c in game.hands[player])
             player = next(iter(game.current_players()))
             game.apply(player, rng.choice(game.legal_actions(player)))
+
+
+def test_lobby_options_read_as_sentences_not_keys():
+    lines = render.option_lines({"pickup_shortfall": "debt", "voluntary_draw": "yes"})
+    assert lines == [HOUSE_RULES[0].describe("debt"), HOUSE_RULES[1].describe("yes")]
+    assert lines[1] == "You may draw 1 card and end your turn even when you could play."
+    assert render.option_lines({}) == [rule.describe(rule.default) for rule in HOUSE_RULES]

@@ -223,3 +223,11 @@ def test_no_hidden_card_ever_reaches_a_table_picture():
             game.apply(player, rng.choice(game.legal_actions(player)))
             steps += 1
         assert steps > 30
+
+
+def test_lobby_options_read_as_sentences_not_keys():
+    assert render.option_lines({"players": 2, "yahoo_tiebreak": "auto"}) == [
+        "2 players: Google against Yahoo.",
+        "Yahoo's tie-breaker: the bot shows the card for Yahoo whenever it can.",
+    ]
+    assert render.option_lines({"players": 4})[0] == "4 players: two teams of two, best of three sets."

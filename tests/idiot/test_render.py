@@ -300,3 +300,10 @@ def test_the_pile_says_what_may_go_on_it_in_words():
     assert "· next: any card (a 2 is on top)" in table(["9c", "2h"])
     assert "· next: any card (a 10 on top burns the pile)" in table(["Th"], phase="swap")  # the starter burns at play
     assert "**Pile:** empty: any card starts a new one." in table([])
+
+
+def test_lobby_options_read_as_sentences_not_keys():
+    assert render.option_lines({"finish": "last_idiot", "voluntary_pickup": "on"}) == [
+        "Play goes on until one player is left holding cards, the Idiot; everyone is placed in the order they went out.",
+        "You may also choose to pick up the pile on your turn.",
+    ]
