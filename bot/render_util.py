@@ -75,14 +75,15 @@ def ordinal(number: int) -> str:
     return f"{number}{suffix}"
 
 
-def seat_label(players: Sequence[int], player: int, names: Mapping[int, str] | None = None) -> str:
+def seat_label(players: Sequence[int], player: int, names: Mapping[int, str] | None = None, *, short: bool = False) -> str:
     """A player as a picture's row label: 'Seat 2', or 'Seat 2 · Ann' with a plain-text
-    display name. A mention (``<@id>``) is left out: an image cannot resolve it."""
+    display name ('Ann' alone when ``short``). A mention (``<@id>``) is left out: an
+    image cannot resolve it."""
     seat = f"Seat {list(players).index(player) + 1}" if player in players else "Seat ?"
     name = (names or {}).get(player, "")
     if not name or name.startswith("<"):
         return seat
-    return f"{seat} · {clip(name, 32)}"
+    return clip(name, 32) if short else f"{seat} · {clip(name, 32)}"
 
 
 def house_rule_lines(rules: Sequence[HouseRule], options: Mapping[str, object]) -> list[str]:

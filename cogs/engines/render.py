@@ -412,10 +412,12 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     reveal = observation.get("reveal")
     if reveal:
         this = reveal["search"] == observation["search_number"] and observation["phase"] != "choose"
-        who = ", ".join(seat_label(order, play["player"], names) for play in reveal["plays"])
+        who = ", ".join(seat_label(order, play["player"], names, short=True) for play in reveal["plays"])
+        outcome = reveal.get("outcome") or {}
+        won = f", won by {SIDE_TITLE[outcome['side']]}" if outcome.get("kind") == "won" and outcome.get("side") in SIDE_TITLE else ""
         rows.append(
             CardRow(
-                f"{'This' if this else 'Last'} search, request #{reveal['search']}: {who}",
+                f"{'This' if this else 'Last'} search, request #{reveal['search']}{won}: {who}",
                 tuple(play["card"] for play in reveal["plays"]),
             )
         )

@@ -197,7 +197,9 @@ def test_table_and_hand_cards_match_the_observations():
     reveal = next(r for r in rows if "search, request #1" in r.label)
     # In the reveal's own order (Yahoo turned the request, so Yahoo's pick comes first).
     assert [p["card"] for p in game.observation(None)["reveal"]["plays"]] == ["8d", "Kh"]
-    assert reveal.cards == ("8d", "Kh") and reveal.label.endswith(": Seat 2, Seat 1")
+    assert reveal.cards == ("8d", "Kh") and reveal.label == "Last search, request #1, won by Yahoo: Seat 2, Seat 1"  # request #2 is up now
+    named = render.table_cards(game.observation(None), {G: "Gail", Y: "Yuri"})
+    assert "won by Yahoo: Yuri, Gail" in next(r.label for r in named if r.cards == reveal.cards)
 
 
 def test_no_hidden_card_ever_reaches_a_table_picture():
