@@ -105,6 +105,7 @@ def test_no_hidden_card_in_public_text_during_random_games():
             lines = render.event_lines(events, LONG_NAMES)
             text = "\n".join(lines)
             assert not any(parse_card(code).display() in text for code in drawn_hidden)
+            assert "'s turn" not in text  # the log carries plays; the board shows whose turn it is
             # The table (without the log, whose old plays may since have been drawn
             # back after a reshuffle) shows no card that sits in any hand.
             table = embed_text(render.table_embed(game.observation(None), LONG_NAMES, []))
