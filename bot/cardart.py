@@ -7,11 +7,29 @@ A game's render module describes a picture as :class:`CardRow` values built from
 *observation*: a public picture from the spectator observation only, a hand picture
 from that player's own observation. A face-down card is only ever a count, so no
 hidden card can be an input of a picture.
+
+    >>> png = render_rows([CardRow("Pile", ("9h", "Tc"), face_down=3)], title="Idiot")
+    >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+
+Faces are cached (:func:`card_face`, by code and size); a picture is a few pastes and
+one PNG encode. Layout: a row's label, then its face-up cards left to right, then its
+backs. A row too long for ``max_width`` overlaps its cards (the index corner stays
+visible), and wraps onto more lines when even that would not fit. Six or more backs are
+drawn as one stack with the count on it.
 """
 
 from __future__ import annotations
 
+import io
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.cardart_pips import pip_mask, rounded_mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,3 +46,374 @@ class CardRow:
     cards: tuple[str, ...] = ()
     face_down: int = 0
     deck: str = "french"
+
+
+# --------------------------------------------------------------------------- look
+
+CARD_W, CARD_H, CARD_RADIUS = 70, 98, 7
+CARD_GAP = 6            # between cards that are not overlapped
+MIN_STEP = 28           # narrowest overlap that still shows a card's index corner
+BACK_STEP = 30          # how far apart a few separate backs sit
+STACK_FROM = 6          # this many backs or more are drawn as one stack with a count
+STACK_LAYERS = 4
+MARGIN = 14
+ROW_GAP = 12
+LINE_GAP = 6
+LABEL_H = 26
+TITLE_H = 38
+MAX_WIDTH = 720         # Discord shows ~550 px inline: wider pictures only get smaller
+HARD_MAX_WIDTH = 1200
+
+BG = (28, 78, 52)
+LABEL_INK = (236, 242, 234)
+MUTED_INK = (150, 190, 160)
+FACE = (253, 252, 247)
+EDGE = (120, 120, 120)
+BACK = (34, 56, 128)
+BACK_LATTICE = (70, 98, 176)
+BADGE = (222, 164, 20)
+
+SUIT_COLOURS = {
+    "c": (22, 22, 22), "s": (22, 22, 22),          # French: black and red
+    "h": (204, 28, 40), "d": (204, 28, 40),
+    "w": (26, 90, 176),                            # Latin: each its own colour
+    "t": (34, 122, 52),
+    "u": (138, 44, 160),
+    "o": (186, 118, 0),
+}
+SUIT_NAMES = {
+    "c": "Clubs", "s": "Spades", "h": "Hearts", "d": "Diamonds",
+    "w": "Swords", "t": "Staves", "u": "Cups", "o": "Coins",
+}
+ENID_NAMES = {"c": "Carp", "s": "Sturgeon", "h": "Halibut", "d": "Dalmations"}
+
+RANKS = "A23456789TJQK"
+DECK_SUITS = {"french": "cshd", "enid": "cshd", "onion": "cshdwtuo"}
+_RANK_LABEL = {"T": "10"}
+
+
+# --------------------------------------------------------------------------- fonts
+
+
+def _font_file() -> Path | None:
+    try:
+        import fontpkg_noto_sans
+    except ImportError:
+        return None
+    files = sorted(p for p in (Path(fontpkg_noto_sans.ROOT) / "files").glob("*.ttf") if "Italic" not in p.name)
+    return files[0] if files else None
+
+
+@lru_cache(maxsize=32)
+def _font(size: int, weight: int = 700, width: int = 100) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Noto Sans at a weight (100-900) and width (62-100); Pillow's own font if it is missing."""
+    path = _font_file()
+    if path is not None:
+        try:
+            font = ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+            axes = {a["name"]: a for a in font.get_variation_axes()}
+            if b"Weight" in axes and b"Width" in axes:
+                font.set_variation_by_axes([weight if n == b"Weight" else width for n in axes])
+            return font
+        except OSError:
+            pass
+    return ImageFont.load_default(size)
+
+
+def _text_width(font, text: str) -> int:
+    left, _, right, _ = font.getbbox(text)
+    return int(right - left)
+
+
+def _fit(font, text: str, width: int) -> str:
+    """The text, cut with an ellipsis so it fits ``width`` pixels."""
+    if _text_width(font, text) <= width:
+        return text
+    while text and _text_width(font, text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+# --------------------------------------------------------------------------- codes
+
+
+def parse_code(code: str, deck: str = "french") -> tuple[str, str, bool]:
+    """``(rank, suit, marked)`` of a card code, e.g. ``"10h"`` -> ``("T", "h", False)``.
+
+    Raises ValueError with a readable sentence for an unknown deck or code.
+    """
+    if deck not in DECK_SUITS:
+        raise ValueError(f"Unknown deck {deck!r}: use one of {', '.join(sorted(DECK_SUITS))}.")
+    if not isinstance(code, str):
+        raise ValueError(f"{code!r} is not a card code: write a rank then a suit, like 9h or Tc.")
+    raw = code.strip()
+    marked = raw.endswith("*")
+    if marked:
+        if deck != "onion":
+            raise ValueError(f"'{code}' is not a card code: only Onion's special cards can be marked with *.")
+        raw = raw[:-1]
+    rank, suit = raw[:-1].upper(), raw[-1:].lower()
+    rank = "T" if rank == "10" else rank
+    if len(rank) != 1 or rank not in RANKS or not suit or suit not in DECK_SUITS[deck]:
+        suits = " ".join(DECK_SUITS[deck])
+        raise ValueError(
+            f"'{code}' is not a card code of the {deck} deck: write a rank (A 2-9 T J Q K) then a suit ({suits})."
+        )
+    return rank, suit, marked
+
+
+# --------------------------------------------------------------------------- faces
+
+
+def _paste_colour(img: Image.Image, colour, mask: Image.Image, xy: tuple[int, int]) -> None:
+    img.paste(Image.new("RGB", mask.size, colour), xy, mask)
+
+
+def _blank(fill, edge, width: int, height: int) -> Image.Image:
+    """A rounded card shape with a one-pixel edge, on a transparent background."""
+    img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    _paste_colour(img, edge, rounded_mask(width, height, CARD_RADIUS), (0, 0))
+    _paste_colour(img, fill, rounded_mask(width - 2, height - 2, CARD_RADIUS - 1), (1, 1))
+    return img
+
+
+def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill) -> None:
+    import math
+
+    pts = []
+    for i in range(10):
+        a = -math.pi / 2 + i * math.pi / 5
+        rr = r if i % 2 == 0 else r * 0.45
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    draw.polygon(pts, fill=fill)
+
+
+@lru_cache(maxsize=512)
+def _face(rank: str, suit: str, marked: bool, width: int, height: int) -> Image.Image:
+    ink = SUIT_COLOURS[suit]
+    img = _blank(FACE, EDGE, width, height)
+    draw = ImageDraw.Draw(img)
+    k = width / CARD_W
+    # Index corner: the part left showing when cards overlap, so it carries everything.
+    col = round(15 * k)
+    label = _RANK_LABEL.get(rank, rank)
+    font = _font(round(25 * k), 700, 62 if len(label) > 1 else 100)
+    draw.text((col, round(23 * k)), label, font=font, fill=ink, anchor="ms")
+    small = round(16 * k)
+    _paste_colour(img, ink, pip_mask(suit, small), (col - small // 2, round(33 * k)))
+    if marked:
+        r = round(9 * k)
+        cy = round(62 * k)
+        draw.ellipse([col - r, cy - r, col + r, cy + r], fill=BADGE, outline=(120, 80, 0))
+        _star(draw, col, cy + 0.5, r * 0.8, (255, 255, 255))
+    # The rest of the card: one big pip, or a framed court letter.
+    left, right = round(28 * k), width - round(5 * k)
+    cx = (left + right) // 2
+    if rank in "JQK":
+        top, bottom = round(7 * k), height - round(7 * k)
+        tint = tuple(round(c * 0.14 + 255 * 0.86) for c in ink)
+        draw.rounded_rectangle([left, top, right, bottom], radius=round(4 * k), fill=tint, outline=ink, width=max(1, round(2 * k)))
+        draw.text((cx, top + round(28 * k)), rank, font=_font(round(30 * k), 800), fill=ink, anchor="ms")
+        big = round(24 * k)
+        _paste_colour(img, ink, pip_mask(suit, big), (cx - big // 2, bottom - big - round(9 * k)))
+    else:
+        big = round((40 if rank == "A" else 34) * k)
+        _paste_colour(img, ink, pip_mask(suit, big), (cx - big // 2, height // 2 - big // 2 + round(6 * k)))
+    return img
+
+
+def card_face(code: str, deck: str = "french", width: int = CARD_W, height: int = CARD_H) -> Image.Image:
+    """The RGBA face of a card (cached; do not modify the returned image)."""
+    rank, suit, marked = parse_code(code, deck)
+    return _face(rank, suit, marked, width, height)
+
+
+@lru_cache(maxsize=16)
+def card_back(width: int = CARD_W, height: int = CARD_H) -> Image.Image:
+    """The RGBA back every deck shares (cached)."""
+    img = _blank(BACK, (230, 230, 230), width, height)
+    inset = max(3, round(width * 0.07))
+    lattice = Image.new("RGB", (width, height), BACK)
+    draw = ImageDraw.Draw(lattice)
+    for x in range(-height, width + height, 9):
+        draw.line([(x, 0), (x + height, height)], fill=BACK_LATTICE, width=2)
+        draw.line([(x, height), (x + height, 0)], fill=BACK_LATTICE, width=2)
+    inner = rounded_mask(width - 2 * inset, height - 2 * inset, max(2, CARD_RADIUS - inset // 2))
+    img.paste(lattice.crop((inset, inset, width - inset, height - inset)), (inset, inset), inner)
+    return img
+
+
+# --------------------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True, slots=True)
+class _RowPlan:
+    lines: tuple[tuple[str, ...], ...]   # face codes per line
+    step: int                           # distance between card left edges
+    backs: int
+    width: int                          # of the widest line, in pixels
+    height: int                         # label included
+
+
+def _backs_width(n: int) -> int:
+    if n <= 0:
+        return 0
+    if n >= STACK_FROM:
+        return CARD_W + 4 * (STACK_LAYERS - 1)
+    return CARD_W + BACK_STEP * (n - 1)
+
+
+def _plan(row: CardRow, inner: int) -> _RowPlan:
+    n = len(row.cards)
+    backs = _backs_width(row.face_down)
+    sep = 2 * CARD_GAP if n and backs else 0
+    natural = CARD_W + CARD_GAP
+    if n <= 1:
+        lines, step = (tuple(row.cards),), natural
+    else:
+        room = max(CARD_W + MIN_STEP, inner - sep - backs)
+        step = min(natural, (room - CARD_W) // (n - 1))
+        if step >= MIN_STEP:
+            lines = (tuple(row.cards),)
+        else:
+            per_line = (room - CARD_W) // MIN_STEP + 1
+            count = -(-n // per_line)
+            # Balanced lines (13+13, not 20+6), all with the same overlap.
+            size, extra = divmod(n, count)
+            lines, at = [], 0
+            for i in range(count):
+                take = size + (1 if i < extra else 0)
+                lines.append(tuple(row.cards[at:at + take]))
+                at += take
+            lines = tuple(lines)
+            longest = max(len(line) for line in lines)
+            step = min(natural, (room - CARD_W) // (longest - 1))
+    widths = []
+    for i, line in enumerate(lines):
+        w = CARD_W + step * (len(line) - 1) if line else 0
+        if i == len(lines) - 1 and backs:
+            w += sep + backs
+        widths.append(w)
+    width = max(max(widths), CARD_W)
+    height = LABEL_H + len(lines) * CARD_H + (len(lines) - 1) * LINE_GAP
+    return _RowPlan(lines, step, row.face_down, width, height)
+
+
+def _draw_backs(img: Image.Image, draw: ImageDraw.ImageDraw, n: int, x: int, y: int) -> None:
+    back = card_back()
+    if n < STACK_FROM:
+        for i in range(n):
+            img.paste(back, (x + i * BACK_STEP, y), back)
+        return
+    for i in range(STACK_LAYERS):
+        img.paste(back, (x + i * 4, y), back)
+    # The count, on a pill over the top card.
+    top_x = x + 4 * (STACK_LAYERS - 1)
+    font = _font(22, 700)
+    text = str(n)
+    tw = _text_width(font, text)
+    cx, cy = top_x + CARD_W // 2, y + CARD_H // 2
+    half = max(16, tw // 2 + 9)
+    draw.rounded_rectangle([cx - half, cy - 15, cx + half, cy + 15], radius=15, fill=FACE, outline=EDGE)
+    draw.text((cx, cy), text, font=font, fill=BACK, anchor="mm")
+
+
+def _encode(img: Image.Image) -> bytes:
+    """A palette PNG: few colours (felt, faces, six inks) plus their antialiased edges."""
+    pal = img.quantize(colors=96, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    pal.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def render_rows(rows: Sequence[CardRow], *, title: str = "", max_width: int = MAX_WIDTH) -> bytes:
+    """One PNG picture of labelled rows of cards (faces, then ``face_down`` backs).
+
+    The picture depends only on its arguments and is byte-identical for equal ones.
+    Raises ValueError for an unknown card code or deck, or a negative ``face_down``.
+    """
+    max_width = max(CARD_W + 2 * MARGIN + MIN_STEP, min(max_width, HARD_MAX_WIDTH))
+    for row in rows:
+        if row.face_down < 0:
+            raise ValueError(f"Row {row.label!r} has {row.face_down} face-down cards: a count cannot be negative.")
+        for code in row.cards:
+            parse_code(code, row.deck)
+    inner = max_width - 2 * MARGIN
+    plans = [_plan(row, inner) for row in rows]
+    label_font = _font(18, 600)
+    title_font = _font(24, 700)
+    label_widths = [_text_width(label_font, row.label) for row in rows]
+    content = max([p.width for p in plans] + label_widths + [_text_width(title_font, title) if title else 0, 160])
+    width = min(max_width, content + 2 * MARGIN)
+    height = MARGIN * 2 + (TITLE_H if title else 0) + sum(p.height for p in plans) + ROW_GAP * max(0, len(plans) - 1)
+    if not rows:
+        height += LABEL_H
+    img = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(img)
+    y = MARGIN
+    if title:
+        draw.text((MARGIN, y), _fit(title_font, title, width - 2 * MARGIN), font=title_font, fill=LABEL_INK)
+        y += TITLE_H
+    if not rows:
+        draw.text((MARGIN, y), "No cards.", font=label_font, fill=MUTED_INK)
+    for row, plan in zip(rows, plans):
+        draw.text((MARGIN, y), _fit(label_font, row.label, width - 2 * MARGIN), font=label_font, fill=LABEL_INK)
+        y_line = y + LABEL_H
+        for i, line in enumerate(plan.lines):
+            x = MARGIN
+            for j, code in enumerate(line):
+                face = card_face(code, row.deck)
+                img.paste(face, (x + j * plan.step, y_line), face)
+            if i == len(plan.lines) - 1:
+                if line:
+                    x += CARD_W + plan.step * (len(line) - 1)
+                if plan.backs:
+                    _draw_backs(img, draw, plan.backs, x + (2 * CARD_GAP if line else 0), y_line)
+                elif not line:
+                    # An empty place on the table: a faint outline where cards would lie.
+                    draw.rounded_rectangle(
+                        [x, y_line, x + CARD_W - 1, y_line + CARD_H - 1], radius=CARD_RADIUS, outline=MUTED_INK, width=2
+                    )
+            y_line += CARD_H + LINE_GAP
+        y += plan.height + ROW_GAP
+    return _encode(img)
+
+
+# --------------------------------------------------------------------------- suit sheets
+
+_SHEETS = {
+    "french": ("The four suits", [[(s, SUIT_NAMES[s], "") for s in "cshd"]]),
+    "enid": ("Enid's suits", [[(s, ENID_NAMES[s], SUIT_NAMES[s].lower()) for s in "cshd"]]),
+    "onion": (
+        "The eight suits (each column is a pair for flushes)",
+        [[(s, SUIT_NAMES[s], "") for s in "cshd"], [(s, SUIT_NAMES[s], "") for s in "wtuo"]],
+    ),
+}
+_SHEET_ALIASES = {"idiot": "french", "blackjack": "french", "engines": "french"}
+
+
+def suit_sheet(game: str) -> bytes:
+    """A small PNG naming each of a game's suits under its pip (Enid's renamed suits, Onion's eight)."""
+    key = _SHEET_ALIASES.get(game, game)
+    if key not in _SHEETS:
+        names = ", ".join(sorted([*_SHEETS, *_SHEET_ALIASES]))
+        raise ValueError(f"No suit sheet for {game!r}: use one of {names}.")
+    title, grid = _SHEETS[key]
+    cell_w, pip, cell_h = 120, 48, 104
+    title_font, name_font, note_font = _font(18, 700), _font(18, 600), _font(14, 400)
+    cols = max(len(r) for r in grid)
+    width = max(cols * cell_w, _text_width(title_font, title)) + 2 * MARGIN
+    height = 2 * MARGIN + 30 + len(grid) * cell_h
+    img = Image.new("RGB", (width, height), FACE)
+    draw = ImageDraw.Draw(img)
+    draw.text((MARGIN, MARGIN), title, font=title_font, fill=(40, 40, 40))
+    for r, cells in enumerate(grid):
+        for c, (suit, name, note) in enumerate(cells):
+            cx = MARGIN + c * cell_w + cell_w // 2
+            top = MARGIN + 30 + r * cell_h
+            ink = SUIT_COLOURS[suit]
+            _paste_colour(img, ink, pip_mask(suit, pip), (cx - pip // 2, top + 4))
+            draw.text((cx, top + pip + 26), name, font=name_font, fill=ink, anchor="ms")
+            if note:
+                draw.text((cx, top + pip + 44), f"({note})", font=note_font, fill=(110, 110, 110), anchor="ms")
+    return _encode(img)

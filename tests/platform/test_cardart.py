@@ -1,0 +1,201 @@
+"""Card pictures (bot/cardart.py): every code draws, bad codes are refused, pictures are
+valid, deterministic, fit their width, and depend on the CardRow only."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from bot import cardart
+from bot.cardart import CardRow, card_face, parse_code, render_rows, suit_sheet
+from bot.cards import standard_deck
+from cogs.onion.scoring import SPECIAL_CARDS, onion_deck
+
+FRENCH = [str(c) for c in standard_deck()]
+ONION = [str(c) for c in onion_deck()]
+
+
+def open_png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+def test_the_decks_are_the_full_packs():
+    assert len(set(FRENCH)) == 52 and len(set(ONION)) == 104
+
+
+@pytest.mark.parametrize("code", FRENCH)
+def test_every_french_code_draws_a_distinct_face(code):
+    face = card_face(code)
+    assert face.size == (cardart.CARD_W, cardart.CARD_H)
+    assert face.mode == "RGBA"
+
+
+def test_french_faces_all_differ_and_onion_faces_all_differ():
+    french = {card_face(c).tobytes() for c in FRENCH}
+    onion = {card_face(c, "onion").tobytes() for c in ONION}
+    assert len(french) == 52
+    assert len(onion) == 104
+
+
+def test_the_marked_copy_of_a_special_card_carries_a_visible_badge():
+    for card in SPECIAL_CARDS:
+        plain, marked = card_face(str(card), "onion"), card_face(str(card) + "*", "onion")
+        assert plain.tobytes() != marked.tobytes()
+        # The badge sits in the index strip, which stays visible when cards overlap.
+        strip = (0, 0, cardart.MIN_STEP, cardart.CARD_H)
+        assert plain.crop(strip).tobytes() != marked.crop(strip).tobytes()
+
+
+def test_french_suits_are_red_and_black_and_latin_suits_have_their_own_colours():
+    def inks(code, deck="french"):
+        colours = {c[:3] for _, c in card_face(code, deck).getcolors(1 << 16) if c[3] == 255}
+        return colours & set(cardart.SUIT_COLOURS.values())
+
+    assert inks("9h") == inks("9d") == {cardart.SUIT_COLOURS["h"]}
+    assert inks("9c") == inks("9s") == {(22, 22, 22)}
+    latin = [cardart.SUIT_COLOURS[s] for s in "wtuo"]
+    assert len(set(latin)) == 4 and not set(latin) & {cardart.SUIT_COLOURS[s] for s in "cshd"}
+    for suit in "wtuo":
+        assert inks("9" + suit, "onion") == {cardart.SUIT_COLOURS[suit]}
+
+
+@pytest.mark.parametrize(
+    "code, deck",
+    [("1x", "french"), ("", "french"), ("Z", "french"), ("9w", "french"), ("Qs*", "french"), ("11h", "french"),
+     ("9", "onion"), ("Kx", "onion"), ("Q*", "onion"), ("hh", "french"), (None, "french"), ("9h", "tarot")],
+)
+def test_unknown_codes_and_decks_raise_a_clear_value_error(code, deck):
+    with pytest.raises(ValueError) as info:
+        card_face(code, deck)
+    message = str(info.value)
+    assert message.endswith(".") and (repr(deck) in message or "card code" in message)
+
+
+def test_a_bad_code_in_a_row_is_refused_before_anything_is_drawn():
+    with pytest.raises(ValueError, match="'Xh' is not a card code of the french deck"):
+        render_rows([CardRow("Hand", ("9h", "Xh"))])
+    with pytest.raises(ValueError, match="cannot be negative"):
+        render_rows([CardRow("Hand", ("9h",), face_down=-1)])
+
+
+def test_codes_are_read_forgivingly_and_the_same_card_draws_the_same_face():
+    assert parse_code("10h") == parse_code("th") == parse_code(" Th ") == ("T", "h", False)
+    assert parse_code("qs*", "onion") == ("Q", "s", True)
+    assert card_face("10h") is card_face("Th")  # the face cache
+
+
+def test_a_table_picture_is_a_small_palette_png_of_sane_size():
+    rows = [CardRow("Pile", ("7h", "7s", "9d")), CardRow("Draw pile", face_down=30),
+            CardRow("@ann", ("Tc", "Qh", "3s"), face_down=3), CardRow("@bob", face_down=2), CardRow("Discards")]
+    data = render_rows(rows, title="Idiot")
+    img = open_png(data)
+    assert img.mode == "P"
+    assert 200 <= img.width <= cardart.MAX_WIDTH and 5 * cardart.CARD_H < img.height < 1200
+    assert len(data) < 40_000
+
+
+def test_pictures_are_deterministic():
+    rows = [CardRow("Hand", tuple(ONION[:20]), face_down=4, deck="onion"), CardRow("Pile", ("Qs*",), 40, "onion")]
+    first = render_rows(rows, title="Onion")
+    cardart._face.cache_clear()
+    cardart.card_back.cache_clear()
+    assert render_rows(rows, title="Onion") == first
+    assert render_rows(rows, title="Onion!") != first
+
+
+@pytest.mark.parametrize("n", [26, 52, 104])
+def test_long_rows_fit_the_width_limit(n):
+    cards = tuple(ONION[:n])
+    for max_width in (cardart.MAX_WIDTH, 1200, 5000):
+        img = open_png(render_rows([CardRow("Pile", cards, face_down=13, deck="onion")], max_width=max_width))
+        assert img.width <= min(max_width, 1200)
+        assert img.height <= 12 * cardart.CARD_H
+
+
+def test_a_26_card_hand_overlaps_but_every_index_corner_stays_visible():
+    plan = cardart._plan(CardRow("Hand", tuple(FRENCH[:26])), cardart.MAX_WIDTH - 2 * cardart.MARGIN)
+    assert sum(len(line) for line in plan.lines) == 26
+    assert cardart.MIN_STEP <= plan.step < cardart.CARD_W + cardart.CARD_GAP
+    assert plan.width <= cardart.MAX_WIDTH - 2 * cardart.MARGIN
+
+
+def back_pixels(img: Image.Image) -> int:
+    """Pixels of the back's lattice colour: proportional to how much back is showing."""
+    return dict((c, n) for n, c in img.convert("RGB").getcolors(1 << 16)).get(cardart.BACK_LATTICE, 0)
+
+
+def test_backs_drawn_grow_with_face_down_and_a_big_pile_is_one_stack_with_its_count():
+    one = back_pixels(open_png(render_rows([CardRow("Pile", face_down=1)])))
+    assert one > 0
+    assert back_pixels(open_png(render_rows([CardRow("Pile")]))) == 0
+    counts = [back_pixels(open_png(render_rows([CardRow("Pile", face_down=n)]))) for n in range(1, 6)]
+    assert counts == sorted(counts) and len(set(counts)) == 5
+    # From STACK_FROM on, only the number on the stack changes.
+    big = [open_png(render_rows([CardRow("Pile", face_down=n)])) for n in (cardart.STACK_FROM, 40)]
+    assert big[0].size == big[1].size and big[0].tobytes() != big[1].tobytes()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    hidden_a=st.lists(st.sampled_from(FRENCH), max_size=8),
+    hidden_b=st.lists(st.sampled_from(FRENCH), max_size=8),
+    shown=st.lists(st.sampled_from(FRENCH), max_size=6),
+)
+def test_the_picture_depends_only_on_the_row_never_on_the_hidden_cards(hidden_a, hidden_b, shown):
+    """Two games that differ only in their hidden cards draw byte-identical pictures:
+    a row carries the count of hidden cards, and nothing else about them."""
+
+    def picture(hidden: list[str]) -> bytes:
+        row = CardRow("@ann", tuple(shown), face_down=len(hidden))
+        return render_rows([row])
+
+    if len(hidden_a) == len(hidden_b):
+        assert picture(hidden_a) == picture(hidden_b)
+    else:
+        assert picture(hidden_a) != picture(hidden_b)
+
+
+def test_an_empty_picture_and_an_empty_row_still_draw():
+    assert open_png(render_rows([])).width > 0
+    assert open_png(render_rows([CardRow("Discards")])).height > cardart.CARD_H
+
+
+def test_long_labels_are_cut_to_the_picture():
+    img = open_png(render_rows([CardRow("x" * 500, ("9h",))], title="y" * 500))
+    assert img.width <= cardart.MAX_WIDTH
+
+
+@pytest.mark.parametrize("game", ["french", "idiot", "blackjack", "engines", "enid", "onion"])
+def test_suit_sheets(game):
+    img = open_png(suit_sheet(game))
+    assert 200 < img.width <= 700 and 100 < img.height <= 400
+
+
+def test_the_onion_sheet_has_two_rows_of_suits_and_enid_one():
+    assert open_png(suit_sheet("onion")).height > open_png(suit_sheet("enid")).height
+    with pytest.raises(ValueError, match="No suit sheet for 'chess'"):
+        suit_sheet("chess")
+
+
+def test_the_font_is_the_installed_noto_sans():
+    path = cardart._font_file()
+    assert path is not None and "NotoSans" in path.name
+    assert cardart._font(20).getname()[0] == "Noto Sans"
+
+
+def test_without_the_font_package_pillow_s_own_font_is_used(monkeypatch):
+    cardart._font.cache_clear()
+    monkeypatch.setattr(cardart, "_font_file", lambda: None)
+    try:
+        assert cardart._font(20).getname()[0] != "Noto Sans"
+        assert open_png(render_rows([CardRow("Hand", ("9h",))], title="x")).width > 0
+    finally:
+        cardart._font.cache_clear()
+        cardart._face.cache_clear()
