@@ -104,20 +104,20 @@ def _clubs(p: _Pen) -> None:
 
 def _swords(p: _Pen) -> None:
     # An upright sword: blade with a point, crossguard, grip, pommel.
-    p.polygon([(50, 0), (62, 14), (60, 64), (40, 64), (38, 14)])
-    p.rect(16, 60, 84, 73, radius=6)
-    p.rect(43, 70, 57, 88)
-    p.circle(50, 90, 10)
+    p.polygon([(50, 0), (64, 16), (62, 62), (38, 62), (36, 16)])
+    p.rect(12, 58, 88, 74, radius=7)
+    p.rect(42, 70, 58, 88)
+    p.circle(50, 89, 11)
 
 
 def _staves(p: _Pen) -> None:
-    # A knotted cudgel, leaning, with a sprouting leaf.
-    p.line([(30, 94), (68, 8)], width=19)
-    for t in (0.3, 0.62):
-        x, y = 30 + (68 - 30) * t, 94 + (8 - 94) * t
-        p.circle(x, y, 10)
-    p.circle(68, 8, 10)
-    p.polygon([(58, 46), (90, 30), (84, 50), (62, 54)])
+    # A knotted cudgel, thin at the grip and thick at the head, leaning, with a leaf.
+    p.polygon([(24, 92), (36, 98), (82, 22), (58, 8)])
+    p.circle(30, 95, 6)
+    p.circle(70, 15, 17)
+    p.circle(46, 66, 9)
+    p.circle(60, 46, 10)
+    p.polygon([(40, 44), (6, 26), (12, 48), (38, 56)])
 
 
 def _cups(p: _Pen) -> None:
