@@ -12,11 +12,13 @@ hidden card can be an input of a picture.
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
     True
 
-Faces are cached (:func:`card_face`, by code and size); a picture is a few pastes and
-one PNG encode. Layout: a row's label, then its face-up cards left to right, then its
-backs. A row too long for ``max_width`` overlaps its cards (the index corner stays
-visible), and wraps onto more lines when even that would not fit. Six or more backs are
-drawn as one stack with the count on it.
+Faces are cached (:func:`card_face`, by code and size); a picture is a few pastes, a
+mapping onto one fixed palette and one PNG encode. Layout: a row is its label, then its
+face-up cards left to right, then its backs. A row too long for ``ROW_WIDTH`` overlaps
+its cards (each card's index corner stays visible), and wraps onto more lines when even
+that would not fit. Six or more backs are drawn as one stack with the count on it. Rows
+sit on a grid in reading order, as many side by side as show the picture largest in
+Discord's inline box.
 """
 
 from __future__ import annotations
@@ -263,6 +265,19 @@ def card_back(width: int = CARD_W, height: int = CARD_H) -> Image.Image:
     inner = rounded_mask(width - 2 * inset, height - 2 * inset, max(2, CARD_RADIUS - inset // 2))
     img.paste(lattice.crop((inset, inset, width - inset, height - inset)), (inset, inset), inner)
     return img
+
+
+def warm_up(deck: str = "french") -> int:
+    """Draw every face of a deck (and the back) into the caches; returns how many faces.
+
+    The first picture after a start otherwise pays for the faces it shows (a few ms each,
+    mostly the font): call this once off the event loop at start-up if that matters."""
+    ranks_first = [rank + suit for suit in DECK_SUITS[deck] for rank in RANKS]
+    for code in ranks_first:
+        card_face(code, deck)
+    card_back()
+    _encode(Image.new("RGB", (1, 1), BG))
+    return len(ranks_first)
 
 
 # --------------------------------------------------------------------------- layout

@@ -211,3 +211,24 @@ def test_without_the_font_package_pillow_s_own_font_is_used(monkeypatch):
     finally:
         cardart._font.cache_clear()
         cardart._face.cache_clear()
+
+
+def test_the_fixed_palette_holds_every_colour_drawn_and_fits_a_png_palette():
+    colours = cardart._palette().getpalette()
+    triples = {tuple(colours[i:i + 3]) for i in range(0, len(colours), 3)}
+    assert len(colours) // 3 <= 256
+    drawn = {cardart.BG, cardart.LABEL_INK, cardart.FACE, cardart.EDGE, cardart.BACK, cardart.BACK_LATTICE,
+             cardart.BADGE, *cardart.SUIT_COLOURS.values()}
+    assert drawn <= triples
+    # So a face's inks survive the palette exactly.
+    img = open_png(render_rows([CardRow("x", ("9h", "9w", "9t", "9u", "9o", "9s"), deck="onion")])).convert("RGB")
+    assert set(cardart.SUIT_COLOURS.values()) <= {c for _, c in img.getcolors(1 << 16)}
+
+
+def test_warm_up_fills_the_face_cache_with_a_whole_deck():
+    cardart._face.cache_clear()
+    assert cardart.warm_up("onion") == 104
+    assert cardart._face.cache_info().currsize == 104
+    render_rows([CardRow("x", tuple(ONION[:30]), deck="onion")])
+    assert cardart._face.cache_info().currsize == 104
+    assert cardart.warm_up("french") == 52
