@@ -138,9 +138,14 @@ def _fit(font, text: str, width: int) -> str:
     """The text, cut with an ellipsis so it fits ``width`` pixels."""
     if _text_width(font, text) <= width:
         return text
-    while text and _text_width(font, text + "…") > width:
-        text = text[:-1]
-    return text + "…"
+    lo, hi = 0, len(text)  # the longest prefix that fits with the ellipsis, by bisection
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _text_width(font, text[:mid] + "…") <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo] + "…"
 
 
 # --------------------------------------------------------------------------- codes

@@ -232,3 +232,37 @@ def test_warm_up_fills_the_face_cache_with_a_whole_deck():
     render_rows([CardRow("x", tuple(ONION[:30]), deck="onion")])
     assert cardart._face.cache_info().currsize == 104
     assert cardart.warm_up("french") == 52
+
+
+def test_fit_cuts_to_the_longest_prefix_that_fits():
+    font = cardart._font(18, 600)
+    text = "Mr Onion's very long seat name"
+    for width in (10, 60, 120, 1000):
+        cut = cardart._fit(font, text, width)
+        assert cut == text or (cut.endswith("…") and text.startswith(cut[:-1]))
+        if cut != text:
+            assert cardart._text_width(font, cut) <= width or cut == "…"
+            assert cardart._text_width(font, text[: len(cut)] + "…") > width
+
+
+@settings(max_examples=40, deadline=None)
+@given(faces=st.integers(0, 30), face_down=st.integers(0, 120))
+def test_a_row_never_draws_more_backs_than_its_face_down_count(faces, face_down):
+    back = cardart.card_back()
+    pasted = []
+    original = Image.Image.paste
+
+    def spy(self, im, *args, **kwargs):
+        if im is back:
+            pasted.append(args[0] if args else kwargs.get("box"))
+        return original(self, im, *args, **kwargs)
+
+    Image.Image.paste = spy
+    try:
+        cardart.render_image([CardRow("@ann", tuple(FRENCH[:faces]), face_down=face_down)])
+    finally:
+        Image.Image.paste = original
+    assert len(pasted) <= face_down
+    assert (len(pasted) > 0) == (face_down > 0)
+    if face_down < cardart.STACK_FROM:
+        assert len(pasted) == face_down
