@@ -31,7 +31,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.cardart_pips import pip_mask, rounded_mask
+from bot.cardart_pips import enid_mask, pip_mask, rounded_mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,20 +513,27 @@ def suit_sheet(game: str) -> bytes:
         names = ", ".join(sorted([*_SHEETS, *_SHEET_ALIASES]))
         raise ValueError(f"No suit sheet for {game!r}: use one of {names}.")
     title, grid = _SHEETS[key]
-    cell_w, pip, cell_h = 120, 48, 104
+    enid = key == "enid"
+    pip = 48
+    cell_w, cell_h = (150 if enid else 120), (104 if enid else 96)
     title_font, name_font, note_font = _font(18, 700), _font(18, 600), _font(14, 400)
     cols = max(len(r) for r in grid)
     width = max(cols * cell_w, _text_width(title_font, title)) + 2 * MARGIN
     height = 2 * MARGIN + 30 + len(grid) * cell_h
     img = Image.new("RGB", (width, height), FACE)
     draw = ImageDraw.Draw(img)
-    draw.text((MARGIN, MARGIN), title, font=title_font, fill=SHEET_INK)
+    draw.text((MARGIN, MARGIN + 18), title, font=title_font, fill=SHEET_INK, anchor="ls")
     for r, cells in enumerate(grid):
         for c, (suit, name, note) in enumerate(cells):
             cx = MARGIN + c * cell_w + cell_w // 2
             top = MARGIN + 30 + r * cell_h
             ink = SUIT_COLOURS[suit]
-            _paste_colour(img, ink, pip_mask(suit, pip), (cx - pip // 2, top + 4))
+            if enid:
+                # The French pip the cards show, and the animal it stands for.
+                _paste_colour(img, ink, pip_mask(suit, pip), (cx - pip - 4, top + 4))
+                _paste_colour(img, ink, enid_mask(suit, pip), (cx + 4, top + 4))
+            else:
+                _paste_colour(img, ink, pip_mask(suit, pip), (cx - pip // 2, top + 4))
             draw.text((cx, top + pip + 26), name, font=name_font, fill=ink, anchor="ms")
             if note:
                 draw.text((cx, top + pip + 44), f"({note})", font=note_font, fill=SHEET_NOTE, anchor="ms")

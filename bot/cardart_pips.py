@@ -143,6 +143,76 @@ PIP_SHAPES: dict[str, Callable[[_Pen], None]] = {
 }
 
 
+# Enid renames the suits after three fish and a dog; its suit sheet draws them beside the
+# French pips the cards keep (a fish at pip size would be too hard to tell apart).
+
+
+def _carp(p: _Pen) -> None:
+    p.ellipse(8, 28, 76, 78)
+    p.polygon([(70, 53), (97, 28), (89, 53), (97, 78)])
+    p.polygon([(28, 32), (46, 14), (62, 32)])
+    p.polygon([(40, 74), (50, 88), (56, 74)])
+    p.circle(22, 46, 4.5, fill=0)
+    p.line([(12, 62), (6, 74)], width=3)
+
+
+def _sturgeon(p: _Pen) -> None:
+    # Long, with a pointed snout, a shark-like tail and bony plates along the side.
+    p.polygon([(0, 52), (14, 40), (60, 36), (78, 42), (99, 20), (92, 52), (99, 68), (76, 62), (58, 68), (14, 64)])
+    p.polygon([(46, 38), (58, 26), (64, 38)])
+    for x in (30, 44, 58):
+        p.polygon([(x - 5, 52), (x, 47), (x + 5, 52), (x, 57)], fill=0)
+    p.circle(14, 49, 3, fill=0)
+    p.line([(8, 60), (7, 68)], width=2.5)
+
+
+def _flatfish(scale: float) -> list[Point]:
+    """A flatfish's outline, pointed at the head (left), widest mid-body, scaled about its centre."""
+    top, bottom = [], []
+    for i in range(25):
+        x = 4 + 72 * i / 24
+        h = 36 * math.sin(math.pi * i / 24) ** 0.75
+        top.append((x, 52 - h))
+        bottom.append((x, 52 + h))
+    pts = top + bottom[::-1]
+    return [(40 + (x - 40) * scale, 52 + (y - 52) * scale) for x, y in pts]
+
+
+def _halibut(p: _Pen) -> None:
+    # A flatfish from above: a fringe of fin all round, both eyes on one side.
+    p.polygon(_flatfish(1.0))
+    p.polygon(_flatfish(0.86), fill=0)
+    p.polygon(_flatfish(0.78))
+    p.polygon([(70, 52), (99, 30), (93, 52), (99, 74)])
+    p.circle(20, 40, 4.5, fill=0)
+    p.circle(29, 32, 4.5, fill=0)
+
+
+def _dalmatian(p: _Pen) -> None:
+    # A dog's head in profile, facing left: skull, muzzle, a hanging ear set apart, spots.
+    p.circle(58, 40, 26)
+    p.rect(6, 38, 52, 66, radius=12)
+    p.polygon([(52, 56), (84, 50), (96, 98), (48, 98)])
+    p.ellipse(60, 20, 86, 72, fill=0)
+    p.ellipse(64, 24, 84, 70)
+    p.circle(9, 44, 7)
+    p.circle(40, 34, 4, fill=0)
+    for x, y, r in ((58, 84, 5), (74, 90, 3.5), (30, 54, 3), (70, 38, 3.5), (56, 66, 3)):
+        p.circle(x, y, r, fill=0)
+
+
+ENID_SHAPES: dict[str, Callable[[_Pen], None]] = {"c": _carp, "s": _sturgeon, "h": _halibut, "d": _dalmatian}
+
+
+@lru_cache(maxsize=16)
+def enid_mask(suit: str, px: int) -> Image.Image:
+    """An ``L`` mask of Enid's animal for a French suit (carp, sturgeon, halibut, dalmatian)."""
+    big = px * SUPERSAMPLE
+    mask = Image.new("L", (big, big), 0)
+    ENID_SHAPES[suit](_Pen(ImageDraw.Draw(mask), big))
+    return mask.resize((px, px), Image.Resampling.LANCZOS)
+
+
 @lru_cache(maxsize=256)
 def pip_mask(suit: str, px: int) -> Image.Image:
     """An ``L`` mask, ``px`` square, of the suit's pip (255 = ink)."""

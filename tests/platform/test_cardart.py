@@ -266,3 +266,14 @@ def test_a_row_never_draws_more_backs_than_its_face_down_count(faces, face_down)
     assert (len(pasted) > 0) == (face_down > 0)
     if face_down < cardart.STACK_FROM:
         assert len(pasted) == face_down
+
+
+def test_enid_s_sheet_draws_its_animals_beside_the_french_pips():
+    from bot.cardart_pips import enid_mask, pip_mask
+
+    animals = [enid_mask(s, 48).tobytes() for s in "cshd"]
+    assert len(set(animals)) == 4
+    assert all(enid_mask(s, 48).getbbox() for s in "cshd")
+    assert not set(animals) & {pip_mask(s, 48).tobytes() for s in "cshd"}
+    enid, french = open_png(suit_sheet("enid")), open_png(suit_sheet("french"))
+    assert enid.width > french.width
