@@ -422,37 +422,43 @@ def render_image(
 ) -> Image.Image:
     """The picture of :func:`render_rows` as an RGB image (before palette and PNG)."""
     max_width = max(CARD_W + 2 * MARGIN + MIN_STEP, min(max_width, HARD_MAX_WIDTH))
+    rows = list(rows)
     for row in rows:
         if row.face_down < 0:
             raise ValueError(f"Row {row.label!r} has {row.face_down} face-down cards: a count cannot be negative.")
         for code in row.cards:
             parse_code(code, row.deck)
     row_width = min(max_width, ROW_WIDTH) - 2 * MARGIN
-    plans = [_plan(row, row_width) for row in rows] or [_plan(CardRow("No cards."), row_width)]
+    plans = [_plan(row, row_width) for row in rows]
     label_font = _font(18, 600)
     title_font = _font(24, 700)
+    # An empty picture is one line of text, "No cards.", where the rows would be.
     sizes = [
         (max(plan.width, min(_text_width(label_font, row.label), row_width)), plan.height)
-        for row, plan in zip(rows or [CardRow("No cards.")], plans)
-    ]
+        for row, plan in zip(rows, plans)
+    ] or [(_text_width(label_font, "No cards."), LABEL_H)]
     head = TITLE_H if title else 0
     if columns is None:
         columns = _columns(sizes, head, max_width)
     columns = max(1, min(columns, len(sizes)))
+    while columns > 1 and _grid(sizes, columns, head)[2] > max_width:
+        columns -= 1
     widths, heights, width, height = _grid(sizes, columns, head)
+    if title:
+        width = max(width, min(max_width, _text_width(title_font, title) + 2 * MARGIN))
     width = max(width, MIN_WIDTH)
     img = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(img)
     if title:
         draw.text((MARGIN, MARGIN + 26), _fit(title_font, title, width - 2 * MARGIN), font=title_font,
                   fill=LABEL_INK, anchor="ls")
+    if not rows:
+        draw.text((MARGIN, MARGIN + head + 18), "No cards.", font=label_font, fill=MUTED_INK, anchor="ls")
     for i, (row, plan) in enumerate(zip(rows, plans)):
         col, line = i % columns, i // columns
         x0 = MARGIN + sum(widths[:col]) + COLUMN_GAP * col
         y0 = MARGIN + head + sum(heights[:line]) + ROW_GAP * line
         _draw_row(img, draw, row, plan, x0, y0, widths[col], label_font)
-    if not rows:
-        draw.text((MARGIN, MARGIN + head + 18), "No cards.", font=label_font, fill=MUTED_INK, anchor="ls")
     return img
 
 

@@ -277,3 +277,11 @@ def test_enid_s_sheet_draws_its_animals_beside_the_french_pips():
     assert not set(animals) & {pip_mask(s, 48).tobytes() for s in "cshd"}
     enid, french = open_png(suit_sheet("enid")), open_png(suit_sheet("french"))
     assert enid.width > french.width
+
+
+def test_the_title_widens_a_narrow_picture_and_explicit_columns_respect_the_width():
+    narrow = open_png(render_rows([CardRow("", ("9h",))]))
+    titled = open_png(render_rows([CardRow("", ("9h",))], title="Idiot · @ann to play, then @bob"))
+    assert titled.width > narrow.width
+    rows = [CardRow(f"@p{i}", tuple(FRENCH[:6]), face_down=3) for i in range(6)]
+    assert open_png(render_rows(rows, columns=6, max_width=900)).width <= 900
