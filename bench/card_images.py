@@ -16,7 +16,8 @@ image, so it is the cost of the first picture after a start. **warm**: caches ke
 steady state. Per picture it prints p50/p99/max milliseconds of the whole
 ``render_rows`` call (layout, pastes, palette quantisation, PNG encode), and the
 encode share, and the PNG size in bytes (median and max) and pixel size.
-Numbers only: nothing here asserts a timing. Target (issue 9): p99 <= 60 ms per table image.
+Last, the time of ``warm_up(deck)`` from empty caches (what a start-up would spend to
+make the first picture warm). Numbers only: nothing here asserts a timing. Target (issue 9): p99 <= 60 ms per table image.
 """
 
 from __future__ import annotations
@@ -131,6 +132,15 @@ def main() -> None:
             print(f"{name:8} {'cold' if cold else 'warm':5} {statistics.median(r['times']):7.1f} "
                   f"{pct(r['times'], 0.99):7.1f} {max(r['times']):7.1f} {statistics.median(r['encode']):10.1f} "
                   f"{int(statistics.median(r['sizes'])):9d} {max(r['sizes']):9d}  {shown}")
+    for deck in ("french", "onion"):
+        spent = []
+        for _ in range(5):
+            clear_caches()
+            t = time.perf_counter()
+            cardart.warm_up(deck)
+            spent.append((time.perf_counter() - t) * 1000)
+        print(f"warm_up({deck!r}) from empty caches: median {statistics.median(spent):.0f} ms of 5 "
+              "(after it, a first picture costs what a warm one does)")
 
 
 if __name__ == "__main__":

@@ -63,6 +63,7 @@ ROW_GAP = 12
 LINE_GAP = 6
 LABEL_H = 26
 TITLE_H = 38
+LABEL_SIZE, TITLE_SIZE, COUNT_SIZE = 18, 24, 22  # font sizes (px)
 COLUMN_GAP = 22
 MIN_WIDTH = 200
 ROW_WIDTH = 720         # a long row wraps here: Discord shows ~550 px inline, wider only shrinks
@@ -275,14 +276,17 @@ def card_back(width: int = CARD_W, height: int = CARD_H) -> Image.Image:
 def warm_up(deck: str = "french") -> int:
     """Draw every face of a deck (and the back) into the caches; returns how many faces.
 
-    The first picture after a start otherwise pays for the faces it shows (a few ms each,
-    mostly the font): call this once off the event loop at start-up if that matters."""
-    ranks_first = [rank + suit for suit in DECK_SUITS[deck] for rank in RANKS]
-    for code in ranks_first:
+    The first picture after a start otherwise pays for the faces it shows and for each
+    font size's first glyph (FreeType: 10-20 ms per size): call this once off the event
+    loop at start-up if that matters."""
+    codes = [rank + suit for suit in DECK_SUITS[deck] for rank in RANKS]
+    for code in codes:
         card_face(code, deck)
     card_back()
+    for size, weight in ((LABEL_SIZE, 600), (TITLE_SIZE, 700), (COUNT_SIZE, 700)):
+        _font(size, weight).getbbox("0")
     _encode(Image.new("RGB", (1, 1), BG))
-    return len(ranks_first)
+    return len(codes)
 
 
 # --------------------------------------------------------------------------- layout
@@ -351,7 +355,7 @@ def _draw_backs(img: Image.Image, draw: ImageDraw.ImageDraw, n: int, x: int, y: 
         img.paste(back, (x + i * 4, y), back)
     # The count, on a pill over the top card.
     top_x = x + 4 * (STACK_LAYERS - 1)
-    font = _font(22, 700)
+    font = _font(COUNT_SIZE, 700)
     text = str(n)
     tw = _text_width(font, text)
     cx, cy = top_x + CARD_W // 2, y + CARD_H // 2
@@ -430,8 +434,8 @@ def render_image(
             parse_code(code, row.deck)
     row_width = min(max_width, ROW_WIDTH) - 2 * MARGIN
     plans = [_plan(row, row_width) for row in rows]
-    label_font = _font(18, 600)
-    title_font = _font(24, 700)
+    label_font = _font(LABEL_SIZE, 600)
+    title_font = _font(TITLE_SIZE, 700)
     # An empty picture is one line of text, "No cards.", where the rows would be.
     sizes = [
         (max(plan.width, min(_text_width(label_font, row.label), row_width)), plan.height)
