@@ -55,7 +55,7 @@ class CardRow:
 CARD_W, CARD_H, CARD_RADIUS = 70, 98, 7
 CARD_GAP = 6            # between cards that are not overlapped
 MIN_STEP = 28           # narrowest overlap that still shows a card's index corner
-BACK_STEP = 18          # how far apart a few separate backs sit
+BACK_STEP = 18          # how far apart a few backs sit after face-up cards (alone: side by side)
 STACK_FROM = 6          # this many backs or more are drawn as one stack with a count
 STACK_LAYERS = 4
 MARGIN = 14
@@ -301,17 +301,23 @@ class _RowPlan:
     height: int                         # label included
 
 
-def _backs_width(n: int) -> int:
+def _back_step(row: CardRow) -> int:
+    """Backs alone in a row (a player's face-down cards, chosen by position) lie side by
+    side; after face-up cards they only need to read as so many cards."""
+    return BACK_STEP if row.cards else CARD_W + CARD_GAP
+
+
+def _backs_width(n: int, step: int) -> int:
     if n <= 0:
         return 0
     if n >= STACK_FROM:
         return CARD_W + 4 * (STACK_LAYERS - 1)
-    return CARD_W + BACK_STEP * (n - 1)
+    return CARD_W + step * (n - 1)
 
 
 def _plan(row: CardRow, inner: int) -> _RowPlan:
     n = len(row.cards)
-    backs = _backs_width(row.face_down)
+    backs = _backs_width(row.face_down, _back_step(row))
     sep = 2 * CARD_GAP if n and backs else 0
     natural = CARD_W + CARD_GAP
     if n <= 1:
@@ -345,11 +351,11 @@ def _plan(row: CardRow, inner: int) -> _RowPlan:
     return _RowPlan(lines, step, row.face_down, width, height)
 
 
-def _draw_backs(img: Image.Image, draw: ImageDraw.ImageDraw, n: int, x: int, y: int) -> None:
+def _draw_backs(img: Image.Image, draw: ImageDraw.ImageDraw, n: int, step: int, x: int, y: int) -> None:
     back = card_back()
     if n < STACK_FROM:
         for i in range(n):
-            img.paste(back, (x + i * BACK_STEP, y), back)
+            img.paste(back, (x + i * step, y), back)
         return
     for i in range(STACK_LAYERS):
         img.paste(back, (x + i * 4, y), back)
@@ -478,7 +484,7 @@ def _draw_row(img, draw, row: CardRow, plan: _RowPlan, x0: int, y: int, width: i
             if line:
                 x += CARD_W + plan.step * (len(line) - 1)
             if plan.backs:
-                _draw_backs(img, draw, plan.backs, x + (2 * CARD_GAP if line else 0), y_line)
+                _draw_backs(img, draw, plan.backs, _back_step(row), x + (2 * CARD_GAP if line else 0), y_line)
             elif not line:
                 # An empty place on the table: a faint outline where cards would lie.
                 draw.rounded_rectangle(

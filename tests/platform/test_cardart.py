@@ -285,3 +285,11 @@ def test_the_title_widens_a_narrow_picture_and_explicit_columns_respect_the_widt
     assert titled.width > narrow.width
     rows = [CardRow(f"@p{i}", tuple(FRENCH[:6]), face_down=3) for i in range(6)]
     assert open_png(render_rows(rows, columns=6, max_width=900)).width <= 900
+
+
+def test_backs_alone_lie_side_by_side_and_after_faces_they_overlap():
+    inner = cardart.ROW_WIDTH - 2 * cardart.MARGIN
+    alone = cardart._plan(CardRow("Your face-down cards: 1, 2, 3", face_down=3), inner)
+    assert alone.width == 3 * cardart.CARD_W + 2 * cardart.CARD_GAP
+    after = cardart._plan(CardRow("@ann", ("9h",), face_down=3), inner)
+    assert after.width == cardart.CARD_W + 2 * cardart.CARD_GAP + cardart.CARD_W + 2 * cardart.BACK_STEP
