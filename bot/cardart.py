@@ -16,7 +16,7 @@ Faces are cached (:func:`card_face`, by code and size); a picture is a few paste
 mapping onto one fixed palette and one PNG encode. Layout: a row is its label, then its
 face-up cards left to right, then its backs. A row too long for ``ROW_WIDTH`` overlaps
 its cards (each card's index corner stays visible), and wraps onto more lines when even
-that would not fit. Six or more backs are drawn as one stack with the count on it. Rows
+that would not fit. Four or more backs are drawn as one stack with the count on it. Rows
 sit on a grid in reading order, as many side by side as show the picture largest in
 Discord's inline box.
 """
@@ -56,8 +56,8 @@ CARD_W, CARD_H, CARD_RADIUS = 70, 98, 7
 CARD_GAP = 6            # between cards that are not overlapped
 MIN_STEP = 28           # narrowest overlap that still shows a card's index corner
 BACK_STEP = 18          # how far apart a few backs sit after face-up cards (alone: side by side)
-STACK_FROM = 6          # this many backs or more are drawn as one stack with a count
-STACK_LAYERS = 4
+STACK_FROM = 4          # this many backs or more are one stack with the count on it: a number reads faster
+STACK_LAYERS = 4        # never more than STACK_FROM: a picture never shows more backs than the count
 MARGIN = 14
 ROW_GAP = 12
 LINE_GAP = 6
