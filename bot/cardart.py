@@ -135,8 +135,26 @@ def _text_width(font, text: str) -> int:
     return int(right - left)
 
 
+@lru_cache(maxsize=4096)
+def _drawable(char: str) -> bool:
+    """Whether the font has this character (a missing one draws as the same empty box
+    as a private-use code point would)."""
+    font = _font(LABEL_SIZE, 600)
+    missing = font.getmask("\U0010fffd")
+    mask = font.getmask(char)
+    return mask.size != missing.size or bytes(mask) != bytes(missing)
+
+
+def _clean(text: str) -> str:
+    """Text without the characters the font lacks (emoji, CJK...): no boxes in a label.
+    The message text beside the picture still carries them."""
+    kept = "".join(ch for ch in text if ch.isspace() or _drawable(ch))
+    return " ".join(kept.split())
+
+
 def _fit(font, text: str, width: int) -> str:
     """The text, cut with an ellipsis so it fits ``width`` pixels."""
+    text = _clean(text)
     if _text_width(font, text) <= width:
         return text
     lo, hi = 0, len(text)  # the longest prefix that fits with the ellipsis, by bisection
@@ -444,7 +462,7 @@ def render_image(
     title_font = _font(TITLE_SIZE, 700)
     # An empty picture is one line of text, "No cards.", where the rows would be.
     sizes = [
-        (max(plan.width, min(_text_width(label_font, row.label), row_width)), plan.height)
+        (max(plan.width, min(_text_width(label_font, _clean(row.label)), row_width)), plan.height)
         for row, plan in zip(rows, plans)
     ] or [(_text_width(label_font, "No cards."), LABEL_H)]
     head = TITLE_H if title else 0
@@ -455,7 +473,7 @@ def render_image(
         columns -= 1
     widths, heights, width, height = _grid(sizes, columns, head)
     if title:
-        width = max(width, min(max_width, _text_width(title_font, title) + 2 * MARGIN))
+        width = max(width, min(max_width, _text_width(title_font, _clean(title)) + 2 * MARGIN))
     width = max(width, MIN_WIDTH)
     img = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(img)

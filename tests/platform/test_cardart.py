@@ -293,3 +293,11 @@ def test_backs_alone_lie_side_by_side_and_after_faces_they_overlap():
     assert alone.width == 3 * cardart.CARD_W + 2 * cardart.CARD_GAP
     after = cardart._plan(CardRow("@ann", ("9h",), face_down=3), inner)
     assert after.width == cardart.CARD_W + 2 * cardart.CARD_GAP + cardart.CARD_W + 2 * cardart.BACK_STEP
+
+
+def test_labels_drop_characters_the_font_lacks_instead_of_drawing_boxes():
+    assert cardart._clean("🎲 Ann 中 · to play") == "Ann · to play"
+    assert cardart._clean("Zoë, Жанна, Ñandú") == "Zoë, Жанна, Ñandú"
+    with_emoji = cardart.render_image([CardRow("Seat 1 · Ann 🎲", ("9h",))], title="Idiot 🃏")
+    plain = cardart.render_image([CardRow("Seat 1 · Ann", ("9h",))], title="Idiot")
+    assert with_emoji.tobytes() == plain.tobytes()
