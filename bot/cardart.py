@@ -23,8 +23,10 @@ Discord's inline box.
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -100,6 +102,23 @@ ENID_NAMES = {"c": "Carp", "s": "Sturgeon", "h": "Halibut", "d": "Dalmations"}
 RANKS = "A23456789TJQK"
 DECK_SUITS = {"french": "cshd", "enid": "cshd", "onion": "cshdwtuo"}
 _RANK_LABEL = {"T": "10"}
+
+
+# --------------------------------------------------------------------------- threads
+
+# The platform draws through asyncio.to_thread, so two pictures may be drawn at once. A
+# FreeType face is not safe to use from two threads, and the caches fill as they go: the
+# drawing (a few ms) holds this lock; the palette mapping and PNG encode do not.
+_LOCK = threading.RLock()
+
+
+def _serialised(fn: Callable) -> Callable:
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with _LOCK:
+            return fn(*args, **kwargs)
+
+    return wrapper
 
 
 # --------------------------------------------------------------------------- fonts
@@ -270,6 +289,7 @@ def _face(rank: str, suit: str, marked: bool, width: int, height: int) -> Image.
     return img
 
 
+@_serialised
 def card_face(code: str, deck: str = "french", width: int = CARD_W, height: int = CARD_H) -> Image.Image:
     """The RGBA face of a card (cached; do not modify the returned image)."""
     rank, suit, marked = parse_code(code, deck)
@@ -291,6 +311,7 @@ def card_back(width: int = CARD_W, height: int = CARD_H) -> Image.Image:
     return img
 
 
+@_serialised
 def warm_up(deck: str = "french") -> int:
     """Draw every face of a deck (and the back) into the caches; returns how many faces.
 
@@ -445,6 +466,7 @@ def _columns(sizes: list[tuple[int, int]], head: int, max_width: int) -> int:
     return best
 
 
+@_serialised
 def render_image(
     rows: Sequence[CardRow], *, title: str = "", max_width: int = MAX_WIDTH, columns: int | None = None
 ) -> Image.Image:
@@ -542,6 +564,11 @@ _SHEET_ALIASES = {"idiot": "french", "blackjack": "french", "engines": "french"}
 
 def suit_sheet(game: str) -> bytes:
     """A small PNG naming each of a game's suits under its pip (Enid's renamed suits, Onion's eight)."""
+    return _encode(_suit_sheet_image(game))
+
+
+@_serialised
+def _suit_sheet_image(game: str) -> Image.Image:
     key = _SHEET_ALIASES.get(game, game)
     if key not in _SHEETS:
         names = ", ".join(sorted([*_SHEETS, *_SHEET_ALIASES]))
@@ -571,4 +598,4 @@ def suit_sheet(game: str) -> bytes:
             draw.text((cx, top + pip + 26), name, font=name_font, fill=ink, anchor="ms")
             if note:
                 draw.text((cx, top + pip + 44), f"({note})", font=note_font, fill=SHEET_NOTE, anchor="ms")
-    return _encode(img)
+    return img

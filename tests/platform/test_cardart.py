@@ -301,3 +301,15 @@ def test_labels_drop_characters_the_font_lacks_instead_of_drawing_boxes():
     with_emoji = cardart.render_image([CardRow("Seat 1 · Ann 🎲", ("9h",))], title="Idiot 🃏")
     plain = cardart.render_image([CardRow("Seat 1 · Ann", ("9h",))], title="Idiot")
     assert with_emoji.tobytes() == plain.tobytes()
+
+
+def test_pictures_drawn_from_several_threads_at_once_equal_the_ones_drawn_in_turn():
+    from concurrent.futures import ThreadPoolExecutor
+
+    scenes = [[CardRow(f"@p{i}", tuple(ONION[i * 7:i * 7 + 5 + i]), face_down=i, deck="onion")] for i in range(8)]
+    expected = [render_rows(rows, title=f"t{i}") for i, rows in enumerate(scenes)]
+    for fn in (cardart._face, cardart._text_mask, cardart._font, cardart.card_back):
+        fn.cache_clear()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        got = list(pool.map(lambda i: render_rows(scenes[i], title=f"t{i}"), range(8)))
+    assert got == expected
