@@ -33,7 +33,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.cardart_pips import enid_mask, pip_mask, rounded_mask
+from bot.cardart_pips import badge_mask, enid_mask, pip_mask, rounded_mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +192,10 @@ def _fit(font, text: str, width: int) -> str:
 def parse_code(code: str, deck: str = "french") -> tuple[str, str, bool]:
     """``(rank, suit, marked)`` of a card code, e.g. ``"10h"`` -> ``("T", "h", False)``.
 
+    Decks: ``french`` (also ``enid``: Enid renames the suits, its cards keep the French
+    pips) and ``onion`` (eight suits; ``*`` after any code draws the marked-copy badge,
+    the game decides which copies are marked).
+
     Raises ValueError with a readable sentence for an unknown deck or code.
     """
     if deck not in DECK_SUITS:
@@ -246,17 +250,6 @@ def _blank(fill, edge, width: int, height: int) -> Image.Image:
     return img
 
 
-def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill) -> None:
-    import math
-
-    pts = []
-    for i in range(10):
-        a = -math.pi / 2 + i * math.pi / 5
-        rr = r if i % 2 == 0 else r * 0.45
-        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
-    draw.polygon(pts, fill=fill)
-
-
 @lru_cache(maxsize=512)
 def _face(rank: str, suit: str, marked: bool, width: int, height: int) -> Image.Image:
     ink = SUIT_COLOURS[suit]
@@ -270,10 +263,11 @@ def _face(rank: str, suit: str, marked: bool, width: int, height: int) -> Image.
     small = round(16 * k)
     _paste_colour(img, ink, pip_mask(suit, small), (col - small // 2, round(33 * k)))
     if marked:
-        r = round(9 * k)
-        cy = round(62 * k)
-        draw.ellipse([col - r, cy - r, col + r, cy + r], fill=BADGE, outline=BADGE_EDGE)
-        _star(draw, col, cy + 0.5, r * 0.8, (255, 255, 255))
+        d = round(19 * k)
+        x, y = col - d // 2, round(53 * k)
+        _paste_colour(img, BADGE_EDGE, badge_mask("disc", d), (x, y))
+        _paste_colour(img, BADGE, badge_mask("disc", d - 2), (x + 1, y + 1))
+        _paste_colour(img, (255, 255, 255), badge_mask("star", d - 6), (x + 3, y + 3))
     # The rest of the card: one big pip, or a framed court letter.
     left, right = round(28 * k), width - round(5 * k)
     cx = (left + right) // 2
@@ -420,7 +414,7 @@ def _palette() -> Image.Image:
     adaptive quantiser, and the same everywhere."""
     inks = sorted(set(SUIT_COLOURS.values()))
     pairs = [(BG, LABEL_INK), (BG, MUTED_INK), (BG, FACE), (BG, EDGE), (BG, (230, 230, 230)), (FACE, EDGE),
-             (BACK, BACK_LATTICE), (BACK, (230, 230, 230)), (FACE, BACK), (BADGE, (255, 255, 255)),
+             (BACK, BACK_LATTICE), (BACK, (230, 230, 230)), (FACE, BACK), (BADGE, (255, 255, 255)), (BADGE_EDGE, (255, 255, 255)), (BG, BADGE_EDGE),
              (BADGE, BADGE_EDGE), (FACE, BADGE_EDGE), (FACE, SHEET_INK), (FACE, SHEET_NOTE), (EDGE, (230, 230, 230))]
     for ink in inks:
         pairs += [(FACE, ink), (_tint(ink), ink), (FACE, _tint(ink))]

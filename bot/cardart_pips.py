@@ -213,6 +213,32 @@ def enid_mask(suit: str, px: int) -> Image.Image:
     return mask.resize((px, px), Image.Resampling.LANCZOS)
 
 
+def _disc(p: _Pen) -> None:
+    p.circle(50, 50, 49)
+
+
+def _star(p: _Pen) -> None:
+    """A five-pointed star, for the badge of a marked card."""
+    pts = []
+    for i in range(10):
+        a = -math.pi / 2 + i * math.pi / 5
+        r = 46 if i % 2 == 0 else 20
+        pts.append((50 + r * math.cos(a), 53 + r * math.sin(a)))
+    p.polygon(pts)
+
+
+BADGE_SHAPES: dict[str, Callable[[_Pen], None]] = {"disc": _disc, "star": _star}
+
+
+@lru_cache(maxsize=16)
+def badge_mask(shape: str, px: int) -> Image.Image:
+    """An ``L`` mask of a badge part ("disc" or "star"), antialiased like the pips."""
+    big = px * SUPERSAMPLE
+    mask = Image.new("L", (big, big), 0)
+    BADGE_SHAPES[shape](_Pen(ImageDraw.Draw(mask), big))
+    return mask.resize((px, px), Image.Resampling.LANCZOS)
+
+
 @lru_cache(maxsize=256)
 def pip_mask(suit: str, px: int) -> Image.Image:
     """An ``L`` mask, ``px`` square, of the suit's pip (255 = ink)."""
