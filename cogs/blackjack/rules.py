@@ -377,9 +377,9 @@ class BlackjackGame(Game):
                     return
             if action in legal:
                 return
-        # The turn timer's forced draw (see timeout_action) is accepted wherever a
-        # step-4 draw could happen, even when the player could have played.
-        if action == TIMEOUT_DRAW and self.phase in (START, MUST_PLAY, ANY_CARD):
+        # The turn timer's forced draw (see timeout_action) is accepted where it is the
+        # timer's move, even when the player could have played; nowhere else.
+        if action == TIMEOUT_DRAW and self.phase in (START, MUST_PLAY, ANY_CARD) and action == self.timeout_action(player):
             if player not in self.players:
                 raise UnknownPlayer("You are not playing at this table.")
             if player != self.current:

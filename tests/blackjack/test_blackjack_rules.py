@@ -404,6 +404,17 @@ def test_timeout_draws_even_when_a_play_was_possible():
         game.apply(1, Action("draw", arg="timeout"))
 
 
+def test_the_timers_forced_draw_is_refused_where_it_is_not_the_timers_move():
+    # Under voluntary draws the timer's move is the ordinary draw, so a forged
+    # "draw::timeout" (the code a custom_id could carry) is refused like any other.
+    game = stacked({1: ["9h", "9c", "5s"], 2: ["Kc"]}, discard=["7h"], deck=["2s"], options={"voluntary_draw": "yes"})
+    assert game.timeout_action(1) == Action("draw")
+    before = game.to_json()
+    with pytest.raises(IllegalAction):
+        game.apply(1, Action("draw", arg="timeout"))
+    assert game.to_json() == before
+
+
 def test_timeout_ends_when_ending_is_allowed():
     game = stacked({1: ["9h", "9c"], 2: ["Kc"]}, discard=["7h"])
     play(game, 1, "9h")
