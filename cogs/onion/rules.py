@@ -249,8 +249,9 @@ class OnionGame(Game):
             game.deck = shuffled(ALL_CARDS, seed, f"round-{game.round_no}")  # type: ignore[arg-type]
         else:
             top = _cards(deal.get("deck", []))
-            if len(set(top)) != len(top):
-                raise RuleError("The stacked deck lists a card twice.")
+            twice = sorted({str(c) for c in top if top.count(c) > 1})
+            if twice:
+                raise RuleError(f"The stacked deck lists {', '.join(twice)} more than once.")
             listed = set(top)
             game.deck = top + [c for c in ALL_CARDS if c not in listed]
         # Ante: a pot carried from an all-fold round is this round's ante, as written.
