@@ -278,3 +278,26 @@ def test_modifier_switches_remove_the_declarations():
     everything = round_with(("Qs Qo Jt Jc Kw", "Tw Tu 9u To 9o"), WEAK)
     assert {a.arg for a in everything.legal_actions(2)} >= {"lady", "atuin", "elephants", "death",
                                                             "archchancellor", "fool", ""}
+
+
+WILD = {"carry": {"eights_wild": True}}
+RUN_WITH_A_WILD_EIGHT = ("2h 3h 4h 5h 6h", "7h 8s 9h Th 2o")  # 8♠ is wild and fills the run's 8
+
+
+def test_wild_crippling_needs_no_more_wild_cards_than_the_onion():
+    game = round_with(GREATER_ONION, RUN_WITH_A_WILD_EIGHT, **WILD)
+    assert game.arrange(3).running_flush.wilds == 1
+    finish(game)
+    assert game.winner == 2  # the run holds a wild card, the Greater Onion none
+    switched_off = round_with(GREATER_ONION, RUN_WITH_A_WILD_EIGHT, mod2="off", **WILD)
+    finish(switched_off)
+    assert switched_off.winner == 3
+
+
+def test_the_octavo_switched_off_is_an_ordinary_lesser_onion():
+    octavo = ("8c 8s 8h 8d 8w", "8t 8u 8o 2c 3c")
+    game = round_with(octavo, WEAK, p1=("2w 3w 4d 5c 9s", "2d 3d 4c 6c 9d"), **WILD)
+    assert game.arrange(2).groupings[0].name == "the Octavo (Lesser Onion)"
+    off = round_with(octavo, WEAK, p1=("2w 3w 4d 5c 9s", "2d 3d 4c 6c 9d"), mod3="off", **WILD)
+    top = off.arrange(2).groupings[0]
+    assert top.name == "Lesser Onion" and top.kind == ("Onion", 4)
