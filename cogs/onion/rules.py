@@ -444,6 +444,11 @@ class OnionGame(Game):
         if action.kind in self.AMOUNT_KINDS and self._task_of(player) is None:
             self._check_amount(player, action)
             return
+        if action.kind == "discard" and self.phase == EXCHANGE and not action.arg:
+            # Any order of the chosen cards (a multi-select does not keep the hand's order).
+            cards = action.cards
+            if len(cards) <= 4 and len(set(cards)) == len(cards) and all(c in self.down[player] for c in cards):
+                return
         if action in self.legal_actions(player):
             return
         raise IllegalAction(self.why_illegal(player, action))
@@ -499,8 +504,7 @@ class OnionGame(Game):
             return "You have no chips for the Stake, so you sit this round out."
         if self.tasks:
             return "Waiting for a declaration to be finished."
-        who = self.queue[0] if self.queue else None
-        return f"It is not your turn (waiting for <@{who}>)." if who is not None else "It is not your turn."
+        return "It is not your turn."
 
     def why_illegal(self, player: int, action: Action) -> str:
         kind = action.kind
@@ -1074,7 +1078,8 @@ class OnionGame(Game):
             return events
         was_first = bool(self.queue) and self.queue[0] == player
         if self.phase == AUCTION:
-            self._pending_to_pot([player])
+            self._pending_to_pot([player])  # a leaver's bid stays in the Pot and stops counting
+            self.bids.pop(player, None)
         self._fold(player, events, reason="left")
         if self._lone_winner(events):
             return events

@@ -324,3 +324,26 @@ def test_options_are_checked():
         OnionGame.new(P, {"stake": "x"}, seed=1)
     with pytest.raises(RuleError, match="2 to 7 players"):
         OnionGame.new(list(range(8)), {}, seed=1)
+
+
+def test_discards_may_be_named_in_any_order():
+    game = new_round(P, 1, JUNK, exchange={2: codes("Kh Ah")})
+    act(game, 2, "discard:9s.2s")
+    assert sorted(map(str, game.down[2])) == sorted(codes("3h 4d 5c Kh Ah"))
+
+
+def test_a_leaving_top_bidder_s_bid_stays_in_the_pot():
+    game = new_round(P, 1, JUNK)
+    advance(game, BET)
+    act(game, 1, "bet::0")
+    act(game, 2, "raise::1")
+    act(game, 3, "match")
+    act(game, 4, "match")
+    act(game, 1, "fold")
+    act(game, 2, "bid::2")
+    act(game, 3, "decline")
+    act(game, 4, "bid::3")
+    game.remove_player(4)
+    # Seat 2 is the only bidder left: it becomes Dealer; both bids are in the Pot.
+    assert game.dealer == 2 and game.pot == 4 + 3 + 2 and game.bids == {2: 2}
+    assert game.phase == BET and game.part == 2 and game.current_players() == {2}
