@@ -164,6 +164,7 @@ class OnionGame(Game):
         self.outcome = ""
         self.null_played = False
         self.next_dealer = 0
+        self.absent: dict[str, dict[str, int]] = {}
         self.resume = 1                      # the betting part after an auction
 
     # ------------------------------------------------------------------ construction
@@ -214,11 +215,14 @@ class OnionGame(Game):
         game.seed = seed if seed is not None else deal.get("seed", 0)  # type: ignore[union-attr]
         start = game.options["chips"]
         banks = {int(p): int(v) for p, v in carry.get("bankrolls", {}).items()}
+        wins = {int(p): int(v) for p, v in carry.get("wins", {}).items()}
+        rebuys = {int(p): int(v) for p, v in carry.get("rebuys", {}).items()}
         game.chips = {p: banks.get(p, start) for p in game.players}
-        game.wins = {p: int(carry.get("wins", {}).get(str(p), carry.get("wins", {}).get(p, 0)))
-                     for p in game.players}
-        game.rebuys = {p: int(carry.get("rebuys", {}).get(str(p), carry.get("rebuys", {}).get(p, 0)))
-                       for p in game.players}
+        game.wins = {p: wins.get(p, 0) for p in game.players}
+        game.rebuys = {p: rebuys.get(p, 0) for p in game.players}
+        # Players away this round keep their bankroll (and wins) in the session for their return.
+        game.absent = {str(p): {"chips": banks.get(p, start), "wins": wins.get(p, 0), "rebuys": rebuys.get(p, 0)}
+                       for p in set(banks) | set(wins) if p not in game.players}
         game.round_wild = bool(carry.get("eights_wild", False)) and game.on(1)
         game.pot = game.carried_pot = int(carry.get("pot", 0)) if game.gambling else 0
         stake = game.options["stake"]
@@ -1123,14 +1127,15 @@ class OnionGame(Game):
             self._do_showdown(events)
 
     def carry_out(self) -> dict[str, Any]:
+        away = self.absent
         return {
             "round": self.round_no,
-            "bankrolls": {str(p): v for p, v in self.chips.items()},
+            "bankrolls": {**{p: a["chips"] for p, a in away.items()}, **{str(p): v for p, v in self.chips.items()}},
             "dealer": self.next_dealer if self.phase == OVER else self.dealer,
             "eights_wild": bool(self.on(1) and self.null_played),
             "pot": self.pot if self.phase == OVER else 0,
-            "wins": {str(p): v for p, v in self.wins.items()},
-            "rebuys": {str(p): v for p, v in self.rebuys.items()},
+            "wins": {**{p: a["wins"] for p, a in away.items()}, **{str(p): v for p, v in self.wins.items()}},
+            "rebuys": {**{p: a["rebuys"] for p, a in away.items()}, **{str(p): v for p, v in self.rebuys.items()}},
             "out": [p for p in self.players if self.gambling and self.chips[p] < self.options["stake"]
                     and self.options["rebuy"] == "off"],
         }
@@ -1208,7 +1213,7 @@ class OnionGame(Game):
             "arch": self.arch, "arch_wild": self.arch_wild, "fool": self.fool,
             "tasks": [dict(t) for t in self.tasks], "task_counter": self.task_counter,
             "showdown": [dict(s) for s in self.showdown], "winner": self.winner, "outcome": self.outcome,
-            "null_played": self.null_played,
+            "null_played": self.null_played, "absent": {p: dict(a) for p, a in self.absent.items()},
         }
 
     @classmethod
@@ -1240,6 +1245,7 @@ class OnionGame(Game):
         g.task_counter = int(data["task_counter"])
         g.showdown = [dict(s) for s in data["showdown"]]
         g.winner, g.outcome, g.null_played = data["winner"], data["outcome"], bool(data["null_played"])
+        g.absent = {p: dict(a) for p, a in data.get("absent", {}).items()}
         return g
 
     @staticmethod

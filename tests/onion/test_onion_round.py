@@ -347,3 +347,14 @@ def test_a_leaving_top_bidder_s_bid_stays_in_the_pot():
     # Seat 2 is the only bidder left: it becomes Dealer; both bids are in the Pot.
     assert game.dealer == 2 and game.pot == 4 + 3 + 2 and game.bids == {2: 2}
     assert game.phase == BET and game.part == 2 and game.current_players() == {2}
+
+
+def test_a_player_away_for_a_round_keeps_their_bankroll_in_the_session():
+    carry = {"bankrolls": {"1": 50, "2": 120, "3": 90, "4": 140}, "wins": {"4": 2}, "dealer": 1, "round": 2}
+    game = OnionGame.new([1, 2, 3], {"carry": carry}, seed=3)  # seat 4 sits this round out
+    for p in (2, 3):
+        act(game, p, "fold")
+    out = game.carry_out()
+    assert out["bankrolls"]["4"] == 140 and out["wins"]["4"] == 2
+    back = OnionGame.new([1, 2, 3, 4], {"carry": out}, seed=4)
+    assert back.chips[4] == 139 and back.round_no == 4
