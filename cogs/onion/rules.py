@@ -30,7 +30,9 @@ from itertools import combinations
 from typing import Any, Self
 
 from bot.cards import CardCodeError, seeded_rng, shuffled
-from bot.engine import Action, BadActionCode, Event, Game, HouseRule, IllegalAction, RuleError
+from bot.engine import (
+    Action, BadActionCode, Event, Game, GameOver, HouseRule, IllegalAction, NotYourTurn, RuleError, UnknownPlayer,
+)
 from cogs.onion.scoring import (
     ARCHCHANCELLOR, DEATH, FATE, FOOL, GREAT_ATUIN, LADY, SENDER_OF_EIGHT, SPECIAL_CARDS,
     Arrangement, Card, Grouping, ScoringContext, best_arrangement, grouping_order, onion_deck,
@@ -77,10 +79,6 @@ PHASES = (EXCHANGE, BET, AUCTION, BUY, OFFER, DECLARE, OVER)
 #: Betting parts that allow raising: the first two of each round of betting.
 RAISING_PARTS = (1, 2, 4, 5)
 
-POWERS = {LADY: "lady", FATE: "fate", GREAT_ATUIN: "atuin", SENDER_OF_EIGHT: "sender",
-          DEATH: "death", ARCHCHANCELLOR: "archchancellor", FOOL: "fool"}
-MOD_OF = {"lady": 4, "fate": 5, "unwild": 5, "atuin": 6, "elephants": 7, "sender": 8,
-          "death": 9, "archchancellor": 10, "fool": 11}
 ALL_CARDS = onion_deck()
 
 
@@ -436,15 +434,15 @@ class OnionGame(Game):
 
     def validate(self, player: int, action: Action) -> None:
         if self.is_over():
-            raise RuleError("This round is over.")
+            raise GameOver("This round is over.")
         if player not in self.players:
-            raise RuleError("You are not playing at this table.")
-        if action.kind == "timeout":
-            if not any(t["id"] == action.arg for t in self.tasks):
+            raise UnknownPlayer("You are not playing at this table.")
+        if action.kind == "timeout":  # applied by the platform for the obligation's player
+            if not any(t["id"] == action.arg and t["player"] == player for t in self.tasks):
                 raise IllegalAction("That time limit is no longer running.")
             return
         if player not in self.current_players():
-            raise RuleError(self.why_not_your_turn(player))
+            raise NotYourTurn(self.why_not_your_turn(player))
         if action.kind in self.AMOUNT_KINDS and self._task_of(player) is None:
             self._check_amount(player, action)
             return
