@@ -181,3 +181,23 @@ def test_random_play_reaches_every_part_of_a_round():
             seen |= {e.kind for e in game.apply(p, action)}
     assert seen >= {"auction", "bid", "new_dealer", "bought", "extra_total", "pass", "declared",
                     "showdown", "won", "collective_raise"}
+
+
+@SETTINGS
+@given(rounds, st.floats(0.01, 0.1))
+def test_players_leaving_at_any_moment_conserve_chips_and_cards_and_the_round_ends(case, leave_rate):
+    seed, n, opts, choice_seed = case
+    game = new_game(seed, n, opts)
+    start = game.total_chips()
+    rng = random.Random(choice_seed)
+    for _ in range(600):
+        if game.is_over():
+            break
+        if rng.random() < leave_rate:
+            game.remove_player(rng.choice(game.players))
+        else:
+            assert game.current_players()
+            p, action = pick_action(game, rng)
+            game.apply(p, action)
+        assert game.total_chips() == start and all_cards(game) == FULL_PACK
+    assert game.is_over()
