@@ -79,3 +79,26 @@ def test_event_lines_are_public():
     lines = render.event_lines(act(game, 2, "discard:2s.3h"), {2: "Bob"})
     assert lines[0] == "Bob exchanged 2 cards"
     assert not any("K♥" in line or "A♥" in line for line in lines)
+
+
+def test_every_state_of_random_rounds_renders_within_limits():
+    for seed in range(12):
+        game = OnionGame.new(list(range(1, 2 + seed % 6 + 1)), {"carry": {"eights_wild": seed % 2 == 0}},
+                             seed=seed)
+        rng = random.Random(seed)
+        recent: list[str] = []
+        while True:
+            assert_within_limits(render.table_embed(game.observation(None), LONG_NAMES, recent))
+            for p in game.players:
+                obs = game.observation(p)
+                assert_within_limits(render.hand_embed(obs, LONG_NAMES))
+                controls = render.controls(obs, game.legal_actions(p))
+                assert all(0 < len(c.label) <= (100 if c.place == "select" else 80) for c in controls)
+            if game.is_over():
+                break
+            p = sorted(game.current_players())[0]
+            legal = game.legal_actions(p)
+            staying = [a for a in legal if a.kind not in ("fold", "pass", "decline")]
+            events = game.apply(p, rng.choice(staying or legal))
+            recent += render.event_lines(events, LONG_NAMES)
+        assert any("takes the Pot" in line or "Everybody folds" in line for line in recent)
