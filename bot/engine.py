@@ -278,6 +278,16 @@ class HouseRule:
     description: str
     choices: tuple[str, ...]
     default: str
+    #: One sentence per choice, in the order of ``choices``, that reads on its own (what
+    #: players see in the lobby and in /settings instead of ``key: value``); empty for
+    #: an undescribed rule.
+    choice_descriptions: tuple[str, ...] = ()
+
+    def describe(self, choice: str) -> str:
+        """The sentence for ``choice``, or the choice itself when there is none."""
+        if choice in self.choices and len(self.choice_descriptions) == len(self.choices):
+            return self.choice_descriptions[self.choices.index(choice)]
+        return choice
 
 
 @dataclass(frozen=True, slots=True)

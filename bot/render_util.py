@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot.cards import parse_card
+from bot.engine import HouseRule
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
 DESCRIPTION_LIMIT = 4096
@@ -61,3 +62,30 @@ def name_of(names: Mapping[int, str], player: int | None) -> str:
     if player is None:
         return "someone"
     return names.get(player) or f"Player {player}"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """'1 card', '2 cards' ('many' for an irregular plural)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def ordinal(number: int) -> str:
+    """1 -> '1st', 2 -> '2nd', 11 -> '11th'."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def seat_label(players: Sequence[int], player: int, names: Mapping[int, str] | None = None, *, short: bool = False) -> str:
+    """A player as a picture's row label: 'Seat 2', or 'Seat 2 · Ann' with a plain-text
+    display name ('Ann' alone when ``short``). A mention (``<@id>``) is left out: an
+    image cannot resolve it."""
+    seat = f"Seat {list(players).index(player) + 1}" if player in players else "Seat ?"
+    name = (names or {}).get(player, "")
+    if not name or name.startswith("<"):
+        return seat
+    return clip(name, 32) if short else f"{seat} · {clip(name, 32)}"
+
+
+def house_rule_lines(rules: Sequence[HouseRule], options: Mapping[str, object]) -> list[str]:
+    """The house rules in force at a table, one sentence each (never ``key: value``)."""
+    return [rule.describe(str(options.get(rule.key, rule.default))) for rule in rules]

@@ -3,6 +3,14 @@
 Implements the ``GameRender`` protocol of ``bot/games.py`` as module functions. Every
 input is an observation (or events read through ``visible_to(None)``), never the full
 state, so hidden cards cannot reach a public message.
+
+- ``table_embed`` puts the game's own hint (turn number, house rules in words, where the
+  rules are) in the embed's footer; ``footer_hint`` returns the same text. The platform
+  keeps it and adds its own note after it rather than replacing it.
+- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows):
+  the public table from the spectator observation, a hand from its player's observation.
+- ``option_lines`` turns a table's options (house rules included) into sentences for
+  the lobby.
 """
 
 from __future__ import annotations
@@ -12,8 +20,10 @@ from typing import Any
 
 import discord
 
+from bot.cardart import CardRow
 from bot.cards import Card, Rank, Suit, parse_card
 from bot.engine import Action, Control, Event
+from cogs.blackjack.rules import HOUSE_RULES
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -22,7 +32,10 @@ from bot.render_util import (
     clip,
     clip_lines_from_end,
     fit_embed,
+    house_rule_lines,
     name_of,
+    plural,
+    seat_label,
     show_card,
 )
 
@@ -30,13 +43,15 @@ COLOUR = discord.Colour.dark_green()
 
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
+# What the player to move does next, for the table (third person). A draw is offered
+# exactly when ``controls`` would show a Draw button (see _turn_hint).
 PHASE_HINTS = {
-    "start": "to play a card matching the top card (or an Ace)",
-    "chain": "adding cards of the same value, or ending the turn",
-    "free": "playing on with a matching card, or ending the turn",
-    "must_play": "who must play another matching card (or draw one)",
-    "any_card": "who played a Queen and may now play any card",
-    "suit": "naming a suit for their Ace",
+    "start": "to play a card matching the top card, or an Ace",
+    "chain": "to add more cards of the same value or end the turn",
+    "free": "to play on with a matching card or end the turn",
+    "must_play": "to play another card matching the top card, or an Ace",
+    "any_card": "who played a Queen, to play any card",
+    "suit": "to name a suit for their Ace",
 }
 
 DRAW_REASONS = {
@@ -46,13 +61,9 @@ DRAW_REASONS = {
     "power_last": "went out on a Power Card, so drew 1 card",
 }
 
-
-
-
-
-
-
-
+# House rules in words for the footer (the full sentences are the HouseRule's).
+SHORTFALL_WORDS = {"cap": "Pickup cards that cannot be drawn are forgiven", "debt": "Pickup cards that cannot be drawn are owed"}
+DRAW_WORDS = {"no": "Draw only when you cannot play", "yes": "You may draw instead of playing"}
 
 
 def _suit_word(letter: str | None) -> str:
@@ -82,16 +93,36 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
         return lines
     current = observation.get("current") or []
     if current:
-        hint = PHASE_HINTS.get(observation.get("phase", ""), "")
-        if observation.get("phase") == "start" and not observation.get("top"):
-            hint = "to play any card"
+        hint = _turn_hint(observation)
         lines.append(f"**Turn:** {name_of(names, current[0])}" + (f", {hint}" if hint else ""))
     direction = "to the left ↻" if observation.get("direction", 1) > 0 else "to the right ↺"
     skip = abs(int(observation.get("offset", 1)))
-    lines.append(f"**Play passes** {direction}" + (f", skipping {skip - 1}" if skip > 1 else ""))
+    lines.append(f"**Play passes** {direction}" + (f", skipping {plural(skip - 1, 'player')}" if skip > 1 else ""))
     if observation.get("turn_cards"):
         lines.append("**This turn:** " + " ".join(show_card(c) for c in observation["turn_cards"]))
     return lines
+
+
+def _voluntary_draw(observation: Mapping[str, Any]) -> bool:
+    return (observation.get("rules") or {}).get("voluntary_draw") == "yes"
+
+
+def _turn_hint(observation: Mapping[str, Any]) -> str:
+    """What the player to move may do, as the table says it. Mid-turn a player who
+    cannot go on is moved on by the rules at once, so a draw is only ever a choice
+    there (the voluntary-draw house rule); at the start of a turn it is the way out."""
+    phase = observation.get("phase", "")
+    pickup = observation.get("pickup", 0)
+    if phase == "start" and pickup:
+        return f"to answer the pickup with an Ace or a matching 2 or Jack, or pick up {plural(pickup, 'card')}"
+    if phase == "start" and not observation.get("top"):
+        return "to play any card"
+    hint = PHASE_HINTS.get(phase, "")
+    if phase == "start":
+        hint += " (or draw 1 card)" if _voluntary_draw(observation) else " (or draw 1 card if they cannot)"
+    elif phase in ("must_play", "any_card") and _voluntary_draw(observation):
+        hint += " (or draw 1 card)"
+    return hint
 
 
 def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
@@ -119,12 +150,24 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     embed.add_field(name="Piles", value=piles, inline=False)
     if recent:
         embed.add_field(name="Recent", value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
-    rules = observation.get("rules", {})
-    embed.set_footer(
-        text=f"Turn {observation.get('turn_number', 1)} · Shortfall: {rules.get('pickup_shortfall', 'cap')}"
-        f" · Voluntary draw: {rules.get('voluntary_draw', 'no')} · /rules for the rules"
-    )
+    embed.set_footer(text=footer_hint(observation))
     return fit_embed(embed)
+
+
+def option_lines(options: Mapping[str, Any]) -> list[str]:
+    """A table's options as sentences for the lobby: Blackjack's are its house rules."""
+    return house_rule_lines(HOUSE_RULES, options)
+
+
+def footer_hint(observation: Mapping[str, Any]) -> str:
+    """The game's own footer: the turn, the house rules in words, where the rules are."""
+    rules = observation.get("rules") or {}
+    return (
+        f"Turn {observation.get('turn_number', 1)}"
+        f" · {SHORTFALL_WORDS.get(rules.get('pickup_shortfall', 'cap'), SHORTFALL_WORDS['cap'])}"
+        f" · {DRAW_WORDS.get(rules.get('voluntary_draw', 'no'), DRAW_WORDS['no'])}"
+        " · The rules: /rules blackjack"
+    )
 
 
 def _your_task(observation: Mapping[str, Any]) -> str:
@@ -136,21 +179,27 @@ def _your_task(observation: Mapping[str, Any]) -> str:
         return "Waiting for your turn."
     if phase == "suit":
         return "Name a suit for your Ace."
+    # A draw is offered only where ``controls`` shows a Draw button: at the start of
+    # a turn when you cannot play, and anywhere a card may be played under the
+    # voluntary-draw house rule (mid-turn, the rules draw for you when you cannot play).
+    draw = " or draw 1 card" if _voluntary_draw(observation) else ""
     if phase == "start" and pickup:
-        return f"{pickup} cards to pick up: answer with an Ace or a matching 2 or Jack, or take them."
+        return f"{pickup} cards to pick up: answer with an Ace or a matching 2 or Jack, or pick them up."
     if phase == "start" and not observation.get("top"):
         return "Your turn: play any card to start the pile."
     if phase == "start":
-        return "Your turn: play a card matching the top card (or an Ace)."
+        if draw:
+            return "Your turn: play a card matching the top card (or an Ace), or draw 1 card."
+        return "Your turn: play a card matching the top card (or an Ace); if you have none, draw 1 card."
     if phase == "chain":
         rank = observation.get("chain_rank") or ""
-        plural = {"A": "Aces", "J": "Jacks", "Q": "Queens", "K": "Kings"}.get(rank, f"{rank}s")
-        return f"Add more {plural}, or end your turn." if rank else "Add cards of the same value, or end your turn."
+        many = {"A": "Aces", "J": "Jacks", "Q": "Queens", "K": "Kings"}.get(rank, f"{rank}s")
+        return f"Add more {many}, or end your turn." if rank else "Add cards of the same value, or end your turn."
     if phase == "free":
         return "Play on with a matching card, or end your turn."
     if phase == "any_card":
-        return "You played a Queen: play any card."
-    return "You must play another matching card (or an Ace), or draw one."
+        return f"You played a Queen: play any card{draw}."
+    return f"Play another card matching the top card (or an Ace){draw}."
 
 
 def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
@@ -170,7 +219,7 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     viewer = observation.get("viewer")
     seat = next((s for s in observation.get("seats", []) if s["player"] == viewer), None)
     if seat and seat.get("debt"):
-        lines.append(f"You owe {seat['debt']} cards: you draw them as they become available.")
+        lines.append(f"You owe {plural(seat['debt'], 'card')}: you draw them as they become available.")
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     return fit_embed(embed)
 
@@ -260,7 +309,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             run_notes.append(f"named {_suit_word(data.get('suit'))}")
             continue
         if kind in ("skip", "reverse") and run_cards and event.player == run_player:
-            run_notes.append("skip" if kind == "skip" else "reverse")
+            run_notes.append("skips a player" if kind == "skip" else "reverses the direction")
             continue
         flush()
         who = name_of(names, event.player)
@@ -286,19 +335,74 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
                 line += f" ({count} were due, only {drawn} could be drawn)"
             lines.append(line)
         elif kind == "skip":
-            lines.append(f"Skip: play moves {data.get('offset')} seats on")
+            lines.append(f"Skip: play moves {plural(abs(int(data.get('offset') or 2)), 'seat')} on")
         elif kind == "reverse":
             lines.append("Direction reversed")
         elif kind == "reshuffle":
-            lines.append(f"🔀 The discard pile was shuffled into a new draw pile ({data.get('cards')} cards)")
+            lines.append(f"🔀 The discard pile was shuffled into a new draw pile ({plural(data.get('cards', 0), 'card')})")
         elif kind == "turn":
-            lines.append(f"It's {name_of(names, data.get('player', event.player))}'s turn")
+            continue  # the board shows whose turn it is; the log carries plays
         elif kind == "won":
             lines.append(f"🏆 {who} is out of cards and wins!")
         elif kind == "player_removed":
-            lines.append(f"{who} left the game; their {data.get('cards', 0)} cards went under the draw pile")
+            cards = data.get("cards", 0)
+            lines.append(
+                f"{who} left the game; their {plural(cards, 'card')} went under the draw pile" if cards else f"{who} left the game"
+            )
         elif kind == "game_over":
             if not any(e.kind == "won" for e in events):
                 lines.append("Game over.")
     flush()
     return lines
+
+
+# --------------------------------------------------------------------------- pictures
+
+
+def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:
+    """The public picture, from the spectator observation only: the cards played this
+    turn (or the top card), the draw pile and each seat's hand as card backs.
+
+    ``names`` (optional) maps player id to a plain-text display name for the row
+    labels ("Seat 2 · Ann"); without it, or for a mention, rows say "Seat 2"."""
+    rows: list[CardRow] = []
+    top = observation.get("top")
+    turn_cards = tuple(observation.get("turn_cards") or ())
+    discard = observation.get("discard_size", 0)
+    if len(turn_cards) > 1:
+        rows.append(CardRow(f"Played this turn (top card last) · discard pile {discard}", turn_cards))
+    elif top:
+        label = f"Top card · discard pile {discard}"
+        if observation.get("chosen_suit"):
+            label += f" · {Suit(observation['chosen_suit']).title.lower()} named"
+        rows.append(CardRow(label, (top,)))
+    else:
+        rows.append(CardRow("Discard pile: empty"))
+    if observation.get("pickup"):
+        rows[-1] = CardRow(rows[-1].label + f" · pickup {observation['pickup']} waiting", rows[-1].cards)
+    rows.append(CardRow(f"Draw pile · {plural(observation.get('deck_size', 0), 'card')}", face_down=observation.get("deck_size", 0)))
+    players = observation.get("players") or [s["player"] for s in observation.get("seats", [])]
+    current = set(observation.get("current") or [])
+    for seat in observation.get("seats", []):
+        label = f"{seat_label(players, seat['player'], names)} · {plural(seat['cards'], 'card')}"
+        if seat.get("debt"):
+            label += f" · owes {seat['debt']}"
+        if seat["player"] in current:
+            label += " · to play"
+        rows.append(CardRow(label, face_down=seat["cards"]))
+    return rows
+
+
+def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
+    """A player's own picture, from their observation: the top card to match, then
+    their hand, one row per suit."""
+    top = observation.get("top")
+    rows = [CardRow("Top card", (top,)) if top else CardRow("Top card: none yet, play any card")]
+    cards = [parse_card(code) for code in observation.get("hand") or []]
+    for suit in SUIT_ORDER:
+        mine = tuple(str(c) for c in cards if c.suit is suit)
+        if mine:
+            rows.append(CardRow(f"Your {suit.title.lower()}", mine))
+    if len(rows) == 1:
+        rows.append(CardRow("Your hand: no cards"))
+    return rows

@@ -55,22 +55,24 @@ SHORTFALL_DEBT = "debt"
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         key="pickup_shortfall",
-        description=(
-            "When a player must pick up more cards than the deck and discard pile can supply: "
-            "'cap' = take what there is and the rest is forgiven; "
-            "'debt' = the missing cards are owed and drawn at the end of later turns as they become available."
-        ),
+        description="What happens when a player must pick up more cards than the draw and discard piles hold.",
         choices=(SHORTFALL_CAP, SHORTFALL_DEBT),
         default=SHORTFALL_CAP,
+        choice_descriptions=(
+            "A pickup bigger than the cards left to draw is cut short: the missing cards are forgiven.",
+            "A pickup bigger than the cards left to draw is owed: the missing cards are drawn at the end "
+            "of later turns, as cards become available.",
+        ),
     ),
     HouseRule(
         key="voluntary_draw",
-        description=(
-            "'no' = you may draw only when you cannot play (as the original rules say); "
-            "'yes' = you may draw one and end your turn even when you could play."
-        ),
+        description="Whether a player may draw a card instead of playing one.",
         choices=("no", "yes"),
         default="no",
+        choice_descriptions=(
+            "You draw only when you cannot play (as the original rules say).",
+            "You may draw 1 card and end your turn even when you could play.",
+        ),
     ),
 )
 

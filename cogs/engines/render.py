@@ -3,6 +3,14 @@
 Implements the ``GameRender`` protocol of ``bot/games.py`` as module functions. Every
 input is an observation (or events read through ``visible_to(None)``), never the full
 state, so a hidden hand or an unrevealed pick cannot reach a public message.
+
+- ``table_embed`` puts the game's own hint ("Closest card wins ...") in the embed's
+  footer; ``footer_hint`` returns the same text. The platform keeps it and adds its own
+  note after it rather than replacing it.
+- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows):
+  the public table from the spectator observation, a hand from its player's observation.
+- ``option_lines`` turns a table's options (house rules included) into sentences for
+  the lobby.
 """
 
 from __future__ import annotations
@@ -12,8 +20,10 @@ from typing import Any
 
 import discord
 
+from bot.cardart import CardRow
 from bot.cards import parse_card
 from bot.engine import Action, Control, Event
+from cogs.engines.rules import HOUSE_RULES
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -22,7 +32,10 @@ from bot.render_util import (
     OPTION_TEXT_LIMIT,
     clip,
     clip_lines_from_end,
+    house_rule_lines,
     name_of,
+    plural,
+    seat_label,
     show_card,
 )
 
@@ -52,16 +65,8 @@ END_REASONS = {
 # --------------------------------------------------------------------------- helpers
 
 
-
-
-
-
 def _names(names: Mapping[int, str], players: Sequence[int]) -> str:
     return " & ".join(name_of(names, p) for p in players)
-
-
-
-
 
 
 def _value(code: str) -> int | None:
@@ -221,8 +226,34 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         text = clip_lines_from_end(list(recent)[-RECENT_LINES:], max(0, min(FIELD_VALUE_LIMIT, room)))
         if text:
             embed.add_field(name="Recent", value=text, inline=False)
-    embed.set_footer(text="Closest card wins · images only match images · Yahoo wins ties one point further · Google may IPO")
+    embed.set_footer(text=footer_hint(observation))
     return embed
+
+
+TABLE_SIZE_WORDS = {2: "2 players: Google against Yahoo.", 4: "4 players: two teams of two, best of three sets."}
+
+
+def option_lines(options: Mapping[str, Any]) -> list[str]:
+    """A table's options as sentences for the lobby: the table size, then the house
+    rules. (Teams are chosen at Start and shown on the board, so not here.)"""
+    lines = []
+    size = options.get("players")
+    if size in TABLE_SIZE_WORDS:
+        lines.append(TABLE_SIZE_WORDS[size])
+    return lines + house_rule_lines(HOUSE_RULES, options)
+
+
+def footer_hint(observation: Mapping[str, Any]) -> str:
+    """The game's own footer: the rules of a search in one line."""
+    parts = [
+        "Closest card wins",
+        "an image (J, Q, K) only matches the same image",
+        "Yahoo can win a tie with a card one point further away"
+        + (" (shown for them)" if observation.get("yahoo_tiebreak") == "auto" else ""),
+    ]
+    if observation.get("ipos_left"):
+        parts.append("Google may declare an IPO for 4 extra cards")
+    return " · ".join(parts)
 
 
 def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
@@ -245,7 +276,7 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     lines.extend(card_lines or ["(no cards)"])
     target = observation["hand_target"][side]
     if len(hand) > target:
-        lines.append(f"You hold more than {target} cards (IPO): no drawing until you are below {target}.")
+        lines.append(f"You hold more than {target} cards after your IPO: you draw again once you hold fewer than {target}.")
     partner = observation.get("partner")
     if partner is not None:
         lines.append(f"Partner: {name_of(names, partner)}")
@@ -333,7 +364,7 @@ def _event_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) ->
     if kind == "tiebreak_declined":
         return f"{who} does not show a tie-breaker."
     if kind == "ipo":
-        return f"📈 {who} declares an IPO and takes {data['count']} cards!"
+        return f"📈 {who} declares an IPO and takes {plural(data['count'], 'card')}!"
     if kind == "refill_offered":
         return f"🔄 {_names(names, data['players'])} may refill from the team deck or blindly from their partner."
     if kind == "refill":
@@ -342,7 +373,7 @@ def _event_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) ->
             return f"🔄 {who} takes {count} card{'s' if count != 1 else ''} blindly from {name_of(names, data.get('partner'))}."
         return f"🔄 {who} refills from the team deck."
     if kind == "search_reshuffled":
-        return f"♻️ The search deck is reshuffled ({data['count']} cards)."
+        return f"♻️ The search deck is reshuffled ({plural(data['count'], 'card')})."
     if kind == "set_over":
         scores, sets = data["scores"], data["set_wins"]
         return (
@@ -361,3 +392,55 @@ def _event_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) ->
         return f"🚪 {who} left the table; their side forfeits."
     # "drew", "given" and "turn" are visible on the table itself (hand sizes, turn).
     return None
+
+
+# --------------------------------------------------------------------------- pictures
+
+
+def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:
+    """The public picture, from the spectator observation only: the Search Request,
+    the picks of the last reveal, each seat's hand as card backs, the search deck.
+    A pick not yet revealed is never a card here, only "has picked" in a label.
+
+    ``names`` (optional) maps player id to a plain-text display name for the row
+    labels ("Seat 2 · Ann"); without it, or for a mention, rows say "Seat 2"."""
+    seats = observation["seats"]
+    order = [seat["player"] for seat in seats]
+    rows: list[CardRow] = []
+    if observation.get("request"):
+        rows.append(CardRow(f"Search Request #{observation['search_number']}", (observation["request"],)))
+    reveal = observation.get("reveal")
+    if reveal:
+        this = reveal["search"] == observation["search_number"] and observation["phase"] != "choose"
+        who = ", ".join(seat_label(order, play["player"], names, short=True) for play in reveal["plays"])
+        outcome = reveal.get("outcome") or {}
+        won = f", won by {SIDE_TITLE[outcome['side']]}" if outcome.get("kind") == "won" and outcome.get("side") in SIDE_TITLE else ""
+        rows.append(
+            CardRow(
+                f"{'This' if this else 'Last'} search, request #{reveal['search']}{won}: {who}",
+                tuple(play["card"] for play in reveal["plays"]),
+            )
+        )
+    for seat in seats:
+        label = f"{seat_label(order, seat['player'], names)} · {SIDE_TITLE.get(seat['side'], '')} · {seat['hand_size']} in hand"
+        if seat["chosen"]:
+            label += " · has picked"
+        rows.append(CardRow(label, face_down=seat["hand_size"]))
+    search = observation["decks"]["search"]
+    rows.append(
+        CardRow(f"Search deck · {plural(search, 'card')} · {observation['search_discard']} discarded", face_down=search)
+    )
+    return rows
+
+
+def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
+    """A player's own picture, from their observation: the Search Request, their
+    hidden pick (theirs to see) and their hand."""
+    rows: list[CardRow] = []
+    if observation.get("request"):
+        rows.append(CardRow("Search Request", (observation["request"],)))
+    if observation.get("my_choice"):
+        rows.append(CardRow("Your pick (hidden from the others until everyone has picked)", (observation["my_choice"],)))
+    hand = tuple(observation.get("hand") or ())
+    rows.append(CardRow(f"Your hand · {plural(len(hand), 'card')}", hand))
+    return rows

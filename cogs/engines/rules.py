@@ -70,12 +70,13 @@ TIEBREAK_AUTO = "auto"
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         key="yahoo_tiebreak",
-        description=(
-            "Yahoo's special (win a tie by showing a card one point further from the request): "
-            "'ask' lets the Yahoo player choose to show it; 'auto' shows it for them whenever they can."
-        ),
+        description="How Yahoo's special is used: Yahoo wins a tie by showing a card one point further from the request.",
         choices=(TIEBREAK_ASK, TIEBREAK_AUTO),
         default=TIEBREAK_ASK,
+        choice_descriptions=(
+            "Yahoo's tie-breaker: the Yahoo player chooses whether to show the card.",
+            "Yahoo's tie-breaker: the bot shows the card for Yahoo whenever it can.",
+        ),
     ),
 )
 
@@ -134,7 +135,7 @@ def prepare_table_options(
             fix = f"wait for {missing} more player{'s' if missing != 1 else ''} to join"
         other = 4 if wanted == 2 else 2
         raise RuleError(
-            f"This table was opened for {wanted} players and {len(players)} have joined: {fix}, "
+            f"This table was opened for {wanted} players and {len(players)} {'has' if len(players) == 1 else 'have'} joined: {fix}, "
             f"or cancel it and open a {other}-player table with `/engines new players:{other}`."
         )
     return teams_from_seat_choices(players, choices, options, seed)

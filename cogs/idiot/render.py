@@ -3,6 +3,14 @@
 Implements the ``GameRender`` protocol of ``bot/games.py`` as module functions. Inputs
 are observations (or events read through ``visible_to(None)``), never the full state,
 so no hand card or face-down card can reach a public message.
+
+- ``table_embed`` puts the game's own hint (the house rules in words) in the embed's
+  footer; ``footer_hint`` returns the same text. The platform keeps it and adds its own
+  note after it rather than replacing it.
+- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows):
+  the public table from the spectator observation, a hand from its player's observation.
+- ``option_lines`` turns a table's options (house rules included) into sentences for
+  the lobby.
 """
 
 from __future__ import annotations
@@ -12,8 +20,10 @@ from typing import Any
 
 import discord
 
+from bot.cardart import CardRow
 from bot.cards import Rank, parse_card
 from bot.engine import Action, Control, Event
+from cogs.idiot.rules import HOUSE_RULES
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -22,7 +32,11 @@ from bot.render_util import (
     clip,
     clip_lines_from_end,
     fit_embed,
+    house_rule_lines,
     name_of,
+    ordinal,
+    plural,
+    seat_label,
     show_card,
 )
 
@@ -35,18 +49,28 @@ STAGE_WORDS = {
     "hand": "from your hand",
     "face_up": "from your face-up cards",
     "face_down": "blind, from your face-down cards",
-    "out": "nothing: you are out",
 }
-
-
+FINISH_WORDS = {
+    "first_out": "The first player out wins",
+    "last_idiot": "Play goes on until one player is left holding cards: the Idiot",
+}
 
 
 def _show_all(codes: Sequence[str]) -> str:
     return " ".join(show_card(c) for c in codes) if codes else "—"
 
 
+def _rank_name(code: str, article: bool = False) -> str:
+    """'7', 'Ace'; with ``article``: 'a 7', 'an 8', 'an Ace'."""
+    rank = parse_card(code).rank
+    word = {Rank.ACE: "Ace", Rank.JACK: "Jack", Rank.QUEEN: "Queen", Rank.KING: "King"}.get(rank, rank.label)
+    if not article:
+        return word
+    return f"{'an' if rank in (Rank.ACE, Rank.EIGHT) else 'a'} {word}"
 
 
+def _stalemated(observation: Mapping[str, Any]) -> bool:
+    return observation["phase"] == "over" and observation["idle_turns"] >= observation["stalemate_turns"]
 
 
 def _rank_plural(rank: Rank, count: int) -> str:
@@ -66,6 +90,17 @@ def _places(placements: Sequence[Sequence[int]], names: Mapping[int, str]) -> st
     return "\n".join(lines)
 
 
+def _game_over(observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    places = _places(observation["placements"] or [], names)
+    if _stalemated(observation):
+        # Nobody won: the standings rank the players still holding cards by how few they hold.
+        return (
+            f"**Game over: a stalemate** ({observation['stalemate_turns']} turns without progress). "
+            "Standings, fewest cards first:\n" + places
+        )
+    return "**Game over.**\n" + places
+
+
 # --------------------------------------------------------------------------- table
 
 
@@ -78,8 +113,22 @@ def _pile_line(observation: Mapping[str, Any]) -> str:
     shown = (shown + " " if shown else "") + f"**{show_card(top[-1])}**"
     hidden_below = size - len(top)
     below = f"({hidden_below} more below) " if hidden_below else ""
-    count = f"{size} card{'s' if size != 1 else ''}"
-    return f"**Pile ({count}):** {below}{shown} · beat {show_card(observation['to_beat'])}"
+    line = f"**Pile ({plural(size, 'card')}):** {below}{shown}"
+    return line if observation["phase"] == "over" else f"{line} · next: {_next_play(observation['to_beat'])}"
+
+
+def _next_play(to_beat: str | None) -> str:
+    """What may go on the pile, in words (twos and tens go on anything)."""
+    if not to_beat:
+        return "any card"
+    rank = parse_card(to_beat).rank
+    if rank is Rank.TWO:
+        return "any card (a 2 is on top)"
+    if rank is Rank.TEN:
+        return "any card (a 10 on top burns the pile)"
+    if rank is Rank.ACE:
+        return "an Ace, or a 2 or 10"
+    return f"{_rank_name(to_beat, article=True)} or higher, or a 2 or 10"
 
 
 def _seat_line(seat: Mapping[str, Any], observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
@@ -89,8 +138,12 @@ def _seat_line(seat: Mapping[str, Any], observation: Mapping[str, Any], names: M
     if seat["removed"]:
         return f"{name}: left the game"
     if seat["finished"]:
-        return f"{name}: out, place {seat['finished']}"
-    parts = [f"hand {seat['hand_count']}", f"up {_show_all(seat['face_up'])}", f"down {FACE_DOWN * len(seat['face_down']) or '—'}"]
+        return f"{name}: out of cards ({ordinal(seat['finished'])})"
+    parts = [
+        f"hand {seat['hand_count']}",
+        f"face up {_show_all(seat['face_up'])}",
+        f"face down {FACE_DOWN * len(seat['face_down']) or '—'}",
+    ]
     status = ""
     if observation["phase"] == "swap":
         status = " ✅ ready" if seat["ready"] else " ⏳ swapping"
@@ -105,7 +158,7 @@ def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> st
     if phase == "play":
         player = observation["current"][0] if observation["current"] else None
         return f"**Turn:** {name_of(names, player)}"
-    return "**Game over.**\n" + _places(observation["placements"] or [], names)
+    return _game_over(observation, names)
 
 
 def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
@@ -116,22 +169,29 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     lines.append(f"**Draw pile:** {observation['draw_size']} · **Burned:** {observation['burned_count']}")
     if observation["phase"] == "play" and observation["idle_turns"] >= observation["stalemate_turns"] - 20:
         left = observation["stalemate_turns"] - observation["idle_turns"]
-        lines.append(f"⚠️ Stalemate in {left} turns unless a card is drawn, burned or played from the table.")
+        lines.append(f"⚠️ Stalemate in {plural(left, 'turn')} unless a card is drawn, burned or played from the table.")
     lines.append("")
     lines.extend(_seat_line(seat, observation, names) for seat in observation["seats"])
     embed = discord.Embed(title="Idiot", colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
     if recent:
         embed.add_field(name="Recent", value=clip_lines_from_end(recent, FIELD_VALUE_LIMIT, empty="—"), inline=False)
-    options = observation["options"]
-    footer = "Finish: " + ("last player holding cards is the Idiot" if options["finish"] == "last_idiot" else "first out wins")
-    if options["voluntary_pickup"] == "on":
-        footer += " · pick-up by choice allowed"
-    embed.set_footer(text=footer)
+    embed.set_footer(text=footer_hint(observation))
     return fit_embed(embed)
 
 
+def option_lines(options: Mapping[str, Any]) -> list[str]:
+    """A table's options as sentences for the lobby: Idiot's are its house rules."""
+    return house_rule_lines(HOUSE_RULES, options)
 
 
+def footer_hint(observation: Mapping[str, Any]) -> str:
+    """The game's own footer: the house rules in words, and where the rules are."""
+    options = observation["options"]
+    parts = [FINISH_WORDS.get(options["finish"], FINISH_WORDS["first_out"])]
+    if options["voluntary_pickup"] == "on":
+        parts.append("You may pick up the pile by choice")
+    parts.append("The rules: /rules idiot")
+    return " · ".join(parts)
 
 
 # --------------------------------------------------------------------------- hand
@@ -158,13 +218,16 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
         )
     elif phase == "play":
         lines.append(_pile_line(observation))
-        if me in observation["current"]:
-            lines.append(f"**Your turn:** you play {STAGE_WORDS[observation['stage']]}.")
+        stage = observation["stage"]
+        player = observation["current"][0] if observation["current"] else None
+        if stage == "out":
+            lines.append(f"You are out of cards. Waiting for {name_of(names, player)}.")
+        elif me in observation["current"]:
+            lines.append(f"**Your turn:** you play {STAGE_WORDS[stage]}.")
         else:
-            player = observation["current"][0] if observation["current"] else None
-            lines.append(f"Waiting for {name_of(names, player)}. You will play {STAGE_WORDS[observation['stage']]}.")
+            lines.append(f"Waiting for {name_of(names, player)}. You will play {STAGE_WORDS[stage]}.")
     else:
-        lines.append("**Game over.**\n" + _places(observation["placements"] or [], names))
+        lines.append(_game_over(observation, names))
     embed = discord.Embed(title="Your cards · Idiot", colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
     return fit_embed(embed)
 
@@ -246,35 +309,40 @@ def _event_line(event: Event, names: Mapping[int, str]) -> str | None:
         where = " from the table" if data["from"] == "face_up" else ""
         return f"{who} played {_show_all(data['cards'])}{where}."
     if kind == "draw":
-        count = data["count"]
-        return f"{who} drew {count} card{'s' if count != 1 else ''}."
+        return f"{who} drew {plural(data['count'], 'card')}."
     if kind == "pickup":
-        count = data["count"]
-        return f"{who} picked up the pile ({count} card{'s' if count != 1 else ''})."
+        return f"{who} picked up the pile ({plural(data['count'], 'card')})."
     if kind == "blind":
         card = show_card(data["card"])
         if data["played"]:
-            return f"{who} turned face-down card {data['position']}: {card}, played."
+            return f"{who} turned over face-down card {data['position']}, {card}, and played it."
         return (
-            f"{who} turned face-down card {data['position']}: {card} cannot be played, "
-            f"picked up with the pile ({data['picked_up']} cards)."
+            f"{who} turned over face-down card {data['position']}, {card}, which cannot be played: "
+            f"they picked it up with the pile ({plural(data['picked_up'], 'card')})."
         )
     if kind == "burn":
-        count = data["count"]
+        count = plural(data["count"], "card")
         if data["reason"] == "starter":
-            return f"🔥 The starting card burns ({count} card{'s' if count != 1 else ''})."
+            return f"🔥 The starting card burns ({count})."
         cause = "a 10" if data["reason"] == "ten" else "four of a kind"
-        return f"🔥 {who} burns the pile with {cause} ({count} cards)."
+        return f"🔥 {who} burns the pile with {cause} ({count})."
     if kind == "turn":
         return f"{who} plays again." if data.get("again") else None
     if kind == "out":
-        return f"🏁 {who} has played out all their cards (place {data['place']})."
+        return f"🏁 {who} has played out all their cards ({ordinal(data['place'])} place)."
     if kind == "stalemate":
         return f"Stalemate: {data['turns']} turns without progress."
     if kind == "game_over":
         placements = data.get("placements") or []
         if not placements:
             return "Game over."
+        if data.get("reason") == "stalemate":
+            # Nobody won: rank the standings (fewest cards first), never call it a win.
+            standings = "; ".join(
+                f"{ordinal(sum(len(g) for g in placements[:i]) + 1)} " + ", ".join(name_of(names, p) for p in group)
+                for i, group in enumerate(placements)
+            )
+            return f"Game over: a stalemate, nobody wins. Standings by fewest cards: {standings}."
         line = "Game over. Winner: " + ", ".join(name_of(names, p) for p in placements[0]) + "."
         if data.get("idiot") is not None:
             line += f" The Idiot: {name_of(names, data['idiot'])}."
@@ -290,9 +358,14 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
     lines: list[str] = []
     previous: Event | None = None
     for event in events:
-        if event.kind == "draw" and previous is not None and previous.kind == "play" and previous.player == event.player:
-            # Fold the refill into the play line: "X played 7♥ and drew 1."
-            lines[-1] = lines[-1].rstrip(".") + f" and drew {event.visible_to(None)['count']}."
+        if event.kind == "draw" and previous is not None and previous.kind in ("play", "blind") and previous.player == event.player and lines:
+            # Fold the refill into the play line: "X played 7♥ and drew 1 card."
+            lines[-1] = lines[-1].rstrip(".") + f" and drew {plural(event.visible_to(None)['count'], 'card')}."
+            previous = event
+            continue
+        if event.kind == "turn" and event.data.get("again") and previous is not None and previous.kind == "burn" and lines:
+            # "X burns the pile with a 10 (5 cards) and plays again."
+            lines[-1] = lines[-1].rstrip(".") + " and plays again."
             previous = event
             continue
         previous = event
@@ -300,3 +373,63 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         if line:
             lines.append(line)
     return lines
+
+
+# --------------------------------------------------------------------------- pictures
+
+
+def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:
+    """The public picture, from the spectator observation only: the top of the pile,
+    the draw pile as card backs, then each seat's face-up cards and face-down backs
+    (hand sizes are in the labels: a hand is never drawn on the table).
+
+    ``names`` (optional) maps player id to a plain-text display name for the row
+    labels ("Seat 2 · Ann"); without it, or for a mention, rows say "Seat 2"."""
+    size = observation["pile_size"]
+    top = tuple(observation["pile_top"])
+    if size:
+        label = f"Pile · {plural(size, 'card')}"
+        if size > len(top):
+            label += f" (top {len(top)} shown)"
+        rows = [CardRow(label + f" · next: {_next_play(observation['to_beat'])}", top)]
+    else:
+        rows = [CardRow("Pile: empty, any card starts it")]
+    rows.append(
+        CardRow(
+            f"Draw pile · {plural(observation['draw_size'], 'card')} · burned {observation['burned_count']}",
+            face_down=observation["draw_size"],
+        )
+    )
+    players = observation["players"]
+    playing = observation["phase"] == "play"
+    for seat in observation["seats"]:
+        label = seat_label(players, seat["id"], names)
+        if seat["removed"]:
+            rows.append(CardRow(f"{label} · left the game"))
+            continue
+        if seat["finished"]:
+            rows.append(CardRow(f"{label} · out of cards ({ordinal(seat['finished'])})"))
+            continue
+        label += f" · {seat['hand_count']} in hand"
+        if playing and seat["id"] in observation["current"]:
+            label += " · to play"
+        elif observation["phase"] == "swap":
+            label += " · ready" if seat["ready"] else " · swapping"
+        rows.append(CardRow(label, tuple(seat["face_up"]), face_down=len(seat["face_down"])))
+    return rows
+
+
+def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
+    """A player's own picture, from their observation: the top of the pile, then their
+    hand, their face-up cards and their face-down cards (backs: unseen even by them)."""
+    me = observation["viewer"]
+    seat = next(s for s in observation["seats"] if s["id"] == me)
+    top = tuple(observation["pile_top"])
+    rows = [CardRow(f"Pile · next: {_next_play(observation['to_beat'])}", top) if top else CardRow("Pile: empty, any card starts it")]
+    hand = tuple(observation.get("hand", ()))
+    rows.append(CardRow(f"Your hand · {plural(len(hand), 'card')}", hand))
+    rows.append(CardRow("Your face-up cards", tuple(seat["face_up"])))
+    positions = seat["face_down"]
+    label = "Your face-down cards: " + (", ".join(str(p) for p in positions) if positions else "none")
+    rows.append(CardRow(label, face_down=len(positions)))
+    return rows

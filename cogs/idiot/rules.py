@@ -71,22 +71,24 @@ VOLUNTARY_PICKUP = "voluntary_pickup"
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         key=FINISH,
-        description=(
-            "first_out: the first player to get rid of all their cards wins and the game ends. "
-            "last_idiot: play on until one player is left holding cards, the Idiot; "
-            "everyone is placed in the order they went out."
-        ),
+        description="When the game ends.",
         choices=(FIRST_OUT, LAST_IDIOT),
         default=FIRST_OUT,
+        choice_descriptions=(
+            "The first player to get rid of all their cards wins, and the game ends.",
+            "Play goes on until one player is left holding cards, the Idiot; "
+            "everyone is placed in the order they went out.",
+        ),
     ),
     HouseRule(
         key=VOLUNTARY_PICKUP,
-        description=(
-            "off: you pick up the pile only when you cannot play. "
-            "on: you may also choose to pick it up on your turn."
-        ),
+        description="Whether a player may pick up the pile when they could play.",
         choices=("off", "on"),
         default="off",
+        choice_descriptions=(
+            "You pick up the pile only when you cannot play.",
+            "You may also choose to pick up the pile on your turn.",
+        ),
     ),
 )
 

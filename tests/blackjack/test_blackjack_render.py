@@ -7,10 +7,11 @@ import random
 from bj_helpers import play, stacked
 
 from bot.cards import Suit, parse_card, standard_deck
-from tests.e2e.embeds import assert_within_limits, embed_text
+from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, embed_text
+from bot.cardart import CardRow
 from bot.engine import Action
 from cogs.blackjack import render
-from cogs.blackjack.rules import BlackjackGame
+from cogs.blackjack.rules import HOUSE_RULES, BlackjackGame
 
 LONG_NAMES = {p: f"<@{10**18 + p}>" for p in range(1, 11)}
 
@@ -78,7 +79,8 @@ def test_event_lines_merge_a_turn_and_name_effects():
     game = stacked({1: ["Js", "Jc", "Jh", "5h"], 2: ["5s"]})
     events = play(game, 1, "Js", "Jc", "Jh", "end")
     lines = render.event_lines(events, {1: "<@1>", 2: "<@2>"})
-    assert lines == ["<@1> played J♠ J♣ J♥ (pickup now 13)", "It's <@2>'s turn"]
+    # No "It's <@2>'s turn" line: the board shows whose turn it is, the log carries plays.
+    assert lines == ["<@1> played J♠ J♣ J♥ (pickup now 13)"]
 
 
 def test_event_lines_never_show_drawn_cards():
@@ -103,6 +105,7 @@ def test_no_hidden_card_in_public_text_during_random_games():
             lines = render.event_lines(events, LONG_NAMES)
             text = "\n".join(lines)
             assert not any(parse_card(code).display() in text for code in drawn_hidden)
+            assert "'s turn" not in text  # the log carries plays; the board shows whose turn it is
             # The table (without the log, whose old plays may since have been drawn
             # back after a reshuffle) shows no card that sits in any hand.
             table = embed_text(render.table_embed(game.observation(None), LONG_NAMES, []))
@@ -123,3 +126,145 @@ def test_hand_embed_tells_the_player_what_to_do():
     assert "Add more Jacks, or end your turn." in render.hand_embed(game.observation(1), {}).description
     descriptions = {c.label: c.description for c in render.controls(game.observation(1), game.legal_actions(1))}
     assert descriptions == {"J♣": "Pickup +5 for the next player", "End turn": ""}
+
+
+# --------------------------------------------------------------------------- words
+
+
+def test_house_rules_read_as_sentences():
+    assert_house_rules_read_well(HOUSE_RULES)
+    assert HOUSE_RULES[0].describe("debt").startswith("A pickup bigger than the cards left to draw is owed")
+    assert HOUSE_RULES[0].describe("nonsense") == "nonsense"  # an unknown stored value is shown as it is
+
+
+def test_footer_hint_says_the_house_rules_in_words_and_where_the_rules_are():
+    game = stacked({1: ["9h"], 2: ["Kc"]}, options={"pickup_shortfall": "debt", "voluntary_draw": "yes"})
+    obs = game.observation(None)
+    embed = render.table_embed(obs, {}, [])
+    assert embed.footer.text == render.footer_hint(obs)
+    assert embed.footer.text == (
+        "Turn 1 · Pickup cards that cannot be drawn are owed · You may draw instead of playing · The rules: /rules blackjack"
+    )
+    assert "Shortfall" not in embed.footer.text and ": yes" not in embed.footer.text
+
+
+def _task(game: BlackjackGame, player: int) -> str:
+    description = render.hand_embed(game.observation(player), {}).description
+    return [line for line in description.splitlines() if line.startswith("**") and line.endswith("**")][-1]
+
+
+def test_after_a_three_nobody_is_offered_a_draw_the_controls_lack():
+    # Regression: the table said "(or draw one)" and the hand "or draw one" with no Draw button.
+    game = stacked({1: ["3h", "5h", "9c"], 2: ["Kc"]}, discard=["7h"])
+    play(game, 1, "3h")
+    assert game.phase == "must_play"
+    labels = [c.label for c in render.controls(game.observation(1), game.legal_actions(1))]
+    assert labels == ["5♥"]
+    assert _task(game, 1) == "**Play another card matching the top card (or an Ace).**"
+    table = render.table_embed(game.observation(None), {1: "<@1>"}, []).description
+    assert "**Turn:** <@1>, to play another card matching the top card, or an Ace" in table
+    assert "draw" not in table.lower()
+
+    voluntary = stacked({1: ["3h", "5h", "9c"], 2: ["Kc"]}, discard=["7h"], options={"voluntary_draw": "yes"})
+    play(voluntary, 1, "3h")
+    labels = [c.label for c in render.controls(voluntary.observation(1), voluntary.legal_actions(1))]
+    assert labels == ["5♥", "Draw 1 card"]
+    assert _task(voluntary, 1) == "**Play another card matching the top card (or an Ace) or draw 1 card.**"
+    assert "(or draw 1 card)" in render.table_embed(voluntary.observation(None), {}, []).description
+
+
+def test_a_pickup_on_the_table_says_how_to_answer_it():
+    game = stacked({1: ["2h", "9c"], 2: ["2c", "5d"]}, discard=["7h"])
+    play(game, 1, "2h")  # no other 2: the turn ends by itself
+    table = render.table_embed(game.observation(None), {2: "<@2>"}, []).description
+    assert "**Turn:** <@2>, to answer the pickup with an Ace or a matching 2 or Jack, or pick up 2 cards" in table
+
+
+def test_hints_offer_a_draw_exactly_when_the_controls_have_one():
+    rng = random.Random(11)
+    for seed in range(16):
+        options = {"voluntary_draw": "yes" if seed % 2 else "no"}
+        game = BlackjackGame.new(list(range(1, rng.randint(2, 5) + 1)), options, seed=seed)
+        for _ in range(400):
+            if game.is_over():
+                break
+            player = next(iter(game.current_players()))
+            legal = game.legal_actions(player)
+            draw = any(a.kind == "draw" for a in legal)
+            plays = any(a.kind == "play" for a in legal)
+            task = _task(game, player).lower()
+            table = render.table_embed(game.observation(None), {}, []).description.lower()
+            if game.pickup and game.phase == "start":
+                assert draw and "pick them up" in task and "or pick up" in table
+            elif "if you have none, draw" in task:
+                assert draw == (not plays) and "(or draw 1 card if they cannot)" in table
+            elif "draw" in task:
+                assert draw, (game.phase, task)
+                assert "(or draw 1 card)" in table
+            else:
+                assert not draw or game.phase == "start", (game.phase, task, legal)
+            game.apply(player, rng.choice(legal))
+
+
+def test_counts_are_singular_when_there_is_one():
+    game = stacked({1: ["5d"], 2: ["Kc"]}, discard=["9s", "7s"], deck=[], debts={1: 1}, options={"pickup_shortfall": "debt"})
+    assert "You owe 1 card:" in render.hand_embed(game.observation(1), {}).description
+    events = play(game, 1, "draw")
+    lines = render.event_lines(events, {1: "<@1>"})
+    assert "🔀 The discard pile was shuffled into a new draw pile (1 card)" in lines
+    game = stacked({1: ["5d", "6d"], 2: ["Kc"], 3: ["4h"]})
+    lines = render.event_lines(game.remove_player(3), {3: "<@3>"})
+    assert lines[0] == "<@3> left the game; their 1 card went under the draw pile"
+
+
+# --------------------------------------------------------------------------- pictures
+
+
+def test_table_cards_show_the_public_table():
+    game = stacked({1: ["9h", "9c", "9s", "4c"], 2: ["Kc", "2d"]}, discard=["Jd", "Ah"], deck=["5s", "6s"], chosen_suit="c")
+    obs = game.observation(None)
+    rows = render.table_cards(obs)
+    assert rows[0] == CardRow("Top card · discard pile 2 · clubs named", ("Ah",))
+    assert rows[1] == CardRow("Draw pile · 2 cards", face_down=2)
+    assert rows[2:] == [CardRow("Seat 1 · 4 cards · to play", face_down=4), CardRow("Seat 2 · 2 cards", face_down=2)]
+    play(game, 1, "9c", "9h")
+    rows = render.table_cards(game.observation(None), {1: "Ann", 2: "<@2>"})
+    assert rows[0].cards == ("9c", "9h") and rows[0].label.startswith("Played this turn")
+    assert rows[2].label == "Seat 1 · Ann · 2 cards · to play" and rows[3].label == "Seat 2 · 2 cards"
+
+
+def test_hand_cards_are_the_players_own_hand_by_suit():
+    game = stacked({1: ["9h", "9c", "4c", "As"], 2: ["Kc"]}, discard=["Jd"])
+    rows = render.hand_cards(game.observation(1))
+    assert rows == [
+        CardRow("Top card", ("Jd",)),
+        CardRow("Your clubs", ("4c", "9c")),
+        CardRow("Your hearts", ("9h",)),
+        CardRow("Your spades", ("As",)),
+    ]
+
+
+def test_no_hidden_card_ever_reaches_a_table_picture():
+    rng = random.Random(3)
+    for seed in range(10):
+        game = BlackjackGame.new(list(range(1, rng.randint(2, 8) + 1)), {}, seed=seed)
+        while not game.is_over():
+            obs = game.observation(None)
+            rows = render.table_cards(obs)
+            public = {obs["top"], *obs["turn_cards"]}
+            in_hands = {str(c) for hand in game.hands.values() for c in hand}
+            for row in rows:
+                assert set(row.cards) <= public and not set(row.cards) & in_hands
+            assert sum(r.face_down for r in rows) == len(game.deck) + sum(len(h) for h in game.hands.values())
+            for player in game.players:
+                mine = render.hand_cards(game.observation(player))
+                assert sorted(c for r in mine[1:] for c in r.cards) == sorted(str(c) for c in game.hands[player])
+            player = next(iter(game.current_players()))
+            game.apply(player, rng.choice(game.legal_actions(player)))
+
+
+def test_lobby_options_read_as_sentences_not_keys():
+    lines = render.option_lines({"pickup_shortfall": "debt", "voluntary_draw": "yes"})
+    assert lines == [HOUSE_RULES[0].describe("debt"), HOUSE_RULES[1].describe("yes")]
+    assert lines[1] == "You may draw 1 card and end your turn even when you could play."
+    assert render.option_lines({}) == [rule.describe(rule.default) for rule in HOUSE_RULES]

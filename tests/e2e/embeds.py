@@ -19,3 +19,19 @@ def assert_within_limits(embed: discord.Embed) -> None:
     for field in embed.fields:
         assert 0 < len(field.name) <= 256 and 0 < len(field.value) <= 1024
     assert len(embed) <= 6000
+
+
+def assert_sentence(text: str) -> None:
+    """Reads as a sentence: a capital first, a full stop last, no option key in quotes."""
+    assert text and text[0].isupper() and text.endswith("."), text
+    assert "'" not in text.replace("'s ", "") and "=" not in text and "_" not in text, text
+
+
+def assert_house_rules_read_well(rules) -> None:
+    """Every house rule and every one of its choices is described in a sentence."""
+    for rule in rules:
+        assert_sentence(rule.description)
+        assert len(rule.choice_descriptions) == len(rule.choices), rule.key
+        for choice in rule.choices:
+            assert_sentence(rule.describe(choice))
+        assert len(set(rule.choice_descriptions)) == len(rule.choices), rule.key

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
 
+from bot.cardart import CardRow
 from bot.cards import parse_card
-from tests.e2e.embeds import assert_within_limits, embed_text
-from bot.engine import Action
+from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, embed_text
+from bot.engine import Action, Event, RuleError
 from cogs.engines import render
-from cogs.engines.rules import GOOGLE, EnginesGame
+from cogs.engines.rules import GOOGLE, HOUSE_RULES, EnginesGame, prepare_table_options
 from helpers_engines import G, Y, four_player, play, two_player
 
 LONG_NAMES = {p: f"<@{p}{'9' * 17}>" for p in (1, 2, 3, 4, G, Y, 101, 102, 103, 104)}
@@ -138,3 +140,96 @@ def test_the_table_shows_the_cut_before_the_first_reveal():
     cut = game.observation(None)["cut"]
     assert "Yahoo cut for low card" in description
     assert all(parse_card(entry["card"]).display() in description for entry in cut)
+
+
+# --------------------------------------------------------------------------- words
+
+
+def test_house_rules_read_as_sentences():
+    assert_house_rules_read_well(HOUSE_RULES)
+
+
+def test_footer_hint_is_the_games_own_and_follows_the_table():
+    game = two_player("Kh Tc 4c 3c 2c", "8d 7d Jd Qs", "9h 8h")
+    obs = game.observation(None)
+    footer = render.table_embed(obs, LONG_NAMES, []).footer.text
+    assert footer == render.footer_hint(obs)
+    assert footer.startswith("Closest card wins · an image (J, Q, K) only matches the same image")
+    assert footer.endswith("Google may declare an IPO for 4 extra cards")
+    auto = two_player("Kh Tc 4c 3c 2c", "8d 7d Jd Qs", "9h 8h", options={"yahoo_tiebreak": "auto"})
+    assert "one point further away (shown for them)" in render.footer_hint(auto.observation(None))
+
+
+def test_a_lobby_one_short_says_one_has_joined():
+    # Regression: "This table was opened for 2 players and 1 have joined".
+    with pytest.raises(RuleError) as refused:
+        prepare_table_options([5], {}, {"players": 2}, "seed")
+    assert str(refused.value).startswith("This table was opened for 2 players and 1 has joined: wait for 1 more player to join")
+
+
+def test_counts_are_singular_when_there_is_one():
+    lines = render.event_lines(
+        [Event("search_reshuffled", None, {"count": 1}), Event("ipo", G, {"player": G, "count": 1})], LONG_NAMES
+    )
+    assert lines == ["♻️ The search deck is reshuffled (1 card).", f"📈 {LONG_NAMES[G]} declares an IPO and takes 1 card!"]
+
+
+# --------------------------------------------------------------------------- pictures
+
+
+def test_table_and_hand_cards_match_the_observations():
+    game = two_player("Kh Tc 4c 3c 2c", "8d 7d Jd Qs", "9h 8h", last_winner=GOOGLE)
+    play(game, G, "Kh")
+    assert render.table_cards(game.observation(None), {G: "Gail", Y: "<@2>"}) == [
+        CardRow("Search Request #1", ("9h",)),
+        CardRow("Seat 1 · Gail · Google · 4 in hand · has picked", face_down=4),
+        CardRow("Seat 2 · Yahoo · 4 in hand", face_down=4),
+        CardRow("Search deck · 1 card · 0 discarded", face_down=1),
+    ]
+    assert render.hand_cards(game.observation(G)) == [
+        CardRow("Search Request", ("9h",)),
+        CardRow("Your pick (hidden from the others until everyone has picked)", ("Kh",)),
+        CardRow("Your hand · 4 cards", ("2c", "3c", "4c", "Tc")),
+    ]
+    assert render.hand_cards(game.observation(Y))[-1] == CardRow("Your hand · 4 cards", ("7d", "8d", "Jd", "Qs"))
+    play(game, Y, "8d")  # the reveal: both picks are public now
+    rows = render.table_cards(game.observation(None))
+    reveal = next(r for r in rows if "search, request #1" in r.label)
+    # In the reveal's own order (Yahoo turned the request, so Yahoo's pick comes first).
+    assert [p["card"] for p in game.observation(None)["reveal"]["plays"]] == ["8d", "Kh"]
+    assert reveal.cards == ("8d", "Kh") and reveal.label == "Last search, request #1, won by Yahoo: Seat 2, Seat 1"  # request #2 is up now
+    named = render.table_cards(game.observation(None), {G: "Gail", Y: "Yuri"})
+    assert "won by Yahoo: Yuri, Gail" in next(r.label for r in named if r.cards == reveal.cards)
+
+
+def test_no_hidden_card_ever_reaches_a_table_picture():
+    """Three decks share codes, so check by elimination: a code on the table picture
+    is the request or a revealed pick, and a code that is only in hands or hidden picks
+    (not public anywhere) never appears."""
+    for players, seed in (([101, 102], 5), ([101, 102, 103, 104], 6)):
+        game = EnginesGame.new(players, seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not game.is_over() and steps < 400:
+            obs = game.observation(None)
+            shown = {code for row in render.table_cards(obs) for code in row.cards}
+            public = {obs["request"]} | {p["card"] for p in (obs["reveal"] or {}).get("plays", [])}
+            secret = {str(c) for p in game.seats for c in game.hands[p]}
+            if obs["phase"] == "choose":
+                secret |= {str(c) for c in game.choices.values()}
+            assert shown <= public and not shown & (secret - public)
+            for p in game.seats:
+                mine = render.hand_cards(game.observation(p))
+                assert mine[-1].cards == tuple(str(c) for c in game.hands[p])
+            player = rng.choice(sorted(game.current_players()))
+            game.apply(player, rng.choice(game.legal_actions(player)))
+            steps += 1
+        assert steps > 30
+
+
+def test_lobby_options_read_as_sentences_not_keys():
+    assert render.option_lines({"players": 2, "yahoo_tiebreak": "auto"}) == [
+        "2 players: Google against Yahoo.",
+        "Yahoo's tie-breaker: the bot shows the card for Yahoo whenever it can.",
+    ]
+    assert render.option_lines({"players": 4})[0] == "4 players: two teams of two, best of three sets."

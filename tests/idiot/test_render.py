@@ -6,10 +6,11 @@ import random
 
 
 from bot.cards import parse_card, standard_deck
-from tests.e2e.embeds import assert_within_limits, embed_text
+from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, embed_text
+from bot.cardart import CardRow
 from bot.engine import Action, Event
 from cogs.idiot import render
-from cogs.idiot.rules import IdiotGame
+from cogs.idiot.rules import HOUSE_RULES, STALEMATE_TURNS, IdiotGame, sorted_cards
 
 A, B, C = 1, 2, 3
 NAMES = {p: f"<@{100000000000000000 + p}>" for p in range(1, 9)}
@@ -70,10 +71,10 @@ def test_table_and_hand_show_what_players_need():
     )
     table = render.table_embed(game.observation(None), NAMES, ["A played 7♦."])
     text = embed_text(table)
-    assert "(1 more below) 5♣ 6♣ 6♦ **7♦** · beat 7♦" in text
-    assert f"▶ {NAMES[A]}: hand 2 · up Q♠ · down 🂠🂠" in text
-    assert f"{NAMES[B]}: hand 1 · up 2♣ 2♦ · down 🂠🂠🂠" in text
-    assert "Draw pile:** 1" in text and "first out wins" in text
+    assert "(1 more below) 5♣ 6♣ 6♦ **7♦** · next: a 7 or higher, or a 2 or 10" in text
+    assert f"▶ {NAMES[A]}: hand 2 · face up Q♠ · face down 🂠🂠" in text
+    assert f"{NAMES[B]}: hand 1 · face up 2♣ 2♦ · face down 🂠🂠🂠" in text
+    assert "Draw pile:** 1" in text and "The first player out wins" in text
     hand = render.hand_embed(game.observation(A), NAMES)
     assert "Your hand (2):** 7♣ 9♦" in hand.description
     assert "🂠1 🂠3" in hand.description and "Your turn:** you play from your hand" in hand.description
@@ -120,13 +121,12 @@ def test_event_lines_read_well_and_hide_private_details():
     ]
     lines = render.event_lines(events, NAMES)
     assert lines == [
-        f"{NAMES[A]} played 7♣ 7♠ and drew 2.",
-        f"🔥 {NAMES[A]} burns the pile with four of a kind (5 cards).",
-        f"{NAMES[A]} plays again.",
+        f"{NAMES[A]} played 7♣ 7♠ and drew 2 cards.",
+        f"🔥 {NAMES[A]} burns the pile with four of a kind (5 cards) and plays again.",
         f"{NAMES[B]} drew 1 card.",
         f"{NAMES[B]} picked up the pile (1 card).",
-        f"{NAMES[C]} turned face-down card 2: 3♣ cannot be played, picked up with the pile (4 cards).",
-        f"🏁 {NAMES[A]} has played out all their cards (place 1).",
+        f"{NAMES[C]} turned over face-down card 2, 3♣, which cannot be played: they picked it up with the pile (4 cards).",
+        f"🏁 {NAMES[A]} has played out all their cards (1st place).",
         f"Game over. Winner: {NAMES[A]}. The Idiot: {NAMES[B]}.",
     ]
     assert not any(hidden in line for line in lines for hidden in ("Q♥", "K♦", "9♥", "Q♠"))
@@ -162,3 +162,148 @@ def test_random_games_never_show_hidden_cards_in_public_text():
                 assert_within_limits(render.hand_embed(game.observation(p), NAMES))
                 assert_controls_within_limits(render.controls(game.observation(p), game.legal_actions(p)))
         assert steps > 20
+
+
+# --------------------------------------------------------------------------- words
+
+
+def test_house_rules_read_as_sentences():
+    assert_house_rules_read_well(HOUSE_RULES)
+
+
+def test_footer_hint_says_the_house_rules_in_words():
+    game = IdiotGame.new([A, B], {"finish": "last_idiot", "voluntary_pickup": "on"}, seed=1)
+    obs = game.observation(None)
+    footer = render.table_embed(obs, NAMES, []).footer.text
+    assert footer == render.footer_hint(obs) == (
+        "Play goes on until one player is left holding cards: the Idiot · You may pick up the pile by choice"
+        " · The rules: /rules idiot"
+    )
+
+
+def test_a_burn_of_one_card_says_one_card():
+    # Regression: "burns the pile with a 10 (1 cards)".
+    game = IdiotGame.new([A, B], deal={"phase": "play", "first": A, "hands": {A: ["Th", "5c"], B: ["Kh"]}, "pile": []})
+    lines = render.event_lines(game.apply(A, Action.play("Th")), NAMES)
+    assert lines == [f"{NAMES[A]} played 10♥.", f"🔥 {NAMES[A]} burns the pile with a 10 (1 card) and plays again."]
+
+
+def _about_to_stalemate() -> IdiotGame:
+    game = IdiotGame.new(
+        [A, B, C],
+        deal={"phase": "play", "first": A, "hands": {A: ["5c"], B: ["4c", "3c"], C: ["6d", "7d", "8d"]}, "pile": ["9c"]},
+    )
+    game.idle_turns = STALEMATE_TURNS - 1  # the 200th turn without progress is next
+    return game
+
+
+def test_the_stalemate_countdown_counts_one_turn():
+    game = _about_to_stalemate()
+    text = render.table_embed(game.observation(None), NAMES, []).description
+    assert "⚠️ Stalemate in 1 turn unless" in text
+
+
+def test_a_stalemate_is_announced_as_one_never_as_a_win():
+    game = _about_to_stalemate()
+    lines = render.event_lines(game.apply(A, Action("pickup")), NAMES)
+    assert game.is_over() and game.stalemate
+    assert lines[-2:] == [
+        f"Stalemate: {STALEMATE_TURNS} turns without progress.",
+        # A picked up the pile (2 cards), tying with B; C holds 3.
+        f"Game over: a stalemate, nobody wins. Standings by fewest cards: 1st {NAMES[A]}, {NAMES[B]}; 3rd {NAMES[C]}.",
+    ]
+    embed = render.table_embed(game.observation(None), NAMES, lines)
+    table = embed.description + "\n" + "\n".join(field.value for field in embed.fields)  # the footer states the rule
+    assert f"**Game over: a stalemate** ({STALEMATE_TURNS} turns without progress)" in table
+    assert f"fewest cards first:\n1. {NAMES[A]}, {NAMES[B]}\n3. {NAMES[C]}" in table
+    assert "Winner" not in table and " won" not in table and " wins" not in table.replace("nobody wins", "")
+    assert "a stalemate" in render.hand_embed(game.observation(A), NAMES).description
+
+
+def test_a_player_who_is_out_is_told_so():
+    game = IdiotGame.new(
+        [A, B, C],
+        {"finish": "last_idiot"},
+        deal={"phase": "play", "first": A, "hands": {A: ["Kc"], B: ["4c", "3c"], C: ["6d"]}, "pile": ["9c"]},
+    )
+    lines = render.event_lines(game.apply(A, Action.play("Kc")), NAMES)
+    assert lines == [f"{NAMES[A]} played K♣.", f"🏁 {NAMES[A]} has played out all their cards (1st place)."]
+    assert f"You are out of cards. Waiting for {NAMES[B]}." in render.hand_embed(game.observation(A), NAMES).description
+    assert f"{NAMES[A]}: out of cards (1st)" in render.table_embed(game.observation(None), NAMES, []).description
+
+
+# --------------------------------------------------------------------------- pictures
+
+
+def test_table_and_hand_cards_match_the_observations():
+    game = IdiotGame.new(
+        [A, B],
+        deal={
+            "phase": "play",
+            "hands": {A: ["7c", "9d"], B: ["Kh"]},
+            "face_up": {A: ["Qs"], B: ["2c", "2d"]},
+            "face_down": {A: ["3h", None, "4h"], B: ["5h", "6h", "8h"]},
+            "pile": ["4c", "5c", "6c", "6d", "7d"],
+            "draw": ["Ac"],
+        },
+    )
+    assert render.table_cards(game.observation(None), {A: "Ann", B: "<@2>"}) == [
+        CardRow("Pile · 5 cards (top 4 shown) · next: a 7 or higher, or a 2 or 10", ("5c", "6c", "6d", "7d")),
+        CardRow("Draw pile · 1 card · burned 0", face_down=1),
+        CardRow("Seat 1 · Ann · 2 in hand · to play", ("Qs",), face_down=2),
+        CardRow("Seat 2 · 1 in hand", ("2c", "2d"), face_down=3),
+    ]
+    assert render.hand_cards(game.observation(A)) == [
+        CardRow("Pile · next: a 7 or higher, or a 2 or 10", ("5c", "6c", "6d", "7d")),
+        CardRow("Your hand · 2 cards", ("7c", "9d")),
+        CardRow("Your face-up cards", ("Qs",)),
+        CardRow("Your face-down cards: 1, 3", face_down=2),
+    ]
+
+
+def test_no_hidden_card_ever_reaches_a_table_picture():
+    """One deck: each code is one card. Every code on the table picture is on the pile's
+    shown top or face up at a seat, never in a hand, face down or in the draw pile."""
+    for seed in range(10):
+        game = IdiotGame.new(list(range(1, 2 + seed % 3 + 1)), {"finish": "last_idiot"}, seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not game.is_over() and steps < 300:
+            obs = game.observation(None)
+            rows = render.table_cards(obs)
+            shown = {code for row in rows for code in row.cards}
+            public = set(obs["pile_top"]) | {code for seat in obs["seats"] for code in seat["face_up"]}
+            hidden = {str(c) for p in game.players for c in [*game.hands[p], *game.face_down[p]] if c} | {
+                str(c) for c in game.draw
+            }
+            assert shown <= public and not shown & hidden
+            backs = sum(r.face_down for r in rows)
+            assert backs == len(game.draw) + sum(1 for p in game.players for c in game.face_down[p] if c)
+            for p in game.players:
+                mine = render.hand_cards(game.observation(p))
+                assert mine[1].cards == tuple(str(c) for c in sorted_cards(game.hands[p]))
+                assert not {code for row in mine for code in row.cards} & {str(c) for c in game.face_down[p] if c}
+            player = rng.choice(sorted(game.current_players()))
+            legal = game.legal_actions(player)
+            action = Action("ready") if game.phase == "swap" and rng.random() < 0.5 else rng.choice(legal)
+            game.apply(player, action)
+            steps += 1
+
+
+def test_the_pile_says_what_may_go_on_it_in_words():
+    def table(pile: list[str], phase: str = "play") -> str:
+        game = IdiotGame.new([A, B], deal={"phase": phase, "hands": {A: ["5c"], B: ["Kh"]}, "pile": pile})
+        return render.table_embed(game.observation(None), NAMES, []).description
+
+    assert "· next: an 8 or higher, or a 2 or 10" in table(["8h"])
+    assert "· next: an Ace, or a 2 or 10" in table(["Ah"])
+    assert "· next: any card (a 2 is on top)" in table(["9c", "2h"])
+    assert "· next: any card (a 10 on top burns the pile)" in table(["Th"], phase="swap")  # the starter burns at play
+    assert "**Pile:** empty: any card starts a new one." in table([])
+
+
+def test_lobby_options_read_as_sentences_not_keys():
+    assert render.option_lines({"finish": "last_idiot", "voluntary_pickup": "on"}) == [
+        "Play goes on until one player is left holding cards, the Idiot; everyone is placed in the order they went out.",
+        "You may also choose to pick up the pile on your turn.",
+    ]
