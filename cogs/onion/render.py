@@ -4,6 +4,11 @@ Implements the ``GameRender`` protocol of ``bot/games.py`` as module functions. 
 input is an observation (or events read through ``visible_to(None)``), never the full
 state, so face-down cards cannot reach a public message. Special cards (the marked
 copies) carry a ✦ wherever they are shown.
+
+- ``table_embed`` puts the game's own hint in the footer; ``footer_hint`` returns it.
+- ``option_lines`` turns a table's options (house rules included) into lobby sentences.
+- No card pictures yet: ``bot/cardart.py`` draws the French suits only, and this pack has
+  eight suits.
 """
 
 from __future__ import annotations
@@ -22,8 +27,10 @@ from bot.render_util import (
     clip,
     clip_lines_from_end,
     fit_embed,
+    house_rule_lines,
     name_of,
 )
+from cogs.onion.rules import DEFAULTS, HOUSE_RULES, MODIFIERS
 from cogs.onion.scoring import parse_card
 
 COLOUR = discord.Colour.dark_gold()
@@ -170,9 +177,30 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         embed.add_field(name="Showdown", value=clip("\n".join(lines), FIELD_VALUE_LIMIT), inline=False)
     if recent:
         embed.add_field(name="Recent", value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
-    embed.set_footer(text=f"{obs.get('variant', 'gambling').capitalize()} · pack {obs.get('deck_size', 0)} · "
-                          f"discards {obs.get('discard_size', 0)} · ✦ marks a special card · /rules for the rules")
+    embed.set_footer(text=footer_hint(obs))
     return fit_embed(embed)
+
+
+def footer_hint(observation: Mapping[str, Any]) -> str:
+    """The game's own footer: variant, piles, the ✦ legend, where the rules are."""
+    obs = observation
+    variant = "Gambling" if obs.get("variant", "gambling") == "gambling" else "Plain (no chips)"
+    off = [f"#{n}" for n, _ in MODIFIERS if (obs.get("rules") or {}).get(f"mod{n}", "on") == "off"]
+    return (f"{variant} · pack {obs.get('deck_size', 0)} · discards {obs.get('discard_size', 0)}"
+            + (f" · modifiers off: {' '.join(off)}" if off else "")
+            + " · ✦ marks a special card · The rules: /rules onion")
+
+
+def option_lines(options: Mapping[str, Any]) -> list[str]:
+    """A table's options as sentences for the lobby, then the house rules."""
+    get = lambda key: options.get(key, DEFAULTS[key])  # noqa: E731
+    if str(get("variant")) == "plain":
+        lines = ["Plain variant: no chips, no betting; the round's winner scores a win and deals next."]
+    else:
+        stake = get("stake")
+        lines = [f"Gambling: everyone starts with {get('chips')} chips; the Stake is {stake} "
+                 f"and a raise is at most {int(get('raise_cap')) * int(stake)} chips."]
+    return lines + house_rule_lines(HOUSE_RULES, options)
 
 
 def _your_task(obs: Mapping[str, Any]) -> str:

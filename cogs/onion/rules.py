@@ -61,13 +61,15 @@ MODIFIERS: tuple[tuple[int, str], ...] = (
 )
 
 HOUSE_RULES: tuple[HouseRule, ...] = tuple(
-    HouseRule(key=f"mod{n}", description=f"Modifier #{n}: {text}.", choices=("on", "off"), default="on")
+    HouseRule(key=f"mod{n}", description=f"Modifier #{n}: {text}.", choices=("on", "off"), default="on",
+              choice_descriptions=(f"Modifier #{n} is in play: {text[0].lower() + text[1:]}.",
+                                   f"Modifier #{n} is switched off."))
     for n, text in MODIFIERS
 ) + (
-    HouseRule(key="rebuy", description=(
-        "'off' = a player without chips for the Stake is out of the session; "
-        "'on' = they buy back in with the starting chips at the next round."),
-        choices=("off", "on"), default="off"),
+    HouseRule(key="rebuy", description="Whether a player without chips for the Stake may buy back in.",
+              choices=("off", "on"), default="off",
+              choice_descriptions=("A player without chips for the Stake is out of the session.",
+                                   "A player without chips for the Stake buys back in with the starting chips.")),
 )
 
 DEFAULTS = {"stake": 1, "raise_cap": 10, "chips": 100, "variant": GAMBLING, "declare_seconds": 60}

@@ -102,3 +102,13 @@ def test_every_state_of_random_rounds_renders_within_limits():
             events = game.apply(p, rng.choice(staying or legal))
             recent += render.event_lines(events, LONG_NAMES)
         assert any("takes the Pot" in line or "Everybody folds" in line for line in recent)
+
+
+def test_lobby_sentences_and_footer():
+    lines = render.option_lines({"stake": 2, "raise_cap": 5, "chips": 50, "mod11": "off", "rebuy": "on"})
+    assert lines[0] == "Gambling: everyone starts with 50 chips; the Stake is 2 and a raise is at most 10 chips."
+    assert "Modifier #11 is switched off." in lines and "Modifier #0 is in play" in lines[1]
+    assert lines[-1] == "A player without chips for the Stake buys back in with the starting chips."
+    assert render.option_lines({"variant": "plain"})[0].startswith("Plain variant")
+    game = OnionGame.new([1, 2], {"mod3": "off"}, seed=1)
+    assert "modifiers off: #3" in render.footer_hint(game.observation(None))
