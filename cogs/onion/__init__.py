@@ -1,1 +1,2 @@
-"""Cripple Mr Onion (pure rules live in scoring.py; no Discord imports here)."""
+"""Cripple Mr Onion: the hand evaluator (scoring.py) and one round of the game (rules.py) are
+pure, with no Discord imports; render.py turns observations into embeds and controls."""

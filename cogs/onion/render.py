@@ -1,0 +1,355 @@
+"""Cripple Mr Onion observations -> Discord embeds, controls and log lines.
+
+Implements the ``GameRender`` protocol of ``bot/games.py`` as module functions. Every
+input is an observation (or events read through ``visible_to(None)``), never the full
+state, so face-down cards cannot reach a public message. Special cards (the marked
+copies) carry a ✦ wherever they are shown.
+
+- ``table_embed`` puts the game's own hint in the footer; ``footer_hint`` returns it.
+- ``option_lines`` turns a table's options (house rules included) into lobby sentences.
+- No card pictures yet: ``bot/cardart.py`` draws the French suits only, and this pack has
+  eight suits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.engine import Action, Control, Event
+from bot.render_util import (
+    BUTTON_LABEL_LIMIT,
+    DESCRIPTION_LIMIT,
+    FIELD_VALUE_LIMIT,
+    OPTION_TEXT_LIMIT,
+    clip,
+    clip_lines_from_end,
+    fit_embed,
+    house_rule_lines,
+    name_of,
+)
+from cogs.onion.rules import DEFAULTS, HOUSE_RULES, MODIFIERS
+from cogs.onion.scoring import parse_card
+
+COLOUR = discord.Colour.dark_gold()
+
+POWER_LABELS = {
+    "lady": "Declare the Lady: replace her",
+    "fate": "Declare Fate: replace it, zero the Lady user's aces",
+    "unwild": "Declare Fate: stop wild eights",
+    "atuin": "Declare Great A'Tuin: shift 8 points",
+    "elephants": "Declare the Elephants: a Double Onion",
+    "sender": "Declare the Sender of Eight",
+    "death": "Declare Death",
+    "archchancellor": "Declare the Archchancellor",
+    "fool": "Declare the Fool: bagels and Onions swap",
+}
+
+STEP_HINTS = {
+    ("exchange", ""): "to discard up to four cards (or fold)",
+    ("bet", "name"): "the Dealer, to name the amount",
+    ("bet", "respond"): "to match the Dealer's amount, raise, or fold",
+    ("bet", "dealer"): "the Dealer, to match the collective raise or fold",
+    ("auction", ""): "to bid for the dealership or decline",
+    ("buy", "buy"): "to buy face-down cards",
+    ("buy", "extra"): "to make an extra bet",
+    ("offer", ""): "to match the extra bets and take the dealership, or pass it on",
+    ("declare", ""): "to declare special cards, or say done",
+}
+
+OUTCOMES = {"showdown": "wins the showdown", "seniority": "wins a complete tie by seniority",
+            "last": "is the last player in"}
+
+
+def show(code: str | None) -> str:
+    """A card as players read it; a special card (the marked copy) gets a ✦."""
+    if not code:
+        return "—"
+    card = parse_card(code)
+    return card.display() + ("✦" if card.special else "")
+
+
+def show_all(codes: Sequence[str]) -> str:
+    return " ".join(show(c) for c in codes) or "—"
+
+
+def _part_line(obs: Mapping[str, Any]) -> str:
+    phase = obs.get("phase")
+    if phase == "bet":
+        round_name = "first" if obs.get("part", 0) <= 3 else "second"
+        part = obs["part"] if obs["part"] <= 3 else obs["part"] - 3
+        raising = "raising allowed" if obs.get("raising") else "no raising"
+        amount = f" · Dealer's amount {obs.get('amount', 0)}" if obs.get("step") != "name" else ""
+        return f"**Betting:** {round_name} round, part {part} ({raising}){amount}"
+    return {"exchange": "**The exchange**", "auction": "**Auction for the dealership**",
+            "buy": "**The second deal:** buying cards and extra bets",
+            "offer": "**Extra bets:** the Dealer matches them or passes the dealership",
+            "declare": "**Declarations** before the showdown", "over": "**Round over**"}.get(str(phase), "")
+
+
+def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
+    gambling = obs.get("variant") == "gambling"
+    lines = [f"Round {obs.get('round', 1)} · Dealer {name_of(names, obs.get('dealer'))} · "
+             f"Elder {name_of(names, obs.get('elder'))} · Younger {name_of(names, obs.get('younger'))}"]
+    if gambling:
+        lines.append(f"**Pot:** {obs.get('pot', 0)} · Stake {obs.get('stake')} · raise cap {obs.get('cap')}")
+    if obs.get("eights_wild"):
+        lines.append("**Eights are wild** this round" + (" (stopped by Fate)" if obs.get("fate_unwild") is not None else ""))
+    if obs.get("fool"):
+        lines.append("**The Fool** was declared: bagels and Onions have changed places")
+    lines.append(_part_line(obs))
+    if obs.get("over"):
+        winner = obs.get("winner")
+        if winner is None:
+            lines.append("Everybody folded: the Pot carries to the next round as its ante.")
+        else:
+            lines.append(f"🏆 **{name_of(names, winner)} {OUTCOMES.get(obs.get('outcome', ''), 'wins')}** and deals next.")
+        return lines
+    tasks = obs.get("tasks") or []
+    if tasks:
+        lines.append("**Waiting for:** " + ", ".join(
+            f"{name_of(names, t['player'])} ({'choose a replacement' if t['kind'] == 'pick' else 'disclose a card'})"
+            for t in tasks))
+    else:
+        for p in obs.get("current") or []:
+            hint = STEP_HINTS.get((obs.get("phase"), obs.get("step", "")), "")
+            owed = (obs.get("owed") or {}).get(str(p))
+            lines.append(f"**Turn:** {name_of(names, p)}, {hint}" + (f" (owes {owed})" if owed else ""))
+    auction = obs.get("auction")
+    if auction:
+        bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or "no bids yet"
+        lines.append(f"**Bids:** {bids} · next bid at least {auction['minimum']}")
+    return lines
+
+
+def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
+    current = set(obs.get("current") or [])
+    gambling = obs.get("variant") == "gambling"
+    lines = []
+    for seat in obs.get("seats", []):
+        p = seat["player"]
+        who = ("▶ " if p in current else "") + name_of(names, p)
+        if seat.get("role"):
+            who += f" ({seat['role']})"
+        if seat.get("out"):
+            lines.append(f"{who}: sitting out (no chips for the Stake)")
+            continue
+        parts = []
+        if gambling:
+            parts.append(f"{seat['chips']} chips")
+            if seat.get("pending"):
+                parts.append(f"{seat['pending']} near the Pot")
+        if seat.get("left"):
+            parts.append("left")
+        elif seat.get("folded"):
+            parts.append("folded")
+        else:
+            parts.append(f"{seat['down']} face down")
+            if seat.get("up"):
+                parts.append("face up " + show_all(seat["up"]))
+        if seat.get("aside"):
+            parts.append("beside them " + show_all(seat["aside"]))
+        if seat.get("exchanged") is not None and obs.get("phase") in ("exchange", "bet"):
+            parts.append(f"exchanged {seat['exchanged']}")
+        if seat.get("bought"):
+            parts.append(f"bought {seat['bought']}")
+        lines.append(f"{who}: " + " · ".join(parts))
+    return lines
+
+
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
+    """The public table, from the spectator observation."""
+    obs = observation
+    embed = discord.Embed(title="Cripple Mr Onion", colour=COLOUR)
+    embed.description = clip("\n".join(_status_lines(obs, names)), DESCRIPTION_LIMIT)
+    embed.add_field(name="Players", value=clip_lines_from_end(_seat_lines(obs, names), FIELD_VALUE_LIMIT) or "—",
+                    inline=False)
+    specials = obs.get("specials") or {}
+    if specials:
+        embed.add_field(name="Special cards on the table",
+                        value=clip(", ".join(f"{show(c)} {n}" for c, n in specials.items()), FIELD_VALUE_LIMIT),
+                        inline=False)
+    if obs.get("showdown"):
+        lines = [f"{'🏆 ' if s['player'] == obs.get('winner') else ''}{name_of(names, s['player'])}: {s['explanation']}"
+                 for s in obs["showdown"]]
+        embed.add_field(name="Showdown", value=clip("\n".join(lines), FIELD_VALUE_LIMIT), inline=False)
+    if recent:
+        embed.add_field(name="Recent", value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
+    embed.set_footer(text=footer_hint(obs))
+    return fit_embed(embed)
+
+
+def footer_hint(observation: Mapping[str, Any]) -> str:
+    """The game's own footer: variant, piles, the ✦ legend, where the rules are."""
+    obs = observation
+    variant = "Gambling" if obs.get("variant", "gambling") == "gambling" else "Plain (no chips)"
+    off = [f"#{n}" for n, _ in MODIFIERS if (obs.get("rules") or {}).get(f"mod{n}", "on") == "off"]
+    return (f"{variant} · pack {obs.get('deck_size', 0)} · discards {obs.get('discard_size', 0)}"
+            + (f" · modifiers off: {' '.join(off)}" if off else "")
+            + " · ✦ marks a special card · The rules: /rules onion")
+
+
+def option_lines(options: Mapping[str, Any]) -> list[str]:
+    """A table's options as sentences for the lobby, then the house rules."""
+    get = lambda key: options.get(key, DEFAULTS[key])  # noqa: E731
+    if str(get("variant")) == "plain":
+        lines = ["Plain variant: no chips, no betting; the round's winner scores a win and deals next."]
+    else:
+        stake = get("stake")
+        lines = [f"Gambling: everyone starts with {get('chips')} chips; the Stake is {stake} "
+                 f"and a raise is at most {int(get('raise_cap')) * int(stake)} chips."]
+    return lines + house_rule_lines(HOUSE_RULES, options)
+
+
+def _your_task(obs: Mapping[str, Any]) -> str:
+    viewer = obs.get("viewer")
+    if obs.get("over"):
+        return "The round is over."
+    if obs.get("offered"):
+        return "Choose the card that takes the special card's place."
+    if any(t["player"] == viewer and t["kind"] == "disclose" for t in obs.get("tasks") or []):
+        return "The Archchancellor makes you disclose one face-down card: choose it."
+    if viewer not in (obs.get("current") or []):
+        return "Waiting for your turn."
+    owed = (obs.get("owed") or {}).get(str(viewer))
+    hint = STEP_HINTS.get((obs.get("phase"), obs.get("step", "")), "to act")
+    return f"Your turn, {hint}." + (f" You owe {owed}." if owed else "")
+
+
+def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
+    """One player's private view, from that player's observation."""
+    obs = observation
+    down, up = obs.get("hand") or [], obs.get("face_up") or []
+    embed = discord.Embed(title=f"Your cards: {len(down) + len(up)}", colour=COLOUR)
+    lines = [f"**Face down:** {show_all(down)}", f"**Face up:** {show_all(up)}"]
+    mine = obs.get("hand_specials") or {}
+    if mine:
+        lines.append("**Special:** " + ", ".join(f"{show(c)} {n}" for c, n in mine.items()))
+    if obs.get("offered"):
+        lines.append("**Offered:** " + show_all(obs["offered"]))
+    seat = next((s for s in obs.get("seats", []) if s["player"] == obs.get("viewer")), None)
+    if seat and obs.get("variant") == "gambling":
+        lines.append(f"**Your chips:** {seat['chips']} · Pot {obs.get('pot', 0)}")
+    if seat and seat.get("eights_wild"):
+        lines.append("Your eights are wild.")
+    lines += ["", f"**{_your_task(obs)}**"]
+    embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
+    return fit_embed(embed)
+
+
+def _label(action: Action) -> tuple[str, str, str]:
+    """(label, place, style) for one action."""
+    kind, arg = action.kind, action.arg
+    if kind == "discard":
+        if not action.cards:
+            return "Keep all five", "button", "primary"
+        return "Discard " + " ".join(show(str(c)) for c in action.cards), "select", "secondary"
+    if kind == "fold":
+        return "Fold", "button", "danger"
+    if kind == "bet":
+        return (f"Bet {arg}" if arg != "0" else "Bet nothing"), "button", "primary"
+    if kind == "match":
+        return "Match", "button", "success"
+    if kind == "raise":
+        return f"Match and raise {arg}", "button", "primary"
+    if kind == "bid":
+        return f"Bid {arg}", "button", "primary"
+    if kind == "decline":
+        return "Decline", "button", "secondary"
+    if kind == "buy":
+        return (f"Buy {arg} face down" if arg != "0" else "Buy none"), "button", "primary"
+    if kind == "extra":
+        return f"Extra bet {arg}", "button", "primary"
+    if kind == "pass":
+        return "Pass the dealership", "button", "danger"
+    if kind == "declare":
+        return POWER_LABELS.get(arg, "Declare " + show(str(action.cards[0]))), "button", "primary"
+    if kind == "rewild":
+        return "Make my eights wild again (the Lady)", "button", "primary"
+    if kind == "done":
+        return "Done declaring", "button", "success"
+    if kind in ("pick", "disclose"):
+        verb = "Take" if kind == "pick" else "Disclose"
+        return f"{verb} {show(str(action.cards[0]))}", "select", "primary"
+    return action.code(), "button", "secondary"
+
+
+def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Control]:
+    """Buttons for amounts (quick amounts; the platform adds a modal for any amount),
+    a select for discards and card choices."""
+    out = []
+    for action in legal:
+        label, place, style = _label(action)
+        limit = OPTION_TEXT_LIMIT if place == "select" else BUTTON_LABEL_LIMIT
+        out.append(Control(action, label=clip(label, limit), place=place, style=style))
+    return out
+
+
+def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
+    """Public one-liners (events read as a spectator sees them)."""
+    lines: list[str] = []
+    for event in events:
+        d = event.visible_to(None)
+        who = name_of(names, event.player)
+        kind = event.kind
+        if kind == "ante":
+            lines.append(f"Round opens: the Pot holds {d.get('pot')}"
+                         + (" (carried over, no ante)" if d.get("carried") else f" (everyone antes {d.get('stake')})"))
+        elif kind == "exchange":
+            n = d.get("count", 0)
+            lines.append(f"{who} folded by discarding all five" if n == 5 else f"{who} exchanged {n} card{'s' * (n != 1)}")
+        elif kind == "bet":
+            lines.append(f"{who} (Dealer) names {d.get('amount')}")
+        elif kind == "match":
+            raise_by = d.get("raise")
+            lines.append(f"{who} matched {d.get('amount')}" + (f" and raised {raise_by}" if raise_by else ""))
+        elif kind == "collective_raise":
+            lines.append(f"The Dealer must match the collective raise of {d.get('total')} or fold")
+        elif kind == "fold":
+            lines.append(f"{who} {'left and folded' if d.get('reason') == 'left' else 'folded'}")
+        elif kind == "auction":
+            lines.append("The Dealer folded: the dealership is up for auction")
+        elif kind == "bid":
+            lines.append(f"{who} bids {d.get('bid')} for the dealership")
+        elif kind == "decline":
+            lines.append(f"{who} declines" + (f" (their bid of {d['bid']} goes into the Pot)" if d.get("bid") else ""))
+        elif kind == "new_dealer":
+            how = "takes the passed dealership" if d.get("passed") else f"is the new Dealer for {d.get('bid')}"
+            lines.append(f"{who} {how}")
+        elif kind == "bought":
+            n = d.get("count", 0)
+            lines.append(f"{who} bought {n} face down; face up: {show_all(d.get('face_up', []))}")
+        elif kind == "extra":
+            lines.append(f"{who} makes an extra bet of {d.get('amount')}")
+        elif kind == "extra_total":
+            lines.append(f"Extra bets total {d.get('total')}: the Dealer matches or passes the dealership")
+        elif kind == "pass":
+            lines.append(f"{who} passes the dealership on")
+        elif kind == "declared":
+            forced = " (forced)" if d.get("forced") else ""
+            lines.append(f"{who} declares {show(d.get('card'))} {d.get('name')}{forced}")
+        elif kind == "picked":
+            card = f" {show(d['card'])}" if d.get("card") else ""
+            lines.append(f"{who} took a replacement{card}" + (" (time ran out)" if d.get("timeout") else ""))
+        elif kind == "disclosed":
+            lines.append(f"{who} discloses {show(d.get('card'))}" + (" (time ran out)" if d.get("timeout") else ""))
+        elif kind == "archchancellor_wild":
+            if d.get("wild"):
+                lines.append("Nobody holds Death: the Archchancellor is wild this round")
+        elif kind == "rewild":
+            lines.append(f"{who} makes their own eights wild again with the Lady")
+        elif kind == "showdown":
+            lines.append(f"{who}: {d.get('explanation')}")
+        elif kind == "crippled":
+            lines.append(f"🧅 {who} cripples {name_of(names, d.get('victim'))} with a {d.get('run')}")
+        elif kind == "won":
+            lines.append(f"🏆 {who} takes the Pot of {d.get('pot')}")
+        elif kind == "all_fold":
+            lines.append(f"Everybody folds: the Pot of {d.get('pot')} carries to the next round")
+        elif kind == "rebuy":
+            lines.append(f"{who} buys back in with {d.get('chips')} chips")
+        elif kind == "player_removed":
+            lines.append(f"{who} left the table")
+    return lines

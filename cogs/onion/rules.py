@@ -1,0 +1,1262 @@
+"""Cripple Mr Onion: one round of Andrew Millard's game (``seeds/cripple-mr-onion.txt``).
+
+Pure rules: no Discord, asyncio, sqlite or clock. Hands are scored by
+``cogs/onion/scoring.py``; the player-facing text, with every reading we chose, is
+``docs/rules/onion.md``.
+
+One game instance is ONE ROUND. What outlives a round (bankrolls, the Dealer, wild
+eights after a null eight, the round number, a pot left by an all-fold round, plain
+wins) comes in as ``options["carry"]`` and goes out through :meth:`carry_out`.
+
+Flow of a round (``phase``; ``queue[0]`` is the player to act)::
+
+    exchange -> bet 1 -> bet 2 -> bet 3 -> buy/extra -> offer -> bet 4 -> bet 5 -> declare -> over
+                  (the Dealer folds in any bet part: auction, then the next part)
+
+The plain variant skips antes, bets, buying and the auction (see the docs).
+
+Cards: every rank-and-suit exists once in the 104-card pack; the special card of each
+modifier is the named French/Latin card (``Qs`` is the Lady, its spades/staves twin
+``Qt`` is an ordinary queen), so a card code already tells the marked copy apart.
+The deck is a list whose index 0 is the top card. Action codes use the onion card
+codes (``w t u o`` suits): parse them with :meth:`OnionGame.parse_action`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any, Self
+
+from bot.cards import CardCodeError, seeded_rng, shuffled
+from bot.engine import (
+    Action, BadActionCode, Event, Game, GameOver, HouseRule, IllegalAction, NotYourTurn, RuleError, UnknownPlayer,
+)
+from cogs.onion.scoring import (
+    ARCHCHANCELLOR, DEATH, FATE, FOOL, GREAT_ATUIN, LADY, SENDER_OF_EIGHT, SPECIAL_CARDS,
+    Arrangement, Card, Grouping, ScoringContext, best_arrangement, grouping_order, onion_deck,
+    parse_card, showdown_winners,
+)
+
+# --------------------------------------------------------------------------- options
+
+GAMBLING = "gambling"
+PLAIN_VARIANT = "plain"
+
+#: What each modifier switch controls (key "mod0".."mod11").
+MODIFIERS: tuple[tuple[int, str], ...] = (
+    (0, "Crippling: a nine/ten-card running flush cripples a Greater (ten: also a Lesser) Onion"),
+    (1, "Null eights: an eight may count 0 in onions; the next round eights are wild"),
+    (2, "Wild crippling: with wild eights the running flush needs no more wild cards than the Onion"),
+    (3, "The Octavo: eight wild eights beat every Lesser Onion and cannot be crippled"),
+    (4, "The Lady (Q♠): replaced by one of the next two cards; with wild eights she devalues an ace"),
+    (5, "Fate (K🏆): zeroes the Lady user's aces, or stops wild eights"),
+    (6, "Great A'Tuin (Q🪙): shift 8 points from one card to another"),
+    (7, "The Elephants: four nines/tens with Q🪙 make a Double Onion"),
+    (8, "The Sender of Eight (J♦): zeroes aces of eight users; declared at once when eights are wild"),
+    (9, "Death (K⚔): a visible K⚔ keeps one picture out of Double (Triple) Onions"),
+    (10, "The Archchancellor (J🪄): no eights as 8; forces Death out, or turns wild"),
+    (11, "The Fool (J♣): declared before the showdown, bagels and Onions change places"),
+)
+
+HOUSE_RULES: tuple[HouseRule, ...] = tuple(
+    HouseRule(key=f"mod{n}", description=f"Modifier #{n}: {text}.", choices=("on", "off"), default="on",
+              choice_descriptions=(f"Modifier #{n} is in play: {text[0].lower() + text[1:]}.",
+                                   f"Modifier #{n} is switched off."))
+    for n, text in MODIFIERS
+) + (
+    HouseRule(key="rebuy", description="Whether a player without chips for the Stake may buy back in.",
+              choices=("off", "on"), default="off",
+              choice_descriptions=("A player without chips for the Stake is out of the session.",
+                                   "A player without chips for the Stake buys back in with the starting chips.")),
+)
+
+DEFAULTS = {"stake": 1, "raise_cap": 10, "chips": 100, "variant": GAMBLING, "declare_seconds": 60}
+
+# --------------------------------------------------------------------------- phases
+
+EXCHANGE, BET, AUCTION, BUY, OFFER, DECLARE, OVER = "exchange", "bet", "auction", "buy", "offer", "declare", "over"
+PHASES = (EXCHANGE, BET, AUCTION, BUY, OFFER, DECLARE, OVER)
+#: Betting parts that allow raising: the first two of each round of betting.
+RAISING_PARTS = (1, 2, 4, 5)
+
+ALL_CARDS = onion_deck()
+
+
+def parse_amount(text: str, what: str) -> int:
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        raise IllegalAction(f"'{text}' is not a number of chips for {what}.") from None
+    if value < 0:
+        raise IllegalAction(f"{what.capitalize()} cannot be negative.")
+    return value
+
+
+def _codes(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _cards(codes: Sequence[str]) -> list[Card]:
+    return [parse_card(c) for c in codes]
+
+
+def _sorted(cards: Sequence[Card]) -> list[Card]:
+    return sorted(cards)
+
+
+def special_names(cards: Sequence[Card]) -> dict[str, str]:
+    """Which of ``cards`` are the marked special cards, by code."""
+    return {str(c): c.special for c in cards if c in SPECIAL_CARDS}
+
+
+class OnionGame(Game):
+    key = "onion"
+    title = "Cripple Mr Onion"
+    min_players = 2
+    max_players = 7
+
+    def __init__(self) -> None:
+        self.players: list[int] = []
+        self.options: dict[str, Any] = {}
+        self.seed: int | str = 0
+        self.round_no = 1
+        self.chips: dict[int, int] = {}
+        self.wins: dict[int, int] = {}
+        self.rebuys: dict[int, int] = {}
+        self.pot = 0
+        self.carried_pot = 0
+        self.pending: dict[int, int] = {}   # raises, auction bids, extra bets: not yet in the Pot
+        self.out: list[int] = []            # not dealt in (no chips for the Stake)
+        self.folded: list[int] = []
+        self.left: list[int] = []
+        self.dealer = 0
+        self.original_dealer = 0            # for passing the dealership after extra bets
+        self.deck: list[Card] = []          # index 0 is the top
+        self.discard: list[Card] = []
+        self.down: dict[int, list[Card]] = {}
+        self.up: dict[int, list[Card]] = {}
+        self.aside: dict[int, list[Card]] = {}   # declared and replaced Lady/Fate
+        self.exchanged: dict[int, int] = {}
+        self.bought: dict[int, int] = {}
+        self.phase = EXCHANGE
+        self.step = ""
+        self.part = 0
+        self.amount = 0                      # the Dealer's named amount in this part
+        self.queue: list[int] = []
+        self.bids: dict[int, int] = {}
+        self.declined: list[int] = []
+        self.round_wild = False              # eights wild this round (carried from a null eight)
+        self.fate_unwild: int | None = None  # who declared Fate to stop wild eights
+        self.rewild: list[int] = []
+        self.declared: list[dict[str, Any]] = []
+        self.lady_user: int | None = None
+        self.fate_user: int | None = None
+        self.atuin: dict[int, str] = {}      # player -> "atuin" | "elephants"
+        self.arch: int | None = None
+        self.arch_wild = False
+        self.fool = False
+        self.tasks: list[dict[str, Any]] = []
+        self.task_counter = 0
+        self.showdown: list[dict[str, Any]] = []
+        self.winner: int | None = None
+        self.outcome = ""
+        self.null_played = False
+        self.next_dealer = 0
+        self.absent: dict[str, dict[str, int]] = {}
+        self.resume = 1                      # the betting part after an auction
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def read_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, default in DEFAULTS.items():
+            raw = options.get(name, default)
+            if name == "variant":
+                value = str(raw).lower()
+                if value not in (GAMBLING, PLAIN_VARIANT):
+                    raise RuleError("The variant is 'gambling' or 'plain'.")
+                out[name] = value
+                continue
+            try:
+                out[name] = int(raw)
+            except (TypeError, ValueError):
+                raise RuleError(f"The option {name} must be a whole number, not '{raw}'.") from None
+        if out["stake"] < 1:
+            raise RuleError("The Stake must be at least 1 chip.")
+        if out["raise_cap"] < 1:
+            raise RuleError("The raise cap must be at least 1 Stake.")
+        if out["chips"] < out["stake"]:
+            raise RuleError("Starting chips must cover at least one Stake.")
+        if out["declare_seconds"] < 5:
+            raise RuleError("A declaration time limit must be at least 5 seconds.")
+        for rule in HOUSE_RULES:
+            value = str(options.get(rule.key, rule.default))
+            out[rule.key] = value if value in rule.choices else rule.default
+        return out
+
+    @classmethod
+    def new(cls, players: Sequence[int], options: Mapping[str, Any] | None = None, *,
+            seed: int | str | None = None, deal: Mapping[str, Any] | None = None) -> Self:
+        """A round. ``deal`` stacks the pack: ``{"deck": [codes from the top], "dealer": pid}``;
+        cards not listed follow in the pack's fixed order. ``options["carry"]`` is the
+        previous round's :meth:`carry_out` (absent: a new session)."""
+        cls.check_player_count(players)
+        if (seed is None) == (deal is None):
+            raise RuleError("Start a round with either a seed or a stacked deal, not both or neither.")
+        options = dict(options or {})
+        carry = options.pop("carry", None) or {}
+        game = cls()
+        game.players = [int(p) for p in players]
+        game.options = cls.read_options(options)
+        game.round_no = int(carry.get("round", 0)) + 1
+        game.seed = seed if seed is not None else deal.get("seed", 0)  # type: ignore[union-attr]
+        start = game.options["chips"]
+        banks = {int(p): int(v) for p, v in carry.get("bankrolls", {}).items()}
+        wins = {int(p): int(v) for p, v in carry.get("wins", {}).items()}
+        rebuys = {int(p): int(v) for p, v in carry.get("rebuys", {}).items()}
+        game.chips = {p: banks.get(p, start) for p in game.players}
+        game.wins = {p: wins.get(p, 0) for p in game.players}
+        game.rebuys = {p: rebuys.get(p, 0) for p in game.players}
+        # Players away this round keep their bankroll (and wins) in the session for their return.
+        game.absent = {str(p): {"chips": banks.get(p, start), "wins": wins.get(p, 0), "rebuys": rebuys.get(p, 0)}
+                       for p in set(banks) | set(wins) if p not in game.players}
+        game.round_wild = bool(carry.get("eights_wild", False)) and game.on(1)
+        game.pot = game.carried_pot = int(carry.get("pot", 0)) if game.gambling else 0
+        stake = game.options["stake"]
+        events: list[Event] = []
+        if game.gambling:
+            for p in game.players:
+                if game.chips[p] < stake and game.options["rebuy"] == "on":
+                    game.rebuys[p] += game.options["chips"] - game.chips[p]
+                    game.chips[p] = game.options["chips"]
+                    events.append(Event("rebuy", p, {"player": p, "chips": game.chips[p]}))
+            game.out = [p for p in game.players if game.chips[p] < stake]
+            if len(game.players) - len(game.out) < 2:
+                raise RuleError("At least two players need chips for the Stake to play a round.")
+        dealer = carry.get("dealer")
+        if deal is not None and deal.get("dealer") is not None:
+            dealer = deal["dealer"]
+        if dealer is None or int(dealer) not in game.players or int(dealer) in game.out:
+            if dealer is None and seed is not None:
+                live = [p for p in game.players if p not in game.out]
+                dealer = live[seeded_rng(seed, "dealer").randrange(len(live))]
+            else:
+                dealer = next(p for p in game.players if p not in game.out)
+        game.dealer = game.original_dealer = game.next_dealer = int(dealer)
+        for p in game.players:
+            game.down[p], game.up[p], game.aside[p] = [], [], []
+            game.pending[p] = 0
+        if deal is None:
+            game.deck = shuffled(ALL_CARDS, seed, f"round-{game.round_no}")  # type: ignore[arg-type]
+        else:
+            top = _cards(deal.get("deck", []))
+            twice = sorted({str(c) for c in top if top.count(c) > 1})
+            if twice:
+                raise RuleError(f"The stacked deck lists {', '.join(twice)} more than once.")
+            listed = set(top)
+            game.deck = top + [c for c in ALL_CARDS if c not in listed]
+        # Ante: a pot carried from an all-fold round is this round's ante, as written.
+        if game.gambling and not game.carried_pot:
+            for p in game.live():
+                game._pay(p, stake)
+        if game.gambling:
+            events.append(Event("ante", None, {"pot": game.pot, "carried": game.carried_pot,
+                                               "stake": stake}))
+        events += game._first_deal()
+        game.phase = EXCHANGE
+        game.queue = game.order_from_elder() + [game.dealer]
+        events.append(game._turn_event())
+        game.opening_events = events
+        return game
+
+    # ------------------------------------------------------------------ small queries
+
+    @property
+    def gambling(self) -> bool:
+        return self.options.get("variant", GAMBLING) == GAMBLING
+
+    def on(self, n: int) -> bool:
+        return self.options.get(f"mod{n}", "on") == "on"
+
+    def live(self) -> list[int]:
+        """Players still in the round, in seat order."""
+        return [p for p in self.players if p not in self.out and p not in self.folded and p not in self.left]
+
+    def _around(self, start: int) -> list[int]:
+        i = self.players.index(start)
+        return self.players[i:] + self.players[:i]
+
+    def order_from_elder(self, dealer: int | None = None) -> list[int]:
+        """Live players other than the Dealer, from the Elder (Dealer's left) to the Younger."""
+        dealer = self.dealer if dealer is None else dealer
+        live = set(self.live())
+        return [p for p in self._around(dealer)[1:] if p in live]
+
+    def precedence(self) -> list[int]:
+        """Dealer, Elder, the others in order, Younger (all seated players dealt in)."""
+        return [p for p in self._around(self.dealer) if p not in self.out]
+
+    def elder(self) -> int | None:
+        order = [p for p in self._around(self.dealer)[1:] if p not in self.out]
+        return order[0] if order else None
+
+    def younger(self) -> int | None:
+        order = [p for p in self._around(self.dealer)[1:] if p not in self.out]
+        return order[-1] if order else None
+
+    def hand(self, p: int) -> list[Card]:
+        return self.down[p] + self.up[p]
+
+    def wild_for(self, p: int) -> bool:
+        """Eights are wild for ``p`` now: the round is wild and Fate has not stopped it,
+        or ``p`` made their own eights wild again with the Lady (#5 ii)."""
+        if not self.on(1):
+            return False
+        return (self.round_wild and self.fate_unwild is None) or (p in self.rewild)
+
+    def visible_cards(self) -> list[Card]:
+        return [c for p in self.live() for c in self.up[p]]
+
+    def total_chips(self) -> int:
+        """Pot + bankrolls + bets not yet in the Pot: constant through a round."""
+        return self.pot + sum(self.chips.values()) + sum(self.pending.values())
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def current_players(self) -> frozenset[int]:
+        if self.phase == OVER:
+            return frozenset()
+        if self.tasks:
+            return frozenset(t["player"] for t in self.tasks)
+        return frozenset(self.queue[:1])
+
+    def cap(self) -> int:
+        return self.options["raise_cap"] * self.options["stake"]
+
+    def owed(self, p: int) -> int:
+        """What ``p`` must pay now to stay in (0 if nothing)."""
+        if self.phase == BET and self.step == "respond":
+            return self.amount
+        if self.phase == BET and self.step == "dealer":
+            return sum(v for q, v in self.pending.items() if q != self.dealer)
+        if self.phase == OFFER:
+            return sum(v for q, v in self.pending.items() if q != p)
+        return 0
+
+    def min_bid(self) -> int:
+        stake = self.options["stake"]
+        return (max(self.bids.values()) + stake) if self.bids else stake
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self, player: int) -> list[Action]:
+        if self.phase == OVER or player not in self.current_players():
+            return []
+        task = self._task_of(player)
+        if task is not None:
+            kind = "pick" if task["kind"] == "pick" else "disclose"
+            return [Action(kind, (c,)) for c in _cards(task["cards"])]
+        p = player
+        stake, chips = self.options["stake"], self.chips[p]
+        if self.phase == EXCHANGE:
+            hand = _sorted(self.down[p])
+            out = [Action("discard", tuple(combo)) for k in range(0, 5) for combo in combinations(hand, k)]
+            return out + [Action("fold")]
+        if self.phase == BET:
+            if self.step == "name":
+                top = min(self.cap(), chips)
+                return [Action("bet", arg=str(a)) for a in self._quick(0, top)]
+            owed = self.owed(p)
+            out = [Action("match")] if owed <= chips else []
+            if self.step == "respond" and self.part in RAISING_PARTS:
+                top = min(self.cap(), chips - owed)
+                out += [Action("raise", arg=str(a)) for a in self._quick(stake, top)]
+            return out + [Action("fold")]
+        if self.phase == AUCTION:
+            top = chips + self.bids.get(p, 0)
+            return [Action("bid", arg=str(a)) for a in self._quick(self.min_bid(), top)] + [Action("decline")]
+        if self.phase == BUY:
+            if self.step == "buy":
+                return [Action("buy", arg=str(k)) for k in range(0, min(5, chips // stake) + 1)]
+            return [Action("extra", arg=str(a)) for a in self._quick(0, min(self.cap(), chips))]
+        if self.phase == OFFER:
+            out = [Action("match")] if self.owed(p) <= chips else []
+            return out + [Action("pass")]
+        if self.phase == DECLARE:
+            return self._declarations(p) + [Action("done")]
+        return []
+
+    def _quick(self, low: int, high: int) -> list[int]:
+        """Common amounts for quick buttons; any amount in range is accepted."""
+        if high < low:
+            return []
+        stake = self.options["stake"]
+        picks = {low, high} | {m * stake for m in (1, 2, 5, 10) if low <= m * stake <= high}
+        return sorted(picks)
+
+    def _declarations(self, p: int) -> list[Action]:
+        """The special cards ``p`` may declare now (declaration round before the showdown)."""
+        hand = self.hand(p)
+        done = {d["card"] for d in self.declared}
+        out: list[Action] = []
+        wild = self.wild_for(p)
+        if self.on(4) and LADY in hand and "Qs" not in done and not wild and len(self.deck) >= 1:
+            out.append(Action("declare", (LADY,), "lady"))
+        if self.on(5) and FATE in hand and "Ku" not in done:
+            if self.lady_user is not None and len(self.deck) >= 1:
+                out.append(Action("declare", (FATE,), "fate"))
+            if self.round_wild and self.on(1) and self.fate_unwild is None:
+                out.append(Action("declare", (FATE,), "unwild"))
+        if (self.on(5) and self.fate_unwild is not None and self.fate_unwild != p and p not in self.rewild
+                and (LADY in hand or LADY in self.aside[p])):
+            out.append(Action("rewild"))
+        if GREAT_ATUIN in hand and p not in self.atuin:
+            if self.on(6):
+                out.append(Action("declare", (GREAT_ATUIN,), "atuin"))
+            eligible = [c for c in hand if c.rank in (9, 10) or (c.rank == 8 and wild)]
+            if self.on(7) and len(eligible) >= 4:
+                out.append(Action("declare", (GREAT_ATUIN,), "elephants"))
+        if self.on(8) and SENDER_OF_EIGHT in self.down[p]:
+            out.append(Action("declare", (SENDER_OF_EIGHT,), "sender"))
+        if self.on(9) and DEATH in self.down[p]:
+            out.append(Action("declare", (DEATH,), "death"))
+        if self.on(10) and ARCHCHANCELLOR in hand and self.arch is None:
+            out.append(Action("declare", (ARCHCHANCELLOR,), "archchancellor"))
+        if self.on(11) and FOOL in hand and not self.fool:
+            out.append(Action("declare", (FOOL,), "fool"))
+        return out
+
+    # ------------------------------------------------------------------ validation
+
+    AMOUNT_KINDS = ("bet", "raise", "bid", "extra", "buy")
+
+    def validate(self, player: int, action: Action) -> None:
+        if self.is_over():
+            raise GameOver("This round is over.")
+        if player not in self.players:
+            raise UnknownPlayer("You are not playing at this table.")
+        if action.kind == "timeout":  # applied by the platform for the obligation's player
+            if not any(t["id"] == action.arg and t["player"] == player for t in self.tasks):
+                raise IllegalAction("That time limit is no longer running.")
+            return
+        if player not in self.current_players():
+            raise NotYourTurn(self.why_not_your_turn(player))
+        if action.kind in self.AMOUNT_KINDS and self._task_of(player) is None:
+            self._check_amount(player, action)
+            return
+        if action.kind == "discard" and self.phase == EXCHANGE and not action.arg:
+            # Any order of the chosen cards (a multi-select does not keep the hand's order).
+            cards = action.cards
+            if len(cards) <= 4 and len(set(cards)) == len(cards) and all(c in self.down[player] for c in cards):
+                return
+        if action in self.legal_actions(player):
+            return
+        raise IllegalAction(self.why_illegal(player, action))
+
+    def _check_amount(self, p: int, action: Action) -> None:
+        """Any amount in range is legal (the platform has a modal for any amount)."""
+        kind, chips, stake = action.kind, self.chips[p], self.options["stake"]
+        if action.cards:
+            raise IllegalAction("An amount goes without cards.")
+        step_kind = {(BET, "name"): "bet", (BET, "respond"): "raise", (AUCTION, ""): "bid",
+                     (BUY, "buy"): "buy", (BUY, "extra"): "extra"}.get((self.phase, self.step))
+        if kind != step_kind:
+            raise IllegalAction(self.why_illegal(p, action))
+        n = parse_amount(action.arg, {"bet": "a bet", "raise": "a raise", "bid": "a bid",
+                                      "extra": "an extra bet", "buy": "buying"}[kind])
+        cap = self.cap()
+        if kind == "bet":
+            if n > cap:
+                raise IllegalAction(f"The Dealer may name at most {cap} chips (the raise cap).")
+            if n > chips:
+                raise IllegalAction(f"You have only {chips} chips.")
+        elif kind == "raise":
+            if self.part not in RAISING_PARTS:
+                raise IllegalAction("No raising in the third part of the betting: match or fold.")
+            if n < stake:
+                raise IllegalAction(f"A raise is at least one Stake ({stake}); to stay in without raising, match.")
+            if n > cap:
+                raise IllegalAction(f"A raise may be at most {cap} chips (the raise cap).")
+            if self.amount + n > chips:
+                raise IllegalAction(f"Matching {self.amount} and raising {n} needs {self.amount + n} chips; "
+                                    f"you have {chips}.")
+        elif kind == "bid":
+            low = self.min_bid()
+            if n < low:
+                raise IllegalAction(f"A bid must be at least {low} chips (one Stake above the highest bid).")
+            if n - self.bids.get(p, 0) > chips:
+                raise IllegalAction(f"You have only {chips} chips to add to your bid of {self.bids.get(p, 0)}.")
+        elif kind == "buy":
+            if n > 5:
+                raise IllegalAction("You may buy at most five cards.")
+            if n * stake > chips:
+                raise IllegalAction(f"{n} cards cost {n * stake} chips; you have {chips}.")
+        elif kind == "extra":
+            if n > cap:
+                raise IllegalAction(f"An extra bet may be at most {cap} chips (the raise cap).")
+            if n > chips:
+                raise IllegalAction(f"You have only {chips} chips.")
+
+    def why_not_your_turn(self, player: int) -> str:
+        if player in self.folded:
+            return "You have folded this round."
+        if player in self.out:
+            return "You have no chips for the Stake, so you sit this round out."
+        if self.tasks:
+            return "Waiting for a declaration to be finished."
+        return "It is not your turn."
+
+    def why_illegal(self, player: int, action: Action) -> str:
+        kind = action.kind
+        if self.phase == EXCHANGE and kind == "discard":
+            if len(action.cards) == 5:
+                return "Discarding all five cards is folding: use Fold."
+            if len(action.cards) > 5:
+                return "You hold five cards; discard at most four of them (or fold)."
+            if len(set(action.cards)) != len(action.cards):
+                return "Name each card once."
+            return "You can only discard cards you hold."
+        if kind == "match" and self.owed(player) > self.chips[player]:
+            return f"Matching needs {self.owed(player)} chips and you have {self.chips[player]}: you can only fold."
+        if kind == "declare":
+            return "You cannot declare that card now (you do not hold it, it is already declared, or its rule does not apply)."
+        if kind in ("pick", "disclose"):
+            return "Choose one of the cards offered."
+        names = {EXCHANGE: "discard or fold", BET: "bet, match, raise or fold", AUCTION: "bid or decline",
+                 BUY: "buy cards, then make an extra bet", OFFER: "match the extra bets or pass the dealership",
+                 DECLARE: "declare a special card or say you are done"}
+        return f"That is not possible now: it is time to {names.get(self.phase, 'wait')}."
+
+    # ------------------------------------------------------------------ applying
+
+    def _apply(self, player: int, action: Action) -> list[Event]:
+        events: list[Event] = []
+        kind = action.kind
+        if kind == "timeout":
+            task = next(t for t in self.tasks if t["id"] == action.arg)
+            self._finish_task(task, _cards(task["cards"])[0], events, timed_out=True)
+        elif kind in ("pick", "disclose"):
+            task = self._task_of(player)
+            assert task is not None
+            self._finish_task(task, action.cards[0], events)
+        elif self.phase == EXCHANGE:
+            self._exchange(player, action, events)
+        elif self.phase == BET:
+            self._bet(player, action, events)
+        elif self.phase == AUCTION:
+            self._auction(player, action, events)
+        elif self.phase == BUY:
+            self._buy(player, action, events)
+        elif self.phase == OFFER:
+            self._offer(player, action, events)
+        elif self.phase == DECLARE:
+            self._declare(player, action, events)
+        if self.phase != OVER and not self.tasks and not self.queue:
+            self._queue_empty(events)  # e.g. the last disclosure after the declarer left
+        if self.phase != OVER and not self.tasks and self.queue:
+            events.append(self._turn_event())
+        return events
+
+    def _turn_event(self) -> Event:
+        p = self.queue[0]
+        return Event("turn", p, {"player": p, "phase": self.phase, "step": self.step, "part": self.part,
+                                 "owed": self.owed(p)})
+
+    # -- money
+
+    def _pay(self, p: int, n: int) -> None:
+        assert 0 <= n <= self.chips[p]
+        self.chips[p] -= n
+        self.pot += n
+
+    def _hold(self, p: int, n: int) -> None:
+        assert 0 <= n <= self.chips[p]
+        self.chips[p] -= n
+        self.pending[p] += n
+
+    def _pending_to_pot(self, who: Sequence[int] | None = None) -> None:
+        for p in (who if who is not None else list(self.pending)):
+            self.pot += self.pending[p]
+            self.pending[p] = 0
+
+    # -- dealing
+
+    def _draw(self, n: int) -> list[Card]:
+        got, self.deck = self.deck[:n], self.deck[n:]
+        return got
+
+    def _first_deal(self) -> list[Event]:
+        """The Dealer two, the others three (Elder to Younger); the Dealer three, the others two."""
+        events = []
+        order = self.order_from_elder()
+        for dealer_n, other_n in ((2, 3), (3, 2)):
+            self.down[self.dealer] += self._draw(dealer_n)
+            for p in order:
+                self.down[p] += self._draw(other_n)
+        for p in [self.dealer] + order:
+            events.append(Event("dealt", p, {"player": p, "count": 5, "cards": _codes(self.down[p])},
+                                private=True, public_data={"player": p, "count": 5}))
+        for p in [self.dealer] + order:
+            self._sender_check(p, events)
+        return events
+
+    def _sender_check(self, p: int, events: list[Event]) -> None:
+        """#8 ii: with wild eights the Sender of Eight is declared as soon as it is dealt."""
+        if self.on(8) and self.wild_for(p) and SENDER_OF_EIGHT in self.down[p]:
+            self.down[p].remove(SENDER_OF_EIGHT)
+            self.up[p].append(SENDER_OF_EIGHT)
+            self._record(p, SENDER_OF_EIGHT, "sender", events, forced=True)
+
+    def _record(self, p: int, card: Card, power: str, events: list[Event], forced: bool = False) -> None:
+        self.declared.append({"player": p, "card": str(card), "power": power, "forced": forced})
+        events.append(Event("declared", p, {"player": p, "card": str(card), "name": card.special or str(card),
+                                            "power": power, "forced": forced}))
+
+    # -- folding and ending
+
+    def _fold(self, p: int, events: list[Event], reason: str = "fold") -> None:
+        if p in self.folded:
+            return
+        self.folded.append(p)
+        self.discard += self.down[p] + self.up[p] + self.aside[p]
+        self.down[p], self.up[p], self.aside[p] = [], [], []
+        if p in self.queue:
+            self.queue.remove(p)
+        for task in [t for t in self.tasks if t["player"] == p]:
+            self.tasks.remove(task)
+            if task["kind"] == "pick":  # the offered cards go to the discard pot with the hand
+                self.discard += _cards(task["cards"])
+        events.append(Event("fold", p, {"player": p, "reason": reason}))
+
+    def _lone_winner(self, events: list[Event]) -> bool:
+        live = self.live()
+        if len(live) == 1:
+            self._end(live[0], "last", events)
+            return True
+        return False
+
+    def _end(self, winner: int | None, outcome: str, events: list[Event]) -> None:
+        self.winner = winner
+        self.outcome = outcome
+        self.queue = []
+        self.tasks = []
+        self._pending_to_pot()
+        if winner is None:  # everybody folds: the Pot is next round's ante, the Dealer stays
+            self.next_dealer = self.dealer
+            events.append(Event("all_fold", None, {"pot": self.pot, "dealer": self.dealer}))
+        else:
+            won = self.pot
+            self.chips[winner] += self.pot
+            self.pot = 0
+            if not self.gambling:
+                self.wins[winner] += 1
+            self.next_dealer = winner
+            events.append(Event("won", winner, {"player": winner, "pot": won, "outcome": outcome}))
+        self.phase = OVER
+        events.append(Event("game_over", None, {"winner": winner, "placements": self.placements()}))
+
+    # -- the exchange
+
+    def _exchange(self, p: int, action: Action, events: list[Event]) -> None:
+        self.queue.pop(0)
+        if action.kind == "fold":
+            self.exchanged[p] = 5
+            events.append(Event("exchange", p, {"player": p, "count": 5}))
+            self._fold(p, events)
+            if p == self.dealer:
+                self._dealer_folded(events)
+                return
+            if self._lone_winner(events):
+                return
+        else:
+            for c in action.cards:
+                self.down[p].remove(c)
+            self.discard += list(action.cards)
+            new = self._draw(len(action.cards))
+            self.down[p] += new
+            self.exchanged[p] = len(action.cards)
+            events.append(Event("exchange", p, {"player": p, "count": len(action.cards),
+                                                "cards": _codes(new)},
+                                private=True, public_data={"player": p, "count": len(action.cards)}))
+            self._sender_check(p, events)
+        if not self.queue:
+            self._start_part(1, events)
+
+    # -- betting
+
+    def _start_part(self, part: int, events: list[Event]) -> None:
+        if not self.gambling:
+            self._second_deal(events) if part == 1 else self._start_declare(events)
+            return
+        if part > 5:
+            self._start_declare(events)
+            return
+        if self._lone_winner(events):
+            return
+        self.phase, self.part, self.step, self.amount = BET, part, "name", 0
+        self.queue = [self.dealer]
+        events.append(Event("betting", None, {"part": part, "raising": part in RAISING_PARTS,
+                                              "dealer": self.dealer}))
+
+    def _close_part(self, events: list[Event]) -> None:
+        if self._lone_winner(events):
+            return
+        if self.part == 3:
+            self._second_deal(events)
+        elif self.part >= 5:
+            self._start_declare(events)
+        else:
+            self._start_part(self.part + 1, events)
+
+    def _bet(self, p: int, action: Action, events: list[Event]) -> None:
+        kind = action.kind
+        if self.step == "name":
+            self.amount = int(action.arg)
+            self._pay(p, self.amount)
+            events.append(Event("bet", p, {"player": p, "amount": self.amount, "part": self.part}))
+            self.step = "respond"
+            self.queue = self.order_from_elder()
+            if not self.queue:
+                self._close_part(events)
+            return
+        if self.step == "respond":
+            self.queue.pop(0)
+            if kind == "fold":
+                self._fold(p, events)
+            else:
+                self._pay(p, self.amount)
+                raise_by = int(action.arg) if kind == "raise" else 0
+                if raise_by:
+                    self._hold(p, raise_by)
+                events.append(Event("match", p, {"player": p, "amount": self.amount, "raise": raise_by}))
+            if not self.queue:
+                if self._lone_winner(events):
+                    return
+                total = sum(self.pending.values())
+                if total:
+                    self.step = "dealer"
+                    self.queue = [self.dealer]
+                    events.append(Event("collective_raise", self.dealer, {"dealer": self.dealer, "total": total}))
+                else:
+                    self._close_part(events)
+            return
+        # step == "dealer": the collective raise
+        self.queue.pop(0)
+        if kind == "match":
+            total = sum(self.pending.values())
+            self._pay(p, total)
+            self._pending_to_pot()
+            events.append(Event("match", p, {"player": p, "amount": total, "raise": 0}))
+            self._close_part(events)
+        else:
+            # Raises were only placed near the Pot: a refused raise goes back to its raiser.
+            for q, v in self.pending.items():
+                self.chips[q] += v
+                self.pending[q] = 0
+            self._fold(p, events)
+            self._dealer_folded(events)
+
+    # -- the auction
+
+    def _dealer_folded(self, events: list[Event]) -> None:
+        """The Dealer folded: auction the dealership (the plain variant passes it left)."""
+        old = self.dealer
+        bidders = self.order_from_elder(old)
+        self.resume = {EXCHANGE: 1, BET: self.part + 1}.get(self.phase, 1)
+        if not self.gambling:
+            if self._lone_winner(events):
+                return
+            self.dealer = bidders[0]
+            events.append(Event("new_dealer", self.dealer, {"player": self.dealer, "bid": 0}))
+            if not self.queue:
+                self._start_part(self.resume, events)
+            return
+        self.phase, self.step = AUCTION, ""
+        self.bids, self.declined = {}, []
+        self.queue = bidders
+        events.append(Event("auction", None, {"old_dealer": old, "bidders": bidders}))
+        if not bidders:
+            self._end(None, "all_fold", events)
+
+    def _auction(self, p: int, action: Action, events: list[Event]) -> None:
+        self.queue.pop(0)
+        if action.kind == "bid":
+            n = int(action.arg)
+            self._hold(p, n - self.bids.get(p, 0))
+            self.bids[p] = n
+            self.queue.append(p)
+            events.append(Event("bid", p, {"player": p, "bid": n}))
+        else:
+            self.declined.append(p)
+            self._pending_to_pot([p])  # the decliner's own bid goes into the Pot
+            events.append(Event("decline", p, {"player": p, "bid": self.bids.get(p, 0)}))
+        remaining = self.queue
+        if not remaining:
+            self._end(None, "all_fold", events)
+            return
+        if len(remaining) == 1 and self.bids and self.bids.get(remaining[0], 0) == max(self.bids.values()):
+            winner = remaining[0]
+            self._pending_to_pot([winner])
+            self.dealer = winner
+            events.append(Event("new_dealer", winner, {"player": winner, "bid": self.bids[winner]}))
+            self.queue = []
+            if not self._lone_winner(events):
+                self._resume_after_auction(events)
+
+    def _resume_after_auction(self, events: list[Event]) -> None:
+        """The new Dealer carries on with the part after the one the old Dealer folded in."""
+        if self.resume == 4:  # folded in the third part: the second deal comes next
+            self._second_deal(events)
+        else:
+            self._start_part(self.resume, events)
+
+    # -- the second deal, buying, extra bets
+
+    def _second_deal(self, events: list[Event]) -> None:
+        if self._lone_winner(events):
+            return
+        self.down[self.dealer] += self._draw(5)
+        events.append(Event("dealt", self.dealer, {"player": self.dealer, "count": 5,
+                                                   "cards": _codes(self.down[self.dealer][-5:])},
+                            private=True, public_data={"player": self.dealer, "count": 5}))
+        self._sender_check(self.dealer, events)
+        self.original_dealer = self.dealer
+        if not self.gambling:  # plain: nobody can buy, all five face up
+            for p in self.order_from_elder():
+                self._deal_bought(p, 0, events)
+            self._start_declare(events)
+            return
+        self.phase, self.step, self.part = BUY, "buy", 3
+        self.queue = self.order_from_elder()
+        if not self.queue:
+            self._start_declare(events)
+
+    def _deal_bought(self, p: int, k: int, events: list[Event]) -> None:
+        bought = self._draw(k)
+        face_up = self._draw(5 - k)
+        self.down[p] += bought
+        self.up[p] += face_up
+        self.bought[p] = k
+        events.append(Event("bought", p, {"player": p, "count": k, "cards": _codes(bought),
+                                          "face_up": _codes(face_up)},
+                            private=True, public_data={"player": p, "count": k, "face_up": _codes(face_up)}))
+        self._sender_check(p, events)
+
+    def _buy(self, p: int, action: Action, events: list[Event]) -> None:
+        n = int(action.arg)
+        if self.step == "buy":
+            self._pay(p, n * self.options["stake"])
+            self._deal_bought(p, n, events)
+            self.step = "extra"
+            return
+        self._hold(p, n)
+        events.append(Event("extra", p, {"player": p, "amount": n}))
+        self.queue.pop(0)
+        self.step = "buy"
+        if not self.queue:
+            self._start_offer(events)
+
+    def _start_offer(self, events: list[Event]) -> None:
+        total = sum(self.pending.values())
+        if total == 0:  # nothing to match
+            self._start_part(4, events)
+            return
+        self.phase, self.step = OFFER, ""
+        self.queue = [self.dealer] + self.order_from_elder()
+        events.append(Event("extra_total", self.dealer, {"dealer": self.dealer, "total": total}))
+
+    def _offer(self, p: int, action: Action, events: list[Event]) -> None:
+        self.queue.pop(0)
+        if action.kind == "match":
+            owed = self.owed(p)
+            self._pay(p, owed)
+            self._pending_to_pot()
+            if p != self.dealer:
+                self.dealer = p
+                events.append(Event("new_dealer", p, {"player": p, "bid": owed, "passed": True}))
+            events.append(Event("match", p, {"player": p, "amount": owed, "raise": 0}))
+            self._start_part(4, events)
+            return
+        events.append(Event("pass", p, {"player": p}))
+        if not self.queue:  # full circle back to the original Dealer: everybody folds
+            self._end(None, "all_fold", events)
+
+    # -- declarations before the showdown
+
+    def _start_declare(self, events: list[Event]) -> None:
+        if self._lone_winner(events):
+            return
+        self.phase, self.step = DECLARE, ""
+        self.queue = self.order_from_elder() + [self.dealer]
+        events.append(Event("declarations", None, {"order": list(self.queue)}))
+
+    def _task_of(self, p: int) -> dict[str, Any] | None:
+        return next((t for t in self.tasks if t["player"] == p), None)
+
+    def _new_task(self, p: int, kind: str, cards: list[Card], events: list[Event], **extra: Any) -> None:
+        self.task_counter += 1
+        tid = f"{kind}-{self.task_counter}"
+        self.tasks.append({"id": tid, "player": p, "kind": kind, "cards": _codes(cards), **extra})
+        seconds = self.options["declare_seconds"]
+        events.append(Event("obligation", p, {"id": tid, "seconds": seconds, "kind": kind,
+                                              "cards": _codes(cards)},
+                            private=True, public_data={"id": tid, "seconds": seconds, "kind": kind}))
+
+    def _declare(self, p: int, action: Action, events: list[Event]) -> None:
+        kind = action.kind
+        if kind == "done":
+            self.queue.pop(0)
+            events.append(Event("declare_done", p, {"player": p}))
+            if not self.queue:
+                self._do_showdown(events)
+            return
+        if kind == "rewild":
+            self.rewild.append(p)
+            events.append(Event("rewild", p, {"player": p}))
+            return
+        card, power = action.cards[0], action.arg
+        where = "down" if card in self.down[p] else "up"
+        if power in ("lady", "fate"):
+            (self.down[p] if where == "down" else self.up[p]).remove(card)
+            self.aside[p].append(card)
+            self._record(p, card, power, events)
+            if power == "lady":
+                self.lady_user = p
+            else:
+                self.fate_user = p
+            self._new_task(p, "pick", self._draw(2), events, where=where, source=power)
+            return
+        if where == "down":
+            self.down[p].remove(card)
+            self.up[p].append(card)
+        self._record(p, card, power, events)
+        if power == "unwild":
+            self.fate_unwild = p
+        elif power in ("atuin", "elephants"):
+            self.atuin[p] = power
+        elif power == "fool":
+            self.fool = True
+        elif power == "archchancellor":
+            self.arch = p
+            holder = next((q for q in self.live() if DEATH in self.hand(q)), None)
+            if holder is None or not self.on(9):
+                self.arch_wild = holder is None
+                events.append(Event("archchancellor_wild", p, {"player": p, "wild": self.arch_wild}))
+                return
+            if DEATH in self.down[holder]:
+                self.down[holder].remove(DEATH)
+                self.up[holder].append(DEATH)
+            if not any(d["card"] == str(DEATH) for d in self.declared):
+                self._record(holder, DEATH, "death", events, forced=True)
+            for q in self.live():
+                if q not in (p, holder) and self.down[q]:
+                    self._new_task(q, "disclose", _sorted(self.down[q]), events)
+
+    def _finish_task(self, task: dict[str, Any], card: Card, events: list[Event], timed_out: bool = False) -> None:
+        p = task["player"]
+        self.tasks.remove(task)
+        if task["kind"] == "pick":
+            offered = _cards(task["cards"])
+            (self.down[p] if task["where"] == "down" else self.up[p]).append(card)
+            self.discard += [c for c in offered if c != card]
+            events.append(Event("picked", p, {"player": p, "card": str(card), "source": task["source"],
+                                              "timeout": timed_out},
+                                private=task["where"] == "down",
+                                public_data={"player": p, "source": task["source"], "timeout": timed_out}))
+            self._sender_check(p, events)
+        else:
+            self.down[p].remove(card)
+            self.up[p].append(card)
+            events.append(Event("disclosed", p, {"player": p, "card": str(card), "timeout": timed_out}))
+
+    # -- the showdown
+
+    def context_for(self, p: int) -> ScoringContext:
+        wild = self.wild_for(p)
+        visible = set(self.visible_cards())
+        lady_holder = next((q for q in self.live() if LADY in self.hand(q)), None)
+        return ScoringContext(
+            null_eights=self.on(1) and not wild,
+            eights_wild=wild,
+            lady_devalues=self.on(4) and wild and lady_holder is not None and lady_holder != p,
+            aces_zeroed=self.on(5) and self.fate_user is not None and self.lady_user == p,
+            sender=self.on(8) and SENDER_OF_EIGHT in visible,
+            atuin=self.atuin.get(p) == "atuin",
+            elephants=self.atuin.get(p) == "elephants",
+            death=self.on(9) and DEATH in visible,
+            archchancellor=self.on(10),
+            archchancellor_declared=self.arch == p,
+            archchancellor_wild=self.arch == p and self.arch_wild,
+            fool=self.on(11) and self.fool,
+        )
+
+    def arrange(self, p: int) -> Arrangement:
+        arr = best_arrangement(self.hand(p), self.context_for(p))
+        return self._house_adjust(arr)
+
+    def _house_adjust(self, arr: Arrangement) -> Arrangement:
+        """Modifier switches the evaluator has no field for (#0, #2, #3)."""
+        if not self.on(0):
+            arr = dataclasses.replace(arr, running_flush=None)
+        if not self.on(3) and any(g.kind == ("Octavo",) for g in arr.groupings):
+            rank = grouping_order(arr.fool).index("Lesser Onion")
+            groups = tuple(sorted((Grouping(("Onion", 4), g.cards, rank, g.shown, g.wilds)
+                                   if g.kind == ("Octavo",) else g for g in arr.groupings),
+                                  key=lambda g: -g.rank))
+            arr = dataclasses.replace(arr, groupings=groups)
+        return arr
+
+    def _do_showdown(self, events: list[Event]) -> None:
+        order = self.order_from_elder() + [self.dealer]  # showdown from the Elder
+        arrangements = [self.arrange(p) for p in order]
+        compared = arrangements if self.on(2) else [dataclasses.replace(a, eights_wild=False) for a in arrangements]
+        best = showdown_winners(compared)
+        seniority = {p: i for i, p in enumerate(self.precedence())}
+        winner = min((order[i] for i in best), key=seniority.__getitem__)
+        self.null_played = any(g.null_eights for a in arrangements for g in a.groupings)
+        self.showdown = []
+        for p, a in zip(order, arrangements):
+            entry = {"player": p, "cards": _codes(a.cards), "explanation": a.explain(),
+                     "groupings": [g.name for g in a.groupings], "best": order.index(p) in best,
+                     "cripples": None}
+            self.showdown.append(entry)
+            events.append(Event("showdown", p, entry))
+        top = arrangements[order.index(winner)]
+        if top.key != max(a.key for a in arrangements):  # won by crippling the best hand
+            victim = order[max(range(len(order)), key=lambda i: arrangements[i].key)]
+            self.showdown[order.index(winner)]["cripples"] = victim
+            events.append(Event("crippled", winner, {"player": winner, "victim": victim,
+                                                     "run": top.running_flush.describe()}))
+        tie = len(best) > 1
+        self._end(winner, "seniority" if tie else "showdown", events)
+
+    # ------------------------------------------------------------------ platform hooks
+
+    def placements(self) -> list[list[int]]:
+        dealt = [p for p in self.players if p not in self.out]
+        if self.winner is None:
+            return [dealt] if dealt else []
+        rest = [p for p in dealt if p != self.winner]
+        return [[self.winner]] + ([rest] if rest else [])
+
+    def timeout_action(self, player: int) -> Action:
+        task = self._task_of(player)
+        if task is not None:
+            return Action("timeout", arg=task["id"])
+        if self.phase == EXCHANGE:
+            return Action("discard")
+        if self.phase == BET:
+            if self.step == "name":
+                return Action("bet", arg="0")
+            return Action("match") if self.owed(player) == 0 else Action("fold")
+        if self.phase == AUCTION:
+            return Action("decline")
+        if self.phase == BUY:
+            return Action("buy", arg="0") if self.step == "buy" else Action("extra", arg="0")
+        if self.phase == OFFER:
+            return Action("match") if self.owed(player) == 0 else Action("pass")
+        return Action("done")
+
+    def remove_player(self, player: int) -> list[Event]:
+        """A leaver folds. If the Dealer leaves, the round is abandoned: bets not yet in the
+        Pot go back, the Pot carries to the next round, and the next player deals."""
+        events: list[Event] = []
+        if player not in self.players or player in self.left:
+            return events
+        self.left.append(player)
+        events.append(Event("player_removed", player, {"player": player}))
+        if self.phase == OVER or player in self.out or player in self.folded:
+            return events
+        if player == self.dealer:
+            for q, v in self.pending.items():
+                self.chips[q] += v
+                self.pending[q] = 0
+            self._fold(player, events, reason="left")
+            live = self.order_from_elder(player)
+            self.dealer = live[0] if live else player
+            self._end(None, "abandoned", events)
+            return events
+        was_first = bool(self.queue) and self.queue[0] == player
+        if self.phase == AUCTION:
+            self._pending_to_pot([player])  # a leaver's bid stays in the Pot and stops counting
+            self.bids.pop(player, None)
+        self._fold(player, events, reason="left")
+        if self._lone_winner(events):
+            return events
+        if was_first and self.phase == BUY:
+            self.step = "buy"
+        if not self.queue and not self.tasks:
+            self._queue_empty(events)
+        elif self.phase == AUCTION:
+            self._auction_check(events)
+        if self.phase != OVER and not self.tasks and self.queue:
+            events.append(self._turn_event())
+        return events
+
+    def _auction_check(self, events: list[Event]) -> None:
+        rem = self.queue
+        if len(rem) == 1 and self.bids and self.bids.get(rem[0], 0) == max(self.bids.values()):
+            winner = rem[0]
+            self._pending_to_pot([winner])
+            self.dealer = winner
+            events.append(Event("new_dealer", winner, {"player": winner, "bid": self.bids[winner]}))
+            self.queue = []
+            if not self._lone_winner(events):
+                self._resume_after_auction(events)
+
+    def _queue_empty(self, events: list[Event]) -> None:
+        """A leaver was the last one the current step waited for."""
+        if self.phase == EXCHANGE:
+            self._start_part(1, events)
+        elif self.phase == BET:
+            if self.step == "respond" and sum(self.pending.values()):
+                self.step, self.queue = "dealer", [self.dealer]
+            else:
+                self._close_part(events)
+        elif self.phase == AUCTION:
+            self._end(None, "all_fold", events)
+        elif self.phase == BUY:
+            self._start_offer(events)
+        elif self.phase == OFFER:
+            self._end(None, "all_fold", events)
+        elif self.phase == DECLARE:
+            self._do_showdown(events)
+
+    def carry_out(self) -> dict[str, Any]:
+        away = self.absent
+        return {
+            "round": self.round_no,
+            "bankrolls": {**{p: a["chips"] for p, a in away.items()}, **{str(p): v for p, v in self.chips.items()}},
+            "dealer": self.next_dealer if self.phase == OVER else self.dealer,
+            "eights_wild": bool(self.on(1) and self.null_played),
+            "pot": self.pot if self.phase == OVER else 0,
+            "wins": {**{p: a["wins"] for p, a in away.items()}, **{str(p): v for p, v in self.wins.items()}},
+            "rebuys": {**{p: a["rebuys"] for p, a in away.items()}, **{str(p): v for p, v in self.rebuys.items()}},
+            "out": [p for p in self.players if self.gambling and self.chips[p] < self.options["stake"]
+                    and self.options["rebuy"] == "off"],
+        }
+
+    # ------------------------------------------------------------------ views
+
+    def observation(self, player: int | None) -> dict[str, Any]:
+        viewer = player if player in self.players else None
+        seats = []
+        for p in self.players:
+            seats.append({
+                "player": p, "chips": self.chips[p], "pending": self.pending[p],
+                "down": len(self.down[p]), "up": _codes(self.up[p]), "aside": _codes(self.aside[p]),
+                "folded": p in self.folded, "out": p in self.out, "left": p in self.left,
+                "exchanged": self.exchanged.get(p), "bought": self.bought.get(p),
+                "bid": self.bids.get(p) if self.phase == AUCTION else None,
+                "declined": p in self.declined if self.phase == AUCTION else False,
+                "role": ("Dealer" if p == self.dealer else "Elder" if p == self.elder()
+                         else "Younger" if p == self.younger() else ""),
+                "eights_wild": self.wild_for(p),
+            })
+        visible = [c for p in self.players for c in self.up[p] + self.aside[p]]
+        obs: dict[str, Any] = {
+            "game": self.key, "viewer": viewer, "round": self.round_no, "variant": self.options["variant"],
+            "phase": self.phase, "step": self.step, "part": self.part,
+            "raising": self.part in RAISING_PARTS, "amount": self.amount,
+            "players": list(self.players), "seats": seats, "dealer": self.dealer,
+            "elder": self.elder(), "younger": self.younger(), "precedence": self.precedence(),
+            "current": sorted(self.current_players()),
+            "pot": self.pot, "carried_pot": self.carried_pot, "stake": self.options["stake"],
+            "cap": self.cap(), "deck_size": len(self.deck), "discard_size": len(self.discard),
+            "eights_wild": self.round_wild and self.on(1), "fate_unwild": self.fate_unwild,
+            "fool": self.fool, "declared": [dict(d) for d in self.declared],
+            "specials": special_names(visible),
+            "auction": {"bids": {str(k): v for k, v in self.bids.items()}, "declined": list(self.declined),
+                        "minimum": self.min_bid()} if self.phase == AUCTION else None,
+            "owed": {str(p): self.owed(p) for p in self.current_players()} if self.phase in (BET, OFFER) else {},
+            "tasks": [{"id": t["id"], "player": t["player"], "kind": t["kind"]} for t in self.tasks],
+            "showdown": [dict(s) for s in self.showdown], "winner": self.winner, "outcome": self.outcome,
+            "over": self.phase == OVER, "rules": {k: v for k, v in self.options.items()},
+            "wins": {str(p): v for p, v in self.wins.items()},
+        }
+        if viewer is not None:
+            obs["hand"] = _codes(_sorted(self.down[viewer]))
+            obs["face_up"] = _codes(self.up[viewer])
+            obs["hand_specials"] = special_names(self.hand(viewer))
+            task = self._task_of(viewer)
+            obs["offered"] = task["cards"] if task else []
+        return obs
+
+    # ------------------------------------------------------------------ persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        per = lambda d: {str(p): _codes(v) for p, v in d.items()}  # noqa: E731
+        return {
+            "key": self.key, "version": 1, "players": list(self.players), "options": dict(self.options),
+            "seed": self.seed, "round": self.round_no,
+            "chips": {str(p): v for p, v in self.chips.items()},
+            "wins": {str(p): v for p, v in self.wins.items()},
+            "rebuys": {str(p): v for p, v in self.rebuys.items()},
+            "pot": self.pot, "carried_pot": self.carried_pot,
+            "pending": {str(p): v for p, v in self.pending.items()},
+            "out": list(self.out), "folded": list(self.folded), "left": list(self.left),
+            "dealer": self.dealer, "original_dealer": self.original_dealer, "next_dealer": self.next_dealer,
+            "deck": _codes(self.deck), "discard": _codes(self.discard),
+            "down": per(self.down), "up": per(self.up), "aside": per(self.aside),
+            "exchanged": {str(p): v for p, v in self.exchanged.items()},
+            "bought": {str(p): v for p, v in self.bought.items()},
+            "phase": self.phase, "step": self.step, "part": self.part, "amount": self.amount,
+            "queue": list(self.queue), "bids": {str(p): v for p, v in self.bids.items()},
+            "declined": list(self.declined), "resume": self.resume,
+            "round_wild": self.round_wild, "fate_unwild": self.fate_unwild, "rewild": list(self.rewild),
+            "declared": [dict(d) for d in self.declared], "lady_user": self.lady_user,
+            "fate_user": self.fate_user, "atuin": {str(p): v for p, v in self.atuin.items()},
+            "arch": self.arch, "arch_wild": self.arch_wild, "fool": self.fool,
+            "tasks": [dict(t) for t in self.tasks], "task_counter": self.task_counter,
+            "showdown": [dict(s) for s in self.showdown], "winner": self.winner, "outcome": self.outcome,
+            "null_played": self.null_played, "absent": {p: dict(a) for p, a in self.absent.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        g = cls()
+        ints = lambda d: {int(p): int(v) for p, v in d.items()}  # noqa: E731
+        cardmap = lambda d: {int(p): _cards(v) for p, v in d.items()}  # noqa: E731
+        g.players = [int(p) for p in data["players"]]
+        g.options = dict(data["options"])
+        g.seed, g.round_no = data["seed"], int(data["round"])
+        g.chips, g.wins, g.rebuys = ints(data["chips"]), ints(data["wins"]), ints(data["rebuys"])
+        g.pot, g.carried_pot, g.pending = int(data["pot"]), int(data["carried_pot"]), ints(data["pending"])
+        g.out, g.folded, g.left = (list(map(int, data[k])) for k in ("out", "folded", "left"))
+        g.dealer, g.original_dealer, g.next_dealer = (int(data[k]) for k in ("dealer", "original_dealer", "next_dealer"))
+        g.deck, g.discard = _cards(data["deck"]), _cards(data["discard"])
+        g.down, g.up, g.aside = cardmap(data["down"]), cardmap(data["up"]), cardmap(data["aside"])
+        g.exchanged, g.bought = ints(data["exchanged"]), ints(data["bought"])
+        g.phase, g.step, g.part, g.amount = data["phase"], data["step"], int(data["part"]), int(data["amount"])
+        if g.phase not in PHASES:
+            raise RuleError(f"Saved Cripple Mr Onion round has an unknown phase '{g.phase}'.")
+        g.queue, g.bids, g.declined = list(map(int, data["queue"])), ints(data["bids"]), list(map(int, data["declined"]))
+        g.resume = int(data["resume"])
+        g.round_wild, g.fate_unwild, g.rewild = bool(data["round_wild"]), data["fate_unwild"], list(data["rewild"])
+        g.declared = [dict(d) for d in data["declared"]]
+        g.lady_user, g.fate_user = data["lady_user"], data["fate_user"]
+        g.atuin = {int(p): v for p, v in data["atuin"].items()}
+        g.arch, g.arch_wild, g.fool = data["arch"], bool(data["arch_wild"]), bool(data["fool"])
+        g.tasks = [dict(t) for t in data["tasks"]]
+        g.task_counter = int(data["task_counter"])
+        g.showdown = [dict(s) for s in data["showdown"]]
+        g.winner, g.outcome, g.null_played = data["winner"], data["outcome"], bool(data["null_played"])
+        g.absent = {p: dict(a) for p, a in data.get("absent", {}).items()}
+        return g
+
+    @staticmethod
+    def parse_action(code: str) -> Action:
+        """:meth:`Action.parse` with onion card codes (the eight suits)."""
+        kind, _, rest = code.partition(":")
+        if not kind or not kind.replace("_", "").isalnum():
+            raise BadActionCode(f"'{code}' is not an action this bot understands.")
+        cards_text, _, arg = rest.partition(":")
+        try:
+            cards = tuple(parse_card(c) for c in cards_text.split(".") if c)
+        except CardCodeError as error:
+            raise BadActionCode(str(error)) from None
+        return Action(kind, cards, arg)
