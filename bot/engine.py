@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from bot.cards import Card, CardCodeError, parse_card
+from bot.cards import Card, parse_card
 
 
 # --------------------------------------------------------------------------- errors
@@ -87,15 +87,17 @@ class Action:
     __str__ = code
 
     @classmethod
-    def parse(cls, code: str) -> Action:
-        """Inverse of :meth:`code`. Raises :class:`BadActionCode` on nonsense."""
+    def parse(cls, code: str, card_parser: Callable[[str], Any] = parse_card) -> Action:
+        """Inverse of :meth:`code`. Raises :class:`BadActionCode` on nonsense.
+        ``card_parser`` reads one card code (a game with its own deck passes its own;
+        it raises a ``ValueError`` with a player-readable message)."""
         kind, _, rest = code.partition(":")
         if not kind or not kind.replace("_", "").replace("-", "").isalnum():
             raise BadActionCode(f"'{code}' is not an action this bot understands.")
         cards_text, _, arg = rest.partition(":")
         try:
-            cards = tuple(parse_card(c) for c in cards_text.split(".") if c)
-        except CardCodeError as error:
+            cards = tuple(card_parser(c) for c in cards_text.split(".") if c)
+        except ValueError as error:
             raise BadActionCode(str(error)) from None
         return cls(kind, cards, arg)
 
@@ -208,6 +210,14 @@ class Game(ABC):
         return {}
 
     # -- moves ---------------------------------------------------------------------
+
+    #: Reads one card code of this game's deck (Onion's eight suits override it).
+    parse_card: ClassVar[Callable[[str], Any]] = staticmethod(parse_card)
+
+    @classmethod
+    def parse_action(cls, code: str) -> Action:
+        """An action code (a custom_id's, a log row's) read with this game's cards."""
+        return Action.parse(code, cls.parse_card)
 
     def apply(self, player: int, action: Action) -> list[Event]:
         """Validate then play ``action`` for ``player``; see the module docstring."""

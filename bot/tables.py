@@ -481,7 +481,7 @@ class TableManager:
                 await _reply(interaction, "You are not playing at this table.")
                 return
             try:
-                action = Action.parse(code)
+                action = table.spec.game.parse_action(code)
             except RuleError as error:
                 await _reply(interaction, str(error))
                 return
@@ -859,7 +859,7 @@ class TableManager:
                 log_rows = await repos.actions_for(db, record.id)
             state = spec.game.new(record.players, record.options, seed=record.seed)
             for user, code, _source in log_rows:
-                action = Action.parse(code)
+                action = spec.game.parse_action(code)
                 if action.kind == "leave":
                     state.remove_player(user)
                 else:

@@ -29,9 +29,9 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, Self
 
-from bot.cards import CardCodeError, seeded_rng, shuffled
+from bot.cards import seeded_rng, shuffled
 from bot.engine import (
-    Action, BadActionCode, Event, Game, GameOver, HouseRule, IllegalAction, NotYourTurn, RuleError, UnknownPlayer,
+    Action, Event, Game, GameOver, HouseRule, IllegalAction, NotYourTurn, RuleError, UnknownPlayer,
 )
 from cogs.onion.scoring import (
     ARCHCHANCELLOR, DEATH, FATE, FOOL, GREAT_ATUIN, LADY, SENDER_OF_EIGHT, SPECIAL_CARDS,
@@ -1248,15 +1248,6 @@ class OnionGame(Game):
         g.absent = {p: dict(a) for p, a in data.get("absent", {}).items()}
         return g
 
-    @staticmethod
-    def parse_action(code: str) -> Action:
-        """:meth:`Action.parse` with onion card codes (the eight suits)."""
-        kind, _, rest = code.partition(":")
-        if not kind or not kind.replace("_", "").isalnum():
-            raise BadActionCode(f"'{code}' is not an action this bot understands.")
-        cards_text, _, arg = rest.partition(":")
-        try:
-            cards = tuple(parse_card(c) for c in cards_text.split(".") if c)
-        except CardCodeError as error:
-            raise BadActionCode(str(error)) from None
-        return Action(kind, cards, arg)
+    #: Action codes carry onion card codes (the eight suits): ``Game.parse_action``
+    #: reads them with this parser.
+    parse_card = staticmethod(parse_card)
