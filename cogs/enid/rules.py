@@ -423,6 +423,8 @@ class EnidGame(Game):
             return
         if action in self._legal_for(player):
             return
+        if self.vote is not None and action.kind != "vote":
+            raise NotYourTurn("A vote is open: vote, then play goes on.")
         if action == TIMEOUT_DRAW and self.current_players() == {player} and self.vote is None and self.phase in (PLAY, EIGHT):
             return
         if player not in self.current_players():
