@@ -230,8 +230,13 @@ def _pattern_words(name: str) -> list[str]:
     return out
 
 
-def hear_card(said: Sequence[str], card: Card, names: Names) -> Heard:
-    for pattern in card_patterns(card, names):
+def hear_card(said: Sequence[str], card: Card, names: Names, cache: dict[Card, list[list[str]]] | None = None) -> Heard:
+    """``cache`` (optional) keeps ``card_patterns`` by card for one ``names``."""
+    if cache is None:
+        patterns = card_patterns(card, names)
+    else:
+        patterns = cache.get(card) or cache.setdefault(card, card_patterns(card, names))
+    for pattern in patterns:
         found = find(pattern, said)
         if found is not None:
             return Heard(True, tuple(found[2]))

@@ -129,6 +129,7 @@ def sorted_cards(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=_DISPLAY.__getitem__)
 
 
+_CARD = {str(c): c for c in standard_deck()}  # card code -> Card, without parsing
 PLAY_ACTIONS: dict[Card, Action] = {c: Action("play", (c,)) for c in standard_deck()}
 DRAW = Action("draw")
 END = Action("end")
@@ -195,6 +196,7 @@ class EnidGame(Game):
         self.turn_number = 1
         self._names: Names | None = None
         self._keyword_cache: frozenset[str] | None = None
+        self._patterns: dict[Card, list[list[str]]] = {}  # card_patterns by card, for this table's names
         self._legal_cache: list[Action] | None = None
 
     # -- construction ----------------------------------------------------------
@@ -309,6 +311,9 @@ class EnidGame(Game):
         return None
 
     def current_players(self) -> frozenset[int]:
+        return self._current_players()
+
+    def _current_players(self) -> frozenset[int]:
         if self.phase == OVER:
             return frozenset()
         if self.vote is not None:
@@ -425,9 +430,9 @@ class EnidGame(Game):
             return
         if self.vote is not None and action.kind != "vote":
             raise NotYourTurn("A vote is open: vote, then play goes on.")
-        if action == TIMEOUT_DRAW and self.current_players() == {player} and self.vote is None and self.phase in (PLAY, EIGHT):
+        if action == TIMEOUT_DRAW and self._current_players() == {player} and self.vote is None and self.phase in (PLAY, EIGHT):
             return
-        if player not in self.current_players():
+        if player not in self._current_players():
             raise NotYourTurn(self.why_not_your_turn(player))
         raise IllegalAction(self.why_illegal(player, action))
 
@@ -725,11 +730,11 @@ class EnidGame(Game):
     def _heard_name(self, o: dict[str, Any], said: list[str]) -> tuple[bool, tuple[str, ...]] | None:
         """(right, middle words) for a naming attempt, or None when the words are no
         attempt at naming a card (they mention no name word outside other rituals)."""
-        card = parse_card(o["card"])
+        card = _CARD[o["card"]]
         if card == self.enid:
             heard = hear_enid(said, [e["words"] for e in self.chain])
         else:
-            heard = hear_card(said, card, self.names)
+            heard = hear_card(said, card, self.names, self._patterns)
         if heard.right:
             return True, heard.middle
         rest = without(said, self._spans(said))
@@ -785,7 +790,7 @@ class EnidGame(Game):
 
     def _judge_name(self, o: dict[str, Any], right: bool, middle: tuple[str, ...], events: list[Event]) -> None:
         player = o["player"]
-        card = parse_card(o["card"])
+        card = _CARD[o["card"]]
         self._close(o, events)
         why = None
         if right and card == self.enid:
@@ -830,7 +835,7 @@ class EnidGame(Game):
         events.append(Event("ritual_timeout", owner, {"ritual": kind, "id": oid}))
         if kind == "name":
             self._close(o, events)
-            card = parse_card(o["card"])
+            card = _CARD[o["card"]]
             self._misnamed(owner, card, "time ran out", events)
             self._after_lay(owner, card, o["context"], o.get("facing"), False, events)
         elif kind == "last":
@@ -1024,7 +1029,7 @@ class EnidGame(Game):
             "viewer": player if player in self.hands else None,
             "players": list(self.players),
             "seats": [{"player": p, "cards": len(self.hands[p])} for p in self.players],
-            "current": sorted(self.current_players()),
+            "current": sorted(self._current_players()),
             "turn": None if over else self.current,
             "phase": self.phase,
             "top": str(top),
@@ -1073,7 +1078,7 @@ class EnidGame(Game):
                 continue
             kind = o["kind"]
             if kind == "name":
-                card = parse_card(o["card"])
+                card = _CARD[o["card"]]
                 out.append(("right", Action("say", arg=self.right_name(card))))
                 out.append(("wrong", Action("say", arg=self.wrong_name(card))))
             elif kind == "last":
@@ -1097,7 +1102,7 @@ class EnidGame(Game):
         sometimes beaten by the next player. Turn moves are uniform over the legal
         ones; votes are random; a middle name is challenged now and then."""
         owers = sorted({o["player"] for o in self.obligations if o["kind"] != "vote"})
-        current = sorted(self.current_players())
+        current = sorted(self._current_players())
         if owers and (not current or rng.random() < 0.8):
             player = rng.choice(owers)
             answers = self.ritual_answers(player)
