@@ -783,6 +783,9 @@ class EnidGame(Game):
             elif kind == "limerick" and not used:
                 used = True
                 lines = [ln.strip() for ln in text.splitlines() if words(ln)]
+                # The poet may start at line two or retype the given first line.
+                if len(o["lines"]) == 1 and lines and words(lines[0]) == words(o["first_line"]):
+                    lines = lines[1:]
                 o["lines"] = (o["lines"] + lines)[:5]
                 if len(o["lines"]) >= 5:
                     self._close(o, events)

@@ -263,11 +263,12 @@ def test_a_black_turing_makes_the_next_player_recite_and_the_others_vote():
     assert drawn(events, 2) == 1 and game.current == 3
 
 
-def test_a_limerick_voted_good_costs_nothing():
+def test_a_limerick_voted_good_costs_nothing_and_the_poet_may_retype_the_first_line():
     game = game3(["6s", "5c", "5s"], ["Kc", "Kd", "Ks"], discard=["4s"])
     _turing_laid(game)
     act(game, 2, "recite")
-    say(game, 2, "\n".join(POEM[1:]))
+    events = say(game, 2, "\n".join(POEM))
+    assert next(e for e in events if e.kind == "vote_open").data["lines"] == POEM
     act(game, 1, "vote::yes")
     events = act(game, 3, "vote::no")
     assert drawn(events, 2) == 0 and game.current == 3
