@@ -243,7 +243,12 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         data = event.visible_to(None)
         kind = event.kind
         who = name_of(names, event.player)
-        if kind == "said":
+        if kind == "turned_up":
+            line = f"Turned up: {show_card(data.get('card'))}"
+            if data.get("enid_suit"):
+                line += f". The Enid Blyton is the nine of {_suit_word(data['enid_suit'], True)}"
+            lines.append(line)
+        elif kind == "said":
             lines.append(f"💬 {who}: “{clip(str(data.get('text', '')), 300)}”")
         elif kind == "play":
             lines.append(f"{who} laid {show_card(data.get('card'))}")

@@ -30,6 +30,14 @@ def test_biggest_hand_and_table_fit_the_limits():
     assert_within_limits(table)
 
 
+def test_the_opening_lines_say_which_nine_is_the_enid():
+    game = EnidGame.new([1, 2], {}, seed=4)
+    lines = render.event_lines(game.opening_events, LONG_NAMES)
+    suit = game.discard[0].suit
+    assert lines[0].startswith(f"Turned up: {game.discard[0].display()}. The Enid Blyton is the nine of {suit.symbol}")
+    assert lines[1] == f"It's {LONG_NAMES[game.current]}'s turn"
+
+
 def test_table_shows_the_public_facts_and_never_the_chain():
     game = stacked({1: ["6s", "5c", "5s"], 2: ["Kc", "Kd"], 3: ["Qc", "Qd"]}, discard=["4s"], deck=["3c", "3d"], carry=CHAIN)
     events = act(game, 1, "6s") + say(game, 1, "Alan Turing of Sturgeon") + say(game, 1, "There once was a coder from Warwick")
