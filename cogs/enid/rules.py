@@ -426,7 +426,10 @@ class EnidGame(Game):
             if o["player"] != player and not (o["kind"] == "vote" and self.vote and player in self.vote["voters"]):
                 raise RuleError("That ritual is not yours.")
             return
-        if action in self._legal_for(player):
+        if player == self.current and self.vote is None and not self.challengeable and self.held() is None:
+            if action in self._turn_actions():  # the cached list: no new objects
+                return
+        elif action in self._legal_for(player):
             return
         if self.vote is not None and action.kind != "vote":
             raise NotYourTurn("A vote is open: vote, then play goes on.")
@@ -1104,6 +1107,9 @@ class EnidGame(Game):
         (the timer); owed rituals usually come first, so "Last St. Francis" is
         sometimes beaten by the next player. Turn moves are uniform over the legal
         ones; votes are random; a middle name is challenged now and then."""
+        if not self.obligations and not self.challengeable and self.phase != OVER:
+            # The common case, kept cheap: the current player's uniform legal move.
+            return self.current, rng.choice(self._turn_actions())
         owers = sorted({o["player"] for o in self.obligations if o["kind"] != "vote"})
         current = sorted(self._current_players())
         if owers and (not current or rng.random() < 0.8):
