@@ -6,9 +6,9 @@ after it; every alias is listed in ``docs/rules/enid.md``.
 Matching is *forgiving of case, spacing and punctuation, strict about the words*::
 
     >>> words("Ha! Alonzo  Church, of CARP!!")
-    ['ha', 'alonzo', 'church', 'of', 'carp']
+    ('ha', 'alonzo', 'church', 'of', 'carp')
     >>> words("Julia Hors d'Ouvre / Water-buffalo")
-    ['julia', 'hors', 'douvre', 'water', 'buffalo']
+    ('julia', 'hors', 'douvre', 'water', 'buffalo')
 
 Apostrophes join (``can't`` -> ``cant``); every other non-letter, non-digit splits.
 A card is said as "<rank name> of <suit>" ("Alonzo Church of Carp"); the Enid Blyton
@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.cards import Card, Rank, Suit
 
@@ -31,11 +32,13 @@ _NON_WORD = re.compile(r"[^0-9a-z]+")
 _MENTION = re.compile(r"<@!?(\d+)>")
 
 
-def words(text: str) -> list[str]:
-    """Lower-case words of ``text``; mentions (``<@123>``) are dropped."""
+@lru_cache(maxsize=2048)
+def words(text: str) -> tuple[str, ...]:
+    """Lower-case words of ``text``; mentions (``<@123>``) are dropped. (Cached: a
+    message is read once to accept it and once to judge it.)"""
     text = _MENTION.sub(" ", text).lower()
     text = _APOSTROPHES.sub("", text)
-    return [w for w in _NON_WORD.split(text) if w]
+    return tuple(w for w in _NON_WORD.split(text) if w)
 
 
 def mentions(text: str) -> list[int]:

@@ -704,7 +704,7 @@ class EnidGame(Game):
         owed.sort(key=lambda o: _JUDGE_ORDER[o["kind"]])
         return owed
 
-    def _spans(self, said: list[str]) -> list[tuple[int, int] | None]:
+    def _spans(self, said: Sequence[str]) -> list[tuple[int, int] | None]:
         return [said_shout(said), said_cry(said), said_last(said, self.enid_mode)]
 
     def _would_hear(self, player: int, text: str) -> bool:
@@ -721,7 +721,7 @@ class EnidGame(Game):
                 return True
         return False
 
-    def _ritual_span(self, kind: str, said: list[str]) -> tuple[int, int] | None:
+    def _ritual_span(self, kind: str, said: Sequence[str]) -> tuple[int, int] | None:
         if kind == "last":
             return said_last(said, self.enid_mode)
         if kind == "church":
@@ -730,7 +730,7 @@ class EnidGame(Game):
             return said_cry(said)
         return None
 
-    def _heard_name(self, o: dict[str, Any], said: list[str]) -> tuple[bool, tuple[str, ...]] | None:
+    def _heard_name(self, o: dict[str, Any], said: Sequence[str]) -> tuple[bool, tuple[str, ...]] | None:
         """(right, middle words) for a naming attempt, or None when the words are no
         attempt at naming a card (they mention no name word outside other rituals)."""
         card = _CARD[o["card"]]

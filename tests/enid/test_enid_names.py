@@ -76,7 +76,7 @@ def test_forgiving_of_case_spacing_and_punctuation_and_chat_around_the_name():
     card = parse_card("7c")
     for text in ["ha! Alonzo Church of Carp", "ALONZO   church, of carp!!!", "alonzo\nchurch of carp :)", "Alonzo-Church of Carp."]:
         assert hear_card(words(text), card, BUILT_IN).right, text
-    assert words("Julia Hors d\u2019Ouvre") == ["julia", "hors", "douvre"]
+    assert words("Julia Hors d\u2019Ouvre") == ("julia", "hors", "douvre")
 
 
 def test_middle_names_are_heard_and_judged():
