@@ -433,3 +433,51 @@ def test_timeout_actions_are_always_accepted():
     assert action == Action("draw", arg="timeout")
     game.apply(1, action)  # even after an Eight, the timer's draw ends the turn
     assert game.current == 2
+
+
+# ----------------------------------------------------------------- the other magic cards, named and misnamed
+
+
+def test_an_ace_named_right_names_a_suit_and_misnamed_names_none():
+    game = game3(["Ah", "5c", "5s"])
+    act(game, 1, "Ah")
+    say(game, 1, "Jeffy-pheasant (sic) without /cs/res of Halibut")
+    assert game.phase == "suit" and game.current_players() == {1}
+    act(game, 1, "suit::c")
+    assert game.current == 2 and game.observation(None)["suit"] == "c"
+    wrong = game3(["Ah", "5c", "5s"])
+    act(wrong, 1, "Ah")
+    say(wrong, 1, "Rob McMahon of Halibut")  # a black Ace's name
+    assert wrong.phase == "play" and wrong.current == 2 and wrong.observation(None)["suit"] == "h"
+
+
+def test_queen_and_king_named_right_skip_one_and_two():
+    game = stacked({1: ["Qh", "5c"], 2: ["Kc", "2d"], 3: ["Kh", "6c"], 4: ["9d", "2s"]}, discard=["4h"], deck=DECK)
+    act(game, 1, "Qh")
+    say(game, 1, "Julia Hors d'Ouvre which must be obeyed at all times of Halibut")
+    assert game.current == 3
+    act(game, 3, "Kh")
+    say(game, 3, "Kendall Mint Thompson of Halibut")
+    assert game.current == 2
+
+
+def test_a_misnamed_eight_needs_no_follow_and_a_misnamed_ten_allows_no_extras():
+    game = game3(["8h", "Kc", "5s"])
+    act(game, 1, "8h")
+    say(game, 1, "Terry Wogan of Halibut")
+    assert game.phase == "play" and game.current == 2
+    ten = game3(["Th", "3h", "5s"])
+    act(ten, 1, "Th")
+    say(ten, 1, "Terry Wogan of Halibut")
+    assert ten.phase == "play" and ten.current == 2
+
+
+def test_a_misnamed_black_jack_adds_nothing_and_a_misnamed_black_turing_sets_no_limerick():
+    game = game3(["Js", "5c", "5s"], discard=["4s"])
+    act(game, 1, "Js")
+    say(game, 1, "John Buckle of Sturgeon")
+    assert game.pickup == 0 and game.current == 2
+    turing = game3(["6s", "5c", "5s"], discard=["4s"])
+    act(turing, 1, "6s")
+    say(turing, 1, "Alan Turing of Carp")
+    assert owed(turing, 1) == [] and turing.limerick is None and turing.current == 2
