@@ -448,7 +448,7 @@ class EnidGame(Game):
         if hold is not None:
             if hold["player"] == player:
                 return f"First {self._ritual_words(hold['kind'])}: type it in the channel."
-            return f"Wait: <@{hold['player']}> must {self._ritual_words(hold['kind'])} first."
+            return f"Wait: <@{hold['player']}> must {_THEIR_RITUAL[hold['kind']]} first."
         return "It is not your turn."
 
     def _ritual_words(self, kind: str) -> str:
@@ -1233,3 +1233,6 @@ _RITUAL_WORDS = {
     "limerick": "recite your limerick",
     "vote": "let the vote finish",
 }
+
+#: The rituals that hold the turn, said of someone else.
+_THEIR_RITUAL = {"name": "name their card", "first_line": "type a limerick's first line", "limerick": "recite their limerick"}

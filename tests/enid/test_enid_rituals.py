@@ -27,7 +27,10 @@ def test_the_turn_waits_for_the_name_and_a_right_name_keeps_the_magic():
     assert game.current_players() == frozenset() and owed(game, 1) == ["name"]
     with pytest.raises(NotYourTurn) as refused:
         game.apply(2, Action.play("Kc"))
-    assert "must name the card you laid" in str(refused.value)
+    assert str(refused.value) == "Wait: <@1> must name their card first."
+    with pytest.raises(RuleError) as own:
+        game.apply(1, Action.play("5c"))
+    assert str(own.value) == "First name the card you laid: type it in the channel."
     events = say(game, 1, "Alonzo Church of Halibut")
     assert "named" in kinds(events) and game.direction == -1
     assert game.current == 3 and owed(game, 1) == ["church"]
