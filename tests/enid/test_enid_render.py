@@ -1,0 +1,69 @@
+"""Enid rendering: Discord limits, the public facts, and no hidden card or chain name."""
+
+from __future__ import annotations
+
+import random
+
+from enid_helpers import act, random_step, say, stacked
+
+from bot.cards import standard_deck
+from cogs.enid import render
+from cogs.enid.rules import EnidGame
+from tests.e2e.embeds import assert_within_limits, embed_text
+
+LONG_NAMES = {p: f"<@{10**18 + p}>" for p in range(1, 6)}
+CHAIN = {"chain": [{"words": ["marmalade"], "author": 2}]}
+
+
+def test_biggest_hand_and_table_fit_the_limits():
+    deck = [str(c) for c in standard_deck()]
+    game = stacked({1: deck[:-1], 2: []}, discard=[deck[-1]], deck=[], options={"beginner_names": "yes"})
+    obs = game.observation(1)
+    embed = render.hand_embed(obs, LONG_NAMES)
+    assert_within_limits(embed)
+    assert "Your hand: 51 cards" in embed.title and "Alonzo Church of Carp" in embed.description
+    legal = game.legal_actions(1)
+    controls = render.controls(obs, legal)
+    assert [c.action for c in controls] == legal
+    assert all(0 < len(c.label) <= (100 if c.place == "select" else 80) for c in controls)
+    table = render.table_embed(game.observation(None), LONG_NAMES, ["x" * 300] * 40)
+    assert_within_limits(table)
+
+
+def test_the_opening_lines_say_which_nine_is_the_enid():
+    game = EnidGame.new([1, 2], {}, seed=4)
+    lines = render.event_lines(game.opening_events, LONG_NAMES)
+    suit = game.discard[0].suit
+    assert lines[0].startswith(f"Turned up: {game.discard[0].display()}. The Enid Blyton is the nine of {suit.symbol}")
+    assert lines[1] == f"It's {LONG_NAMES[game.current]}'s turn"
+
+
+def test_table_shows_the_public_facts_and_never_the_chain():
+    game = stacked({1: ["6s", "5c", "5s"], 2: ["Kc", "Kd"], 3: ["Qc", "Qd"]}, discard=["4s"], deck=["3c", "3d"], carry=CHAIN)
+    events = act(game, 1, "6s") + say(game, 1, "Alan Turing of Sturgeon") + say(game, 1, "There once was a coder from Warwick")
+    lines = render.event_lines(events, LONG_NAMES)
+    assert lines[0] == f"{LONG_NAMES[1]} laid 6♠" and f"💬 {LONG_NAMES[1]}: “Alan Turing of Sturgeon”" in lines
+    text = embed_text(render.table_embed(game.observation(None), LONG_NAMES, lines))
+    assert "**Face up:** 6♠" in text and "chain of 1 middle name" in text and "Limerick waiting" in text
+    assert "marmalade" not in text.lower()
+    controls = render.controls(game.observation(2), game.legal_actions(2))
+    assert [c.label for c in controls] == ["Recite the limerick", "Refuse (draw 1)"]
+
+
+def test_random_games_render_without_leaking_hidden_cards():
+    rng = random.Random(3)
+    for seed in range(4):
+        game = EnidGame.new([1, 2, 3], {"mode": "enid" if seed % 2 == 0 else "plain"}, seed=seed)
+        for _ in range(300):
+            if game.is_over():
+                break
+            _, _, events = random_step(game, rng)
+            held = {c.display() for h in game.hands.values() for c in h}
+            public = "\n".join(render.event_lines(events, LONG_NAMES))
+            drawn_lines = [line for line in public.splitlines() if " drew" in line or "picked up" in line]
+            assert not any(card in line for line in drawn_lines for card in held)
+            table = render.table_embed(game.observation(None), LONG_NAMES, public.splitlines())
+            assert_within_limits(table)
+            for p in game.players:
+                assert_within_limits(render.hand_embed(game.observation(p), LONG_NAMES))
+                render.controls(game.observation(p), game.legal_actions(p))
