@@ -7,8 +7,9 @@ copies) carry a ✦ wherever they are shown.
 
 - ``table_embed`` puts the game's own hint in the footer; ``footer_hint`` returns it.
 - ``option_lines`` turns a table's options (house rules included) into lobby sentences.
-- No card pictures yet: ``bot/cardart.py`` draws the French suits only, and this pack has
-  eight suits.
+- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows,
+  ``deck="onion"``; a special card's marked copy carries ``*`` so it shows the badge):
+  the public table from the spectator observation, a hand from its player's observation.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.cardart import CardRow
 from bot.engine import Action, Control, Event
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
@@ -29,6 +31,8 @@ from bot.render_util import (
     fit_embed,
     house_rule_lines,
     name_of,
+    plural,
+    seat_label,
 )
 from cogs.onion.rules import DEFAULTS, HOUSE_RULES, MODIFIERS
 from cogs.onion.scoring import parse_card
@@ -353,3 +357,83 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "player_removed":
             lines.append(f"{who} left the table")
     return lines
+
+
+# --------------------------------------------------------------------------- pictures
+
+
+def art_code(code: str) -> str:
+    """A card code for ``bot/cardart.py``: the marked copy of a special card gets ``*``
+    (the picture's badge, the ✦ of the text)."""
+    return code + "*" if parse_card(code).special else code
+
+
+def _art(codes: Sequence[str]) -> tuple[str, ...]:
+    return tuple(art_code(c) for c in codes)
+
+
+def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:
+    """The public picture, from the spectator observation only: one row per seat with its
+    face-up cards (the second deal, declared and disclosed cards) and its face-down cards
+    as backs; at the showdown every revealed hand instead. A declared Lady or Fate set
+    aside is a row of its own under the seat (it is no longer in the hand).
+
+    ``names`` (optional) maps player id to a plain-text display name for the row
+    labels ("Seat 2 · Ann"); without it, or for a mention, rows say "Seat 2"."""
+    obs = observation
+    players = obs.get("players") or [s["player"] for s in obs.get("seats", [])]
+    current = set(obs.get("current") or [])
+    shown = {s["player"]: s for s in obs.get("showdown") or []}
+    rows: list[CardRow] = []
+    for seat in obs.get("seats", []):
+        p = seat["player"]
+        label = seat_label(players, p, names)
+        if seat.get("role"):
+            label += f" · {seat['role']}"
+        if seat.get("out"):
+            rows.append(CardRow(f"{label} · sitting out", deck="onion"))
+            continue
+        if seat.get("left"):
+            rows.append(CardRow(f"{label} · left the table", deck="onion"))
+            continue
+        if seat.get("folded"):
+            rows.append(CardRow(f"{label} · folded", deck="onion"))
+            continue
+        if p == obs.get("winner"):
+            label += " · wins"
+        elif p in current and not obs.get("over"):
+            label += " · to act"
+        if p in shown:  # the revealed hand, grouping by grouping as the label names them
+            entry = shown[p]
+            label += " · " + (", ".join(entry.get("groupings") or []) or "no grouping")
+            rows.append(CardRow(label, _art(entry.get("grouped") or entry["cards"]), deck="onion"))
+        else:
+            up = seat.get("up") or []
+            label += f" · {seat['down']} face down" + (f", {len(up)} face up" if up else "")
+            rows.append(CardRow(label, _art(up), face_down=seat["down"], deck="onion"))
+        if seat.get("aside"):
+            rows.append(CardRow(f"{seat_label(players, p, names)} · set aside, no longer in the hand",
+                                _art(seat["aside"]), deck="onion"))
+    return rows
+
+
+def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
+    """A player's own picture, from their observation: the face-down cards only they
+    see, their face-up cards, a Lady or Fate they set aside, and the cards offered to
+    them in a special card's place."""
+    obs = observation
+    down, up = obs.get("hand") or [], obs.get("face_up") or []
+    seat = next((s for s in obs.get("seats", []) if s["player"] == obs.get("viewer")), None)
+    rows: list[CardRow] = []
+    if down or up:
+        rows.append(CardRow(f"Your face-down cards · {len(down)} (only you see them)", _art(down), deck="onion"))
+        if up:
+            rows.append(CardRow(f"Your face-up cards · {len(up)}", _art(up), deck="onion"))
+    else:
+        why = " (folded)" if seat and seat.get("folded") else ""
+        rows.append(CardRow(f"Your cards: none{why}", deck="onion"))
+    if seat and seat.get("aside"):
+        rows.append(CardRow("Set aside, no longer in your hand", _art(seat["aside"]), deck="onion"))
+    if obs.get("offered"):
+        rows.append(CardRow("Offered: take one in the special card's place", _art(obs["offered"]), deck="onion"))
+    return rows

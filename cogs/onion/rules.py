@@ -106,6 +106,14 @@ def _sorted(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards)
 
 
+def _grouped_codes(arrangement: Arrangement) -> list[str]:
+    """The revealed hand in the order its explanation reads: grouping by grouping, then
+    the unused cards (the same cards as ``arrangement.cards``, each once)."""
+    order = [c for g in arrangement.groupings for c in g.cards] + list(arrangement.unused)
+    order += arrangement.cards
+    return _codes(list(dict.fromkeys(c for c in order if c in arrangement.cards)))
+
+
 def special_names(cards: Sequence[Card]) -> dict[str, str]:
     """Which of ``cards`` are the marked special cards, by code."""
     return {str(c): c.special for c in cards if c in SPECIAL_CARDS}
@@ -1020,7 +1028,7 @@ class OnionGame(Game):
         self.null_played = any(g.null_eights for a in arrangements for g in a.groupings)
         self.showdown = []
         for p, a in zip(order, arrangements):
-            entry = {"player": p, "cards": _codes(a.cards), "explanation": a.explain(),
+            entry = {"player": p, "cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
                      "groupings": [g.name for g in a.groupings], "best": order.index(p) in best,
                      "cripples": None}
             self.showdown.append(entry)
