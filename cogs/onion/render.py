@@ -51,16 +51,17 @@ POWER_LABELS = {
     "fool": "Declare the Fool: bagels and Onions swap",
 }
 
+#: What the player to act does, read after "Your turn" or a name ("Ann as the Dealer to ...").
 STEP_HINTS = {
     ("exchange", ""): "to discard up to four cards (or fold)",
-    ("bet", "name"): "the Dealer, to name the amount",
+    ("bet", "name"): "as the Dealer to name the amount",
     ("bet", "respond"): "to match the Dealer's amount, raise, or fold",
-    ("bet", "dealer"): "the Dealer, to match the collective raise or fold",
+    ("bet", "dealer"): "as the Dealer to match the collective raise or fold",
     ("auction", ""): "to bid for the dealership or decline",
     ("buy", "buy"): "to buy face-down cards",
     ("buy", "extra"): "to make an extra bet",
     ("offer", ""): "to match the extra bets and take the dealership, or pass it on",
-    ("declare", ""): "to declare special cards, or say done",
+    ("declare", ""): "to declare special cards or say done",
 }
 
 OUTCOMES = {"showdown": "wins the showdown", "seniority": "wins a complete tie by seniority",
@@ -120,7 +121,8 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
         for p in obs.get("current") or []:
             hint = STEP_HINTS.get((obs.get("phase"), obs.get("step", "")), "")
             owed = (obs.get("owed") or {}).get(str(p))
-            lines.append(f"**Turn:** {name_of(names, p)}, {hint}" + (f" (owes {owed})" if owed else ""))
+            owes = f" (owes {plural(owed, 'chip')})" if owed else ""
+            lines.append(f"**Turn:** {name_of(names, p)} {hint}".rstrip() + owes)
     auction = obs.get("auction")
     if auction:
         bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or "no bids yet"
@@ -142,9 +144,9 @@ def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
             continue
         parts = []
         if gambling:
-            parts.append(f"{seat['chips']} chips")
+            parts.append(plural(seat["chips"], "chip"))
             if seat.get("pending"):
-                parts.append(f"{seat['pending']} near the Pot")
+                parts.append(f"{plural(seat['pending'], 'chip')} near the Pot")
         if seat.get("left"):
             parts.append("left")
         elif seat.get("folded"):
@@ -154,7 +156,7 @@ def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
             if seat.get("up"):
                 parts.append("face up " + show_all(seat["up"]))
         if seat.get("aside"):
-            parts.append("beside them " + show_all(seat["aside"]))
+            parts.append("set aside " + show_all(seat["aside"]))
         if seat.get("exchanged") is not None and obs.get("phase") in ("exchange", "bet"):
             parts.append(f"exchanged {seat['exchanged']}")
         if seat.get("bought"):
@@ -202,8 +204,8 @@ def option_lines(options: Mapping[str, Any]) -> list[str]:
         lines = ["Plain variant: no chips, no betting; the round's winner scores a win and deals next."]
     else:
         stake = get("stake")
-        lines = [f"Gambling: everyone starts with {get('chips')} chips; the Stake is {stake} "
-                 f"and a raise is at most {int(get('raise_cap')) * int(stake)} chips."]
+        lines = [f"Gambling: everyone starts with {plural(int(get('chips')), 'chip')}; the Stake is "
+                 f"{plural(int(stake), 'chip')} and a raise is at most {plural(int(get('raise_cap')) * int(stake), 'chip')}."]
     return lines + house_rule_lines(HOUSE_RULES, options)
 
 
@@ -219,7 +221,7 @@ def _your_task(obs: Mapping[str, Any]) -> str:
         return "Waiting for your turn."
     owed = (obs.get("owed") or {}).get(str(viewer))
     hint = STEP_HINTS.get((obs.get("phase"), obs.get("step", "")), "to act")
-    return f"Your turn, {hint}." + (f" You owe {owed}." if owed else "")
+    return f"Your turn {hint}." + (f" You owe {plural(owed, 'chip')}." if owed else "")
 
 
 def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
@@ -263,9 +265,9 @@ def _label(action: Action) -> tuple[str, str, str]:
     if kind == "decline":
         return "Decline", "button", "secondary"
     if kind == "buy":
-        return (f"Buy {arg} face down" if arg != "0" else "Buy none"), "button", "primary"
+        return (f"Buy {plural(int(arg), 'card')} face down" if arg != "0" else "Buy none"), "button", "primary"
     if kind == "extra":
-        return f"Extra bet {arg}", "button", "primary"
+        return (f"Extra bet {arg}" if arg != "0" else "No extra bet"), "button", "primary"
     if kind == "pass":
         return "Pass the dealership", "button", "danger"
     if kind == "declare":
@@ -305,12 +307,12 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             n = d.get("count", 0)
             lines.append(f"{who} folded by discarding all five" if n == 5 else f"{who} exchanged {n} card{'s' * (n != 1)}")
         elif kind == "bet":
-            lines.append(f"{who} (Dealer) names {d.get('amount')}")
+            lines.append(f"{who} (Dealer) names {plural(int(d.get('amount') or 0), 'chip')}")
         elif kind == "match":
             raise_by = d.get("raise")
             lines.append(f"{who} matched {d.get('amount')}" + (f" and raised {raise_by}" if raise_by else ""))
         elif kind == "collective_raise":
-            lines.append(f"The Dealer must match the collective raise of {d.get('total')} or fold")
+            lines.append(f"The Dealer must match the collective raise of {plural(int(d.get('total') or 0), 'chip')} or fold")
         elif kind == "fold":
             lines.append(f"{who} {'left and folded' if d.get('reason') == 'left' else 'folded'}")
         elif kind == "auction":
@@ -323,12 +325,17 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             how = "takes the passed dealership" if d.get("passed") else f"is the new Dealer for {d.get('bid')}"
             lines.append(f"{who} {how}")
         elif kind == "bought":
-            n = d.get("count", 0)
-            lines.append(f"{who} bought {n} face down; face up: {show_all(d.get('face_up', []))}")
+            n, up = d.get("count", 0), d.get("face_up") or []
+            got = [f"bought {plural(n, 'card')} face down"] if n else []
+            got += [f"gets {show_all(up)} face up"] if up else []
+            lines.append(f"{who} {' and '.join(got) or 'gets no cards'}")
         elif kind == "extra":
-            lines.append(f"{who} makes an extra bet of {d.get('amount')}")
+            amount = int(d.get("amount") or 0)
+            lines.append(f"{who} makes an extra bet of {plural(amount, 'chip')}" if amount
+                         else f"{who} makes no extra bet")
         elif kind == "extra_total":
-            lines.append(f"Extra bets total {d.get('total')}: the Dealer matches or passes the dealership")
+            total = plural(int(d.get("total") or 0), "chip")
+            lines.append(f"Extra bets total {total}: the Dealer matches or passes the dealership")
         elif kind == "pass":
             lines.append(f"{who} passes the dealership on")
         elif kind == "declared":

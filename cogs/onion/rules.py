@@ -60,12 +60,19 @@ MODIFIERS: tuple[tuple[int, str], ...] = (
     (11, "The Fool (J♣): declared before the showdown, bagels and Onions change places"),
 )
 
-HOUSE_RULES: tuple[HouseRule, ...] = tuple(
-    HouseRule(key=f"mod{n}", description=f"Modifier #{n}: {text}.", choices=("on", "off"), default="on",
-              choice_descriptions=(f"Modifier #{n} is in play: {text[0].lower() + text[1:]}.",
-                                   f"Modifier #{n} is switched off."))
-    for n, text in MODIFIERS
-) + (
+def _modifier_rule(n: int, text: str) -> HouseRule:
+    # "The Lady (Q♠): replaced by ..." reads "Modifier #4, the Lady (Q♠), is in play: replaced by ...".
+    # A card's name keeps its capitals (Fate, Death, Great A'Tuin); "The" and a plain
+    # rule name ("Null eights") are lowered mid-sentence.
+    name, effect = text.split(": ", 1)
+    if name.startswith("The ") or "(" not in name:
+        name = name[0].lower() + name[1:]
+    return HouseRule(key=f"mod{n}", description=f"Modifier #{n}: {text}.", choices=("on", "off"), default="on",
+                     choice_descriptions=(f"Modifier #{n}, {name}, is in play: {effect}.",
+                                          f"Modifier #{n}, {name}, is switched off."))
+
+
+HOUSE_RULES: tuple[HouseRule, ...] = tuple(_modifier_rule(n, text) for n, text in MODIFIERS) + (
     HouseRule(key="rebuy", description="Whether a player without chips for the Stake may buy back in.",
               choices=("off", "on"), default="off",
               choice_descriptions=("A player without chips for the Stake is out of the session.",
