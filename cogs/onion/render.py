@@ -7,8 +7,9 @@ copies) carry a ✦ wherever they are shown.
 
 - ``table_embed`` puts the game's own hint in the footer; ``footer_hint`` returns it.
 - ``option_lines`` turns a table's options (house rules included) into lobby sentences.
-- No card pictures yet: ``bot/cardart.py`` draws the French suits only, and this pack has
-  eight suits.
+- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows,
+  ``deck="onion"``; a special card's marked copy carries ``*`` so it shows the badge):
+  the public table from the spectator observation, a hand from its player's observation.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.cardart import CardRow
 from bot.engine import Action, Control, Event
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
@@ -29,6 +31,8 @@ from bot.render_util import (
     fit_embed,
     house_rule_lines,
     name_of,
+    plural,
+    seat_label,
 )
 from cogs.onion.rules import DEFAULTS, HOUSE_RULES, MODIFIERS
 from cogs.onion.scoring import parse_card
@@ -47,16 +51,17 @@ POWER_LABELS = {
     "fool": "Declare the Fool: bagels and Onions swap",
 }
 
+#: What the player to act does, read after "Your turn" or a name ("Ann as the Dealer to ...").
 STEP_HINTS = {
     ("exchange", ""): "to discard up to four cards (or fold)",
-    ("bet", "name"): "the Dealer, to name the amount",
+    ("bet", "name"): "as the Dealer to name the amount",
     ("bet", "respond"): "to match the Dealer's amount, raise, or fold",
-    ("bet", "dealer"): "the Dealer, to match the collective raise or fold",
+    ("bet", "dealer"): "as the Dealer to match the collective raise or fold",
     ("auction", ""): "to bid for the dealership or decline",
     ("buy", "buy"): "to buy face-down cards",
     ("buy", "extra"): "to make an extra bet",
     ("offer", ""): "to match the extra bets and take the dealership, or pass it on",
-    ("declare", ""): "to declare special cards, or say done",
+    ("declare", ""): "to declare special cards or say done",
 }
 
 OUTCOMES = {"showdown": "wins the showdown", "seniority": "wins a complete tie by seniority",
@@ -116,7 +121,8 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
         for p in obs.get("current") or []:
             hint = STEP_HINTS.get((obs.get("phase"), obs.get("step", "")), "")
             owed = (obs.get("owed") or {}).get(str(p))
-            lines.append(f"**Turn:** {name_of(names, p)}, {hint}" + (f" (owes {owed})" if owed else ""))
+            owes = f" (owes {plural(owed, 'chip')})" if owed else ""
+            lines.append(f"**Turn:** {name_of(names, p)} {hint}".rstrip() + owes)
     auction = obs.get("auction")
     if auction:
         bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or "no bids yet"
@@ -138,9 +144,9 @@ def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
             continue
         parts = []
         if gambling:
-            parts.append(f"{seat['chips']} chips")
+            parts.append(plural(seat["chips"], "chip"))
             if seat.get("pending"):
-                parts.append(f"{seat['pending']} near the Pot")
+                parts.append(f"{plural(seat['pending'], 'chip')} near the Pot")
         if seat.get("left"):
             parts.append("left")
         elif seat.get("folded"):
@@ -150,7 +156,7 @@ def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
             if seat.get("up"):
                 parts.append("face up " + show_all(seat["up"]))
         if seat.get("aside"):
-            parts.append("beside them " + show_all(seat["aside"]))
+            parts.append("set aside " + show_all(seat["aside"]))
         if seat.get("exchanged") is not None and obs.get("phase") in ("exchange", "bet"):
             parts.append(f"exchanged {seat['exchanged']}")
         if seat.get("bought"):
@@ -198,8 +204,8 @@ def option_lines(options: Mapping[str, Any]) -> list[str]:
         lines = ["Plain variant: no chips, no betting; the round's winner scores a win and deals next."]
     else:
         stake = get("stake")
-        lines = [f"Gambling: everyone starts with {get('chips')} chips; the Stake is {stake} "
-                 f"and a raise is at most {int(get('raise_cap')) * int(stake)} chips."]
+        lines = [f"Gambling: everyone starts with {plural(int(get('chips')), 'chip')}; the Stake is "
+                 f"{plural(int(stake), 'chip')} and a raise is at most {plural(int(get('raise_cap')) * int(stake), 'chip')}."]
     return lines + house_rule_lines(HOUSE_RULES, options)
 
 
@@ -215,7 +221,7 @@ def _your_task(obs: Mapping[str, Any]) -> str:
         return "Waiting for your turn."
     owed = (obs.get("owed") or {}).get(str(viewer))
     hint = STEP_HINTS.get((obs.get("phase"), obs.get("step", "")), "to act")
-    return f"Your turn, {hint}." + (f" You owe {owed}." if owed else "")
+    return f"Your turn {hint}." + (f" You owe {plural(owed, 'chip')}." if owed else "")
 
 
 def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
@@ -259,9 +265,9 @@ def _label(action: Action) -> tuple[str, str, str]:
     if kind == "decline":
         return "Decline", "button", "secondary"
     if kind == "buy":
-        return (f"Buy {arg} face down" if arg != "0" else "Buy none"), "button", "primary"
+        return (f"Buy {plural(int(arg), 'card')} face down" if arg != "0" else "Buy none"), "button", "primary"
     if kind == "extra":
-        return f"Extra bet {arg}", "button", "primary"
+        return (f"Extra bet {arg}" if arg != "0" else "No extra bet"), "button", "primary"
     if kind == "pass":
         return "Pass the dealership", "button", "danger"
     if kind == "declare":
@@ -301,12 +307,12 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             n = d.get("count", 0)
             lines.append(f"{who} folded by discarding all five" if n == 5 else f"{who} exchanged {n} card{'s' * (n != 1)}")
         elif kind == "bet":
-            lines.append(f"{who} (Dealer) names {d.get('amount')}")
+            lines.append(f"{who} (Dealer) names {plural(int(d.get('amount') or 0), 'chip')}")
         elif kind == "match":
             raise_by = d.get("raise")
             lines.append(f"{who} matched {d.get('amount')}" + (f" and raised {raise_by}" if raise_by else ""))
         elif kind == "collective_raise":
-            lines.append(f"The Dealer must match the collective raise of {d.get('total')} or fold")
+            lines.append(f"The Dealer must match the collective raise of {plural(int(d.get('total') or 0), 'chip')} or fold")
         elif kind == "fold":
             lines.append(f"{who} {'left and folded' if d.get('reason') == 'left' else 'folded'}")
         elif kind == "auction":
@@ -319,12 +325,17 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             how = "takes the passed dealership" if d.get("passed") else f"is the new Dealer for {d.get('bid')}"
             lines.append(f"{who} {how}")
         elif kind == "bought":
-            n = d.get("count", 0)
-            lines.append(f"{who} bought {n} face down; face up: {show_all(d.get('face_up', []))}")
+            n, up = d.get("count", 0), d.get("face_up") or []
+            got = [f"bought {plural(n, 'card')} face down"] if n else []
+            got += [f"gets {show_all(up)} face up"] if up else []
+            lines.append(f"{who} {' and '.join(got) or 'gets no cards'}")
         elif kind == "extra":
-            lines.append(f"{who} makes an extra bet of {d.get('amount')}")
+            amount = int(d.get("amount") or 0)
+            lines.append(f"{who} makes an extra bet of {plural(amount, 'chip')}" if amount
+                         else f"{who} makes no extra bet")
         elif kind == "extra_total":
-            lines.append(f"Extra bets total {d.get('total')}: the Dealer matches or passes the dealership")
+            total = plural(int(d.get("total") or 0), "chip")
+            lines.append(f"Extra bets total {total}: the Dealer matches or passes the dealership")
         elif kind == "pass":
             lines.append(f"{who} passes the dealership on")
         elif kind == "declared":
@@ -353,3 +364,83 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "player_removed":
             lines.append(f"{who} left the table")
     return lines
+
+
+# --------------------------------------------------------------------------- pictures
+
+
+def art_code(code: str) -> str:
+    """A card code for ``bot/cardart.py``: the marked copy of a special card gets ``*``
+    (the picture's badge, the ✦ of the text)."""
+    return code + "*" if parse_card(code).special else code
+
+
+def _art(codes: Sequence[str]) -> tuple[str, ...]:
+    return tuple(art_code(c) for c in codes)
+
+
+def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:
+    """The public picture, from the spectator observation only: one row per seat with its
+    face-up cards (the second deal, declared and disclosed cards) and its face-down cards
+    as backs; at the showdown every revealed hand instead. A declared Lady or Fate set
+    aside is a row of its own under the seat (it is no longer in the hand).
+
+    ``names`` (optional) maps player id to a plain-text display name for the row
+    labels ("Seat 2 · Ann"); without it, or for a mention, rows say "Seat 2"."""
+    obs = observation
+    players = obs.get("players") or [s["player"] for s in obs.get("seats", [])]
+    current = set(obs.get("current") or [])
+    shown = {s["player"]: s for s in obs.get("showdown") or []}
+    rows: list[CardRow] = []
+    for seat in obs.get("seats", []):
+        p = seat["player"]
+        label = seat_label(players, p, names)
+        if seat.get("role"):
+            label += f" · {seat['role']}"
+        if seat.get("out"):
+            rows.append(CardRow(f"{label} · sitting out", deck="onion"))
+            continue
+        if seat.get("left"):
+            rows.append(CardRow(f"{label} · left the table", deck="onion"))
+            continue
+        if seat.get("folded"):
+            rows.append(CardRow(f"{label} · folded", deck="onion"))
+            continue
+        if p == obs.get("winner"):
+            label += " · wins"
+        elif p in current and not obs.get("over"):
+            label += " · to act"
+        if p in shown:  # the revealed hand, grouping by grouping as the label names them
+            entry = shown[p]
+            label += " · " + (", ".join(entry.get("groupings") or []) or "no grouping")
+            rows.append(CardRow(label, _art(entry.get("grouped") or entry["cards"]), deck="onion"))
+        else:
+            up = seat.get("up") or []
+            label += f" · {seat['down']} face down" + (f", {len(up)} face up" if up else "")
+            rows.append(CardRow(label, _art(up), face_down=seat["down"], deck="onion"))
+        if seat.get("aside"):
+            rows.append(CardRow(f"{seat_label(players, p, names)} · set aside, no longer in the hand",
+                                _art(seat["aside"]), deck="onion"))
+    return rows
+
+
+def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
+    """A player's own picture, from their observation: the face-down cards only they
+    see, their face-up cards, a Lady or Fate they set aside, and the cards offered to
+    them in a special card's place."""
+    obs = observation
+    down, up = obs.get("hand") or [], obs.get("face_up") or []
+    seat = next((s for s in obs.get("seats", []) if s["player"] == obs.get("viewer")), None)
+    rows: list[CardRow] = []
+    if down or up:
+        rows.append(CardRow(f"Your face-down cards · {len(down)} (only you see them)", _art(down), deck="onion"))
+        if up:
+            rows.append(CardRow(f"Your face-up cards · {len(up)}", _art(up), deck="onion"))
+    else:
+        why = " (folded)" if seat and seat.get("folded") else ""
+        rows.append(CardRow(f"Your cards: none{why}", deck="onion"))
+    if seat and seat.get("aside"):
+        rows.append(CardRow("Set aside, no longer in your hand", _art(seat["aside"]), deck="onion"))
+    if obs.get("offered"):
+        rows.append(CardRow("Offered: take one in the special card's place", _art(obs["offered"]), deck="onion"))
+    return rows

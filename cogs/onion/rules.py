@@ -60,12 +60,19 @@ MODIFIERS: tuple[tuple[int, str], ...] = (
     (11, "The Fool (J♣): declared before the showdown, bagels and Onions change places"),
 )
 
-HOUSE_RULES: tuple[HouseRule, ...] = tuple(
-    HouseRule(key=f"mod{n}", description=f"Modifier #{n}: {text}.", choices=("on", "off"), default="on",
-              choice_descriptions=(f"Modifier #{n} is in play: {text[0].lower() + text[1:]}.",
-                                   f"Modifier #{n} is switched off."))
-    for n, text in MODIFIERS
-) + (
+def _modifier_rule(n: int, text: str) -> HouseRule:
+    # "The Lady (Q♠): replaced by ..." reads "Modifier #4, the Lady (Q♠), is in play: replaced by ...".
+    # A card's name keeps its capitals (Fate, Death, Great A'Tuin); "The" and a plain
+    # rule name ("Null eights") are lowered mid-sentence.
+    name, effect = text.split(": ", 1)
+    if name.startswith("The ") or "(" not in name:
+        name = name[0].lower() + name[1:]
+    return HouseRule(key=f"mod{n}", description=f"Modifier #{n}: {text}.", choices=("on", "off"), default="on",
+                     choice_descriptions=(f"Modifier #{n}, {name}, is in play: {effect}.",
+                                          f"Modifier #{n}, {name}, is switched off."))
+
+
+HOUSE_RULES: tuple[HouseRule, ...] = tuple(_modifier_rule(n, text) for n, text in MODIFIERS) + (
     HouseRule(key="rebuy", description="Whether a player without chips for the Stake may buy back in.",
               choices=("off", "on"), default="off",
               choice_descriptions=("A player without chips for the Stake is out of the session.",
@@ -104,6 +111,14 @@ def _cards(codes: Sequence[str]) -> list[Card]:
 
 def _sorted(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards)
+
+
+def _grouped_codes(arrangement: Arrangement) -> list[str]:
+    """The revealed hand in the order its explanation reads: grouping by grouping, then
+    the unused cards (the same cards as ``arrangement.cards``, each once)."""
+    order = [c for g in arrangement.groupings for c in g.cards] + list(arrangement.unused)
+    order += arrangement.cards
+    return _codes(list(dict.fromkeys(c for c in order if c in arrangement.cards)))
 
 
 def special_names(cards: Sequence[Card]) -> dict[str, str]:
@@ -1020,7 +1035,7 @@ class OnionGame(Game):
         self.null_played = any(g.null_eights for a in arrangements for g in a.groupings)
         self.showdown = []
         for p, a in zip(order, arrangements):
-            entry = {"player": p, "cards": _codes(a.cards), "explanation": a.explain(),
+            entry = {"player": p, "cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
                      "groupings": [g.name for g in a.groupings], "best": order.index(p) in best,
                      "cripples": None}
             self.showdown.append(entry)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from onion_round_helpers import act, advance, codes, new_round
 
+from bot.cardart import CardRow, render_rows
 from cogs.onion import render
 from cogs.onion.rules import BUY, DECLARE, OnionGame
+from cogs.onion.scoring import parse_card
 from tests.e2e.embeds import assert_within_limits, embed_text
 
 LONG_NAMES = {p: f"<@{10**18 + p}>" for p in range(1, 8)}
@@ -55,7 +59,7 @@ def test_table_shows_pot_roles_betting_part_and_who_must_act():
     text = embed_text(render.table_embed(game.observation(None), {1: "Ann", 2: "Bob", 3: "Cy"}, []))
     assert "Dealer Ann · Elder Bob · Younger Cy" in text
     assert "**Pot:** 5" in text and "first round, part 1 (raising allowed)" in text
-    assert "**Turn:** Bob" in text and "(owes 2)" in text
+    assert "**Turn:** Bob to match the Dealer's amount, raise, or fold (owes 2 chips)" in text
     assert "▶ Bob (Elder): 99 chips" in text
 
 
@@ -106,9 +110,196 @@ def test_every_state_of_random_rounds_renders_within_limits():
 
 def test_lobby_sentences_and_footer():
     lines = render.option_lines({"stake": 2, "raise_cap": 5, "chips": 50, "mod11": "off", "rebuy": "on"})
-    assert lines[0] == "Gambling: everyone starts with 50 chips; the Stake is 2 and a raise is at most 10 chips."
-    assert "Modifier #11 is switched off." in lines and "Modifier #0 is in play" in lines[1]
+    assert lines[0] == "Gambling: everyone starts with 50 chips; the Stake is 2 chips and a raise is at most 10 chips."
+    assert "Modifier #11, the Fool (J♣), is switched off." in lines
+    assert lines[1].startswith("Modifier #0, crippling, is in play: a nine/ten-card running flush")
     assert lines[-1] == "A player without chips for the Stake buys back in with the starting chips."
     assert render.option_lines({"variant": "plain"})[0].startswith("Plain variant")
     game = OnionGame.new([1, 2], {"mod3": "off"}, seed=1)
     assert "modifiers off: #3" in render.footer_hint(game.observation(None))
+
+
+# ------------------------------------------------------------------ sentences a newcomer reads
+
+
+def test_house_rules_name_the_modifier_once_and_keep_card_names_capitalised():
+    lines = render.option_lines({"mod5": "off"})
+    assert "Modifier #5, Fate (K🏆), is switched off." in lines
+    assert "Modifier #6, Great A'Tuin (Q🪙), is in play: shift 8 points from one card to another." in lines
+    assert any(line.startswith("Modifier #4, the Lady (Q♠), is in play: replaced by") for line in lines)
+    assert any(line.startswith("Modifier #1, null eights, is in play: an eight may count 0") for line in lines)
+    assert not any(line.count(":") > 1 and "(ten: also" not in line for line in lines)
+
+
+def test_chip_counts_are_plural_only_when_they_should_be():
+    assert render.option_lines({"stake": 1, "chips": 1, "raise_cap": 1})[0] == (
+        "Gambling: everyone starts with 1 chip; the Stake is 1 chip and a raise is at most 1 chip.")
+    game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("2s 3h 4s 7c 7s"),
+                                    3: codes("2h 3c 4h 5h 7h")}, chips=2)
+    text = embed_text(render.table_embed(game.observation(None), {1: "Ann", 2: "Bob", 3: "Cy"}, []))
+    assert "Bob (Elder): 1 chip ·" in text and "1 chips" not in text
+
+
+def test_the_players_task_reads_as_one_sentence():
+    game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("2s 3h 4s 7c 7s"),
+                                    3: codes("2h 3c 4h 5h 7h")})
+    advance(game, "bet")
+    hand = render.hand_embed(game.observation(1), {})
+    assert "**Your turn as the Dealer to name the amount.**" in hand.description
+    act(game, 1, "bet::1")
+    hand = render.hand_embed(game.observation(2), {})
+    assert "**Your turn to match the Dealer's amount, raise, or fold. You owe 1 chip.**" in hand.description
+    text = embed_text(render.table_embed(game.observation(None), {1: "Ann", 2: "Bob"}, []))
+    assert "**Turn:** Bob to match the Dealer's amount, raise, or fold (owes 1 chip)" in text
+
+
+def test_buying_and_extra_bets_read_as_sentences():
+    game = OnionGame.new([1, 2, 3], {}, seed=4)
+    advance(game, BUY)
+    p = game.queue[0]
+    labels = [c.label for c in render.controls(game.observation(p), game.legal_actions(p))]
+    assert labels[:3] == ["Buy none", "Buy 1 card face down", "Buy 2 cards face down"]
+    line = render.event_lines(act(game, p, "buy::1"), {p: "Bob"})[0]
+    assert line.startswith("Bob bought 1 card face down and gets ") and line.endswith(" face up")
+    labels = [c.label for c in render.controls(game.observation(p), game.legal_actions(p))]
+    assert labels[0] == "No extra bet"
+    assert render.event_lines(act(game, p, "extra::0"), {p: "Bob"}) == ["Bob makes no extra bet"]
+    q = game.queue[0]
+    line = render.event_lines(act(game, q, "buy::0"), {q: "Cy"})[0]
+    assert line.startswith("Cy gets ") and line.endswith(" face up") and "bought" not in line
+    assert render.event_lines(act(game, q, "extra::2"), {q: "Cy"}) == [
+        "Cy makes an extra bet of 2 chips", "Extra bets total 2 chips: the Dealer matches or passes the dealership"]
+
+
+def test_the_dealers_amount_is_in_chips():
+    game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("2s 3h 4s 7c 7s"),
+                                    3: codes("2h 3c 4h 5h 7h")})
+    advance(game, "bet")
+    assert render.event_lines(act(game, 1, "bet::1"), {1: "Ann"})[0] == "Ann (Dealer) names 1 chip"
+    act(game, 2, "raise::1")
+    lines = render.event_lines(act(game, 3, "match"), {2: "Bob", 3: "Cy"})
+    assert "The Dealer must match the collective raise of 1 chip or fold" in lines
+
+
+# ------------------------------------------------------------------ card pictures
+
+PICTURE_NAMES = {1: "Ann", 2: "Bob", 3: "Cy"}
+
+
+def _lady_round() -> OnionGame:
+    """Dealer 1; Bob holds the Lady face down, Cy gets Death (K⚔) face up in the second deal."""
+    game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("Qs 2s 3h 4s 7c"),
+                                    3: codes("2h 3c 4h 5h 7h")},
+                     second={1: codes("Jh Kh 6h 9c 5s"), 2: codes("Tc Th 9h Ts 6s"), 3: codes("Kw 3w 4w 5w 7w")},
+                     after=codes("Ad Kc"))
+    advance(game, DECLARE)
+    assert game.phase == DECLARE
+    return game
+
+
+def _shape(rows):
+    return [(row.cards, row.face_down, row.deck) for row in rows]
+
+
+def test_table_cards_show_face_up_cards_backs_and_the_marked_copy():
+    game = _lady_round()
+    rows = render.table_cards(game.observation(None), PICTURE_NAMES)
+    assert _shape(rows) == [((), 10, "onion"), (("Tc", "Th", "9h", "Ts", "6s"), 5, "onion"),
+                            (("Kw*", "3w", "4w", "5w", "7w"), 5, "onion")]
+    assert [row.label for row in rows] == ["Seat 1 · Ann · Dealer · 10 face down",
+                                           "Seat 2 · Bob · Elder · to act · 5 face down, 5 face up",
+                                           "Seat 3 · Cy · Younger · 5 face down, 5 face up"]
+    # Without names (or with a mention) a row is only its seat.
+    assert render.table_cards(game.observation(None))[0].label == "Seat 1 · Dealer · 10 face down"
+
+
+def test_a_declared_lady_is_set_aside_and_the_offer_is_only_in_the_hand_picture():
+    game = _lady_round()
+    hand = render.hand_cards(game.observation(2))
+    assert _shape(hand) == [(("2s", "3h", "4s", "7c", "Qs*"), 0, "onion"),
+                            (("Tc", "Th", "9h", "Ts", "6s"), 0, "onion")]
+    assert hand[0].label == "Your face-down cards · 5 (only you see them)"
+    act(game, 2, "declare:Qs:lady")
+    text = embed_text(render.table_embed(game.observation(None), PICTURE_NAMES, []))
+    assert "▶ Bob (Elder): 99 chips · 4 face down · face up 10♣ 10♥ 9♥ 10♠ 6♠ · set aside Q♠✦" in text
+    table = render.table_cards(game.observation(None), PICTURE_NAMES)
+    assert table[1].face_down == 4
+    assert (table[2].label, table[2].cards) == ("Seat 2 · Bob · set aside, no longer in the hand", ("Qs*",))
+    assert not any(code in ("Ad", "Kc") for row in table for code in row.cards)  # the offer is private
+    hand = render.hand_cards(game.observation(2))
+    assert [row.cards for row in hand[2:]] == [("Qs*",), ("Ad", "Kc")]
+    assert hand[-1].label == "Offered: take one in the special card's place"
+    assert not any(code in ("Ad", "Kc") for row in render.hand_cards(game.observation(3)) for code in row.cards)
+
+
+def test_the_showdown_picture_shows_every_hand_in_its_groupings():
+    game = _lady_round()
+    act(game, 2, "declare:Qs:lady")
+    act(game, 2, "pick:Kc")
+    advance(game, "over")
+    obs = game.observation(None)
+    rows = render.table_cards(obs, PICTURE_NAMES)
+    entries = {s["player"]: s for s in obs["showdown"]}
+    for p, row in zip((1, 2, 3), [r for r in rows if "set aside" not in r.label]):
+        assert row.face_down == 0
+        assert sorted(c.rstrip("*") for c in row.cards) == sorted(str(c) for c in game.hand(p))
+        assert list(row.cards) == [render.art_code(c) for c in entries[p]["grouped"]]
+        assert ", ".join(entries[p]["groupings"]) in row.label
+        assert ("· wins" in row.label) == (p == obs["winner"])
+    # The grouped order reads like the explanation: its first grouping's cards come first.
+    first = entries[obs["winner"]]["explanation"].split(" · ")[0]
+    assert render.show(entries[obs["winner"]]["grouped"][0]) in first
+
+
+def test_hand_picture_of_a_player_without_cards_says_so():
+    game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("2s 3h 4s 7c 7s"),
+                                    3: codes("2h 3c 4h 5h 7h")})
+    act(game, 2, "fold")
+    assert _shape(render.hand_cards(game.observation(2))) == [((), 0, "onion")]
+    assert render.hand_cards(game.observation(2))[0].label == "Your cards: none (folded)"
+    row = render.table_cards(game.observation(None), PICTURE_NAMES)[1]
+    assert (row.label, row.cards, row.face_down) == ("Seat 2 · Bob · Elder · folded", (), 0)
+
+
+PICTURE_SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@PICTURE_SETTINGS
+@given(st.integers(0, 10**9), st.integers(2, 7), st.booleans(), st.integers(0, 2**32))
+def test_pictures_of_random_rounds_show_only_public_cards_and_draw(seed, n, wild, choice_seed):
+    game = OnionGame.new(list(range(1, n + 1)), {"carry": {"eights_wild": wild}}, seed=seed)
+    rng = random.Random(choice_seed)
+    drawn: set[CardRow] = set()
+    for _ in range(400):
+        obs = game.observation(None)
+        rows = render.table_cards(obs)
+        revealed = {s["player"] for s in obs["showdown"]}
+        hidden = {c for p in game.players if p not in revealed for c in map(str, game.down[p])}
+        for p in game.players:
+            mine = [r for r in rows if r.label.startswith(f"Seat {p} ·")]
+            shown = sorted(c.rstrip("*") for r in mine for c in r.cards)
+            public = game.hand(p) if p in revealed else game.up[p]
+            assert shown == sorted(str(c) for c in public + game.aside[p])
+            assert sum(r.face_down for r in mine) == (0 if p in revealed else len(game.down[p]))
+            hand = render.hand_cards(game.observation(p))
+            assert sorted(c.rstrip("*") for r in hand for c in r.cards) == sorted(
+                map(str, game.hand(p) + game.aside[p] + [parse_card(c) for t in game.tasks
+                                                         if t["player"] == p for c in t["cards"]]))
+            drawn.update(hand)
+        for row in rows:
+            assert row.deck == "onion"
+            for code in row.cards:
+                assert code.rstrip("*") not in hidden
+                assert code.endswith("*") == bool(parse_card(code.rstrip("*")).special)
+        drawn.update(rows)
+        if game.is_over():
+            break
+        p = sorted(game.current_players())[0]
+        legal = game.legal_actions(p)
+        staying = [a for a in legal if a.kind not in ("fold", "pass", "decline")]
+        game.apply(p, rng.choice(staying if staying and rng.random() < 0.9 else legal))
+    assert game.is_over()
+    unique = sorted(drawn, key=repr)
+    for i in range(0, len(unique), 10):  # render_rows raises on a code it cannot draw
+        assert render_rows(unique[i:i + 10]).startswith(b"\x89PNG")
+
