@@ -9,11 +9,13 @@ import pkgutil
 import discord
 from discord.ext import commands
 
+from bot import guard
 from bot.config import Settings
 from bot.games import GameRegistry
 from bot.tables import TableManager
 from bot.views import DYNAMIC_ITEMS
 from storage import Storage
+from storage.db import pool_budget
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +48,12 @@ class DeckhandBot(commands.Bot):
         self.settings = settings
         self.extension_names = extensions
         self.games = GameRegistry()
-        self.storage = Storage(settings.data_dir, max_open=settings.max_open_databases)
+        self.storage = Storage(settings.data_dir, max_open=pool_budget(settings.max_open_databases))
         self.tables = TableManager(self, self.storage, self.games)
 
     async def setup_hook(self) -> None:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
+        guard.answer_component_failures(DYNAMIC_ITEMS)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in self.extension_names:
             try:
