@@ -198,3 +198,22 @@ def answer_component_failures(item_classes: tuple[type, ...]) -> None:
         callback = cls.__dict__.get("callback")
         if callback is not None and not getattr(callback, "__deckhand_answered__", False):
             cls.callback = answered(callback)
+
+
+async def answer_command_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Every cog's ``cog_app_command_error``: no failed command goes unanswered."""
+    from discord import app_commands
+
+    if isinstance(error, app_commands.TransformerError):
+        # Declared choices and ranges are not enforced on receipt; handlers check
+        # their own options, and this catches any that could not even be converted.
+        log.info("Refused an option value %r for %s", clip(error.value, 60), error.type)
+        await answer(interaction, f"'{clip(error.value, 60)}' is not a value I accept for that option; pick one of the offered values.")
+        return
+    if isinstance(error, app_commands.NoPrivateMessage):
+        await answer(interaction, "This command works only in a server channel.")
+        return
+    if isinstance(error, app_commands.CheckFailure):
+        await answer(interaction, "You cannot use that command here.")
+        return
+    await answer_failure(interaction, error)

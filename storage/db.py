@@ -432,6 +432,11 @@ class Storage:
                     raise failure from error
                 raise
 
+    async def probe(self, guild_id: int) -> None:
+        """Open (or reuse) the guild's connection: raises StorageError if it cannot be read."""
+        async with self.reading(guild_id):
+            pass
+
     async def close(self) -> None:
         while self._slots:
             _, slot = self._slots.popitem()
