@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot import guard
 from bot.guard import clip
-from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, TableManager
+from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, TableManager, until_restored
 from storage import repos
 from storage.db import StorageError
 
@@ -41,6 +41,9 @@ class Platform(commands.Cog):
             await interaction.response.send_message("Tables live in server channels; use this command there.", ephemeral=True)
             return None
         table = self.tables.active_in_channel(interaction.guild_id, interaction.channel_id)
+        if table is None:
+            await until_restored(self.bot)
+            table = self.tables.active_in_channel(interaction.guild_id, interaction.channel_id)
         if table is None and self.tables.storage.has_database(interaction.guild_id):
             try:
                 await self.tables.storage.probe(interaction.guild_id)

@@ -120,6 +120,10 @@ class TableManager:
         table = self._tables.get((guild_id, table_id))
         if table is not None:
             return table
+        await until_restored(self.bot)
+        table = self._tables.get((guild_id, table_id))
+        if table is not None:
+            return table
         if not self.storage.has_database(guild_id):
             # Never create a database for a guild id that only a custom_id named.
             raise TableError("That table no longer exists.")
@@ -1021,3 +1025,13 @@ async def _reply(interaction: discord.Interaction, text: str, *, ephemeral: bool
     """Answer once: a new message if the interaction is unanswered, else a follow-up;
     clipped to Discord's limit (refusals may echo what a user typed)."""
     await guard.answer(interaction, text, ephemeral=ephemeral)
+
+
+RESTORE_WAIT_SECONDS = 2.0
+
+
+async def until_restored(bot: Any) -> None:
+    """Wait (bounded) for the start-up restore, which runs while the bot connects."""
+    task = getattr(bot, "restore_task", None)
+    if task is not None and not task.done():
+        await asyncio.wait({task}, timeout=RESTORE_WAIT_SECONDS)
