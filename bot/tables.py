@@ -849,6 +849,9 @@ class TableManager:
             except Exception:
                 log.exception("Could not read the database of guild %s; its tables stay closed until fixed", guild_id)
                 continue
+            if not rows:
+                with contextlib.suppress(StorageError):
+                    await self.storage.refresh_marker(guild_id)  # a stale index entry costs one open, once
             for row in rows:
                 try:
                     record = TableRecord.from_row(row)

@@ -44,7 +44,7 @@ _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 #: How long SQLite waits for another process's write lock, in ms.
 BUSY_TIMEOUT_MS = 1000
 #: How long a coroutine waits for its guild's connection (another transaction on it).
-CONNECTION_WAIT_SECONDS = 1.5
+CONNECTION_WAIT_SECONDS = 1.0
 DEFAULT_MAX_OPEN = 256
 #: File handles kept free for sockets, logs and the rest of the process.
 _RESERVED_FILE_HANDLES = 256
@@ -233,6 +233,17 @@ class Storage:
             (self.index_dir / _INDEX_BUILT).touch()
         except OSError as error:
             log.warning("Could not write the index of active guilds in %s: %s", self.index_dir, error)
+
+    async def refresh_marker(self, guild_id: int) -> None:
+        """Drop a stale marker (a guild listed with no unfinished table), checked under
+        the write lock so a table opening at the same moment keeps its marker."""
+        if guild_id not in self._load_markers():
+            return
+        async with self.transaction(guild_id) as db:
+            async with db.execute("SELECT EXISTS (SELECT 1 FROM game_tables WHERE status IN ('lobby', 'playing'))") as cursor:
+                (active,) = await cursor.fetchone()
+            if not active:
+                self._set_marker(guild_id, False)
 
     def _set_marker(self, guild_id: int, active: bool) -> None:
         marked = self._load_markers()
