@@ -77,6 +77,9 @@ async def test_a_read_only_data_directory_refuses_with_a_sentence(simcord_env, d
     admin = guild.add_member(env.create_user("admin"), roles=[admin_role])
     member = empty.add_member(env.create_user("m"))
     await admin.slash(channel, "settings timer", seconds=30)  # the file exists
+    lobby_channel = guild.create_text_channel("lobby")
+    lobby = (await admin.slash(lobby_channel, "toy new")).response.message
+    joiner = guild.add_member(env.create_user("joiner"))
     await env.bot.storage.close()
     # Stand in for a read-only disk (the tests run as root, so chmod would not do):
     # SQLite opens every file read-only, and the guild folder cannot be created.
@@ -87,10 +90,15 @@ async def test_a_read_only_data_directory_refuses_with_a_sentence(simcord_env, d
     refused = await member.slash(empty_channel, "toy new")  # a server with no file yet
     assert "read-only" in text_of(refused) or "cannot" in text_of(refused)
     acknowledge_storage_errors(env)
+    # A button whose save fails is answered too (components have no error handler of
+    # their own in discord.py), and the lobby is unchanged.
+    join = await joiner.click(lobby, label="Join")
+    assert "read-only" in text_of(join) and join.ephemeral
+    (table,) = env.bot.tables.tables()
+    assert table.record.players == [admin.id]
     # What can be played still works: reading settings.
     shown = await admin.slash(channel, "settings show")
     assert "30 s" in text_of(shown)
-    assert env.bot.tables.tables() == []
 
 
 async def test_a_locked_database_refuses_the_move_and_keeps_the_game(simcord_env, data_dir):
