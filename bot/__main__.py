@@ -1,4 +1,8 @@
-"""``python -m bot`` (or the ``deckhand`` console script): run Deckhand."""
+"""``python -m bot`` (or the ``deckhand`` console script): run Deckhand.
+
+``python -m bot quarantine <guild_id>`` sets aside a server's database file that
+cannot be read (see Troubleshooting in the README); the server then starts afresh.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +24,31 @@ async def _run(settings: Settings) -> None:
         await bot.start(settings.token)
 
 
+def quarantine_command(args: list[str]) -> int:
+    import os
+    from pathlib import Path
+
+    from dotenv import load_dotenv
+
+    from storage.maintenance import MaintenanceError, quarantine
+
+    if len(args) != 1 or not args[0].isdigit():
+        print("Usage: python -m bot quarantine <server id>", file=sys.stderr)
+        return 2
+    load_dotenv(Path.cwd() / ".env", override=False)
+    data_dir = Path(os.environ.get("DATA_DIR", "").strip() or "./data")
+    try:
+        moved = quarantine(data_dir, int(args[0]))
+    except (MaintenanceError, OSError) as error:
+        print(f"Nothing was moved: {error}", file=sys.stderr)
+        return 1
+    print(f"Moved server {args[0]}'s database to {moved}. Restart Deckhand; that server starts with empty data.")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["quarantine"]:
+        return quarantine_command(sys.argv[2:])
     try:
         settings = Settings.from_env()
     except ConfigError as error:

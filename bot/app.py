@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import logging
 import pkgutil
@@ -9,11 +10,13 @@ import pkgutil
 import discord
 from discord.ext import commands
 
+from bot import guard
 from bot.config import Settings
 from bot.games import GameRegistry
 from bot.tables import TableManager
 from bot.views import DYNAMIC_ITEMS
 from storage import Storage
+from storage.db import pool_budget
 
 log = logging.getLogger(__name__)
 
@@ -46,20 +49,31 @@ class DeckhandBot(commands.Bot):
         self.settings = settings
         self.extension_names = extensions
         self.games = GameRegistry()
-        self.storage = Storage(settings.data_dir, max_open=settings.max_open_databases)
+        self.storage = Storage(settings.data_dir, max_open=pool_budget(settings.max_open_databases))
         self.tables = TableManager(self, self.storage, self.games)
+        self.restore_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
+        guard.answer_component_failures(DYNAMIC_ITEMS)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in self.extension_names:
             try:
                 await self.load_extension(name)
             except Exception:
                 log.exception("Failed to load extension %s", name)
-        restored = await self.tables.restore_all()
-        log.info("Restored %d unfinished table(s)", restored)
+        # Connect first: unfinished tables come back in the background (only servers
+        # the storage index lists are read); a lookup meanwhile waits for them.
+        self.restore_task = asyncio.create_task(self._restore_tables(), name="deckhand-restore")
         await self.sync_commands()
+
+    async def _restore_tables(self) -> None:
+        try:
+            restored = await self.tables.restore_all()
+        except Exception:
+            log.exception("Restoring unfinished tables failed")
+            return
+        log.info("Restored %d unfinished table(s)", restored)
 
     async def sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id

@@ -9,12 +9,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, TableManager
+from bot import guard
+from bot.guard import clip
+from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, TableManager, until_restored
 from storage import repos
+from storage.db import StorageError
 
 log = logging.getLogger(__name__)
 
 RULES_CHUNK = 1900  # leave room under the 2000-character message limit
+SAY_LIMIT = 1900
+HANDS_WHERE = {
+    "here": "here in the channel, as private messages only you can see",
+    "dm": "in your DMs",
+}
 
 
 class Platform(commands.Cog):
@@ -26,12 +34,7 @@ class Platform(commands.Cog):
         return self.bot.tables  # type: ignore[attr-defined]
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        log.exception("Command /%s failed", interaction.command.qualified_name if interaction.command else "?", exc_info=error)
-        text = "Something went wrong on my side; nothing was changed. Please try again."
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await guard.answer_command_error(interaction, error)
 
     async def _channel_table(self, interaction: discord.Interaction) -> Table | None:
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -39,7 +42,17 @@ class Platform(commands.Cog):
             return None
         table = self.tables.active_in_channel(interaction.guild_id, interaction.channel_id)
         if table is None:
-            await interaction.response.send_message("There is no table in this channel. Open one with `/blackjack new` (or another game's `new`).", ephemeral=True)
+            await until_restored(self.bot)
+            table = self.tables.active_in_channel(interaction.guild_id, interaction.channel_id)
+        if table is None and self.tables.storage.has_database(interaction.guild_id):
+            try:
+                await self.tables.storage.probe(interaction.guild_id)
+            except StorageError as error:
+                # No table in memory may mean its server's file cannot be read: say that.
+                await guard.answer(interaction, error.sentence)
+                return None
+        if table is None:
+            await guard.answer(interaction, "There is no table in this channel. Open one with `/blackjack new` (or another game's `new`).", ephemeral=True)
         return table
 
     # ------------------------------------------------------------ table commands
@@ -86,7 +99,10 @@ class Platform(commands.Cog):
     @app_commands.command(name="say", description="Say words to the table (for games with spoken rituals, if chat isn't read).")
     @app_commands.guild_only()
     @app_commands.describe(text="What you say out loud")
-    async def say(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 1900]) -> None:
+    async def say(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, SAY_LIMIT]) -> None:
+        if not 1 <= len(text) <= SAY_LIMIT:  # declared lengths are not enforced on receipt
+            await guard.answer(interaction, f"Say between 1 and {SAY_LIMIT} characters.")
+            return
         table = await self._channel_table(interaction)
         if table is None:
             return
@@ -108,7 +124,7 @@ class Platform(commands.Cog):
         spec = self.bot.games.get(game)  # type: ignore[attr-defined]
         if spec is None:
             names = ", ".join(s.key for s in self.bot.games)  # type: ignore[attr-defined]
-            await interaction.response.send_message(f"I don't know a game called '{game}'. Try one of: {names}.", ephemeral=True)
+            await guard.answer(interaction, f"I don't know a game called '{clip(game, 60)}'. Try one of: {names}.")
             return
         chunks = _chunk(spec.rules_text(), RULES_CHUNK)
         await interaction.response.send_message(chunks[0], ephemeral=True)
@@ -126,7 +142,7 @@ class Platform(commands.Cog):
         assert interaction.guild_id is not None
         specs = [s for s in self.bot.games if game is None or s.key == game]  # type: ignore[attr-defined]
         if not specs:
-            await interaction.response.send_message(f"I don't know a game called '{game}'.", ephemeral=True)
+            await guard.answer(interaction, f"I don't know a game called '{clip(game, 60)}'.")
             return
         embed = discord.Embed(title="Leaderboard", colour=discord.Colour.gold())
         async with self.tables.storage.reading(interaction.guild_id) as db:
@@ -159,12 +175,16 @@ class Platform(commands.Cog):
 
     @settings.command(name="hands", description="Where your private hand appears: here (ephemeral) or in DMs.")
     @app_commands.choices(where=[app_commands.Choice(name="here (private messages in the channel)", value="here"), app_commands.Choice(name="in my DMs", value="dm")])
-    async def settings_hands(self, interaction: discord.Interaction, where: app_commands.Choice[str]) -> None:
+    async def settings_hands(self, interaction: discord.Interaction, where: str) -> None:
+        # A plain str: a value outside the choices reaches this check, not a transformer error.
         assert interaction.guild_id is not None
+        if where not in HANDS_WHERE:
+            await guard.answer(interaction, f"'{clip(where, 40)}' is not a place for your hands: use here or dm.")
+            return
         async with self.tables.storage.transaction(interaction.guild_id) as db:
-            await repos.set_user_setting(db, interaction.user.id, "hands", where.value)
-        extra = " Make sure this server's members may DM you." if where.value == "dm" else ""
-        await interaction.response.send_message(f"Your hands will be shown {where.name}.{extra}", ephemeral=True)
+            await repos.set_user_setting(db, interaction.user.id, "hands", where)
+        extra = " Make sure this server's members may send you direct messages." if where == "dm" else ""
+        await guard.answer(interaction, f"From now on your hands will be shown {HANDS_WHERE[where]}.{extra}")
 
     def _is_manager(self, interaction: discord.Interaction) -> bool:
         return bool(interaction.permissions and interaction.permissions.manage_guild)
@@ -175,6 +195,10 @@ class Platform(commands.Cog):
         assert interaction.guild_id is not None
         if not self._is_manager(interaction):
             await interaction.response.send_message("Only members with Manage Server can change the turn timer.", ephemeral=True)
+            return
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
+            # Discord's client keeps to the declared range; a forged payload need not.
+            await guard.answer(interaction, f"The turn timer must be a whole number of seconds from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}; nothing changed.")
             return
         async with self.tables.storage.transaction(interaction.guild_id) as db:
             await repos.set_guild_setting(db, "turn_timer", int(seconds))
@@ -189,15 +213,15 @@ class Platform(commands.Cog):
             return
         spec = self.bot.games.get(game)  # type: ignore[attr-defined]
         if spec is None:
-            await interaction.response.send_message(f"I don't know a game called '{game}'.", ephemeral=True)
+            await guard.answer(interaction, f"I don't know a game called '{clip(game, 60)}'.")
             return
         house_rule = spec.house_rule(rule)
         if house_rule is None:
             known = ", ".join(r.key for r in spec.house_rules) or "none"
-            await interaction.response.send_message(f"{spec.title} has no house rule '{rule}'. Its house rules: {known}.", ephemeral=True)
+            await guard.answer(interaction, f"{spec.title} has no house rule '{clip(rule, 60)}'. Its house rules: {known}.")
             return
         if value not in house_rule.choices:
-            await interaction.response.send_message(f"'{value}' is not a choice for {rule}: use {' or '.join(house_rule.choices)}.", ephemeral=True)
+            await guard.answer(interaction, f"'{clip(value, 60)}' is not a choice for {rule}: use {' or '.join(house_rule.choices)}.")
             return
         async with self.tables.storage.transaction(interaction.guild_id) as db:
             await repos.set_guild_setting(db, f"house:{spec.key}:{rule}", value)

@@ -25,7 +25,7 @@ class Settings:
     data_dir: Path
     log_level: int
     dev_guild_id: int | None = None
-    max_open_databases: int = 16
+    max_open_databases: int = 256
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, load_dotenv_file: bool = True) -> Settings:
@@ -43,7 +43,7 @@ class Settings:
         guild_text = env.get("DEV_GUILD_ID", "").strip()
         if guild_text and not guild_text.isdigit():
             raise ConfigError(f"DEV_GUILD_ID '{guild_text}' is not a server id (a long number; leave it empty for global commands).")
-        max_open_text = env.get("MAX_OPEN_DATABASES", "16").strip() or "16"
+        max_open_text = env.get("MAX_OPEN_DATABASES", "256").strip() or "256"
         if not max_open_text.isdigit() or int(max_open_text) < 1:
             raise ConfigError("MAX_OPEN_DATABASES must be a whole number of at least 1.")
         return cls(

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import guard
 from bot.games import GameSpec
 
 
@@ -21,6 +22,9 @@ class GameCog(commands.GroupCog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         bot.games.add(self.spec)  # type: ignore[attr-defined]
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await guard.answer_command_error(interaction, error)
 
     async def open_table(self, interaction: discord.Interaction, **options: str | int) -> None:
         await self.bot.tables.open_lobby(interaction, self.spec, dict(options))  # type: ignore[attr-defined]

@@ -32,12 +32,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import views
+from bot import guard, views
 from bot.engine import Action, Event, Game, RuleError
 from bot.games import GameRegistry, GameSpec
 from storage import repos
-from storage.db import Storage
-from storage.repos import TableRecord
+from storage.db import Storage, StorageError
+from storage.repos import BadRecord, TableRecord
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -51,7 +51,7 @@ REPOST_AFTER_SECONDS = 50 * 60  # edits of messages older than 1 h have a tighte
 RECENT_LINES = 6
 PUBLISH_RETRY_SECONDS = 10
 PUBLISH_RETRIES = 5
-MAX_WAIT_FOR_LOCK = 2.5  # an interaction must be answered within 3 s
+MAX_WAIT_FOR_LOCK = 1.0  # with the database's own bounded wait, a move is answered (or deferred) within 3 s
 
 
 def now_ts() -> float:
@@ -120,22 +120,45 @@ class TableManager:
         table = self._tables.get((guild_id, table_id))
         if table is not None:
             return table
-        async with self.storage.reading(guild_id) as db:
-            record = await repos.get_table(db, table_id)
+        await until_restored(self.bot)
+        table = self._tables.get((guild_id, table_id))
+        if table is not None:
+            return table
+        if not self.storage.has_database(guild_id):
+            # Never create a database for a guild id that only a custom_id named.
+            raise TableError("That table no longer exists.")
+        try:
+            async with self.storage.reading(guild_id) as db:
+                record = await repos.get_table(db, table_id)
+        except BadRecord:
+            raise TableError("That table's saved data is damaged, so it has been closed. You can open a new table.") from None
+        except StorageError as error:
+            raise TableError(error.sentence) from None
         if record is None:
             raise TableError("That table no longer exists.")
         if record.status == "finished":
-            raise TableError("That game has finished. Start a new one with its /<game> new command.")
+            spec = self.games.get(record.game)
+            how = f"`/{spec.key} new`" if spec is not None else "a game's `new` command"
+            raise TableError(f"That game has finished. Start a new one with {how}.")
         if record.status == "cancelled":
             raise TableError("That table was cancelled.")
         raise TableError("That table could not be restored and has been closed.")
 
     async def _table_or_reply(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> Table | None:
-        try:
-            return await self._get(guild_id, table_id)
-        except TableError as error:
-            await _reply(interaction, str(error))
-            return None
+        """The table a component names, if this interaction may act on it: the server
+        boundary is checked here, before any lookup, for every component."""
+        refusal = guard.scope_refusal(interaction, guild_id)
+        if refusal is None:
+            try:
+                table = await self._get(guild_id, table_id)
+            except TableError as error:
+                refusal = str(error)
+            else:
+                refusal = guard.scope_refusal(interaction, guild_id, table.record.players)
+                if refusal is None:
+                    return table
+        await _reply(interaction, refusal)
+        return None
 
     def _track(self, table: Table) -> None:
         self._tables[table.key] = table
@@ -464,6 +487,13 @@ class TableManager:
 
     async def act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
         """A move from a hand message (ephemeral or DM)."""
+        deadline = guard.Deadline.start(interaction)  # deferred if still running near 3 s
+        try:
+            await self._act(interaction, guild_id, table_id, version, code)
+        finally:
+            deadline.stop()
+
+    async def _act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
         table = await self._table_or_reply(interaction, guild_id, table_id)
         if table is None:
             return
@@ -487,7 +517,7 @@ class TableManager:
                 return
             if version != table.record.version and self._is_stale(table, user, version, action):
                 content, embed, view = self._hand_payload(table, user, notice="⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
-                await interaction.response.edit_message(content=content, embed=embed, view=view)
+                await guard.edit_in_place(interaction, content=content, embed=embed, view=view)
                 return
             try:
                 outcome = await self._apply(table, user, action, source="player")
@@ -498,8 +528,7 @@ class TableManager:
                 await _reply(interaction, "I could not save that move, so nothing changed. Please try again.")
                 return
             content, embed, view = self._hand_payload(table, user)
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.response.edit_message(content=content, embed=embed, view=view)
+            await guard.edit_in_place(interaction, content=content, embed=embed, view=view)
             await self._after_move(table, outcome)
         finally:
             table.lock.release()
@@ -807,28 +836,74 @@ class TableManager:
 
     async def restore_all(self) -> int:
         """Bring back every unfinished table after a start: state, timers, and (via
-        the dynamic custom_ids) its buttons. Returns how many were restored."""
+        the dynamic custom_ids) its buttons. Returns how many were restored.
+
+        Only guilds the storage index lists are read. Each row is restored on its
+        own: a row that cannot be read is closed with a message and frees its
+        channel; it never stops the other tables of its server."""
         restored = 0
-        for guild_id in self.storage.known_guilds():
+        for guild_id in await self.storage.active_guilds():
             try:
                 async with self.storage.reading(guild_id) as db:
-                    ids = await repos.active_table_ids(db)
-                    records = [await repos.get_table(db, i) for i in ids]
+                    rows = await repos.active_rows(db)
             except Exception:
                 log.exception("Could not read the database of guild %s; its tables stay closed until fixed", guild_id)
                 continue
-            for record in records:
-                if record is None:
+            if not rows:
+                with contextlib.suppress(StorageError):
+                    await self.storage.refresh_marker(guild_id)  # a stale index entry costs one open, once
+            for row in rows:
+                try:
+                    record = TableRecord.from_row(row)
+                except BadRecord as error:
+                    await self._close_bad_row(guild_id, row, str(error))
                     continue
-                if await self._restore(guild_id, record):
-                    restored += 1
+                try:
+                    if await self._restore(guild_id, record):
+                        restored += 1
+                except Exception:
+                    log.exception("Restoring table %s in guild %s failed", record.id, guild_id)
+                    self._forget(guild_id, record)
+                    await self._mark_broken(guild_id, record, "Something in its saved data could not be used.")
         return restored
+
+    def _forget(self, guild_id: int, record: TableRecord) -> None:
+        table = self._tables.get((guild_id, record.id))
+        if table is not None:
+            self._untrack(table)
+
+    async def _close_bad_row(self, guild_id: int, row: Any, why: str) -> None:
+        """Close a row that does not decode, by its id alone, and say so in its channel
+        if the row still names one."""
+        table_id = row["id"]
+        log.error("Table %s in guild %s has a damaged row (%s); closing it", table_id, guild_id, why)
+        await self._set_broken(guild_id, table_id)
+        channel_id = row["channel_id"]
+        if isinstance(channel_id, int) and not isinstance(channel_id, bool) and 0 < channel_id < 1 << 63:
+            if self._by_channel.get((guild_id, channel_id)) is not None:
+                return  # the channel has a good table: do not confuse its players
+            await self._announce_closed(guild_id, channel_id, "A table in this channel could not be restored after a restart, because its saved data was damaged, and has been closed.")
+
+    async def _set_broken(self, guild_id: int, table_id: int) -> None:
+        try:
+            async with self.storage.transaction(guild_id) as db:
+                await repos.update_table(db, table_id, now=now_ts(), status="broken", deadline=None)
+        except Exception:
+            log.exception("Could not mark table %s in guild %s as broken", table_id, guild_id)
+
+    async def _announce_closed(self, guild_id: int, channel_id: int, text: str) -> None:
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new table."), allowed_mentions=discord.AllowedMentions.none())
 
     async def _restore(self, guild_id: int, record: TableRecord) -> bool:
         spec = self.games.get(record.game)
         if spec is None:
-            log.warning("Table %s in guild %s is for an unknown game %r; leaving it closed", record.id, guild_id, record.game)
-            await self._mark_broken(guild_id, record, f"This server no longer runs {record.game}.")
+            log.warning("Table %s in guild %s is for an unknown game %r; leaving it closed", record.id, guild_id, guard.clip(record.game, 60))
+            await self._mark_broken(guild_id, record, f"This server no longer runs {guard.clip(record.game, 40)}.")
+            return False
+        if self._by_channel.get((guild_id, record.channel_id)) not in (None, record.id):
+            await self._mark_broken(guild_id, record, "Its channel already has a table.")
             return False
         table = Table(guild_id, record, spec)
         if record.status == "playing":
@@ -846,12 +921,17 @@ class TableManager:
         return True
 
     async def _load_state(self, guild_id: int, record: TableRecord, spec: GameSpec) -> Game | None:
-        """The snapshot; failing that, a replay of seed + options + the action log."""
-        if record.state:
+        """The snapshot; failing that (or when its version disagrees with the action
+        log, which would refuse every next move), a replay of seed + options + log."""
+        async with self.storage.reading(guild_id) as db:
+            logged = await repos.last_action_seq(db, record.id)
+        if record.state and logged == record.version:
             try:
                 return spec.game.from_json(record.state)
             except Exception:
                 log.exception("Snapshot of table %s in guild %s is unreadable; replaying its log", record.id, guild_id)
+        elif record.state:
+            log.error("Table %s in guild %s says version %s but logged %s actions; replaying its log", record.id, guild_id, record.version, logged)
         if record.seed is None:
             return None
         try:
@@ -864,21 +944,23 @@ class TableManager:
                     state.remove_player(user)
                 else:
                     state.apply(user, action)
+            if state.is_over():
+                return None  # a finished game left as "playing": nothing to resume
             record.state = state.to_json()
+            record.version = len(log_rows)
             async with self.storage.transaction(guild_id) as db:
-                await repos.update_table(db, record.id, now=now_ts(), state=record.state)
+                await repos.update_table(db, record.id, now=now_ts(), state=record.state, version=record.version)
             return state
         except Exception:
             log.exception("Replay of table %s in guild %s failed", record.id, guild_id)
             return None
 
     async def _mark_broken(self, guild_id: int, record: TableRecord, why: str) -> None:
-        with contextlib.suppress(Exception):
-            async with self.storage.transaction(guild_id) as db:
-                await repos.update_table(db, record.id, now=now_ts(), status="broken", deadline=None)
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=guild_id)
-        with contextlib.suppress(discord.HTTPException):
-            await channel.send(f"⚠️ The {record.game} table #{record.id} could not be restored after a restart and has been closed. {why} Sorry! You can open a new table.")
+        await self._set_broken(guild_id, record.id)
+        await self._announce_closed(
+            guild_id, record.channel_id,
+            f"The {guard.clip(record.game, 40)} table #{record.id} could not be restored after a restart and has been closed. {why}",
+        )
 
     async def close(self) -> None:
         self._closing = True
@@ -943,11 +1025,16 @@ def _is_component_on(interaction: discord.Interaction, message_id: int | None) -
 
 
 async def _reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
-    """Answer once: a new message if the interaction is unanswered, else a follow-up."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=ephemeral)
-        else:
-            await interaction.response.send_message(text, ephemeral=ephemeral)
-    except discord.HTTPException as error:
-        log.warning("Could not answer an interaction: %s", error)
+    """Answer once: a new message if the interaction is unanswered, else a follow-up;
+    clipped to Discord's limit (refusals may echo what a user typed)."""
+    await guard.answer(interaction, text, ephemeral=ephemeral)
+
+
+RESTORE_WAIT_SECONDS = 2.0
+
+
+async def until_restored(bot: Any) -> None:
+    """Wait (bounded) for the start-up restore, which runs while the bot connects."""
+    task = getattr(bot, "restore_task", None)
+    if task is not None and not task.done():
+        await asyncio.wait({task}, timeout=RESTORE_WAIT_SECONDS)

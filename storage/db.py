@@ -2,23 +2,35 @@
 
 - Files live at ``DATA_DIR/guilds/<guild_id>.sqlite3``.
 - WAL journal, ``synchronous=FULL`` (a committed move survives a crash or power
-  loss), foreign keys on.
+  loss), foreign keys on, ``busy_timeout`` of one second (a move must be answered
+  within Discord's 3 s, so a locked file is reported rather than waited out).
 - Migrations are the numbered ``migrations/NNN_name.sql`` files, applied in order
   inside one transaction each; ``PRAGMA user_version`` records the last applied.
+  The folder is listed once per process.
 - aiosqlite runs one thread per connection, so at most ``max_open`` connections are
   kept; the least recently used idle one is closed when another guild needs one.
+  No lock is shared between guilds: opening, checking and closing a connection
+  blocks only the coroutines that want that same guild.
 - Each connection has an asyncio lock: a transaction owns the connection until it
   commits or rolls back, so two coroutines never interleave statements.
+- ``DATA_DIR/active/<guild_id>`` marks a guild that may have an unfinished table, so
+  a start reads only those files. The marker is written before the COMMIT that
+  opens a table and removed after the COMMIT that closes the last one: a stale
+  marker costs one extra file open at start, never a lost table.
+- SQLite failures that are about the file, not the statement, become
+  :class:`StorageError` subclasses with a sentence a player can read.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
+import sqlite3
 from collections import OrderedDict
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +41,20 @@ log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
+#: How long SQLite waits for another process's write lock, in ms.
+BUSY_TIMEOUT_MS = 1000
+#: How long a coroutine waits for its guild's connection (another transaction on it).
+CONNECTION_WAIT_SECONDS = 1.0
+DEFAULT_MAX_OPEN = 256
+#: File handles kept free for sockets, logs and the rest of the process.
+_RESERVED_FILE_HANDLES = 256
+#: Handles per open guild database: the file, its -wal and its -shm.
+_HANDLES_PER_DATABASE = 3
 
+_INDEX_BUILT = ".built"
+
+
+@functools.cache
 def migrations() -> list[tuple[int, Path]]:
     found = []
     for path in sorted(MIGRATIONS_DIR.iterdir()):
@@ -42,33 +67,125 @@ def migrations() -> list[tuple[int, Path]]:
     return found
 
 
+@functools.cache
+def _migration_sql(number: int) -> list[str]:
+    path = dict(migrations())[number]
+    return _split_sql(path.read_text(encoding="utf-8"))
+
+
+def pool_budget(cap: int = DEFAULT_MAX_OPEN) -> int:
+    """The pool size: ``cap``, lowered to what the process's file-handle limit allows."""
+    try:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, ValueError, OSError):
+        return cap
+    if soft == resource.RLIM_INFINITY:
+        return cap
+    return max(1, min(cap, (soft - _RESERVED_FILE_HANDLES) // _HANDLES_PER_DATABASE))
+
+
 class StorageError(RuntimeError):
-    """A database problem, phrased for a log line."""
+    """A database problem. ``str()`` is a log line; ``sentence`` is for a player."""
+
+    sentence = "I could not reach this server's saved data just now, so nothing changed. Please try again."
+
+
+class GuildDataUnreadable(StorageError):
+    sentence = (
+        "This server's saved data cannot be read (its database file is damaged), so I cannot do that. "
+        "The bot's owner should restore it from a backup; see Troubleshooting in the README."
+    )
+
+
+class GuildDataReadOnly(StorageError):
+    sentence = "I cannot save anything for this server right now (my data folder is read-only), so nothing changed."
+
+
+class GuildDataBusy(StorageError):
+    sentence = "This server's saved data is busy right now, so nothing changed. Please try again in a moment."
+
+
+_UNREADABLE = {sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT}
+_READONLY = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_FULL}
+_BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+
+
+def classify(error: BaseException, path: Path) -> StorageError | None:
+    """The StorageError for a file-level failure, or None for a statement's own error
+    (an IntegrityError, say), which callers handle as before."""
+    if isinstance(error, StorageError):
+        return error
+    if isinstance(error, PermissionError) or (isinstance(error, OSError) and error.errno in (30, 13)):
+        return GuildDataReadOnly(f"{path}: {error}")
+    if isinstance(error, OSError):
+        return StorageError(f"{path}: {error}")
+    if not isinstance(error, sqlite3.Error) or isinstance(error, sqlite3.IntegrityError):
+        return None
+    code = getattr(error, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary in _UNREADABLE:
+        return GuildDataUnreadable(f"{path}: {error}")
+    if primary in _READONLY:
+        return GuildDataReadOnly(f"{path}: {error}")
+    if primary in _BUSY:
+        return GuildDataBusy(f"{path}: {error}")
+    if primary == sqlite3.SQLITE_IOERR:
+        return StorageError(f"{path}: {error}")
+    return None
+
+
+class _Flags:
+    """Set from SQLite's worker thread by a temp trigger: a table opened or closed."""
+
+    __slots__ = ("status_changed",)
+
+    def __init__(self) -> None:
+        self.status_changed = False
+
+    def touch(self) -> int:
+        self.status_changed = True
+        return 0
 
 
 @dataclass
 class _Slot:
     connection: aiosqlite.Connection
+    flags: _Flags
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     users: int = 0  # coroutines holding or waiting for the lock; a slot in use is never evicted
 
 
+def _connect_target(path: Path) -> str:
+    """What aiosqlite opens (a seam: tests open read-only to stand in for a read-only disk)."""
+    return str(path)
+
+
 class Storage:
-    def __init__(self, data_dir: Path, *, max_open: int = 16) -> None:
+    def __init__(self, data_dir: Path, *, max_open: int = DEFAULT_MAX_OPEN, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         if max_open < 1:
             raise ValueError("max_open must be at least 1")
         self.data_dir = Path(data_dir)
         self.guild_dir = self.data_dir / "guilds"
+        self.index_dir = self.data_dir / "active"
         self.max_open = max_open
+        self.busy_timeout_ms = busy_timeout_ms
         self._slots: OrderedDict[int, _Slot] = OrderedDict()
-        self._opening: dict[int, asyncio.Lock] = {}
-        self._pool_lock = asyncio.Lock()
+        self._opening: dict[int, asyncio.Future[_Slot]] = {}
+        self._closers: set[asyncio.Task[None]] = set()
+        self._checked: set[int] = set()  # guilds whose schema version was checked this process
+        self._marked: set[int] | None = None  # guilds with an index marker (loaded lazily)
+        self._reported: set[tuple[int, str]] = set()  # (guild, kind) already logged
 
     def path_for(self, guild_id: int) -> Path:
         return self.guild_dir / f"{int(guild_id)}.sqlite3"
 
+    def has_database(self, guild_id: int) -> bool:
+        return self.path_for(guild_id).exists()
+
     def known_guilds(self) -> list[int]:
-        """Guilds with a database on disk (for restoring tables on start)."""
+        """Guilds with a database on disk."""
         if not self.guild_dir.is_dir():
             return []
         ids = []
@@ -81,44 +198,166 @@ class Storage:
     def open_connections(self) -> int:
         return len(self._slots)
 
+    # -- the index of guilds with unfinished tables ----------------------------------
+
+    def _load_markers(self) -> set[int]:
+        if self._marked is None:
+            marked = set()
+            if self.index_dir.is_dir():
+                for path in self.index_dir.iterdir():
+                    if path.name.isdigit():
+                        marked.add(int(path.name))
+            self._marked = marked
+        return self._marked
+
+    async def active_guilds(self) -> list[int]:
+        """Guilds that may have an unfinished table. The first start after an upgrade
+        (no index yet) checks every guild file once and writes the index."""
+        if not (self.index_dir / _INDEX_BUILT).exists():
+            await self._build_index()
+        return sorted(self._load_markers())
+
+    async def _build_index(self) -> None:
+        self._marked = set()
+        for guild_id in self.known_guilds():
+            try:
+                async with self.reading(guild_id) as db:
+                    async with db.execute("SELECT EXISTS (SELECT 1 FROM game_tables WHERE status IN ('lobby', 'playing'))") as cursor:
+                        (active,) = await cursor.fetchone()
+            except StorageError:
+                active = True  # unreadable now: keep it listed, so it is retried on every start
+            if active:
+                self._set_marker(guild_id, True)
+        try:
+            self.index_dir.mkdir(parents=True, exist_ok=True)
+            (self.index_dir / _INDEX_BUILT).touch()
+        except OSError as error:
+            log.warning("Could not write the index of active guilds in %s: %s", self.index_dir, error)
+
+    async def refresh_marker(self, guild_id: int) -> None:
+        """Drop a stale marker (a guild listed with no unfinished table), checked under
+        the write lock so a table opening at the same moment keeps its marker."""
+        if guild_id not in self._load_markers():
+            return
+        async with self.transaction(guild_id) as db:
+            async with db.execute("SELECT EXISTS (SELECT 1 FROM game_tables WHERE status IN ('lobby', 'playing'))") as cursor:
+                (active,) = await cursor.fetchone()
+            if not active:
+                self._set_marker(guild_id, False)
+
+    def _set_marker(self, guild_id: int, active: bool) -> None:
+        marked = self._load_markers()
+        if active == (guild_id in marked):
+            return
+        path = self.index_dir / str(int(guild_id))
+        try:
+            if active:
+                self.index_dir.mkdir(parents=True, exist_ok=True)
+                path.touch()
+                marked.add(guild_id)
+            else:
+                path.unlink(missing_ok=True)
+                marked.discard(guild_id)
+        except OSError as error:
+            if active:
+                raise classify(error, path) or StorageError(str(error)) from error
+            log.warning("Could not clear the active-table marker %s: %s", path, error)
+
     # -- connections ---------------------------------------------------------------
 
     async def _slot(self, guild_id: int) -> _Slot:
-        async with self._pool_lock:
+        while True:
             slot = self._slots.get(guild_id)
             if slot is not None:
                 self._slots.move_to_end(guild_id)
                 slot.users += 1
                 return slot
-            await self._evict_for_one_more()
-            connection = await self._open(guild_id)
-            slot = _Slot(connection, users=1)
+            pending = self._opening.get(guild_id)
+            if pending is not None:
+                # Someone is opening this guild already: share their result (or error).
+                await asyncio.shield(pending)
+                continue
+            future: asyncio.Future[_Slot] = asyncio.get_running_loop().create_future()
+            self._opening[guild_id] = future
+            try:
+                slot = await self._open(guild_id)
+            except BaseException as error:
+                future.set_exception(error)
+                future.exception()  # retrieved: no "never retrieved" warning when nobody waited
+                raise
+            finally:
+                self._opening.pop(guild_id, None)
+            slot.users = 1
             self._slots[guild_id] = slot
+            future.set_result(slot)
+            self._evict_idle()
             return slot
 
-    async def _evict_for_one_more(self) -> None:
-        while len(self._slots) >= self.max_open:
-            idle = next((gid for gid, s in self._slots.items() if s.users == 0), None)
-            if idle is None:
-                # Every connection is mid-transaction: allow a brief overshoot rather
-                # than deadlock; it is closed again as soon as it is idle.
-                log.warning("All %d database connections are busy; opening one more", self.max_open)
-                return
-            slot = self._slots.pop(idle)
-            await slot.connection.close()
+    def _evict_idle(self) -> None:
+        """Close least recently used idle connections beyond the cap, in the background."""
+        if len(self._slots) <= self.max_open:
+            return
+        for guild_id in [g for g, s in self._slots.items() if s.users == 0]:
+            if len(self._slots) <= self.max_open:
+                break
+            slot = self._slots.pop(guild_id)
+            task = asyncio.create_task(self._close_quietly(slot))
+            self._closers.add(task)
+            task.add_done_callback(self._closers.discard)
+        # If every connection is in use the pool overshoots briefly rather than
+        # deadlock; the extra ones close as soon as they are idle.
 
-    async def _open(self, guild_id: int) -> aiosqlite.Connection:
-        self.guild_dir.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(self.path_for(guild_id), isolation_level=None)
+    @staticmethod
+    async def _close_quietly(slot: _Slot) -> None:
+        async with slot.lock:
+            with suppress(Exception):
+                await slot.connection.close()
+
+    def _report(self, guild_id: int, error: StorageError) -> StorageError:
+        kind = type(error).__name__
+        if (guild_id, kind) not in self._reported:
+            self._reported.add((guild_id, kind))
+            log.error("Guild %s: %s (%s). Reported once until it recovers.", guild_id, error, kind)
+        return error
+
+    def _failure(self, guild_id: int, error: BaseException) -> StorageError | None:
+        classified = classify(error, self.path_for(guild_id))
+        return self._report(guild_id, classified) if classified is not None else None
+
+    async def _open(self, guild_id: int) -> _Slot:
+        path = self.path_for(guild_id)
+        fresh = not path.exists()
         try:
-            for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON", "busy_timeout=5000"):
-                await _run(connection, f"PRAGMA {pragma}")
+            if fresh:
+                self.guild_dir.mkdir(parents=True, exist_ok=True)
+            connection = await aiosqlite.connect(_connect_target(path), isolation_level=None, uri=True)
+        except Exception as error:
+            raise (self._failure(guild_id, error) or error) from error
+        flags = _Flags()
+        try:
+            await connection.executescript(
+                f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}; PRAGMA journal_mode=WAL;"
+                " PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
+            )
             connection.row_factory = aiosqlite.Row
-            await self._migrate(connection)
-        except BaseException:
-            await connection.close()
+            if fresh or guild_id not in self._checked:
+                await self._migrate(connection)
+                self._checked.add(guild_id)
+            await connection.create_function("dh_status_changed", 0, flags.touch)
+            await connection.executescript(
+                "CREATE TEMP TRIGGER dh_table_opened AFTER INSERT ON main.game_tables"
+                " BEGIN SELECT dh_status_changed(); END;"
+                "CREATE TEMP TRIGGER dh_table_status AFTER UPDATE OF status ON main.game_tables"
+                " WHEN OLD.status IS NOT NEW.status BEGIN SELECT dh_status_changed(); END;"
+            )
+        except BaseException as error:
+            with suppress(Exception):
+                await connection.close()
+            if isinstance(error, Exception):
+                raise (self._failure(guild_id, error) or error) from error
             raise
-        return connection
+        self._reported = {r for r in self._reported if r[0] != guild_id}
+        return _Slot(connection, flags)
 
     async def _migrate(self, connection: aiosqlite.Connection) -> None:
         async with connection.execute("PRAGMA user_version") as cursor:
@@ -126,61 +365,106 @@ class Storage:
         for number, path in migrations():
             if number <= current:
                 continue
-            sql = path.read_text(encoding="utf-8")
             await connection.execute("BEGIN IMMEDIATE")
             try:
                 # executescript would COMMIT first; run statement by statement instead.
-                for statement in _split_sql(sql):
+                for statement in _migration_sql(number):
                     await _run(connection, statement)
                 await _run(connection, f"PRAGMA user_version={number}")
                 await connection.execute("COMMIT")
             except BaseException:
-                await connection.execute("ROLLBACK")
+                await _rollback(connection)
                 raise
             log.info("Applied migration %s", path.name)
 
-    async def _release(self, guild_id: int, slot: _Slot) -> None:
+    def _release(self, slot: _Slot) -> None:
         slot.users -= 1
-        if slot.users == 0 and len(self._slots) > self.max_open:
-            async with self._pool_lock:
-                if slot.users == 0 and self._slots.get(guild_id) is slot and len(self._slots) > self.max_open:
-                    del self._slots[guild_id]
-                    await slot.connection.close()
+        if slot.users == 0:
+            self._evict_idle()
+
+    @asynccontextmanager
+    async def _locked(self, guild_id: int) -> AsyncIterator[_Slot]:
+        slot = await self._slot(guild_id)
+        try:
+            try:
+                await asyncio.wait_for(slot.lock.acquire(), CONNECTION_WAIT_SECONDS)
+            except TimeoutError:
+                raise GuildDataBusy(f"guild {guild_id}: its connection stayed busy for {CONNECTION_WAIT_SECONDS} s") from None
+            try:
+                yield slot
+            finally:
+                slot.lock.release()
+        finally:
+            self._release(slot)
 
     @asynccontextmanager
     async def transaction(self, guild_id: int) -> AsyncIterator[aiosqlite.Connection]:
-        """Run statements atomically: committed on normal exit, rolled back on error."""
-        slot = await self._slot(guild_id)
-        try:
-            async with slot.lock:
-                db = slot.connection
+        """Run statements atomically: committed on normal exit, rolled back on error
+        (a failed COMMIT included: the connection never keeps an open transaction)."""
+        async with self._locked(guild_id) as slot:
+            db = slot.connection
+            slot.flags.status_changed = False
+            try:
                 await db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield db
-                except BaseException:
-                    await db.execute("ROLLBACK")
-                    raise
-                else:
-                    await db.execute("COMMIT")
-        finally:
-            await self._release(guild_id, slot)
+            except Exception as error:
+                await _rollback(db)
+                raise (self._failure(guild_id, error) or error) from error
+            try:
+                yield db
+                if slot.flags.status_changed:
+                    # A table opened or closed: mark first, so a crash after the COMMIT
+                    # can leave a stale marker but never an unlisted table.
+                    self._set_marker(guild_id, True)
+                await db.execute("COMMIT")
+            except BaseException as error:
+                await _rollback(db)
+                if isinstance(error, Exception):
+                    failure = self._failure(guild_id, error)
+                    if failure is not None:
+                        raise failure from error
+                raise
+            if slot.flags.status_changed:
+                slot.flags.status_changed = False
+                with suppress(Exception):
+                    async with db.execute("SELECT EXISTS (SELECT 1 FROM game_tables WHERE status IN ('lobby', 'playing'))") as cursor:
+                        (active,) = await cursor.fetchone()
+                    if not active:
+                        self._set_marker(guild_id, False)
 
     @asynccontextmanager
     async def reading(self, guild_id: int) -> AsyncIterator[aiosqlite.Connection]:
         """Read without a write lock (WAL readers never block the writer)."""
-        slot = await self._slot(guild_id)
-        try:
-            async with slot.lock:
+        async with self._locked(guild_id) as slot:
+            try:
                 yield slot.connection
-        finally:
-            await self._release(guild_id, slot)
+            except Exception as error:
+                failure = self._failure(guild_id, error)
+                if failure is not None:
+                    raise failure from error
+                raise
+
+    async def probe(self, guild_id: int) -> None:
+        """Open (or reuse) the guild's connection: raises StorageError if it cannot be read."""
+        async with self.reading(guild_id):
+            pass
 
     async def close(self) -> None:
-        async with self._pool_lock:
-            while self._slots:
-                _, slot = self._slots.popitem()
-                async with slot.lock:
+        while self._slots:
+            _, slot = self._slots.popitem()
+            async with slot.lock:
+                with suppress(Exception):
                     await slot.connection.close()
+        if self._closers:
+            await asyncio.gather(*self._closers, return_exceptions=True)
+
+
+async def _rollback(connection: aiosqlite.Connection) -> None:
+    if not connection.in_transaction:
+        return
+    try:
+        await connection.execute("ROLLBACK")
+    except Exception:
+        log.exception("ROLLBACK failed; closing nothing, the next BEGIN will tell")
 
 
 async def _run(connection: aiosqlite.Connection, sql: str) -> None:
@@ -194,8 +478,6 @@ def _split_sql(script: str) -> list[str]:
     """Split a migration into statements. Migrations keep to plain DDL/DML with no
     semicolons inside literals or triggers, which ``sqlite3.complete_statement``
     confirms for each piece."""
-    import sqlite3
-
     statements, buffer = [], ""
     for line in script.splitlines(keepends=True):
         stripped = line.strip()

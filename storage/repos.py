@@ -5,6 +5,7 @@ decide what is atomic together."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,30 +45,115 @@ class TableRecord:
 
     @classmethod
     def from_row(cls, row: aiosqlite.Row) -> TableRecord:
-        return cls(
-            id=row["id"],
-            game=row["game"],
-            channel_id=row["channel_id"],
-            host_id=row["host_id"],
-            status=row["status"],
-            players=[int(p) for p in json.loads(row["players"])],
-            seat_choices={int(k): v for k, v in json.loads(row["seat_choices"]).items()},
-            options=json.loads(row["options"]),
-            seed=row["seed"],
-            state=row["state"],
-            version=row["version"],
-            timer_seconds=row["timer_seconds"],
-            deadline=row["deadline"],
-            obligations=json.loads(row["obligations"]),
-            strikes={int(k): v for k, v in json.loads(row["strikes"]).items()},
-            recent=list(json.loads(row["recent"])),
-            lobby_message_id=row["lobby_message_id"],
-            message_id=row["message_id"],
-            message_posted_at=row["message_posted_at"],
-            turn_players=[int(p) for p in json.loads(row["turn_players"])],
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
-        )
+        """Decode and check a row as strictly as a new table is built: a row that a
+        broken disk, a bad edit or an old bug left malformed raises :class:`BadRecord`
+        here, once, instead of failing later in a view or a timer."""
+        try:
+            return cls(
+                id=_int(row["id"], "id"),
+                game=_text(row["game"], "game"),
+                channel_id=_id(row["channel_id"], "channel_id"),
+                host_id=_id(row["host_id"], "host_id"),
+                status=_status(row["status"]),
+                players=[_id(p, "players") for p in _json(row["players"], list, "players")],
+                seat_choices={_id(_digits(k), "seat_choices"): _text(v, "seat_choices") for k, v in _json(row["seat_choices"], dict, "seat_choices").items()},
+                options=_json(row["options"], dict, "options"),
+                seed=_optional_text(row["seed"], "seed"),
+                state=_optional_text(row["state"], "state"),
+                version=_int(row["version"], "version"),
+                timer_seconds=_positive(row["timer_seconds"], "timer_seconds"),
+                deadline=_optional_time(row["deadline"], "deadline"),
+                obligations={_text(k, "obligations"): _obligation(v) for k, v in _json(row["obligations"], dict, "obligations").items()},
+                strikes={_id(_digits(k), "strikes"): _int(v, "strikes") for k, v in _json(row["strikes"], dict, "strikes").items()},
+                recent=[_text(line, "recent", empty=True) for line in _json(row["recent"], list, "recent")],
+                lobby_message_id=_optional_id(row["lobby_message_id"], "lobby_message_id"),
+                message_id=_optional_id(row["message_id"], "message_id"),
+                message_posted_at=_optional_time(row["message_posted_at"], "message_posted_at"),
+                turn_players=[_id(p, "turn_players") for p in _json(row["turn_players"], list, "turn_players")],
+                created_at=_time(row["created_at"], "created_at"),
+                updated_at=_time(row["updated_at"], "updated_at"),
+            )
+        except BadRecord:
+            raise
+        except Exception as error:  # anything else a garbage value can raise
+            raise BadRecord(f"unreadable row: {type(error).__name__}: {str(error)[:200]}") from error
+
+
+class BadRecord(ValueError):
+    """A stored table row that does not hold what the code writes."""
+
+
+VALID_STATUSES = ("lobby", "playing", "finished", "cancelled", "broken")
+
+
+def _int(value: Any, column: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise BadRecord(f"{column} is {str(value)[:40]!r}, not a whole number of at least 0")
+    return value
+
+
+def _id(value: Any, column: str) -> int:
+    if _int(value, column) == 0 or value >= 1 << 63:
+        raise BadRecord(f"{column} holds {value!r}, not a Discord id")
+    return value
+
+
+def _positive(value: Any, column: str) -> int:
+    if _int(value, column) == 0:
+        raise BadRecord(f"{column} is 0")
+    return value
+
+
+def _digits(value: Any) -> int | str:
+    return int(value) if isinstance(value, str) and value.isdigit() and len(value) < 20 else value
+
+
+def _text(value: Any, column: str, *, empty: bool = False) -> str:
+    if not isinstance(value, str) or (not value and not empty):
+        raise BadRecord(f"{column} holds {str(value)[:40]!r}, not text")
+    return value
+
+
+def _optional_text(value: Any, column: str) -> str | None:
+    return None if value is None else _text(value, column, empty=True)
+
+
+def _optional_id(value: Any, column: str) -> int | None:
+    return None if value is None else _id(value, column)
+
+
+def _time(value: Any, column: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise BadRecord(f"{column} is {str(value)[:40]!r}, not a time")
+    return float(value)
+
+
+def _optional_time(value: Any, column: str) -> float | None:
+    return None if value is None else _time(value, column)
+
+
+def _status(value: Any) -> str:
+    if value not in VALID_STATUSES:
+        raise BadRecord(f"status is {str(value)[:40]!r}")
+    return value
+
+
+def _json(value: Any, kind: type, column: str) -> Any:
+    if not isinstance(value, str):
+        raise BadRecord(f"{column} is not JSON text")
+    try:
+        decoded = json.loads(value)
+    except ValueError as error:
+        raise BadRecord(f"{column} is not valid JSON: {error}") from None
+    if not isinstance(decoded, kind):
+        raise BadRecord(f"{column} holds a {type(decoded).__name__}, not a {kind.__name__}")
+    return decoded
+
+
+def _obligation(value: Any) -> list[Any]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise BadRecord("an obligation is not [player, deadline]")
+    return [_id(value[0], "obligations"), _time(value[1], "obligations")]
 
 
 async def _write(db: aiosqlite.Connection, sql: str, parameters: Sequence[Any] = ()) -> None:
@@ -107,6 +193,20 @@ async def active_table_ids(db: aiosqlite.Connection) -> list[int]:
         "SELECT id FROM game_tables WHERE status IN ('lobby', 'playing') ORDER BY id"
     ) as cursor:
         return [row[0] for row in await cursor.fetchall()]
+
+
+async def active_rows(db: aiosqlite.Connection) -> list[aiosqlite.Row]:
+    """Raw rows of unfinished tables: decoded one by one, so one bad row stays one."""
+    async with db.execute(
+        "SELECT * FROM game_tables WHERE status IN ('lobby', 'playing') ORDER BY id"
+    ) as cursor:
+        return list(await cursor.fetchall())
+
+
+async def last_action_seq(db: aiosqlite.Connection, table_id: int) -> int:
+    async with db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?", (table_id,)) as cursor:
+        (seq,) = await cursor.fetchone()
+    return seq
 
 
 async def active_table_in_channel(db: aiosqlite.Connection, channel_id: int) -> int | None:

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import guard
 from bot.gamecog import GameCog
 from bot.games import GameSpec
 from cogs.engines import render
@@ -46,8 +47,17 @@ class EnginesCog(GameCog, group_name="engines", group_description="Engines of Di
             app_commands.Choice(name="4 players: two teams of two", value=4),
         ]
     )
-    async def new(self, interaction: discord.Interaction, players: app_commands.Choice[int] | None = None) -> None:
-        await self.open_table(interaction, players=players.value if players is not None else DEFAULT_TABLE_SIZE)
+    async def new(self, interaction: discord.Interaction, players: int | None = None) -> None:
+        # A plain int: a forged value outside the choices reaches this check and is
+        # refused with a sentence instead of failing in discord.py's transformer.
+        size = DEFAULT_TABLE_SIZE if players is None else players
+        if size not in TABLE_SIZES:
+            await guard.answer(interaction, f"An Engines table has 2 or 4 players, not {guard.clip(size, 20)}.")
+            return
+        await self.open_table(interaction, players=size)
+
+
+TABLE_SIZES = (2, 4)
 
 
 async def setup(bot: commands.Bot) -> None:

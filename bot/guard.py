@@ -1,0 +1,219 @@
+"""Guards every interaction passes through before it touches a table.
+
+- :func:`scope_refusal`: the server boundary. A custom_id names a guild and a table,
+  but a custom_id is only text a client sends: a component acts only on tables of
+  the server the interaction comes from, and in DMs only a hand control, for the
+  clicking player's own seat. ``TableManager._table_or_reply`` calls it for every
+  component before any lookup; commands find their table from the interaction's own
+  server and channel, so they cannot name another server's table at all.
+- :class:`Deadline`: Discord drops an interaction not answered within 3 s. A move
+  that is still running after :data:`DEFER_AFTER` seconds (a slow disk, a locked
+  database) is deferred, and its answer follows as an edit or a follow-up.
+- :func:`answer_failure`: every failure gets a sentence, a storage one included.
+- :func:`clip`: echoed input never pushes a message past Discord's limits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from storage.db import StorageError
+
+log = logging.getLogger(__name__)
+
+MESSAGE_LIMIT = 2000
+ECHO_LIMIT = 100
+DEFER_AFTER = 2.0  # seconds; leaves a second for the defer call itself
+
+_HAND_PREFIXES = ("dh:hand:", "dh:refresh:", "dh:act:", "dh:sel:", "dh:page:")
+GENERIC_FAILURE = "Something went wrong on my side; nothing was changed. Please try again."
+
+
+def clip(value: object, limit: int = ECHO_LIMIT) -> str:
+    """An echoed value, cut to ``limit`` characters (with … when cut)."""
+    text = str(value)
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def fit(text: str) -> str:
+    """A whole message, cut to Discord's 2,000 characters."""
+    return clip(text, MESSAGE_LIMIT)
+
+
+def _custom_id(interaction: discord.Interaction) -> str:
+    data = interaction.data or {}
+    value = data.get("custom_id", "") if isinstance(data, dict) else ""
+    return value if isinstance(value, str) else ""
+
+
+def scope_refusal(interaction: discord.Interaction, guild_id: int, players: list[int] | None = None) -> str | None:
+    """Why this interaction may not act on a table of ``guild_id`` (None: it may).
+    ``players`` (once the table is known) limits DM hand controls to its seats."""
+    if interaction.guild_id is not None:
+        if interaction.guild_id != guild_id:
+            return "That control belongs to a table in another server, so nothing happened."
+        return None
+    if not _custom_id(interaction).startswith(_HAND_PREFIXES):
+        return "Lobby and table controls work only in the server where the table is."
+    if players is not None and interaction.user.id not in players:
+        return "That hand belongs to another player's seat, so nothing happened."
+    return None
+
+
+def _chain(error: BaseException) -> list[BaseException]:
+    """The error and its causes (``original`` is where app-command errors keep theirs)."""
+    chain: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and current not in chain and len(chain) < 10:
+        chain.append(current)
+        current = current.__cause__ or getattr(current, "original", None)
+    return chain
+
+
+def failure_sentence(error: BaseException) -> str:
+    storage = next((e for e in _chain(error) if isinstance(e, StorageError)), None)
+    return storage.sentence if storage is not None else GENERIC_FAILURE
+
+
+# ------------------------------------------------------------------ the deadline
+
+
+class Deadline:
+    """Defers ``interaction`` if it is still unanswered after ``after`` seconds.
+
+    Before answering, the handler calls :meth:`claim` (``answer`` does): a pending
+    deferral is then called off, or, if it is already under way, awaited, so the
+    two never both answer. After a deferral the answer goes out as an edit of the
+    original message or a follow-up (``interaction.response.is_done()`` says so).
+    """
+
+    KEY = "deckhand_deadline"
+
+    def __init__(self, interaction: discord.Interaction, after: float = DEFER_AFTER) -> None:
+        self.interaction = interaction
+        self.after = after
+        self.state = "pending"
+        self.task: asyncio.Task[None] | None = None
+
+    @classmethod
+    def start(cls, interaction: discord.Interaction, after: float = DEFER_AFTER) -> Deadline:
+        deadline = cls(interaction, after)
+        interaction.extras[cls.KEY] = deadline
+        deadline.task = asyncio.create_task(deadline._watch(), name="deckhand-deadline")
+        return deadline
+
+    async def _watch(self) -> None:
+        await asyncio.sleep(self.after)
+        if self.state != "pending" or self.interaction.response.is_done():
+            return
+        self.state = "deferring"
+        try:
+            if self.interaction.type == discord.InteractionType.component:
+                await self.interaction.response.defer()  # "the message will be updated"
+            else:
+                await self.interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as error:
+            log.warning("Could not defer a slow interaction: %s", error)
+        finally:
+            self.state = "deferred"
+
+    async def claim(self) -> None:
+        if self.state == "pending":
+            self.state = "answering"
+            if self.task is not None:
+                self.task.cancel()
+        elif self.state == "deferring" and self.task is not None:
+            await asyncio.shield(self.task)
+
+    def stop(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+
+
+async def claim(interaction: discord.Interaction) -> None:
+    deadline = interaction.extras.get(Deadline.KEY)
+    if isinstance(deadline, Deadline):
+        await deadline.claim()
+
+
+async def answer(interaction: discord.Interaction, text: str, *, ephemeral: bool = True, **kwargs: Any) -> None:
+    """Answer once, within limits: a new message, or a follow-up if already answered."""
+    await claim(interaction)
+    text = fit(text)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral, **kwargs)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
+    except discord.HTTPException as error:
+        log.warning("Could not answer an interaction: %s", error)
+
+
+async def edit_in_place(interaction: discord.Interaction, **fields: Any) -> None:
+    """Update the message a component is on (after a deferral: edit the original)."""
+    await claim(interaction)
+    try:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        else:
+            await interaction.response.edit_message(**fields)
+    except discord.HTTPException as error:
+        log.warning("Could not update a hand message: %s", error)
+
+
+async def answer_failure(interaction: discord.Interaction, error: BaseException) -> None:
+    """The last word on an unexpected failure: logged, and a sentence for the user."""
+    storage = next((e for e in _chain(error) if isinstance(e, StorageError)), None)
+    if storage is not None:
+        log.warning("Interaction failed on storage: %s", storage)  # the pool logged the cause once
+    else:
+        log.error("Interaction failed", exc_info=error)
+    await answer(interaction, failure_sentence(error))
+
+
+def answered(callback: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """Wrap a component callback so an exception still gets a sentence."""
+
+    @functools.wraps(callback)
+    async def wrapper(self: Any, interaction: discord.Interaction) -> None:
+        try:
+            await callback(self, interaction)
+        except Exception as error:
+            await answer_failure(interaction, error)
+
+    wrapper.__deckhand_answered__ = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def answer_component_failures(item_classes: tuple[type, ...]) -> None:
+    """discord.py only logs an exception from a DynamicItem callback, and the user
+    sees "This interaction failed". Every item class gets the wrapper, once."""
+    for cls in item_classes:
+        callback = cls.__dict__.get("callback")
+        if callback is not None and not getattr(callback, "__deckhand_answered__", False):
+            cls.callback = answered(callback)
+
+
+async def answer_command_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Every cog's ``cog_app_command_error``: no failed command goes unanswered."""
+    from discord import app_commands
+
+    if isinstance(error, app_commands.TransformerError):
+        # Declared choices and ranges are not enforced on receipt; handlers check
+        # their own options, and this catches any that could not even be converted.
+        log.info("Refused an option value %r for %s", clip(error.value, 60), error.type)
+        await answer(interaction, f"'{clip(error.value, 60)}' is not a value I accept for that option; pick one of the offered values.")
+        return
+    if isinstance(error, app_commands.NoPrivateMessage):
+        await answer(interaction, "This command works only in a server channel.")
+        return
+    if isinstance(error, app_commands.CheckFailure):
+        await answer(interaction, "You cannot use that command here.")
+        return
+    await answer_failure(interaction, error)

@@ -1,0 +1,147 @@
+"""Storage under failure and load: a failed COMMIT leaves no open transaction, a
+locked or unreadable file raises a StorageError with a sentence, opening one
+guild never blocks another, and the index of guilds with unfinished tables."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import aiosqlite
+import pytest
+
+import storage.db as dbmod
+from storage import repos
+from storage.db import GuildDataBusy, GuildDataUnreadable, Storage, migrations
+from storage.maintenance import MaintenanceError, quarantine
+
+
+async def test_a_failed_commit_is_rolled_back(tmp_path):
+    storage = Storage(tmp_path)
+    with pytest.raises(sqlite3.IntegrityError):
+        async with storage.transaction(1) as db:
+            await repos.set_guild_setting(db, "turn_timer", 99)
+            # A deferred foreign key fails at COMMIT, which leaves SQLite's transaction open.
+            await db.execute("PRAGMA defer_foreign_keys = ON")
+            await repos.append_action(db, 12345, 1, 1, "draw", "player", 0.0)
+    slot = storage._slots[1]
+    assert not slot.connection.in_transaction
+    async with storage.transaction(1) as db:  # the connection is usable again
+        await repos.set_guild_setting(db, "turn_timer", 30)
+    async with storage.reading(1) as db:
+        assert await repos.get_guild_setting(db, "turn_timer") == 30
+    await storage.close()
+
+
+async def test_a_locked_file_raises_busy_within_the_bound(tmp_path):
+    storage = Storage(tmp_path, busy_timeout_ms=200)
+    await storage.probe(3)
+    other = sqlite3.connect(storage.path_for(3), isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(GuildDataBusy) as raised:
+            async with storage.transaction(3) as db:
+                await repos.set_guild_setting(db, "x", 1)
+        assert "busy" in raised.value.sentence
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    async with storage.transaction(3) as db:
+        await repos.set_guild_setting(db, "x", 2)
+    await storage.close()
+
+
+async def test_an_unreadable_file_is_reported_once_and_others_carry_on(tmp_path, caplog):
+    storage = Storage(tmp_path)
+    storage.guild_dir.mkdir(parents=True)
+    storage.path_for(8).write_bytes(b"garbage" * 1000)
+    for _ in range(3):
+        with pytest.raises(GuildDataUnreadable):
+            await storage.probe(8)
+    assert caplog.text.count(str(storage.path_for(8))) == 1
+    async with storage.transaction(9) as db:
+        await repos.set_guild_setting(db, "x", 1)
+    moved = quarantine(tmp_path, 8)
+    assert moved.parent.name == "quarantine" and moved.read_bytes().startswith(b"garbage")
+    await storage.probe(8)  # starts afresh
+    with pytest.raises(MaintenanceError):
+        quarantine(tmp_path, 777)
+    await storage.close()
+
+
+async def test_opening_one_guild_does_not_block_another(tmp_path, monkeypatch):
+    storage = Storage(tmp_path)
+    stall = asyncio.Event()
+    real_connect = aiosqlite.connect
+
+    def connect(target, **kwargs):
+        if str(target).endswith("/1.sqlite3"):
+            async def slow():
+                await stall.wait()
+                return await real_connect(target, **kwargs)
+            return slow()
+        return real_connect(target, **kwargs)
+
+    monkeypatch.setattr(dbmod.aiosqlite, "connect", connect)
+    stalled = asyncio.create_task(storage.probe(1))
+    await asyncio.sleep(0)
+    async with storage.transaction(2) as db:  # completes while guild 1 is still opening
+        await repos.set_guild_setting(db, "x", 1)
+    assert not stalled.done()
+    stall.set()
+    await stalled
+    await storage.close()
+
+
+async def test_migrations_are_listed_once_per_process(tmp_path):
+    migrations()
+    before = migrations.cache_info().misses
+    storage = Storage(tmp_path, max_open=2)
+    for guild in range(6):
+        await storage.probe(guild)
+    assert migrations.cache_info().misses == before
+    await storage.close()
+
+
+async def test_the_index_lists_guilds_with_unfinished_tables(tmp_path):
+    storage = Storage(tmp_path)
+    assert await storage.active_guilds() == []
+    async with storage.transaction(1) as db:
+        await repos.set_guild_setting(db, "x", 1)  # no table: not listed
+    async with storage.transaction(2) as db:
+        table = await repos.insert_table(db, game="toy", channel_id=9, host_id=1, options={}, timer_seconds=60, now=0.0)
+    assert (tmp_path / "active" / "2").exists()
+    async with storage.transaction(2) as db:
+        await repos.update_table(db, table, now=1.0, status="playing")
+    assert (tmp_path / "active" / "2").exists()
+    async with storage.transaction(2) as db:
+        await repos.update_table(db, table, now=2.0, status="finished")
+    assert not (tmp_path / "active" / "2").exists()
+    await storage.close()
+    # A new process reads the index, not every file.
+    storage = Storage(tmp_path)
+    assert await storage.active_guilds() == []
+    # A stale marker only costs an extra open; a missing index is rebuilt from the files.
+    (tmp_path / "active" / "1").touch()
+    stale = Storage(tmp_path)
+    assert await stale.active_guilds() == [1]
+    await stale.refresh_marker(1)  # what a restore does when it finds no table there
+    assert await stale.active_guilds() == [] and not (tmp_path / "active" / "1").exists()
+    await stale.close()
+    async with storage.transaction(3) as db:
+        await repos.insert_table(db, game="toy", channel_id=9, host_id=1, options={}, timer_seconds=60, now=0.0)
+    await storage.close()
+    for marker in (tmp_path / "active").iterdir():
+        marker.unlink()
+    rebuilt = Storage(tmp_path)
+    assert await rebuilt.active_guilds() == [3]
+    await rebuilt.close()
+
+
+async def test_the_pool_stays_within_its_cap_and_the_file_budget(tmp_path):
+    storage = Storage(tmp_path, max_open=4)
+    await asyncio.gather(*(storage.probe(g) for g in range(20)))
+    await asyncio.sleep(0)
+    assert storage.open_connections <= 4
+    await storage.close()
+    assert 1 <= dbmod.pool_budget(10**9) < 10**9  # bounded by RLIMIT_NOFILE
