@@ -39,7 +39,7 @@ class Platform(commands.Cog):
             return None
         table = self.tables.active_in_channel(interaction.guild_id, interaction.channel_id)
         if table is None:
-            await interaction.response.send_message("There is no table in this channel. Open one with `/blackjack new` (or another game's `new`).", ephemeral=True)
+            await interaction.response.send_message(self.tables.no_table_here(interaction.guild_id, interaction.channel_id, interaction.user.id), ephemeral=True)
         return table
 
     # ------------------------------------------------------------ table commands
