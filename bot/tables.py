@@ -328,9 +328,8 @@ class TableManager:
             if user in record.players and (not valid_choices or record.seat_choices.get(user) == choice):
                 await _reply(interaction, "You are already at this table.")
                 return
-            seats = self._table_size(table)[1]
-            if user not in record.players and len(record.players) >= seats:
-                await _reply(interaction, f"This table is full ({seats} players).")
+            if user not in record.players and len(record.players) >= table.spec.game.max_players:
+                await _reply(interaction, f"This table is full ({table.spec.game.max_players} players).")
                 return
             players = record.players if user in record.players else [*record.players, user]
             seat_choices = dict(record.seat_choices)
