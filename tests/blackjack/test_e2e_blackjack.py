@@ -45,7 +45,7 @@ async def play_one_move(env, channel, members, rng, dm_players=()):
     code = rng.choice(legal).code()
     opened = await mover.click(game_place(channel).last_message, label="Show hand")
     if mover in dm_players:
-        assert opened.response.content == "Your hand is in your DMs."
+        assert opened.response.content.startswith("Your hand") and "in your DMs" in opened.response.content  # sent, or refreshed in place
         hand = mover.user.dm_channel.last_message
         await use_control(mover.user, hand, code)
     else:

@@ -128,15 +128,16 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
     by_id = {m.id: m for m in members}
 
     # -- the swap phase: everyone acts at once ------------------------------------
-    table_msg = game_place(channel).last_message
-    assert all(m.mention in table_msg.content for m in members)  # all three pinged
+    ping = game_place(channel).last_message
+    assert all(m.mention in ping.content for m in members)  # all three pinged in one ping
+    table_msg = board(channel)
     assert "Swap phase" in table_msg.embeds[0].description
     assert state.current_players() == frozenset(m.id for m in members)
     check_table_message(table_msg, state, members)
 
     hands = {}
     for member in members:
-        shown = await member.click(table_msg, label="Show hand")
+        shown = await member.click(ping, label="Show hand")
         assert shown.ephemeral and "Your move" in shown.response.content
         hands[member.id] = shown
         selects, buttons = offered(shown.response.components)
@@ -177,7 +178,9 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
     for step in range(600):
         if table.status != "playing":
             break
-        table_msg = game_place(channel).last_message
+        ping = game_place(channel).last_message
+        assert f"<@{next(iter(table.state.current_players()))}>" in ping.content  # the ping names the mover
+        table_msg = board(channel)
         check_table_message(table_msg, table.state, members)
         (mover_id,) = table.state.current_players()
         mover = by_id[mover_id]
@@ -191,8 +194,9 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
             (table,) = env.bot.tables.tables()
             assert table.state.to_json() == before
             restarted_at = step
-            assert game_place(channel).last_message.id == table_msg.id  # nothing new was posted
-        shown = await mover.click(table_msg, label="Show hand")
+            assert game_place(channel).last_message.id == ping.id  # nothing new was posted
+            assert board(channel).id == table_msg.id
+        shown = await mover.click(ping, label="Show hand")
         assert shown.ephemeral and "Your move" in shown.response.content
         selects, buttons = offered(shown.response.components)
         legal = {a.code() for a in table.state.legal_actions(mover_id)}
