@@ -150,7 +150,8 @@ class Platform(commands.Cog):
         assert interaction.guild_id is not None
         hands = "in DMs" if await self.tables.hands_in_dm(interaction.guild_id, interaction.user.id) else "here, as private (ephemeral) messages"
         timer = await self.tables.guild_turn_seconds(interaction.guild_id)
-        lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s"]
+        threads = "each in its own thread" if await self.tables.threads_on(interaction.guild_id) else "in the channel"
+        lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s", f"**Games are played:** {threads}"]
         for spec in self.bot.games:  # type: ignore[attr-defined]
             chosen = await self.tables.house_rules(interaction.guild_id, spec)
             for rule in spec.house_rules:
@@ -202,6 +203,19 @@ class Platform(commands.Cog):
         async with self.tables.storage.transaction(interaction.guild_id) as db:
             await repos.set_guild_setting(db, f"house:{spec.key}:{rule}", value)
         await interaction.response.send_message(f"{spec.title}: {rule} is now **{value}** for new tables on this server.", ephemeral=True)
+
+    @settings.command(name="threads", description="Play each game in its own thread (on), or in the channel (off) (Manage Server).")
+    @app_commands.choices(mode=[app_commands.Choice(name="on: a thread per game", value="on"), app_commands.Choice(name="off: games in the channel", value="off")])
+    async def settings_threads(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
+        assert interaction.guild_id is not None
+        if not self._is_manager(interaction):
+            await interaction.response.send_message("Only members with Manage Server can change where games are played.", ephemeral=True)
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_guild_setting(db, "threads", mode.value)
+        text = ("Each new game will be played in its own thread, opened from its lobby message." if mode.value == "on"
+                else "New games will be played in the channel where their lobby was opened.")
+        await interaction.response.send_message(text + " Games already running stay where they are.", ephemeral=True)
 
     settings_house_rule.autocomplete("game")(_game_autocomplete)
 
