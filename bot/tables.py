@@ -260,7 +260,7 @@ class TableManager:
             if key in ("carry", "players"):
                 continue  # carried state is not an option; the size is said above
             if rule is not None:
-                lines.append(f"{rule.description}: **{value}**")
+                lines.append(chosen_sentence(rule.description, rule.choices, str(value)))
             else:
                 lines.append(f"{key.replace('_', ' ').capitalize()}: **{value}**")
         return lines
@@ -1027,6 +1027,32 @@ def _seated(state: Game) -> set[int]:
     """Players still taking part (a rules engine may keep removed ids for history)."""
     seated = getattr(state, "active_players", None)
     return set(seated() if callable(seated) else state.players)
+
+
+def chosen_sentence(description: str, choices: Sequence[str], value: str) -> str:
+    """The part of a house rule's description that says what ``value`` does, as a
+    sentence ("When ...: take what there is and the rest is forgiven."), for lobbies.
+    Descriptions name each choice as ``'value' = ...``, ``'value' ...`` or ``value: ...``;
+    one that does not gets the whole description and the choice in bold."""
+    import re
+
+    def marker(choice: str) -> re.Pattern[str]:
+        return re.compile(rf"'{re.escape(choice)}'\s*=\s*|'{re.escape(choice)}'\s+|(?<![\w'])"
+                          rf"{re.escape(choice)}:\s+")
+
+    found = {c: marker(c).search(description) for c in choices}
+    mine = found.get(value)
+    if mine is None:
+        return f"{description} (**{value}**)"
+    others = [m.start() for c, m in found.items() if m is not None and c != value and m.start() > mine.start()]
+    text = description[mine.end():min(others, default=len(description))].strip().rstrip(";,.").strip()
+    kept = mine.group(0).strip()
+    if kept.startswith("'") and not kept.endswith("=") and not kept.endswith(":"):
+        text = f"**{value}** {text}"  # "'ask' lets ...": the choice is the sentence's subject
+    firsts = [m.start() for m in found.values() if m is not None]
+    preface = description[:min(firsts)].strip() if firsts else ""
+    sentence = f"{preface} {text}" if preface else text[:1].upper() + text[1:]
+    return sentence + "."
 
 
 def _is_component_on(interaction: discord.Interaction, message_id: int | None) -> bool:
