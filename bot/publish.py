@@ -307,7 +307,7 @@ class Publisher:
             return
         if self.dms_closed(table, user):
             return
-        await self.send_dm_hand(table, user, notice="**Your turn.**")
+        await self.send_dm_hand(table, user)  # its status line says "Your move."
 
     def final_line(self, table: Table) -> str:
         """The parent message at the end: the result, where it was played, where it went."""

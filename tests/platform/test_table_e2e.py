@@ -5,6 +5,9 @@ refuses (thread creation, an edit, a DM)."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import discord
 import pytest
 from simcord.results import to_discord_message
@@ -174,7 +177,7 @@ async def test_dm_hand_player_is_told_in_dms_and_show_hand_refreshes_it(simcord_
             latest = dms()[-1]
             if table.record.version > 0:
                 # Their turn came: a new DM with the hand, the previous one cut to a line.
-                assert "Your turn" in latest.content and latest.embeds
+                assert "Your move" in latest.content and latest.embeds
                 turns_seen += 1
                 if len(dms()) > 1:
                     assert "An earlier hand" in dms()[-2].content and not dms()[-2].embeds
@@ -296,3 +299,35 @@ async def test_idiot_swap_ping(tmp_path):
             assert ping.id not in {m.id for m in thread.history()}
     finally:
         await bot.storage.close()
+
+
+async def test_leak_scan_no_hidden_card_in_any_public_message(simcord_env):
+    """Every public payload of a whole game (channel and thread posts and edits, public
+    interaction answers) is scanned for the cards that stayed hidden to the end: the
+    losers' hands and the undealt cards, by code and by face."""
+    env = simcord_env
+    guild, channel, members = world(env, 3)
+    await start(channel, members)
+    thread = game_place(channel)
+    (table,) = env.bot.tables.tables()
+    while env.bot.tables.tables():
+        mover, _ = mover_of(env, members)
+        hand = await mover.click(thread.last_message, label="Show hand")
+        await mover.select(hand.response.message, [play_code(table, mover)])
+    hidden = [c for hand in table.state.hands.values() for c in hand] + list(table.state.spare)
+    assert len(hidden) > 10
+    dms = {m.user.dm_channel.id for m in members if m.user.dm_channel is not None}
+    public = []
+    for request in env.http_requests:
+        payload = request.json or {}
+        if request.path.startswith("/channels/") and not any(request.path.startswith(f"/channels/{d}/") for d in dms):
+            public.append(json.dumps(payload, ensure_ascii=False))
+        elif request.path.startswith("/interactions/") and not int((payload.get("data") or {}).get("flags") or 0) & 64:
+            data = payload.get("data") or {}
+            if not any((e.get("title") or "") == "Your hand" for e in data.get("embeds", [])):
+                public.append(json.dumps(data, ensure_ascii=False))
+    assert len(public) > 10
+    text = "\n".join(public)
+    for card in hidden:
+        assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(str(card))}(?![0-9A-Za-z])", text), card
+        assert card.display() not in text, card
