@@ -210,7 +210,9 @@ class TableManager:
         if existing is not None:
             # One lobby per channel, one game per thread: two at one place would share its buttons and commands.
             what = "thread" if isinstance(interaction.channel, discord.Thread) else "channel"
-            await _reply(interaction, f"This {what} already has {existing.describe()}. Finish it or `/cancel` it first, or open a table in another {what}.")
+            why = ("Two lobbies here would share Join, Start and `/join`" if existing.status == "lobby"
+                   else "Its game is played right here, so a second one would share its pings and commands")
+            await _reply(interaction, f"This {what} already has {existing.describe()}. {why}: finish it or `/cancel` it first, or open a table in another {what}.")
             return
         table_options = dict(options or {})
         if house_rules:

@@ -331,3 +331,20 @@ async def test_leak_scan_no_hidden_card_in_any_public_message(simcord_env):
     for card in hidden:
         assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(str(card))}(?![0-9A-Za-z])", text), card
         assert card.display() not in text, card
+
+
+async def test_board_is_reposted_when_chat_scrolled_it_far_up(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    thread = game_place(channel)
+    old = board(channel).id
+    for n in range(30):
+        await members[1].send(thread, f"chat {n}")
+    mover, table = mover_of(env, members)
+    ping = next(m for m in reversed(thread.history()) if m.author.bot and m.content.startswith("👉"))
+    hand = await mover.click(ping, label="Show hand")
+    await mover.select(hand.response.message, [play_code(table, mover)])
+    history = thread.history()
+    assert board(channel).id != old and old not in {m.id for m in history}
+    assert history[-1].content.startswith("👉") and history[-2].id == board(channel).id  # board, then the ping, at the bottom
