@@ -217,6 +217,17 @@ class Platform(commands.Cog):
                 else "New games will be played in the channel where their lobby was opened.")
         await interaction.response.send_message(text + " Games already running stay where they are.", ephemeral=True)
 
+    @settings.command(name="layout", description="How the board looks: classic (an embed) or v2 (Discord's newer layout) (Manage Server).")
+    @app_commands.choices(style=[app_commands.Choice(name="classic: an embed", value="classic"), app_commands.Choice(name="v2: Components V2 layout", value="v2")])
+    async def settings_layout(self, interaction: discord.Interaction, style: app_commands.Choice[str]) -> None:
+        assert interaction.guild_id is not None
+        if not self._is_manager(interaction):
+            await interaction.response.send_message("Only members with Manage Server can change how the board looks.", ephemeral=True)
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_guild_setting(db, "layout", style.value)
+        await interaction.response.send_message(f"New games will show their board as {style.name.split(':')[1].strip()}. Games already running keep theirs.", ephemeral=True)
+
     settings_house_rule.autocomplete("game")(_game_autocomplete)
 
     @settings_house_rule.autocomplete("rule")

@@ -218,6 +218,17 @@ class Publisher:
             view = views.table_view(table.guild_id, table.id)
         return content, embed, view
 
+    def board_message(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "") -> dict[str, Any]:
+        """Keyword arguments for sending or editing the board: an embed, or (the
+        server's layout setting, fixed at Start) a Components V2 layout of the same text."""
+        content, embed, view = self.board_payload(table, final=final, events=events, note=note)
+        if table.record.publish.get("layout") != "v2":
+            return {"content": content, "embed": embed, "view": view}
+        from bot.layout import layout_view
+
+        buttons = list(view.children) if view is not None else []
+        return {"view": layout_view(embed, content=content, buttons=buttons)}
+
     async def publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None, note: str = "") -> None:
         """Edit the board (or post it), bring the ping up to date, and hand each newly
         current player their hand (live hand edit or DM)."""
@@ -229,7 +240,7 @@ class Publisher:
             return
         record = table.record
         before = (record.message_id, json.dumps(record.publish, sort_keys=True))
-        content, embed, view = self.board_payload(table, final=final, events=events, note=note)
+        board = self.board_message(table, final=final, events=events, note=note)
         place = self.place(table)
         too_old = record.message_posted_at is not None and now_ts() - record.message_posted_at > REPOST_AFTER_SECONDS
         scrolled = record.publish.get("after_board", 0) >= SCROLL_REPOST_MESSAGES
@@ -237,11 +248,11 @@ class Publisher:
             repost = record.message_id is None or too_old or scrolled
             if not repost:
                 try:
-                    await place.get_partial_message(record.message_id).edit(content=content, embed=embed, view=view, allowed_mentions=NO_PINGS)
+                    await place.get_partial_message(record.message_id).edit(**board, allowed_mentions=NO_PINGS)
                 except discord.NotFound:
                     repost = True  # someone deleted the board
             if repost:
-                message = await place.send(content=content, embed=embed, view=view, allowed_mentions=NO_PINGS)
+                message = await place.send(**board, allowed_mentions=NO_PINGS)
                 old, record.message_id, record.message_posted_at = record.message_id, message.id, now_ts()
                 record.publish["after_board"] = 0
                 if old is not None:

@@ -348,3 +348,24 @@ async def test_board_is_reposted_when_chat_scrolled_it_far_up(simcord_env):
     history = thread.history()
     assert board(channel).id != old and old not in {m.id for m in history}
     assert history[-1].content.startswith("👉") and history[-2].id == board(channel).id  # board, then the ping, at the bottom
+
+
+async def test_v2_layout_board_is_played_and_edited_in_place(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(channel, "settings layout", style="v2")
+    await start(channel, members)
+    thread = game_place(channel)
+    (first,) = [m for m in thread.history() if m.flags.components_v2]
+    texts = [c.content for c in first.components[0].children if isinstance(c, discord.TextDisplay)]
+    assert texts[0].startswith("### Toy") and any("move 0" in t for t in texts)
+    assert sum(len(t) for t in texts) <= 4000
+    while env.bot.tables.tables():
+        mover, table = mover_of(env, members)
+        hand = await mover.click(thread.last_message, label="Show hand")
+        await mover.select(hand.response.message, [play_code(table, mover)])
+    final = now(env, first)
+    texts = [c.content for c in final.components[0].children if isinstance(c, discord.TextDisplay)]
+    assert "won the Toy game" in texts[0]
+    assert final.components[-1].children[0].label == "Rematch"
