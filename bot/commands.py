@@ -228,6 +228,18 @@ class Platform(commands.Cog):
             await repos.set_guild_setting(db, "layout", style.value)
         await interaction.response.send_message(f"New games will show their board as {style.name.split(':')[1].strip()}. Games already running keep theirs.", ephemeral=True)
 
+    @settings.command(name="pictures", description="Card pictures on the board (on), or text only for screen readers and slow links (off) (Manage Server).")
+    @app_commands.choices(mode=[app_commands.Choice(name="on: card pictures", value="on"), app_commands.Choice(name="off: text only", value="off")])
+    async def settings_pictures(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
+        assert interaction.guild_id is not None
+        if not self._is_manager(interaction):
+            await interaction.response.send_message("Only members with Manage Server can change card pictures.", ephemeral=True)
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_guild_setting(db, "pictures", mode.value)
+        text = "New games will show card pictures on the board." if mode.value == "on" else "New games will show their board as text only."
+        await interaction.response.send_message(text + " Games already running keep theirs.", ephemeral=True)
+
     settings_house_rule.autocomplete("game")(_game_autocomplete)
 
     @settings_house_rule.autocomplete("rule")

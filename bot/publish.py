@@ -21,7 +21,9 @@ its token, or their DM hand is sent anew with the previous one cut to a line.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import io
 import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
@@ -218,16 +220,38 @@ class Publisher:
             view = views.table_view(table.guild_id, table.id)
         return content, embed, view
 
-    def board_message(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "") -> dict[str, Any]:
+    def board_message(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", image: str | None = None) -> dict[str, Any]:
         """Keyword arguments for sending or editing the board: an embed, or (the
-        server's layout setting, fixed at Start) a Components V2 layout of the same text."""
+        server's layout setting, fixed at Start) a Components V2 layout of the same text.
+        ``image`` is the card picture's ``attachment://`` address, if there is one."""
         content, embed, view = self.board_payload(table, final=final, events=events, note=note)
         if table.record.publish.get("layout") != "v2":
+            if image:
+                embed.set_image(url=image)
             return {"content": content, "embed": embed, "view": view}
         from bot.layout import layout_view
 
         buttons = list(view.children) if view is not None else []
-        return {"view": layout_view(embed, content=content, buttons=buttons)}
+        return {"view": layout_view(embed, content=content, buttons=buttons, image=image)}
+
+    async def table_picture(self, table: Table) -> bytes | None:
+        """The public card picture, drawn off the event loop from rows built from the
+        spectator observation only (so no hidden card can be an input of it). None when
+        the server turned pictures off, the game draws none, or drawing failed."""
+        from bot import cardart
+        from bot.games import card_rows
+
+        render_rows = getattr(cardart, "render_rows", None)
+        if table.state is None or not callable(render_rows) or table.record.publish.get("pictures") == "off":
+            return None
+        rows = card_rows(table.spec.render, "table_cards", table.state.observation(None))
+        if not rows:
+            return None
+        try:
+            return await asyncio.to_thread(render_rows, rows, title=f"{table.spec.title} #{table.id}")
+        except Exception:
+            log.exception("Could not draw the card picture of table %s; showing text only", table.id)
+            return None
 
     async def publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None, note: str = "") -> None:
         """Edit the board (or post it), bring the ping up to date, and hand each newly
@@ -240,7 +264,11 @@ class Publisher:
             return
         record = table.record
         before = (record.message_id, json.dumps(record.publish, sort_keys=True))
-        board = self.board_message(table, final=final, events=events, note=note)
+        picture = await self.table_picture(table)
+        name = f"table-{table.id}.png"
+        board = self.board_message(table, final=final, events=events, note=note, image=f"attachment://{name}" if picture else None)
+        # The picture rides on the edit (or post) that happens anyway: no extra call.
+        file = (lambda: discord.File(io.BytesIO(picture), filename=name)) if picture else None
         place = self.place(table)
         too_old = record.message_posted_at is not None and now_ts() - record.message_posted_at > REPOST_AFTER_SECONDS
         scrolled = record.publish.get("after_board", 0) >= SCROLL_REPOST_MESSAGES
@@ -248,11 +276,13 @@ class Publisher:
             repost = record.message_id is None or too_old or scrolled
             if not repost:
                 try:
-                    await place.get_partial_message(record.message_id).edit(**board, allowed_mentions=NO_PINGS)
+                    files = {"attachments": [file()]} if file else {}
+                    await place.get_partial_message(record.message_id).edit(**board, **files, allowed_mentions=NO_PINGS)
                 except discord.NotFound:
                     repost = True  # someone deleted the board
             if repost:
-                message = await place.send(**board, allowed_mentions=NO_PINGS)
+                files = {"file": file()} if file else {}
+                message = await place.send(**board, **files, allowed_mentions=NO_PINGS)
                 old, record.message_id, record.message_posted_at = record.message_id, message.id, now_ts()
                 record.publish["after_board"] = 0
                 if old is not None:

@@ -193,6 +193,11 @@ class TableManager:
         async with self.storage.reading(guild_id) as db:
             return "v2" if await repos.get_guild_setting(db, "layout", "classic") == "v2" else "classic"
 
+    async def pictures_on(self, guild_id: int) -> bool:
+        """Per server: card pictures on the board (the default), or text only."""
+        async with self.storage.reading(guild_id) as db:
+            return await repos.get_guild_setting(db, "pictures", "on") != "off"
+
     async def threads_on(self, guild_id: int) -> bool:
         """Per server: each game in its own thread (the default), or in the channel."""
         async with self.storage.reading(guild_id) as db:
@@ -442,7 +447,9 @@ class TableManager:
             await self._open_thread(interaction, table)
             if await self.board_layout(table.guild_id) == "v2":
                 record.publish["layout"] = "v2"  # fixed for the game: a V2 message stays V2
-                await self._save_lobby(table, publish=record.publish)
+            if not await self.pictures_on(table.guild_id):
+                record.publish["pictures"] = "off"
+            await self._save_lobby(table, publish=record.publish)
         if _is_component_on(interaction, record.lobby_message_id):
             await interaction.response.edit_message(embed=self._lobby_embed(table), view=None)
         else:

@@ -369,3 +369,62 @@ async def test_v2_layout_board_is_played_and_edited_in_place(simcord_env):
     texts = [c.content for c in final.components[0].children if isinstance(c, discord.TextDisplay)]
     assert "won the Toy game" in texts[0]
     assert final.components[-1].children[0].label == "Rematch"
+
+
+async def test_card_picture_is_drawn_from_the_spectator_view_and_rides_on_the_board_edit(simcord_env, monkeypatch):
+    """A public picture's only input is the spectator observation (no hand in it), it is
+    attached to the board edit that happens anyway, and turning pictures off leaves text."""
+    import io
+
+    from PIL import Image
+
+    import bot.cardart as cardart
+    from bot.cardart import CardRow
+    from tests.platform.toy import TOY_SPEC
+
+    seen_observations, seen_rows = [], []
+
+    def table_cards(observation):
+        seen_observations.append(observation)
+        return [CardRow("Cards held", face_down=sum(observation["counts"].values()))]
+
+    def render_rows(rows, *, title=""):
+        seen_rows.append(list(rows))
+        buffer = io.BytesIO()
+        Image.new("RGB", (4, 4)).save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    monkeypatch.setattr(TOY_SPEC.render, "table_cards", table_cards, raising=False)
+    monkeypatch.setattr(cardart, "render_rows", render_rows, raising=False)
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    thread = game_place(channel)
+    mover, table = mover_of(env, members)
+    first = board(channel)
+    assert len(first.attachments) == 1 and first.embeds[0].image.url
+    start_at = len(env.http_requests)
+    hand = await mover.click(thread.last_message, label="Show hand")
+    await mover.select(hand.response.message, [play_code(table, mover)])
+    board_calls = [r for r in env.http_requests[start_at:] if r.path == f"/channels/{thread.id}/messages/{first.id}"]
+    assert len(board_calls) == 1  # one edit carried text and picture together
+    assert len(now(env, first).attachments) == 1
+    assert seen_observations and all("hand" not in o for o in seen_observations)
+    assert all(o == table.state.observation(None) for o in seen_observations[-1:])
+    assert all(not row.cards for rows in seen_rows for row in rows)  # the toy shows no face-up card
+
+
+async def test_pictures_off_keeps_the_board_text_only(simcord_env, monkeypatch):
+    import bot.cardart as cardart
+    from bot.cardart import CardRow
+    from tests.platform.toy import TOY_SPEC
+
+    calls = []
+    monkeypatch.setattr(TOY_SPEC.render, "table_cards", lambda o: [CardRow("x", face_down=1)], raising=False)
+    monkeypatch.setattr(cardart, "render_rows", lambda rows, *, title="": calls.append(rows) or b"", raising=False)
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(channel, "settings pictures", mode="off")
+    await start(channel, members)
+    assert not board(channel).attachments and not calls
