@@ -151,7 +151,10 @@ class Platform(commands.Cog):
         hands = "in DMs" if await self.tables.hands_in_dm(interaction.guild_id, interaction.user.id) else "here, as private (ephemeral) messages"
         timer = await self.tables.guild_turn_seconds(interaction.guild_id)
         threads = "each in its own thread" if await self.tables.threads_on(interaction.guild_id) else "in the channel"
-        lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s", f"**Games are played:** {threads}"]
+        pictures = "card pictures" if await self.tables.pictures_on(interaction.guild_id) else "text only"
+        layout = await self.tables.board_layout(interaction.guild_id)
+        lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s", f"**Games are played:** {threads}",
+                 f"**Boards:** {pictures}, {'Components V2 layout' if layout == 'v2' else 'classic embed'}"]
         for spec in self.bot.games:  # type: ignore[attr-defined]
             chosen = await self.tables.house_rules(interaction.guild_id, spec)
             for rule in spec.house_rules:
