@@ -52,7 +52,7 @@ class Platform(commands.Cog):
                 await guard.answer(interaction, error.sentence)
                 return None
         if table is None:
-            await guard.answer(interaction, "There is no table in this channel. Open one with `/blackjack new` (or another game's `new`).", ephemeral=True)
+            await guard.answer(interaction, self.tables.no_table_here(interaction.guild_id, interaction.channel_id, interaction.user.id))
         return table
 
     # ------------------------------------------------------------ table commands
@@ -166,7 +166,11 @@ class Platform(commands.Cog):
         assert interaction.guild_id is not None
         hands = "in DMs" if await self.tables.hands_in_dm(interaction.guild_id, interaction.user.id) else "here, as private (ephemeral) messages"
         timer = await self.tables.guild_turn_seconds(interaction.guild_id)
-        lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s"]
+        threads = "each in its own thread" if await self.tables.threads_on(interaction.guild_id) else "in the channel"
+        pictures = "card pictures" if await self.tables.pictures_on(interaction.guild_id) else "text only"
+        layout = await self.tables.board_layout(interaction.guild_id)
+        lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s", f"**Games are played:** {threads}",
+                 f"**Boards:** {pictures}, {'Components V2 layout' if layout == 'v2' else 'classic embed'}"]
         for spec in self.bot.games:  # type: ignore[attr-defined]
             chosen = await self.tables.house_rules(interaction.guild_id, spec)
             for rule in spec.house_rules:
@@ -226,6 +230,42 @@ class Platform(commands.Cog):
         async with self.tables.storage.transaction(interaction.guild_id) as db:
             await repos.set_guild_setting(db, f"house:{spec.key}:{rule}", value)
         await interaction.response.send_message(f"{spec.title}: {rule} is now **{value}** for new tables on this server.", ephemeral=True)
+
+    @settings.command(name="threads", description="Play each game in its own thread (on), or in the channel (off) (Manage Server).")
+    @app_commands.choices(mode=[app_commands.Choice(name="on: a thread per game", value="on"), app_commands.Choice(name="off: games in the channel", value="off")])
+    async def settings_threads(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
+        assert interaction.guild_id is not None
+        if not self._is_manager(interaction):
+            await interaction.response.send_message("Only members with Manage Server can change where games are played.", ephemeral=True)
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_guild_setting(db, "threads", mode.value)
+        text = ("Each new game will be played in its own thread, opened from its lobby message." if mode.value == "on"
+                else "New games will be played in the channel where their lobby was opened.")
+        await interaction.response.send_message(text + " Games already running stay where they are.", ephemeral=True)
+
+    @settings.command(name="layout", description="How the board looks: classic (an embed) or v2 (Discord's newer layout) (Manage Server).")
+    @app_commands.choices(style=[app_commands.Choice(name="classic: an embed", value="classic"), app_commands.Choice(name="v2: Components V2 layout", value="v2")])
+    async def settings_layout(self, interaction: discord.Interaction, style: app_commands.Choice[str]) -> None:
+        assert interaction.guild_id is not None
+        if not self._is_manager(interaction):
+            await interaction.response.send_message("Only members with Manage Server can change how the board looks.", ephemeral=True)
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_guild_setting(db, "layout", style.value)
+        await interaction.response.send_message(f"New games will show their board as {style.name.split(':')[1].strip()}. Games already running keep theirs.", ephemeral=True)
+
+    @settings.command(name="pictures", description="Card pictures on the board (on), or text only for screen readers and slow links (off) (Manage Server).")
+    @app_commands.choices(mode=[app_commands.Choice(name="on: card pictures", value="on"), app_commands.Choice(name="off: text only", value="off")])
+    async def settings_pictures(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
+        assert interaction.guild_id is not None
+        if not self._is_manager(interaction):
+            await interaction.response.send_message("Only members with Manage Server can change card pictures.", ephemeral=True)
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_guild_setting(db, "pictures", mode.value)
+        text = "New games will show card pictures on the board." if mode.value == "on" else "New games will show their board as text only."
+        await interaction.response.send_message(text + " Games already running keep theirs.", ephemeral=True)
 
     settings_house_rule.autocomplete("game")(_game_autocomplete)
 

@@ -299,6 +299,12 @@ class HouseRule:
             return self.choice_descriptions[self.choices.index(choice)]
         return choice
 
+    def sentence(self, choice: str) -> str:
+        """``choice`` as a sentence for a lobby or /settings: its own sentence, or the
+        rule's description with the choice in bold when it has none."""
+        described = self.describe(choice)
+        return described if described != choice else f"{self.description} (**{choice}**)"
+
 
 @dataclass(frozen=True, slots=True)
 class Control:

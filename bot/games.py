@@ -41,6 +41,21 @@ class GameRender(Protocol):
     def event_lines(self, events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         """Public one-line descriptions of ``events`` for the table's recent log."""
 
+    # Optional (the platform shows text only for a render module without them):
+    #   table_cards(observation) -> list[bot.cardart.CardRow]   public rows, from the
+    #       spectator observation only, so no hidden card can reach a public picture;
+    #   hand_cards(observation) -> list[bot.cardart.CardRow]    the player's own rows.
+    # Use :func:`card_rows` to call them.
+
+
+def card_rows(render: GameRender, name: str, observation: Mapping[str, Any]) -> list[Any]:
+    """``render.table_cards`` / ``render.hand_cards`` of an observation, or [] when the
+    game's render module has no pictures."""
+    if name not in ("table_cards", "hand_cards"):
+        raise ValueError(name)
+    function = getattr(render, name, None)
+    return list(function(observation)) if callable(function) else []
+
 
 @dataclass(frozen=True)
 class GameSpec:

@@ -35,6 +35,7 @@ import discord
 from bot import guard, views
 from bot.engine import Action, Event, Game, RuleError
 from bot.games import GameRegistry, GameSpec
+from bot.publish import Publisher
 from storage import repos
 from storage.db import Storage, StorageError
 from storage.repos import BadRecord, TableRecord
@@ -104,14 +105,32 @@ class TableManager:
         self.storage = storage
         self.games = games
         self._tables: dict[tuple[int, int], Table] = {}
+        #: (guild, place) -> table id; a place is a table's thread, else its channel.
         self._by_channel: dict[tuple[int, int], int] = {}
         self._closing = False
+        self.publisher = Publisher(self)
 
     # ================================================================ lookups
 
     def active_in_channel(self, guild_id: int, channel_id: int) -> Table | None:
+        """The table living in this channel or thread (a game's thread, or a channel
+        where games are played directly, or a channel with an open lobby)."""
         table_id = self._by_channel.get((guild_id, channel_id))
         return self._tables.get((guild_id, table_id)) if table_id is not None else None
+
+    def no_table_here(self, guild_id: int, channel_id: int, user_id: int) -> str:
+        """Why a table command found nothing here, pointing at the threads where this
+        channel's games are played (commands act on the table of the thread they are
+        typed in; in the parent channel, on its lobby)."""
+        threads = [t for t in self._tables.values() if t.guild_id == guild_id and t.record.channel_id == channel_id and t.record.thread_id is not None]
+        mine = [t for t in threads if user_id in t.record.players]
+        if mine:
+            where = ", ".join(f"<#{t.record.thread_id}>" for t in mine)
+            return f"Your game is played in its thread, {where}: use the command there."
+        if threads:
+            where = ", ".join(f"<#{t.record.thread_id}>" for t in threads)
+            return f"This channel's games are played in their threads ({where}); there is no open lobby here. Open one with `/blackjack new` (or another game's `new`)."
+        return "There is no table in this channel. Open one with `/blackjack new` (or another game's `new`)."
 
     def tables(self) -> list[Table]:
         return list(self._tables.values())
@@ -162,12 +181,14 @@ class TableManager:
 
     def _track(self, table: Table) -> None:
         self._tables[table.key] = table
-        self._by_channel[(table.guild_id, table.record.channel_id)] = table.id
+        for key in [k for k, v in self._by_channel.items() if k[0] == table.guild_id and v == table.id]:
+            del self._by_channel[key]  # a table that moved into its thread
+        self._by_channel[(table.guild_id, table.record.place)] = table.id
 
     def _untrack(self, table: Table) -> None:
         self._tables.pop(table.key, None)
-        if self._by_channel.get((table.guild_id, table.record.channel_id)) == table.id:
-            del self._by_channel[(table.guild_id, table.record.channel_id)]
+        if self._by_channel.get((table.guild_id, table.record.place)) == table.id:
+            del self._by_channel[(table.guild_id, table.record.place)]
         self._cancel_timers(table)
 
     # ================================================================ settings
@@ -190,34 +211,66 @@ class TableManager:
         async with self.storage.reading(guild_id) as db:
             return await repos.get_user_setting(db, user_id, "hands", "here") == "dm"
 
+    async def board_layout(self, guild_id: int) -> str:
+        """Per server: the board as an embed ("classic", the default) or in Components V2 ("v2")."""
+        async with self.storage.reading(guild_id) as db:
+            return "v2" if await repos.get_guild_setting(db, "layout", "classic") == "v2" else "classic"
+
+    async def pictures_on(self, guild_id: int) -> bool:
+        """Per server: card pictures on the board (the default), or text only."""
+        async with self.storage.reading(guild_id) as db:
+            return await repos.get_guild_setting(db, "pictures", "on") != "off"
+
+    async def threads_on(self, guild_id: int) -> bool:
+        """Per server: each game in its own thread (the default), or in the channel."""
+        async with self.storage.reading(guild_id) as db:
+            return await repos.get_guild_setting(db, "threads", "on") != "off"
+
     # ================================================================ lobbies
 
-    async def open_lobby(self, interaction: discord.Interaction, spec: GameSpec, options: dict[str, Any] | None = None) -> None:
+    async def open_lobby(
+        self, interaction: discord.Interaction, spec: GameSpec, options: dict[str, Any] | None = None, *,
+        players: Sequence[int] = (), seat_choices: dict[int, str] | None = None, house_rules: bool = True,
+    ) -> None:
+        """Open a lobby where the command was typed. In a thread (a Rematch, or a
+        command typed in one) the game is then played in that thread; in a channel,
+        Start opens a thread for it. ``players`` seats people at once (a Rematch)."""
         guild_id, channel_id, host = interaction.guild_id, interaction.channel_id, interaction.user.id
         if guild_id is None or channel_id is None:
             await _reply(interaction, "Tables are played in a server channel, not in DMs.")
             return
         existing = self.active_in_channel(guild_id, channel_id)
         if existing is not None:
-            await _reply(interaction, f"This channel already has {existing.describe()}. Finish it or `/cancel` it first, or open a table in another channel.")
+            # One lobby per channel, one game per thread: two at one place would share its buttons and commands.
+            what = "thread" if isinstance(interaction.channel, discord.Thread) else "channel"
+            why = ("Two lobbies here would share Join, Start and `/join`" if existing.status == "lobby"
+                   else "Its game is played right here, so a second one would share its pings and commands")
+            await _reply(interaction, f"This {what} already has {existing.describe()}. {why}: finish it or `/cancel` it first, or open a table in another {what}.")
             return
         table_options = dict(options or {})
-        table_options.update(await self.house_rules(guild_id, spec))
+        if house_rules:
+            table_options.update(await self.house_rules(guild_id, spec))
         timer = await self.guild_turn_seconds(guild_id)
         now = now_ts()
+        in_thread = interaction.channel if isinstance(interaction.channel, discord.Thread) else None
+        parent_id = in_thread.parent_id if in_thread is not None and in_thread.parent_id else channel_id
+        thread_id = channel_id if in_thread is not None else None
         async with self.storage.transaction(guild_id) as db:
-            if await repos.active_table_in_channel(db, channel_id) is not None:
+            if await repos.active_table_at(db, channel_id) is not None:
                 await _reply(interaction, "This channel already has a table. Finish it or `/cancel` it first.")
                 return
-            table_id = await repos.insert_table(db, game=spec.key, channel_id=channel_id, host_id=host, options=table_options, timer_seconds=timer, now=now)
+            table_id = await repos.insert_table(db, game=spec.key, channel_id=parent_id, thread_id=thread_id, host_id=host, options=table_options, timer_seconds=timer, now=now)
             record = await repos.get_table(db, table_id)
         assert record is not None
         table = Table(guild_id, record, spec)
+        record.publish = {"lobby_channel": channel_id, "lobby_options": table_options}
+        record.players = [host, *[p for p in players if p != host]]
         if spec.seat_choices:
             # The opener joins the first side; they can switch with the other Join button.
-            record.seat_choices = {host: spec.seat_choices[0][0]}
-            async with self.storage.transaction(guild_id) as db:
-                await repos.update_table(db, table.id, now=now, seat_choices=record.seat_choices)
+            record.seat_choices = dict(seat_choices or {}) or {host: spec.seat_choices[0][0]}
+            record.seat_choices.setdefault(host, spec.seat_choices[0][0])
+        async with self.storage.transaction(guild_id) as db:
+            await repos.update_table(db, table.id, now=now, seat_choices=record.seat_choices, players=record.players, publish=record.publish)
         self._track(table)
         callback = await interaction.response.send_message(embed=self._lobby_embed(table), view=views.lobby_view(guild_id, table.id, spec.seat_choices))
         message = callback.resource  # the new message comes back with the callback: no extra fetch
@@ -226,20 +279,48 @@ class TableManager:
             async with self.storage.transaction(guild_id) as db:
                 await repos.update_table(db, table.id, now=now_ts(), lobby_message_id=message.id)
 
+    def _table_size(self, table: Table) -> tuple[int, int]:
+        """Seats a lobby offers: the table's own size option (Engines' 2 or 4) if any."""
+        game = table.spec.game
+        size = table.record.publish.get("lobby_options", table.record.options).get("players")
+        if isinstance(size, int) and game.min_players <= size <= game.max_players:
+            return size, size
+        return game.min_players, game.max_players
+
+    def _option_lines(self, table: Table) -> list[str]:
+        """Table options as sentences: a house rule by its description, not its key."""
+        lines = []
+        for key, value in sorted(table.record.publish.get("lobby_options", table.record.options).items()):
+            rule = table.spec.house_rule(key)
+            if key in ("carry", "players"):
+                continue  # carried state is not an option; the size is said above
+            if rule is not None:
+                lines.append(rule.sentence(str(value)))
+            else:
+                lines.append(f"{key.replace('_', ' ').capitalize()}: **{value}**")
+        return lines
+
     def _lobby_embed(self, table: Table, note: str = "") -> discord.Embed:
         spec, record = table.spec, table.record
-        game = spec.game
-        embed = discord.Embed(title=f"{spec.title} — table #{table.id}", colour=discord.Colour.blurple())
+        low, high = self._table_size(table)
+        size = f"{low} players" if low == high else f"{low} to {high} players"
+        embed = discord.Embed(title=f"{spec.title}: table #{table.id}", colour=discord.Colour.blurple())
         if record.status == "lobby":
             embed.description = (
-                f"Hosted by <@{record.host_id}>. {game.min_players}–{game.max_players} players. "
+                f"Hosted by <@{record.host_id}>. {size}. "
                 f"Press **Join**, then the host presses **Start**.\nTurn timer: {record.timer_seconds} s."
             )
         elif record.status == "cancelled":
             embed.description = "This table was cancelled."
             embed.colour = discord.Colour.dark_grey()
+        elif record.status == "finished" and table.state is not None:
+            embed.description = self.publisher.final_line(table)
+            embed.colour = discord.Colour.gold()
+        elif record.thread_id is not None and record.publish.get("lobby_channel") != record.thread_id:
+            embed.description = f"▶️ In play in <#{record.thread_id}>: the table, your turns and your hand are there."
+            embed.colour = discord.Colour.green()
         else:
-            embed.description = "The game has started: see the table message below."
+            embed.description = "▶️ In play: the table message is below."
             embed.colour = discord.Colour.green()
         seats = []
         for player in record.players:
@@ -247,9 +328,10 @@ class TableManager:
             label = dict(spec.seat_choices).get(choice, "") if choice else ""
             seats.append(f"<@{player}>" + (f" — {label}" if label else "") + (" (host)" if player == record.host_id else ""))
         embed.add_field(name=f"Players ({len(record.players)})", value="\n".join(seats) or "nobody yet", inline=False)
-        rules = [f"{k}: {v}" for k, v in sorted(record.options.items()) if k != "carry"]
+        rules = self._option_lines(table)
         if rules:
             embed.add_field(name="Table options", value="\n".join(rules)[:1024], inline=False)
+        note = note or record.publish.get("note", "")
         if note:
             embed.set_footer(text=note[:2048])
         return embed
@@ -339,7 +421,8 @@ class TableManager:
     async def _edit_lobby_message(self, table: Table, embed: discord.Embed, view: discord.ui.View | None) -> None:
         if table.record.lobby_message_id is None:
             return
-        channel = self.bot.get_partial_messageable(table.record.channel_id, guild_id=table.guild_id)
+        where = table.record.publish.get("lobby_channel", table.record.channel_id)
+        channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.get_partial_message(table.record.lobby_message_id).edit(embed=embed, view=view)
 
@@ -384,13 +467,47 @@ class TableManager:
                 table, status="playing", seed=seed, options=options, state=state.to_json(), version=0,
                 deadline=deadline, recent=["The game begins.", *opening][-RECENT_LINES:],
             )
+            await self._open_thread(interaction, table)
+            if await self.board_layout(table.guild_id) == "v2":
+                record.publish["layout"] = "v2"  # fixed for the game: a V2 message stays V2
+            if not await self.pictures_on(table.guild_id):
+                record.publish["pictures"] = "off"
+            await self._save_lobby(table, publish=record.publish)
         if _is_component_on(interaction, record.lobby_message_id):
             await interaction.response.edit_message(embed=self._lobby_embed(table), view=None)
         else:
-            await _reply(interaction, "Started.", ephemeral=True)
+            where = f" in <#{record.thread_id}>" if record.thread_id and record.thread_id != interaction.channel_id else ""
+            await _reply(interaction, f"Started{where}.", ephemeral=True)
             await self._edit_lobby_message(table, self._lobby_embed(table), None)
         await self._publish(table, ping=current)
         self._arm_timers(table)
+
+    async def _open_thread(self, interaction: discord.Interaction, table: Table) -> None:
+        """Start: a public thread from the lobby message, where the game is played.
+        The game stays in the channel when the lobby is in a thread already (a
+        Rematch), when the server turned threads off, or when Discord refuses (no
+        Create Public Threads permission): then with a note saying so."""
+        record = table.record
+        if record.thread_id is not None or record.lobby_message_id is None or not await self.threads_on(table.guild_id):
+            return
+        permissions = interaction.app_permissions
+        if not permissions.create_public_threads:
+            note = "I could not open a thread for this game (I need the Create Public Threads permission here), so it is played in this channel."
+        else:
+            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=table.guild_id)
+            try:
+                thread = await channel.get_partial_message(record.lobby_message_id).create_thread(
+                    name=f"{table.spec.title} #{table.id}", auto_archive_duration=1440,
+                )
+            except discord.HTTPException as error:
+                log.warning("Could not open a thread for table %s in guild %s: %s", table.id, table.guild_id, error)
+                note = "I could not open a thread for this game (Discord refused), so it is played in this channel."
+            else:
+                await self._save_lobby(table, thread_id=thread.id)
+                self._track(table)
+                return
+        record.publish["note"] = note
+        await self._save_lobby(table, publish=record.publish)
 
     async def cancel(self, interaction: discord.Interaction, table: Table) -> None:
         if not self._can_manage(interaction, table):
@@ -423,9 +540,14 @@ class TableManager:
         if table.record.message_id is None or table.state is None:
             return
         embed = table.spec.render.table_embed(table.state.observation(None), table.names(), [*table.record.recent, note][-RECENT_LINES:])
-        channel = self.bot.get_partial_messageable(table.record.channel_id, guild_id=table.guild_id)
+        channel = self.publisher.place(table)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(table.record.message_id).edit(embed=embed, view=None)
+            await channel.get_partial_message(table.record.message_id).edit(content=f"This game was cancelled. {note}", embed=embed, view=None)
+        ping = table.record.publish.pop("ping", None)
+        if ping:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(ping["id"]).delete()
+        self.publisher.forget_table(table)
 
     # ================================================================ hands
 
@@ -449,19 +571,33 @@ class TableManager:
         content, embed, view = self._hand_payload(table, user, notice=notice, page=page)
         if in_place:
             await interaction.response.edit_message(content=content, embed=embed, view=view)
+            self.publisher.remember_hand(table, interaction)
             return
         if interaction.guild_id is not None and await self.hands_in_dm(guild_id, user):
-            try:
-                await interaction.user.send(content=content, embed=embed, view=view)
-            except discord.HTTPException:
-                await interaction.response.send_message(
-                    "I could not DM you (your DMs may be closed to server members), so here is your hand.\n" + content,
-                    embed=embed, view=view, ephemeral=True,
-                )
-                return
-            await interaction.response.send_message("Your hand is in your DMs.", ephemeral=True)
-            return
+            publisher = self.publisher
+            if not publisher.dms_closed(table, user):
+                # Refresh the DM hand in place rather than send another; a first one is sent.
+                refreshed = await publisher.refresh_dm_hand(table, user)
+                if refreshed is not None:
+                    await interaction.response.send_message(f"Your hand in your DMs is up to date: {refreshed.jump_url}", ephemeral=True)
+                    return
+                sent = await publisher.send_dm_hand(table, user)
+                await self._save_publish(table)
+                if sent is not None:
+                    await interaction.response.send_message(f"Your hand is in your DMs: {sent.jump_url}", ephemeral=True)
+                    return
+            closed = table.record.publish.setdefault("dm_closed", {})
+            if not closed.get(str(user)):
+                # Said once per game; from then on hands are shown here without comment.
+                content = "I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead.\n" + content
+                closed[str(user)] = True
+                await self._save_publish(table)
         await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)
+        self.publisher.remember_hand(table, interaction)
+
+    async def _save_publish(self, table: Table) -> None:
+        async with self.storage.transaction(table.guild_id) as db:
+            await repos.update_table(db, table.id, now=now_ts(), publish=table.record.publish)
 
     def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0) -> tuple[str, discord.Embed, discord.ui.View]:
         state = table.state
@@ -529,7 +665,8 @@ class TableManager:
                 return
             content, embed, view = self._hand_payload(table, user)
             await guard.edit_in_place(interaction, content=content, embed=embed, view=view)
-            await self._after_move(table, outcome)
+            self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
+            await self._after_move(table, outcome, actor=user)
         finally:
             table.lock.release()
 
@@ -572,7 +709,10 @@ class TableManager:
         # swapping): both get a ping and a fresh turn timer.
         turned = {e.player for e in events if e.kind == "turn" and e.player is not None}
         newly_current = frozenset((current - checkpoint.current) | (turned & current))
-        lines = table.spec.render.event_lines(events, table.names())
+        # The log carries plays: whose turn it is shows on the board and in the ping
+        # (a "turn" event is kept only when it says something more, e.g. "plays again").
+        logged = [e for e in events if e.kind != "turn" or (e.data or {}).get("again")]
+        lines = table.spec.render.event_lines(logged, table.names())
         record.recent = [*record.recent, *lines][-RECENT_LINES:]
         if source == "player":
             for user, _ in moves:
@@ -616,8 +756,8 @@ class TableManager:
             self._untrack(table)
         return _Outcome(events, newly_current, over)
 
-    async def _after_move(self, table: Table, outcome: _Outcome) -> None:
-        await self._publish(table, ping=outcome.newly_current, final=outcome.over)
+    async def _after_move(self, table: Table, outcome: _Outcome, *, actor: int | None = None) -> None:
+        await self._publish(table, ping=outcome.newly_current, final=outcome.over, events=outcome.events, actor=actor)
         if not outcome.over:
             self._arm_timers(table)
 
@@ -641,46 +781,14 @@ class TableManager:
 
     # ================================================================ publishing
 
-    async def _publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False) -> None:
-        """Show the table: edit the current table message, or post a new one that
-        pings the players who must act now (Discord notifies on new messages only)."""
-        state = table.state
-        if state is None:
+    async def _publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None) -> None:
+        """Show the table (bot/publish.py): the board edited in place, the ping, the
+        newly current players' hands; at the end, the result on the parent message."""
+        if table.state is None:
             return
-        record = table.record
-        ping = sorted(set(ping))
-        embed = table.spec.render.table_embed(state.observation(None), table.names(), record.recent)
-        embed.set_footer(text=f"{table.spec.title} #{table.id} · move {record.version}" + ("" if final else f" · {record.timer_seconds} s turn timer"))
-        view = None if final else views.table_view(table.guild_id, table.id)
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=table.guild_id)
-        too_old = record.message_posted_at is not None and now_ts() - record.message_posted_at > REPOST_AFTER_SECONDS
+        await self.publisher.publish(table, ping=ping, final=final, events=events, actor=actor)
         if final:
-            content = _final_text(table, state)
-            ping = [p for group in state.placements()[:1] for p in group]
-        elif ping:
-            content = " ".join(f"<@{p}>" for p in ping) + (" — your move." if len(ping) == 1 else " — your moves.")
-        else:
-            content = None
-        try:
-            if ping or final or record.message_id is None or too_old or table.needs_publish:
-                if content is None:
-                    content = _whose_move_text(state)
-                message = await channel.send(content=content, embed=embed, view=view, allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
-                # The previous table message stays as the game's history (its Show hand
-                # button still works); editing it too would cost a third REST call.
-                record.message_id, record.message_posted_at, record.turn_players = message.id, now_ts(), ping
-                async with self.storage.transaction(table.guild_id) as db:
-                    await repos.update_table(db, table.id, now=now_ts(), message_id=message.id, message_posted_at=record.message_posted_at, turn_players=ping)
-            else:
-                await channel.get_partial_message(record.message_id).edit(embed=embed, view=view)
-            table.needs_publish = False
-        except discord.HTTPException as error:
-            log.warning("Could not update the table message of table %s in guild %s: %s", table.id, table.guild_id, error)
-            table.needs_publish = True
-            if ping:
-                record.turn_players = ping  # so the retry pings the right players
-            if not final:
-                self._schedule_publish_retry(table)
+            await self._edit_lobby_message(table, self._lobby_embed(table), None)
 
     def _schedule_publish_retry(self, table: Table, attempt: int = 1) -> None:
         if table.publish_retry and not table.publish_retry.done():
@@ -803,6 +911,26 @@ class TableManager:
                 return
         await self._after_move(table, outcome)
 
+    # ================================================================ rematch
+
+    async def rematch(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> None:
+        """Rematch on a finished board: a lobby right here (the game's thread, or the
+        channel), with the same players seated and the same options; Start plays it here."""
+        async with self.storage.reading(guild_id) as db:
+            record = await repos.get_table(db, table_id)
+        if record is None or record.status != "finished":
+            await _reply(interaction, "Only a finished game offers a rematch.")
+            return
+        spec = self.games.get(record.game)
+        if spec is None:
+            await _reply(interaction, f"This server no longer runs {record.game}.")
+            return
+        if interaction.user.id not in record.players:
+            await _reply(interaction, f"Only the players of that game can call a rematch; open a new table with `/{spec.key} new`.")
+            return
+        options = record.publish.get("lobby_options") or {k: v for k, v in record.options.items() if k != "carry"}
+        await self.open_lobby(interaction, spec, dict(options), players=record.players, seat_choices=record.seat_choices, house_rules=False)
+
     # ================================================================ chat
 
     async def on_chat(self, message: discord.Message) -> bool:
@@ -812,6 +940,7 @@ class TableManager:
         table = self.active_in_channel(message.guild.id, message.channel.id)
         if table is None:
             return False
+        self.publisher.note_chat(table)
         # Most chat is just chat: the rules refuse it and nothing happens.
         return await self.say(table, message.author.id, message.content) is None
 
@@ -997,22 +1126,6 @@ def _seated(state: Game) -> set[int]:
     """Players still taking part (a rules engine may keep removed ids for history)."""
     seated = getattr(state, "active_players", None)
     return set(seated() if callable(seated) else state.players)
-
-
-def _whose_move_text(state: Game) -> str:
-    current = sorted(state.current_players())
-    return "Waiting for " + ", ".join(f"<@{p}>" for p in current) + "." if current else "\u200b"
-
-
-def _final_text(table: Table, state: Game) -> str:
-    placements = state.placements()
-    if not placements:
-        return f"The {table.spec.title} game is over."
-    everyone = sum(len(group) for group in placements)
-    if len(placements) == 1 and everyone > 1:
-        return f"🤝 The {table.spec.title} game ended in a draw."
-    winners = " and ".join(f"<@{p}>" for p in placements[0])
-    return f"🏆 {winners} won the {table.spec.title} game!"
 
 
 def _is_component_on(interaction: discord.Interaction, message_id: int | None) -> bool:

@@ -11,6 +11,7 @@ custom_id shapes (all under Discord's 100-character limit):
 - ``dh:act:<guild>:<table>:<version>:<action>``    a button move
 - ``dh:sel:<guild>:<table>:<version>:<page>``      the paged select of card moves
 - ``dh:page:<guild>:<table>:<version>:<page>``     page buttons of that select
+- ``dh:rematch:<guild>:<table>``                   Rematch on a finished board (same players, options)
 """
 
 from __future__ import annotations
@@ -126,7 +127,20 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:page:(
         await manager_of(interaction).show_hand(interaction, self.guild_id, self.table_id, in_place=True, page=self.page, version=self.version)
 
 
-DYNAMIC_ITEMS = (LobbyButton, ShowHandButton, ActButton, PlaySelect, PageButton)
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:rematch:(?P<g>\d+):(?P<t>\d+)"):
+    def __init__(self, guild_id: int, table_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"dh:rematch:{guild_id}:{table_id}"))
+        self.guild_id, self.table_id = guild_id, table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> RematchButton:
+        return cls(int(match["g"]), int(match["t"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await manager_of(interaction).rematch(interaction, self.guild_id, self.table_id)
+
+
+DYNAMIC_ITEMS = (LobbyButton, ShowHandButton, ActButton, PlaySelect, PageButton, RematchButton)
 
 
 # ------------------------------------------------------------------------- views
@@ -158,6 +172,12 @@ def lobby_view(guild_id: int, table_id: int, seat_choices: Sequence[tuple[str, s
 def table_view(guild_id: int, table_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ShowHandButton(guild_id, table_id))
+    return _unstored(view)
+
+
+def rematch_view(guild_id: int, table_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(guild_id, table_id))
     return _unstored(view)
 
 

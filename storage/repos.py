@@ -42,6 +42,15 @@ class TableRecord:
     created_at: float
     updated_at: float
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The thread the game is played in (None: in the channel itself).
+    thread_id: int | None = None
+    #: What the platform posted for this table (bot/publish.py owns its keys).
+    publish: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def place(self) -> int:
+        """Where the table lives: its thread, else its channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
 
     @classmethod
     def from_row(cls, row: aiosqlite.Row) -> TableRecord:
@@ -72,6 +81,8 @@ class TableRecord:
                 turn_players=[_id(p, "turn_players") for p in _json(row["turn_players"], list, "turn_players")],
                 created_at=_time(row["created_at"], "created_at"),
                 updated_at=_time(row["updated_at"], "updated_at"),
+                thread_id=_optional_id(row["thread_id"], "thread_id"),
+                publish=_json(row["publish"], dict, "publish"),
             )
         except BadRecord:
             raise
@@ -170,12 +181,12 @@ def _dumps(value: Any) -> str:
 
 async def insert_table(
     db: aiosqlite.Connection, *, game: str, channel_id: int, host_id: int, options: dict[str, Any],
-    timer_seconds: int, now: float,
+    timer_seconds: int, now: float, thread_id: int | None = None,
 ) -> int:
     cursor = await db.execute(
-        "INSERT INTO game_tables (game, channel_id, host_id, status, players, options, timer_seconds,"
-        " created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-        (game, channel_id, host_id, _dumps([host_id]), _dumps(options), timer_seconds, now, now),
+        "INSERT INTO game_tables (game, channel_id, thread_id, host_id, status, players, options, timer_seconds,"
+        " created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+        (game, channel_id, thread_id, host_id, _dumps([host_id]), _dumps(options), timer_seconds, now, now),
     )
     table_id = cursor.lastrowid
     await cursor.close()
@@ -209,6 +220,15 @@ async def last_action_seq(db: aiosqlite.Connection, table_id: int) -> int:
     return seq
 
 
+async def active_table_at(db: aiosqlite.Connection, place: int) -> int | None:
+    """The active table living in ``place`` (a thread, or a channel played in directly)."""
+    async with db.execute(
+        "SELECT id FROM game_tables WHERE COALESCE(thread_id, channel_id) = ? AND status IN ('lobby', 'playing')", (place,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return row[0] if row else None
+
+
 async def active_table_in_channel(db: aiosqlite.Connection, channel_id: int) -> int | None:
     async with db.execute(
         "SELECT id FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
@@ -220,9 +240,9 @@ async def active_table_in_channel(db: aiosqlite.Connection, channel_id: int) -> 
 _UPDATABLE = {
     "status", "host_id", "players", "seat_choices", "options", "seed", "state", "version", "timer_seconds",
     "deadline", "obligations", "strikes", "recent", "lobby_message_id", "message_id", "message_posted_at",
-    "turn_players",
+    "turn_players", "thread_id", "publish",
 }
-_JSON_COLUMNS = {"players", "seat_choices", "options", "obligations", "strikes", "recent", "turn_players"}
+_JSON_COLUMNS = {"players", "seat_choices", "options", "obligations", "strikes", "recent", "turn_players", "publish"}
 
 
 async def update_table(db: aiosqlite.Connection, table_id: int, *, now: float, **columns: Any) -> None:

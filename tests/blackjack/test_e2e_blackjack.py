@@ -9,7 +9,7 @@ import random
 import sqlite3
 
 from tests.conftest import restart
-from tests.e2e.ui import has_control_for, select_options, use_control
+from tests.e2e.ui import has_control_for, select_options, use_control, board, game_place
 
 
 def world(env, n=3):
@@ -43,9 +43,9 @@ async def play_one_move(env, channel, members, rng, dm_players=()):
     mover = mover_of(table, members)
     legal = table.state.legal_actions(mover.id)
     code = rng.choice(legal).code()
-    opened = await mover.click(channel.last_message, label="Show hand")
+    opened = await mover.click(game_place(channel).last_message, label="Show hand")
     if mover in dm_players:
-        assert opened.response.content == "Your hand is in your DMs."
+        assert opened.response.content.startswith("Your hand") and "in your DMs" in opened.response.content  # sent, or refreshed in place
         hand = mover.user.dm_channel.last_message
         await use_control(mover.user, hand, code)
     else:
@@ -61,7 +61,7 @@ async def test_three_members_play_a_whole_game(simcord_env, data_dir):
     table = table_of(env)
     assert sorted(table.state.players) == sorted(m.id for m in members)
     first = mover_of(table, members)
-    assert first.mention in channel.last_message.content  # pinged on a new message
+    assert first.mention in game_place(channel).last_message.content  # pinged on a new message
     rng = random.Random(7)
     for _ in range(800):
         if not env.bot.tables.tables():
@@ -70,7 +70,7 @@ async def test_three_members_play_a_whole_game(simcord_env, data_dir):
     else:
         raise AssertionError("the game did not finish in 800 moves")
     assert table.status == "finished"
-    assert "won the Blackjack game" in channel.last_message.content
+    assert "won the Blackjack game" in game_place(channel).last_message.content
     with sqlite3.connect(data_dir / "guilds" / f"{guild.id}.sqlite3") as db:
         places = db.execute("SELECT user_id, place FROM results ORDER BY place").fetchall()
         logged = db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
@@ -87,7 +87,7 @@ async def test_hand_is_private_updates_in_place_and_pages_past_25(simcord_env):
     table = table_of(env)
     mover = mover_of(table, members)
     other = next(m for m in members if m is not mover)
-    hand = await mover.slash(channel, "hand")
+    hand = await mover.slash(game_place(channel), "hand")
     assert hand.ephemeral
     message = hand.response.message
     assert len(select_options(message)) == 25  # first page of the 26 legal first plays
@@ -113,11 +113,11 @@ async def test_out_of_turn_click_is_refused_and_changes_nothing(simcord_env):
     mover = mover_of(table, members)
     waiting = next(m for m in members if m is not mover)
     # The waiting player opens a hand while it is their turn... no: it is not. Their hand has no moves.
-    waiting_hand = await waiting.slash(channel, "hand")
+    waiting_hand = await waiting.slash(game_place(channel), "hand")
     assert "Waiting for" in waiting_hand.response.content
     assert select_options(waiting_hand.response.message) == []
     # A hand opened on your turn goes stale once the turn passes: clicking it is refused.
-    own = await mover.slash(channel, "hand")
+    own = await mover.slash(game_place(channel), "hand")
     rng = random.Random(1)
     before = table.record.version
     while mover_of(table, members) is mover:
@@ -180,7 +180,7 @@ async def test_restart_mid_game_then_the_same_game_continues(simcord_env, data_d
         await play_one_move(env, channel, members, rng)
     before = table_of(env)
     snapshot, version = before.state.to_json(), before.record.version
-    table_message = channel.last_message
+    table_message = game_place(channel).last_message
     await restart(env, data_dir)
     after = table_of(env)
     assert after is not before
@@ -221,11 +221,11 @@ async def test_second_table_and_permissions(simcord_env):
     second = await members[1].slash(channel, "blackjack new")
     assert second.ephemeral and "already has a Blackjack table hosted by" in second.response.content
     await members[1].click(lobby, label="Join")
-    refused = await members[1].slash(channel, "cancel")
+    refused = await members[1].slash(game_place(channel), "cancel")
     assert refused.ephemeral and "Only the host" in refused.response.content
-    kick = await members[1].slash(channel, "remove", player=members[0])
+    kick = await members[1].slash(game_place(channel), "remove", player=members[0])
     assert "Only the host" in kick.response.content
-    await members[0].slash(channel, "remove", player=members[1])
+    await members[0].slash(game_place(channel), "remove", player=members[1])
     assert table_of(env).record.players == [members[0].id]
     rules = await members[2].slash(channel, "rules", game="blackjack")
     assert rules.ephemeral and "Blackjack" in rules.response.content

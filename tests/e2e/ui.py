@@ -47,3 +47,16 @@ async def use_control(actor: Any, message: Any, code: str, *, max_pages: int = 4
         result = await actor.click(message, custom_id=pager)
         message = result.response.message
     raise AssertionError(f"No control for {code!r}; options {select_options(message)}, buttons {button_ids(message)}")
+
+
+def game_place(channel: Any) -> Any:
+    """Where a started game is played: its thread (the newest one opened from this
+    channel), else the channel itself (threads off, or no permission to open one)."""
+    threads = channel.threads
+    return threads[-1] if threads else channel
+
+
+def board(channel: Any) -> Any:
+    """The game's board: the newest message with an embed where the game is played
+    (pings are one line without an embed)."""
+    return next(m for m in reversed(game_place(channel).history()) if m.embeds)

@@ -25,6 +25,7 @@ from simcord.results import to_discord_message
 import bot.tables
 from bot.cards import parse_card
 from tests.conftest import restart
+from tests.e2e.ui import board, game_place
 
 TIMER = 120
 
@@ -51,13 +52,22 @@ def db_rows(data_dir, guild_id, sql, *args):
         return con.execute(sql, args).fetchall()
 
 
-def newest(env, channel_id):
-    """The channel's newest message everyone there can see (SimCord's ``last_message``
-    converts the whole history on every call: too slow for a game of many searches)."""
-    stored = env.backend.messages.get(channel_id, {})
+def place_of(env, channel_id):
+    """Where the game is played: the newest thread opened from the channel, else the channel."""
+    threads = [c.id for c in env.backend.channels.values() if c.is_thread and c.parent_id == channel_id]
+    return threads[-1] if threads else channel_id
+
+
+def newest(env, channel_id, *, board=False):
+    """The newest message everyone can see where the game is played (SimCord's
+    ``last_message`` converts the whole history on every call: too slow for a game of
+    many searches). ``board=True``: the newest with an embed (the board, not a ping)."""
+    stored = env.backend.messages.get(place_of(env, channel_id), {})
     for message_id in sorted(stored, reverse=True):
         if stored[message_id].visible_to(None):
-            return to_discord_message(env, stored[message_id])
+            message = to_discord_message(env, stored[message_id])
+            if not board or message.embeds:
+                return message
     return None
 
 
@@ -127,14 +137,14 @@ def _strings(node):
             yield from _strings(v)
 
 
-def public_lines(entry, channel_id):
+def public_lines(entry, channel_ids):
     """The text lines of a REST call that everyone in the channel can see, or None when
     the call is private (a DM, an ephemeral message, the update of a hand message)."""
     path, payload = entry.path, entry.json
     if payload is None or entry.method not in ("POST", "PATCH"):
         return None
     if path.startswith("/channels/"):
-        if not path.startswith(f"/channels/{channel_id}/messages"):
+        if not any(path.startswith(f"/channels/{c}/messages") for c in channel_ids):
             return None  # a DM channel: private to its player
         data = payload
     elif path.startswith("/interactions/"):
@@ -143,6 +153,8 @@ def public_lines(entry, channel_id):
             return None  # a hand message updated in place: ephemeral or DM
     elif path.startswith("/webhooks/"):
         data = payload
+        if entry.method == "PATCH" and any((e.get("title") or "").startswith("Your hand") for e in data.get("embeds", [])):
+            return None  # a live hand updated through its token: ephemeral
     else:
         return None
     if int(data.get("flags") or 0) & 64:
@@ -155,8 +167,12 @@ class LeakWatch:
     reveal must name no picked card (neither its face nor its code)."""
 
     def __init__(self, env, channel):
-        self.env, self.channel_id = env, channel.id
+        self.env, self.channel = env, channel
         self.searches_checked = 0
+
+    def public_ids(self):
+        """The channel and the game's thread: everything else the bot writes is a DM."""
+        return {self.channel.id, *(t.id for t in self.channel.threads)}
 
     def mark(self):
         return len(self.env.http_requests)
@@ -164,7 +180,7 @@ class LeakWatch:
     def _public(self, start, stop):
         out = []
         for entry in self.env.http_requests[start:stop]:
-            lines = public_lines(entry, self.channel_id)
+            lines = public_lines(entry, self.public_ids())
             if lines is not None:
                 out.append((entry, lines))
         return out
@@ -172,13 +188,16 @@ class LeakWatch:
     def check(self, first_pick_at, reveal_at, picks, names):
         # The baseline is the newest public message before the first pick: the table
         # message that turned this Search Request (or an edit of it).
-        baseline = None
+        # With the ping posted after the board, read back to the newest board payload.
+        baseline = set()
         for entry in reversed(self.env.http_requests[:first_pick_at]):
-            baseline = public_lines(entry, self.channel_id)
-            if baseline is not None:
-                break
+            lines = public_lines(entry, self.public_ids())
+            if lines is not None:
+                baseline.update(lines)
+                data = entry.json.get("data") or entry.json
+                if data.get("embeds"):
+                    break
         assert baseline, "a table message was posted before the picks"
-        baseline = set(baseline)
         window = self._public(first_pick_at, reveal_at)
         for _, lines in window:
             for line in lines:
@@ -206,7 +225,7 @@ async def open_hand(env, member, channel, dm_players=()):
     opened = await member.click(newest(env, channel.id), label="Show hand")
     assert opened.ephemeral
     if member in dm_players:
-        assert opened.response.content == "Your hand is in your DMs."
+        assert opened.response.content.startswith("Your hand") and "in your DMs" in opened.response.content  # sent, or refreshed in place
         return member.user, lambda: newest(env, member.user.dm_channel.id)
     return member, lambda: opened.response.message
 
@@ -237,11 +256,11 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
     lobby = opened.response.message
     assert not opened.ephemeral
     assert "Join Google" in button_labels(lobby) and "Join Yahoo" in button_labels(lobby)
-    assert "players: 2" in lobby.embeds[0].fields[1].value
+    assert "2 players." in lobby.embeds[0].description and "2 to 4" not in lobby.embeds[0].description
     await bob.click(lobby, label="Join Yahoo")
     await alice.click(lobby, label="Join Google")
     assert the_table(env).record.seat_choices == {alice.id: "google", bob.id: "yahoo"}
-    assert f"<@{bob.id}> — Yahoo" in newest(env, channel.id).embeds[0].fields[0].value  # the lobby, updated
+    assert f"<@{bob.id}> — Yahoo" in newest(env, channel.id, board=True).embeds[0].fields[0].value  # the lobby, updated
     await alice.click(lobby, label="Start")
 
     table = the_table(env)
@@ -249,9 +268,9 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
     assert state.teams == {"google": [alice.id], "yahoo": [bob.id]}
     members = {alice.id: alice, bob.id: bob}
     names = {p: f"<@{p}>" for p in members}
-    first = newest(env, channel.id)
-    assert set(re.findall(r"<@(\d+)>", first.content)) == {str(alice.id), str(bob.id)}
-    embed = first.embeds[0]
+    ping = newest(env, channel.id)  # both must pick: one ping names both
+    assert set(re.findall(r"<@(\d+)>", ping.content)) == {str(alice.id), str(bob.id)}
+    embed = newest(env, channel.id, board=True).embeds[0]
     assert f"Search Request **{parse_card(str(state.request)).display()}**" in embed.description
     assert "IPOs left: 1" in embed.fields[0].value and "Player deck: 47" in embed.fields[0].value
     assert "Player deck: 48" in embed.fields[1].value and "51 cards left" in embed.fields[2].value
@@ -278,7 +297,7 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
             await alice.click(alice_hand[1](), label="Declare IPO (+4 cards)")
             done["ipo"] = True
             assert sorted(state.hands[alice.id]) == sorted([*map(parse_card, hands[alice.id]), *deck[:4]])
-            assert "IPOs left: 0" in newest(env, channel.id).embeds[0].fields[0].value
+            assert "IPOs left: 0" in newest(env, channel.id, board=True).embeds[0].fields[0].value
             hands[alice.id] = [str(c) for c in state.hands[alice.id]]
 
         plan = engineer_tie(request, hands[alice.id], hands[bob.id]) if state.last_winner == "google" and done["shown"] + done["declined"] < 2 else None
@@ -293,7 +312,7 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
         else:
             await pick(env, alice, alice_hand, picks[alice.id])
             # Alice has picked: the table shows that she has, never what.
-            assert f"✅ {names[alice.id]}" in newest(env, channel.id).embeds[0].description
+            assert f"✅ {names[alice.id]}" in newest(env, channel.id, board=True).embeds[0].description
         bob_hand = await open_hand(env, bob, channel, (bob,))
         assert "Declare IPO (+4 cards)" not in button_labels(bob_hand[1]())  # never for Yahoo
         if timeout:
@@ -308,12 +327,12 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
         assert {play["player"]: play["card"] for play in state.reveal["plays"]} == picks
         watch.check(first_pick_at, reveal_at, picks, names)
         if timeout:
-            assert f"⏰ {names[alice.id]} ran out of time." in newest(env, channel.id).embeds[0].fields[-1].value
+            assert f"⏰ {names[alice.id]} ran out of time." in newest(env, channel.id, board=True).embeds[0].fields[-1].value
 
         if plan:
             assert state.phase == "tiebreak"  # tied, Google ahead, Yahoo holds one point further
         if state.phase == "tiebreak":
-            assert f"Tie! Waiting for {names[bob.id]} (Yahoo)" in newest(env, channel.id).embeds[0].description
+            assert f"Tie! Waiting for {names[bob.id]} (Yahoo)" in newest(env, channel.id, board=True).embeds[0].description
             # Bob made the last pick: the hand he picked from now offers the tie-breaker...
             assert any(label.startswith("Show ") for label in button_labels(bob_hand[1]()))
             # ...and so does a fresh Show hand.
@@ -328,12 +347,12 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
                 await bob_dm.click(hand, label=show[0])
                 done["shown"] += 1
                 assert state._scores()["yahoo"] == scores["yahoo"] + 1 and state.last_winner == "yahoo"
-                assert "tie, won by Yahoo's tie-breaker" in newest(env, channel.id).embeds[0].description
+                assert "tie, won by Yahoo's tie-breaker" in newest(env, channel.id, board=True).embeds[0].description
             else:
                 await bob_dm.click(hand, label="Don't show a tie-breaker")
                 done["declined"] += 1
                 assert state._scores()["google"] == scores["google"] + 1
-                assert "won by the side that won the last search" in newest(env, channel.id).embeds[0].description
+                assert "won by the side that won the last search" in newest(env, channel.id, board=True).embeds[0].description
 
     assert done["ipo"] and done["timer"] and done["shown"] >= 1 and done["declined"] >= 1
     assert watch.searches_checked == searches
@@ -341,11 +360,11 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
     scores = result["scores"]
     assert result["reason"] == "deck_used_up"
     final = newest(env, channel.id)
-    assert final.components == []
+    assert button_labels(final) == ["Rematch"]  # no Show hand on a finished game: only Rematch
     assert f"Google {scores['google']} – Yahoo {scores['yahoo']}" in final.embeds[0].description
     winner = alice.id if scores["google"] > scores["yahoo"] else bob.id
     assert scores["google"] != scores["yahoo"]
-    assert final.content == f"🏆 <@{winner}> won the Engines of Discrimination game!"
+    assert final.content.startswith(f"🏆 <@{winner}> won the Engines of Discrimination game!") and "`/stats`" in final.content
     rows = db_rows(data_dir, guild.id, "SELECT user_id, place FROM results ORDER BY place")
     assert rows == [(winner, 1), (bob.id if winner == alice.id else alice.id, 2)]
     assert db_rows(data_dir, guild.id, "SELECT status FROM game_tables") == [("finished",)]
@@ -396,7 +415,7 @@ async def play_search_4p(env, channel, members, names, rng, watch, seen, *, dm_p
             reveal_at = watch.mark()
         await pick(env, member, hand, picks[player])
         if index < len(order) - 1:
-            assert f"✅ {names[player]}" in newest(env, channel.id).embeds[0].description
+            assert f"✅ {names[player]}" in newest(env, channel.id, board=True).embeds[0].description
     assert state.reveal["search"] == number
     assert {play["player"]: play["card"] for play in state.reveal["plays"]} == picks
     watch.check(first_pick_at, reveal_at, picks, names)
@@ -414,12 +433,12 @@ async def play_search_4p(env, channel, members, names, rng, watch, seen, *, dm_p
         await hand[0].click(hand[1](), label=shows[0])
         seen["tiebreak"] += 1
         assert state.reveal["outcome"]["reason"] == "yahoo_special"
-        assert "tie, won by Yahoo's tie-breaker" in newest(env, channel.id).embeds[0].description
+        assert "tie, won by Yahoo's tie-breaker" in newest(env, channel.id, board=True).embeds[0].description
     refills = []
     while state.phase == "refill":
         player = sorted(state.current_players())[0]
-        assert "Search Request" not in newest(env, channel.id).embeds[0].description.split("\n")[0]
-        waiting = next(line for line in newest(env, channel.id).embeds[0].description.split("\n") if line.startswith("🔄 Waiting for"))
+        assert "Search Request" not in newest(env, channel.id, board=True).embeds[0].description.split("\n")[0]
+        waiting = next(line for line in newest(env, channel.id, board=True).embeds[0].description.split("\n") if line.startswith("🔄 Waiting for"))
         assert names[player] in waiting and "team deck or partner's hand" in waiting
         hand = await open_hand(env, members[player], channel, dm_players)
         labels = button_labels(hand[1]())
@@ -464,7 +483,7 @@ async def test_four_players_in_teams(simcord_env, data_dir):
     # Partners sit across: Google, Yahoo, Google, Yahoo.
     assert [state.side_of[p] for p in state.seats] == ["google", "yahoo", "google", "yahoo"]
     # The Yahoo players cut for low card; the lower one turns the first request.
-    first = newest(env, channel.id).embeds[0]
+    first = newest(env, channel.id, board=True).embeds[0]
     cut = {entry["player"]: parse_card(entry["card"]) for entry in state.cut}
     assert set(cut) == set(state.teams["yahoo"])
     assert state.turn == min(cut, key=lambda p: int(cut[p].rank))
@@ -486,7 +505,7 @@ async def test_four_players_in_teams(simcord_env, data_dir):
     winner = set_one["winner"]
     assert state.set_wins == {winner: 1, "yahoo" if winner == "google" else "google": 0}
     assert f"Set 1 goes to {winner.title()}" in "\n".join(table.record.recent)
-    table_now = newest(env, channel.id).embeds[0]
+    table_now = newest(env, channel.id, board=True).embeds[0]
     assert table_now.title == "Engines of Discrimination — set 2 (best of three)"
     assert state.ipos_this_set == 0 and "IPOs left: 1" in table_now.fields[0].value
 
@@ -527,10 +546,10 @@ async def test_lobby_table_size_and_sides(simcord_env):
     env = simcord_env
     guild, channel, (ann, ben, cat, dan) = setup_world(env, 4)
     lobby = (await ann.slash(channel, "engines new")).response.message  # 2 players by default
-    assert "players: 2" in lobby.embeds[0].fields[1].value
+    assert "2 players." in lobby.embeds[0].description and "2 to 4" not in lobby.embeds[0].description
     await ben.click(lobby, label="Join either side")
     await cat.slash(channel, "join")  # /join: no side chosen either
-    listing = newest(env, channel.id).embeds[0].fields[0].value
+    listing = newest(env, channel.id, board=True).embeds[0].fields[0].value
     assert f"<@{cat.id}> — either side" in listing and f"<@{ann.id}> — either side (host)" in listing
     three = await ann.click(lobby, label="Start")
     assert three.ephemeral and "opened for 2 players and 3 have joined: 1 player should press Leave" in three.response.content
@@ -563,7 +582,7 @@ async def test_sides_are_random_when_nobody_chooses(simcord_env):
         lobby = (await ann.slash(channel, "engines new", players=2)).response.message
         await ben.click(lobby, label="Join either side")
         await ann.click(lobby, label="Start")
-        table = env.bot.tables.active_in_channel(guild.id, channel.id)
+        table = env.bot.tables.active_in_channel(guild.id, place_of(env, channel.id))
         teams = table.state.teams
         assert sorted(teams["google"] + teams["yahoo"]) == sorted([ann.id, ben.id])
         google.append(teams["google"][0])

@@ -15,6 +15,7 @@ from bot.tables import TableManager
 from storage.db import StorageError
 from storage.maintenance import quarantine
 from tests.conftest import make_bot
+from tests.e2e.ui import game_place
 from tests.hardening.forge import text_of
 
 TOY = ("bot.commands", "tests.platform.toy")
@@ -36,9 +37,10 @@ async def start_toy(env, guild, channel, members):
     lobby = (await members[0].slash(channel, "toy new")).response.message
     await members[1].click(lobby, label="Join")
     await members[0].click(lobby, label="Start")
-    table = env.bot.tables.active_in_channel(guild.id, channel.id)
+    place = game_place(channel)  # the game's thread
+    table = env.bot.tables.active_in_channel(guild.id, place.id)
     (pid,) = table.state.current_players()
-    return table, next(m for m in members if m.id == pid)
+    return table, next(m for m in members if m.id == pid), place
 
 
 async def test_a_guild_file_that_is_not_a_database_gets_a_plain_sentence(simcord_env, data_dir, caplog):
@@ -106,8 +108,8 @@ async def test_a_locked_database_refuses_the_move_and_keeps_the_game(simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("cards")
     members = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
-    table, mover = await start_toy(env, guild, channel, members)
-    hand = await mover.slash(channel, "hand")
+    table, mover, place = await start_toy(env, guild, channel, members)
+    hand = await mover.slash(place, "hand")
     code = table.state.legal_actions(mover.id)[0].code()
     other_process = sqlite3.connect(data_dir / "guilds" / f"{guild.id}.sqlite3", isolation_level=None)
     other_process.execute("BEGIN IMMEDIATE")  # holds the write lock, as another process could
@@ -118,7 +120,7 @@ async def test_a_locked_database_refuses_the_move_and_keeps_the_game(simcord_env
     finally:
         other_process.execute("ROLLBACK")
         other_process.close()
-    hand = await mover.slash(channel, "hand")
+    hand = await mover.slash(place, "hand")
     played = await mover.select(hand.response.message, [code])
     assert table.record.version == 1 and "Waiting for" in text_of(played)
 
@@ -128,8 +130,8 @@ async def test_a_slow_move_is_deferred_then_answered(simcord_env, monkeypatch):
     guild = env.create_guild()
     channel = guild.create_text_channel("cards")
     members = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
-    table, mover = await start_toy(env, guild, channel, members)
-    hand = await mover.slash(channel, "hand")
+    table, mover, place = await start_toy(env, guild, channel, members)
+    hand = await mover.slash(place, "hand")
     code = table.state.legal_actions(mover.id)[0].code()
     original = TableManager._apply
 

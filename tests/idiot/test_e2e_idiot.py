@@ -12,6 +12,7 @@ import pytest
 from bot.cards import parse_card
 from cogs.idiot.rules import IdiotGame, card_value
 from tests.conftest import make_bot
+from tests.e2e.ui import board, game_place
 
 SEED = 20240611  # the deal's seed, fixed so the whole-game test is reproducible
 TURN_SECONDS = 120  # the platform's default turn timer
@@ -127,15 +128,16 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
     by_id = {m.id: m for m in members}
 
     # -- the swap phase: everyone acts at once ------------------------------------
-    table_msg = channel.last_message
-    assert all(m.mention in table_msg.content for m in members)  # all three pinged
+    ping = game_place(channel).last_message
+    assert all(m.mention in ping.content for m in members)  # all three pinged in one ping
+    table_msg = board(channel)
     assert "Swap phase" in table_msg.embeds[0].description
     assert state.current_players() == frozenset(m.id for m in members)
     check_table_message(table_msg, state, members)
 
     hands = {}
     for member in members:
-        shown = await member.click(table_msg, label="Show hand")
+        shown = await member.click(ping, label="Show hand")
         assert shown.ephemeral and "Your move" in shown.response.content
         hands[member.id] = shown
         selects, buttons = offered(shown.response.components)
@@ -151,14 +153,14 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
     swapped = await first.select(hands[first.id].response.message, [swap])
     assert parse_card(held) in state.face_up[first.id] and parse_card(up) in state.hands[first.id]
     assert "Your hand" in swapped.response.embeds[0].description  # the hand was re-rendered in place
-    assert parse_card(held).display() in seat_line(channel.last_message.embeds[0].description, first)
+    assert parse_card(held).display() in seat_line(board(channel).embeds[0].description, first)
     # Player 1 presses Ready from a fresh hand (its earlier one is from before the swap).
-    fresh = await second.slash(channel, "hand")
+    fresh = await second.slash(game_place(channel), "hand")
     await second.click(fresh.response.message, label="Ready")
     assert state.current_players() == frozenset({first.id, third.id})
-    still_swapping = await first.click(channel.last_message, label="Show hand")
+    still_swapping = await first.click(game_place(channel).last_message, label="Show hand")
     assert "ready" in offered(still_swapping.response.components)[1]
-    done = await second.click(channel.last_message, label="Show hand")
+    done = await second.click(game_place(channel).last_message, label="Show hand")
     assert offered(done.response.components) == ([], {})  # ready: nothing more to do
     assert "Waiting for" in done.response.content
 
@@ -176,7 +178,9 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
     for step in range(600):
         if table.status != "playing":
             break
-        table_msg = channel.last_message
+        ping = game_place(channel).last_message
+        assert f"<@{next(iter(table.state.current_players()))}>" in ping.content  # the ping names the mover
+        table_msg = board(channel)
         check_table_message(table_msg, table.state, members)
         (mover_id,) = table.state.current_players()
         mover = by_id[mover_id]
@@ -190,8 +194,9 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
             (table,) = env.bot.tables.tables()
             assert table.state.to_json() == before
             restarted_at = step
-            assert channel.last_message.id == table_msg.id  # nothing new was posted
-        shown = await mover.click(table_msg, label="Show hand")
+            assert game_place(channel).last_message.id == ping.id  # nothing new was posted
+            assert board(channel).id == table_msg.id
+        shown = await mover.click(ping, label="Show hand")
         assert shown.ephemeral and "Your move" in shown.response.content
         selects, buttons = offered(shown.response.components)
         legal = {a.code() for a in table.state.legal_actions(mover_id)}
@@ -223,7 +228,7 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
 
     assert restarted_at is not None
     assert table.status == "finished" and not env.bot.tables.tables()
-    final = channel.last_message
+    final = game_place(channel).last_message
     (winner,) = table.state.placements()[0]
     assert f"{by_id[winner].mention} won the Idiot game" in final.content
     assert "Game over" in final.embeds[0].description
@@ -243,10 +248,10 @@ async def test_ready_from_a_hand_shown_before_others_moved_counts_at_once(simcor
     env = simcord_env
     guild, channel, members = setup_world(env)
     table = await open_and_start(env, channel, members)
-    early = await members[2].click(channel.last_message, label="Show hand")
-    again = await members[2].click(channel.last_message, label="Show hand")
+    early = await members[2].click(game_place(channel).last_message, label="Show hand")
+    again = await members[2].click(game_place(channel).last_message, label="Show hand")
     for member in members[:2]:
-        shown = await member.click(channel.last_message, label="Show hand")
+        shown = await member.click(game_place(channel).last_message, label="Show hand")
         await member.click(shown.response.message, label="Ready")
     assert table.state.current_players() == frozenset({members[2].id}) and table.state.phase == "swap"
     await members[2].click(early.response.message, label="Ready")
@@ -256,7 +261,7 @@ async def test_ready_from_a_hand_shown_before_others_moved_counts_at_once(simcor
     assert "earlier moment" in twice.response.content and table.record.version == version
     # Play begins: the first player is pinged by a new table message.
     (first,) = table.state.current_players()
-    assert f"<@{first}>" in channel.last_message.content and "your move" in channel.last_message.content
+    assert f"<@{first}>" in game_place(channel).last_message.content and "your move" in game_place(channel).last_message.content
 
 
 async def test_turn_timer_plays_the_lowest_card_else_picks_up(simcord_env, data_dir, fixed_seed):
@@ -264,7 +269,7 @@ async def test_turn_timer_plays_the_lowest_card_else_picks_up(simcord_env, data_
     guild, channel, members = setup_world(env)
     table = await open_and_start(env, channel, members)
     for member in members:
-        shown = await member.click(channel.last_message, label="Show hand")
+        shown = await member.click(game_place(channel).last_message, label="Show hand")
         await member.click(shown.response.message, label="Ready")
     state = table.state
     for _ in range(4):
@@ -296,7 +301,7 @@ async def test_non_player_and_lobby_checks(simcord_env):
     assert "needs 2 to 8 players" in early.response.content
     await members[1].click(lobby, label="Join")
     await members[0].click(lobby, label="Start")
-    nosy = await watcher.click(channel.last_message, label="Show hand")
+    nosy = await watcher.click(game_place(channel).last_message, label="Show hand")
     assert nosy.ephemeral and "not playing" in nosy.response.content
     rules = await watcher.slash(channel, "rules", game="idiot")
     assert rules.ephemeral and rules.response.content.startswith("# Idiot")
@@ -308,10 +313,10 @@ async def test_first_player_readying_last_gets_a_full_turn_timer(simcord_env, fi
     table = await open_and_start(env, channel, members)
     order = sorted(members, key=lambda m: m.id == table.state.first)  # the first player last
     for member in order[:2]:
-        shown = await member.click(channel.last_message, label="Show hand")
+        shown = await member.click(game_place(channel).last_message, label="Show hand")
         await member.click(shown.response.message, label="Ready")
     await env.advance_time(TURN_SECONDS - 10)
-    shown = await order[2].click(channel.last_message, label="Show hand")
+    shown = await order[2].click(game_place(channel).last_message, label="Show hand")
     await order[2].click(shown.response.message, label="Ready")
     assert table.state.phase == "play" and table.state.current_players() == frozenset({order[2].id})
     version = table.record.version
@@ -339,7 +344,7 @@ async def test_a_hand_of_more_than_25_plays_is_paged_and_playable(simcord_env, f
     )
     table.state = stacked
     table.record.state = stacked.to_json()
-    shown = await first.click(channel.last_message, label="Show hand")
+    shown = await first.click(game_place(channel).last_message, label="Show hand")
     page_one, _ = offered(shown.response.components)
     assert len(page_one) == 25 and "page 1 of 2" in str(shown.response.components)
     flipped = await first.click(shown.response.message, label="Next ▶")
@@ -358,10 +363,10 @@ async def test_leaving_mid_game_takes_the_seat_out_once(simcord_env, data_dir, f
     env = simcord_env
     guild, channel, members = setup_world(env)
     table = await open_and_start(env, channel, members)
-    left = await members[2].slash(channel, "leave")
+    left = await members[2].slash(game_place(channel), "leave")
     assert "You left the Idiot game" in left.response.content
     assert table.state.current_players() == frozenset(m.id for m in members[:2])
-    again = await members[2].slash(channel, "leave")
+    again = await members[2].slash(game_place(channel), "leave")
     assert "You are not in this game" in again.response.content
     assert db_rows(data_dir, guild.id, "SELECT user_id, code, source FROM actions") == [(members[2].id, "leave", "removal")]
-    assert "left the game" in seat_line(channel.last_message.embeds[0].description, members[2])
+    assert "left the game" in seat_line(board(channel).embeds[0].description, members[2])

@@ -7,6 +7,7 @@ import discord
 import pytest
 
 from tests.conftest import make_bot
+from tests.e2e.ui import game_place
 
 TOY = ("bot.commands", "tests.platform.toy")
 
@@ -61,7 +62,7 @@ async def test_a_hand_older_than_its_token_still_works_and_catches_up(simcord_en
     (table,) = env.bot.tables.tables()
     (pid,) = table.state.current_players()
     mover = next(m for m in members if m.id == pid)
-    hand = await mover.slash(channel, "hand")
+    hand = await mover.slash(game_place(channel), "hand")
     await env.advance_time(16 * 60)  # the ephemeral message's interaction token has expired
     refreshed = await mover.click(hand.response.message, label="Refresh")
     assert refreshed.response.message.id == hand.response.message.id
@@ -88,7 +89,7 @@ async def test_three_players_idle_one_is_removed_and_the_game_carries_on(simcord
             await env.advance_time(121)
         else:
             actor = next(m for m in members if m.id == pid)
-            hand = await actor.slash(channel, "hand")
+            hand = await actor.slash(game_place(channel), "hand")
             await actor.select(hand.response.message, [table.state.legal_actions(pid)[0].code()])
     assert idle not in table.state.players
     assert table.status == "playing" and len(table.state.players) == 2  # the game carries on

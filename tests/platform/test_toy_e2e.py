@@ -11,6 +11,7 @@ import pytest
 from bot.engine import Action
 
 from tests.conftest import make_bot, restart
+from tests.e2e.ui import game_place
 
 TOY = ("bot.commands", "tests.platform.toy")
 
@@ -43,7 +44,7 @@ async def open_and_start(env, channel, members):
 
 
 def current_player(bot, members, guild):
-    table = bot.tables.active_in_channel(guild.id, bot.tables.tables()[0].record.channel_id)
+    table = bot.tables.active_in_channel(guild.id, bot.tables.tables()[0].record.place)
     (pid,) = table.state.current_players()
     return next(m for m in members if m.id == pid), table
 
@@ -52,7 +53,7 @@ async def test_lobby_start_and_whole_game(simcord_env, data_dir):
     env = simcord_env
     guild, channel, members = setup_world(env)
     await open_and_start(env, channel, members)
-    table_msg = channel.last_message
+    table_msg = game_place(channel).last_message
     assert "your move" in table_msg.content
     for _ in range(10):
         if not env.bot.tables.tables():
@@ -62,9 +63,9 @@ async def test_lobby_start_and_whole_game(simcord_env, data_dir):
         assert hand.ephemeral
         card = table.state.legal_actions(mover.id)[0].code()
         await mover.select(hand.response.message, [card])
-        table_msg = channel.last_message
+        table_msg = game_place(channel).last_message
     assert not env.bot.tables.tables()
-    assert "won the Toy game" in channel.last_message.content
+    assert "won the Toy game" in game_place(channel).last_message.content
     rows = db_rows(data_dir, guild.id, "SELECT place FROM results ORDER BY place")
     assert [r[0] for r in rows] == [1, 2]
 
@@ -92,7 +93,7 @@ async def test_out_of_turn_stale_and_nonplayer_clicks_change_nothing(simcord_env
     guild, channel, members = setup_world(env, 3)
     outsider = guild.add_member(env.create_user("watcher"))
     await open_and_start(env, channel, members)
-    table_msg = channel.last_message
+    table_msg = game_place(channel).last_message
     mover, table = current_player(env.bot, members, guild)
     waiting = next(m for m in members if m.id != mover.id)
     waiting_hand = await waiting.click(table_msg, label="Show hand")
@@ -101,7 +102,7 @@ async def test_out_of_turn_stale_and_nonplayer_clicks_change_nothing(simcord_env
     assert not [c for c in waiting_hand.response.components if c["components"][0].get("type") == 3]  # no select
     # Two hand messages open at once (Show hand twice): play from one, then the other is stale.
     mover_hand = await mover.click(table_msg, label="Show hand")
-    second_hand = await mover.slash(channel, "hand")
+    second_hand = await mover.slash(game_place(channel), "hand")
     first, second = [a.code() for a in table.state.legal_actions(mover.id)][:2]
     await mover.select(mover_hand.response.message, [first])
     assert table.record.version == version + 1
@@ -111,7 +112,7 @@ async def test_out_of_turn_stale_and_nonplayer_clicks_change_nothing(simcord_env
     # The next player's hand now offers a move; the previous mover's is out of turn.
     (now_current,) = table.state.current_players()
     assert now_current != mover.id
-    nosy = await outsider.click(table_msg, label="Show hand")
+    nosy = await outsider.click(game_place(channel).last_message, label="Show hand")
     assert nosy.ephemeral and "not playing" in nosy.response.content
     count = db_rows(data_dir, guild.id, "SELECT COUNT(*) FROM actions")[0][0]
     assert count == 1
@@ -144,7 +145,7 @@ async def test_three_timeouts_in_a_row_remove_the_player(simcord_env, data_dir):
             break
         await env.advance_time(121)
     assert table.status == "finished"
-    assert "won the Toy game" in channel.last_message.content
+    assert "won the Toy game" in game_place(channel).last_message.content
 
 
 async def test_obligation_met_by_typed_chat_or_penalised_by_its_timer(simcord_env):
@@ -154,16 +155,16 @@ async def test_obligation_met_by_typed_chat_or_penalised_by_its_timer(simcord_en
     first, table = current_player(env.bot, members, guild)
     for _ in range(4):  # two discards each: both hold one card
         mover, _ = current_player(env.bot, members, guild)
-        hand = await mover.click(channel.last_message, label="Show hand")
+        hand = await mover.click(game_place(channel).last_message, label="Show hand")
         await mover.select(hand.response.message, [table.state.legal_actions(mover.id)[0].code()])
     mover = first
     mover2 = next(m for m in members if m.id != first.id)
     # Both now hold 1 card: mover owes "done". mover says it, mover2 stays silent.
     assert len(table.record.obligations) == 2
-    await mover.send(channel, "ok done!")
+    await mover.send(game_place(channel), "ok done!")
     assert [p for p, _ in table.record.obligations.values()] == [mover2.id]
-    await mover.send(channel, "just chatting")  # ordinary chat changes nothing
-    refused = await mover2.slash(channel, "say", text="hello")  # the fallback command: words that don't count
+    await mover.send(game_place(channel), "just chatting")  # ordinary chat changes nothing
+    refused = await mover2.slash(game_place(channel), "say", text="hello")  # the fallback command: words that don't count
     assert refused.ephemeral and "Nothing to say" in refused.response.content
     await env.advance_time(21)
     assert not table.record.obligations
@@ -175,7 +176,7 @@ async def test_restart_mid_game_restores_table_buttons_and_timer(simcord_env, da
     env = simcord_env
     guild, channel, members = setup_world(env, 2)
     await open_and_start(env, channel, members)
-    table_msg = channel.last_message
+    table_msg = game_place(channel).last_message
     mover, table = current_player(env.bot, members, guild)
     state_before = table.state.to_json()
     await restart(env, data_dir, TOY)
@@ -197,7 +198,7 @@ async def test_corrupt_snapshot_is_replayed_from_the_log(simcord_env, data_dir):
     guild, channel, members = setup_world(env, 2)
     await open_and_start(env, channel, members)
     mover, table = current_player(env.bot, members, guild)
-    hand = await mover.click(channel.last_message, label="Show hand")
+    hand = await mover.click(game_place(channel).last_message, label="Show hand")
     await mover.select(hand.response.message, [table.state.legal_actions(mover.id)[0].code()])
     good = table.state.to_json()
     await env.bot.tables.close()
@@ -215,7 +216,7 @@ async def test_unrecoverable_row_closes_table_with_a_message(simcord_env, data_d
     db_rows(data_dir, guild.id, "UPDATE game_tables SET state = 'nope', seed = NULL")
     await restart(env, data_dir, TOY)
     assert env.bot.tables.tables() == []
-    assert "could not be restored" in channel.last_message.content
+    assert "could not be restored" in channel.last_message.content  # said in the parent channel
     fresh = await members[0].slash(channel, "toy new")  # the channel is usable again
     assert not fresh.ephemeral
 
@@ -225,8 +226,8 @@ async def test_rest_failure_leaves_no_table_stuck(simcord_env, data_dir):
     guild, channel, members = setup_world(env, 2)
     await open_and_start(env, channel, members)
     mover, table = current_player(env.bot, members, guild)
-    hand = await mover.click(channel.last_message, label="Show hand")
-    env.inject_error("POST", "/channels/*/messages", status=500, times=1)
+    hand = await mover.click(game_place(channel).last_message, label="Show hand")
+    env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=1)  # the board's edit
     await mover.select(hand.response.message, [table.state.legal_actions(mover.id)[0].code()])
     assert table.record.version == 1  # the move was kept
     assert table.needs_publish
@@ -234,7 +235,7 @@ async def test_rest_failure_leaves_no_table_stuck(simcord_env, data_dir):
     await env.advance_time(11)  # the retry re-posts the table
     assert not table.needs_publish
     other, _ = current_player(env.bot, members, guild)
-    assert other.mention in channel.last_message.content
+    assert other.mention in game_place(channel).last_message.content
     stored = json.loads(db_rows(data_dir, guild.id, "SELECT state FROM game_tables")[0][0])
     assert stored == table.state.to_dict()
 
@@ -260,8 +261,8 @@ async def test_two_clicks_at_the_same_instant_apply_exactly_once(simcord_env, da
     guild, channel, members = setup_world(env, 2)
     await open_and_start(env, channel, members)
     mover, table = current_player(env.bot, members, guild)
-    one = await mover.slash(channel, "hand")
-    two = await mover.slash(channel, "hand")
+    one = await mover.slash(game_place(channel), "hand")
+    two = await mover.slash(game_place(channel), "hand")
     code = table.state.legal_actions(mover.id)[0].code()
     manager = env.bot.tables
     applied = await asyncio.gather(

@@ -1,0 +1,71 @@
+"""Components V2: a game's embed shown as a ``LayoutView`` (Container of TextDisplays,
+an optional MediaGallery for a card picture, an ActionRow of buttons).
+
+The games' render modules keep returning embeds; the platform converts them here, so
+a render module need not change shape. Discord's limits for a V2 message are kept:
+at most 40 components and 4,000 characters of text in all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.render_util import clip
+
+TEXT_LIMIT = 4000  # characters of text in one Components V2 message
+COMPONENT_LIMIT = 40
+# An embed has at most 25 fields, so a board is at most 28 TextDisplays (content, head,
+# fields, footer) + Container + MediaGallery + ActionRow + 5 buttons = 36 components.
+
+
+def embed_blocks(embed: discord.Embed, content: str | None = None) -> list[str]:
+    """The embed's text as Markdown blocks: content, title, description, fields, footer."""
+    blocks = []
+    if content:
+        blocks.append(content)
+    head = f"### {embed.title}" if embed.title else ""
+    if embed.description:
+        head = f"{head}\n{embed.description}" if head else embed.description
+    if head:
+        blocks.append(head)
+    for field in embed.fields:
+        blocks.append(f"**{field.name}**\n{field.value}")
+    if embed.footer and embed.footer.text:
+        blocks.append("\n".join(f"-# {line}" for line in embed.footer.text.split("\n") if line))
+    return blocks
+
+
+def fit_blocks(blocks: Sequence[str], limit: int = TEXT_LIMIT) -> list[str]:
+    """Blocks cut to ``limit`` characters in all: the longest block is shortened first."""
+    blocks = [b for b in blocks if b]
+    while sum(len(b) for b in blocks) > limit:
+        index = max(range(len(blocks)), key=lambda i: len(blocks[i]))
+        excess = sum(len(b) for b in blocks) - limit
+        blocks[index] = clip(blocks[index], max(1, len(blocks[index]) - excess))
+    return blocks
+
+
+def layout_view(
+    embed: discord.Embed, *, content: str | None = None, buttons: Sequence[discord.ui.Item] = (), image: str | None = None,
+) -> discord.ui.LayoutView:
+    """One Container holding the text (and the picture, ``attachment://name``), then a row of buttons."""
+    view = discord.ui.LayoutView(timeout=None)
+    container = discord.ui.Container(accent_colour=embed.colour)
+    for block in fit_blocks(embed_blocks(embed, content)):
+        container.add_item(discord.ui.TextDisplay(block))
+    if image:
+        container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(image)))
+    view.add_item(container)
+    if buttons:
+        row = discord.ui.ActionRow()
+        for button in list(buttons)[:5]:
+            row.add_item(button)
+        view.add_item(row)
+    view.stop()  # its items are DynamicItems, dispatched by custom_id: nothing to store
+    return view
+
+
+def count_components(view: discord.ui.LayoutView) -> int:
+    return sum(1 for _ in view.walk_children())

@@ -1,0 +1,50 @@
+"""Lobby wording: a house rule is shown as the sentence for its chosen value, never as
+``key: value``; final texts say stalemate, draw or win as they are."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.publish import final_text, standings
+from bot.engine import HouseRule
+from cogs.blackjack.rules import HOUSE_RULES as BLACKJACK
+from cogs.engines.rules import HOUSE_RULES as ENGINES
+from cogs.idiot.rules import HOUSE_RULES as IDIOT
+from cogs.onion.rules import HOUSE_RULES as ONION
+
+
+@pytest.mark.parametrize("rule", [*BLACKJACK, *ENGINES, *IDIOT, *ONION], ids=lambda r: r.key)
+def test_every_house_rule_choice_reads_as_its_own_sentence(rule):
+    sentences = {c: rule.sentence(c) for c in rule.choices}
+    assert len(set(sentences.values())) == len(rule.choices)  # each choice says something different
+    for choice, sentence in sentences.items():
+        assert sentence.endswith(".") and f"{rule.key}:" not in sentence
+        assert "(**" not in sentence  # its own sentence, not the fallback
+
+
+def test_blackjack_shortfall_cap_sentence():
+    (rule,) = [r for r in BLACKJACK if r.key == "pickup_shortfall"]
+    assert rule.sentence("cap") == rule.choice_descriptions[0]
+    assert "forgiven" in rule.sentence("cap")
+
+
+def test_a_rule_without_choice_sentences_keeps_the_choice_in_bold():
+    rule = HouseRule("jokers", "Jokers are wild.", ("on", "off"), "on")
+    assert rule.sentence("on") == "Jokers are wild. (**on**)"
+
+
+class _Over:
+    def __init__(self, placements, **attrs):
+        self._placements = placements
+        self.__dict__.update(attrs)
+
+    def placements(self):
+        return self._placements
+
+
+def test_final_texts():
+    assert final_text("Idiot", _Over([[1], [2, 3]], stalemate=True)).startswith("🤝 The Idiot game ended in a stalemate: nobody won.")
+    assert "won" not in final_text("Idiot", _Over([[1], [2, 3]], stalemate=True)).replace("nobody won", "")
+    assert final_text("Engines", _Over([[1, 2]], result={"reason": "deck_used_up"})) == "🤝 The Engines game ended in a draw between <@1> and <@2>."
+    assert final_text("Toy", _Over([[1], [2]])) == "🏆 <@1> won the Toy game! Standings: 1st <@1>; 2nd <@2>."
+    assert standings([[5], [6, 7], [8]]) == "1st <@5>; 2nd <@6> and <@7>; 3rd <@8>"

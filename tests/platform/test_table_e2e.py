@@ -1,0 +1,430 @@
+"""How a game is shown (issue 9), end to end through SimCord with the toy game:
+a thread per game with one parent message, one board edited in place, one live ping,
+hands that update on their own, DM hands, Rematch, and the fallbacks when Discord
+refuses (thread creation, an edit, a DM)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import discord
+import pytest
+from simcord.results import to_discord_message
+
+from tests.conftest import make_bot, restart
+from tests.e2e.ui import board, game_place
+
+TOY = ("bot.commands", "tests.platform.toy")
+
+
+@pytest.fixture
+def simcord_bot(data_dir):
+    return make_bot(data_dir, TOY)
+
+
+def world(env, n=3):
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cards")
+    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(n)]
+    return guild, channel, members
+
+
+async def start(channel, members, game="toy new"):
+    lobby = (await members[0].slash(channel, game)).response.message
+    for m in members[1:]:
+        await m.click(lobby, label="Join")
+    await members[0].click(lobby, label="Start")
+    return lobby
+
+
+def now(env, message):
+    """The message as it is now (an ephemeral edited through its token changes under us)."""
+    return to_discord_message(env, env.backend.messages[message.channel.id][message.id])
+
+
+def bot_posts(channel):
+    """Messages the bot itself posted there (not Discord's own "started a thread" notice)."""
+    return [m for m in channel.history() if m.author.bot and m.type in (discord.MessageType.default, discord.MessageType.chat_input_command, discord.MessageType.reply)]
+
+
+def mover_of(env, members):
+    (table,) = env.bot.tables.tables()
+    (pid,) = table.state.current_players()
+    return next(m for m in members if m.id == pid), table
+
+
+def play_code(table, member):
+    return next(a.code() for a in table.state.legal_actions(member.id) if a.kind == "play")
+
+
+async def test_whole_game_in_a_thread_with_one_parent_message_and_live_hands(simcord_env, data_dir):
+    env = simcord_env
+    guild, channel, members = world(env)
+    lobby = await start(channel, members)
+    (thread,) = channel.threads
+    assert [m.id for m in bot_posts(channel)] == [lobby.id]
+    assert f"In play in <#{thread.id}>" in now(env, lobby).embeds[0].description
+    board_id = board(channel).id
+    hands = {}  # each player's one hand message, opened once
+    moves = 0
+    while env.bot.tables.tables():
+        mover, table = mover_of(env, members)
+        ping = thread.last_message
+        assert ping.content == f"👉 {mover.mention}: your move."  # exactly who must act
+        assert sum(1 for m in thread.history() if "your move" in (m.content or "")) == 1  # no stale ping left
+        if mover.id not in hands:
+            hands[mover.id] = (await mover.click(ping, label="Show hand")).response.message
+        else:
+            # Nobody clicked Show hand: the open hand updated itself when the turn came.
+            assert "Your move" in now(env, hands[mover.id]).content
+        hand = now(env, hands[mover.id])
+        result = await mover.select(hand, [play_code(table, mover)])
+        hands[mover.id] = result.response.message
+        moves += 1
+        assert board(channel).id == board_id  # one board, edited in place
+    assert len(hands) == 3 and moves > 3
+    # The parent channel still has one message from the bot: the lobby, now the result.
+    assert [m.id for m in bot_posts(channel)] == [lobby.id]
+    parent = now(env, lobby).embeds[0].description
+    assert "won the Toy game" in parent and "/stats" in parent and f"<#{thread.id}>" in parent
+    final = board(channel)
+    assert final.id == board_id and "won the Toy game" in final.content and "/stats" in final.content
+    assert [c.label for row in final.components for c in row.children] == ["Rematch"]
+    assert [m.id for m in bot_posts(thread)] == [board_id]  # the last ping was cleaned up
+    assert not any("turn" in line for line in table.record.recent)
+
+
+async def test_rematch_opens_a_lobby_in_the_thread_with_the_same_players(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    (thread,) = channel.threads
+    while env.bot.tables.tables():
+        mover, table = mover_of(env, members)
+        hand = await mover.click(thread.last_message, label="Show hand")
+        await mover.select(hand.response.message, [play_code(table, mover)])
+    outsider = guild.add_member(env.create_user("watcher"))
+    refused = await outsider.click(board(channel), label="Rematch")
+    assert refused.ephemeral and "Only the players" in refused.response.content
+    again = await members[1].click(board(channel), label="Rematch")
+    assert not again.ephemeral
+    (table,) = env.bot.tables.tables()
+    assert table.record.players == [members[1].id, members[0].id] and table.record.thread_id == thread.id
+    await members[1].click(again.response.message, label="Start")
+    assert table.status == "playing" and [t.id for t in channel.threads] == [thread.id]  # played in the same thread
+    assert thread.last_message.content.startswith("👉")
+
+
+async def test_thread_creation_refused_falls_back_to_the_channel_with_a_note(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    env.inject_error("POST", "/channels/*/messages/*/threads", status=403, code=50013, message="Missing Permissions")
+    lobby = await start(channel, members)
+    assert channel.threads == []
+    (table,) = env.bot.tables.tables()
+    assert table.record.thread_id is None
+    note = now(env, lobby).embeds[0].footer.text
+    assert "could not open a thread" in note and "played in this channel" in note
+    mover, _ = mover_of(env, members)
+    assert channel.last_message.content == f"👉 {mover.mention}: your move."
+    hand = await mover.click(channel.last_message, label="Show hand")
+    await mover.select(hand.response.message, [play_code(table, mover)])
+    assert table.record.version == 1
+
+
+async def test_threads_off_keeps_games_in_the_channel(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    refused = await members[0].slash(channel, "settings threads", mode="off")
+    assert "Manage Server" in refused.response.content
+    await admin.slash(channel, "settings threads", mode="off")
+    await start(channel, members)
+    assert channel.threads == []
+    second = await members[1].slash(channel, "toy new")
+    assert second.ephemeral and "already has a Toy table" in second.response.content
+
+
+async def test_several_games_from_one_channel_each_in_its_thread(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 4)
+    await start(channel, members[:2])
+    await start(channel, members[2:])
+    first, second = channel.threads
+    tables = env.bot.tables
+    assert tables.active_in_channel(guild.id, first.id) is not tables.active_in_channel(guild.id, second.id)
+    # /hand typed in a thread finds that thread's table; in the parent, it says where to go.
+    mover, _ = next((m, t) for t in tables.tables() for m in members[2:] if m.id in t.state.current_players())
+    shown = await mover.slash(second, "hand")
+    assert "Your move" in shown.response.content
+    lost = await mover.slash(channel, "hand")
+    assert lost.ephemeral and f"<#{second.id}>" in lost.response.content
+
+
+async def test_dm_hand_player_is_told_in_dms_and_show_hand_refreshes_it(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    dm_player = members[1]
+    await dm_player.slash(channel, "settings hands", where="dm")
+    await start(channel, members)
+    thread = game_place(channel)
+    dms = lambda: [m for m in dm_player.user.dm_channel.history() if m.author.bot]  # noqa: E731
+    turns_seen = 0
+    while env.bot.tables.tables():
+        mover, table = mover_of(env, members)
+        if mover is dm_player:
+            latest = dms()[-1]
+            if table.record.version > 0:
+                # Their turn came: a new DM with the hand, the previous one cut to a line.
+                assert "Your move" in latest.content and latest.embeds
+                turns_seen += 1
+                if len(dms()) > 1:
+                    assert "An earlier hand" in dms()[-2].content and not dms()[-2].embeds
+            count = len(dms())
+            pressed = await mover.click(thread.last_message, label="Show hand")
+            assert pressed.ephemeral and "in your DMs" in pressed.response.content
+            assert len(dms()) == count or count == 0  # refreshed in place, not sent again
+            result = await mover.user.select(dms()[-1], [play_code(table, mover)])
+            assert table.record.version and result.response is not None
+        else:
+            hand = await mover.click(thread.last_message, label="Show hand")
+            await mover.select(hand.response.message, [play_code(table, mover)])
+    assert turns_seen >= 1
+
+
+async def test_closed_dms_are_said_once_and_hands_fall_back_to_ephemeral(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await members[0].slash(channel, "settings hands", where="dm")
+    await members[1].slash(channel, "settings hands", where="dm")
+    env.inject_error("POST", "/users/@me/channels", status=403, code=50007, message="Cannot send messages to this user", times=None)
+    await start(channel, members)
+    mover, table = mover_of(env, members)
+    thread = game_place(channel)
+    first = await mover.click(thread.last_message, label="Show hand")
+    assert first.ephemeral and "could not DM you" in first.response.content
+    second = await mover.click(thread.last_message, label="Show hand")
+    assert second.ephemeral and "could not DM you" not in second.response.content and "Your move" in second.response.content
+
+
+async def test_restart_mid_game_board_pings_and_hands_carry_on(simcord_env, data_dir):
+    env = simcord_env
+    guild, channel, members = world(env, 3)
+    await start(channel, members)
+    thread = game_place(channel)
+    mover, table = mover_of(env, members)
+    hand = await mover.click(thread.last_message, label="Show hand")
+    await mover.select(hand.response.message, [play_code(table, mover)])
+    board_id, ping_id = board(channel).id, thread.last_message.id
+    await restart(env, data_dir, TOY)
+    mover, table = mover_of(env, members)
+    hand = await mover.click(thread.last_message, label="Show hand")  # the old ping's button
+    assert "Your move" in hand.response.content
+    await mover.select(hand.response.message, [play_code(table, mover)])
+    assert board(channel).id == board_id  # the same board, edited
+    ping = thread.last_message
+    assert ping.id != ping_id and ping.content.startswith("👉")
+    assert ping_id not in {m.id for m in thread.history()}  # the stale ping went, after the restart too
+
+
+async def test_board_is_reposted_when_about_an_hour_old(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    thread = game_place(channel)
+    mover, table = mover_of(env, members)
+    old = board(channel).id
+    table.record.message_posted_at -= 51 * 60
+    hand = await mover.click(thread.last_message, label="Show hand")
+    await mover.select(hand.response.message, [play_code(table, mover)])
+    assert board(channel).id != old and old not in {m.id for m in thread.history()}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+async def test_engines_ping_names_everyone_still_to_pick(players, tmp_path):
+    import simcord
+
+    bot = make_bot(tmp_path / "data")
+    try:
+        async with simcord.run(bot) as env:
+            guild, channel, members = world(env, players)
+            lobby = (await members[0].slash(channel, "engines new", players=players)).response.message
+            for m in members[1:]:
+                await m.click(lobby, label="Join either side")
+            await members[0].click(lobby, label="Start")
+            assert "2 to 4" not in now(env, lobby).embeds[0].description
+            thread = game_place(channel)
+            (table,) = env.bot.tables.tables()
+            waiting = sorted(table.state.current_players())
+            assert len(waiting) == players
+            ping = thread.last_message
+            assert all(f"<@{p}>" in ping.content for p in waiting)
+            picker = next(m for m in members if m.id == waiting[0])
+            hand = await picker.click(ping, label="Show hand")
+            code = next(a.code() for a in table.state.legal_actions(picker.id) if a.kind == "play")
+            await picker.select(hand.response.message, [code])
+            still = sorted(table.state.current_players())
+            assert picker.id not in still
+            edited = now(env, ping)
+            assert edited.id == thread.last_message.id  # the same ping, edited: no new notice
+            assert f"<@{picker.id}>" not in edited.content and all(f"<@{p}>" in edited.content for p in still)
+    finally:
+        await bot.storage.close()
+
+
+async def test_idiot_swap_ping(tmp_path):
+    import simcord
+
+    bot = make_bot(tmp_path / "data")
+    try:
+        async with simcord.run(bot) as env:
+            guild, channel, members = world(env, 3)
+            await start(channel, members, "idiot new")
+            thread = game_place(channel)
+            (table,) = env.bot.tables.tables()
+            ping = thread.last_message
+            assert all(m.mention in ping.content for m in members)
+            first = members[0]
+            hand = await first.click(ping, label="Show hand")
+            await first.click(hand.response.message, label="Ready")
+            edited = now(env, ping)
+            assert first.mention not in edited.content and all(m.mention in edited.content for m in members[1:])
+            for m in members[1:]:
+                hand = await m.click(thread.last_message, label="Show hand")
+                await m.click(hand.response.message, label="Ready")
+            assert table.state.phase == "play"
+            (current,) = table.state.current_players()
+            assert thread.last_message.content == f"👉 <@{current}>: your move."
+            assert ping.id not in {m.id for m in thread.history()}
+    finally:
+        await bot.storage.close()
+
+
+async def test_leak_scan_no_hidden_card_in_any_public_message(simcord_env):
+    """Every public payload of a whole game (channel and thread posts and edits, public
+    interaction answers) is scanned for the cards that stayed hidden to the end: the
+    losers' hands and the undealt cards, by code and by face."""
+    env = simcord_env
+    guild, channel, members = world(env, 3)
+    await start(channel, members)
+    thread = game_place(channel)
+    (table,) = env.bot.tables.tables()
+    while env.bot.tables.tables():
+        mover, _ = mover_of(env, members)
+        hand = await mover.click(thread.last_message, label="Show hand")
+        await mover.select(hand.response.message, [play_code(table, mover)])
+    hidden = [c for hand in table.state.hands.values() for c in hand] + list(table.state.spare)
+    assert len(hidden) > 10
+    dms = {m.user.dm_channel.id for m in members if m.user.dm_channel is not None}
+    public = []
+    for request in env.http_requests:
+        payload = request.json or {}
+        if request.path.startswith("/channels/") and not any(request.path.startswith(f"/channels/{d}/") for d in dms):
+            public.append(json.dumps(payload, ensure_ascii=False))
+        elif request.path.startswith("/interactions/") and not int((payload.get("data") or {}).get("flags") or 0) & 64:
+            data = payload.get("data") or {}
+            if not any((e.get("title") or "") == "Your hand" for e in data.get("embeds", [])):
+                public.append(json.dumps(data, ensure_ascii=False))
+    assert len(public) > 10
+    text = "\n".join(public)
+    for card in hidden:
+        assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(str(card))}(?![0-9A-Za-z])", text), card
+        assert card.display() not in text, card
+
+
+async def test_board_is_reposted_when_chat_scrolled_it_far_up(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    thread = game_place(channel)
+    old = board(channel).id
+    for n in range(30):
+        await members[1].send(thread, f"chat {n}")
+    mover, table = mover_of(env, members)
+    ping = next(m for m in reversed(thread.history()) if m.author.bot and m.content.startswith("👉"))
+    hand = await mover.click(ping, label="Show hand")
+    await mover.select(hand.response.message, [play_code(table, mover)])
+    history = thread.history()
+    assert board(channel).id != old and old not in {m.id for m in history}
+    assert history[-1].content.startswith("👉") and history[-2].id == board(channel).id  # board, then the ping, at the bottom
+
+
+async def test_v2_layout_board_is_played_and_edited_in_place(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(channel, "settings layout", style="v2")
+    await start(channel, members)
+    thread = game_place(channel)
+    (first,) = [m for m in thread.history() if m.flags.components_v2]
+    texts = [c.content for c in first.components[0].children if isinstance(c, discord.TextDisplay)]
+    assert texts[0].startswith("### Toy") and any("move 0" in t for t in texts)
+    assert sum(len(t) for t in texts) <= 4000
+    while env.bot.tables.tables():
+        mover, table = mover_of(env, members)
+        hand = await mover.click(thread.last_message, label="Show hand")
+        await mover.select(hand.response.message, [play_code(table, mover)])
+    final = now(env, first)
+    texts = [c.content for c in final.components[0].children if isinstance(c, discord.TextDisplay)]
+    assert "won the Toy game" in texts[0]
+    assert final.components[-1].children[0].label == "Rematch"
+
+
+async def test_card_picture_is_drawn_from_the_spectator_view_and_rides_on_the_board_edit(simcord_env, monkeypatch):
+    """A public picture's only input is the spectator observation (no hand in it), it is
+    attached to the board edit that happens anyway, and turning pictures off leaves text."""
+    import io
+
+    from PIL import Image
+
+    import bot.cardart as cardart
+    from bot.cardart import CardRow
+    from tests.platform.toy import TOY_SPEC
+
+    seen_observations, seen_rows = [], []
+
+    def table_cards(observation):
+        seen_observations.append(observation)
+        return [CardRow("Cards held", face_down=sum(observation["counts"].values()))]
+
+    def render_rows(rows, *, title=""):
+        seen_rows.append(list(rows))
+        buffer = io.BytesIO()
+        Image.new("RGB", (4, 4)).save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    monkeypatch.setattr(TOY_SPEC.render, "table_cards", table_cards, raising=False)
+    monkeypatch.setattr(cardart, "render_rows", render_rows, raising=False)
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    thread = game_place(channel)
+    mover, table = mover_of(env, members)
+    first = board(channel)
+    assert len(first.attachments) == 1 and first.embeds[0].image.url
+    start_at = len(env.http_requests)
+    hand = await mover.click(thread.last_message, label="Show hand")
+    await mover.select(hand.response.message, [play_code(table, mover)])
+    board_calls = [r for r in env.http_requests[start_at:] if r.path == f"/channels/{thread.id}/messages/{first.id}"]
+    assert len(board_calls) == 1  # one edit carried text and picture together
+    assert len(now(env, first).attachments) == 1
+    assert seen_observations and all("hand" not in o for o in seen_observations)
+    assert all(o == table.state.observation(None) for o in seen_observations[-1:])
+    assert all(not row.cards for rows in seen_rows for row in rows)  # the toy shows no face-up card
+
+
+async def test_pictures_off_keeps_the_board_text_only(simcord_env, monkeypatch):
+    import bot.cardart as cardart
+    from bot.cardart import CardRow
+    from tests.platform.toy import TOY_SPEC
+
+    calls = []
+    monkeypatch.setattr(TOY_SPEC.render, "table_cards", lambda o: [CardRow("x", face_down=1)], raising=False)
+    monkeypatch.setattr(cardart, "render_rows", lambda rows, *, title="": calls.append(rows) or b"", raising=False)
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(channel, "settings pictures", mode="off")
+    await start(channel, members)
+    assert not board(channel).attachments and not calls
