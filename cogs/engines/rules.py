@@ -987,3 +987,26 @@ class EnginesGame(Game):
         game.cut = [{"player": int(e["player"]), "card": e["card"]} for e in data["cut"]]
         game.opening_events = []
         return game
+
+    def clone(self) -> Self:
+        """A copy for search: every container the moves change is copied; cards and
+        records that are only ever replaced, never changed (reveal plays, cut, set
+        results), are shared."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.players = list(self.players)
+        copy.hands = {p: list(h) for p, h in self.hands.items()}
+        copy.choices = dict(self.choices)
+        copy.decks = {name: list(cards) for name, cards in self.decks.items()}
+        copy.put_aside = {side: list(cards) for side, cards in self.put_aside.items()}
+        copy.search_discard = list(self.search_discard)
+        copy.set_wins = dict(self.set_wins)
+        copy.set_results = list(self.set_results)
+        copy.reveal = dict(self.reveal) if self.reveal is not None else None
+        if self.tiebreak is not None:
+            copy.tiebreak = {**self.tiebreak, "best": dict(self.tiebreak["best"]), "pending": list(self.tiebreak["pending"])}
+        copy.refill_pending = list(self.refill_pending)
+        copy.search_winners = list(self.search_winners)
+        copy.result = dict(self.result) if self.result is not None else None
+        copy.opening_events = []
+        return copy

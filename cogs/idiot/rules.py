@@ -791,6 +791,22 @@ class IdiotGame(Game):
         game.stalemate = data["stalemate"]
         return game
 
+    def clone(self) -> Self:
+        """A copy for search: containers copied, cards (immutable) shared."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.players = list(self.players)
+        copy.hands = {p: list(h) for p, h in self.hands.items()}
+        copy.face_up = {p: list(h) for p, h in self.face_up.items()}
+        copy.face_down = {p: list(h) for p, h in self.face_down.items()}
+        copy.draw = list(self.draw)
+        copy.pile = list(self.pile)
+        copy.burned = list(self.burned)
+        copy.ready = set(self.ready)
+        copy.finished = list(self.finished)
+        copy.removed = list(self.removed)
+        return copy
+
     # -- helpers for tests and the platform ------------------------------------------
 
     def all_zones(self) -> list[list[Card]]:

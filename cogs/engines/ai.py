@@ -1,0 +1,201 @@
+"""Engines of Discrimination's computer player (pure): easy, determinization, evaluation.
+
+easy, in order:
+- a pick: the card closest to the Search Request (the lower value among equals, which
+  keeps the middle values, the ones close to most requests). With nothing that can
+  answer (an image request it cannot match) it shows its least useful card: an image
+  that is not the request, else the value furthest from the middle (an ace or a 10).
+  Picks that do not win go back to the hand, so that costs nothing.
+- the IPO (Google, at the start of its turn): saved for a good moment, when its best
+  card is poor (nothing within 2 of a number request, no match for an image) and the
+  deck still has cards to float;
+- Yahoo's tie-breaker: always shown when it has one;
+- the 4-player refill: from the team's deck while it has cards, else from the partner.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.ai import GameAI, PlayerView
+from bot.ai.deal import deal_unseen, standing, unseen_cards
+from bot.cards import Card, parse_card, standard_deck
+from bot.engine import Action
+from cogs.engines.rules import (
+    CHOOSE,
+    GOOGLE,
+    REFILL,
+    SEARCH,
+    SIDES,
+    TIEBREAK,
+    YAHOO,
+    EnginesGame,
+    card_value,
+    distance,
+)
+
+#: The IPO waits until the best pick is at least this far from a number request.
+IPO_WHEN_GAP = 3
+
+
+def _closeness(request: Card):
+    def key(card: Card) -> tuple[int, int, int]:
+        gap = distance(request, card)
+        if gap is not None:
+            return (0, gap, int(card.rank))
+        value = card_value(card)
+        # Cannot answer: prefer showing an image, then a value far from the middle.
+        return (1, 0 if value is None else 1, -abs(2 * (value or 0) - 11))
+
+    return key
+
+
+def easy(view: PlayerView, rng: random.Random) -> Action:
+    obs, legal = view.observation, view.legal
+    phase = obs["phase"]
+    if phase == TIEBREAK:
+        return next((a for a in legal if a.kind == "tiebreak"), legal[-1])
+    if phase == REFILL:
+        deck_left = obs["decks"][obs["side"]] > 0
+        return next(a for a in legal if a.arg == ("deck" if deck_left else "partner"))
+    plays = [a for a in legal if a.kind == "play"]
+    request = parse_card(obs["request"]) if obs.get("request") else None
+    if request is None or not plays:
+        return legal[0]
+    key = _closeness(request)
+    best = min(plays, key=lambda a: key(a.cards[0]))
+    ipo = next((a for a in legal if a.kind == "ipo"), None)
+    if ipo is not None:
+        gap = distance(request, best.cards[0])
+        poor = gap is None or (not request.rank.is_picture and gap >= IPO_WHEN_GAP) or (request.rank.is_picture and gap != 0)
+        if poor:
+            return ipo
+    return best
+
+
+# --------------------------------------------------------------------------- determinization
+
+
+def _tiebreak_best(obs: Mapping[str, Any]) -> dict[str, int]:
+    """The closest revealed pick of each side ("first played" among equals): what
+    the engine keeps in ``tiebreak["best"]`` while Yahoo decides."""
+    request = parse_card(obs["request"])
+    side_of = {p: side for side in SIDES for p in obs["teams"][side]}
+    best: dict[str, tuple[int, int]] = {}
+    for play in obs["reveal"]["plays"]:
+        gap = distance(request, parse_card(play["card"]))
+        side = side_of[play["player"]]
+        if gap is not None and (side not in best or gap < best[side][0]):
+            best[side] = (gap, play["player"])
+    return {side: best[side][1] for side in SIDES}
+
+
+def determinize(observation: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> EnginesGame:
+    """A game consistent with ``observation``. Each side's deck is one standard deck
+    split among its draw deck, its players' hands, their hidden picks and its put-aside
+    pile; the search deck among the request, the search deck and its discard. What the
+    seat saw (its hand and pick, a revealed pick still on the table, the request) stays;
+    the rest is dealt at random with the right counts."""
+    obs = observation
+    me = obs["viewer"]
+    phase = obs["phase"]
+    revealed = {}
+    if phase == TIEBREAK and obs.get("reveal"):
+        revealed = {play["player"]: play["card"] for play in obs["reveal"]["plays"]}
+    hands: dict[str, list[str]] = {}
+    choices: list[list[Any]] = []
+    decks: dict[str, list[str]] = {}
+    put_aside: dict[str, list[str]] = {}
+    for side in SIDES:
+        seats = [s for s in obs["seats"] if s["side"] == side]
+        seen: list[str] = []
+        places: list[tuple[Any, int]] = [("deck", obs["decks"][side]), ("aside", obs["scores"][side])]
+        for seat in seats:
+            p = seat["player"]
+            if p == me:
+                seen.extend(obs["hand"])
+            else:
+                places.append((("hand", p), seat["hand_size"]))
+            if p in revealed:
+                seen.append(revealed[p])
+            elif phase == CHOOSE and seat["chosen"]:
+                if p == me:
+                    seen.append(obs["my_choice"])
+                else:
+                    places.append((("pick", p), 1))
+        dealt = deal_unseen(unseen_cards(standard_deck(), seen), places, rng)
+        decks[side] = [str(c) for c in dealt["deck"]]
+        put_aside[side] = [str(c) for c in dealt["aside"]]
+        for seat in seats:
+            p = seat["player"]
+            hands[str(p)] = list(obs["hand"]) if p == me else [str(c) for c in dealt[("hand", p)]]
+            if p in revealed:
+                choices.append([p, revealed[p]])
+            elif phase == CHOOSE and seat["chosen"]:
+                choices.append([p, obs["my_choice"] if p == me else str(dealt[("pick", p)][0])])
+    request = obs["request"]
+    search = deal_unseen(
+        unseen_cards(standard_deck(), [request] if request else []),
+        [("deck", obs["decks"][SEARCH]), ("discard", obs["search_discard"])],
+        rng,
+    )
+    decks[SEARCH] = [str(c) for c in search["deck"]]
+    four = obs["players"] == 4
+    ipos_left = obs["ipos_left"]
+    # Only how many IPOs are left is shown; for 4 players the used ones are a guess
+    # that gives the same count left now.
+    ipos_set = 0 if ipos_left > 0 else 1
+    ipos_game = (0 if ipos_left > 0 else 1) if four else 1 - ipos_left
+    tiebreak = None
+    if phase == TIEBREAK:
+        tiebreak = {"distance": obs["tiebreak"]["distance"], "best": _tiebreak_best(obs), "pending": list(obs["tiebreak"]["players"])}
+    winners: list[int] = []
+    if phase == REFILL and obs.get("reveal") and obs["reveal"].get("outcome"):
+        winners = [w["player"] for w in obs["reveal"]["outcome"].get("winners", [])]
+    data = {
+        "players": [p for side in SIDES for p in obs["teams"][side]],
+        "seed": rng.randrange(1 << 30),
+        "tiebreak_mode": obs["yahoo_tiebreak"],
+        "teams": obs["teams"],
+        "hands": hands,
+        "choices": choices,
+        "decks": decks,
+        "put_aside": put_aside,
+        "search_discard": [str(c) for c in search["discard"]],
+        "request": request,
+        "phase": phase,
+        "turn": obs["turn"],
+        "last_winner": obs["last_winner"],
+        "set_number": obs["set_number"],
+        "set_wins": obs["set_wins"],
+        "set_results": [],
+        "ipos_this_set": ipos_set,
+        "ipos_this_game": ipos_game,
+        "search_count": obs["search_number"],
+        "reshuffles": 0,
+        "unanswered": 0,
+        "reveal": obs["reveal"],
+        "tiebreak": tiebreak,
+        "refill_pending": obs["refill_pending"],
+        "search_winners": winners,
+        "result": obs["result"],
+        "cut": obs["cut"],
+    }
+    return EnginesGame.from_dict(data)
+
+
+def evaluate(game: EnginesGame, player: int) -> float:
+    """Cards put aside, and sets won (worth a whole set's lead), against the other side."""
+    side = game.side_of.get(player)
+    if side is None:
+        return 0.0
+    other = YAHOO if side == GOOGLE else GOOGLE
+    def worth(s: str) -> float:
+        return -(len(game.put_aside[s]) + 15 * game.set_wins[s])
+
+    return standing({0: worth(side), 1: worth(other)}, 0, scale=3.0)
+
+
+AI = GameAI(EnginesGame, easy, determinize, evaluate)
