@@ -63,6 +63,8 @@ LEVELS = ("random", "easy", "hard")
 DEFAULT_LEVEL = "easy"
 #: hard's default thinking time per move, in seconds.
 DEFAULT_SECONDS = 0.1
+#: Share of a timed budget spent searching.
+SEARCH_SHARE = 0.7
 
 
 @dataclass(frozen=True)
@@ -94,12 +96,16 @@ class Budget:
     determinizations: int = 8
     #: Playouts stop after this many moves and ``evaluate`` scores the position.
     playout_moves: int = 40
+    #: The search's move replaces easy's only when its mean result is this much better.
+    margin: float = 0.05
     deadline: Callable[[], bool] | None = field(default=None, compare=False)
 
     @classmethod
     def timed(cls, clock: Callable[[], float], seconds: float = DEFAULT_SECONDS, **caps: int) -> Budget:
         """A budget of ``seconds`` from now by ``clock`` (e.g. ``time.perf_counter``)."""
-        end = clock() + seconds
+        # The search stops at SEARCH_SHARE of the time: the vote, easy's own choice
+        # and the last simulation under way must fit in the rest.
+        end = clock() + seconds * SEARCH_SHARE
         return cls(deadline=lambda: clock() >= end, **{"iterations": 1_000_000, **caps})
 
     def out_of_time(self) -> bool:
@@ -112,6 +118,13 @@ class GameAI:
     easy: Callable[[PlayerView, random.Random], Action]
     determinize: Callable[[Mapping[str, Any], Sequence[Action], random.Random], Game]
     evaluate: Callable[[Game, int], float]
+    #: ``hidden_pick(game, searcher)``: True when the seat to move in ``game`` picks in
+    #: secret after the searcher already has (a simultaneous phase): the search then
+    #: draws that pick at random instead of letting it answer the searcher's.
+    hidden_pick: Callable[[Game, int], bool] | None = None
+    #: ``playout(game, player) -> Action``: a cheap legal move for playouts (mixed with
+    #: uniform random ones); None plays playouts uniformly at random.
+    playout: Callable[[Game, int], Action] | None = None
 
 
 def game_ai(key: str) -> GameAI:

@@ -49,9 +49,12 @@ def placement_rewards(game: Game) -> dict[int, float]:
 
 
 class Node:
-    __slots__ = ("mover", "legal", "counts", "wins", "children", "untried", "total")
+    __slots__ = ("mover", "legal", "counts", "wins", "children", "untried", "total", "hidden")
 
-    def __init__(self, game: Game, rng: random.Random, mover: int | None = None, legal: list[Action] | None = None) -> None:
+    def __init__(
+        self, game: Game, rng: random.Random, mover: int | None = None, legal: list[Action] | None = None, hidden: bool = False
+    ) -> None:
+        self.hidden = hidden
         if mover is None:
             mover = min(game.current_players())
         self.mover = mover
@@ -75,6 +78,16 @@ class Node:
         return best
 
 
+#: Share of playout moves that are uniformly random even when the game has a policy.
+PLAYOUT_RANDOM = 0.2
+
+
+def _playout_action(game: Game, player: int, ai: GameAI, rng: random.Random) -> Action:
+    if ai.playout is not None and rng.random() >= PLAYOUT_RANDOM:
+        return ai.playout(game, player)
+    return rng.choice(game.legal_actions(player))
+
+
 def _rewards(game: Game, movers: set[int], ai: GameAI) -> dict[int, float]:
     if game.is_over():
         return placement_rewards(game)
@@ -82,6 +95,7 @@ def _rewards(game: Game, movers: set[int], ai: GameAI) -> dict[int, float]:
 
 
 def _simulate(root_game: Game, root: Node, ai: GameAI, rng: random.Random, playout_moves: int) -> None:
+    me = root.mover
     game = root_game.clone()
     node = root
     path: list[tuple[Node, int]] = []
@@ -91,9 +105,14 @@ def _simulate(root_game: Game, root: Node, ai: GameAI, rng: random.Random, playo
             game._apply(node.mover, node.legal[index])  # from the node's own legal list
             path.append((node, index))
             if not game.is_over():
-                node.children[index] = Node(game, rng)
+                node.children[index] = Node(game, rng, hidden=ai.hidden_pick(game, me) if ai.hidden_pick else False)
             break
-        index = node.select()
+        if node.hidden:
+            # Another seat's secret pick after the searcher's own: choosing it by UCB
+            # would answer a pick it cannot see, so it comes from the playout policy.
+            index = node.legal.index(_playout_action(game, node.mover, ai, rng))
+        else:
+            index = node.select()
         game._apply(node.mover, node.legal[index])
         path.append((node, index))
         child = node.children[index]
@@ -106,7 +125,7 @@ def _simulate(root_game: Game, root: Node, ai: GameAI, rng: random.Random, playo
         if not current:
             break
         player = min(current) if len(current) == 1 else choice(sorted(current))
-        game._apply(player, choice(game.legal_actions(player)))
+        game._apply(player, _playout_action(game, player, ai, rng))
     rewards = _rewards(game, {n.mover for n, _ in path}, ai)
     for visited, index in path:
         visited.counts[index] += 1
@@ -136,6 +155,18 @@ def hard(view: PlayerView, ai: GameAI, rng: random.Random, budget: Budget) -> Ac
         votes[max(range(len(legal)), key=root.counts.__getitem__)] += 1
         for i, n in enumerate(root.counts):
             visits[i] += n
+    fallback = ai.easy(view, rng)
     if not explored:
-        return ai.easy(view, rng)
-    return legal[max(range(len(legal)), key=lambda i: (votes[i], visits[i]))]
+        return fallback
+    voted = max(range(len(legal)), key=lambda i: (votes[i], visits[i]))
+    # The search overrules easy only when it finds the voted move clearly better than
+    # easy's own choice: with a small budget most differences are noise.
+    wins = [0.0] * len(legal)
+    for _, root in trees:
+        for i, w in enumerate(root.wins):
+            wins[i] += w
+    mean = [wins[i] / visits[i] if visits[i] else 0.0 for i in range(len(legal))]
+    easy_index = legal.index(fallback)
+    if mean[voted] - mean[easy_index] > budget.margin:
+        return legal[voted]
+    return fallback

@@ -198,4 +198,14 @@ def evaluate(game: EnginesGame, player: int) -> float:
     return standing({0: worth(side), 1: worth(other)}, 0, scale=3.0)
 
 
-AI = GameAI(EnginesGame, easy, determinize, evaluate)
+def hidden_pick(game: EnginesGame, searcher: int) -> bool:
+    """Picks are secret until all are in: after the searcher's, the others' are blind."""
+    return game.phase == CHOOSE and searcher in game.choices
+
+
+def playout(game: EnginesGame, player: int) -> Action:
+    """Playouts pick the closest card (the engine's own turn-timer move: legal, cheap)."""
+    return game.timeout_action(player)
+
+
+AI = GameAI(EnginesGame, easy, determinize, evaluate, hidden_pick, playout)

@@ -135,4 +135,6 @@ def evaluate(game: IdiotGame, player: int) -> float:
     return standing(counts, player, scale=4.0)
 
 
+# Playouts stay uniformly random: in a short trial (40 games, 20 ms) the engine's
+# turn-timer move as a playout policy made hard no stronger.
 AI = GameAI(IdiotGame, easy, determinize, evaluate)
