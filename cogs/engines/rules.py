@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any, Self
 
 from bot.cards import Card, seeded_rng, shuffled, standard_deck
@@ -171,12 +172,24 @@ def card_sort_key(card: Card) -> tuple[int, str]:
     return (int(card.rank), card.suit.value)
 
 
+# ``Card._key`` (rank * 4 + suit letter order c, d, h, s) orders cards exactly like
+# card_sort_key, and reading it costs no Python-level call: the hot paths use it.
+_KEY = attrgetter("_key")
+_CODE_AT = {card._key: str(card) for card in standard_deck()}
+#: One shared pick action per card, so listing legal actions builds no new objects.
+_PICK_AT = {card._key: Action("play", (card,)) for card in standard_deck()}
+_IPO = Action("ipo")
+_DECLINE = Action("decline")
+_REFILL_ACTIONS = (Action("refill", arg="deck"), Action("refill", arg="partner"))
+
+
 def _sorted(cards: Sequence[Card]) -> list[Card]:
-    return sorted(cards, key=card_sort_key)
+    return sorted(cards, key=_KEY)  # == sorted(cards, key=card_sort_key), stable alike
 
 
 def _unique_sorted(cards: Sequence[Card]) -> list[Card]:
-    return _sorted(set(cards))
+    # Equal cards share a key; the first of equals is kept, as set() would keep it.
+    return [card for _, card in sorted({c._key: c for c in reversed(cards)}.items())]
 
 
 def _label(values: Sequence[int]) -> str:
@@ -395,6 +408,11 @@ class EnginesGame(Game):
 
     # -- queries -----------------------------------------------------------------
 
+    # Legal actions per player for this state (a class default: new()/from_dict() skip
+    # __init__). Only _apply and remove_player change a game after it is made, and
+    # both drop it on entry and on exit, so nothing listed mid-move survives.
+    _legal_cache: dict[int, list[Action]] | None = None
+
     def current_players(self) -> frozenset[int]:
         if self.phase == CHOOSE:
             return frozenset(p for p in self.seats if p not in self.choices and self.hands[p])
@@ -405,18 +423,38 @@ class EnginesGame(Game):
         return frozenset()
 
     def legal_actions(self, player: int) -> list[Action]:
+        cache = self._legal_cache
+        if cache is None:
+            cache = self._legal_cache = {}
+        actions = cache.get(player)
+        if actions is None:
+            actions = cache[player] = self._list_legal(player)
+        return list(actions)  # a copy: callers may change their list
+
+    def _list_legal(self, player: int) -> list[Action]:
         if player not in self.current_players():
             return []
         if self.phase == CHOOSE:
-            actions = [Action("play", (card,)) for card in _unique_sorted(self.hands[player])]
+            pick_at = _PICK_AT
+            actions = [pick_at[card._key] for card in _unique_sorted(self.hands[player])]
             if self._ipo_allowed(player):
-                actions.append(Action("ipo"))
+                actions.append(_IPO)
             return actions
         if self.phase == TIEBREAK:
-            return [Action("tiebreak", (card,)) for card in self._tiebreak_cards(player)] + [Action("decline")]
+            return [Action("tiebreak", (card,)) for card in self._tiebreak_cards(player)] + [_DECLINE]
         if self.phase == REFILL:
-            return [Action("refill", arg="deck"), Action("refill", arg="partner")]
+            return list(_REFILL_ACTIONS)
         return []
+
+    def validate(self, player: int, action: Action) -> None:
+        # Fast path: the very action object listed as legal (callers usually pass one
+        # back) is accepted at once; anything else takes Game.validate's road.
+        cache = self._legal_cache
+        if cache is not None:
+            for allowed in cache.get(player, ()):
+                if allowed is action:
+                    return
+        super().validate(player, action)
 
     def is_over(self) -> bool:
         return self.phase == OVER
@@ -482,6 +520,13 @@ class EnginesGame(Game):
     # -- moves ---------------------------------------------------------------------
 
     def _apply(self, player: int, action: Action) -> list[Event]:
+        self._legal_cache = None
+        try:
+            return self._apply_move(player, action)
+        finally:
+            self._legal_cache = None  # anything listed mid-move is stale
+
+    def _apply_move(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         if action.kind == "play":
             self._pick(player, action.cards[0], events)
@@ -512,10 +557,17 @@ class EnginesGame(Game):
         )
 
     def _pick(self, player: int, card: Card, events: list[Event]) -> None:
-        self.hands[player].remove(card)
+        hand = self.hands[player]
+        key = card._key
+        for i, held in enumerate(hand):  # hand.remove(card) without Card's slow equality
+            if held._key == key:
+                del hand[i]
+                break
+        else:
+            hand.remove(card)  # raises ValueError as before
         self.choices[player] = card
         events.append(
-            Event("chosen", player, {"player": player, "card": str(card)}, private=True, public_data={"player": player})
+            Event("chosen", player, {"player": player, "card": _CODE_AT[key]}, private=True, public_data={"player": player})
         )
         if not self.current_players():
             self._resolve(events)
@@ -831,6 +883,13 @@ class EnginesGame(Game):
         """Engines needs full sides: whoever leaves forfeits for their side."""
         if player not in self.side_of:
             return []
+        self._legal_cache = None
+        try:
+            return self._remove_seated(player)
+        finally:
+            self._legal_cache = None  # see _apply
+
+    def _remove_seated(self, player: int) -> list[Event]:
         events = [Event("player_removed", player, {"player": player})]
         if self.phase == OVER:
             return events
@@ -1009,4 +1068,5 @@ class EnginesGame(Game):
         copy.search_winners = list(self.search_winners)
         copy.result = dict(self.result) if self.result is not None else None
         copy.opening_events = []
+        copy._legal_cache = None
         return copy
