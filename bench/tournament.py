@@ -33,7 +33,7 @@ from bot.ai import Budget, PlayerView, decide, game_ai  # noqa: E402
 
 GAMES = ("blackjack", "idiot", "engines")
 #: Extra Budget fields for hard from the command line (--playout-moves).
-HARD_CAPS: dict[str, int] = {}
+HARD_CAPS: dict[str, float] = {}
 #: A game still running after this many moves is stopped and scored as a draw.
 MAX_MOVES = 5000
 
@@ -150,10 +150,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pairings", nargs="*", default=["random-easy", "easy-hard"],
                         help="incumbent-challenger pairs (default: random-easy easy-hard)")
     parser.add_argument("--playout-moves", type=int, default=None, help="hard's playout length (default: Budget's)")
+    parser.add_argument("--margin", type=float, default=None, help="hard's margin over easy (default: Budget's)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     args = parser.parse_args(argv)
-    if args.playout_moves is not None:
-        HARD_CAPS["playout_moves"] = args.playout_moves
+    for name in ("playout_moves", "margin"):
+        if getattr(args, name) is not None:
+            HARD_CAPS[name] = getattr(args, name)
+    if HARD_CAPS:
+        print(f"hard's budget fields: {HARD_CAPS}")
     print(f"Tournament: 2 players, seats swapped every game, hard budget {args.hard_ms:g} ms/move, jobs {args.jobs}")
     for key in args.game:
         for pairing in args.pairings:

@@ -25,7 +25,7 @@ For every computer seat that has legal actions after a move (not only those in
   a game that remembers (Enid's chain) must cope with a short one.
 - ``level``: ``"random"`` (a uniform legal action), ``"easy"`` (the game's heuristic,
   ``cogs/<game>/ai.py: easy``), ``"hard"`` (:func:`bot.ai.search.hard`: determinized
-  Monte Carlo tree search with voting; see that module).
+  Monte Carlo search with voting over imagined deals; see that module).
 - ``budget``: :class:`Budget`. ``Budget.timed(clock, seconds)`` for play (default
   100 ms; hard falls back to easy if time runs out before its search has a result);
   an iteration cap alone (``Budget(iterations=...)``) makes decisions deterministic
@@ -37,7 +37,7 @@ For every computer seat that has legal actions after a move (not only those in
 
 What a game provides (``cogs/<game>/ai.py``, pure)
 ---------------------------------------------------
-``AI = GameAI(game_cls, easy, determinize, evaluate)``:
+``AI = GameAI(game_cls, easy, determinize, evaluate, playout)``:
 
 - ``easy(view, rng) -> Action``: the heuristic.
 - ``determinize(observation, legal, rng) -> Game``: a full game consistent with the
@@ -45,6 +45,7 @@ What a game provides (``cogs/<game>/ai.py``, pure)
   right counts. The searcher plays it out, so it must accept every action in ``legal``.
 - ``evaluate(game, player) -> float`` in [0, 1]: how well ``player`` stands, for
   playouts cut short.
+- ``playout(game, player) -> Action`` (optional): easy's rule on a full game, fast.
 Games also implement ``Game.clone()`` cheaply (lists copied, no JSON) for the search.
 """
 
@@ -90,13 +91,14 @@ def seen_event(event: Event, viewer: int) -> dict[str, Any]:
 @dataclass(frozen=True)
 class Budget:
     """How much hard may think. ``out_of_time()`` is True once ``deadline`` says so;
-    ``iterations`` caps simulations per decision whatever the clock says."""
+    ``iterations`` caps playouts and ``determinizations`` caps rounds (imagined deals)
+    per decision whatever the clock says: with those alone a decision is deterministic."""
 
-    iterations: int = 4000
-    determinizations: int = 8
+    iterations: int = 2000
+    determinizations: int = 1_000_000
     #: Playouts stop after this many moves and ``evaluate`` scores the position.
-    playout_moves: int = 40
-    #: The search's move replaces easy's only when its mean result is this much better.
+    playout_moves: int = 30
+    #: The search's move replaces easy's only when its mean score is this much better.
     margin: float = 0.05
     deadline: Callable[[], bool] | None = field(default=None, compare=False)
 
@@ -118,12 +120,9 @@ class GameAI:
     easy: Callable[[PlayerView, random.Random], Action]
     determinize: Callable[[Mapping[str, Any], Sequence[Action], random.Random], Game]
     evaluate: Callable[[Game, int], float]
-    #: ``hidden_pick(game, searcher)``: True when the seat to move in ``game`` picks in
-    #: secret after the searcher already has (a simultaneous phase): the search then
-    #: draws that pick at random instead of letting it answer the searcher's.
-    hidden_pick: Callable[[Game, int], bool] | None = None
-    #: ``playout(game, player) -> Action``: a cheap legal move for playouts (mixed with
-    #: uniform random ones); None plays playouts uniformly at random.
+    #: ``playout(game, player) -> Action``: a cheap legal move for playouts (easy's
+    #: rule of thumb on an imagined game; mixed with a few uniformly random ones);
+    #: None plays playouts uniformly at random.
     playout: Callable[[Game, int], Action] | None = None
 
 

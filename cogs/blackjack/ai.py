@@ -47,17 +47,18 @@ def _next_seat(obs: Mapping[str, Any], player: int) -> Mapping[str, Any]:
     return seats[(index + step) % len(seats)]
 
 
-def easy(view: PlayerView, rng: random.Random) -> Action:
-    obs, legal = view.observation, view.legal
-    hand = [parse_card(c) for c in obs.get("hand", [])]
-    if obs["phase"] == SUIT:
+def choose(
+    phase: str, hand: Sequence[Card], legal: Sequence[Action], pickup: int, next_count: int, top_suit: str | None
+) -> Action:
+    """easy's choice from plain facts: shared by ``easy`` (from an observation) and
+    ``playout`` (from a game the search imagined)."""
+    if phase == SUIT:
         counts = Counter(c.suit for c in hand if c.rank is not Rank.ACE)
-        top = obs["suit"]
-        return max(legal, key=lambda a: (counts[Suit(a.arg)], a.arg == top))
+        return max(legal, key=lambda a: (counts[Suit(a.arg)], a.arg == top_suit))
     plays = [a for a in legal if a.kind == "play"]
     if not plays:
         return next((a for a in legal if a.kind == "end"), legal[0])
-    if obs["phase"] == START and obs["pickup"] > 0:
+    if phase == START and pickup > 0:
         passes = [a for a in plays if a.cards[0].rank in PICKUP_RANKS]
         if passes:
             return max(passes, key=lambda a: pickup_value(a.cards[0]))
@@ -66,7 +67,7 @@ def easy(view: PlayerView, rng: random.Random) -> Action:
         return plays[0]  # the last card, and not a power card: out
     suits = Counter(c.suit for c in hand)
     ranks = Counter(c.rank for c in hand)
-    threat = _next_seat(obs, view.player)["cards"] <= 2
+    threat = next_count <= 2
 
     def score(action: Action) -> float:
         card = action.cards[0]
@@ -80,10 +81,28 @@ def easy(view: PlayerView, rng: random.Random) -> Action:
         return value
 
     best = max(plays, key=score)
-    mid_turn = obs["phase"] in (CHAIN, FREE) and any(a.kind == "end" for a in legal)
+    mid_turn = phase in (CHAIN, FREE) and any(a.kind == "end" for a in legal)
     if mid_turn and best.cards[0].rank is Rank.ACE:
         return next(a for a in legal if a.kind == "end")
     return best
+
+
+def easy(view: PlayerView, rng: random.Random) -> Action:
+    obs = view.observation
+    hand = [parse_card(c) for c in obs.get("hand", [])]
+    return choose(obs["phase"], hand, view.legal, obs["pickup"], _next_seat(obs, view.player)["cards"], obs["suit"])
+
+
+def playout(game: BlackjackGame, player: int) -> Action:
+    """easy's move in a game the search imagined (no observation to build: fast)."""
+    seat = game.players.index(player)
+    step = 1 if game.offset >= 0 else -1
+    following = game.players[(seat + step) % len(game.players)]
+    top = game.suit_to_match()
+    return choose(
+        game.phase, game.hands[player], game.legal_actions(player), game.pickup,
+        len(game.hands[following]), top.value if top is not None else None,
+    )
 
 
 # --------------------------------------------------------------------------- determinization
@@ -154,4 +173,4 @@ def evaluate(game: BlackjackGame, player: int) -> float:
     return standing(cards, player, scale=3.0) if player in cards else 0.0
 
 
-AI = GameAI(BlackjackGame, easy, determinize, evaluate)
+AI = GameAI(BlackjackGame, easy, determinize, evaluate, playout=playout)

@@ -52,16 +52,13 @@ def _closeness(request: Card):
     return key
 
 
-def easy(view: PlayerView, rng: random.Random) -> Action:
-    obs, legal = view.observation, view.legal
-    phase = obs["phase"]
+def choose(phase: str, legal: Sequence[Action], request: Card | None, deck_left: bool) -> Action:
+    """easy's choice from plain facts: shared by ``easy`` and ``playout``."""
     if phase == TIEBREAK:
         return next((a for a in legal if a.kind == "tiebreak"), legal[-1])
     if phase == REFILL:
-        deck_left = obs["decks"][obs["side"]] > 0
         return next(a for a in legal if a.arg == ("deck" if deck_left else "partner"))
     plays = [a for a in legal if a.kind == "play"]
-    request = parse_card(obs["request"]) if obs.get("request") else None
     if request is None or not plays:
         return legal[0]
     key = _closeness(request)
@@ -73,6 +70,18 @@ def easy(view: PlayerView, rng: random.Random) -> Action:
         if poor:
             return ipo
     return best
+
+
+def easy(view: PlayerView, rng: random.Random) -> Action:
+    obs = view.observation
+    request = parse_card(obs["request"]) if obs.get("request") else None
+    side = obs["side"]
+    return choose(obs["phase"], view.legal, request, bool(side and obs["decks"][side] > 0))
+
+
+def playout(game: EnginesGame, player: int) -> Action:
+    """easy's move in a game the search imagined (no observation to build: fast)."""
+    return choose(game.phase, game.legal_actions(player), game.request, bool(game.decks[game.side_of[player]]))
 
 
 # --------------------------------------------------------------------------- determinization
@@ -198,14 +207,4 @@ def evaluate(game: EnginesGame, player: int) -> float:
     return standing({0: worth(side), 1: worth(other)}, 0, scale=3.0)
 
 
-def hidden_pick(game: EnginesGame, searcher: int) -> bool:
-    """Picks are secret until all are in: after the searcher's, the others' are blind."""
-    return game.phase == CHOOSE and searcher in game.choices
-
-
-def playout(game: EnginesGame, player: int) -> Action:
-    """Playouts pick the closest card (the engine's own turn-timer move: legal, cheap)."""
-    return game.timeout_action(player)
-
-
-AI = GameAI(EnginesGame, easy, determinize, evaluate, hidden_pick, playout)
+AI = GameAI(EnginesGame, easy, determinize, evaluate, playout=playout)

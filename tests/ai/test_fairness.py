@@ -17,7 +17,7 @@ from bot.ai import Budget, PlayerView, decide, game_ai
 from tests.ai.positions import positions
 
 GAMES = ("blackjack", "idiot", "engines")
-SMALL = Budget(iterations=24, determinizations=3, playout_moves=10)
+SMALL = Budget(iterations=60, determinizations=3, playout_moves=10)
 
 
 def _hidden(game, player) -> str:

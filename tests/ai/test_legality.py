@@ -13,7 +13,7 @@ from tests.ai.positions import positions
 
 GAMES = ("blackjack", "idiot", "engines")
 COUNT = {"random": 3000, "easy": 3000, "hard": 2000}
-TINY = Budget(iterations=6, determinizations=2, playout_moves=6)
+TINY = Budget(iterations=40, determinizations=2, playout_moves=6)
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -63,7 +63,7 @@ def test_placement_rewards():
 
 @pytest.mark.parametrize("key", GAMES)
 def test_hard_with_an_iteration_cap_is_deterministic(key):
-    budget = Budget(iterations=40, determinizations=4, playout_moves=10)
+    budget = Budget(iterations=80, determinizations=4, playout_moves=10)
     for index, (game, player) in enumerate(positions(key, 40, seed=5)):
         view = PlayerView.of(game, player)
         first = decide(view, "hard", random.Random(index), budget=budget)
