@@ -396,11 +396,12 @@ class EnginesGame(Game):
             return
         drawn, self.decks[side] = deck[:missing], deck[missing:]
         self.hands[player] = _sorted(self.hands[player] + drawn)
+        code_at = _CODE_AT
         events.append(
             Event(
                 "drew",
                 player,
-                {"player": player, "cards": cards_to_codes(drawn), "count": len(drawn)},
+                {"player": player, "cards": [code_at[c._key] for c in drawn], "count": len(drawn)},
                 private=True,
                 public_data={"player": player, "count": len(drawn)},
             )
@@ -415,7 +416,8 @@ class EnginesGame(Game):
 
     def current_players(self) -> frozenset[int]:
         if self.phase == CHOOSE:
-            return frozenset(p for p in self.seats if p not in self.choices and self.hands[p])
+            choices, hands = self.choices, self.hands
+            return frozenset([p for p in self.seats if p not in choices and hands[p]])
         if self.phase == TIEBREAK:
             return frozenset(self.tiebreak["pending"])
         if self.phase == REFILL:
@@ -432,9 +434,14 @@ class EnginesGame(Game):
         return list(actions)  # a copy: callers may change their list
 
     def _list_legal(self, player: int) -> list[Action]:
-        if player not in self.current_players():
+        phase = self.phase
+        if phase == CHOOSE:
+            # == player in current_players(), without building the set
+            if player not in self.side_of or player in self.choices or not self.hands[player]:
+                return []
+        elif player not in self.current_players():
             return []
-        if self.phase == CHOOSE:
+        if phase == CHOOSE:
             pick_at = _PICK_AT
             actions = [pick_at[card._key] for card in _unique_sorted(self.hands[player])]
             if self._ipo_allowed(player):
@@ -581,11 +588,11 @@ class EnginesGame(Game):
         order = [p for p in self.play_order() if p in self.choices]
         self.reveal = {
             "search": self.search_count,
-            "request": str(request),
-            "plays": [{"player": p, "card": str(self.choices[p])} for p in order],
+            "request": _CODE_AT[request._key],
+            "plays": [{"player": p, "card": _CODE_AT[self.choices[p]._key]} for p in order],
             "outcome": None,
         }
-        events.append(Event("reveal", None, {"request": str(request), "plays": self.reveal["plays"]}))
+        events.append(Event("reveal", None, {"request": _CODE_AT[request._key], "plays": self.reveal["plays"]}))
         gaps = {p: distance(request, self.choices[p]) for p in order}
 
         matches = [p for p in order if gaps[p] == 0]
@@ -626,7 +633,7 @@ class EnginesGame(Game):
         # SI: "if EITHER player on Yahoo ... did play" the card, it already counts.
         for p in yahoo_players:
             if p != best[YAHOO] and p in self.choices and card_value(self.choices[p]) in wanted:
-                self._win([best[YAHOO]], "yahoo_special", events, shown={"player": p, "card": str(self.choices[p])})
+                self._win([best[YAHOO]], "yahoo_special", events, shown={"player": p, "card": _CODE_AT[self.choices[p]._key]})
                 return
         self.tiebreak = {"distance": gap, "best": {side: best[side] for side in SIDES}, "pending": []}
         able = [p for p in yahoo_players if self._tiebreak_cards(p)]
@@ -638,7 +645,7 @@ class EnginesGame(Game):
             player = able[0]
             card = self._tiebreak_cards(player)[0]
             self.tiebreak = None
-            self._win([best[YAHOO]], "yahoo_special", events, shown={"player": player, "card": str(card)})
+            self._win([best[YAHOO]], "yahoo_special", events, shown={"player": player, "card": _CODE_AT[card._key]})
             return
         self.tiebreak["pending"] = able
         self.phase = TIEBREAK
@@ -648,7 +655,7 @@ class EnginesGame(Game):
     def _show_tiebreaker(self, player: int, card: Card, events: list[Event]) -> None:
         best = self.tiebreak["best"]
         self.tiebreak = None
-        self._win([best[YAHOO]], "yahoo_special", events, shown={"player": player, "card": str(card)})
+        self._win([best[YAHOO]], "yahoo_special", events, shown={"player": player, "card": _CODE_AT[card._key]})
 
     def _decline_tiebreaker(self, player: int, events: list[Event]) -> None:
         events.append(Event("tiebreak_declined", player, {"player": player}))
@@ -668,7 +675,7 @@ class EnginesGame(Game):
         self._return_picks()
         self.search_discard.append(self.request)
         self.reveal["outcome"] = {"kind": "tie_returned"}
-        events.append(Event("tie_returned", None, {"request": str(self.request)}))
+        events.append(Event("tie_returned", None, {"request": _CODE_AT[self.request._key]}))
         self.request = None
         self._end_turn(events, pass_turn=False)
 
@@ -678,7 +685,7 @@ class EnginesGame(Game):
         self.choices = {}
 
     def _win(self, winners: list[int], reason: str, events: list[Event], shown: dict | None = None) -> None:
-        won = [{"player": p, "card": str(self.choices[p]), "side": self.side_of[p]} for p in winners]
+        won = [{"player": p, "card": _CODE_AT[self.choices[p]._key], "side": self.side_of[p]} for p in winners]
         for p in winners:
             self.put_aside[self.side_of[p]].append(self.choices.pop(p))
         self._return_picks()
@@ -694,7 +701,7 @@ class EnginesGame(Game):
         if shown is not None:
             outcome["shown"] = shown
         self.reveal["outcome"] = outcome
-        events.append(Event("search_won", None, {"request": str(self.request), **outcome}))
+        events.append(Event("search_won", None, {"request": _CODE_AT[self.request._key], **outcome}))
         self.request = None
         self.search_winners = list(winners)
         self._start_refill(events)
@@ -704,7 +711,7 @@ class EnginesGame(Game):
         self.search_discard.append(self.request)
         self.unanswered += 1
         self.reveal["outcome"] = {"kind": "discarded", "reason": reason}
-        events.append(Event("search_discarded", None, {"request": str(self.request), "reason": reason}))
+        events.append(Event("search_discarded", None, {"request": _CODE_AT[self.request._key], "reason": reason}))
         self.request = None
         self.search_winners = []
         self._start_refill(events)
@@ -810,7 +817,7 @@ class EnginesGame(Game):
         self.choices = {}
         self.phase = CHOOSE
         events.append(
-            Event("search_request", self.turn, {"player": self.turn, "card": str(self.request), "search": self.search_count})
+            Event("search_request", self.turn, {"player": self.turn, "card": _CODE_AT[self.request._key], "search": self.search_count})
         )
         if not self.current_players():
             # Only a stacked deal can leave every hand empty.
