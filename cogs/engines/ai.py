@@ -32,6 +32,7 @@ from cogs.engines.rules import (
     TIEBREAK,
     YAHOO,
     EnginesGame,
+    _sorted,
     card_value,
     distance,
 )
@@ -101,30 +102,54 @@ def _tiebreak_best(obs: Mapping[str, Any]) -> dict[str, int]:
     return {side: best[side][1] for side in SIDES}
 
 
+def _last_reveal(obs: Mapping[str, Any]) -> tuple[dict[int, str], dict[str, list[str]]]:
+    """What the previous search's reveal still tells, in the choose phase of 2 players
+    (with 4, a blind refill from a partner may have moved a returned card): the cards
+    that went back to hands, by player, and the winning card put aside, by side."""
+    reveal = obs.get("reveal")
+    if obs["phase"] != CHOOSE or obs["players"] != 2 or not reveal or not reveal.get("outcome"):
+        return {}, {}
+    outcome = reveal["outcome"]
+    won = outcome.get("winners", []) if outcome.get("kind") == "won" else []
+    winners = {w["player"] for w in won}
+    held = {play["player"]: play["card"] for play in reveal["plays"] if play["player"] not in winners}
+    aside: dict[str, list[str]] = {}
+    for w in won:
+        aside.setdefault(w["side"], []).append(w["card"])
+    return held, aside
+
+
 def determinize(observation: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> EnginesGame:
     """A game consistent with ``observation``. Each side's deck is one standard deck
     split among its draw deck, its players' hands, their hidden picks and its put-aside
     pile; the search deck among the request, the search deck and its discard. What the
     seat saw (its hand and pick, a revealed pick still on the table, the request) stays;
-    the rest is dealt at random with the right counts."""
+    so does what the last reveal showed (2 players): a card put aside stays in that
+    pile, and a card that went back is still in its owner's hand while they have not
+    picked again. The rest is dealt at random with the right counts."""
     obs = observation
     me = obs["viewer"]
     phase = obs["phase"]
     revealed = {}
     if phase == TIEBREAK and obs.get("reveal"):
         revealed = {play["player"]: play["card"] for play in obs["reveal"]["plays"]}
+    known_held, known_aside = _last_reveal(obs)
     hands: dict[str, list[str]] = {}
     choices: list[list[Any]] = []
     decks: dict[str, list[str]] = {}
     put_aside: dict[str, list[str]] = {}
     for side in SIDES:
         seats = [s for s in obs["seats"] if s["side"] == side]
-        seen: list[str] = []
-        places: list[tuple[Any, int]] = [("deck", obs["decks"][side]), ("aside", obs["scores"][side])]
+        aside_seen = known_aside.get(side, [])
+        seen: list[str] = list(aside_seen)
+        places: list[tuple[Any, int]] = [("deck", obs["decks"][side]), ("aside", obs["scores"][side] - len(aside_seen))]
         for seat in seats:
             p = seat["player"]
             if p == me:
                 seen.extend(obs["hand"])
+            elif p in known_held and not seat["chosen"]:
+                seen.append(known_held[p])
+                places.append((("hand", p), seat["hand_size"] - 1))
             else:
                 places.append((("hand", p), seat["hand_size"]))
             if p in revealed:
@@ -136,10 +161,16 @@ def determinize(observation: Mapping[str, Any], legal: Sequence[Action], rng: ra
                     places.append((("pick", p), 1))
         dealt = deal_unseen(unseen_cards(standard_deck(), seen), places, rng)
         decks[side] = [str(c) for c in dealt["deck"]]
-        put_aside[side] = [str(c) for c in dealt["aside"]]
+        put_aside[side] = [str(c) for c in dealt["aside"]] + aside_seen
         for seat in seats:
             p = seat["player"]
-            hands[str(p)] = list(obs["hand"]) if p == me else [str(c) for c in dealt[("hand", p)]]
+            if p == me:
+                hands[str(p)] = list(obs["hand"])
+            else:
+                held = dealt[("hand", p)]
+                if p in known_held and not seat["chosen"]:
+                    held = [*held, parse_card(known_held[p])]
+                hands[str(p)] = [str(c) for c in _sorted(held)]  # hands are kept sorted
             if p in revealed:
                 choices.append([p, revealed[p]])
             elif phase == CHOOSE and seat["chosen"]:
