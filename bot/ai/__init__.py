@@ -96,8 +96,9 @@ class Budget:
 
     iterations: int = 2000
     determinizations: int = 1_000_000
-    #: Playouts stop after this many moves and ``evaluate`` scores the position.
-    playout_moves: int = 30
+    #: Playouts stop after this many moves and ``evaluate`` scores the position
+    #: (None: the game's own ``GameAI.playout_moves``).
+    playout_moves: int | None = None
     #: The search's move replaces easy's only when its mean score is this much better.
     margin: float = 0.05
     deadline: Callable[[], bool] | None = field(default=None, compare=False)
@@ -124,6 +125,8 @@ class GameAI:
     #: rule of thumb on an imagined game; mixed with a few uniformly random ones);
     #: None plays playouts uniformly at random.
     playout: Callable[[Game, int], Action] | None = None
+    #: Default playout length in moves (see Budget.playout_moves).
+    playout_moves: int = 30
 
 
 def game_ai(key: str) -> GameAI:

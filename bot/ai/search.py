@@ -10,9 +10,10 @@ ended. All first moves of a round share one deal and one playout random seed (co
 random numbers), so they are compared on equal luck, and the round's best move gets its
 vote. A round the clock cuts short is dropped.
 
-The most-voted move (total score breaks ties) is played only if its mean score beats
-easy's own move by ``Budget.margin``: with the few rounds a 100 ms budget buys, smaller
-differences are mostly noise, and easy's move is the better bet. With no complete round
+The most-voted move (total score breaks ties) is played only if its mean gain over
+easy's own move, round by round, exceeds both ``Budget.margin`` and two standard
+errors: with the few rounds a 100 ms budget buys, smaller differences are mostly noise
+(trials showed noisy overrides losing to easy), and easy's move is the better bet. With no complete round
 at all (the clock ran out first) the seat plays easy.
 
 This is Perfect Information Monte Carlo, the one-level form of information-set search:
@@ -23,6 +24,7 @@ the best first move chosen are a policy improvement step over that policy (easy)
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING
 
@@ -73,11 +75,13 @@ def hard(view: PlayerView, ai: GameAI, rng: random.Random, budget: Budget) -> Ac
     legal = list(view.legal)
     me = view.player
     count = len(legal)
+    moves = budget.playout_moves if budget.playout_moves is not None else ai.playout_moves
     fallback = ai.easy(view, rng)
     easy_index = legal.index(fallback)
     totals = [0.0] * count
     votes = [0] * count
     rounds = 0
+    history: list[list[float]] = []  # every complete round's scores, for the test below
     while (
         rounds < budget.determinizations
         and (rounds + 1) * count <= budget.iterations
@@ -91,10 +95,11 @@ def hard(view: PlayerView, ai: GameAI, rng: random.Random, budget: Budget) -> Ac
                 break
             game = deal.clone()
             game._apply(me, action)  # legal in the imagined deal: it matches the view
-            scores.append(playout(game, me, ai, random.Random(seed), budget.playout_moves))
+            scores.append(playout(game, me, ai, random.Random(seed), moves))
         if len(scores) < count:
             break  # cut short by the clock: not a fair comparison, so no vote
         rounds += 1
+        history.append(scores)
         for i, score in enumerate(scores):
             totals[i] += score
         # Easy's move wins a tied round: a tie shows no reason to depart from it.
@@ -102,6 +107,17 @@ def hard(view: PlayerView, ai: GameAI, rng: random.Random, budget: Budget) -> Ac
     if not rounds:
         return fallback
     voted = max(range(count), key=lambda i: (votes[i], totals[i]))
-    if (totals[voted] - totals[easy_index]) / rounds > budget.margin:
+    if voted != easy_index and _clearly_better([r[voted] - r[easy_index] for r in history], budget.margin):
         return legal[voted]
     return fallback
+
+
+def _clearly_better(gains: list[float], margin: float) -> bool:
+    """Is the mean of these paired gains (voted move minus easy's move, per round)
+    above ``margin`` and above two standard errors? One round proves nothing."""
+    n = len(gains)
+    if n < 2:
+        return False
+    mean = sum(gains) / n
+    variance = sum((g - mean) ** 2 for g in gains) / (n - 1)
+    return mean > margin and mean > 2.0 * math.sqrt(variance / n)

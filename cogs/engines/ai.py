@@ -124,6 +124,8 @@ def determinize(observation: Mapping[str, Any], legal: Sequence[Action], rng: ra
     split among its draw deck, its players' hands, their hidden picks and its put-aside
     pile; the search deck among the request, the search deck and its discard. What the
     seat saw (its hand and pick, a revealed pick still on the table, the request) stays;
+    a secret pick someone else already made is imagined as the closest card of their
+    imagined hand (the search's model of how people pick);
     so does what the last reveal showed (2 players): a card put aside stays in that
     pile, and a card that went back is still in its owner's hand while they have not
     picked again. The rest is dealt at random with the right counts."""
@@ -170,11 +172,18 @@ def determinize(observation: Mapping[str, Any], legal: Sequence[Action], rng: ra
                 held = dealt[("hand", p)]
                 if p in known_held and not seat["chosen"]:
                     held = [*held, parse_card(known_held[p])]
+                if p not in revealed and phase == CHOOSE and seat["chosen"]:
+                    # Opponent model: a secret pick already made is taken to be the
+                    # closest card of the imagined hand (as easy would pick), not any card.
+                    held = [*held, *dealt[("pick", p)]]
+                    pick = min(held, key=_closeness(parse_card(obs["request"])))
+                    held.remove(pick)
+                    choices.append([p, str(pick)])
                 hands[str(p)] = [str(c) for c in _sorted(held)]  # hands are kept sorted
             if p in revealed:
                 choices.append([p, revealed[p]])
-            elif phase == CHOOSE and seat["chosen"]:
-                choices.append([p, obs["my_choice"] if p == me else str(dealt[("pick", p)][0])])
+            elif phase == CHOOSE and seat["chosen"] and p == me:
+                choices.append([p, obs["my_choice"]])
     request = obs["request"]
     search = deal_unseen(
         unseen_cards(standard_deck(), [request] if request else []),

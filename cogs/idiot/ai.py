@@ -143,4 +143,7 @@ def evaluate(game: IdiotGame, player: int) -> float:
     return standing(counts, player, scale=4.0)
 
 
-AI = GameAI(IdiotGame, easy, determinize, evaluate, playout=playout)
+# Longer playouts than the default 30 moves: a pile picked up costs many moves later.
+# (One 100-game trial at 50 ms: hard scored 53% against easy with 80, 44% with 30;
+# both within noise of 50%.)
+AI = GameAI(IdiotGame, easy, determinize, evaluate, playout=playout, playout_moves=80)
