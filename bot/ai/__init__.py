@@ -27,13 +27,24 @@ For every computer seat that has legal actions after a move (not only those in
   ``cogs/<game>/ai.py: easy``), ``"hard"`` (:func:`bot.ai.search.hard`: determinized
   Monte Carlo search with voting over imagined deals; see that module).
 - ``budget``: :class:`Budget`. ``Budget.timed(clock, seconds)`` for play (default
-  100 ms; hard falls back to easy if time runs out before its search has a result);
-  an iteration cap alone (``Budget(iterations=...)``) makes decisions deterministic
-  for tests and benches: same view + same rng seed -> same action.
-- The returned action is always one of ``view.legal``. A game with typed actions
-  (Enid's rituals, a limerick) or many numeric choices (Onion's bets) may return a
-  ``say``/``bet`` action that ``legal_actions`` does not enumerate; its ``ai.py`` then
-  says so, and ``apply`` remains the judge as for a person.
+  100 ms, of which the search takes 70% so the answer is back within the budget;
+  hard falls back to easy if time runs out before its search has a result). Caps
+  alone (``Budget(iterations=..., determinizations=...)``) make decisions
+  deterministic for tests and benches: same view + same rng seed -> same action.
+- ``decide`` holds no state between calls and shares nothing with the Game, so any
+  number may run at once in worker threads or processes.
+- For Blackjack, Idiot and Engines the returned action is always one of
+  ``view.legal``, and ``decide`` refuses a view with no legal actions.
+
+Enid and Onion (the door stays the same: plain view in, one action out)
+-----------------------------------------------------------------------
+A game with typed actions (Enid's rituals, a limerick) or many numeric choices (Onion's
+bets) may return a ``say``/``bet`` action that ``legal_actions`` does not enumerate
+(``apply`` judges it as it judges a person's), and may act with no listed legal action
+(a ritual shouted out of turn). Such a game adds what it needs to ``GameAI`` (e.g. a
+``speaks(view)`` hook the platform asks after every move, per-level slip chances) and
+keeps ``history`` in mind (Enid's chain); hard's search needs only ``determinize``,
+``evaluate`` and ``Game.clone`` as here, with ``legal`` holding its candidate moves.
 
 What a game provides (``cogs/<game>/ai.py``, pure)
 ---------------------------------------------------

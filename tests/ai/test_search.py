@@ -104,3 +104,12 @@ def test_every_game_has_a_computer_player():
     assert not has_ai("no-such-game")
     for key in GAMES:
         assert game_ai(key).game_cls.key == key
+
+
+def test_hard_overrules_easy_only_on_a_clear_and_steady_gain():
+    from bot.ai.search import _clearly_better
+
+    assert _clearly_better([0.2, 0.25, 0.3, 0.2], margin=0.05)
+    assert not _clearly_better([0.2], margin=0.05)  # one round proves nothing
+    assert not _clearly_better([0.03, 0.04, 0.03], margin=0.05)  # steady but below the margin
+    assert not _clearly_better([1.0, -0.8, 0.9, -0.7], margin=0.05)  # big mean, mostly noise
