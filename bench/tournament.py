@@ -158,7 +158,8 @@ def main(argv: list[str] | None = None) -> None:
             HARD_CAPS[name] = getattr(args, name)
     if HARD_CAPS:
         print(f"hard's budget fields: {HARD_CAPS}")
-    print(f"Tournament: 2 players, seats swapped every game, hard budget {args.hard_ms:g} ms/move, jobs {args.jobs}")
+    print(f"Tournament: 2 players, games in pairs on one deal with seats swapped, hard budget {args.hard_ms:g} ms/move, "
+          f"jobs {args.jobs}")
     for key in args.game:
         for pairing in args.pairings:
             levels = tuple(pairing.split("-"))
