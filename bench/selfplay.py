@@ -2,7 +2,8 @@
 
     python bench/blackjack_selfplay.py [--seconds 5] [--players 3] [--seed 1] [--uno-api env|game|both]
     python bench/idiot_selfplay.py     (same options)
-    python bench/selfplay.py --game blackjack|idiot (same options)
+    python bench/engines_selfplay.py   (same options; --players 2 or 4)
+    python bench/selfplay.py --game blackjack|idiot|engines (same options)
 
 A *step* is one state transition: one ``Game.apply`` for Deckhand, one ``env.step`` (or
 ``game.step`` with ``--uno-api game``) for RLCard. Every step of both sides pays for the
@@ -290,10 +291,11 @@ def main(argv: Sequence[str] | None = None, *, game_cls: type | None = None, tar
          description: str | None = None) -> None:
     parser = argparse.ArgumentParser(description=description or "Random self-play steps/s: a Deckhand game vs RLCard's Uno.")
     if game_cls is None:
-        parser.add_argument("--game", choices=("blackjack", "idiot"), default="blackjack")
+        parser.add_argument("--game", choices=("blackjack", "idiot", "engines"), default="blackjack")
     parser.add_argument("--seconds", type=float, default=5.0, help="time budget per engine (default 5)")
     parser.add_argument("--games", type=int, default=None, help="play this many games per engine instead of a time budget")
-    parser.add_argument("--players", type=int, default=3, help="Deckhand table size (RLCard's Uno is always 2)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="Deckhand table size (default 3; Engines 4). RLCard's Uno is always 2")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=10, help="interleaved slices per engine (default 10)")
     parser.add_argument("--uno-api", choices=("env", "game", "both"), default="both",
@@ -304,8 +306,12 @@ def main(argv: Sequence[str] | None = None, *, game_cls: type | None = None, tar
         if args.game == "blackjack":
             from cogs.blackjack.rules import BlackjackGame as game_cls
             target = 2.0
+        elif args.game == "engines":
+            from cogs.engines.rules import EnginesGame as game_cls
         else:
             from cogs.idiot.rules import IdiotGame as game_cls
+    if args.players is None:
+        args.players = 4 if game_cls.key == "engines" else 3
 
     deckhand = DeckhandRunner(game_cls, args.players, args.seed)
     uno: list[Runner] = []
@@ -325,6 +331,10 @@ def entry_point(game: str) -> Callable[[], None]:
             from cogs.blackjack.rules import BlackjackGame
 
             main(game_cls=BlackjackGame, target=2.0, description="Random self-play steps/s: Deckhand Blackjack vs RLCard's Uno.")
+        elif game == "engines":
+            from cogs.engines.rules import EnginesGame
+
+            main(game_cls=EnginesGame, description="Random self-play steps/s: Deckhand Engines vs RLCard's Uno.")
         else:
             from cogs.idiot.rules import IdiotGame
 

@@ -264,6 +264,12 @@ class Game(ABC):
     def from_json(cls, text: str) -> Self:
         return cls.from_dict(json.loads(text))
 
+    def clone(self) -> Self:
+        """An independent copy, for search (computer players try moves on copies).
+        This default is a ``to_dict``/``from_dict`` round trip: correct but slow, so
+        games override it with plain container copies."""
+        return type(self).from_dict(self.to_dict())
+
 
 def cards_to_codes(cards: Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]

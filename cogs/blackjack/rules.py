@@ -785,3 +785,17 @@ class BlackjackGame(Game):
         if game.phase not in PHASES:
             raise RuleError(f"Saved Blackjack game has an unknown phase '{game.phase}'.")
         return game
+
+    def clone(self) -> Self:
+        """A copy for search: containers copied, cards (immutable) shared."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.players = list(self.players)
+        copy.removed = list(self.removed)
+        copy.hands = {p: list(h) for p, h in self.hands.items()}
+        copy.deck = list(self.deck)
+        copy.discard = list(self.discard)
+        copy.turn_cards = list(self.turn_cards)
+        copy.debts = dict(self.debts)
+        copy._legal_cache = None
+        return copy

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any, Self
 
 from bot.cards import Card, seeded_rng, shuffled, standard_deck
@@ -172,12 +173,24 @@ def card_sort_key(card: Card) -> tuple[int, str]:
     return (int(card.rank), card.suit.value)
 
 
+# ``Card._key`` (rank * 4 + suit letter order c, d, h, s) orders cards exactly like
+# card_sort_key, and reading it costs no Python-level call: the hot paths use it.
+_KEY = attrgetter("_key")
+_CODE_AT = {card._key: str(card) for card in standard_deck()}
+#: One shared pick action per card, so listing legal actions builds no new objects.
+_PICK_AT = {card._key: Action("play", (card,)) for card in standard_deck()}
+_IPO = Action("ipo")
+_DECLINE = Action("decline")
+_REFILL_ACTIONS = (Action("refill", arg="deck"), Action("refill", arg="partner"))
+
+
 def _sorted(cards: Sequence[Card]) -> list[Card]:
-    return sorted(cards, key=card_sort_key)
+    return sorted(cards, key=_KEY)  # == sorted(cards, key=card_sort_key), stable alike
 
 
 def _unique_sorted(cards: Sequence[Card]) -> list[Card]:
-    return _sorted(set(cards))
+    # Equal cards share a key; the first of equals is kept, as set() would keep it.
+    return [card for _, card in sorted({c._key: c for c in reversed(cards)}.items())]
 
 
 def _label(values: Sequence[int]) -> str:
@@ -384,11 +397,12 @@ class EnginesGame(Game):
             return
         drawn, self.decks[side] = deck[:missing], deck[missing:]
         self.hands[player] = _sorted(self.hands[player] + drawn)
+        code_at = _CODE_AT
         events.append(
             Event(
                 "drew",
                 player,
-                {"player": player, "cards": cards_to_codes(drawn), "count": len(drawn)},
+                {"player": player, "cards": [code_at[c._key] for c in drawn], "count": len(drawn)},
                 private=True,
                 public_data={"player": player, "count": len(drawn)},
             )
@@ -396,9 +410,15 @@ class EnginesGame(Game):
 
     # -- queries -----------------------------------------------------------------
 
+    # Legal actions per player for this state (a class default: new()/from_dict() skip
+    # __init__). Only _apply and remove_player change a game after it is made, and
+    # both drop it on entry and on exit, so nothing listed mid-move survives.
+    _legal_cache: dict[int, list[Action]] | None = None
+
     def current_players(self) -> frozenset[int]:
         if self.phase == CHOOSE:
-            return frozenset(p for p in self.seats if p not in self.choices and self.hands[p])
+            choices, hands = self.choices, self.hands
+            return frozenset([p for p in self.seats if p not in choices and hands[p]])
         if self.phase == TIEBREAK:
             return frozenset(self.tiebreak["pending"])
         if self.phase == REFILL:
@@ -406,18 +426,43 @@ class EnginesGame(Game):
         return frozenset()
 
     def legal_actions(self, player: int) -> list[Action]:
-        if player not in self.current_players():
+        cache = self._legal_cache
+        if cache is None:
+            cache = self._legal_cache = {}
+        actions = cache.get(player)
+        if actions is None:
+            actions = cache[player] = self._list_legal(player)
+        return list(actions)  # a copy: callers may change their list
+
+    def _list_legal(self, player: int) -> list[Action]:
+        phase = self.phase
+        if phase == CHOOSE:
+            # == player in current_players(), without building the set
+            if player not in self.side_of or player in self.choices or not self.hands[player]:
+                return []
+        elif player not in self.current_players():
             return []
-        if self.phase == CHOOSE:
-            actions = [Action("play", (card,)) for card in _unique_sorted(self.hands[player])]
+        if phase == CHOOSE:
+            pick_at = _PICK_AT
+            actions = [pick_at[card._key] for card in _unique_sorted(self.hands[player])]
             if self._ipo_allowed(player):
-                actions.append(Action("ipo"))
+                actions.append(_IPO)
             return actions
         if self.phase == TIEBREAK:
-            return [Action("tiebreak", (card,)) for card in self._tiebreak_cards(player)] + [Action("decline")]
+            return [Action("tiebreak", (card,)) for card in self._tiebreak_cards(player)] + [_DECLINE]
         if self.phase == REFILL:
-            return [Action("refill", arg="deck"), Action("refill", arg="partner")]
+            return list(_REFILL_ACTIONS)
         return []
+
+    def validate(self, player: int, action: Action) -> None:
+        # Fast path: the very action object listed as legal (callers usually pass one
+        # back) is accepted at once; anything else takes Game.validate's road.
+        cache = self._legal_cache
+        if cache is not None:
+            for allowed in cache.get(player, ()):
+                if allowed is action:
+                    return
+        super().validate(player, action)
 
     def is_over(self) -> bool:
         return self.phase == OVER
@@ -483,6 +528,13 @@ class EnginesGame(Game):
     # -- moves ---------------------------------------------------------------------
 
     def _apply(self, player: int, action: Action) -> list[Event]:
+        self._legal_cache = None
+        try:
+            return self._apply_move(player, action)
+        finally:
+            self._legal_cache = None  # anything listed mid-move is stale
+
+    def _apply_move(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         if action.kind == "play":
             self._pick(player, action.cards[0], events)
@@ -513,10 +565,17 @@ class EnginesGame(Game):
         )
 
     def _pick(self, player: int, card: Card, events: list[Event]) -> None:
-        self.hands[player].remove(card)
+        hand = self.hands[player]
+        key = card._key
+        for i, held in enumerate(hand):  # hand.remove(card) without Card's slow equality
+            if held._key == key:
+                del hand[i]
+                break
+        else:
+            hand.remove(card)  # raises ValueError as before
         self.choices[player] = card
         events.append(
-            Event("chosen", player, {"player": player, "card": str(card)}, private=True, public_data={"player": player})
+            Event("chosen", player, {"player": player, "card": _CODE_AT[key]}, private=True, public_data={"player": player})
         )
         if not self.current_players():
             self._resolve(events)
@@ -530,11 +589,11 @@ class EnginesGame(Game):
         order = [p for p in self.play_order() if p in self.choices]
         self.reveal = {
             "search": self.search_count,
-            "request": str(request),
-            "plays": [{"player": p, "card": str(self.choices[p])} for p in order],
+            "request": _CODE_AT[request._key],
+            "plays": [{"player": p, "card": _CODE_AT[self.choices[p]._key]} for p in order],
             "outcome": None,
         }
-        events.append(Event("reveal", None, {"request": str(request), "plays": self.reveal["plays"]}))
+        events.append(Event("reveal", None, {"request": _CODE_AT[request._key], "plays": self.reveal["plays"]}))
         gaps = {p: distance(request, self.choices[p]) for p in order}
 
         matches = [p for p in order if gaps[p] == 0]
@@ -575,7 +634,7 @@ class EnginesGame(Game):
         # SI: "if EITHER player on Yahoo ... did play" the card, it already counts.
         for p in yahoo_players:
             if p != best[YAHOO] and p in self.choices and card_value(self.choices[p]) in wanted:
-                self._win([best[YAHOO]], "yahoo_special", events, shown={"player": p, "card": str(self.choices[p])})
+                self._win([best[YAHOO]], "yahoo_special", events, shown={"player": p, "card": _CODE_AT[self.choices[p]._key]})
                 return
         self.tiebreak = {"distance": gap, "best": {side: best[side] for side in SIDES}, "pending": []}
         able = [p for p in yahoo_players if self._tiebreak_cards(p)]
@@ -587,7 +646,7 @@ class EnginesGame(Game):
             player = able[0]
             card = self._tiebreak_cards(player)[0]
             self.tiebreak = None
-            self._win([best[YAHOO]], "yahoo_special", events, shown={"player": player, "card": str(card)})
+            self._win([best[YAHOO]], "yahoo_special", events, shown={"player": player, "card": _CODE_AT[card._key]})
             return
         self.tiebreak["pending"] = able
         self.phase = TIEBREAK
@@ -597,7 +656,7 @@ class EnginesGame(Game):
     def _show_tiebreaker(self, player: int, card: Card, events: list[Event]) -> None:
         best = self.tiebreak["best"]
         self.tiebreak = None
-        self._win([best[YAHOO]], "yahoo_special", events, shown={"player": player, "card": str(card)})
+        self._win([best[YAHOO]], "yahoo_special", events, shown={"player": player, "card": _CODE_AT[card._key]})
 
     def _decline_tiebreaker(self, player: int, events: list[Event]) -> None:
         events.append(Event("tiebreak_declined", player, {"player": player}))
@@ -617,7 +676,7 @@ class EnginesGame(Game):
         self._return_picks()
         self.search_discard.append(self.request)
         self.reveal["outcome"] = {"kind": "tie_returned"}
-        events.append(Event("tie_returned", None, {"request": str(self.request)}))
+        events.append(Event("tie_returned", None, {"request": _CODE_AT[self.request._key]}))
         self.request = None
         self._end_turn(events, pass_turn=False)
 
@@ -627,7 +686,7 @@ class EnginesGame(Game):
         self.choices = {}
 
     def _win(self, winners: list[int], reason: str, events: list[Event], shown: dict | None = None) -> None:
-        won = [{"player": p, "card": str(self.choices[p]), "side": self.side_of[p]} for p in winners]
+        won = [{"player": p, "card": _CODE_AT[self.choices[p]._key], "side": self.side_of[p]} for p in winners]
         for p in winners:
             self.put_aside[self.side_of[p]].append(self.choices.pop(p))
         self._return_picks()
@@ -643,7 +702,7 @@ class EnginesGame(Game):
         if shown is not None:
             outcome["shown"] = shown
         self.reveal["outcome"] = outcome
-        events.append(Event("search_won", None, {"request": str(self.request), **outcome}))
+        events.append(Event("search_won", None, {"request": _CODE_AT[self.request._key], **outcome}))
         self.request = None
         self.search_winners = list(winners)
         self._start_refill(events)
@@ -653,7 +712,7 @@ class EnginesGame(Game):
         self.search_discard.append(self.request)
         self.unanswered += 1
         self.reveal["outcome"] = {"kind": "discarded", "reason": reason}
-        events.append(Event("search_discarded", None, {"request": str(self.request), "reason": reason}))
+        events.append(Event("search_discarded", None, {"request": _CODE_AT[self.request._key], "reason": reason}))
         self.request = None
         self.search_winners = []
         self._start_refill(events)
@@ -759,7 +818,7 @@ class EnginesGame(Game):
         self.choices = {}
         self.phase = CHOOSE
         events.append(
-            Event("search_request", self.turn, {"player": self.turn, "card": str(self.request), "search": self.search_count})
+            Event("search_request", self.turn, {"player": self.turn, "card": _CODE_AT[self.request._key], "search": self.search_count})
         )
         if not self.current_players():
             # Only a stacked deal can leave every hand empty.
@@ -832,6 +891,13 @@ class EnginesGame(Game):
         """Engines needs full sides: whoever leaves forfeits for their side."""
         if player not in self.side_of:
             return []
+        self._legal_cache = None
+        try:
+            return self._remove_seated(player)
+        finally:
+            self._legal_cache = None  # see _apply
+
+    def _remove_seated(self, player: int) -> list[Event]:
         events = [Event("player_removed", player, {"player": player})]
         if self.phase == OVER:
             return events
@@ -988,3 +1054,27 @@ class EnginesGame(Game):
         game.cut = [{"player": int(e["player"]), "card": e["card"]} for e in data["cut"]]
         game.opening_events = []
         return game
+
+    def clone(self) -> Self:
+        """A copy for search: every container the moves change is copied; cards and
+        records that are only ever replaced, never changed (reveal plays, cut, set
+        results), are shared."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.players = list(self.players)
+        copy.hands = {p: list(h) for p, h in self.hands.items()}
+        copy.choices = dict(self.choices)
+        copy.decks = {name: list(cards) for name, cards in self.decks.items()}
+        copy.put_aside = {side: list(cards) for side, cards in self.put_aside.items()}
+        copy.search_discard = list(self.search_discard)
+        copy.set_wins = dict(self.set_wins)
+        copy.set_results = list(self.set_results)
+        copy.reveal = dict(self.reveal) if self.reveal is not None else None
+        if self.tiebreak is not None:
+            copy.tiebreak = {**self.tiebreak, "best": dict(self.tiebreak["best"]), "pending": list(self.tiebreak["pending"])}
+        copy.refill_pending = list(self.refill_pending)
+        copy.search_winners = list(self.search_winners)
+        copy.result = dict(self.result) if self.result is not None else None
+        copy.opening_events = []
+        copy._legal_cache = None
+        return copy

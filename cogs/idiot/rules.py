@@ -123,6 +123,51 @@ def sort_key(card: Card) -> tuple[int, str]:
     return (card_value(card.rank), card.suit.value)
 
 
+# Hot paths (legal actions are listed for every move a search tries) look cards up by
+# ``Card._key`` (rank * 4 + suit letter order), never through Card's Python-level
+# hash or comparisons. _ORDER_AT[key] sorts exactly like sort_key.
+_ORDER_AT = [0] * 64
+_CODE_AT = [""] * 64
+for _card in standard_deck():
+    _ORDER_AT[_card._key] = card_value(_card.rank) * 4 + "cdhs".index(_card.suit.value)
+    _CODE_AT[_card._key] = str(_card)
+_VALUE_OF = {rank: card_value(rank) for rank in Rank}
+_VALUE_AT = [0] * 64
+for _card in standard_deck():
+    _VALUE_AT[_card._key] = card_value(_card.rank)
+#: Shared Actions, so listing legal actions builds no new objects: plays keyed by the
+#: cards' keys, swaps by their order (see _list_legal).
+_PLAY_ACTIONS: dict[tuple[int, ...], Action] = {}
+_SWAP_ACTIONS: dict[int, Action] = {}
+_READY = Action("ready")
+_PICKUP = Action("pickup")
+_BLIND = {pos: Action("blind", arg=str(pos)) for pos in range(1, 4)}
+
+
+def _codes(cards: Sequence[Card]) -> list[str]:
+    """``cards_to_codes`` without a Python-level ``str(card)`` per card."""
+    code_at = _CODE_AT
+    return [code_at[c._key] for c in cards]
+
+
+def _in_order(cards: Sequence[Card]) -> list[Card]:
+    """``sorted_cards``, fast: a stable sort by the precomputed order."""
+    order = _ORDER_AT
+    keys = sorted(order[c._key] * 256 + i for i, c in enumerate(cards))
+    return [cards[k & 255] for k in keys]
+
+
+def _remove_one(cards: list[Card], card: Card) -> None:
+    """``cards.remove(card)`` (the first equal card: with two decks equal cards differ
+    in identity), comparing the key inline rather than through Card's slow equality."""
+    key = card._key
+    for i, held in enumerate(cards):
+        if held._key == key:
+            del cards[i]
+            return
+    cards.remove(card)  # not held: raises ValueError exactly as list.remove does
+
+
 def sorted_cards(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=sort_key)
 
@@ -172,6 +217,9 @@ class IdiotGame(Game):
         self.idle_turns = 0
         self.stalemate = False
         self._progress = False  # set by any move that brings the game closer to its end
+        # (player, their legal actions) for this state. Only _apply and remove_player
+        # change a game after new()/from_dict(); both drop it, so it cannot go stale.
+        self._legal_cache: tuple[int, list[Action]] | None = None
 
     # -- construction ----------------------------------------------------------------
 
@@ -265,7 +313,8 @@ class IdiotGame(Game):
 
     def _next_active_after(self, player: int) -> int:
         order = self._seat_order_from(player)[1:] + [player]
-        return next(p for p in order if p in self._active())
+        active = self._active()
+        return next(p for p in order if p in active)
 
     def stage(self, player: int) -> str:
         """Where ``player`` plays from now: hand, then face-up, then face-down cards."""
@@ -318,13 +367,36 @@ class IdiotGame(Game):
         return top is None or rank in SPECIAL_RANKS or card_value(rank) >= card_value(top.rank)
 
     def _play_actions(self, player: int) -> list[Action]:
-        by_rank: dict[Rank, list[Card]] = {}
-        for card in sorted_cards(self._stage_cards(player)):
-            by_rank.setdefault(card.rank, []).append(card)
-        actions = []
-        for rank, copies in by_rank.items():  # already in value order
-            if self.can_play_rank(rank):
-                actions.extend(Action("play", tuple(copies[:count])) for count in range(1, len(copies) + 1))
+        """One action per (value, count) that may be played, copies taken in suit order
+        (the order of ``sorted_cards``), values ascending."""
+        cards = self._stage_cards(player)
+        if not cards:
+            return []
+        pile = self.pile
+        lowest = _VALUE_OF[pile[-1].rank] if pile else 0
+        value_at = _VALUE_AT
+        buckets: dict[int, list[Card]] = {}  # value -> copies, in hand order
+        for card in cards:
+            value = value_at[card._key]
+            if value >= lowest or value == 2 or value == 10:
+                bucket = buckets.get(value)
+                if bucket is None:
+                    buckets[value] = [card]
+                else:
+                    bucket.append(card)
+        known = _PLAY_ACTIONS
+        actions: list[Action] = []
+        for value in sorted(buckets):
+            run = buckets[value]
+            if len(run) > 1:
+                run = _in_order(run)  # copies in suit order (stable among equal cards)
+            keys = tuple(c._key for c in run)
+            for count in range(1, len(run) + 1):
+                key = keys[:count]
+                action = known.get(key)
+                if action is None:
+                    action = known[key] = Action("play", tuple(run[:count]))
+                actions.append(action)
         return actions
 
     def _may_pick_up(self, player: int, can_play: bool) -> bool:
@@ -333,26 +405,46 @@ class IdiotGame(Game):
         return self.options[VOLUNTARY_PICKUP] == "on" or not can_play
 
     def legal_actions(self, player: int) -> list[Action]:
-        if player not in self.current_players():
+        cached = self._legal_cache
+        if cached is not None and cached[0] == player:
+            return list(cached[1])  # a copy: callers may change their list
+        actions = self._list_legal(player)
+        self._legal_cache = (player, actions)
+        return list(actions)
+
+    def _list_legal(self, player: int) -> list[Action]:
+        if self.phase == PHASE_PLAY:
+            if player != self.turn:
+                return []
+        elif player not in self.current_players():
             return []
         if self.phase == PHASE_SWAP:
-            swaps = {
-                (up, held)
-                for up in self.face_up[player]
-                for held in self.hands[player]
-                if up != held  # exchanging equal cards changes nothing
-            }
-            ordered = sorted(swaps, key=lambda pair: (sort_key(pair[0]), sort_key(pair[1])))
-            return [Action("swap", pair) for pair in ordered] + [Action("ready")]
+            # Distinct (face-up, hand) pairs of unequal cards (exchanging equal cards
+            # changes nothing), ordered by (sort_key(up), sort_key(held)).
+            order = _ORDER_AT
+            pairs: dict[int, tuple[Card, Card]] = {}
+            for up in self.face_up[player]:
+                for held in self.hands[player]:
+                    if up._key != held._key:
+                        pairs.setdefault(order[up._key] * 256 + order[held._key], (up, held))
+            known = _SWAP_ACTIONS
+            actions = []
+            for key in sorted(pairs):
+                action = known.get(key)
+                if action is None:
+                    action = known[key] = Action("swap", pairs[key])
+                actions.append(action)
+            actions.append(_READY)
+            return actions
         stage = self.stage(player)
         if stage == STAGE_FACE_DOWN:
-            actions = [Action("blind", arg=str(pos)) for pos in self._face_down_positions(player)]
+            actions = [_BLIND[pos] for pos in self._face_down_positions(player)]
             if self.pile and self.options[VOLUNTARY_PICKUP] == "on":
-                actions.append(Action("pickup"))
+                actions.append(_PICKUP)
             return actions
         plays = self._play_actions(player)
         if self._may_pick_up(player, bool(plays)):
-            plays.append(Action("pickup"))
+            plays.append(_PICKUP)
         return plays
 
     # -- validation ------------------------------------------------------------------
@@ -370,6 +462,13 @@ class IdiotGame(Game):
         return Action("play", tuple(copies[: len(action.cards)]))
 
     def validate(self, player: int, action: Action) -> None:
+        # Fast path: the very action object listed as legal (callers usually pass one
+        # back) is accepted without canonicalising; anything else takes the full road.
+        cached = self._legal_cache
+        if cached is not None and cached[0] == player:
+            for allowed in cached[1]:
+                if allowed is action:
+                    return
         try:
             super().validate(player, self._canonical(player, action))
         except IllegalAction:
@@ -461,6 +560,13 @@ class IdiotGame(Game):
     # -- moves -----------------------------------------------------------------------
 
     def _apply(self, player: int, action: Action) -> list[Event]:
+        self._legal_cache = None
+        try:
+            return self._apply_move(player, action)
+        finally:
+            self._legal_cache = None  # whatever was listed mid-move is stale now
+
+    def _apply_move(self, player: int, action: Action) -> list[Event]:
         if action.kind == "swap":
             return self._swap(player, action.cards[0], action.cards[1])
         if action.kind == "ready":
@@ -510,11 +616,11 @@ class IdiotGame(Game):
         stage = self.stage(player)
         source = self.hands[player] if stage == STAGE_HAND else self.face_up[player]
         for card in cards:
-            source.remove(card)
+            _remove_one(source, card)
         if stage == STAGE_FACE_UP:
             self._progress = True
         self.pile.extend(cards)
-        events = [Event("play", player, {"cards": cards_to_codes(cards), "from": stage})]
+        events = [Event("play", player, {"cards": _codes(cards), "from": stage})]
         events.extend(self._refill(player))
         events.extend(self._after_pile_grew(player))
         return events
@@ -571,7 +677,7 @@ class IdiotGame(Game):
             Event(
                 "draw",
                 player,
-                {"cards": cards_to_codes(drawn), "count": len(drawn)},
+                {"cards": _codes(drawn), "count": len(drawn)},
                 private=True,
                 public_data={"count": len(drawn)},
             )
@@ -681,6 +787,13 @@ class IdiotGame(Game):
         down ones unseen); the game goes on while two players still hold cards."""
         if self.is_over() or player not in self.players or player in self.removed or player in self.finished:
             return []
+        self._legal_cache = None
+        try:
+            return self._remove_seated(player)
+        finally:
+            self._legal_cache = None  # see _apply
+
+    def _remove_seated(self, player: int) -> list[Event]:
         was_turn = self.turn == player
         self.burned.extend(self.hands[player])
         self.burned.extend(self.face_up[player])
@@ -792,6 +905,23 @@ class IdiotGame(Game):
         game.idle_turns = data["idle_turns"]
         game.stalemate = data["stalemate"]
         return game
+
+    def clone(self) -> Self:
+        """A copy for search: containers copied, cards (immutable) shared."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.players = list(self.players)
+        copy.hands = {p: list(h) for p, h in self.hands.items()}
+        copy.face_up = {p: list(h) for p, h in self.face_up.items()}
+        copy.face_down = {p: list(h) for p, h in self.face_down.items()}
+        copy.draw = list(self.draw)
+        copy.pile = list(self.pile)
+        copy.burned = list(self.burned)
+        copy.ready = set(self.ready)
+        copy.finished = list(self.finished)
+        copy.removed = list(self.removed)
+        copy._legal_cache = None
+        return copy
 
     # -- helpers for tests and the platform ------------------------------------------
 

@@ -1,0 +1,174 @@
+"""Computer player tournament: random vs easy vs hard, 2 players, per game (issue 12).
+
+    python bench/tournament.py [--games 1000] [--hard-games N] [--hard-ms 100] [--hard-iterations 1000000]
+                               [--game blackjack|idiot|engines ...] [--pairings random-easy easy-hard] [--jobs 1]
+
+Games of a pairing come in pairs on one fixed seed (``tournament-<game>-<i // 2>``) with
+the two levels in swapped seats (for Engines: swap sides, Google/Yahoo), so neither gets the
+first move or the better side more often. Each seat decides through ``bot.ai.decide``
+from a ``PlayerView`` only, with its own seeded ``random.Random``. hard thinks for
+``--hard-ms`` by ``time.perf_counter`` (and at most ``--hard-iterations`` simulations).
+
+Printed per pairing: the second level's score (win 1, draw 0.5, loss 0) with a 95%
+confidence interval (normal approximation on the per-game scores), wins/draws/losses,
+moves per second per level (decisions / time spent deciding), and for hard its median,
+p99 and max decision time next to its budget. Numbers only: nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo root
+
+from bot.ai import Budget, PlayerView, decide, game_ai  # noqa: E402
+
+GAMES = ("blackjack", "idiot", "engines")
+#: Extra Budget fields for hard from the command line (--playout-moves).
+HARD_CAPS: dict[str, float] = {}
+#: A game still running after this many moves is stopped and scored as a draw.
+MAX_MOVES = 5000
+
+
+@dataclass
+class Result:
+    scores: list[float] = field(default_factory=list)  # the challenger's score per game
+    moves: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    hard_times: list[float] = field(default_factory=list)
+    fallbacks: int = 0
+    cut: int = 0
+
+    def merge(self, other: Result) -> None:
+        self.scores += other.scores
+        for level, n in other.moves.items():
+            self.moves[level] = self.moves.get(level, 0) + n
+        for level, s in other.seconds.items():
+            self.seconds[level] = self.seconds.get(level, 0.0) + s
+        self.hard_times += other.hard_times
+        self.cut += other.cut
+
+
+def play_one(key: str, levels: tuple[str, str], index: int, hard_seconds: float, hard_iterations: int, result: Result) -> None:
+    """Game ``index``: ``levels[0]`` is the incumbent, ``levels[1]`` the challenger."""
+    ai = game_ai(key)
+    players = [1, 2]
+    # Seats swap every game: player 1 is the challenger on odd games.
+    level_of = {1: levels[index % 2], 2: levels[1 - index % 2]}
+    challenger = 1 if index % 2 else 2
+    options = {"teams": {"google": [1], "yahoo": [2]}} if key == "engines" else {}
+    # Games come in pairs on one deal (index // 2) with the seats swapped, so the luck
+    # of the deal and of the seat cancels out within a pair.
+    game = ai.game_cls.new(players, options, seed=f"tournament-{key}-{index // 2}")
+    rngs = {p: random.Random(f"{key}-{index}-{p}") for p in players}
+    clock = time.perf_counter
+    moves = 0
+    while not game.is_over() and moves < MAX_MOVES:
+        current = sorted(game.current_players())
+        player = current[moves % len(current)]
+        level = level_of[player]
+        view = PlayerView.of(game, player)
+        budget = Budget.timed(clock, hard_seconds, iterations=hard_iterations, **HARD_CAPS) if level == "hard" else None
+        start = clock()
+        action = decide(view, level, rngs[player], budget=budget)
+        spent = clock() - start
+        result.moves[level] = result.moves.get(level, 0) + 1
+        result.seconds[level] = result.seconds.get(level, 0.0) + spent
+        if level == "hard" and len(view.legal) > 1:
+            result.hard_times.append(spent)
+        game.apply(player, action)
+        moves += 1
+    if not game.is_over():
+        result.cut += 1
+        result.scores.append(0.5)
+        return
+    groups = game.placements()
+    if len(groups[0]) > 1:
+        result.scores.append(0.5)
+    else:
+        result.scores.append(1.0 if challenger in groups[0] else 0.0)
+
+
+def run_chunk(key: str, levels: tuple[str, str], indices: range, hard_seconds: float, hard_iterations: int) -> Result:
+    result = Result()
+    for index in indices:
+        play_one(key, levels, index, hard_seconds, hard_iterations, result)
+    return result
+
+
+def run_pairing(key: str, levels: tuple[str, str], games: int, args: argparse.Namespace) -> Result:
+    hard_seconds = args.hard_ms / 1000
+    if args.jobs <= 1:
+        return run_chunk(key, levels, range(games), hard_seconds, args.hard_iterations)
+    step = math.ceil(games / args.jobs)
+    chunks = [range(i, min(games, i + step)) for i in range(0, games, step)]
+    total = Result()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for part in pool.map(run_chunk, *zip(*[(key, levels, c, hard_seconds, args.hard_iterations) for c in chunks])):
+            total.merge(part)
+    return total
+
+
+def report(key: str, levels: tuple[str, str], result: Result, seconds: float, args: argparse.Namespace) -> None:
+    n = len(result.scores)
+    mean = statistics.fmean(result.scores)
+    half = 1.96 * statistics.stdev(result.scores) / math.sqrt(n) if n > 1 else float("nan")
+    wins = sum(1 for s in result.scores if s == 1.0)
+    draws = sum(1 for s in result.scores if s == 0.5)
+    verdict = "excludes 50%" if mean - half > 0.5 or mean + half < 0.5 else "does NOT exclude 50%"
+    print(f"{key:<9} {levels[1]:>6} vs {levels[0]:<6} games {n:>5}  {levels[1]} scores {mean:6.1%} "
+          f"[95% CI {mean - half:6.1%} .. {mean + half:6.1%}, {verdict}]  W/D/L {wins}/{draws}/{n - wins - draws}"
+          + (f"  ({result.cut} cut at {MAX_MOVES} moves)" if result.cut else ""))
+    rates = "  ".join(
+        f"{level} {result.moves[level] / result.seconds[level]:,.0f} moves/s" for level in levels if result.seconds.get(level)
+    )
+    print(f"{'':<9} {rates}  ({seconds:.0f} s wall)")
+    if result.hard_times:
+        times = sorted(result.hard_times)
+        p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+        print(f"{'':<9} hard decision time (moves with a choice, n={len(times)}): median {statistics.median(times) * 1000:.1f} ms, "
+              f"p99 {p99 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms; budget {args.hard_ms:g} ms"
+              + (f" or {args.hard_iterations} simulations" if args.hard_iterations < 1_000_000 else ""))
+    sys.stdout.flush()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", nargs="*", choices=GAMES, default=list(GAMES))
+    parser.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
+    parser.add_argument("--hard-games", type=int, default=None, help="games for pairings with hard (default: --games)")
+    parser.add_argument("--hard-ms", type=float, default=100.0, help="hard's time per move in ms (default 100)")
+    parser.add_argument("--hard-iterations", type=int, default=1_000_000, help="hard's simulation cap per move")
+    parser.add_argument("--pairings", nargs="*", default=["random-easy", "easy-hard"],
+                        help="incumbent-challenger pairs (default: random-easy easy-hard)")
+    parser.add_argument("--playout-moves", type=int, default=None, help="hard's playout length (default: Budget's)")
+    parser.add_argument("--margin", type=float, default=None, help="hard's margin over easy (default: Budget's)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    args = parser.parse_args(argv)
+    for name in ("playout_moves", "margin"):
+        if getattr(args, name) is not None:
+            HARD_CAPS[name] = getattr(args, name)
+    if HARD_CAPS:
+        print(f"hard's budget fields: {HARD_CAPS}")
+    print(f"Tournament: 2 players, games in pairs on one deal with seats swapped, hard budget {args.hard_ms:g} ms/move, "
+          f"jobs {args.jobs}")
+    for key in args.game:
+        for pairing in args.pairings:
+            levels = tuple(pairing.split("-"))
+            assert len(levels) == 2, pairing
+            games = args.hard_games if "hard" in levels and args.hard_games else args.games
+            start = time.perf_counter()
+            result = run_pairing(key, levels, games, args)  # type: ignore[arg-type]
+            report(key, levels, result, time.perf_counter() - start, args)  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""Computer players: the pure decision door (issue 12).
+
+A computer seat decides exactly like a person: from its own observation, its legal
+actions and the public history it has seen, never from the game state. That is
+enforced by construction: :func:`decide` takes a :class:`PlayerView` (plain data) and
+no :class:`~bot.engine.Game`. Pure like the rules engines: no Discord, asyncio, sqlite
+or clock. Time enters only through a ``deadline`` callable the caller passes in.
+
+How the platform uses it
+------------------------
+For every computer seat that has legal actions after a move (not only those in
+``current_players()``: a game may expect something from anyone, like Enid's rituals)::
+
+    view = PlayerView.of(game, seat, history=seen)        # the only line that touches the Game
+    # ... off the event loop (a thread or process: all inputs are plain, picklable data):
+    action = decide(view, "hard", random.Random(seed), budget=Budget.timed(time.perf_counter, 0.1))
+    # ... back on the loop: the same lock -> apply -> commit -> publish path as a person,
+    # after the per-server pause. If the state moved on meanwhile (another seat acted),
+    # ``apply`` refuses a stale action with a RuleError: build a fresh view and decide again.
+
+- ``history``: public events as this seat saw them, oldest first, each
+  ``{"kind", "player", "data"}`` (:func:`seen_event` builds one from an ``Event``:
+  private data only for the seat's own events). It may be empty or start late (after
+  a restart): the games here decide from the observation alone and read no history;
+  a game that remembers (Enid's chain) must cope with a short one.
+- ``level``: ``"random"`` (a uniform legal action), ``"easy"`` (the game's heuristic,
+  ``cogs/<game>/ai.py: easy``), ``"hard"`` (:func:`bot.ai.search.hard`: determinized
+  Monte Carlo search with voting over imagined deals; see that module).
+- ``budget``: :class:`Budget`. ``Budget.timed(clock, seconds)`` for play (default
+  100 ms, of which the search takes 70% so the answer is back within the budget;
+  hard falls back to easy if time runs out before its search has a result). Caps
+  alone (``Budget(iterations=..., determinizations=...)``) make decisions
+  deterministic for tests and benches: same view + same rng seed -> same action.
+- ``decide`` holds no state between calls and shares nothing with the Game, so any
+  number may run at once in worker threads or processes.
+- For Blackjack, Idiot and Engines the returned action is always one of
+  ``view.legal``, and ``decide`` refuses a view with no legal actions.
+
+Enid and Onion (the door stays the same: plain view in, one action out)
+-----------------------------------------------------------------------
+A game with typed actions (Enid's rituals, a limerick) or many numeric choices (Onion's
+bets) may return a ``say``/``bet`` action that ``legal_actions`` does not enumerate
+(``apply`` judges it as it judges a person's), and may act with no listed legal action
+(a ritual shouted out of turn). Such a game adds what it needs to ``GameAI`` (e.g. a
+``speaks(view)`` hook the platform asks after every move, per-level slip chances) and
+keeps ``history`` in mind (Enid's chain); hard's search needs only ``determinize``,
+``evaluate`` and ``Game.clone`` as here, with ``legal`` holding its candidate moves.
+
+What a game provides (``cogs/<game>/ai.py``, pure)
+---------------------------------------------------
+``AI = GameAI(game_cls, easy, determinize, evaluate, playout)``:
+
+- ``easy(view, rng) -> Action``: the heuristic.
+- ``determinize(observation, legal, rng) -> Game``: a full game consistent with the
+  observation, the unseen cards dealt at random among the unseen places with the
+  right counts. The searcher plays it out, so it must accept every action in ``legal``.
+- ``evaluate(game, player) -> float`` in [0, 1]: how well ``player`` stands, for
+  playouts cut short.
+- ``playout(game, player) -> Action`` (optional): easy's rule on a full game, fast.
+Games also implement ``Game.clone()`` cheaply (lists copied, no JSON) for the search.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine import Action, Event, Game
+
+LEVELS = ("random", "easy", "hard")
+#: What a person sees first in the lobby's level choice.
+DEFAULT_LEVEL = "easy"
+#: hard's default thinking time per move, in seconds.
+DEFAULT_SECONDS = 0.1
+#: Share of a timed budget spent searching.
+SEARCH_SHARE = 0.7
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """Everything a computer seat may know: plain, JSON-like data."""
+
+    game: str
+    player: int
+    observation: Mapping[str, Any]
+    legal: tuple[Action, ...]
+    history: tuple[Mapping[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, game: Game, player: int, history: Sequence[Mapping[str, Any]] = ()) -> PlayerView:
+        return cls(game.key, player, game.observation(player), tuple(game.legal_actions(player)), tuple(history))
+
+
+def seen_event(event: Event, viewer: int) -> dict[str, Any]:
+    """One history entry: ``event`` as ``viewer`` saw it."""
+    return {"kind": event.kind, "player": event.player, "data": dict(event.visible_to(viewer))}
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much hard may think. ``out_of_time()`` is True once ``deadline`` says so;
+    ``iterations`` caps playouts and ``determinizations`` caps rounds (imagined deals)
+    per decision whatever the clock says: with those alone a decision is deterministic."""
+
+    iterations: int = 2000
+    determinizations: int = 1_000_000
+    #: Playouts stop after this many moves and ``evaluate`` scores the position
+    #: (None: the game's own ``GameAI.playout_moves``).
+    playout_moves: int | None = None
+    #: The search's move replaces easy's only when its mean score is this much better.
+    margin: float = 0.05
+    deadline: Callable[[], bool] | None = field(default=None, compare=False)
+
+    @classmethod
+    def timed(cls, clock: Callable[[], float], seconds: float = DEFAULT_SECONDS, **caps: int) -> Budget:
+        """A budget of ``seconds`` from now by ``clock`` (e.g. ``time.perf_counter``)."""
+        # The search stops at SEARCH_SHARE of the time: the vote, easy's own choice
+        # and the last simulation under way must fit in the rest.
+        end = clock() + seconds * SEARCH_SHARE
+        return cls(deadline=lambda: clock() >= end, **{"iterations": 1_000_000, **caps})
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and self.deadline()
+
+
+@dataclass(frozen=True)
+class GameAI:
+    game_cls: type[Game]
+    easy: Callable[[PlayerView, random.Random], Action]
+    determinize: Callable[[Mapping[str, Any], Sequence[Action], random.Random], Game]
+    evaluate: Callable[[Game, int], float]
+    #: ``playout(game, player) -> Action``: a cheap legal move for playouts (easy's
+    #: rule of thumb on an imagined game; mixed with a few uniformly random ones);
+    #: None plays playouts uniformly at random.
+    playout: Callable[[Game, int], Action] | None = None
+    #: Default playout length in moves (see Budget.playout_moves).
+    playout_moves: int = 30
+
+
+def game_ai(key: str) -> GameAI:
+    """The computer player of game ``key`` (``cogs/<key>/ai.py``'s ``AI``)."""
+    return importlib.import_module(f"cogs.{key}.ai").AI
+
+
+def has_ai(key: str) -> bool:
+    try:
+        game_ai(key)
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+def decide(view: PlayerView, level: str, rng: random.Random, *, budget: Budget | None = None) -> Action:
+    """One action for ``view.player``, chosen at ``level``. Raises ValueError for an
+    unknown level or a view with nothing to do (the caller asks only seats with legal
+    actions)."""
+    if not view.legal:
+        raise ValueError("This computer player has nothing to do right now.")
+    if level == "random":
+        return rng.choice(view.legal)
+    if len(view.legal) == 1:
+        return view.legal[0]
+    ai = game_ai(view.game)
+    if level == "easy":
+        return ai.easy(view, rng)
+    if level == "hard":
+        from bot.ai.search import hard
+
+        return hard(view, ai, rng, budget or Budget())
+    raise ValueError(f"'{level}' is not a computer player level: choose {', '.join(LEVELS)}.")
