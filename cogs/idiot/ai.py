@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.ai import GameAI, PlayerView
 from bot.ai.deal import deal_unseen, standing, unseen_cards
-from bot.cards import Card, Rank, parse_card, standard_deck
+from bot.cards import Card, Rank, standard_deck
 from bot.engine import Action
 from cogs.idiot.rules import PHASE_PLAY, PHASE_SWAP, IdiotGame, card_value
 
