@@ -444,3 +444,19 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     if obs.get("offered"):
         rows.append(CardRow("Offered: take one in the special card's place", _art(obs["offered"]), deck="onion"))
     return rows
+
+
+def session_summary(carry: Mapping[str, Any]) -> str:
+    """The final standings of a session (``/onion session end``), from the carryover:
+    bankrolls richest first, with rounds won and chips rebought."""
+    banks = {int(p): int(v) for p, v in (carry.get("bankrolls") or {}).items()}
+    wins = {int(p): int(v) for p, v in (carry.get("wins") or {}).items()}
+    rebuys = {int(p): int(v) for p, v in (carry.get("rebuys") or {}).items()}
+    rounds = int(carry.get("round", 0))
+    lines = [f"{plural(rounds, 'round')} played."]
+    for p in sorted(banks, key=lambda p: (-banks[p], p)):
+        extra = f", rebought {rebuys[p]}" if rebuys.get(p) else ""
+        lines.append(f"<@{p}>: {plural(banks[p], 'chip')} ({plural(wins.get(p, 0), 'round')} won{extra})")
+    if int(carry.get("pot", 0)):
+        lines.append(f"{plural(int(carry['pot']), 'chip')} were left in the pot by the last round, which everyone folded; they go to nobody.")
+    return "\n".join(lines)
