@@ -282,14 +282,36 @@ def _label(action: Action) -> tuple[str, str, str]:
     return action.code(), "button", "secondary"
 
 
+#: Verbs of the "any amount" form, for the amounts the rules accept in a range.
+AMOUNT_VERBS = {"bet": "Bet", "raise": "Raise", "bid": "Bid", "extra": "Extra bet"}
+MAX_DISCARD = 4
+
+
 def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Control]:
-    """Buttons for amounts (quick amounts; the platform adds a modal for any amount),
-    a select for discards and card choices."""
-    out = []
+    """Quick-amount buttons plus one "other amount" form per amount verb (the rules take
+    any amount in range); the exchange's discards as one multi-card select (31 subsets
+    of five cards would not fit one 25-option page), with Keep all five and Fold buttons;
+    a select for card choices."""
+    out: list[Control] = []
+    discards = [a for a in legal if a.kind == "discard" and a.cards]
+    if discards:
+        hand = [str(a.cards[0]) for a in discards if len(a.cards) == 1]  # the hand, in its order
+        out.append(Control(Action("discard"), label=f"Discard 1 to {MAX_DISCARD} cards…", place="multi",
+                           choices=tuple((code, show(code)) for code in hand), max_values=MAX_DISCARD))
+    amounts: dict[str, list[int]] = {}
     for action in legal:
+        if action.kind == "discard" and action.cards:
+            continue
+        if action.kind in AMOUNT_VERBS and action.arg.isdigit():
+            amounts.setdefault(action.kind, []).append(int(action.arg))
         label, place, style = _label(action)
         limit = OPTION_TEXT_LIMIT if place == "select" else BUTTON_LABEL_LIMIT
         out.append(Control(action, label=clip(label, limit), place=place, style=style))
+    for kind, values in amounts.items():
+        low, high = min(values), max(values)
+        if high > low:  # quick amounts list the range's ends: a form is worth it only for a range
+            label = f"{AMOUNT_VERBS[kind]} another amount ({low}–{high})…"
+            out.append(Control(Action(kind), label=clip(label, BUTTON_LABEL_LIMIT), place="amount", style="secondary"))
     return out
 
 
