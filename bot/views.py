@@ -137,8 +137,8 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:page:(
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:rematch:(?P<g>\d+):(?P<t>\d+)"):
-    def __init__(self, guild_id: int, table_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"dh:rematch:{guild_id}:{table_id}"))
+    def __init__(self, guild_id: int, table_id: int, *, label: str = "Rematch") -> None:
+        super().__init__(discord.ui.Button(label=label, emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"dh:rematch:{guild_id}:{table_id}"))
         self.guild_id, self.table_id = guild_id, table_id
 
     @classmethod
@@ -280,9 +280,10 @@ def table_view(guild_id: int, table_id: int) -> discord.ui.View:
     return _unstored(view)
 
 
-def rematch_view(guild_id: int, table_id: int) -> discord.ui.View:
+def rematch_view(guild_id: int, table_id: int, *, label: str = "Rematch") -> discord.ui.View:
+    """``label``: "Next round" for a game played as a session of rounds."""
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(guild_id, table_id))
+    view.add_item(RematchButton(guild_id, table_id, label=label))
     return _unstored(view)
 
 
