@@ -283,7 +283,7 @@ def _label(action: Action) -> tuple[str, str, str]:
 
 
 #: Verbs of the "any amount" form, for the amounts the rules accept in a range.
-AMOUNT_VERBS = {"bet": "Bet", "raise": "Raise", "bid": "Bid", "extra": "Extra bet"}
+AMOUNT_VERBS = {"bet": "Bet", "raise": "Match and raise", "bid": "Bid", "extra": "Extra bet"}
 MAX_DISCARD = 4
 
 

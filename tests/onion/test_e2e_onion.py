@@ -150,11 +150,18 @@ async def test_a_session_of_rounds(simcord_env, data_dir, stacked):
     await play(m3, channel, "decline")
     assert state.dealer == m2.id
 
-    # Restart mid-round: the round continues from storage.
+    # Restart mid-round, with the new Dealer's amount form open: the round continues from
+    # storage, and the form submitted after the restart still plays (read from its custom_id).
+    assert state.current_players() == {m2.id}
+    hand = await hand_of(m2, channel)
+    form = await m2.click(hand, custom_id=component(hand, "dh:amt:"))
     before = table.state.to_json()
     await restart(env, data_dir)
     (table,) = env.bot.tables.tables()
     assert table.state.to_json() == before
+    version = table.record.version
+    await m2.submit_modal(form, {"amount": "1"})
+    assert table.record.version == version + 1 and table.state.amount == 1
 
     # m3 buys three cards face down; m3 declares the Fool before the showdown.
     await play_out(env, channel, members, {m3.id: ("buy::3", "declare:Jc:fool")})
