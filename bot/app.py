@@ -14,7 +14,7 @@ from bot import guard
 from bot.config import Settings
 from bot.games import GameRegistry
 from bot.tables import TableManager
-from bot.views import DYNAMIC_ITEMS
+from bot.views import DYNAMIC_ITEMS, on_modal_submit
 from storage import Storage
 from storage.db import pool_budget
 
@@ -57,6 +57,7 @@ class DeckhandBot(commands.Bot):
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         guard.answer_component_failures(DYNAMIC_ITEMS)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_listener(on_modal_submit, "on_interaction")  # the amount form (see bot/views.py)
         for name in self.extension_names:
             try:
                 await self.load_extension(name)

@@ -319,6 +319,13 @@ class Control:
     ``place`` is "select" (a card-like choice, listed in a paged select menu) or
     "button". ``style`` is one of primary, secondary, success, danger. The shared
     hand view (``bot/views.py``) turns these into components.
+
+    Two more places, where the player composes the move:
+
+    - "amount": a button opening a form with one number field; the submitted number
+      n is played as ``<action.kind>::<n>`` (any amount, beside quick-amount buttons).
+    - "multi": a select of ``choices`` ((card code, label) pairs) taking 1 to
+      ``max_values`` of them, played as ``<action.kind>:<c1>.<c2>...`` (a discard).
     """
 
     action: Action
@@ -327,3 +334,5 @@ class Control:
     style: str = "secondary"
     description: str = ""
     emoji: str | None = None
+    choices: tuple[tuple[str, str], ...] = ()
+    max_values: int = 1

@@ -31,7 +31,7 @@ MESSAGE_LIMIT = 2000
 ECHO_LIMIT = 100
 DEFER_AFTER = 2.0  # seconds; leaves a second for the defer call itself
 
-_HAND_PREFIXES = ("dh:hand:", "dh:refresh:", "dh:act:", "dh:sel:", "dh:page:")
+_HAND_PREFIXES = ("dh:hand:", "dh:refresh:", "dh:act:", "dh:sel:", "dh:page:", "dh:amt:", "dh:amtm:", "dh:multi:")
 GENERIC_FAILURE = "Something went wrong on my side; nothing was changed. Please try again."
 
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import views
+from bot import sessions, views
 from bot.engine import Event, Game
 
 if TYPE_CHECKING:
@@ -214,7 +214,8 @@ class Publisher:
         embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
         if final:
             content = final_text(table.spec.title, state, events) + "\nThe result is recorded: see `/stats`."
-            view: discord.ui.View | None = views.rematch_view(table.guild_id, table.id)
+            label = "Next round" if sessions.has_sessions(table.spec) else "Rematch"
+            view: discord.ui.View | None = views.rematch_view(table.guild_id, table.id, label=label)
         else:
             content = note or None
             view = views.table_view(table.guild_id, table.id)

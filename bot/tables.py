@@ -679,7 +679,11 @@ class TableManager:
         assert table.state is not None
         if table.last_moved.get(user, -1) > version:
             return True
-        return action not in table.state.legal_actions(user)
+        try:
+            table.state.validate(user, action)  # not only listed moves: a typed amount in range counts too
+        except RuleError:
+            return True
+        return False
 
     async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
         """A move without an interaction (typed chat, tests). Caller holds no lock."""

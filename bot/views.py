@@ -12,6 +12,13 @@ custom_id shapes (all under Discord's 100-character limit):
 - ``dh:sel:<guild>:<table>:<version>:<page>``      the paged select of card moves
 - ``dh:page:<guild>:<table>:<version>:<page>``     page buttons of that select
 - ``dh:rematch:<guild>:<table>``                   Rematch on a finished board (same players, options)
+- ``dh:amt:<guild>:<table>:<version>:<kind>``      "any amount": opens the amount form (a Modal)
+- ``dh:amtm:<guild>:<table>:<version>:<kind>``     that form; its submit plays ``<kind>::<n>``
+- ``dh:multi:<guild>:<table>:<version>:<kind>``    a select of several cards, played as ``<kind>:<c1>.<c2>``
+
+A Modal cannot be a DynamicItem, so the amount form is not kept in discord.py's modal
+store: :func:`on_modal_submit` (a bot listener) reads every ``dh:amtm:`` submit from its
+custom_id, which works the same before and after a restart.
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import Control
+from bot.guard import answer as _answer
+from bot.guard import answer_failure as _answer_failure
 
 if TYPE_CHECKING:
     from bot.tables import TableManager
@@ -128,8 +137,8 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:page:(
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:rematch:(?P<g>\d+):(?P<t>\d+)"):
-    def __init__(self, guild_id: int, table_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Rematch", emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"dh:rematch:{guild_id}:{table_id}"))
+    def __init__(self, guild_id: int, table_id: int, *, label: str = "Rematch") -> None:
+        super().__init__(discord.ui.Button(label=label, emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"dh:rematch:{guild_id}:{table_id}"))
         self.guild_id, self.table_id = guild_id, table_id
 
     @classmethod
@@ -140,7 +149,103 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:rem
         await manager_of(interaction).rematch(interaction, self.guild_id, self.table_id)
 
 
-DYNAMIC_ITEMS = (LobbyButton, ShowHandButton, ActButton, PlaySelect, PageButton, RematchButton)
+AMOUNT_FIELD = "amount"
+MAX_AMOUNT_DIGITS = 9
+
+
+class AmountModal(discord.ui.Modal):
+    """One number field; submitted through :func:`on_modal_submit`, not ``on_submit``."""
+
+    def __init__(self, guild_id: int, table_id: int, version: int, kind: str, title: str) -> None:
+        super().__init__(title=title[:45] or "Any amount", custom_id=f"dh:amtm:{guild_id}:{table_id}:{version}:{kind}", timeout=None)
+        self.add_item(discord.ui.TextInput(label="Chips (a whole number)", custom_id=AMOUNT_FIELD, min_length=1, max_length=MAX_AMOUNT_DIGITS, placeholder="e.g. 3"))
+
+
+class AmountButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:amt:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<kind>[a-z_]{1,20})"):
+    def __init__(self, guild_id: int, table_id: int, version: int, kind: str, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label[:80] or "Any amount…", style=style, custom_id=f"dh:amt:{guild_id}:{table_id}:{version}:{kind}"))
+        self.guild_id, self.table_id, self.version, self.kind = guild_id, table_id, version, kind
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> AmountButton:
+        return cls(int(match["g"]), int(match["t"]), int(match["v"]), match["kind"], label=item.label or "", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if await manager_of(interaction)._table_or_reply(interaction, self.guild_id, self.table_id) is None:
+            return
+        modal = AmountModal(self.guild_id, self.table_id, self.version, self.kind, self.item.label or "Any amount")
+        await interaction.response.send_modal(modal)
+        modal.stop()  # out of discord.py's store: on_modal_submit reads the submit from its custom_id
+
+
+_AMOUNT_FORM = re.compile(r"dh:amtm:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<kind>[a-z_]{1,20})")
+
+
+def _field_value(components: Any, custom_id: str) -> str | None:
+    """A text field's value in a modal submit's component tree (rows or labels)."""
+    for component in components or ():
+        if not isinstance(component, dict):
+            continue
+        if component.get("custom_id") == custom_id and "value" in component:
+            return str(component["value"])
+        for child in (*component.get("components", ()), *([component["component"]] if "component" in component else [])):
+            found = _field_value([child], custom_id)
+            if found is not None:
+                return found
+    return None
+
+
+def amount_refusal(text: str) -> str | None:
+    """The sentence refusing a typed amount, or None for a whole number of chips."""
+    value = text.strip()
+    if not value.isdigit() or not value.isascii():
+        return f"'{value[:20]}' is not a whole number of chips; type digits only, e.g. 3."
+    return None
+
+
+async def on_modal_submit(interaction: discord.Interaction) -> None:
+    """Bot listener (``on_interaction``): plays an amount form's number as ``<kind>::<n>``."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    data = interaction.data or {}
+    match = _AMOUNT_FORM.fullmatch(str(data.get("custom_id", "")))
+    if match is None:
+        return
+    try:
+        text = _field_value(data.get("components"), AMOUNT_FIELD) or ""
+        refusal = amount_refusal(text)
+        manager = manager_of(interaction)
+        if refusal:
+            # Checked through the guard like any control before saying anything about the table.
+            if await manager._table_or_reply(interaction, int(match["g"]), int(match["t"])) is not None:
+                await _answer(interaction, refusal)
+            return
+        await manager.act(interaction, int(match["g"]), int(match["t"]), int(match["v"]), f"{match['kind']}::{int(text.strip())}")
+    except Exception as error:
+        await _answer_failure(interaction, error)
+
+
+class MultiSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dh:multi:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<kind>[a-z_]{1,20})"):
+    def __init__(self, guild_id: int, table_id: int, version: int, kind: str, options: Sequence[discord.SelectOption] = (), *, placeholder: str = "Choose cards", max_values: int = 1) -> None:
+        options = list(options) or [discord.SelectOption(label="—", value="none")]
+        select = discord.ui.Select(
+            custom_id=f"dh:multi:{guild_id}:{table_id}:{version}:{kind}", options=options, placeholder=placeholder[:150],
+            min_values=1, max_values=max(1, min(max_values, len(options))),
+        )
+        super().__init__(select)
+        self.guild_id, self.table_id, self.version, self.kind = guild_id, table_id, version, kind
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]) -> MultiSelect:
+        return cls(int(match["g"]), int(match["t"]), int(match["v"]), match["kind"], item.options, placeholder=item.placeholder or "", max_values=item.max_values)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        order = [o.value for o in self.item.options]
+        chosen = sorted(self.item.values, key=lambda v: order.index(v) if v in order else len(order))  # the hand's order
+        await manager_of(interaction).act(interaction, self.guild_id, self.table_id, self.version, f"{self.kind}:{'.'.join(chosen)}")
+
+
+DYNAMIC_ITEMS = (LobbyButton, ShowHandButton, ActButton, PlaySelect, PageButton, RematchButton, AmountButton, MultiSelect)
 
 
 # ------------------------------------------------------------------------- views
@@ -175,9 +280,10 @@ def table_view(guild_id: int, table_id: int) -> discord.ui.View:
     return _unstored(view)
 
 
-def rematch_view(guild_id: int, table_id: int) -> discord.ui.View:
+def rematch_view(guild_id: int, table_id: int, *, label: str = "Rematch") -> discord.ui.View:
+    """``label``: "Next round" for a game played as a session of rounds."""
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(guild_id, table_id))
+    view.add_item(RematchButton(guild_id, table_id, label=label))
     return _unstored(view)
 
 
@@ -190,9 +296,11 @@ def hand_view(guild_id: int, table_id: int, version: int, controls: Sequence[Con
     """The private hand's controls: a select of card moves (paged by 25) and buttons."""
     view = discord.ui.View(timeout=None)
     selectable = [c for c in controls if c.place == "select"]
-    buttons = [c for c in controls if c.place != "select"]
+    multis = [c for c in controls if c.place == "multi"]
+    buttons = [c for c in controls if c.place not in ("select", "multi")]
     pages = page_count(controls)
     page = min(max(page, 0), pages - 1)
+    row = 0
     if selectable:
         chunk = selectable[page * SELECT_PAGE_SIZE:(page + 1) * SELECT_PAGE_SIZE]
         options = [
@@ -201,11 +309,23 @@ def hand_view(guild_id: int, table_id: int, version: int, controls: Sequence[Con
         ]
         placeholder = "Choose a move" + (f" (page {page + 1} of {pages})" if pages > 1 else "")
         select = PlaySelect(guild_id, table_id, version, page, options, placeholder=placeholder)
-        select.item.row = 0
+        select.item.row = row
         view.add_item(select)
-    for index, control in enumerate(buttons[:MAX_ACTION_BUTTONS]):
-        button = ActButton(guild_id, table_id, version, control.action.code(), label=control.label, style=_STYLES.get(control.style, discord.ButtonStyle.secondary), emoji=control.emoji)
-        button.item.row = 1 + index // 5
+        row += 1
+    for control in multis[:2]:  # a select takes a whole row; rows 0-3 are shared with buttons
+        options = [discord.SelectOption(label=label[:100], value=value) for value, label in control.choices[:SELECT_PAGE_SIZE]]
+        multi = MultiSelect(guild_id, table_id, version, control.action.kind, options, placeholder=control.label, max_values=control.max_values)
+        multi.item.row = row
+        view.add_item(multi)
+        row += 1
+    first_button_row = max(row, 1)
+    for index, control in enumerate(buttons[:5 * (4 - first_button_row)]):
+        style = _STYLES.get(control.style, discord.ButtonStyle.secondary)
+        if control.place == "amount":
+            button: discord.ui.DynamicItem[Any] = AmountButton(guild_id, table_id, version, control.action.kind, label=control.label, style=style)
+        else:
+            button = ActButton(guild_id, table_id, version, control.action.code(), label=control.label, style=style, emoji=control.emoji)
+        button.item.row = first_button_row + index // 5
         view.add_item(button)
     footer: list[discord.ui.Item[Any]] = []
     if pages == 2:

@@ -363,3 +363,16 @@ async def set_carryover(db: aiosqlite.Connection, channel_id: int, game: str, da
         " ON CONFLICT (channel_id, game) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
         (channel_id, game, _dumps(data), now),
     )
+
+
+async def clear_carryover(db: aiosqlite.Connection, channel_id: int, game: str) -> None:
+    await _write(db, "DELETE FROM carryover WHERE channel_id = ? AND game = ?", (channel_id, game))
+
+
+async def last_host(db: aiosqlite.Connection, channel_id: int, game: str) -> int | None:
+    """The host of the newest ``game`` table opened from ``channel_id``."""
+    async with db.execute(
+        "SELECT host_id FROM game_tables WHERE channel_id = ? AND game = ? ORDER BY id DESC LIMIT 1", (channel_id, game)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return row[0] if row else None

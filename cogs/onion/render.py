@@ -282,14 +282,36 @@ def _label(action: Action) -> tuple[str, str, str]:
     return action.code(), "button", "secondary"
 
 
+#: Verbs of the "any amount" form, for the amounts the rules accept in a range.
+AMOUNT_VERBS = {"bet": "Bet", "raise": "Match and raise", "bid": "Bid", "extra": "Extra bet"}
+MAX_DISCARD = 4
+
+
 def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Control]:
-    """Buttons for amounts (quick amounts; the platform adds a modal for any amount),
-    a select for discards and card choices."""
-    out = []
+    """Quick-amount buttons plus one "other amount" form per amount verb (the rules take
+    any amount in range); the exchange's discards as one multi-card select (31 subsets
+    of five cards would not fit one 25-option page), with Keep all five and Fold buttons;
+    a select for card choices."""
+    out: list[Control] = []
+    discards = [a for a in legal if a.kind == "discard" and a.cards]
+    if discards:
+        hand = [str(a.cards[0]) for a in discards if len(a.cards) == 1]  # the hand, in its order
+        out.append(Control(Action("discard"), label=f"Discard 1 to {MAX_DISCARD} cards…", place="multi",
+                           choices=tuple((code, show(code)) for code in hand), max_values=MAX_DISCARD))
+    amounts: dict[str, list[int]] = {}
     for action in legal:
+        if action.kind == "discard" and action.cards:
+            continue
+        if action.kind in AMOUNT_VERBS and action.arg.isdigit():
+            amounts.setdefault(action.kind, []).append(int(action.arg))
         label, place, style = _label(action)
         limit = OPTION_TEXT_LIMIT if place == "select" else BUTTON_LABEL_LIMIT
         out.append(Control(action, label=clip(label, limit), place=place, style=style))
+    for kind, values in amounts.items():
+        low, high = min(values), max(values)
+        if high > low:  # quick amounts list the range's ends: a form is worth it only for a range
+            label = f"{AMOUNT_VERBS[kind]} another amount ({low}–{high})…"
+            out.append(Control(Action(kind), label=clip(label, BUTTON_LABEL_LIMIT), place="amount", style="secondary"))
     return out
 
 
@@ -444,3 +466,19 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     if obs.get("offered"):
         rows.append(CardRow("Offered: take one in the special card's place", _art(obs["offered"]), deck="onion"))
     return rows
+
+
+def session_summary(carry: Mapping[str, Any]) -> str:
+    """The final standings of a session (``/onion session end``), from the carryover:
+    bankrolls richest first, with rounds won and chips rebought."""
+    banks = {int(p): int(v) for p, v in (carry.get("bankrolls") or {}).items()}
+    wins = {int(p): int(v) for p, v in (carry.get("wins") or {}).items()}
+    rebuys = {int(p): int(v) for p, v in (carry.get("rebuys") or {}).items()}
+    rounds = int(carry.get("round", 0))
+    lines = [f"{plural(rounds, 'round')} played."]
+    for p in sorted(banks, key=lambda p: (-banks[p], p)):
+        extra = f", rebought {rebuys[p]}" if rebuys.get(p) else ""
+        lines.append(f"<@{p}>: {plural(banks[p], 'chip')} ({plural(wins.get(p, 0), 'round')} won{extra})")
+    if int(carry.get("pot", 0)):
+        lines.append(f"{plural(int(carry['pot']), 'chip')} were left in the pot by the last round, which everyone folded; they go to nobody.")
+    return "\n".join(lines)

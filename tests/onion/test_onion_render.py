@@ -68,10 +68,19 @@ def test_controls_label_amounts_discards_and_declarations():
                                     3: codes("2h 3c 4h 5h 7h")})
     obs = game.observation(2)
     controls = render.controls(obs, game.legal_actions(2))
-    assert [c.action for c in controls] == game.legal_actions(2)
+    # The 30 discard subsets become one multi-card select of the five cards (1 to 4 of them).
+    multi = [c for c in controls if c.place == "multi"]
+    assert len(multi) == 1 and multi[0].action.kind == "discard" and multi[0].max_values == 4
+    assert [label for _, label in multi[0].choices] == ["3♥", "4♠", "7♣", "7♠", "Q♠✦"]
+    buttons = [c.action for c in controls if c.place == "button"]
+    assert buttons == [a for a in game.legal_actions(2) if not (a.kind == "discard" and a.cards)]
     labels = {c.label for c in controls}
-    assert "Keep all five" in labels and "Fold" in labels and "Discard 3♥ Q♠✦" in labels
+    assert "Keep all five" in labels and "Fold" in labels
     assert all(len(c.label) <= 100 for c in controls)
+    advance(game, "bet")
+    dealer_controls = render.controls(game.observation(1), game.legal_actions(1))
+    form = [c for c in dealer_controls if c.place == "amount"]
+    assert [(c.action.code(), c.label) for c in form] == [("bet", "Bet another amount (0–10)…")]
     advance(game, DECLARE)
     labels = [c.label for c in render.controls(game.observation(2), game.legal_actions(2))]
     assert labels[0] == "Declare the Lady: replace her" and labels[-1] == "Done declaring"
