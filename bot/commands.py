@@ -162,10 +162,12 @@ class Platform(commands.Cog):
         embed = discord.Embed(title="Leaderboard", colour=discord.Colour.gold())
         async with self.tables.storage.reading(interaction.guild_id) as db:
             for spec in specs:
-                standings = await repos.leaderboard(db, spec.key)
-                if standings:
-                    lines = [f"{i}. <@{s.user_id}> — {s.wins} win{'s' if s.wins != 1 else ''} in {s.played} game{'s' if s.played != 1 else ''}" for i, s in enumerate(standings, 1)]
-                    embed.add_field(name=spec.title, value="\n".join(lines)[:1024], inline=False)
+                for with_computers in (False, True):
+                    standings = await repos.leaderboard(db, spec.key, with_computers=with_computers)
+                    if standings:
+                        lines = [f"{i}. <@{s.user_id}> — {s.wins} win{'s' if s.wins != 1 else ''} in {s.played} game{'s' if s.played != 1 else ''}" for i, s in enumerate(standings, 1)]
+                        name = f"{spec.title} · with computer players" if with_computers else spec.title
+                        embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)
         if not embed.fields:
             embed.description = "No finished games yet. Open a table with `/blackjack new`!"
         await interaction.response.send_message(embed=embed)

@@ -349,9 +349,13 @@ class Standing:
     wins: int
 
 
-async def leaderboard(db: aiosqlite.Connection, game: str, limit: int = 10) -> list[Standing]:
+async def leaderboard(db: aiosqlite.Connection, game: str, limit: int = 10, *, with_computers: bool = False) -> list[Standing]:
+    """People's standings, from all-human games only, or (``with_computers``) from
+    games that had a computer seat (a negative user id) apart: the two never mix."""
+    which = "IN" if with_computers else "NOT IN"
     async with db.execute(
-        "SELECT user_id, COUNT(*) AS played, SUM(place = 1) AS wins FROM results WHERE game = ?"
+        "SELECT user_id, COUNT(*) AS played, SUM(place = 1) AS wins FROM results WHERE game = ? AND user_id > 0"
+        f" AND table_id {which} (SELECT table_id FROM results WHERE user_id < 0)"
         " GROUP BY user_id ORDER BY wins DESC, played ASC, user_id LIMIT ?",
         (game, limit),
     ) as cursor:

@@ -13,7 +13,8 @@ import pytest
 
 from bot import computer
 from tests.conftest import restart
-from tests.e2e.ui import game_place, select_options, button_ids, use_control
+from tests.e2e.ui import button_ids, game_place, select_options, use_control
+from tests.hardening.forge import forge_slash, text_of
 
 
 def world(env):
@@ -103,6 +104,13 @@ async def play_with_computers(env, data_dir, monkeypatch, command, levels, **opt
     assert {u for u, s in sources if s == "player"} == {host.id}
     results = db_rows(data_dir, guild.id, "SELECT user_id FROM results WHERE table_id = ?", table.id)
     assert {u for (u,) in results} == {host.id, *seats}
+
+    # /stats keeps games with computers apart from all-human games.
+    key, title = command.split()[0], table.spec.title
+    stats = await host.slash(channel, "stats", game=key)
+    fields = {f["name"] if isinstance(f, dict) else f.name: f["value"] if isinstance(f, dict) else f.value for f in stats.response.embeds[0].fields}
+    assert list(fields) == [f"{title} · with computer players"]
+    assert host.mention in fields[f"{title} · with computer players"] and "game" in fields[f"{title} · with computer players"]
     return guild, channel, host
 
 
@@ -116,3 +124,43 @@ async def test_idiot_with_two_computers_and_a_restart(simcord_env, data_dir, mon
 
 async def test_engines_with_a_computer_and_a_restart(simcord_env, data_dir, monkeypatch):
     await play_with_computers(simcord_env, data_dir, monkeypatch, "engines new", ("hard",), players=2)
+
+
+async def test_lobby_computer_seats_host_only_up_to_the_limit(simcord_env):
+    env = simcord_env
+    guild, channel, host = world(env)
+    guest = guild.add_member(env.create_user("guest"))
+    lobby = (await host.slash(channel, "engines new", players=2)).response.message
+    refused = await guest.click(lobby, label="Add computer (easy)")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    bad = await forge_slash(host, channel, "bot-player add", level="grandmaster")  # past Discord's own choice check
+    assert "no level called 'grandmaster'" in text_of(bad)
+    table = the_table(env)
+    assert table.record.players == [host.id]
+    await host.slash(channel, "bot-player add", level="hard")
+    assert table.record.players == [host.id, computer.computer_id("hard", 1)]
+    full = await host.click(lobby, label="Add computer (easy)")
+    assert "full" in full.response.content and len(table.record.players) == 2
+    # The guest cannot join a full table; the host takes the computer out again.
+    await host.slash(channel, "bot-player remove")
+    assert table.record.players == [host.id]
+    none_left = await host.slash(channel, "bot-player remove")
+    assert "no computer player" in none_left.response.content
+    # The host leaving hands the table to a person, never to a computer seat.
+    await guest.click(lobby, label="Join Google")
+    await host.click(lobby, label="Add computer (easy)")  # refused: full again
+    await host.click(lobby, label="Leave")
+    assert table.record.host_id == guest.id
+    await guest.click(lobby, label="Add computer (easy)")
+    await guest.click(lobby, label="Leave")
+    assert table.status == "cancelled"  # only a computer left: the table closes
+
+
+def test_seat_ids_carry_their_level_and_never_collide_with_people():
+    seats = [computer.computer_id(level, n) for level in computer.OFFERED for n in (1, 9)]
+    assert all(computer.is_computer(s) and s < 0 for s in seats)
+    assert [computer.level_of(s) for s in seats] == ["easy", "easy", "hard", "hard"]
+    assert not computer.is_computer(1456074443980800021)
+    assert computer.name(computer.computer_id("hard", 2)) == "🤖 Deckhand 2 (hard)"
+    assert computer.new_seat([5, computer.computer_id("easy", 1)], "hard") == computer.computer_id("hard", 2)
+    assert computer.add_refusal("enid", [5], 6, "easy") == "This game has no computer players yet."
