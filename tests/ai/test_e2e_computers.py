@@ -51,7 +51,11 @@ async def human_move(host, channel, rng):
     return code
 
 
+SEED = 20261123  # the deal's seed, fixed so each whole game is reproducible
+
+
 async def play_with_computers(env, data_dir, monkeypatch, command, levels, **options):
+    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
     guild, channel, host = world(env)
     await host.slash(channel, "settings bot-pause", seconds=0.0)
     opened = await host.slash(channel, command, **options)
@@ -66,6 +70,7 @@ async def play_with_computers(env, data_dir, monkeypatch, command, levels, **opt
     await host.click(lobby, label="Start")
     table = the_table(env)
     rng = random.Random(7)
+    schedule = computer.schedule
 
     restarted = False
     for step in range(400):
@@ -76,7 +81,7 @@ async def play_with_computers(env, data_dir, monkeypatch, command, levels, **opt
         assert host.id in current, (step, current)
         ping = game_place(channel).last_message
         assert all(str(p) not in (ping.content or "") for p in seats)  # computers are never pinged
-        if step >= 3 and not restarted:
+        if step >= 2 and not restarted:
             # Stop the computers before the member's move, so that after it a computer
             # seat is due with nothing playing it; then restart: the restored table
             # must play the computer seats by itself.
@@ -85,7 +90,7 @@ async def play_with_computers(env, data_dir, monkeypatch, command, levels, **opt
             if table.status != "playing" or not any(computer.is_computer(p) for p in table.state.current_players()):
                 continue
             before = table.record.version
-            monkeypatch.undo()
+            monkeypatch.setattr(computer, "schedule", schedule)
             await restart(env, data_dir)
             table = the_table(env)
             restarted = True
