@@ -136,6 +136,11 @@ async def test_lobby_computer_seats_host_only_up_to_the_limit(simcord_env):
     guild, channel, host = world(env)
     guest = guild.add_member(env.create_user("guest"))
     lobby = (await host.slash(channel, "engines new", players=2)).response.message
+    not_manager = await guest.slash(channel, "settings bot-pause", seconds=0.0)
+    assert "Only members with Manage Server" in not_manager.response.content
+    too_long = await host.slash(channel, "settings bot-pause", seconds=60.0)
+    assert "nothing changed" in too_long.response.content
+    assert await computer.pause_seconds(env.bot.tables, guild.id) == computer.DEFAULT_PAUSE
     refused = await guest.click(lobby, label="Add computer (easy)")
     assert refused.ephemeral and "Only the host" in refused.response.content
     bad = await forge_slash(host, channel, "bot-player add", level="grandmaster")  # past Discord's own choice check
