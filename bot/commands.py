@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import guard
+from bot import computer, guard
 from bot.guard import clip
 from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, TableManager, until_restored
 from storage import repos
@@ -96,6 +96,21 @@ class Platform(commands.Cog):
             return
         await self.tables.remove(interaction, table, player.id)
 
+    computers_group = app_commands.Group(name="bot-player", description="Computer players in this table's lobby (host only).", guild_only=True)
+
+    @computers_group.command(name="add", description="Seat a computer player in this table's lobby (host only).")
+    @app_commands.describe(level="easy (a sensible heuristic) or hard (searches ahead)")
+    @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in computer.OFFERED])
+    async def computer_add(self, interaction: discord.Interaction, level: str = "easy") -> None:
+        # A plain str checked in add_computer: a forged level gets a sentence, not an error.
+        if table := await self._channel_table(interaction):
+            await self.tables.add_computer(interaction, table, level)
+
+    @computers_group.command(name="remove", description="Take the last computer player out of this table's lobby (host only).")
+    async def computer_remove(self, interaction: discord.Interaction) -> None:
+        if table := await self._channel_table(interaction):
+            await self.tables.remove_computer(interaction, table)
+
     @app_commands.command(name="say", description="Say words to the table (for games with spoken rituals, if chat isn't read).")
     @app_commands.guild_only()
     @app_commands.describe(text="What you say out loud")
@@ -147,10 +162,12 @@ class Platform(commands.Cog):
         embed = discord.Embed(title="Leaderboard", colour=discord.Colour.gold())
         async with self.tables.storage.reading(interaction.guild_id) as db:
             for spec in specs:
-                standings = await repos.leaderboard(db, spec.key)
-                if standings:
-                    lines = [f"{i}. <@{s.user_id}> — {s.wins} win{'s' if s.wins != 1 else ''} in {s.played} game{'s' if s.played != 1 else ''}" for i, s in enumerate(standings, 1)]
-                    embed.add_field(name=spec.title, value="\n".join(lines)[:1024], inline=False)
+                for with_computers in (False, True):
+                    standings = await repos.leaderboard(db, spec.key, with_computers=with_computers)
+                    if standings:
+                        lines = [f"{i}. <@{s.user_id}> — {s.wins} win{'s' if s.wins != 1 else ''} in {s.played} game{'s' if s.played != 1 else ''}" for i, s in enumerate(standings, 1)]
+                        name = f"{spec.title} · with computer players" if with_computers else spec.title
+                        embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)
         if not embed.fields:
             embed.description = "No finished games yet. Open a table with `/blackjack new`!"
         await interaction.response.send_message(embed=embed)
@@ -169,7 +186,8 @@ class Platform(commands.Cog):
         threads = "each in its own thread" if await self.tables.threads_on(interaction.guild_id) else "in the channel"
         pictures = "card pictures" if await self.tables.pictures_on(interaction.guild_id) else "text only"
         layout = await self.tables.board_layout(interaction.guild_id)
-        lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s", f"**Games are played:** {threads}",
+        pause = await computer.pause_seconds(self.tables, interaction.guild_id)
+        lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s", f"**Computer players' pause:** {pause:g} s", f"**Games are played:** {threads}",
                  f"**Boards:** {pictures}, {'Components V2 layout' if layout == 'v2' else 'classic embed'}"]
         for spec in self.bot.games:  # type: ignore[attr-defined]
             chosen = await self.tables.house_rules(interaction.guild_id, spec)
@@ -207,6 +225,20 @@ class Platform(commands.Cog):
         async with self.tables.storage.transaction(interaction.guild_id) as db:
             await repos.set_guild_setting(db, "turn_timer", int(seconds))
         await interaction.response.send_message(f"New tables will give each turn {seconds} s. Tables already open keep their timer.", ephemeral=True)
+
+    @settings.command(name="bot-pause", description="Seconds a computer player waits before its move, so people can follow (Manage Server).")
+    @app_commands.describe(seconds=f"0 to {computer.MAX_PAUSE:g}")
+    async def settings_bot_pause(self, interaction: discord.Interaction, seconds: float) -> None:
+        assert interaction.guild_id is not None
+        if not self._is_manager(interaction):
+            await guard.answer(interaction, "Only members with Manage Server can change the computer players' pause.")
+            return
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds <= computer.MAX_PAUSE:
+            await guard.answer(interaction, f"The pause must be from 0 to {computer.MAX_PAUSE:g} seconds; nothing changed.")
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_guild_setting(db, "bot_pause", float(seconds))
+        await guard.answer(interaction, f"Computer players now wait {seconds:g} s before each move.")
 
     @settings.command(name="house-rule", description="Choose a house rule for this server (Manage Server).")
     @app_commands.describe(game="Which game", rule="Which rule", value="The choice")

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import sessions, views
+from bot import computer, sessions, views
 from bot.engine import Event, Game
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class LiveHand:
 
 
 def mentions(players: Iterable[int]) -> str:
-    people = [f"<@{p}>" for p in players]
+    people = [computer.name(p) for p in players]
     if len(people) <= 1:
         return "".join(people)
     return ", ".join(people[:-1]) + " and " + people[-1]
@@ -297,6 +297,8 @@ class Publisher:
             if not final:
                 self.manager._schedule_publish_retry(table)
         current = [] if final or state.is_over() else sorted(state.current_players())
+        # Computers are named on the board but never pinged, and have no hands to show.
+        current = computer.humans(current)
         newly = set(ping) & set(current)
         await self._ping(table, current, newly)
         for user in sorted(newly - {actor} if actor is not None else newly):

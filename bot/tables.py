@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import guard, views
+from bot import computer, guard, views
 from bot.engine import Action, Event, Game, RuleError
 from bot.games import GameRegistry, GameSpec
 from bot.publish import Publisher
@@ -78,6 +78,8 @@ class Table:
     #: user -> the table version just after their latest move (in memory only: after
     #: a restart an old click can at worst be applied once, if it is still legal).
     last_moved: dict[int, int] = field(default_factory=dict)
+    #: The task playing the computer seats' next move (bot/computer.py), if any.
+    computer: asyncio.Task[None] | None = None
 
     @property
     def id(self) -> int:
@@ -92,7 +94,7 @@ class Table:
         return self.record.status
 
     def names(self) -> dict[int, str]:
-        return {p: f"<@{p}>" for p in self.record.players}
+        return {p: computer.name(p) for p in self.record.players}
 
     def describe(self) -> str:
         stage = "waiting in its lobby" if self.status == "lobby" else "in play"
@@ -272,7 +274,7 @@ class TableManager:
         async with self.storage.transaction(guild_id) as db:
             await repos.update_table(db, table.id, now=now, seat_choices=record.seat_choices, players=record.players, publish=record.publish)
         self._track(table)
-        callback = await interaction.response.send_message(embed=self._lobby_embed(table), view=views.lobby_view(guild_id, table.id, spec.seat_choices))
+        callback = await interaction.response.send_message(embed=self._lobby_embed(table), view=views.lobby_view(guild_id, table.id, spec.seat_choices, computers=computer.has_ai(spec.key)))
         message = callback.resource  # the new message comes back with the callback: no extra fetch
         if isinstance(message, discord.InteractionMessage):
             record.lobby_message_id = message.id
@@ -326,7 +328,7 @@ class TableManager:
         for player in record.players:
             choice = record.seat_choices.get(player)
             label = dict(spec.seat_choices).get(choice, "") if choice else ""
-            seats.append(f"<@{player}>" + (f" — {label}" if label else "") + (" (host)" if player == record.host_id else ""))
+            seats.append(computer.name(player) + (f" — {label}" if label else "") + (" (host)" if player == record.host_id else ""))
         embed.add_field(name=f"Players ({len(record.players)})", value="\n".join(seats) or "nobody yet", inline=False)
         rules = self._option_lines(table)
         if rules:
@@ -349,6 +351,46 @@ class TableManager:
             await self.join(interaction, table, choice)
         elif verb == "leave":
             await self.leave(interaction, table)
+        elif verb == "addbot":
+            await self.add_computer(interaction, table, choice or computer.OFFERED[0])
+        elif verb == "dropbot":
+            await self.remove_computer(interaction, table)
+
+    async def add_computer(self, interaction: discord.Interaction, table: Table, level: str) -> None:
+        """The host seats a computer player (bot/computer.py) in the lobby."""
+        async with table.lock:
+            record = table.record
+            refusal = None if record.status == "lobby" else "This game has already started; computers join in the lobby."
+            if refusal is None and interaction.user.id != record.host_id:
+                refusal = f"Only the host, <@{record.host_id}>, can add computer players."
+            refusal = refusal or computer.add_refusal(table.spec.key, record.players, self._table_size(table)[1], level)
+            if refusal is not None:
+                await _reply(interaction, refusal)
+                return
+            seat = computer.new_seat(record.players, level)
+            seat_choices = dict(record.seat_choices)
+            if table.spec.seat_choices:
+                seat_choices[seat] = table.spec.seat_choices[0][0]
+            await self._save_lobby(table, players=[*record.players, seat], seat_choices=seat_choices)
+        await self._refresh_lobby(interaction, table, f"{computer.name(seat)} joined.")
+
+    async def remove_computer(self, interaction: discord.Interaction, table: Table) -> None:
+        """The host takes the last-seated computer player out of the lobby."""
+        async with table.lock:
+            record = table.record
+            seats = [p for p in record.players if computer.is_computer(p)]
+            refusal = None if record.status == "lobby" else "This game has already started; computers leave in the lobby."
+            if refusal is None and interaction.user.id != record.host_id:
+                refusal = f"Only the host, <@{record.host_id}>, can remove computer players."
+            if refusal is None and not seats:
+                refusal = "There is no computer player at this table."
+            if refusal is not None:
+                await _reply(interaction, refusal)
+                return
+            seat = seats[-1]
+            seat_choices = {p: c for p, c in record.seat_choices.items() if p != seat}
+            await self._save_lobby(table, players=[p for p in record.players if p != seat], seat_choices=seat_choices)
+        await self._refresh_lobby(interaction, table, f"{computer.name(seat)} left.")
 
     async def join(self, interaction: discord.Interaction, table: Table, choice: str | None = None) -> None:
         user = interaction.user.id
@@ -385,11 +427,11 @@ class TableManager:
                 await _reply(interaction, "That player is not at this table." if target else "You are not at this table.")
                 return
             players = [p for p in record.players if p != user]
-            if not players:
+            if not computer.humans(players):
                 await self._close(table, "cancelled")
                 note = "Everyone left; the table is closed."
             else:
-                host = record.host_id if record.host_id != user else players[0]
+                host = record.host_id if record.host_id != user else computer.humans(players)[0]
                 seat_choices = {p: c for p, c in record.seat_choices.items() if p != user}
                 await self._save_lobby(table, players=players, seat_choices=seat_choices, host_id=host)
                 note = f"<@{user}> was removed by {interaction.user.mention}." if target else ""
@@ -410,7 +452,7 @@ class TableManager:
 
     async def _refresh_lobby(self, interaction: discord.Interaction, table: Table, note: str = "") -> None:
         embed = self._lobby_embed(table, note)
-        view = views.lobby_view(table.guild_id, table.id, table.spec.seat_choices) if table.status == "lobby" else None
+        view = views.lobby_view(table.guild_id, table.id, table.spec.seat_choices, computers=computer.has_ai(table.spec.key)) if table.status == "lobby" else None
         if _is_component_on(interaction, table.record.lobby_message_id):
             await interaction.response.edit_message(embed=embed, view=view)
             return
@@ -614,7 +656,7 @@ class TableManager:
         elif user in current:
             status = "**Your move.**" + (f" Timer: <t:{int(table.record.deadline)}:R>." if table.record.deadline else "")
         else:
-            waiting = ", ".join(f"<@{p}>" for p in sorted(current)) or "nobody"
+            waiting = ", ".join(computer.name(p) for p in sorted(current)) or "nobody"
             status = f"Waiting for {waiting}."
         content = f"{notice}\n{status}" if notice else status
         return content, embed, view
@@ -814,7 +856,7 @@ class TableManager:
 
     def _cancel_timers(self, table: Table, *, publish_retry: bool = True) -> None:
         current = asyncio.current_task()
-        tasks = [table.timer, *table.obligation_timers.values()]
+        tasks = [table.timer, table.computer, *table.obligation_timers.values()]
         if publish_retry:
             tasks.append(table.publish_retry)
         for task in tasks:
@@ -837,6 +879,7 @@ class TableManager:
             table.obligation_timers[obligation_id] = asyncio.create_task(
                 self._obligation_timer(table, obligation_id, int(player), float(deadline)), name=f"deckhand-obligation-{table.id}-{obligation_id}"
             )
+        computer.schedule(self, table)
 
     async def _turn_timer(self, table: Table, version: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - now_ts()))
@@ -891,8 +934,8 @@ class TableManager:
             # Try again shortly rather than leave the table stuck.
             table.record.deadline = now_ts() + PUBLISH_RETRY_SECONDS
             return None
-        lines = [f"⏰ <@{e.player}> ran out of time." for e in events if e.kind == "timed_out"]
-        lines += [f"👋 <@{e.player}> was removed after {IDLE_STRIKES_TO_REMOVE} timeouts in a row." for e in events if e.kind == "idle_removed"]
+        lines = [f"⏰ {computer.name(e.player)} ran out of time." for e in events if e.kind == "timed_out"]
+        lines += [f"👋 {computer.name(e.player)} was removed after {IDLE_STRIKES_TO_REMOVE} timeouts in a row." for e in events if e.kind == "idle_removed"]
         if lines:
             table.record.recent = [*table.record.recent, *lines][-RECENT_LINES:]
         if not outcome.over and table.state is not None and table.state.current_players() and not outcome.newly_current:

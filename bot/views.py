@@ -5,7 +5,7 @@ and a click from an earlier moment of the game is recognised as stale.
 
 custom_id shapes (all under Discord's 100-character limit):
 
-- ``dh:lobby:<guild>:<table>:<verb>[:<choice>]``  join / leave / start / cancel
+- ``dh:lobby:<guild>:<table>:<verb>[:<choice>]``  join / leave / start / cancel / addbot:<level> / dropbot
 - ``dh:hand:<guild>:<table>``                      Show hand (sends a fresh private hand)
 - ``dh:refresh:<guild>:<table>``                   ↻ on a hand message (re-renders it in place)
 - ``dh:act:<guild>:<table>:<version>:<action>``    a button move
@@ -54,7 +54,7 @@ def manager_of(interaction: discord.Interaction) -> TableManager:
 # ------------------------------------------------------------------------- items
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:lobby:(?P<g>\d+):(?P<t>\d+):(?P<verb>join|leave|start|cancel)(?::(?P<choice>[a-z0-9_-]{1,20}))?"):
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:lobby:(?P<g>\d+):(?P<t>\d+):(?P<verb>join|leave|start|cancel|addbot|dropbot)(?::(?P<choice>[a-z0-9_-]{1,20}))?"):
     def __init__(self, guild_id: int, table_id: int, verb: str, choice: str | None = None, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         custom_id = f"dh:lobby:{guild_id}:{table_id}:{verb}" + (f":{choice}" if choice else "")
         super().__init__(discord.ui.Button(label=label or verb.title(), style=style, custom_id=custom_id))
@@ -260,8 +260,9 @@ def _unstored(view: discord.ui.View) -> discord.ui.View:
     return view
 
 
-def lobby_view(guild_id: int, table_id: int, seat_choices: Sequence[tuple[str, str]] = ()) -> discord.ui.View:
-    """Join (or one Join button per side/team), Leave, Start, Cancel."""
+def lobby_view(guild_id: int, table_id: int, seat_choices: Sequence[tuple[str, str]] = (), *, computers: bool = False) -> discord.ui.View:
+    """Join (or one Join button per side/team), Leave, Start, Cancel; with
+    ``computers``, Add computer (easy) and Remove computer for the host."""
     view = discord.ui.View(timeout=None)
     if seat_choices:
         for choice, label in seat_choices:
@@ -271,6 +272,10 @@ def lobby_view(guild_id: int, table_id: int, seat_choices: Sequence[tuple[str, s
     view.add_item(LobbyButton(guild_id, table_id, "leave", label="Leave"))
     view.add_item(LobbyButton(guild_id, table_id, "start", label="Start", style=discord.ButtonStyle.success))
     view.add_item(LobbyButton(guild_id, table_id, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
+    if computers:
+        view.add_item(LobbyButton(guild_id, table_id, "addbot", "easy", label="Add computer (easy)"))
+        view.add_item(LobbyButton(guild_id, table_id, "addbot", "hard", label="Add computer (hard)"))
+        view.add_item(LobbyButton(guild_id, table_id, "dropbot", label="Remove computer"))
     return _unstored(view)
 
 

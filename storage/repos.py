@@ -64,8 +64,8 @@ class TableRecord:
                 channel_id=_id(row["channel_id"], "channel_id"),
                 host_id=_id(row["host_id"], "host_id"),
                 status=_status(row["status"]),
-                players=[_id(p, "players") for p in _json(row["players"], list, "players")],
-                seat_choices={_id(_digits(k), "seat_choices"): _text(v, "seat_choices") for k, v in _json(row["seat_choices"], dict, "seat_choices").items()},
+                players=[_seat(p, "players") for p in _json(row["players"], list, "players")],
+                seat_choices={_seat(_digits(k), "seat_choices"): _text(v, "seat_choices") for k, v in _json(row["seat_choices"], dict, "seat_choices").items()},
                 options=_json(row["options"], dict, "options"),
                 seed=_optional_text(row["seed"], "seed"),
                 state=_optional_text(row["state"], "state"),
@@ -73,12 +73,12 @@ class TableRecord:
                 timer_seconds=_positive(row["timer_seconds"], "timer_seconds"),
                 deadline=_optional_time(row["deadline"], "deadline"),
                 obligations={_text(k, "obligations"): _obligation(v) for k, v in _json(row["obligations"], dict, "obligations").items()},
-                strikes={_id(_digits(k), "strikes"): _int(v, "strikes") for k, v in _json(row["strikes"], dict, "strikes").items()},
+                strikes={_seat(_digits(k), "strikes"): _int(v, "strikes") for k, v in _json(row["strikes"], dict, "strikes").items()},
                 recent=[_text(line, "recent", empty=True) for line in _json(row["recent"], list, "recent")],
                 lobby_message_id=_optional_id(row["lobby_message_id"], "lobby_message_id"),
                 message_id=_optional_id(row["message_id"], "message_id"),
                 message_posted_at=_optional_time(row["message_posted_at"], "message_posted_at"),
-                turn_players=[_id(p, "turn_players") for p in _json(row["turn_players"], list, "turn_players")],
+                turn_players=[_seat(p, "turn_players") for p in _json(row["turn_players"], list, "turn_players")],
                 created_at=_time(row["created_at"], "created_at"),
                 updated_at=_time(row["updated_at"], "updated_at"),
                 thread_id=_optional_id(row["thread_id"], "thread_id"),
@@ -116,7 +116,19 @@ def _positive(value: Any, column: str) -> int:
 
 
 def _digits(value: Any) -> int | str:
-    return int(value) if isinstance(value, str) and value.isdigit() and len(value) < 20 else value
+    digits = value[1:] if isinstance(value, str) and value.startswith("-") else value
+    return int(value) if isinstance(digits, str) and digits.isdigit() and len(digits) < 20 else value
+
+
+#: Player ids of computer seats (bot/computer.py): small negative numbers no Discord user has.
+COMPUTER_SEATS = range(-999, 0)
+
+
+def _seat(value: Any, column: str) -> int:
+    """A player: a Discord id, or a computer seat."""
+    if isinstance(value, int) and not isinstance(value, bool) and value in COMPUTER_SEATS:
+        return value
+    return _id(value, column)
 
 
 def _text(value: Any, column: str, *, empty: bool = False) -> str:
@@ -337,9 +349,13 @@ class Standing:
     wins: int
 
 
-async def leaderboard(db: aiosqlite.Connection, game: str, limit: int = 10) -> list[Standing]:
+async def leaderboard(db: aiosqlite.Connection, game: str, limit: int = 10, *, with_computers: bool = False) -> list[Standing]:
+    """People's standings, from all-human games only, or (``with_computers``) from
+    games that had a computer seat (a negative user id) apart: the two never mix."""
+    which = "IN" if with_computers else "NOT IN"
     async with db.execute(
-        "SELECT user_id, COUNT(*) AS played, SUM(place = 1) AS wins FROM results WHERE game = ?"
+        "SELECT user_id, COUNT(*) AS played, SUM(place = 1) AS wins FROM results WHERE game = ? AND user_id > 0"
+        f" AND table_id {which} (SELECT table_id FROM results WHERE user_id < 0)"
         " GROUP BY user_id ORDER BY wins DESC, played ASC, user_id LIMIT ?",
         (game, limit),
     ) as cursor:

@@ -1,0 +1,138 @@
+"""Computer players at the table (issue 12): seats, names, and their moves.
+
+A computer seat is a player id that no Discord user can have: a small negative
+number that also says its level, ``-(100 * (LEVELS.index(level) + 1) + n)`` for
+its n-th seat (easy seat 1 is -201, hard seat 2 is -302). So the rules engines,
+the snapshot, the action log and the results table hold it like any id, and its
+level survives a restart with no extra column.
+
+A computer moves through the same path as a person (lock -> apply -> commit ->
+publish), from its own :class:`bot.ai.PlayerView` only. :func:`schedule` is called
+whenever the table's timers are (re-)armed, i.e. at Start, after every committed
+move and after a restore: if a computer seat must act, one task waits the server's
+pause, thinks in a worker thread (never holding the table lock), then applies. If
+the game moved on meanwhile the move is re-decided from a fresh view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from bot.ai import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS, Budget, PlayerView, decide, has_ai
+from bot.engine import RuleError
+from storage import repos
+
+if TYPE_CHECKING:
+    from bot.tables import Table, TableManager
+
+log = logging.getLogger(__name__)
+
+#: Levels a host can choose in the lobby ("random" is for benches).
+OFFERED = ("easy", "hard")
+DEFAULT_PAUSE = 1.5
+MAX_PAUSE = 10.0
+#: Re-decisions when the game moved on while a computer was thinking.
+ATTEMPTS = 5
+_SEATS = 99
+
+
+def computer_id(level: str, n: int) -> int:
+    return -(100 * (LEVELS.index(level) + 1) + n)
+
+
+def is_computer(player: int) -> bool:
+    return -100 * (len(LEVELS) + 1) < player < 0
+
+
+def level_of(player: int) -> str:
+    return LEVELS[(-player) // 100 - 1]
+
+
+def name(player: int) -> str:
+    """How a seat is shown: a computer by its name, a person as a mention."""
+    if is_computer(player):
+        return f"🤖 Deckhand {(-player) % 100} ({level_of(player)})"
+    return f"<@{player}>"
+
+
+def humans(players: Iterable[int]) -> list[int]:
+    return [p for p in players if not is_computer(p)]
+
+
+def add_refusal(key: str, players: list[int], max_players: int, level: str) -> str | None:
+    """Why a computer cannot be added to this lobby now, or None."""
+    if not has_ai(key):
+        return "This game has no computer players yet."
+    if level not in OFFERED:
+        return f"There is no level called '{level[:20]}'; choose {' or '.join(OFFERED)}."
+    if len(players) >= max_players:
+        return f"This table is full ({max_players} players)."
+    return None
+
+
+def new_seat(players: list[int], level: str) -> int:
+    """A fresh computer id for this table: the lowest seat number not taken."""
+    taken = {(-p) % 100 for p in players if is_computer(p)}
+    n = next(i for i in range(1, _SEATS + 1) if i not in taken)
+    return computer_id(level, n)
+
+
+async def pause_seconds(manager: TableManager, guild_id: int) -> float:
+    async with manager.storage.reading(guild_id) as db:
+        value = await repos.get_guild_setting(db, "bot_pause", DEFAULT_PAUSE)
+    return float(value) if isinstance(value, int | float) and 0 <= value <= MAX_PAUSE else DEFAULT_PAUSE
+
+
+def _movers(table: Table) -> list[int]:
+    state = table.state
+    if state is None or table.status != "playing" or state.is_over():
+        return []
+    return [p for p in sorted(state.current_players(), reverse=True) if is_computer(p)]
+
+
+def schedule(manager: TableManager, table: Table) -> None:
+    """Start (or leave running) the task that plays this table's computer seats."""
+    if not _movers(table):
+        return
+    task = table.computer
+    if task is not None and not task.done() and task is not asyncio.current_task():
+        return
+    table.computer = asyncio.create_task(_play(manager, table), name=f"deckhand-computer-{table.guild_id}-{table.id}")
+
+
+async def _play(manager: TableManager, table: Table) -> None:
+    from bot.tables import _SaveFailed  # the manager's own failure type
+
+    await asyncio.sleep(await pause_seconds(manager, table.guild_id))
+    for _ in range(ATTEMPTS):
+        movers = _movers(table)
+        if not movers:
+            return
+        seat, version = movers[0], table.record.version
+        assert table.state is not None
+        view = PlayerView.of(table.state, seat)
+        if not view.legal:
+            return
+        level = level_of(seat) if level_of(seat) in LEVELS else DEFAULT_LEVEL
+        # Seeded by table, version and seat: a replayed position gets the same decision.
+        rng = random.Random(f"{table.guild_id}:{table.id}:{version}:{seat}")
+        action = await asyncio.to_thread(decide, view, level, rng, budget=Budget.timed(time.perf_counter, DEFAULT_SECONDS))
+        async with table.lock:
+            if table.status != "playing" or table.state is None or table.record.version != version:
+                continue  # someone moved meanwhile: think again from the new position
+            try:
+                outcome = await manager._apply(table, seat, action, source="computer")
+            except RuleError:
+                log.warning("Computer %s at table %s chose a refused move %s", seat, table.id, action.code())
+                continue
+            except _SaveFailed:
+                await asyncio.sleep(1.0)
+                continue
+            table.computer = None  # so the next move's schedule starts a fresh task
+            await manager._after_move(table, outcome)
+        return
