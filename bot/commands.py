@@ -263,41 +263,44 @@ class Platform(commands.Cog):
             await repos.set_guild_setting(db, f"house:{spec.key}:{rule}", value)
         await interaction.response.send_message(f"{spec.title}: {rule} is now **{value}** for new tables on this server.", ephemeral=True)
 
-    @settings.command(name="threads", description="Play each game in its own thread (on), or in the channel (off) (Manage Server).")
-    @app_commands.choices(mode=[app_commands.Choice(name="on: a thread per game", value="on"), app_commands.Choice(name="off: games in the channel", value="off")])
-    async def settings_threads(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
+    async def _set_server_choice(self, interaction: discord.Interaction, key: str, value: str, sentences: dict[str, str], what: str) -> None:
+        """A Manage Server setting with a few choices: ``value`` is checked against
+        ``sentences`` (a forged option need not be a declared choice), stored, and
+        confirmed with its sentence."""
         assert interaction.guild_id is not None
         if not self._is_manager(interaction):
-            await interaction.response.send_message("Only members with Manage Server can change where games are played.", ephemeral=True)
+            await guard.answer(interaction, f"Only members with Manage Server can change {what}.")
+            return
+        if value not in sentences:
+            await guard.answer(interaction, f"'{clip(value, 40)}' is not a choice for {what}: use {' or '.join(sentences)}; nothing changed.")
             return
         async with self.tables.storage.transaction(interaction.guild_id) as db:
-            await repos.set_guild_setting(db, "threads", mode.value)
-        text = ("Each new game will be played in its own thread, opened from its lobby message." if mode.value == "on"
-                else "New games will be played in the channel where their lobby was opened.")
-        await interaction.response.send_message(text + " Games already running stay where they are.", ephemeral=True)
+            await repos.set_guild_setting(db, key, value)
+        await guard.answer(interaction, sentences[value])
+
+    @settings.command(name="threads", description="Play each game in its own thread (on), or in the channel (off) (Manage Server).")
+    @app_commands.choices(mode=[app_commands.Choice(name="on: a thread per game", value="on"), app_commands.Choice(name="off: games in the channel", value="off")])
+    async def settings_threads(self, interaction: discord.Interaction, mode: str) -> None:
+        await self._set_server_choice(interaction, "threads", mode, {
+            "on": "Each new game will be played in its own thread, opened from its lobby message. Games already running stay where they are.",
+            "off": "New games will be played in the channel where their lobby was opened. Games already running stay where they are.",
+        }, "where games are played")
 
     @settings.command(name="layout", description="How the board looks: classic (an embed) or v2 (Discord's newer layout) (Manage Server).")
     @app_commands.choices(style=[app_commands.Choice(name="classic: an embed", value="classic"), app_commands.Choice(name="v2: Components V2 layout", value="v2")])
-    async def settings_layout(self, interaction: discord.Interaction, style: app_commands.Choice[str]) -> None:
-        assert interaction.guild_id is not None
-        if not self._is_manager(interaction):
-            await interaction.response.send_message("Only members with Manage Server can change how the board looks.", ephemeral=True)
-            return
-        async with self.tables.storage.transaction(interaction.guild_id) as db:
-            await repos.set_guild_setting(db, "layout", style.value)
-        await interaction.response.send_message(f"New games will show their board as {style.name.split(':')[1].strip()}. Games already running keep theirs.", ephemeral=True)
+    async def settings_layout(self, interaction: discord.Interaction, style: str) -> None:
+        await self._set_server_choice(interaction, "layout", style, {
+            "classic": "New games will show their board as an embed. Games already running keep theirs.",
+            "v2": "New games will show their board as Components V2 layout. Games already running keep theirs.",
+        }, "how the board looks")
 
     @settings.command(name="pictures", description="Card pictures on the board (on), or text only for screen readers and slow links (off) (Manage Server).")
     @app_commands.choices(mode=[app_commands.Choice(name="on: card pictures", value="on"), app_commands.Choice(name="off: text only", value="off")])
-    async def settings_pictures(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
-        assert interaction.guild_id is not None
-        if not self._is_manager(interaction):
-            await interaction.response.send_message("Only members with Manage Server can change card pictures.", ephemeral=True)
-            return
-        async with self.tables.storage.transaction(interaction.guild_id) as db:
-            await repos.set_guild_setting(db, "pictures", mode.value)
-        text = "New games will show card pictures on the board." if mode.value == "on" else "New games will show their board as text only."
-        await interaction.response.send_message(text + " Games already running keep theirs.", ephemeral=True)
+    async def settings_pictures(self, interaction: discord.Interaction, mode: str) -> None:
+        await self._set_server_choice(interaction, "pictures", mode, {
+            "on": "New games will show card pictures on the board. Games already running keep theirs.",
+            "off": "New games will show their board as text only. Games already running keep theirs.",
+        }, "card pictures")
 
     settings_house_rule.autocomplete("game")(_game_autocomplete)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from storage import repos
 from tests.conftest import make_bot
 from tests.hardening.forge import forge_component, forge_slash, text_of
 
@@ -48,6 +49,20 @@ async def test_hands_where_outside_its_choices_gets_a_sentence(simcord_env):
     assert done.response.content.startswith("From now on your hands will be shown in your DMs.")
     here = await members[0].slash(channel, "settings hands", where="here")
     assert here.response.content == "From now on your hands will be shown here in the channel, as private messages only you can see."
+
+
+async def test_server_choices_outside_their_choices_get_a_sentence_and_change_nothing(simcord_env):
+    env = simcord_env
+    guild, channel, admin, members = world(env)
+    for name, option, allowed in (("settings threads", "mode", "on or off"), ("settings layout", "style", "classic or v2"),
+                                  ("settings pictures", "mode", "on or off")):
+        result = await forge_slash(admin, channel, name, **{option: "x" * 500})
+        text = text_of(result)
+        assert result.ephemeral and f"use {allowed}; nothing changed" in text and len(text) < 300, text
+    async with env.bot.tables.storage.reading(guild.id) as db:
+        assert await repos.guild_settings_with_prefix(db, "") == {}
+    done = await admin.slash(channel, "settings threads", mode="off")
+    assert done.response.content.startswith("New games will be played in the channel")
 
 
 async def test_engines_players_outside_its_choices_gets_a_sentence(simcord_env):
