@@ -604,7 +604,9 @@ class TableManager:
         assert state is not None
         observation = state.observation(user)
         current = state.current_players()
-        legal = state.legal_actions(user) if user in current and not state.is_over() else []
+        # Not only current players: Enid's Challenge and vote buttons belong to players
+        # whose turn it is not (other games list nothing for a non-current player).
+        legal = state.legal_actions(user) if not state.is_over() else []
         controls = table.spec.render.controls(observation, legal)
         embed = table.spec.render.hand_embed(observation, table.names())
         embed.set_footer(text=f"{table.spec.title} #{table.id} · move {table.record.version}")
@@ -613,8 +615,10 @@ class TableManager:
             status = "The game is over."
         elif user in current:
             status = "**Your move.**" + (f" Timer: <t:{int(table.record.deadline)}:R>." if table.record.deadline else "")
+        elif legal:
+            status = "**You may act now** (the buttons below)."
         else:
-            waiting = ", ".join(f"<@{p}>" for p in sorted(current)) or "nobody"
+            waiting = ", ".join(f"<@{p}>" for p in sorted(current)) or "a ritual (see the table)"
             status = f"Waiting for {waiting}."
         content = f"{notice}\n{status}" if notice else status
         return content, embed, view
