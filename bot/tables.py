@@ -230,7 +230,7 @@ class TableManager:
 
     async def open_lobby(
         self, interaction: discord.Interaction, spec: GameSpec, options: dict[str, Any] | None = None, *,
-        players: Sequence[int] = (), seat_choices: dict[int, str] | None = None, house_rules: bool = True,
+        players: Sequence[int] = (), seat_choices: dict[int, str] | None = None, house_rules: bool = True, note: str = "",
     ) -> None:
         """Open a lobby where the command was typed. In a thread (a Rematch, or a
         command typed in one) the game is then played in that thread; in a channel,
@@ -264,6 +264,8 @@ class TableManager:
         assert record is not None
         table = Table(guild_id, record, spec)
         record.publish = {"lobby_channel": channel_id, "lobby_options": table_options}
+        if note:
+            record.publish["note"] = note  # the game's word for the lobby (its footer)
         record.players = [host, *[p for p in players if p != host]]
         if spec.seat_choices:
             # The opener joins the first side; they can switch with the other Join button.
