@@ -26,8 +26,8 @@ class GameCog(commands.GroupCog):
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await guard.answer_command_error(interaction, error)
 
-    async def open_table(self, interaction: discord.Interaction, **options: str | int) -> None:
-        await self.bot.tables.open_lobby(interaction, self.spec, dict(options))  # type: ignore[attr-defined]
+    async def open_table(self, interaction: discord.Interaction, *, note: str = "", **options: str | int) -> None:
+        await self.bot.tables.open_lobby(interaction, self.spec, dict(options), note=note)  # type: ignore[attr-defined]
 
     @app_commands.command(name="new", description="Open a table in this channel; others join with the buttons.")
     @app_commands.guild_only()

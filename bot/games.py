@@ -30,7 +30,8 @@ class GameRender(Protocol):
     def table_embed(
         self, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]
     ) -> discord.Embed:
-        """The public table, from the spectator observation."""
+        """The public table, from the spectator observation. While obligations are
+        open the platform adds ``observation["deadlines"]``: {obligation id: unix time}."""
 
     def hand_embed(self, observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
         """One player's private view, from that player's observation."""

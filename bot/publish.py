@@ -207,7 +207,12 @@ class Publisher:
         state = table.state
         assert state is not None
         record = table.record
-        embed = table.spec.render.table_embed(state.observation(None), table.names(), record.recent)
+        observation = state.observation(None)
+        if record.obligations:
+            # Open obligations' deadlines (only the platform knows the clock): the
+            # render shows them as Discord timestamps next to who owes what.
+            observation = {**observation, "deadlines": {key: int(deadline) for key, (_, deadline) in record.obligations.items()}}
+        embed = table.spec.render.table_embed(observation, table.names(), record.recent)
         ours = f"{table.spec.title} #{table.id} · move {record.version}" + ("" if final else f" · {record.timer_seconds} s turn timer")
         # The game's own footer (a hint, a rules pointer) stays; ours goes after it.
         theirs = embed.footer.text if embed.footer else None

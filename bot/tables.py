@@ -232,7 +232,7 @@ class TableManager:
 
     async def open_lobby(
         self, interaction: discord.Interaction, spec: GameSpec, options: dict[str, Any] | None = None, *,
-        players: Sequence[int] = (), seat_choices: dict[int, str] | None = None, house_rules: bool = True,
+        players: Sequence[int] = (), seat_choices: dict[int, str] | None = None, house_rules: bool = True, note: str = "",
     ) -> None:
         """Open a lobby where the command was typed. In a thread (a Rematch, or a
         command typed in one) the game is then played in that thread; in a channel,
@@ -266,6 +266,8 @@ class TableManager:
         assert record is not None
         table = Table(guild_id, record, spec)
         record.publish = {"lobby_channel": channel_id, "lobby_options": table_options}
+        if note:
+            record.publish["note"] = note  # the game's word for the lobby (its footer)
         record.players = [host, *[p for p in players if p != host]]
         if spec.seat_choices:
             # The opener joins the first side; they can switch with the other Join button.
@@ -646,7 +648,9 @@ class TableManager:
         assert state is not None
         observation = state.observation(user)
         current = state.current_players()
-        legal = state.legal_actions(user) if user in current and not state.is_over() else []
+        # Not only current players: Enid's Challenge and vote buttons belong to players
+        # whose turn it is not (other games list nothing for a non-current player).
+        legal = state.legal_actions(user) if not state.is_over() else []
         controls = table.spec.render.controls(observation, legal)
         embed = table.spec.render.hand_embed(observation, table.names())
         embed.set_footer(text=f"{table.spec.title} #{table.id} · move {table.record.version}")
@@ -655,8 +659,10 @@ class TableManager:
             status = "The game is over."
         elif user in current:
             status = "**Your move.**" + (f" Timer: <t:{int(table.record.deadline)}:R>." if table.record.deadline else "")
+        elif legal:
+            status = "**You may act now** (the buttons below)."
         else:
-            waiting = ", ".join(computer.name(p) for p in sorted(current)) or "nobody"
+            waiting = ", ".join(computer.name(p) for p in sorted(current)) or "a ritual (see the table)"
             status = f"Waiting for {waiting}."
         content = f"{notice}\n{status}" if notice else status
         return content, embed, view

@@ -95,7 +95,7 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
     vote = observation.get("vote")
     if vote:
         about = "the limerick" if vote.get("about") == "limerick" else f"the middle name “{clip(str(vote.get('name', '')), 100)}”"
-        lines.append(f"**Vote on {about}:** {len(vote.get('voted', []))}/{len(vote.get('voters', []))} voted")
+        lines.append(f"**Vote on {about}:** {len(vote.get('voted', []))}/{len(vote.get('voters', []))} voted{_closes(observation, vote.get('id'), 'closes')}")
     turn = observation.get("turn")
     if turn is not None:
         waiting = "" if observation.get("current") else " (waiting for a ritual)"
@@ -104,8 +104,14 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
     lines.append(f"**Play passes** {direction}")
     for o in observation.get("obligations", []):
         if o.get("ritual") != "vote":
-            lines.append(f"⏳ {name_of(names, o.get('player'))} must {RITUALS.get(o.get('ritual', ''), o.get('ritual', ''))}")
+            lines.append(f"⏳ {name_of(names, o.get('player'))} must {RITUALS.get(o.get('ritual', ''), o.get('ritual', ''))}{_closes(observation, o.get('id'), 'time runs out')}")
     return lines
+
+
+def _closes(observation: Mapping[str, Any], obligation_id: Any, verb: str) -> str:
+    """`` · closes <t:…:R>`` from the deadlines the platform adds, or nothing."""
+    deadline = (observation.get("deadlines") or {}).get(str(obligation_id))
+    return f" · {verb} <t:{int(deadline)}:R>" if deadline is not None else ""
 
 
 def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:

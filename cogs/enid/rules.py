@@ -84,36 +84,69 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         description="'no' = you may draw only when you cannot lay a card (the seed); 'yes' = you may draw instead of laying.",
         choices=("no", "yes"),
         default="no",
+        choice_descriptions=(
+            "You may draw only when you cannot lay a card.",
+            "You may draw a card instead of laying one.",
+        ),
     ),
     HouseRule(
         key="beginner_names",
         description="'yes' = hands show each card's Enid name beside its face (for learners); 'no' = faces only (the seed: no reading names off a list).",
         choices=("no", "yes"),
         default="no",
+        choice_descriptions=(
+            "Hands show card faces only: Enid names come from memory.",
+            "Hands show each card's Enid name beside its face, for learners.",
+        ),
     ),
     HouseRule(
         key="ritual_seconds",
         description="Seconds to type a card's name, a limerick's first line, the Church's shout, John Buckle's cry or \"Last St. Francis of Assisi\".",
         choices=("15", "20", "30", "45", "60", "90"),
         default="30",
+        choice_descriptions=(
+            "Rituals (a card's name, a shout, a cry) must be typed within 15 seconds.",
+            "Rituals (a card's name, a shout, a cry) must be typed within 20 seconds.",
+            "Rituals (a card's name, a shout, a cry) must be typed within 30 seconds.",
+            "Rituals (a card's name, a shout, a cry) must be typed within 45 seconds.",
+            "Rituals (a card's name, a shout, a cry) must be typed within 60 seconds.",
+            "Rituals (a card's name, a shout, a cry) must be typed within 90 seconds.",
+        ),
     ),
     HouseRule(
         key="limerick_seconds",
         description="Seconds a poet has to type all five lines of a limerick.",
         choices=("60", "120", "180", "300"),
         default="180",
+        choice_descriptions=(
+            "A poet has 60 seconds to type all five lines of a limerick.",
+            "A poet has 120 seconds to type all five lines of a limerick.",
+            "A poet has 180 seconds to type all five lines of a limerick.",
+            "A poet has 300 seconds to type all five lines of a limerick.",
+        ),
     ),
     HouseRule(
         key="vote_seconds",
         description="Seconds a vote (a limerick, a challenged middle name) stays open.",
         choices=("20", "30", "45", "60", "120"),
         default="30",
+        choice_descriptions=(
+            "A vote on a limerick or a middle name stays open 20 seconds.",
+            "A vote on a limerick or a middle name stays open 30 seconds.",
+            "A vote on a limerick or a middle name stays open 45 seconds.",
+            "A vote on a limerick or a middle name stays open 60 seconds.",
+            "A vote on a limerick or a middle name stays open 120 seconds.",
+        ),
     ),
     HouseRule(
         key="builtin_names",
         description="With server names for the Aces, Jacks or Queen: 'keep' = the seed's names are still accepted; 'drop' = only the server's names.",
         choices=("keep", "drop"),
         default="keep",
+        choice_descriptions=(
+            "The seed's names for the Aces, Jacks and Queen still count beside the server's names.",
+            "Only the server's names count for renamed Aces, Jacks and Queen.",
+        ),
     ),
 )
 

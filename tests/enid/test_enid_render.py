@@ -67,3 +67,14 @@ def test_random_games_render_without_leaking_hidden_cards():
             for p in game.players:
                 assert_within_limits(render.hand_embed(game.observation(p), LONG_NAMES))
                 render.controls(game.observation(p), game.legal_actions(p))
+
+
+def test_open_obligations_show_their_deadlines_as_discord_timestamps():
+    game = stacked({1: ["7h", "5c", "5s"], 2: ["Kc", "Kd", "Ks"], 3: ["Qc", "Qd", "Qs"]}, discard=["4h"])
+    act(game, 1, "7h")
+    observation = game.observation(None)
+    (obligation,) = observation["obligations"]
+    plain = render.table_embed(observation, LONG_NAMES, [])
+    assert "must name their card" in plain.description and "<t:" not in plain.description
+    timed = render.table_embed({**observation, "deadlines": {obligation["id"]: 1_900_000_000}}, LONG_NAMES, [])
+    assert f"{LONG_NAMES[1]} must name their card · time runs out <t:1900000000:R>" in timed.description

@@ -9,11 +9,12 @@ from bot.publish import final_text, standings
 from bot.engine import HouseRule
 from cogs.blackjack.rules import HOUSE_RULES as BLACKJACK
 from cogs.engines.rules import HOUSE_RULES as ENGINES
+from cogs.enid.rules import HOUSE_RULES as ENID
 from cogs.idiot.rules import HOUSE_RULES as IDIOT
 from cogs.onion.rules import HOUSE_RULES as ONION
 
 
-@pytest.mark.parametrize("rule", [*BLACKJACK, *ENGINES, *IDIOT, *ONION], ids=lambda r: r.key)
+@pytest.mark.parametrize("rule", [*BLACKJACK, *ENGINES, *ENID, *IDIOT, *ONION], ids=lambda r: r.key)
 def test_every_house_rule_choice_reads_as_its_own_sentence(rule):
     sentences = {c: rule.sentence(c) for c in rule.choices}
     assert len(set(sentences.values())) == len(rule.choices)  # each choice says something different
