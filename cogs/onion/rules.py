@@ -809,18 +809,10 @@ class OnionGame(Game):
             self.declined.append(p)
             self._pending_to_pot([p])  # the decliner's own bid goes into the Pot
             events.append(Event("decline", p, {"player": p, "bid": self.bids.get(p, 0)}))
-        remaining = self.queue
-        if not remaining:
+        if not self.queue:
             self._end(None, "all_fold", events)
             return
-        if len(remaining) == 1 and self.bids and self.bids.get(remaining[0], 0) == max(self.bids.values()):
-            winner = remaining[0]
-            self._pending_to_pot([winner])
-            self.dealer = winner
-            events.append(Event("new_dealer", winner, {"player": winner, "bid": self.bids[winner]}))
-            self.queue = []
-            if not self._lone_winner(events):
-                self._resume_after_auction(events)
+        self._auction_check(events)
 
     def _resume_after_auction(self, events: list[Event]) -> None:
         """The new Dealer carries on with the part after the one the old Dealer folded in."""
