@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
 from bot.engine import Action, Event
 from cogs.blackjack.rules import BlackjackGame
 
-CARD_CODE = re.compile(r"^(?:[2-9TJQKA]|10)[cdhs]$")
 
 
 def stacked(hands: dict[int, list[str]], **deal: Any) -> BlackjackGame:
@@ -41,18 +39,3 @@ def codes(actions: Iterable[Action]) -> list[str]:
 
 def kinds(events: Iterable[Event]) -> list[str]:
     return [e.kind for e in events]
-
-
-def card_codes_in(value: Any) -> set[str]:
-    """Every string in a JSON-like value that is a card code."""
-    found: set[str] = set()
-    if isinstance(value, str):
-        if CARD_CODE.match(value):
-            found.add(value)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            found |= card_codes_in(k) | card_codes_in(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            found |= card_codes_in(v)
-    return found

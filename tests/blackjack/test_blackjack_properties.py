@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from bj_helpers import card_codes_in
+from tests.cardcodes import card_codes_in
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 

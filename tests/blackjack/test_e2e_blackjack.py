@@ -9,7 +9,7 @@ import random
 import sqlite3
 
 from tests.conftest import restart
-from tests.e2e.ui import has_control_for, select_options, use_control, board, game_place
+from tests.e2e.ui import game_place, has_control_for, select_options, use_control
 
 
 def world(env, n=3):

@@ -25,7 +25,6 @@ from simcord.results import to_discord_message
 import bot.tables
 from bot.cards import parse_card
 from tests.conftest import restart
-from tests.e2e.ui import board, game_place
 
 TIMER = 120
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable
 from typing import Any
 
 from bot.engine import Action, Event
 from cogs.enid.rules import EnidGame
 
-CARD_CODE = re.compile(r"^(?:[2-9TJQKA]|10)[cdhs]$")
 
 
 def stacked(hands: dict[int, list[str]], *, discard: list[str], deck: list[str] | None = None, options: dict | None = None,
@@ -74,17 +72,3 @@ def random_step(game: EnidGame, rng: random.Random) -> tuple[int, Action, list[E
     """One random move (see ``EnidGame.random_move``): rituals right, wrong or late."""
     player, action = game.random_move(rng)
     return player, action, game.apply(player, action)
-
-
-def card_codes_in(value: Any) -> set[str]:
-    found: set[str] = set()
-    if isinstance(value, str):
-        if CARD_CODE.match(value):
-            found.add(value)
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            found |= card_codes_in(k) | card_codes_in(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            found |= card_codes_in(v)
-    return found

@@ -6,7 +6,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from enid_helpers import card_codes_in, random_step
+from enid_helpers import random_step
+
+from tests.cardcodes import card_codes_in
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
