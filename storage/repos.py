@@ -269,6 +269,31 @@ async def update_table(db: aiosqlite.Connection, table_id: int, *, now: float, *
     )
 
 
+async def update_table_at_version(db: aiosqlite.Connection, table_id: int, expected_version: int, *, now: float, **columns: Any) -> bool:
+    """``update_table`` only if the row is still at ``expected_version``: the
+    cross-process table lock (issue 13). False means another process moved first."""
+    unknown = set(columns) - _UPDATABLE
+    if unknown:
+        raise KeyError(f"Not updatable columns: {sorted(unknown)}")
+    names = sorted(columns)
+    values = [(_dumps(columns[n]) if n in _JSON_COLUMNS else columns[n]) for n in names]
+    assignments = ", ".join(f"{n} = ?" for n in names)
+    cursor = await db.execute(
+        f"UPDATE game_tables SET {assignments}, updated_at = ? WHERE id = ? AND version = ?",
+        (*values, now, table_id, expected_version),
+    )
+    changed = cursor.rowcount
+    await cursor.close()
+    return changed == 1
+
+
+async def table_version(db: aiosqlite.Connection, table_id: int) -> tuple[int, str] | None:
+    """(version, status) of a table: the cheap read that tells a process its copy is old."""
+    async with db.execute("SELECT version, status FROM game_tables WHERE id = ?", (table_id,)) as cursor:
+        row = await cursor.fetchone()
+    return (row[0], row[1]) if row else None
+
+
 async def append_action(
     db: aiosqlite.Connection, table_id: int, seq: int, user_id: int, code: str, source: str, now: float
 ) -> None:
