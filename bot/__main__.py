@@ -57,6 +57,9 @@ def main() -> int:
     discord.utils.setup_logging(level=settings.log_level, root=True)
     try:
         asyncio.run(_run(settings))
+    except ConfigError as error:  # found at start-up, e.g. a second process on one DATA_DIR of SQLite files
+        print(f"Deckhand cannot start: {error}", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print(f"Deckhand cannot start: Discord rejected DISCORD_TOKEN. {TOKEN_HELP}", file=sys.stderr)
         return 2

@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import logging
+import os
 import pkgutil
+from pathlib import Path
 
 import discord
 from discord.ext import commands
 
 from bot import guard
-from bot.config import Settings
+from bot.bus import bus_for
+from bot.config import ConfigError, Settings
 from bot.games import GameRegistry
 from bot.tables import TableManager
 from bot.views import DYNAMIC_ITEMS, on_modal_submit
@@ -35,26 +38,63 @@ def game_extensions() -> tuple[str, ...]:
 EXTENSIONS = ("bot.commands", *game_extensions())
 
 
-class DeckhandBot(commands.Bot):
+#: Open lock files, one per data directory, held for the process's life (POSIX
+#: record locks belong to the process: closing any handle of the file drops them).
+_DATA_DIR_LOCKS: dict[Path, int] = {}
+
+
+def claim_data_dir(data_dir: Path) -> None:
+    """Refuse a second process on one DATA_DIR of SQLite files: their table locks,
+    timers and restore live in one process's memory. Bots in one process share it."""
+    path = (data_dir / "deckhand.lock").resolve()
+    if path in _DATA_DIR_LOCKS:
+        return
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: nothing to check with
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise ConfigError(
+            f"Another Deckhand process is already running on the data directory {data_dir}. Several processes cannot "
+            "share SQLite files: set DATABASE_URL to a PostgreSQL database for all of them (see Several processes in the README)."
+        ) from None
+    _DATA_DIR_LOCKS[path] = fd
+
+
+class _Deckhand:
+    """Deckhand's bot, as ``commands.Bot`` or (with SHARD_COUNT) ``commands.AutoShardedBot``."""
+
     def __init__(self, settings: Settings, *, extensions: tuple[str, ...] = EXTENSIONS) -> None:
         intents = discord.Intents.default()
         # Enid's rituals are typed in chat. Privileged: enable it in the Developer Portal.
         intents.message_content = True
-        super().__init__(
+        shards = {}
+        if isinstance(self, commands.AutoShardedBot):
+            shards = {"shard_count": settings.shard_count, "shard_ids": list(settings.shard_ids) if settings.shard_ids is not None else None}
+        super().__init__(  # type: ignore[call-arg]
             command_prefix=commands.when_mentioned,  # slash commands only; no prefix commands
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             help_command=None,
+            **shards,
         )
         self.settings = settings
         self.extension_names = extensions
         self.games = GameRegistry()
         self.storage = Storage(settings.data_dir, max_open=pool_budget(settings.max_open_databases))
-        self.tables = TableManager(self, self.storage, self.games)
+        database_url = getattr(settings, "database_url", None)
+        self.tables = TableManager(self, self.storage, self.games, bus=bus_for(database_url, str(settings.data_dir.resolve())))
         self.restore_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
+        if not getattr(self.settings, "database_url", None):
+            claim_data_dir(self.settings.data_dir)
+        await self.tables.listen()
         guard.answer_component_failures(DYNAMIC_ITEMS)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.add_listener(on_modal_submit, "on_interaction")  # the amount form (see bot/views.py)
@@ -93,5 +133,15 @@ class DeckhandBot(commands.Bot):
         await self.storage.close()
 
 
-def create_bot(settings: Settings) -> DeckhandBot:
+class DeckhandBot(_Deckhand, commands.Bot):
+    pass
+
+
+class ShardedDeckhandBot(_Deckhand, commands.AutoShardedBot):
+    """SHARD_COUNT is set: this process runs SHARD_IDS (or every shard) of it."""
+
+
+def create_bot(settings: Settings) -> DeckhandBot | ShardedDeckhandBot:
+    if settings.shard_count is not None:
+        return ShardedDeckhandBot(settings)
     return DeckhandBot(settings)

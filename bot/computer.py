@@ -96,8 +96,9 @@ def _movers(table: Table) -> list[int]:
 
 
 def schedule(manager: TableManager, table: Table) -> None:
-    """Start (or leave running) the task that plays this table's computer seats."""
-    if not _movers(table):
+    """Start (or leave running) the task that plays this table's computer seats.
+    Only in the process that owns the guild's shard, like the turn timers."""
+    if not manager.owns(table.guild_id) or not _movers(table):
         return
     task = table.computer
     if task is not None and not task.done() and task is not asyncio.current_task():

@@ -17,6 +17,16 @@ The order of every move is fixed, and it is what keeps games safe:
 That is two REST calls for most moves. A failed Discord call never loses a move:
 the state is already committed, the table message is re-posted on the next
 update or by a retry, and the turn timer keeps running.
+
+Several processes (issue 13, shards): a move may reach any process (a DM-hand
+click arrives at shard 0). The in-memory lock serialises moves in one process; the
+database serialises them across processes: the commit's UPDATE only matches the
+version the move was applied to, so of two clicks at the same instant in two
+processes exactly one commits, and the loser reloads the table and shows the
+stale-click sentence. A process whose copy is older than the database's (a cheap
+version read before the move) reloads it first. Timers and computer players run
+only in the process that owns the guild's shard; a process that changed a table
+says so on the bus (bot/bus.py), and the owner reloads it and re-arms them.
 """
 
 from __future__ import annotations
@@ -33,6 +43,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import computer, guard, views
+from bot.bus import Bus, LocalBus, TableChange
+from bot.config import Settings
 from bot.engine import Action, Event, Game, RuleError
 from bot.games import GameRegistry, GameSpec
 from bot.publish import Publisher
@@ -52,6 +64,7 @@ REPOST_AFTER_SECONDS = 50 * 60  # edits of messages older than 1 h have a tighte
 RECENT_LINES = 6
 PUBLISH_RETRY_SECONDS = 10
 PUBLISH_RETRIES = 5
+STALE_CLICK = "⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now."
 MAX_WAIT_FOR_LOCK = 1.0  # with the database's own bounded wait, a move is answered (or deferred) within 3 s
 
 
@@ -102,15 +115,35 @@ class Table:
 
 
 class TableManager:
-    def __init__(self, bot: commands.Bot, storage: Storage, games: GameRegistry) -> None:
+    def __init__(
+        self, bot: commands.Bot, storage: Storage, games: GameRegistry, *,
+        settings: Settings | None = None, bus: Bus | None = None, shared: bool | None = None,
+    ) -> None:
         self.bot = bot
         self.storage = storage
         self.games = games
+        self.settings = settings if settings is not None else getattr(bot, "settings", None)
+        self.bus: Bus = bus if bus is not None else LocalBus(str(storage.data_dir))
+        #: Other processes may change this database's tables: read versions before
+        #: moves and tell the others after them. Off for the one-process default.
+        if shared is None:
+            shared = self.settings is not None and (not self.settings.runs_every_shard or bool(getattr(self.settings, "database_url", None)))
+        self.shared = shared
         self._tables: dict[tuple[int, int], Table] = {}
         #: (guild, place) -> table id; a place is a table's thread, else its channel.
         self._by_channel: dict[tuple[int, int], int] = {}
         self._closing = False
+        self._loading = asyncio.Lock()
         self.publisher = Publisher(self)
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process holds the guild's shard: its timers, computer players
+        and restore are this process's job."""
+        return self.settings is None or self.settings.owns(guild_id)
+
+    async def listen(self) -> None:
+        """Listen to the other processes (a no-op for a lone process)."""
+        await self.bus.start(self._on_change, self._resync)
 
     # ================================================================ lookups
 
@@ -157,6 +190,11 @@ class TableManager:
             raise TableError(error.sentence) from None
         if record is None:
             raise TableError("That table no longer exists.")
+        if record.status in repos.ACTIVE and self.shared:
+            # Held by another process (a DM-hand click arrives at shard 0): load it here.
+            loaded = await self._load_elsewhere(guild_id, record)
+            if loaded is not None:
+                return loaded
         if record.status == "finished":
             spec = self.games.get(record.game)
             how = f"`/{spec.key} new`" if spec is not None else "a game's `new` command"
@@ -164,6 +202,89 @@ class TableManager:
         if record.status == "cancelled":
             raise TableError("That table was cancelled.")
         raise TableError("That table could not be restored and has been closed.")
+
+    async def _load_elsewhere(self, guild_id: int, record: TableRecord) -> Table | None:
+        async with self._loading:
+            table = self._tables.get((guild_id, record.id))
+            if table is None and await self._restore(guild_id, record, announce=False):
+                table = self._tables.get((guild_id, record.id))
+        return table
+
+    # ================================================================ other processes
+
+    async def _sync(self, table: Table) -> bool:
+        """Reload the table if the database holds a newer version than this process's
+        copy (another process moved or closed it). Caller holds the lock. Returns
+        whether it was reloaded. One cheap read; nothing at all for a lone process."""
+        if not self.shared:
+            return False
+        try:
+            async with self.storage.reading(table.guild_id) as db:
+                found = await repos.table_version(db, table.id)
+        except StorageError:
+            return False  # the move's own transaction reports the problem
+        if found is not None and found == (table.record.version, table.record.status):
+            return False
+        await self._reload(table)
+        return True
+
+    async def _reload(self, table: Table) -> None:
+        """Replace this process's copy with the database's (caller holds the lock)."""
+        async with self.storage.reading(table.guild_id) as db:
+            try:
+                record = await repos.get_table(db, table.id)
+            except BadRecord:
+                record = None
+        if record is None or record.status not in repos.ACTIVE:
+            if record is not None:
+                table.record = record
+            else:
+                table.record.status = "broken"
+            self._untrack(table)
+            return
+        state = table.state
+        if record.status == "playing":
+            state = await self._load_state(table.guild_id, record, table.spec)
+            if state is None:
+                log.error("Table %s in guild %s changed elsewhere and could not be loaded here", table.id, table.guild_id)
+                self._untrack(table)
+                return
+        table.record, table.state = record, state
+        table.last_moved = {u: v for u, v in table.last_moved.items() if v <= record.version}
+        self._track(table)
+        self._arm_timers(table)
+
+    async def _on_change(self, change: TableChange) -> None:
+        """Another process changed a table. Its owner reloads it and re-arms its
+        timers; any other process drops its copy (reloaded on its next use)."""
+        if self._closing:
+            return
+        key = (change.guild_id, change.table_id)
+        table = self._tables.get(key)
+        if not self.owns(change.guild_id):
+            if table is not None:
+                async with table.lock:
+                    self._untrack(table)
+            return
+        if table is None:
+            try:
+                await self._get(change.guild_id, change.table_id)
+            except TableError:
+                pass
+            return
+        async with table.lock:
+            if self._tables.get(key) is table:
+                await self._reload(table)
+
+    async def _resync(self) -> None:
+        """After missed notifications (a lost connection): check every table held."""
+        for table in list(self._tables.values()):
+            async with table.lock:
+                await self._sync(table)
+
+    async def _tell_others(self, table: Table) -> None:
+        if self.shared and not self._closing:
+            await self.bus.publish(table.guild_id, table.id, table.record.version)
 
     async def _table_or_reply(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> Table | None:
         """The table a component names, if this interaction may act on it: the server
@@ -602,6 +723,9 @@ class TableManager:
         if table is None:
             return
         user = interaction.user.id
+        if self.shared:
+            async with table.lock:
+                await self._sync(table)  # a copy another process may have moved on
         if table.status != "playing" or table.state is None:
             await _reply(interaction, "The game has not started yet.")
             return
@@ -688,6 +812,7 @@ class TableManager:
             await _reply(interaction, "The table is busy with another move; try again in a moment.")
             return
         try:
+            await self._sync(table)
             if table.status != "playing" or table.state is None:
                 await _reply(interaction, "This game is not in play any more.")
                 return
@@ -700,11 +825,17 @@ class TableManager:
                 await _reply(interaction, str(error))
                 return
             if version != table.record.version and self._is_stale(table, user, version, action):
-                content, embed, view = self._hand_payload(table, user, notice="⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
-                await guard.edit_in_place(interaction, content=content, embed=embed, view=view)
+                await self._show_stale(interaction, table, user)
                 return
             try:
-                outcome = await self._apply(table, user, action, source="player")
+                outcome = await self._apply(table, user, action, source="player", synced=True)
+            except _Stale:
+                # Another process committed a move first: this one never happened.
+                if table.status != "playing" or table.state is None:
+                    await _reply(interaction, "This game is not in play any more.")
+                else:
+                    await self._show_stale(interaction, table, user)
+                return
             except RuleError as error:
                 await _reply(interaction, str(error))
                 return
@@ -717,6 +848,10 @@ class TableManager:
             await self._after_move(table, outcome, actor=user)
         finally:
             table.lock.release()
+
+    async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int) -> None:
+        content, embed, view = self._hand_payload(table, user, notice=STALE_CLICK)
+        await guard.edit_in_place(interaction, content=content, embed=embed, view=view)
 
     @staticmethod
     def _is_stale(table: Table, user: int, version: int, action: Action) -> bool:
@@ -740,9 +875,12 @@ class TableManager:
             await self._after_move(table, outcome)
             return outcome
 
-    async def _apply(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
+    async def _apply(self, table: Table, user: int, action: Action, *, source: str, synced: bool = False) -> _Outcome:
         """Apply and commit one action (caller holds the lock). Raises RuleError
-        (nothing changed) or _SaveFailed (state rolled back)."""
+        (nothing changed), _Stale (another process moved first: the table was
+        reloaded) or _SaveFailed (state rolled back)."""
+        if not synced and await self._sync(table):
+            raise _Stale()  # decided on an older copy: the caller re-decides or says so
         assert table.state is not None
         checkpoint = _Checkpoint.of(table)
         events = table.state.apply(user, action)  # raises RuleError with the state untouched
@@ -788,15 +926,23 @@ class TableManager:
         record.state = state.to_json()
         try:
             async with self.storage.transaction(table.guild_id) as db:
+                # The table lock across processes: only the version this move was applied to.
+                if not await repos.update_table_at_version(
+                    db, table.id, start_version, now=now, status=record.status, state=record.state, version=record.version,
+                    deadline=record.deadline, strikes=record.strikes, recent=record.recent, obligations=record.obligations,
+                ):
+                    raise _Stale()
                 for offset, (user, action) in enumerate(moves, start=1):
                     await repos.append_action(db, table.id, start_version + offset, user, action.code(), source, now)
-                await repos.update_table(
-                    db, table.id, now=now, status=record.status, state=record.state, version=record.version,
-                    deadline=record.deadline, strikes=record.strikes, recent=record.recent, obligations=record.obligations,
-                )
                 if over:
                     await repos.record_results(db, table.id, table.spec.key, state.placements(), now)
                     await repos.set_carryover(db, record.channel_id, table.spec.key, state.carry_out(), now)
+        except _Stale:
+            log.info("Table %s in guild %s moved on in another process; reloading it", table.id, table.guild_id)
+            table.state = table.spec.game.from_json(checkpoint.state_json)
+            table.record = checkpoint.record
+            await self._reload(table)
+            raise
         except Exception as error:
             log.exception("Could not save a move at table %s in guild %s", table.id, table.guild_id)
             table.state = table.spec.game.from_json(checkpoint.state_json)
@@ -812,6 +958,7 @@ class TableManager:
         await self._publish(table, ping=outcome.newly_current, final=outcome.over, events=outcome.events, actor=actor)
         if not outcome.over:
             self._arm_timers(table)
+        await self._tell_others(table)  # after publishing: the owner reloads the new message ids too
 
     async def leave_game(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
         """A player leaves a running game, or is removed by the host / a manager."""
@@ -820,12 +967,18 @@ class TableManager:
             if table.state is None or table.status != "playing" or user not in table.state.players or user not in _seated(table.state):
                 await _reply(interaction, "That player is not in this game." if target else "You are not in this game.")
                 return
-            outcome = await self._remove(table, user, source="removal")
+            try:
+                outcome = await self._remove(table, user, source="removal")
+            except _SaveFailed:
+                await _reply(interaction, "The game moved on just then, so nothing changed. Please try again.")
+                return
         who = "You left" if target is None else f"<@{user}> was removed from"
         await _reply(interaction, f"{who} the {table.spec.title} game.", ephemeral=target is None)
         await self._after_move(table, outcome)
 
     async def _remove(self, table: Table, user: int, *, source: str) -> _Outcome:
+        if await self._sync(table):
+            raise _Stale()
         assert table.state is not None
         checkpoint = _Checkpoint.of(table)
         events = table.state.remove_player(user)
@@ -877,8 +1030,8 @@ class TableManager:
             return
         self._cancel_timers(table, publish_retry=False)
         record = table.record
-        if record.status != "playing":
-            return
+        if record.status != "playing" or not self.owns(table.guild_id):
+            return  # timers belong to the process that holds the guild's shard
         if record.deadline is not None:
             table.timer = asyncio.create_task(self._turn_timer(table, record.version, record.deadline), name=f"deckhand-timer-{table.guild_id}-{table.id}")
         for obligation_id, (player, deadline) in record.obligations.items():
@@ -890,6 +1043,8 @@ class TableManager:
     async def _turn_timer(self, table: Table, version: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - now_ts()))
         async with table.lock:
+            if await self._sync(table):
+                return  # moved in another process; the reload re-armed the timers
             if table.status != "playing" or table.record.version != version or table.state is None:
                 return  # someone moved meanwhile; their move re-armed the timer
             outcome = await self._expire_turn(table)
@@ -936,6 +1091,8 @@ class TableManager:
         # Follow-up turns by the same player still deserve a fresh timer.
         try:
             outcome = await self._commit(table, moves, events, checkpoint, "timer")
+        except _Stale:
+            return None  # another process moved first; the reload re-armed the timers
         except _SaveFailed:
             # Try again shortly rather than leave the table stuck.
             table.record.deadline = now_ts() + PUBLISH_RETRY_SECONDS
@@ -959,6 +1116,8 @@ class TableManager:
             action = Action("timeout", arg=obligation_id)
             try:
                 outcome = await self._apply(table, player, action, source="timer")
+            except _Stale:
+                return  # reloaded from another process's move, timers re-armed
             except (RuleError, _SaveFailed):
                 table.record.obligations.pop(obligation_id, None)  # fulfilled or moot meanwhile
                 return
@@ -1025,6 +1184,8 @@ class TableManager:
         channel; it never stops the other tables of its server."""
         restored = 0
         for guild_id in await self.storage.active_guilds():
+            if not self.owns(guild_id):
+                continue  # another process's shard: it restores its own
             try:
                 async with self.storage.reading(guild_id) as db:
                     rows = await repos.active_rows(db)
@@ -1039,6 +1200,8 @@ class TableManager:
                     record = TableRecord.from_row(row)
                 except BadRecord as error:
                     await self._close_bad_row(guild_id, row, str(error))
+                    continue
+                if (guild_id, record.id) in self._tables:
                     continue
                 try:
                     if await self._restore(guild_id, record):
@@ -1078,24 +1241,29 @@ class TableManager:
         with contextlib.suppress(discord.HTTPException):
             await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new table."), allowed_mentions=discord.AllowedMentions.none())
 
-    async def _restore(self, guild_id: int, record: TableRecord) -> bool:
+    async def _restore(self, guild_id: int, record: TableRecord, *, announce: bool = True) -> bool:
         spec = self.games.get(record.game)
+        if spec is None and not announce:
+            return False
         if spec is None:
             log.warning("Table %s in guild %s is for an unknown game %r; leaving it closed", record.id, guild_id, guard.clip(record.game, 60))
             await self._mark_broken(guild_id, record, f"This server no longer runs {guard.clip(record.game, 40)}.")
             return False
         if self._by_channel.get((guild_id, record.channel_id)) not in (None, record.id):
+            if not announce:
+                return False
             await self._mark_broken(guild_id, record, "Its channel already has a table.")
             return False
         table = Table(guild_id, record, spec)
         if record.status == "playing":
             state = await self._load_state(guild_id, record, spec)
             if state is None:
-                await self._mark_broken(guild_id, record, "Its saved state was damaged and could not be replayed.")
+                if announce:
+                    await self._mark_broken(guild_id, record, "Its saved state was damaged and could not be replayed.")
                 return False
             table.state = state
         self._track(table)
-        if record.status == "playing":
+        if record.status == "playing" and self.owns(guild_id):
             self._arm_timers(table)
             if record.message_id is None:
                 table.needs_publish = True
@@ -1148,6 +1316,7 @@ class TableManager:
         self._closing = True
         for table in list(self._tables.values()):
             self._cancel_timers(table)
+        await self.bus.close()
 
 
 @dataclass(frozen=True)
@@ -1173,6 +1342,10 @@ class _Outcome:
 
 class _SaveFailed(Exception):
     pass
+
+
+class _Stale(_SaveFailed):
+    """Another process changed the table first; this process's copy was reloaded."""
 
 
 def _seated(state: Game) -> set[int]:
