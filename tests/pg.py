@@ -82,7 +82,9 @@ class PostgresServer:
     _databases: list[str] = field(default_factory=list)
 
     @classmethod
-    def start(cls) -> PostgresServer:
+    def start(cls, *, durable: bool = False) -> PostgresServer:
+        """Start a server (tests: no fsync, for speed; ``durable`` keeps PostgreSQL's
+        defaults, fsync and synchronous commits, as a benchmark against SQLite needs)."""
         external = os.environ.get("DECKHAND_TEST_DATABASE_URL", "").strip()
         if external:
             return cls(admin_dsn=external)
@@ -96,7 +98,9 @@ class PostgresServer:
         try:
             cls._call(owner, [str(bin_dir / "initdb"), "-D", str(data), "-U", USER, "--auth=trust", "-E", "UTF8",
                               "--no-sync", "--no-instructions"])
-            options = f"-k {directory} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            options = f"-k {directory} -c listen_addresses='' -c max_connections=200"
+            if not durable:
+                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
             cls._call(owner, [str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(directory / "server.log"),
                               "-o", options, "-w", "-t", "30", "start"])
         except NoPostgres:
