@@ -79,6 +79,7 @@ class PostgresServer:
     directory: Path | None = None
     bin_dir: Path | None = None
     owner: tuple[int, int] | None = None
+    options: str = ""
     _databases: list[str] = field(default_factory=list)
 
     @classmethod
@@ -101,13 +102,21 @@ class PostgresServer:
             options = f"-k {directory} -c listen_addresses='' -c max_connections=200"
             if not durable:
                 options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-            cls._call(owner, [str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(directory / "server.log"),
-                              "-o", options, "-w", "-t", "30", "start"])
+            dsn = f"postgresql://{USER}@/postgres?host={quote(str(directory), safe='/')}"
+            server = cls(admin_dsn=dsn, directory=directory, bin_dir=bin_dir, owner=owner, options=options)
+            server.pg_ctl("start")
         except NoPostgres:
             shutil.rmtree(directory, ignore_errors=True)
             raise
-        dsn = f"postgresql://{USER}@/postgres?host={quote(str(directory), safe='/')}"
-        return cls(admin_dsn=dsn, directory=directory, bin_dir=bin_dir, owner=owner)
+        return server
+
+    def pg_ctl(self, action: str, *extra: str) -> None:
+        """``pg_ctl start|stop ...`` on this server (waits until it is done)."""
+        assert self.directory is not None and self.bin_dir is not None
+        command = [str(self.bin_dir / "pg_ctl"), "-D", str(self.directory / "data"), "-w", "-t", "30", *extra]
+        if action == "start":
+            command += ["-l", str(self.directory / "server.log"), "-o", self.options]
+        self._call(self.owner, [*command, action])
 
     @staticmethod
     def _call(owner: tuple[int, int] | None, command: list[str]) -> None:
@@ -149,7 +158,7 @@ class PostgresServer:
         if self.directory is None:
             return
         try:
-            self._call(self.owner, [str(self.bin_dir / "pg_ctl"), "-D", str(self.directory / "data"), "-m", "immediate", "-w", "stop"])
+            self.pg_ctl("stop", "-m", "immediate")
         except NoPostgres:
             pass
         shutil.rmtree(self.directory, ignore_errors=True)

@@ -119,3 +119,37 @@ async def test_the_pool_and_dsn_are_there_for_other_processes(postgres_dsn):
         await listener.close()
     await storage.close()
     assert storage.pool is None
+
+
+async def test_an_unknown_user_gives_the_owners_sentence(postgres_server):
+    url = postgres_server.dsn_for("postgres").replace("://deckhand@", "://nobody_by_that_name@")
+    storage = PostgresStorage(url)
+    with pytest.raises(DatabaseRefused):
+        await storage.probe(1)
+    await storage.close()
+
+
+async def test_a_server_that_stops_and_comes_back(tmp_path):
+    """A server of its own (the session's one is shared): down mid-run, then back."""
+    from tests.pg import NoPostgres, PostgresServer
+
+    try:
+        server = PostgresServer.start()
+    except NoPostgres as error:
+        pytest.skip(str(error))
+    try:
+        storage = PostgresStorage(server.create_database())
+        async with storage.transaction(1) as db:
+            await repos.set_guild_setting(db, "x", 1)
+        await asyncio.to_thread(server.pg_ctl, "stop", "-m", "fast")
+        with pytest.raises(StorageError) as raised:
+            async with storage.transaction(1) as db:
+                await repos.set_guild_setting(db, "x", 2)
+        assert isinstance(raised.value, (DatabaseUnreachable, GuildDataBusy)), raised.value
+        await asyncio.to_thread(server.pg_ctl, "start")
+        async with storage.transaction(1) as db:  # the pool reconnects by itself
+            assert await repos.get_guild_setting(db, "x") == 1
+            await repos.set_guild_setting(db, "x", 3)
+        await storage.close()
+    finally:
+        server.stop()
