@@ -264,6 +264,7 @@ class PostgresStorage:
                 self._pool = await asyncpg.create_pool(
                     self.dsn, min_size=self.min_size, max_size=self.max_size,
                     timeout=CONNECT_TIMEOUT_SECONDS, command_timeout=COMMAND_TIMEOUT_SECONDS,
+                    reset=_keep_session,
                     server_settings={
                         "search_path": SEARCH_PATH,
                         "statement_timeout": str(self.statement_timeout_ms),
@@ -427,6 +428,15 @@ class PostgresStorage:
                 await asyncio.wait_for(pool.close(), 5)
             except Exception:  # a connection stuck in a query, or the server gone
                 pool.terminate()
+
+
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """What a connection needs on its way back to the pool: nothing beyond the ROLLBACK
+    of a transaction left open, which asyncpg does before this. Our transactions set
+    the guild with ``set_config(..., true)`` (transaction-local), so no session state
+    outlives them, and skipping asyncpg's default ``RESET ALL; UNLISTEN *...`` saves a
+    round trip per transaction. LISTEN and session settings belong on a connection of
+    their own (:meth:`PostgresStorage.connect`), never on a pooled one."""
 
 
 @functools.cache
