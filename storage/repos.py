@@ -306,6 +306,19 @@ async def update_table(
     return await execute_count(db, sql, parameters) > 0
 
 
+async def update_table_at_version(db: Connection, table_id: int, expected_version: int, *, now: float, **columns: Any) -> bool:
+    """``update_table`` only if the row is still at ``expected_version``: the
+    cross-process table lock (issue 13). False means another process moved first."""
+    return await update_table(db, table_id, now=now, expect_version=expected_version, **columns)
+
+
+async def table_version(db: Connection, table_id: int) -> tuple[int, str] | None:
+    """(version, status) of a table: the cheap read that tells a process its copy is old."""
+    async with db.execute("SELECT version, status FROM game_tables WHERE id = ?", (table_id,)) as cursor:
+        row = await cursor.fetchone()
+    return (row[0], row[1]) if row else None
+
+
 async def execute_count(db: Connection, sql: str, parameters: Sequence[Any] = ()) -> int:
     """Run one INSERT/UPDATE/DELETE and return how many rows it changed (both backends)."""
     cursor = await db.execute(sql, parameters)

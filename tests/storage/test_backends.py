@@ -62,6 +62,9 @@ async def test_an_update_with_a_stale_version_changes_nothing_and_says_so(storag
         assert await repos.update_table(db, table_id, now=1.0, expect_version=0, version=1, state="a")
     async with storage_backend.transaction(3) as db:
         assert not await repos.update_table(db, table_id, now=2.0, expect_version=0, version=1, state="b")
+        assert not await repos.update_table_at_version(db, table_id, 0, now=2.0, version=1, state="b")
+        assert await repos.table_version(db, table_id) == (1, "lobby")
+        assert await repos.table_version(db, table_id + 1000) is None
         assert await repos.execute_count(db, "UPDATE game_tables SET seed = ? WHERE id = ? AND version = ?", ("x", table_id, 1)) == 1
     async with storage_backend.reading(3) as db:
         record = await repos.get_table(db, table_id)
