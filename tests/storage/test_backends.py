@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from storage import repos
+from storage import StorageBackend, repos
 from storage.db import migrations
 
 
@@ -173,6 +173,7 @@ async def test_a_finished_guild_leaves_the_active_index(storage_backend):
 
 
 async def test_the_connection_names_its_dialect(storage_backend, backend_name):
+    assert isinstance(storage_backend, StorageBackend)
     assert storage_backend.dialect == backend_name
     async with storage_backend.reading(1) as db:
         assert repos.dialect(db) == backend_name
