@@ -214,7 +214,8 @@ def classify(error: BaseException, where: str) -> StorageError | None:
 
 def redact(dsn: str) -> str:
     """The DSN without its password, for logs and messages."""
-    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", dsn)
+    dsn = re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", dsn)
+    return re.sub(r"(?i)([?&]password=)[^&]*", r"\1***", dsn)
 
 
 # --------------------------------------------------------------------- storage
@@ -288,7 +289,14 @@ class PostgresStorage:
             self._raise(where="connecting", error=error)
 
     async def _migrate(self) -> None:
-        connection = await self.connect()
+        # No command timeout here: a migration on a big database, or waiting for
+        # another process's, may take longer than a move may.
+        try:
+            connection = await asyncpg.connect(
+                self.dsn, timeout=CONNECT_TIMEOUT_SECONDS, server_settings={"application_name": "deckhand-migrate"}
+            )
+        except Exception as error:
+            self._raise(where="connecting", error=error)
         try:
             async with connection.transaction():
                 await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)

@@ -20,6 +20,7 @@ def test_placeholders_are_numbered_outside_quotes():
 
 def test_the_password_stays_out_of_logs():
     assert redact("postgresql://deckhand:s3cret@db:5432/deckhand") == "postgresql://deckhand:***@db:5432/deckhand"
+    assert redact("postgresql://db/deckhand?user=d&password=s3cret&sslmode=require") == "postgresql://db/deckhand?user=d&password=***&sslmode=require"
 
 
 def test_database_url_chooses_the_backend(tmp_path):
