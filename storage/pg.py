@@ -295,6 +295,8 @@ class PostgresStorage:
             connection = await asyncpg.connect(
                 self.dsn, timeout=CONNECT_TIMEOUT_SECONDS, server_settings={"application_name": "deckhand-migrate"}
             )
+        except (ValueError, asyncpg.ClientConfigurationError) as error:
+            self._raise(where="connecting", error=DatabaseRefused(f"DATABASE_URL {redact(self.dsn)} is malformed: {error}"))
         except Exception as error:
             self._raise(where="connecting", error=error)
         try:
@@ -326,12 +328,12 @@ class PostgresStorage:
         classified = classify(error, f"PostgreSQL {redact(self.dsn)} ({where})")
         if classified is None:
             raise error
-        if classified is error:
-            raise error
         kind = type(classified).__name__
         if kind not in self._reported:
             self._reported.add(kind)
             log.error("%s (%s). Reported once until it recovers.", classified, kind)
+        if classified is error:
+            raise error
         raise classified from error
 
     # -- guild transactions ------------------------------------------------------------

@@ -53,6 +53,14 @@ async def test_a_refused_login_gives_the_owners_sentence(postgres_server):
     await storage.close()
 
 
+async def test_a_malformed_url_gives_the_owners_sentence(caplog):
+    storage = PostgresStorage("postgresql://deckhand:pw@db:notaport/deckhand")
+    with pytest.raises(DatabaseRefused):
+        await storage.probe(1)
+    assert "is malformed" in caplog.text and "pw" not in caplog.text
+    await storage.close()
+
+
 async def test_a_slow_statement_is_cut_short_as_busy(postgres_dsn):
     storage = PostgresStorage(postgres_dsn, statement_timeout_ms=200)
     with pytest.raises(GuildDataBusy) as raised:
