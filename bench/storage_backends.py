@@ -6,8 +6,8 @@
 A move is what ``TableManager._commit`` writes for a player's move: under the
 table's asyncio lock, one transaction that appends the action and updates the
 table row (a state snapshot of about 2 KB, version, deadline, recent lines...)
-with the optimistic version check several processes need (``update_table(...,
-expect_version=...)``). Moves are driven through the storage interface directly
+with the optimistic version check several processes need
+(``update_table_at_version``). Moves are driven through the storage interface directly
 (no SimCord), on both backends with their durable settings: SQLite WAL with
 ``synchronous=FULL``; PostgreSQL with fsync and synchronous commits on.
 
@@ -87,7 +87,7 @@ async def drive(backend: str, data_dir: Path, url: str | None, tables: dict[int,
             try:
                 async with storage.transaction(guild) as db:
                     await repos.append_action(db, table, version + 1, 7, "play:9h", "player", now)
-                    ok = await repos.update_table(db, table, now=now, expect_version=version, status="playing", state=STATE,
+                    ok = await repos.update_table_at_version(db, table, version, now=now, status="playing", state=STATE,
                                                   version=version + 1, deadline=now + 120, strikes={}, recent=["a line"] * 6, obligations={})
             except StorageError:
                 busy += 1  # the player would read "busy, nothing changed"

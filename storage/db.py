@@ -189,7 +189,7 @@ class Storage:
       ``fetchall()``, ``rowcount`` and ``close()`` (also usable as ``async with``); rows
       are addressable by index and by column name. ``rowcount`` of an UPDATE is the
       number of rows it changed, so ``UPDATE ... WHERE id = ? AND version = ?`` tells a
-      stale write (``repos.update_table(..., expect_version=n)`` returns that as a bool).
+      stale write (``repos.update_table_at_version`` returns that as a bool).
       Transactions of one guild never interleave within a process; a failed one
       changes nothing.
     - ``active_guilds()``, ``refresh_marker(guild_id)``, ``has_database(guild_id)``,

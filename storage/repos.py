@@ -196,6 +196,15 @@ async def _write(db: Connection, sql: str, parameters: Sequence[Any] = ()) -> No
     await cursor.close()
 
 
+async def execute_count(db: Connection, sql: str, parameters: Sequence[Any] = ()) -> int:
+    """Run one INSERT/UPDATE/DELETE and return how many rows it changed (both backends)."""
+    cursor = await db.execute(sql, parameters)
+    try:
+        return cursor.rowcount
+    finally:
+        await cursor.close()
+
+
 def dialect(db: Connection) -> str:
     """``"sqlite"`` or ``"postgresql"``: the backend of a connection."""
     return getattr(db, "dialect", "sqlite")
@@ -287,45 +296,41 @@ _UPDATABLE = {
 _JSON_COLUMNS = {"players", "seat_choices", "options", "obligations", "strikes", "recent", "turn_players", "publish"}
 
 
-async def update_table(
-    db: Connection, table_id: int, *, now: float, expect_version: int | None = None, **columns: Any
-) -> bool:
-    """Set ``columns``. With ``expect_version``, only if the row's version is still that
-    (an optimistic check across processes): returns whether the row was changed."""
+async def update_table(db: Connection, table_id: int, *, now: float, **columns: Any) -> None:
     unknown = set(columns) - _UPDATABLE
     if unknown:
         raise KeyError(f"Not updatable columns: {sorted(unknown)}")
     names = sorted(columns)
     values = [(_dumps(columns[n]) if n in _JSON_COLUMNS else columns[n]) for n in names]
-    assignments = "".join(f"{n} = ?, " for n in names)
-    sql = f"UPDATE game_tables SET {assignments}updated_at = ? WHERE id = ?"
-    parameters: tuple[Any, ...] = (*values, now, table_id)
-    if expect_version is not None:
-        sql += " AND version = ?"
-        parameters += (expect_version,)
-    return await execute_count(db, sql, parameters) > 0
+    assignments = ", ".join(f"{n} = ?" for n in names)
+    await _write(db, 
+        f"UPDATE game_tables SET {assignments}, updated_at = ? WHERE id = ?", (*values, now, table_id)
+    )
 
 
-async def update_table_at_version(db: Connection, table_id: int, expected_version: int, *, now: float, **columns: Any) -> bool:
+async def update_table_at_version(db: aiosqlite.Connection, table_id: int, expected_version: int, *, now: float, **columns: Any) -> bool:
     """``update_table`` only if the row is still at ``expected_version``: the
     cross-process table lock (issue 13). False means another process moved first."""
-    return await update_table(db, table_id, now=now, expect_version=expected_version, **columns)
+    unknown = set(columns) - _UPDATABLE
+    if unknown:
+        raise KeyError(f"Not updatable columns: {sorted(unknown)}")
+    names = sorted(columns)
+    values = [(_dumps(columns[n]) if n in _JSON_COLUMNS else columns[n]) for n in names]
+    assignments = ", ".join(f"{n} = ?" for n in names)
+    cursor = await db.execute(
+        f"UPDATE game_tables SET {assignments}, updated_at = ? WHERE id = ? AND version = ?",
+        (*values, now, table_id, expected_version),
+    )
+    changed = cursor.rowcount
+    await cursor.close()
+    return changed == 1
 
 
-async def table_version(db: Connection, table_id: int) -> tuple[int, str] | None:
+async def table_version(db: aiosqlite.Connection, table_id: int) -> tuple[int, str] | None:
     """(version, status) of a table: the cheap read that tells a process its copy is old."""
     async with db.execute("SELECT version, status FROM game_tables WHERE id = ?", (table_id,)) as cursor:
         row = await cursor.fetchone()
     return (row[0], row[1]) if row else None
-
-
-async def execute_count(db: Connection, sql: str, parameters: Sequence[Any] = ()) -> int:
-    """Run one INSERT/UPDATE/DELETE and return how many rows it changed (both backends)."""
-    cursor = await db.execute(sql, parameters)
-    try:
-        return cursor.rowcount
-    finally:
-        await cursor.close()
 
 
 async def append_action(

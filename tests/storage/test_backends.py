@@ -31,8 +31,8 @@ async def test_a_guild_starts_migrated_and_empty(storage_backend):
 async def test_a_table_round_trips_with_every_column(storage_backend):
     async with storage_backend.transaction(1) as db:
         table_id = await repos.insert_table(db, game="toy", channel_id=9, host_id=11, options={"a": 1}, timer_seconds=60, now=5.0)
-        changed = await repos.update_table(
-            db, table_id, now=6.5, status="playing", players=[11, -1], seat_choices={11: "north"}, seed="s", state='{"x":1}',
+        changed = await repos.update_table_at_version(
+            db, table_id, 0, now=6.5, status="playing", players=[11, -1], seat_choices={11: "north"}, seed="s", state='{"x":1}',
             version=3, deadline=99.25, obligations={"o": [11, 7.0]}, strikes={11: 1}, recent=["hi"], lobby_message_id=2**62,
             message_id=5, message_posted_at=6.0, turn_players=[11], thread_id=77, publish={"ping": 1},
         )
@@ -59,9 +59,8 @@ async def test_an_update_with_a_stale_version_changes_nothing_and_says_so(storag
     async with storage_backend.transaction(3) as db:
         table_id = await repos.insert_table(db, game="toy", channel_id=1, host_id=2, options={}, timer_seconds=60, now=0.0)
     async with storage_backend.transaction(3) as db:
-        assert await repos.update_table(db, table_id, now=1.0, expect_version=0, version=1, state="a")
+        assert await repos.update_table_at_version(db, table_id, 0, now=1.0, version=1, state="a")
     async with storage_backend.transaction(3) as db:
-        assert not await repos.update_table(db, table_id, now=2.0, expect_version=0, version=1, state="b")
         assert not await repos.update_table_at_version(db, table_id, 0, now=2.0, version=1, state="b")
         assert await repos.table_version(db, table_id) == (1, "lobby")
         assert await repos.table_version(db, table_id + 1000) is None
@@ -119,10 +118,12 @@ async def test_guilds_never_see_each_others_rows(storage_backend):
         assert await repos.active_table_ids(db) == [theirs]
         if mine != theirs:  # PostgreSQL's ids are global; SQLite's are per file
             assert await repos.get_table(db, mine) is None
-            assert not await repos.update_table(db, mine, now=1.0, status="cancelled")
+            assert not await repos.update_table_at_version(db, mine, 0, now=1.0, status="cancelled")
+            assert await repos.execute_count(db, "DELETE FROM guild_settings") == 0
     async with storage_backend.reading(100) as db:
         record = await repos.get_table(db, mine)
         assert record.status == "lobby" and record.host_id == 1
+        assert await repos.get_guild_setting(db, "turn_timer") == 30
     assert await storage_backend.active_guilds() == [100, 200]
 
 
