@@ -18,8 +18,7 @@ from bot.config import ConfigError, Settings
 from bot.games import GameRegistry
 from bot.tables import TableManager
 from bot.views import DYNAMIC_ITEMS, on_modal_submit
-from storage import Storage
-from storage.db import pool_budget
+from storage import open_storage
 
 log = logging.getLogger(__name__)
 
@@ -85,14 +84,13 @@ class _Deckhand:
         self.settings = settings
         self.extension_names = extensions
         self.games = GameRegistry()
-        self.storage = Storage(settings.data_dir, max_open=pool_budget(settings.max_open_databases))
-        database_url = getattr(settings, "database_url", None)
-        self.tables = TableManager(self, self.storage, self.games, bus=bus_for(database_url, str(settings.data_dir.resolve())))
+        self.storage = open_storage(settings.data_dir, settings.database_url, max_open=settings.max_open_databases)
+        self.tables = TableManager(self, self.storage, self.games, bus=bus_for(settings.database_url, str(settings.data_dir.resolve())))
         self.restore_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
-        if not getattr(self.settings, "database_url", None):
+        if not self.settings.database_url:
             claim_data_dir(self.settings.data_dir)
         await self.tables.listen()
         guard.answer_component_failures(DYNAMIC_ITEMS)

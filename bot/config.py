@@ -25,6 +25,8 @@ class Settings:
     data_dir: Path
     log_level: int
     dev_guild_id: int | None = None
+    #: Unset: one SQLite file per server under data_dir. postgresql://...: one PostgreSQL database.
+    database_url: str | None = None
     max_open_databases: int = 256
     #: Shards (issue 13): None runs one unsharded bot; else the total count, and the
     #: shards this process runs (all of them when SHARD_IDS is empty).
@@ -57,11 +59,17 @@ class Settings:
         guild_text = env.get("DEV_GUILD_ID", "").strip()
         if guild_text and not guild_text.isdigit():
             raise ConfigError(f"DEV_GUILD_ID '{guild_text}' is not a server id (a long number; leave it empty for global commands).")
+        database_url = env.get("DATABASE_URL", "").strip() or None
+        if database_url and database_url.split("://", 1)[0] not in ("postgresql", "postgres"):
+            raise ConfigError(
+                "DATABASE_URL must start with postgresql:// (for example postgresql://deckhand:secret@db:5432/deckhand), "
+                "or be left unset to keep one SQLite file per server under DATA_DIR."
+            )
         max_open_text = env.get("MAX_OPEN_DATABASES", "256").strip() or "256"
         if not max_open_text.isdigit() or int(max_open_text) < 1:
             raise ConfigError("MAX_OPEN_DATABASES must be a whole number of at least 1.")
         shard_count, shard_ids = _shards(env)
-        if shard_count is not None and not env.get("DATABASE_URL", "").strip():
+        if shard_count is not None and not database_url:
             if shard_ids is not None and len(shard_ids) < shard_count:
                 raise ConfigError(
                     f"SHARD_IDS {','.join(map(str, shard_ids))} runs only some of the {shard_count} shards, so other "
@@ -73,6 +81,7 @@ class Settings:
             data_dir=Path(env.get("DATA_DIR", "").strip() or "./data"),
             log_level=level,
             dev_guild_id=int(guild_text) if guild_text else None,
+            database_url=database_url,
             max_open_databases=int(max_open_text),
             shard_count=shard_count,
             shard_ids=shard_ids,

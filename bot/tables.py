@@ -127,7 +127,7 @@ class TableManager:
         #: Other processes may change this database's tables: read versions before
         #: moves and tell the others after them. Off for the one-process default.
         if shared is None:
-            shared = self.settings is not None and (not self.settings.runs_every_shard or bool(getattr(self.settings, "database_url", None)))
+            shared = self.settings is not None and (not self.settings.runs_every_shard or bool(self.settings.database_url))
         self.shared = shared
         self._tables: dict[tuple[int, int], Table] = {}
         #: (guild, place) -> table id; a place is a table's thread, else its channel.
