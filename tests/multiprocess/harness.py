@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import ShardedDeckhandBot
-from bot.bus import Bus, LocalBus
+from bot.bus import Bus, bus_for
 from bot.config import Settings, shard_of
 from bot.tables import TableManager
-from storage import Storage
+from storage import open_storage
 
 SHARDS = 2
 TOY = ("bot.commands", "tests.platform.toy")
@@ -32,27 +32,36 @@ TOY = ("bot.commands", "tests.platform.toy")
 _EVENT_SHARD: contextvars.ContextVar[int | None] = contextvars.ContextVar("event_shard", default=None)
 
 
-def process_settings(data_dir: Path, shard_ids: tuple[int, ...], **extra: Any) -> Settings:
-    return Settings(token="not-a-real-token", data_dir=data_dir, log_level=logging.INFO, shard_count=SHARDS, shard_ids=shard_ids, **extra)
+def process_settings(data_dir: Path, shard_ids: tuple[int, ...], dsn: str | None = None) -> Settings:
+    return Settings(
+        token="not-a-real-token", data_dir=data_dir, log_level=logging.INFO, database_url=dsn, shard_count=SHARDS, shard_ids=shard_ids,
+    )
 
 
-def new_process(bot: Any, data_dir: Path, shard_ids: tuple[int, ...], bus: Bus | None = None) -> TableManager:
-    """One process's own state: manager, connections and bus, on the shared database."""
-    settings = process_settings(data_dir, shard_ids)
-    return TableManager(bot, Storage(data_dir), bot.games, settings=settings, bus=bus or LocalBus(str(data_dir)))
+def new_process(bot: Any, data_dir: Path, shard_ids: tuple[int, ...], dsn: str | None = None, bus: Bus | None = None) -> TableManager:
+    """One process's own state: manager, connections and bus (LISTEN/NOTIFY on
+    PostgreSQL, in-process on SQLite), on the shared database."""
+    settings = process_settings(data_dir, shard_ids, dsn)
+    storage = open_storage(data_dir, dsn)
+    return TableManager(bot, storage, bot.games, settings=settings, bus=bus or bus_for(dsn, str(data_dir)))
 
 
 class TwoProcessBot(ShardedDeckhandBot):
     """Gateway for both shards; ``tables`` is the manager of the process the event belongs to."""
 
-    def __init__(self, data_dir: Path, processes: tuple[tuple[int, ...], ...] = ((0,), (1,)), extensions: tuple[str, ...] = TOY) -> None:
-        """``processes``: each process's SHARD_IDS (together, every shard once)."""
+    def __init__(
+        self, data_dir: Path, processes: tuple[tuple[int, ...], ...] = ((0,), (1,)), *, dsn: str | None = None, extensions: tuple[str, ...] = TOY,
+    ) -> None:
+        """``processes``: each process's SHARD_IDS (together, every shard once);
+        ``dsn``: PostgreSQL for all of them, else SQLite files in ``data_dir``."""
         self.routes: dict[int, TableManager] = {}
-        super().__init__(process_settings(data_dir, tuple(range(SHARDS))), extensions=extensions)
+        super().__init__(process_settings(data_dir, tuple(range(SHARDS)), dsn), extensions=extensions)
         assert sorted(s for shards in processes for s in shards) == list(range(SHARDS))
         # The first process is built on the bot's own storage (its restore runs in setup_hook).
-        self._first = TableManager(self, self.storage, self.games, settings=process_settings(data_dir, processes[0]), bus=LocalBus(str(data_dir)))
-        self._others = [new_process(self, data_dir, shards) for shards in processes[1:]]
+        self._first = TableManager(
+            self, self.storage, self.games, settings=process_settings(data_dir, processes[0], dsn), bus=bus_for(dsn, str(data_dir)),
+        )
+        self._others = [new_process(self, data_dir, shards, dsn) for shards in processes[1:]]
         for manager in (self._first, *self._others):
             for shard in manager.settings.shard_ids:
                 self.routes[shard] = manager

@@ -19,8 +19,24 @@ pytestmark = pytest.mark.simcord(shard_count=SHARDS)
 
 
 @pytest.fixture
-def simcord_bot(data_dir):
-    return TwoProcessBot(data_dir)
+def dsn(backend_name, request):
+    """None: SQLite files in one DATA_DIR (two bots in one process may share them);
+    else a fresh PostgreSQL database (tests/pg.py), with LISTEN/NOTIFY between processes."""
+    return request.getfixturevalue("postgres_dsn") if backend_name == "postgresql" else None
+
+
+@pytest.fixture
+def simcord_bot(data_dir, dsn):
+    return TwoProcessBot(data_dir, dsn=dsn)
+
+
+async def eventually(check, seconds=5.0):
+    """Notifications over PostgreSQL arrive on their own time: wait (bounded) for them."""
+    for _ in range(int(seconds / 0.02)):
+        if check():
+            return True
+        await asyncio.sleep(0.02)
+    return check()
 
 
 def world(env):
@@ -91,7 +107,7 @@ async def test_dm_hand_clicks_are_handled_by_the_other_process_and_the_owner_fol
                 break
             # The owner heard of it on the bus: same version, its turn timer re-armed for the next player.
             await env.settle()
-            assert table.record.version == version + 1
+            assert await eventually(lambda: table.record.version == version + 1 and table.timer is not None)
             assert table.timer is not None and not table.timer.done()
             assert table.record.deadline is not None
         else:
@@ -179,7 +195,7 @@ async def test_killed_owner_is_taken_over_and_its_timer_fires(simcord_env, data_
     # Process 1 dies mid-game: its timers die with it.
     await kill(bot.process(1))
     # Process 0 is restarted configured with both shards (SHARD_IDS=0,1): it restores shard 1's tables too.
-    await env.restart_bot(TwoProcessBot(data_dir, processes=((0, 1),)))
+    await env.restart_bot(TwoProcessBot(data_dir, processes=((0, 1),), dsn=bot.settings.database_url))
     await kill(bot.process(0))
     survivor = env.bot.process(1)
     assert survivor is env.bot.process(0)
@@ -201,9 +217,9 @@ async def test_restore_takes_only_the_process_own_shards(simcord_env, data_dir):
     table = await start_game(env, channel, members, members[1])
     assert table.timer is not None
     bot = env.bot
-    zero_only = new_process(bot, data_dir, (0,))
+    zero_only = new_process(bot, data_dir, (0,), bot.settings.database_url)
     assert await zero_only.restore_all() == 0 and zero_only.tables() == []
-    both = new_process(bot, data_dir, (0, 1))
+    both = new_process(bot, data_dir, (0, 1), bot.settings.database_url)
     assert await both.restore_all() == 1
     for manager in (zero_only, both):
         await kill(manager)
@@ -236,6 +252,7 @@ async def test_moves_racing_in_both_processes_commit_exactly_once(simcord_env):
         log = await logged(owner, guild.id, table.id)
         assert len(log) == version + 1 and log[-1][1] in (first, second)  # exactly one of the two
         assert table.record.version == version + 1
+        await eventually(lambda: (guild.id, table.id) not in other._tables)
         if (guild.id, table.id) in other._tables:
             assert other._tables[(guild.id, table.id)].record.version == version + 1
 
@@ -253,7 +270,7 @@ async def test_a_stale_copy_is_reloaded_before_a_move(simcord_env):
     await dm_player.click(thread.last_message, label="Show hand")
     copy = await other._get(guild.id, table.id)  # process 0 loads a copy now
     assert copy is not table and copy.record.version == table.record.version
-    other.bus._on_change = None  # process 0 stops hearing the bus, as if a notification were lost
+    other.bus._on_change = None  # process 0 stops hearing the bus, as if notifications were lost
     await dm_player.user.select(dms(dm_player)[-1], [a_card(table, dm_player)])
     assert copy.record.version == table.record.version  # its own move: in step
     await play_until_dm_turn(env, table, members, dm_player, thread)  # the other two move in process 1
