@@ -140,16 +140,16 @@ class PostgresBus:
 
     def _heard(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
         change = TableChange.decode(payload)
-        if change is None or change.origin == self.origin or self._on_change is None:
+        if change is None or change.origin == self.origin or self._on_change is None or self._closing:
             return
-        self._spawn(self._on_change(change))
+        self._spawn(self._on_change, change)
 
-    def _spawn(self, coroutine: Awaitable[None]) -> None:
+    def _spawn(self, handler: Handler, change: TableChange) -> None:
         async def run() -> None:
             try:
-                await coroutine
+                await handler(change)
             except Exception:
-                log.exception("Handling a bus message failed")
+                log.exception("Handling a change of table %s in guild %s failed", change.table_id, change.guild_id)
 
         task = asyncio.get_running_loop().create_task(run())
         self._tasks.add(task)

@@ -1272,16 +1272,23 @@ class TableManager:
 
     async def _load_state(self, guild_id: int, record: TableRecord, spec: GameSpec) -> Game | None:
         """The snapshot; failing that (or when its version disagrees with the action
-        log, which would refuse every next move), a replay of seed + options + log."""
-        async with self.storage.reading(guild_id) as db:
-            logged = await repos.last_action_seq(db, record.id)
-        if record.state and logged == record.version:
-            try:
-                return spec.game.from_json(record.state)
-            except Exception:
-                log.exception("Snapshot of table %s in guild %s is unreadable; replaying its log", record.id, guild_id)
-        elif record.state:
-            log.error("Table %s in guild %s says version %s but logged %s actions; replaying its log", record.id, guild_id, record.version, logged)
+        log, which would refuse every next move), a replay of seed + options + log.
+
+        With other processes (``shared``) the log is not compared: they may commit
+        between the two reads, and the row's snapshot and version are written in one
+        statement anyway, so they always agree with each other."""
+        if record.state:
+            logged = record.version
+            if not self.shared:
+                async with self.storage.reading(guild_id) as db:
+                    logged = await repos.last_action_seq(db, record.id)
+            if logged == record.version:
+                try:
+                    return spec.game.from_json(record.state)
+                except Exception:
+                    log.exception("Snapshot of table %s in guild %s is unreadable; replaying its log", record.id, guild_id)
+            else:
+                log.error("Table %s in guild %s says version %s but logged %s actions; replaying its log", record.id, guild_id, record.version, logged)
         if record.seed is None:
             return None
         try:
@@ -1296,10 +1303,14 @@ class TableManager:
                     state.apply(user, action)
             if state.is_over():
                 return None  # a finished game left as "playing": nothing to resume
+            read_version = record.version
             record.state = state.to_json()
             record.version = len(log_rows)
             async with self.storage.transaction(guild_id) as db:
-                await repos.update_table(db, record.id, now=now_ts(), state=record.state, version=record.version)
+                # Guarded: never write an old replay over a move another process just committed.
+                if not await repos.update_table_at_version(db, record.id, read_version, now=now_ts(), state=record.state, version=record.version):
+                    log.warning("Table %s in guild %s moved on while its log was replayed; not loaded", record.id, guild_id)
+                    return None
             return state
         except Exception:
             log.exception("Replay of table %s in guild %s failed", record.id, guild_id)

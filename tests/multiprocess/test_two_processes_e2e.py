@@ -272,11 +272,13 @@ async def test_a_stale_copy_is_reloaded_before_a_move(simcord_env):
     assert copy is not table and copy.record.version == table.record.version
     other.bus._on_change = None  # process 0 stops hearing the bus, as if notifications were lost
     await dm_player.user.select(dms(dm_player)[-1], [a_card(table, dm_player)])
-    assert copy.record.version == table.record.version  # its own move: in step
+    assert await eventually(lambda: copy.record.version == table.record.version)  # its own move: the owner follows
     await play_until_dm_turn(env, table, members, dm_player, thread)  # the other two move in process 1
     assert owner.tables() and copy.record.version < table.record.version  # process 0's copy is behind
     await dm_player.click(thread.last_message, label="Show hand")
     version = table.record.version
     result = await dm_player.user.select(dms(dm_player)[-1], [a_card(table, dm_player)])
     assert "earlier moment" not in (result.response.content or "")
-    assert table.record.version == copy.record.version == version + 1  # reloaded first, then played once
+    assert copy.record.version == version + 1  # reloaded first, then played once
+    assert await eventually(lambda: table.record.version == version + 1)
+    assert len(await logged(owner, guild.id, table.id)) == version + 1
