@@ -239,3 +239,23 @@ def test_a_finished_game_refuses_a_swap():
     assert game.is_over()
     with pytest.raises(RuleError, match="over"):
         game.replace_player(game.players[0], NEW)
+
+
+@SETTINGS
+@given(st.integers(0, 2**32), st.integers(2, 5), st.integers(0, 30))
+def test_onion_stack_goes_with_the_seat_and_is_the_leavers_again_after_the_round(seed, size, moves):
+    game = played("onion", seed, size, {}, moves)
+    if game.is_over():
+        return
+    old = playing(game)[seed % len(playing(game))]
+    chips, total = game.chips[old], game.total_chips()
+    game.replace_player(old, NEW)
+    assert game.chips[NEW] == chips and game.total_chips() == total  # the computer plays the same stack
+    rng = random.Random(seed)
+    while not game.is_over():
+        step(game, rng)
+    carry = game.carry_out()
+    for part, mine in (("bankrolls", game.chips), ("wins", game.wins), ("rebuys", game.rebuys)):
+        assert str(NEW) not in carry[part]  # the computer keeps nothing in the session
+        assert carry[part][str(old)] == mine[NEW]  # what the seat holds is the leaver's
+    assert sum(carry["bankrolls"].values()) == sum(game.chips.values())
