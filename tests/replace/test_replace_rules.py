@@ -259,3 +259,17 @@ def test_onion_stack_goes_with_the_seat_and_is_the_leavers_again_after_the_round
         assert str(NEW) not in carry[part]  # the computer keeps nothing in the session
         assert carry[part][str(old)] == mine[NEW]  # what the seat holds is the leaver's
     assert sum(carry["bankrolls"].values()) == sum(game.chips.values())
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_a_forged_replace_action_is_refused(key):
+    """``replace::<seat>`` is logged by the platform and replayed through
+    ``replace_player``; as a move (a forged button) the rules refuse it."""
+    from bot.engine import Action
+
+    game = played(key, 11, GAMES[key][1][0], GAMES[key][2][0], 2)
+    saved = game.to_json()
+    for player in game.players:
+        with pytest.raises(RuleError):
+            game.apply(player, Action("replace", arg=str(NEW)))
+    assert game.to_json() == saved
