@@ -1259,7 +1259,9 @@ class EnidGame(Game):
     # -- seat swaps (a computer takes a leaver's seat) -------------------------------
 
     #: Keys of ``to_dict`` (at any depth) whose values are player ids.
-    _ID_KEYS = frozenset({"players", "removed", "current", "winner", "player", "target", "by",
+    #: Not "target": a Church shout aimed at the leaver still names the leaver, since
+    #: people can @mention a person but not a computer seat.
+    _ID_KEYS = frozenset({"players", "removed", "current", "winner", "player", "by",
                           "subject", "voters", "challenger"})
     #: The session's history keeps who did what (the chain's authors, middle names,
     #: earlier results), and the options name no one.
@@ -1268,8 +1270,9 @@ class EnidGame(Game):
     def _replace_player(self, old: int, new: int) -> None:
         """``new`` sits in ``old``'s seat: same hand, same turn, and every ritual,
         vote and challenge owed by or aimed at the seat is now the newcomer's to
-        answer (a Church shout at the seat is shouted at ``new``). The session's
-        history (the chain's authors, middle names used) still names ``old``."""
+        answer. A Church shout aimed at the seat still names ``old`` (whom people can
+        @mention), and the session's history (the chain's authors, middle names used)
+        still names ``old`` too."""
         from bot.engine import swap_in_record
 
         data = self.to_dict()

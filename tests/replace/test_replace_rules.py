@@ -78,8 +78,13 @@ def relabelled(actual: Any, before: Any, old: int, new: int, skip: frozenset[str
     return False
 
 
-def without(data: dict[str, Any], keys: frozenset[str]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k not in keys}
+def without(data: Any, keys: frozenset[str]) -> Any:
+    """``data`` without the entries under ``keys``, at any depth."""
+    if isinstance(data, dict):
+        return {k: without(v, keys) for k, v in data.items() if k not in keys}
+    if isinstance(data, list):
+        return [without(v, keys) for v in data]
+    return data
 
 
 def strings(value: Any) -> Counter[str]:
@@ -273,3 +278,38 @@ def test_a_forged_replace_action_is_refused(key):
         with pytest.raises(RuleError):
             game.apply(player, Action("replace", arg=str(NEW)))
     assert game.to_json() == saved
+
+
+def enid_until(predicate, mode="enid", limit=400):
+    """Enid games from seed 0 up, played at random until ``predicate(game)`` holds."""
+    for seed in range(limit):
+        game = EnidGame.new([BASE + i for i in range(3)], {"mode": mode}, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if game.is_over():
+                break
+            if predicate(game):
+                return game
+            step(game, rng)
+    pytest.fail("no such moment reached")
+
+
+def test_enid_rituals_owed_by_the_leaver_pass_to_the_computer_which_can_answer_them():
+    game = enid_until(lambda g: any(o["kind"] in ("name", "last", "church", "cry") for o in g.obligations))
+    owed = next(o for o in game.obligations if o["kind"] in ("name", "last", "church", "cry"))
+    old, ritual = owed["player"], owed["id"]
+    game.replace_player(old, NEW)
+    assert next(o for o in game.obligations if o["id"] == ritual)["player"] == NEW
+    answers = [a for tag, a in game.ritual_answers(NEW) if tag == "right"]
+    assert answers
+    events = game.apply(NEW, answers[0])  # the computer says the words the seat owed
+    assert ritual not in {o["id"] for o in game.obligations}
+    assert ("obligation_closed", NEW) in {(e.kind, e.player) for e in events}
+
+
+def test_enid_a_church_shout_at_the_leaver_still_names_the_leaver():
+    game = enid_until(lambda g: any(o["kind"] == "church" for o in g.obligations))
+    church = next(o for o in game.obligations if o["kind"] == "church")
+    target = church["target"]
+    game.replace_player(target, NEW)
+    assert next(o for o in game.obligations if o["id"] == church["id"])["target"] == target
