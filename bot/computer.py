@@ -187,9 +187,14 @@ def leave_seat(table: Table, leaver: int) -> tuple[list[Event], Action]:
     state = table.state
     assert state is not None
     seat = stand_in_for(table, leaver)
+    if seat is not None:
+        try:
+            events = state.replace_player(leaver, seat)  # refuses with the state untouched
+        except RuleError:
+            log.exception("Table %s could not hand %s's seat to a computer; removing them instead", table.id, leaver)
+            seat = None
     if seat is None:
         return state.remove_player(leaver), Action("leave")
-    events = state.replace_player(leaver, seat)
     record = table.record
     # What the platform keeps per seat follows the seat: owed rituals' timers, strikes.
     record.obligations = {oid: [seat if who == leaver else who, due] for oid, (who, due) in record.obligations.items()}
