@@ -60,12 +60,13 @@ def offered(message):
     return select_options(message) + [cid.split(":", 5)[5] for cid in button_ids(message) if cid.startswith("dh:act:")]
 
 
-async def play_to_the_end(env, channel, people, rng, limit=600):
+async def play_to_the_end(env, channel, people, rng, limit=600, until=lambda table: False):
     """The members still seated play whatever their hands offer (Ready first in the
-    swap phase) until the game ends; computers move by themselves in between."""
+    swap phase) until the game ends (or ``until`` holds); computers move by themselves
+    in between."""
     table = the_table(env)
     for _ in range(limit):
-        if table.status != "playing":
+        if table.status != "playing" or until(table):
             return table
         current = table.state.current_players()
         movers = [m for m in people if m.id in current]
@@ -152,7 +153,10 @@ async def test_a_player_removed_for_timing_out_is_replaced(simcord_env, data_dir
     assert idle.id not in table.state.players and seat in table.state.players
     assert (idle.id, f"replace::{seat}", "timer") in db_rows(data_dir, guild.id, "SELECT user_id, code, source FROM actions")
     assert f"{computer.name(seat)} took {idle.mention}'s seat." in table.record.recent
-    assert table.status == "playing"
+    table = await play_to_the_end(env, channel, members[:2], random.Random(5))
+    assert table.status == "finished"
+    results = {u for (u,) in db_rows(data_dir, guild.id, "SELECT user_id FROM results WHERE table_id = ?", table.id)}
+    assert results == {members[0].id, members[1].id, seat}
 
 
 async def test_with_the_rule_off_a_leaver_is_taken_out_as_before(simcord_env, data_dir, monkeypatch):
@@ -196,3 +200,8 @@ async def test_engines_teams_keep_the_replacement_on_the_leavers_side(simcord_en
     await members[3].slash(game_place(channel), "leave")
     assert table.status == "playing"  # no forfeit: the computer plays on for the side
     assert table.state.side_of[SEAT] == side and table.state.partner(SEAT) == partner
+    def computer_moves(_table):
+        return db_rows(data_dir, guild.id, "SELECT COUNT(*) FROM actions WHERE user_id = ? AND source = 'computer'", SEAT)[0][0]
+
+    table = await play_to_the_end(env, channel, members[:3], random.Random(9), until=lambda t: computer_moves(t) >= 5)
+    assert computer_moves(table) >= 5 and table.state.side_of[SEAT] == side
