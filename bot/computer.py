@@ -199,8 +199,12 @@ def leave_seat(table: Table, leaver: int) -> tuple[list[Event], Action]:
     # What the platform keeps per seat follows the seat: owed rituals' timers, strikes.
     record.obligations = {oid: [seat if who == leaver else who, due] for oid, (who, due) in record.obligations.items()}
     record.strikes.pop(leaver, None)
-    record.recent = [*record.recent, f"{name(seat)} took {name(leaver)}'s seat."]
     return events, Action("replace", arg=str(seat))
+
+
+def seat_lines(events: Iterable[Event]) -> list[str]:
+    """The board's line for each seat a computer took: "🤖 Deckhand 2 (easy) took @alice's seat."."""
+    return [f"{name(e.player)} took {name(e.data['old'])}'s seat." for e in events if e.kind == "player_replaced" and e.player is not None]
 
 
 def only_computers_left(state: Game) -> bool:
