@@ -850,6 +850,7 @@ class TableManager:
         checkpoint = _Checkpoint.of(table)
         # Taken out, or replaced by a computer under the house rule (bot/computer.py).
         events, action = computer.leave_seat(table, user)
+        table.record.recent = [*table.record.recent, *computer.seat_lines(events)]  # committed with the move
         return await self._commit(table, [(user, action)], events, checkpoint, source)
 
     # ================================================================ publishing
@@ -965,6 +966,7 @@ class TableManager:
             return None
         lines = [f"⏰ {computer.name(e.player)} ran out of time." for e in events if e.kind == "timed_out"]
         lines += [f"👋 {computer.name(e.player)} was removed after {IDLE_STRIKES_TO_REMOVE} timeouts in a row." for e in events if e.kind == "idle_removed"]
+        lines += computer.seat_lines(events)
         if lines:
             table.record.recent = [*table.record.recent, *lines][-RECENT_LINES:]
         if not outcome.over and table.state is not None and table.state.current_players() and not outcome.newly_current:

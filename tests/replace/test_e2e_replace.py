@@ -152,7 +152,9 @@ async def test_a_player_removed_for_timing_out_is_replaced(simcord_env, data_dir
     seat = computer.computer_id("hard", 1)
     assert idle.id not in table.state.players and seat in table.state.players
     assert (idle.id, f"replace::{seat}", "timer") in db_rows(data_dir, guild.id, "SELECT user_id, code, source FROM actions")
-    assert f"{computer.name(seat)} took {idle.mention}'s seat." in table.record.recent
+    recent = table.record.recent
+    took, removed = f"{computer.name(seat)} took {idle.mention}'s seat.", f"👋 {idle.mention} was removed after 3 timeouts in a row."
+    assert took in recent and removed in recent and recent.index(removed) < recent.index(took)
     table = await play_to_the_end(env, channel, members[:2], random.Random(5))
     assert table.status == "finished"
     results = {u for (u,) in db_rows(data_dir, guild.id, "SELECT user_id FROM results WHERE table_id = ?", table.id)}
