@@ -11,6 +11,7 @@ import random
 import sqlite3
 
 import discord
+import pytest
 
 from bot import computer
 from tests.conftest import restart
@@ -46,7 +47,7 @@ async def start(env, channel, members, monkeypatch, game="idiot", rule="easy", c
     await host.slash(channel, "settings bot-pause", seconds=0.0)
     if rule is not None:
         chosen = await host.slash(channel, "settings house-rule", game=game, rule="replace_leavers", value=rule)
-        assert "replace" in chosen.response.content.lower() or "computer" in chosen.response.content.lower(), chosen.response.content
+        assert f"replace_leavers is now **{rule}**" in chosen.response.content, chosen.response.content
     lobby = (await host.slash(channel, f"{game} new")).response.message
     for member in members[1:]:
         await member.click(lobby, label="Join")
@@ -172,10 +173,12 @@ async def test_with_the_rule_off_a_leaver_is_taken_out_as_before(simcord_env, da
     assert db_rows(data_dir, guild.id, "SELECT user_id, code, source FROM actions") == [(members[1].id, "leave", "removal")]
 
 
-async def test_the_last_person_leaving_closes_a_game_of_computers(simcord_env, data_dir, monkeypatch):
+@pytest.mark.parametrize("rule", ["easy", None])
+async def test_the_last_person_leaving_closes_a_game_of_computers(simcord_env, data_dir, monkeypatch, rule):
+    """Whatever the house rule says: computers do not finish a game among themselves."""
     env = simcord_env
     guild, channel, members = world(env, 1)
-    table = await start(env, channel, members, monkeypatch, game="blackjack", computers=("easy", "easy"))
+    table = await start(env, channel, members, monkeypatch, game="blackjack", rule=rule, computers=("easy", "easy"))
     assert table.status == "playing"
     left = await members[0].slash(game_place(channel), "leave")
     assert "You left" in left.response.content
