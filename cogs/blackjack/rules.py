@@ -403,6 +403,9 @@ class BlackjackGame(Game):
         if kind == "play":
             return self._why_card_illegal(player, action)
         if kind == "draw":
+            if action.arg == "timeout" and DRAW in self.legal_actions(player):
+                # The timer's forced draw, sent where a plain draw is what is allowed.
+                return "Only the turn timer draws that way: use the Draw button."
             if self.phase in (CHAIN, FREE):
                 return "You don't need to draw: end your turn instead."
             example = sorted_cards(self.playable_cards())
