@@ -15,6 +15,7 @@ import discord
 
 from bot.cards import Card, Rank, Suit, parse_card
 from bot.engine import Action, Control, Event
+from bot.votes import Ballot, Choice
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -149,7 +150,9 @@ def _your_task(observation: Mapping[str, Any]) -> str:
         return "Type in the channel: you must " + ", ".join(RITUALS.get(r, r) for r in owed) + "."
     vote = observation.get("vote")
     if vote and viewer in vote.get("voters", []) and viewer not in vote.get("voted", []):
-        return "Vote now."
+        return f"Vote on {_vote_subject(vote)}: use the Yes / No buttons on the vote message in the game's thread."
+    if vote:
+        return "A vote is open; play goes on when it closes."
     if viewer not in (observation.get("current") or []):
         return "Waiting for your turn."
     phase = observation.get("phase")
@@ -233,7 +236,7 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
         elif kind == "recite":
             out.append(Control(action, label="Recite the limerick", style="primary"))
         elif kind == "vote":
-            out.append(Control(action, label="Yes, it stands" if action.arg == "yes" else "No", style="success" if action.arg == "yes" else "danger"))
+            continue  # votes are cast on the vote message of their own (ballots below)
         elif kind == "challenge":
             entry = next((e for e in observation.get("challengeable", []) if e.get("id") == action.arg), {})
             out.append(Control(action, label=clip(f"Challenge “{entry.get('name', 'the middle name')}”", BUTTON_LABEL_LIMIT)))
@@ -313,3 +316,103 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "player_removed":
             lines.append(f"{who} left the game; their {data.get('cards', 0)} cards went under the deck")
     return lines
+
+
+def session_summary(carry: Mapping[str, Any]) -> str:
+    """A session's whole story (``/enid session end``, ``bot/sessions.py``): the Enid
+    chain in order with each name's author, and each game's result."""
+    chain = carry.get("chain") or []
+    results = carry.get("results") or []
+    lines = [f"**The Enid chain** ({len(chain)} middle name{'s' if len(chain) != 1 else ''}):"]
+    if chain:
+        lines += [f"{n}. {' '.join(str(w).capitalize() for w in entry.get('words', []))} — by <@{entry.get('author')}>" for n, entry in enumerate(chain, 1)]
+        lines.append("In full: Enid " + " ".join(" ".join(str(w).capitalize() for w in e.get("words", [])) for e in chain) + " Blyton.")
+    else:
+        lines.append("Nobody named the Enid Blyton this session.")
+    middle = carry.get("middle_names") or []
+    if middle:
+        lines.append(f"Middle names used: {len(middle)}.")
+    lines.append(f"**Results** ({len(results)} game{'s' if len(results) != 1 else ''}):")
+    for n, result in enumerate(results, 1):
+        placements = result.get("placements") or []
+        order = ", then ".join(" and ".join(f"<@{p}>" for p in place) for place in placements)
+        winner = result.get("winner")
+        lines.append(f"Game {n}: " + (f"<@{winner}> won" if winner is not None else "no winner") + (f" ({order})" if order else "") + ".")
+    lines.append("The next Enid game here starts a new chain.")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------- votes
+
+
+def _vote_subject(vote: Mapping[str, Any]) -> str:
+    if vote.get("about") == "limerick":
+        return "the limerick"
+    return f"the middle name “{clip(str(vote.get('name', '')), 100)}”"
+
+
+def ping_task(observation: Mapping[str, Any]) -> str | None:
+    """What the ping asks of the players it names (``bot/publish.py``)."""
+    vote = observation.get("vote")
+    if vote:
+        return f"vote on {_vote_subject(vote)} (the buttons are on the vote message above)"
+    return None
+
+
+def _mark(value: Any) -> str:
+    return {True: "yes", False: "no"}.get(value, "unsure (a word the dictionary lacks)")
+
+
+def _limerick_body(vote: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    lines = [str(x) for x in vote.get("lines") or []]
+    hint = vote.get("hint") or {}
+    counts = list(hint.get("syllables") or [])
+    poem = [f"> {clip(line, 200)}" + (f"  ({counts[i]} syllables)" if i < len(counts) else "") for i, line in enumerate(lines)]
+    return "\n".join([
+        f"{name_of(names, vote.get('subject'))} recited:",
+        *poem,
+        "",
+        f"Hint from a pronouncing dictionary (a hint, not the verdict): lines 1, 2 and 5 rhyme: **{_mark(hint.get('rhyme_125'))}**; "
+        f"lines 3 and 4 rhyme: **{_mark(hint.get('rhyme_34'))}**. A limerick usually has 8-9 syllables in lines 1, 2 and 5 and 5-6 in lines 3 and 4.",
+        "",
+        "Vote **Yes** if it scans and rhymes well enough, **No** if not. More No than Yes and the poet draws a card; a tie lets it stand.",
+    ])
+
+
+def _middle_body(vote: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    subject = name_of(names, vote.get("subject"))
+    return "\n".join([
+        f"{name_of(names, vote.get('challenger'))} challenged {subject}'s made-up middle name “{clip(str(vote.get('name', '')), 100)}”.",
+        "Middle names may not be proper nouns unless they are really good ones.",
+        f"Vote **Yes** if it stands, **No** if not. More No than Yes and {subject} draws a card; a tie lets it stand.",
+    ])
+
+
+def ballots(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[Ballot]:
+    """The open vote (``bot/votes.py``), from the spectator observation."""
+    vote = observation.get("vote")
+    if not vote:
+        return []
+    if vote.get("about") == "limerick":
+        question = f"does {clip(name_of(names, vote.get('subject')), 60)}'s limerick scan and rhyme?"
+        body = _limerick_body(vote, names)
+    else:
+        question = f"does the middle name “{clip(str(vote.get('name', '')), 60)}” stand?"
+        body = _middle_body(vote, names)
+    choices = (Choice("vote::yes", "Yes, it stands", "success"), Choice("vote::no", "No", "danger"))
+    return [Ballot(id=str(vote["id"]), question=question, body=body, voters=tuple(vote.get("voters", [])),
+                   voted=tuple(vote.get("voted", [])), choices=choices)]
+
+
+def ballot_verdict(events: Sequence[Event], vote_id: str, names: Mapping[int, str]) -> str | None:
+    """The result of the vote ``vote_id`` from the move that closed it, if it did."""
+    for event in events:
+        data = event.visible_to(None)
+        if event.kind == "vote_closed" and data.get("id") == vote_id:
+            tally = f"{data.get('yes', 0)} yes, {data.get('no', 0)} no"
+            who = name_of(names, event.player)
+            what = "the limerick" if data.get("about") == "limerick" else "the middle name"
+            if data.get("against"):
+                return f"**Voted down** ({tally}): {who} draws a card."
+            return f"**{what.capitalize()} stands** ({tally}): {who} draws nothing."
+    return None

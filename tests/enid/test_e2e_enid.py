@@ -12,7 +12,7 @@ import pytest
 
 from cogs.enid.rules import EnidGame
 from tests.conftest import restart
-from tests.e2e.ui import board, game_place, use_control
+from tests.e2e.ui import button_ids, game_place, use_control
 
 POEM = [
     "There once was a coder from Warwick",
@@ -50,7 +50,7 @@ async def open_and_start(env, channel, members, **options):
     opened = await members[0].slash(channel, "enid new", **options)
     lobby = opened.response.message
     assert "Enid" in opened.response.embeds[0].title
-    assert "typed in the game's thread" in opened.response.embeds[0].footer.text  # how rituals are said
+    assert "typing its name in the game's thread" in opened.response.embeds[0].footer.text  # how rituals are said
     for member in members[1:]:
         await member.click(lobby, label="Join")
     await members[0].click(lobby, label="Start")
@@ -65,6 +65,27 @@ async def play(member, channel, code):
 
 async def type_(member, channel, text):
     await member.send(game_place(channel), text)
+
+
+def is_vote(message):
+    return any(cid.startswith("dh:vote:") for cid in button_ids(message)) or any((e.title or "").startswith("🗳️") for e in message.embeds)
+
+
+def board(channel):
+    """The game's board: the newest message with an embed that is not a vote message."""
+    return next(m for m in reversed(game_place(channel).history()) if m.embeds and not is_vote(m))
+
+
+def vote_message(channel):
+    """The newest vote message (buttons ``dh:vote:``) where the game is played."""
+    return next(m for m in reversed(game_place(channel).history()) if any(cid.startswith("dh:vote:") for cid in button_ids(m)))
+
+
+async def vote(member, channel, choice):
+    """Click Yes or No on the open vote's message."""
+    message = vote_message(channel)
+    custom_id = next(cid for cid in button_ids(message) if cid.endswith(f":vote::{choice}"))
+    return await member.click(message, custom_id=custom_id)
 
 
 def owed(table):
@@ -94,8 +115,8 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     await type_(bob, channel, "\n".join(POEM[1:]))
     assert table.state.vote["about"] == "limerick"
     assert "Vote on the limerick" in board(channel).embeds[0].description
-    await play(ada, channel, "vote::yes")
-    await play(cyd, channel, "vote::yes")
+    await vote(ada, channel, "yes")
+    await vote(cyd, channel, "yes")
     assert table.state.current == cyd.id and len(table.state.hands[bob.id]) == 3  # a good limerick costs nothing
 
     # Cyd lays a Queen and says nothing: the ritual timer draws her a card.
@@ -122,8 +143,8 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     await restart(env, data_dir)
     table = env.bot.tables.active_in_channel(guild.id, game_place(channel).id)
     assert table.state.to_json() == before
-    await play(ada, channel, "vote::no")
-    await play(cyd, channel, "vote::no")
+    await vote(ada, channel, "no")
+    await vote(cyd, channel, "no")
     assert len(table.state.hands[bob.id]) == 4  # the middle name fell: Bob drew one
 
     # Cyd lays Alonzo Church: the shout must name (mention) the player who was next.
@@ -167,7 +188,7 @@ async def test_rituals_through_say_and_the_session_end(simcord_env, data_dir, de
     assert not owed(table) and [e["words"] for e in table.state.chain] == [["zebedee"]]
     # Ending the session while its game is open is refused.
     early = await bob.slash(channel, "enid session end")
-    assert early.ephemeral and "first" in early.response.content
+    assert early.ephemeral and "still in play" in early.response.content
     # Bob and Cyd have nothing on the 9♠ but draw; Ada goes out with the Tarski.
     while not table.state.is_over():
         current = table.state.current
@@ -185,7 +206,8 @@ async def test_rituals_through_say_and_the_session_end(simcord_env, data_dir, de
     assert refused.ephemeral and ada.mention in refused.response.content
     ended = await ada.slash(game_place(channel), "enid session end")  # from the game's thread: same session
     assert not ended.ephemeral
-    text = ended.response.embeds[0].description
-    assert f"1. zebedee — by {ada.mention}" in text and f"Game 1: {ada.mention} won" in text
+    text = ended.response.content  # the same shape as Onion's: the story in the message itself
+    assert text.startswith("**Enid: the session is over.**")
+    assert f"1. Zebedee — by {ada.mention}" in text and f"Game 1: {ada.mention} won" in text
     again = await ada.slash(channel, "enid session end")
-    assert again.ephemeral and "no session" in again.response.content
+    assert again.ephemeral and "no Enid session" in again.response.content
