@@ -394,7 +394,7 @@ def ballots(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[Ba
     if not vote:
         return []
     if vote.get("about") == "limerick":
-        question = f"does {clip(name_of(names, vote.get('subject')), 60)}'s limerick scan and rhyme?"
+        question = "does the limerick scan and rhyme?"  # no mention: titles do not render them
         body = _limerick_body(vote, names)
     else:
         question = f"does the middle name “{clip(str(vote.get('name', '')), 60)}” stand?"
@@ -414,5 +414,5 @@ def ballot_verdict(events: Sequence[Event], vote_id: str, names: Mapping[int, st
             what = "the limerick" if data.get("about") == "limerick" else "the middle name"
             if data.get("against"):
                 return f"**Voted down** ({tally}): {who} draws a card."
-            return f"**{what.capitalize()} stands** ({tally}): {who} draws nothing."
+            return f"{what.capitalize()} **stands** ({tally}): {who} draws nothing."
     return None
