@@ -164,16 +164,41 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     final = board(channel).content
     assert ada.mention in final and "won" in final
 
-    # -- a second game in the same channel carries the chain on; rituals through /say --
+    # -- a second game in the same channel: its Enid is named with the first game's chain --
+    deals.append(([["9s", "5s"], ["5c", "4d"], ["7c", "2h"]], ["4s"]))
+    table = await open_and_start(env, channel, [ada, bob, cyd])
+    assert "chain of 1 middle name" in board(channel).embeds[0].description  # its length, never its names
+    assert "zebedee" not in board(channel).embeds[0].description.lower()
+    await play(ada, channel, "play:9s")
+    await type_(ada, channel, "Enid Zebedee Quokka Blyton!")  # the chain in order, then a new name
+    await type_(ada, channel, "Last St. Francis of Assisi")
+    assert [e["words"] for e in table.state.chain] == [["zebedee"], ["quokka"]]
+    assert len(table.state.hands[bob.id]) == 3 and len(table.state.hands[cyd.id]) == 3  # everyone else drew one
+    await finish_with_tarski(table, channel, (ada, bob, cyd))
+    assert table.state.winner == ada.id
+
+    # -- a third game: the chain in the wrong order, through /say, draws the chain's length --
     deals.append(([["9s", "5s"], ["5c", "4d"], ["7c", "2h"]], ["4s"]))
     table = await open_and_start(env, channel, [ada, bob, cyd])
     await play(ada, channel, "play:9s")
-    wrong = await ada.slash(game_place(channel), "say", text="Enid Quux Blyton")  # forgets Zebedee: draws the chain's length, 1
+    wrong = await ada.slash(game_place(channel), "say", text="Enid Quokka Zebedee Blyton")
     assert not wrong.ephemeral  # it counted (as a wrong chain)
-    assert len(table.state.hands[ada.id]) == 1 + 1 and [e["words"] for e in table.state.chain] == [["zebedee"]]
+    assert len(table.state.hands[ada.id]) == 1 + 2 and [e["words"] for e in table.state.chain] == [["zebedee"], ["quokka"]]
     # An unrelated /say is refused with a reason, and nothing changes.
     refused = await bob.slash(game_place(channel), "say", text="hello there")
     assert refused.ephemeral and refused.response.content
+
+
+async def finish_with_tarski(table, channel, members):
+    """Play on: Ada lays her 5♠ (naming it) as soon as she can; the others draw."""
+    while not table.state.is_over():
+        current = table.state.current
+        member = next(m for m in members if m.id == current)
+        if current == members[0].id and "play:5s" in [a.code() for a in table.state.legal_actions(current)]:
+            await play(member, channel, "play:5s")
+            await type_(member, channel, "Tarski of Sturgeon")
+        else:
+            await play(member, channel, "draw")
 
 
 async def test_rituals_through_say_and_the_session_end(simcord_env, data_dir, deals):
