@@ -688,8 +688,8 @@ class TableManager:
         elif legal:
             status = "**You may act now** (the buttons below)."
         else:
-            waiting = ", ".join(computer.name(p) for p in sorted(current)) or "a ritual (see the table)"
-            status = f"Waiting for {waiting}."
+            waiting = ", ".join(computer.name(p) for p in sorted(current))
+            status = f"Waiting for {waiting}." if waiting else "No turn until a ritual is done (see below)."
         content = f"{notice}\n{status}" if notice else status
         return content, embed, view
 
