@@ -104,7 +104,7 @@ def open_message(table: Table, ballot: Ballot) -> dict[str, Any]:
     deadline = deadline_of(table, ballot)
     closes = f"Closes <t:{int(deadline)}:R>; votes stay secret until then." if deadline else "Votes stay secret until it closes."
     embed.add_field(name="How to vote", value=f"One vote each, with the buttons below. {closes}", inline=False)
-    embed.set_footer(text=f"{table.spec.title} #{table.id} · vote {ballot.id}")
+    embed.set_footer(text=f"{table.spec.title} #{table.id}")
     view = views.vote_view(table.guild_id, table.id, ballot.id, [(c.code, c.label, c.style) for c in ballot.choices])
     return {"content": None, "embed": embed, "view": view}
 
@@ -113,7 +113,7 @@ def closed_message(table: Table, vote_id: str, kept: Mapping[str, Any], verdict:
     embed = discord.Embed(title=guard.clip(f"🗳️ Closed: {kept.get('question', 'a vote')}", 256),
                           description=guard.clip(str(kept.get("body", "")), 4096) or None, colour=CLOSED_COLOUR)
     embed.add_field(name="Verdict", value=guard.clip(verdict, 1024), inline=False)
-    embed.set_footer(text=f"{table.spec.title} #{table.id} · vote {vote_id}")
+    embed.set_footer(text=f"{table.spec.title} #{table.id}")
     return {"content": None, "embed": embed, "view": None}
 
 

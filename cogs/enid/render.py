@@ -47,7 +47,7 @@ DRAW_REASONS = {
     "voluntary": "chose to draw 1 card",
     "timeout": "ran out of time and drew 1 card",
     "eight_last": "went out on an Eight, so drew 1 card",
-    "misnamed": "drew {n} for a wrong name",
+    "misnamed": "drew {n} for a wrong or missing name",
     "last_card": "forgot the last-card call and picked up {n}",
     "water_buffalo": "said Water-buffalo and picked up {n}",
     "church": "drew 1 for a missed Church shout",
@@ -141,18 +141,57 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     return fit_embed(embed)
 
 
-def _your_task(observation: Mapping[str, Any]) -> str:
+def _naming_hint(observation: Mapping[str, Any]) -> str:
+    """How to say the name of the card the viewer just laid, without giving it away."""
+    top = parse_card(str(observation["top"])) if observation.get("top") else None
+    if top is not None and observation.get("enid_suit") == top.suit.value and top.rank is Rank.NINE:
+        return ("name your Enid Blyton in the game's thread: “Enid”, every middle name of the chain so far in order, "
+                "one new middle name of your own, then “Blyton”")
+    if top is not None and top.rank in (Rank.THREE, Rank.FOUR):
+        initial = "M" if top.rank is Rank.THREE else "W"
+        return (f"type the card's Enid name in the game's thread, with a made-up middle name starting with {initial} "
+                "never used before this session (the names are in /rules enid)")
+    return "type the card's Enid name in the game's thread: its computer scientist, “of”, its fish, e.g. “Tarski of Carp” (the names are in /rules enid)"
+
+
+def _you_owe(ritual: str, observation: Mapping[str, Any]) -> str:
+    """What the viewer must type now, in the second person."""
+    enid = _is_enid(observation)
+    if ritual == "name":
+        return _naming_hint(observation)
+    if ritual == "last":
+        call = "Last St. Francis of Assisi" if enid else "Last card"
+        return f"type “{call}” in the game's thread before the next player moves, or pick up 7"
+    if ritual == "church":
+        return ("shout “Haaargh! Be Alonzo Churched! (a bit)” in the game's thread at the player who would have played next: "
+                "@mention them or reply to one of their messages")
+    if ritual == "cry":
+        return "type “My John Buckle casts your Mark Rafter to type void!” in the game's thread"
+    if ritual == "first_line":
+        return "type the first line of a limerick in the game's thread: the next player must finish it"
+    if ritual == "limerick":
+        reciting = observation.get("reciting") or {}
+        first = clip(str(reciting.get("first_line", "")), 150)
+        return f"type the rest of the limerick (lines 2 to 5, in one message or several) in the game's thread; its first line is “{first}”"
+    return RITUALS.get(ritual, ritual)
+
+
+def _your_task(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str:
     viewer = observation.get("viewer")
     if observation.get("over"):
         return "The game is over."
     owed = [o["ritual"] for o in observation.get("obligations", []) if o.get("player") == viewer and o.get("ritual") != "vote"]
     if owed:
-        return "Type in the channel: you must " + ", ".join(RITUALS.get(r, r) for r in owed) + "."
+        return "Now " + "; and ".join(_you_owe(r, observation) for r in owed) + "."
     vote = observation.get("vote")
     if vote and viewer in vote.get("voters", []) and viewer not in vote.get("voted", []):
         return f"Vote on {_vote_subject(vote)}: use the Yes / No buttons on the vote message in the game's thread."
     if vote:
         return "A vote is open; play goes on when it closes."
+    holding = [o for o in observation.get("obligations", []) if o.get("ritual") in ("name", "first_line", "limerick")]
+    if holding:
+        o = holding[0]
+        return f"Waiting: {name_of(names or {}, o.get('player'))} must {RITUALS.get(o.get('ritual', ''), 'finish a ritual')} in the thread."
     if viewer not in (observation.get("current") or []):
         return "Waiting for your turn."
     phase = observation.get("phase")
@@ -165,8 +204,10 @@ def _your_task(observation: Mapping[str, Any]) -> str:
     if observation.get("pickup"):
         return f"{observation['pickup']} cards to pick up: answer with a matching card, or pick them up."
     if observation.get("limerick"):
-        return "A limerick: lay a Six, recite, or draw one to refuse."
-    return "Your turn: lay a card of the same suit or rank, or draw."
+        return "A limerick for you: lay a Six to pass it on or cancel it, press Recite and type it, or draw one to refuse."
+    if (observation.get("rules") or {}).get("voluntary_draw") == "yes":
+        return "Your turn: lay a card of the same suit or rank, or draw."
+    return "Your turn: lay a card of the same suit or rank; draw only if you cannot."
 
 
 def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
@@ -184,7 +225,7 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
             if mine:
                 lines.append(f"{suit.symbol} " + " ".join(c.display() for c in mine))
     lines = lines or ["(no cards)"]
-    lines += ["", f"**Face up:** {show_card(observation.get('top'))}", "", f"**{_your_task(observation)}**"]
+    lines += ["", f"**Face up:** {show_card(observation.get('top'))}", "", f"**{_your_task(observation, names)}**"]
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     return fit_embed(embed)
 
@@ -265,7 +306,10 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             extra = f" (chain now {data['chain_length']})" if "chain_length" in data else ""
             lines.append(f"✅ {who} named {show_card(data.get('card'))} right{extra}")
         elif kind == "misnamed":
-            lines.append(f"❌ {who} misnamed {show_card(data.get('card'))} ({data.get('why', 'wrong name')}): its magic is void")
+            if data.get("why") == "time ran out":
+                lines.append(f"❌ {who} did not name {show_card(data.get('card'))} in time: its magic is void")
+            else:
+                lines.append(f"❌ {who} misnamed {show_card(data.get('card'))} ({data.get('why', 'wrong name')}): its magic is void")
         elif kind == "draw":
             reason = str(data.get("reason", ""))
             count = data.get("count", 0)
@@ -299,8 +343,8 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "vote_open":
             lines.append("🗳️ Vote open" + (": does the limerick scan and rhyme?" if data.get("about") == "limerick" else ": does the middle name stand?"))
         elif kind == "vote_closed":
-            verdict = "against" if data.get("against") else "for"
-            lines.append(f"🗳️ Vote closed: {data.get('yes', 0)} yes, {data.get('no', 0)} no ({verdict})")
+            verdict = "voted down" if data.get("against") else "it stands"
+            lines.append(f"🗳️ Vote closed: {data.get('yes', 0)} yes, {data.get('no', 0)} no: {verdict}")
         elif kind == "ritual_met":
             lines.append(f"✅ {who}: {RITUALS.get(data.get('ritual', ''), '')} done")
         elif kind in ("ritual_failed", "ritual_timeout"):
