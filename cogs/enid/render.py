@@ -226,6 +226,12 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
                 lines.append(f"{suit.symbol} " + " ".join(c.display() for c in mine))
     lines = lines or ["(no cards)"]
     lines += ["", f"**Face up:** {show_card(observation.get('top'))}", "", f"**{_your_task(observation, names)}**"]
+    viewer = observation.get("viewer")
+    others = [e for e in observation.get("challengeable", []) if e.get("player") != viewer]
+    if others and not observation.get("vote"):
+        entry = others[-1]
+        lines += ["", f"You may **Challenge** {name_of(names, entry.get('player'))}'s middle name “{clip(str(entry.get('name', '')), 60)}” "
+                      "if you think it is a proper noun, and not a really good one: the other players then vote on it."]
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     return fit_embed(embed)
 
@@ -304,6 +310,8 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             lines.append(f"{who} laid {show_card(data.get('card'))}")
         elif kind == "named":
             extra = f" (chain now {data['chain_length']})" if "chain_length" in data else ""
+            if data.get("middle"):
+                extra = f", middle name “{clip(str(data['middle']), 60)}” (others may challenge it from their hands until their next move)"
             lines.append(f"✅ {who} named {show_card(data.get('card'))} right{extra}")
         elif kind == "misnamed":
             if data.get("why") == "time ran out":
@@ -346,7 +354,8 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             verdict = "voted down" if data.get("against") else "it stands"
             lines.append(f"🗳️ Vote closed: {data.get('yes', 0)} yes, {data.get('no', 0)} no: {verdict}")
         elif kind == "ritual_met":
-            lines.append(f"✅ {who}: {RITUALS.get(data.get('ritual', ''), '')} done")
+            done = {"last": "made the last-card call", "church": "shouted the Church at the right player", "cry": "cried John Buckle's cry"}
+            lines.append(f"✅ {who} {done.get(data.get('ritual', ''), 'did the ritual')}")
         elif kind in ("ritual_failed", "ritual_timeout"):
             lines.append(f"⏰ {who} did not {RITUALS.get(data.get('ritual', ''), 'finish the ritual')}")
         elif kind == "water_buffalo":
