@@ -231,7 +231,7 @@ class Publisher:
         embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
         if final:
             content = final_text(table.spec.title, state, events) + "\nThe result is recorded: see `/stats`."
-            label = "Next round" if sessions.has_sessions(table.spec) else "Rematch"
+            label = sessions.next_label(table.spec)
             view: discord.ui.View | None = views.rematch_view(table.guild_id, table.id, label=label)
         else:
             content = note or None

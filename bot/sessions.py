@@ -32,6 +32,15 @@ def has_sessions(spec: GameSpec) -> bool:
     return callable(getattr(spec.render, "session_summary", None))
 
 
+def next_label(spec: GameSpec) -> str:
+    """The finished board's button: the game's ``NEXT_LABEL`` ("Next game" for Enid),
+    else "Next round" for a game of rounds with sessions, else "Rematch"."""
+    label = getattr(spec.render, "NEXT_LABEL", None)
+    if isinstance(label, str) and label:
+        return label
+    return "Next round" if has_sessions(spec) else "Rematch"
+
+
 def parent_channel_id(interaction: discord.Interaction) -> int | None:
     """Carryovers are keyed by the channel a table was opened from, also when typed in its thread."""
     channel = interaction.channel
