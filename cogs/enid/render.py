@@ -30,6 +30,8 @@ from bot.render_util import (
 from cogs.enid.names import SUIT_NAMES
 
 COLOUR = discord.Colour.dark_teal()
+#: The finished board's button (``bot/sessions.py``): the same players' next game, in the same session.
+NEXT_LABEL = "Next game"
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
 RITUALS = {
@@ -311,7 +313,8 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "named":
             extra = f" (chain now {data['chain_length']})" if "chain_length" in data else ""
             if data.get("middle"):
-                extra = f", middle name “{clip(str(data['middle']), 60)}” (others may challenge it from their hands until their next move)"
+                middle = " ".join(w.capitalize() for w in str(data["middle"]).split())
+                extra = f", middle name “{clip(middle, 60)}” (others may challenge it from their hands until their next move)"
             lines.append(f"✅ {who} named {show_card(data.get('card'))} right{extra}")
         elif kind == "misnamed":
             if data.get("why") == "time ran out":

@@ -163,6 +163,8 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     assert len(table.state.hands[cyd.id]) == hand_before
     final = board(channel).content
     assert ada.mention in final and "won" in final
+    # The same players' next game in the session: "Next game" (Onion's is "Next round").
+    assert [child.label for row in board(channel).components for child in row.children] == ["Next game"]
 
     # -- a second game in the same channel: its Enid is named with the first game's chain --
     deals.append(([["9s", "5s"], ["5c", "4d"], ["7c", "2h"]], ["4s"]))
