@@ -337,24 +337,30 @@ class Publisher:
         existing = record.publish.get("ping")
         simultaneous = len(current) > 1
         named = existing.get("players") if existing else None
+        task = ping_task(table)  # the game's word for what is owed; kept so a change of it edits the ping
         # A new ping (a new notification) only when someone new must act; the same
         # player going again (or a retry) keeps the ping that already names them.
         if current and (existing is None or (newly and named != current)):
             try:
-                message = await place.send(content=ping_text(current, simultaneous, ping_task(table)), view=views.table_view(table.guild_id, table.id), allowed_mentions=PING_USERS)
+                message = await place.send(content=ping_text(current, simultaneous, task), view=views.table_view(table.guild_id, table.id), allowed_mentions=PING_USERS)
             except discord.HTTPException as error:
                 log.warning("Could not ping at table %s: %s", table.id, error)
                 # The old ping stays for now; the retry posts the new one.
                 table.needs_publish = True
                 self.manager._schedule_publish_retry(table)
                 return
-            record.publish["ping"] = {"id": message.id, "players": current}
+            record.publish["ping"] = {"id": message.id, "players": current, **({"task": task} if task else {})}
             record.publish["after_board"] = record.publish.get("after_board", 0) + 1
-        elif current and existing and existing.get("players") != current:
-            # Fewer players to wait for (a pick in a simultaneous phase): no new notice needed.
+        elif current and existing and (existing.get("players") != current or existing.get("task") != task):
+            # Fewer players to wait for (a pick in a simultaneous phase), or the same player
+            # owing something else (a vote closed, their turn now): no new notice needed.
             with contextlib.suppress(discord.HTTPException):
-                await place.get_partial_message(existing["id"]).edit(content=ping_text(current, simultaneous, ping_task(table)), allowed_mentions=NO_PINGS)
+                await place.get_partial_message(existing["id"]).edit(content=ping_text(current, simultaneous, task), allowed_mentions=NO_PINGS)
                 existing["players"] = current
+                if task:
+                    existing["task"] = task
+                else:
+                    existing.pop("task", None)
             return
         elif not current:
             record.publish.pop("ping", None)
