@@ -90,6 +90,9 @@ async def test_a_limerick_vote_on_its_own_message(simcord_env, data_dir, deals):
     closed = vote_messages(channel)[0]
     assert closed.id == message.id and not button_ids(closed)
     assert "Closed" in closed.embeds[0].title and "stands** (1 yes, 1 no)" in closed.embeds[0].fields[0].value
+    # Cyd voted last and it is now her turn: the ping that asked her to vote says so.
+    ping = [m for m in game_place(channel).history() if m.content and m.content.startswith("👉")][-1]
+    assert ping.content == f"👉 {cyd.mention}: your move."
     # A click on the closed vote (a forged copy of its old button) is refused.
     late = await forge_component(ada, closed, f"dh:vote:{guild.id}:{table.id}:{vote_id}:vote::yes")
     assert "has closed" in text_of(late)
