@@ -101,7 +101,7 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
         lines.append(f"**Vote on {about}:** {len(vote.get('voted', []))}/{len(vote.get('voters', []))} voted{_closes(observation, vote.get('id'), 'closes')}")
     turn = observation.get("turn")
     if turn is not None:
-        waiting = "" if observation.get("current") else " (waiting for a ritual)"
+        waiting = " (after the vote)" if vote else ("" if observation.get("current") else " (waiting for a ritual)")
         lines.append(f"**Turn:** {name_of(names, turn)}{waiting}")
     direction = "to the left ↻" if observation.get("direction", 1) > 0 else "to the right ↺"
     lines.append(f"**Play passes** {direction}")
@@ -123,7 +123,7 @@ def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> lis
     lines = []
     for seat in observation.get("seats", []):
         player = seat["player"]
-        marker = "▶ " if player in current or player == turn else ""
+        marker = "▶ " if player in current or (not current and player == turn) else ""  # a vote: the voters
         count = seat["cards"]
         lines.append(f"{marker}{name_of(names, player)}: {count} card{'s' if count != 1 else ''}")
     return lines
