@@ -8,9 +8,6 @@ state is only read."""
 
 from __future__ import annotations
 
-import pytest
-
-from cogs.enid.rules import EnidGame
 from tests.conftest import restart
 from tests.e2e.ui import button_ids, game_place, use_control
 
@@ -21,24 +18,6 @@ POEM = [
     "And named it just fine",
     "And her chain of names grew euphoric",
 ]
-DECK = ["5d", "4c", "3d", "5h", "4h", "3h", "2d", "2h"]  # bottom..top
-
-
-@pytest.fixture
-def deals(monkeypatch):
-    """Queue stacked deals (hands in seat order); each Start takes the next one."""
-    queue: list[dict] = []
-    real_new = EnidGame.new.__func__
-
-    def new(cls, players, options=None, *, seed=None, deal=None):
-        hands, discard = queue.pop(0)
-        stacked = {"hands": dict(zip(players, hands, strict=True)), "discard": discard, "deck": list(DECK), "first": players[0]}
-        return real_new(cls, players, options, deal=stacked)
-
-    monkeypatch.setattr(EnidGame, "new", classmethod(new))
-    return queue
-
-
 def setup_world(env):
     guild = env.create_guild()
     channel = guild.create_text_channel("enid")

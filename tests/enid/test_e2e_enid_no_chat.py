@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import make_bot
-from tests.enid.test_e2e_enid import deals, game_place, owed, play, setup_world  # noqa: F401  (``deals`` is a fixture)
+from tests.enid.test_e2e_enid import game_place, owed, play, setup_world
 
 
 @pytest.fixture

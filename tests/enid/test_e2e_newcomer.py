@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from tests.e2e.ui import button_ids, game_place, select_options, use_control
-from tests.enid.test_e2e_enid import POEM, board, deals, owed, setup_world, vote  # noqa: F401  (``deals`` is a fixture)
+from tests.enid.test_e2e_enid import POEM, board, setup_world, vote
 
 
 def text_of_message(message) -> str:
@@ -92,7 +92,7 @@ async def test_a_newcomers_whole_game(simcord_env, data_dir, deals, tmp_path):
         log.lines.append(f"--- {member.name} types in the thread: {text}")
         log.public()
 
-    shown = await play(ada, "play:6s")
+    await play(ada, "play:6s")
     await say(ada, "Alan Turing of Sturgeon")
     await say(ada, POEM[0])
     await play(bob, "recite")

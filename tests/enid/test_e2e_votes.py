@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import discord
 
-from tests.enid.test_e2e_enid import (  # noqa: F401  (``deals`` is a fixture)
+from tests.enid.test_e2e_enid import (
     POEM,
     board,
-    deals,
     is_vote,
     open_and_start,
     owed,
