@@ -125,6 +125,9 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     await vote(ada, channel, "no")
     await vote(cyd, channel, "no")
     assert len(table.state.hands[bob.id]) == 4  # the middle name fell: Bob drew one
+    # The vote message posted before the restart was closed after it, with the verdict.
+    closed = next(m for m in reversed(game_place(channel).history()) if is_vote(m))
+    assert not button_ids(closed) and "**Voted down** (0 yes, 2 no)" in closed.embeds[0].fields[0].value
 
     # Cyd lays Alonzo Church: the shout must name (mention) the player who was next.
     await play(cyd, channel, "play:7s")
