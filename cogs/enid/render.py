@@ -152,8 +152,8 @@ def _naming_hint(observation: Mapping[str, Any]) -> str:
     if top is not None and top.rank in (Rank.THREE, Rank.FOUR):
         initial = "M" if top.rank is Rank.THREE else "W"
         return (f"type the card's Enid name in the game's thread, with a made-up middle name starting with {initial} "
-                "never used before this session (the names are in /rules enid)")
-    return "type the card's Enid name in the game's thread: its computer scientist, “of”, its fish, e.g. “Tarski of Carp” (the names are in /rules enid)"
+                "never used before this session (the names are in /rules game:enid)")
+    return "type the card's Enid name in the game's thread: its computer scientist, “of”, its fish, e.g. “Tarski of Carp” (the names are in /rules game:enid)"
 
 
 def _you_owe(ritual: str, observation: Mapping[str, Any]) -> str:
