@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import computer, sessions, views
+from bot import computer, sessions, views, votes
 from bot.engine import Event, Game
 
 if TYPE_CHECKING:
@@ -101,12 +101,24 @@ def final_text(title: str, state: Game, events: Sequence[Event] = ()) -> str:
     return text
 
 
-def ping_text(players: Sequence[int], simultaneous: bool) -> str:
+def ping_text(players: Sequence[int], simultaneous: bool, task: str | None = None) -> str:
+    """``task``: the game's own word for what is owed (``render.ping_task``), e.g.
+    "vote on the limerick"; else the generic move / picks wording."""
     if not players:
         return ""
+    if task:
+        return f"👉 {mentions(players)}: {task}."
     if len(players) == 1:
         return f"👉 {mentions(players)}: your move."
     return f"👉 {mentions(players)}: " + ("your picks (each of you chooses)." if simultaneous else "your moves.")
+
+
+def ping_task(table: Table) -> str | None:
+    """The game's wording for the pending obligation, if its render has ``ping_task(observation)``."""
+    word = getattr(table.spec.render, "ping_task", None)
+    if not callable(word) or table.state is None or table.state.is_over():
+        return None
+    return word(table.state.observation(None))
 
 
 class Publisher:
@@ -219,7 +231,7 @@ class Publisher:
         embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
         if final:
             content = final_text(table.spec.title, state, events) + "\nThe result is recorded: see `/stats`."
-            label = "Next round" if sessions.has_sessions(table.spec) else "Rematch"
+            label = sessions.next_label(table.spec)
             view: discord.ui.View | None = views.rematch_view(table.guild_id, table.id, label=label)
         else:
             content = note or None
@@ -301,6 +313,8 @@ class Publisher:
             table.needs_publish = True
             if not final:
                 self.manager._schedule_publish_retry(table)
+        # Votes on messages of their own, above the ping that names the voters.
+        await votes.sync(self, table, events)
         current = [] if final or state.is_over() else sorted(state.current_players())
         # Computers are named on the board but never pinged, and have no hands to show.
         current = computer.humans(current)
@@ -323,24 +337,30 @@ class Publisher:
         existing = record.publish.get("ping")
         simultaneous = len(current) > 1
         named = existing.get("players") if existing else None
+        task = ping_task(table)  # the game's word for what is owed; kept so a change of it edits the ping
         # A new ping (a new notification) only when someone new must act; the same
         # player going again (or a retry) keeps the ping that already names them.
         if current and (existing is None or (newly and named != current)):
             try:
-                message = await place.send(content=ping_text(current, simultaneous), view=views.table_view(table.guild_id, table.id), allowed_mentions=PING_USERS)
+                message = await place.send(content=ping_text(current, simultaneous, task), view=views.table_view(table.guild_id, table.id), allowed_mentions=PING_USERS)
             except discord.HTTPException as error:
                 log.warning("Could not ping at table %s: %s", table.id, error)
                 # The old ping stays for now; the retry posts the new one.
                 table.needs_publish = True
                 self.manager._schedule_publish_retry(table)
                 return
-            record.publish["ping"] = {"id": message.id, "players": current}
+            record.publish["ping"] = {"id": message.id, "players": current, **({"task": task} if task else {})}
             record.publish["after_board"] = record.publish.get("after_board", 0) + 1
-        elif current and existing and existing.get("players") != current:
-            # Fewer players to wait for (a pick in a simultaneous phase): no new notice needed.
+        elif current and existing and (existing.get("players") != current or existing.get("task") != task):
+            # Fewer players to wait for (a pick in a simultaneous phase), or the same player
+            # owing something else (a vote closed, their turn now): no new notice needed.
             with contextlib.suppress(discord.HTTPException):
-                await place.get_partial_message(existing["id"]).edit(content=ping_text(current, simultaneous), allowed_mentions=NO_PINGS)
+                await place.get_partial_message(existing["id"]).edit(content=ping_text(current, simultaneous, task), allowed_mentions=NO_PINGS)
                 existing["players"] = current
+                if task:
+                    existing["task"] = task
+                else:
+                    existing.pop("task", None)
             return
         elif not current:
             record.publish.pop("ping", None)

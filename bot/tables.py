@@ -55,6 +55,32 @@ PUBLISH_RETRIES = 5
 MAX_WAIT_FOR_LOCK = 1.0  # with the database's own bounded wait, a move is answered (or deferred) within 3 s
 
 
+def reads_chat(client: discord.Client) -> bool:
+    """Whether typed chat reaches the bot: it asked for the Message Content intent and
+    the application is allowed it (``gateway_message_content`` for verified bots,
+    ``gateway_message_content_limited`` under 100 servers). Unknown flags (before
+    login) count as allowed: the intent alone decides."""
+    if not client.intents.message_content:
+        return False
+    application = client.application
+    if application is None:
+        return True
+    flags = application.flags
+    return bool(flags.gateway_message_content or flags.gateway_message_content_limited)
+
+
+def replied_to(message: discord.Message) -> int | None:
+    """The author a message replies to (a human), if Discord gave us the message."""
+    reference = message.reference
+    if reference is None:
+        return None
+    resolved = reference.resolved or reference.cached_message
+    author = getattr(resolved, "author", None)
+    if author is None or author.bot:
+        return None
+    return author.id
+
+
 def now_ts() -> float:
     # discord.utils.utcnow is the clock discord.py itself uses (and the one tests control).
     return discord.utils.utcnow().timestamp()
@@ -664,8 +690,8 @@ class TableManager:
         elif legal:
             status = "**You may act now** (the buttons below)."
         else:
-            waiting = ", ".join(computer.name(p) for p in sorted(current)) or "a ritual (see the table)"
-            status = f"Waiting for {waiting}."
+            waiting = ", ".join(computer.name(p) for p in sorted(current))
+            status = f"Waiting for {waiting}." if waiting else "No turn until a ritual is done (see below)."
         content = f"{notice}\n{status}" if notice else status
         return content, embed, view
 
@@ -1019,8 +1045,14 @@ class TableManager:
         if table is None:
             return False
         self.publisher.note_chat(table)
+        text = message.content
+        to = replied_to(message)
+        if to is not None and to != message.author.id and not text.startswith(f"<@{to}>"):
+            # A Discord reply addresses its author, as a mention would: the rules hear
+            # (and the log shows) the words as said to them.
+            text = f"↪ <@{to}> {text}"
         # Most chat is just chat: the rules refuse it and nothing happens.
-        return await self.say(table, message.author.id, message.content) is None
+        return await self.say(table, message.author.id, text) is None
 
     async def say(self, table: Table, user: int, text: str) -> str | None:
         """Typed words as a move (chat, or /say where Message Content is off).
