@@ -366,7 +366,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "reshuffle":
             lines.append(f"🔀 The face-up stock was shuffled into a new deck ({data.get('cards')} cards)")
         elif kind == "turn":
-            lines.append(f"It's {name_of(names, data.get('player', event.player))}'s turn")
+            continue  # the board shows whose turn it is; the log carries plays
         elif kind == "won":
             lines.append(f"🏆 {who} is out of cards and wins!")
         elif kind == "player_removed":
