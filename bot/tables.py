@@ -612,9 +612,9 @@ class TableManager:
         if version is not None and version != table.record.version:
             notice = "The game moved on since that page was shown; here is your hand now."
             page = 0
-        content, embed, view = self._hand_payload(table, user, notice=notice, page=page)
+        hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
         if in_place:
-            await interaction.response.edit_message(content=content, embed=embed, view=view)
+            await interaction.response.edit_message(**hand.edit())
             self.publisher.remember_hand(table, interaction)
             return
         if interaction.guild_id is not None and await self.hands_in_dm(guild_id, user):
@@ -633,10 +633,11 @@ class TableManager:
             closed = table.record.publish.setdefault("dm_closed", {})
             if not closed.get(str(user)):
                 # Said once per game; from then on hands are shown here without comment.
-                content = "I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead.\n" + content
+                notice = "I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead."
+                hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
                 closed[str(user)] = True
                 await self._save_publish(table)
-        await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)
+        await interaction.response.send_message(**hand.send(), ephemeral=True)
         self.publisher.remember_hand(table, interaction)
 
     async def _save_publish(self, table: Table) -> None:
@@ -700,8 +701,8 @@ class TableManager:
                 await _reply(interaction, str(error))
                 return
             if version != table.record.version and self._is_stale(table, user, version, action):
-                content, embed, view = self._hand_payload(table, user, notice="⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
-                await guard.edit_in_place(interaction, content=content, embed=embed, view=view)
+                hand = await self.publisher.hand_message(table, user, notice="⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
+                await guard.edit_in_place(interaction, **hand.edit())
                 return
             try:
                 outcome = await self._apply(table, user, action, source="player")
@@ -711,8 +712,8 @@ class TableManager:
             except _SaveFailed:
                 await _reply(interaction, "I could not save that move, so nothing changed. Please try again.")
                 return
-            content, embed, view = self._hand_payload(table, user)
-            await guard.edit_in_place(interaction, content=content, embed=embed, view=view)
+            hand = await self.publisher.hand_message(table, user)
+            await guard.edit_in_place(interaction, **hand.edit())
             self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
             await self._after_move(table, outcome, actor=user)
         finally:
