@@ -84,9 +84,10 @@ class HandMessage:
     view: discord.ui.View | discord.ui.LayoutView
     picture: bytes | None = None
     filename: str = "hand.png"
+    alt: str | None = None  # the picture in words, for screen readers
 
     def _file(self) -> discord.File | None:
-        return discord.File(io.BytesIO(self.picture), filename=self.filename) if self.picture else None
+        return discord.File(io.BytesIO(self.picture), filename=self.filename, description=self.alt) if self.picture else None
 
     def _text(self) -> dict[str, Any]:
         if isinstance(self.view, discord.ui.LayoutView):
@@ -231,9 +232,10 @@ class Publisher:
         async with self.manager.storage.reading(table.guild_id) as db:
             return await repos.get_user_setting(db, user, "pictures", "on") != "off"
 
-    async def hand_picture(self, table: Table, user: int) -> bytes | None:
-        """The player's own cards, drawn off the event loop from rows built from that
-        player's observation only (no other player's hidden card is an input)."""
+    async def hand_picture(self, table: Table, user: int) -> tuple[bytes, str] | None:
+        """The player's own cards and their alt text, drawn off the event loop from rows
+        built from that player's observation only (no other player's hidden card is an
+        input)."""
         from bot import cardart
         from bot.games import card_rows
 
@@ -244,7 +246,7 @@ class Publisher:
         if not rows:
             return None
         try:
-            return await asyncio.to_thread(cardart.render_rows, rows)
+            return await asyncio.to_thread(cardart.render_rows, rows), cardart.alt_text(rows)
         except Exception:
             log.exception("Could not draw the hand picture at table %s; showing text only", table.id)
             return None
@@ -255,16 +257,17 @@ class Publisher:
         cards, and, when the table's layout is V2, one LayoutView holding all of it."""
         content, embed, view = self.manager._hand_payload(table, user, notice=notice, page=page)
         content = f"{prefix}{content}"
-        picture = await self.hand_picture(table, user)
+        drawn = await self.hand_picture(table, user)
+        picture, alt = drawn if drawn else (None, None)
         filename = f"hand-{table.id}.png"
         image = f"attachment://{filename}" if picture else None
         if table.record.publish.get("layout") == "v2":
             from bot.layout import hand_layout
 
-            return HandMessage(None, None, hand_layout(embed, content=content, view=view, image=image), picture, filename)
+            return HandMessage(None, None, hand_layout(embed, content=content, view=view, image=image), picture, filename, alt)
         if image:
             embed.set_image(url=image)
-        return HandMessage(content, embed, view, picture, filename)
+        return HandMessage(content, embed, view, picture, filename, alt)
 
     # ------------------------------------------------------------------ DM hands
 
@@ -355,10 +358,11 @@ class Publisher:
         buttons = list(view.children) if view is not None else []
         return {"view": layout_view(embed, content=content, buttons=buttons, image=image)}
 
-    async def table_picture(self, table: Table) -> bytes | None:
-        """The public card picture, drawn off the event loop from rows built from the
-        spectator observation only (so no hidden card can be an input of it). None when
-        the server turned pictures off, the game draws none, or drawing failed."""
+    async def table_picture(self, table: Table) -> tuple[bytes, str] | None:
+        """The public card picture and its alt text, drawn off the event loop from rows
+        built from the spectator observation only (so no hidden card can be an input of
+        it). None when the server turned pictures off, the game draws none, or drawing
+        failed."""
         from bot import cardart
         from bot.games import card_rows
 
@@ -369,7 +373,7 @@ class Publisher:
         if not rows:
             return None
         try:
-            return await asyncio.to_thread(render_rows, rows, title=f"{table.spec.title} #{table.id}")
+            return await asyncio.to_thread(render_rows, rows, title=f"{table.spec.title} #{table.id}"), cardart.alt_text(rows)
         except Exception:
             log.exception("Could not draw the card picture of table %s; showing text only", table.id)
             return None
@@ -393,11 +397,12 @@ class Publisher:
         newly = sorted(set(ping) & set(people))
         # The actor's own hand was already updated by the answer to their click.
         to_ping = [user for user in newly if user != actor and not await self._notify_hand(table, user)]
-        picture = await self.table_picture(table)
+        drawn = await self.table_picture(table)
+        picture, alt = drawn if drawn else (None, None)
         name = f"table-{table.id}.png"
         board = self.board_message(table, final=final, events=events, note=note, image=f"attachment://{name}" if picture else None)
         # The picture rides on the edit (or post) that happens anyway: no extra call.
-        file = (lambda: discord.File(io.BytesIO(picture), filename=name)) if picture else None
+        file = (lambda: discord.File(io.BytesIO(picture), filename=name, description=alt)) if picture else None
         place = self.place(table)
         too_old = record.message_posted_at is not None and now_ts() - record.message_posted_at > REPOST_AFTER_SECONDS
         scrolled = record.publish.get("after_board", 0) >= SCROLL_REPOST_MESSAGES
