@@ -11,10 +11,11 @@ The order of every move is fixed, and it is what keeps games safe:
    :class:`RuleError` and changes nothing);
 3. commit the new snapshot and the action to SQLite;
 4. only then show the effect: the acting player's hand is updated in place by the
-   interaction's own response, and the public table message is edited, or posted
-   anew (pinging whoever must act now) when the turn passes.
+   interaction's own response, the next player's open hand (or DM) tells them, and the
+   board is edited, or posted anew to ping whoever could not be told through a hand
+   (``bot/publish.py``).
 
-That is two REST calls for most moves. A failed Discord call never loses a move:
+That is two or three REST calls for most moves. A failed Discord call never loses a move:
 the state is already committed, the table message is re-posted on the next
 update or by a retry, and the turn timer keeps running.
 """
