@@ -75,7 +75,10 @@ def _rows_of(view: discord.ui.View) -> list[list[discord.ui.Item]]:
     """A View's items grouped by their row, in order (a select is a row of its own)."""
     rows: dict[int, list[discord.ui.Item]] = {}
     for index, item in enumerate(view.children):
-        row = item.row if item.row is not None else 5 + index
+        row = item.row
+        if row is None:  # a DynamicItem keeps its row on the item it wraps
+            row = getattr(getattr(item, "item", None), "row", None)
+        row = row if row is not None else 5 + index
         rows.setdefault(row, []).append(item)
     return [rows[key] for key in sorted(rows)]
 

@@ -29,10 +29,18 @@ there is no separate ping message to post and clean up:
 So a move that passes the turn to a player who is looking at their hand costs three
 calls (the click's answer, the board edit, their hand edit), one that passes it to a
 player who is not costs three too (the click's answer, the new board, the old board's
-deletion), and a move that keeps the turn costs two. The trade-off: a player whose hand
-is open gets no notification sound, only the hand changing under their eyes; once
-their last click is ``LOOKING_SECONDS`` old they are pinged again. The thread never shows
-a stale "your move": the only such line is on the one board, always current.
+deletion), and a move that keeps the turn costs two. Measured (``bench/rest_calls.py
+--games 3``, players keeping their hand open): mean 2.57 / 2.88 / 2.52 calls per move for
+Blackjack / Idiot / Engines (2 players), max 4; it was 3.62 / 4.68 / 4.01, max 6, with a
+separate ping message. Engines with 4 players: mean 2.75, max 6 (the move that ends a
+trick edits three other hands).
+
+The trade-off: a player whose hand is open gets no notification sound, only the hand
+changing under their eyes. Discord does not tell a bot that an ephemeral message was
+dismissed, so a player who closed their hand within ``LOOKING_SECONDS`` of their last
+click is not pinged either: the board still names them, and the turn timer still runs.
+Once their last click is ``LOOKING_SECONDS`` old they are pinged again. The thread never
+shows a stale "your move": the only such line is on the one board, always current.
 """
 
 from __future__ import annotations
