@@ -5,13 +5,15 @@ the top of ``bot/tables.py``). What the platform has posted for a table is kept 
 ``record.publish`` (stored with the table, so a restart carries on with the same
 board, ping and DM hands):
 
-- ``ping``: ``{"id": message id, "players": [...]}``, the one live ping message;
+- ``ping``: only in tables stored before the board carried the turn: that old ping
+  message, deleted at the next publish;
 - ``dm``: ``{user: [dm channel id, message id]}``, each DM-hand player's latest hand;
 - ``dm_closed``: ``{user: told}``, players whose DMs refused us (hands go ephemeral);
 - ``lobby_channel``, ``lobby_options``, ``note``: see ``bot/tables.py``.
 
 The live ephemeral hands (interaction tokens) are kept in memory only: a token lives
-15 minutes, and after a restart the next ping's Show hand gives a fresh hand.
+15 minutes, and after a restart the next players to act are pinged (nobody's hand is
+known to be open) and the board's Show hand gives a fresh hand.
 
 Per move, in the thread (issue 9's budget: REST calls per move, everything included,
 mean <= 3). The board itself carries the "who must act" line (it is edited anyway), so
@@ -69,7 +71,7 @@ LIVE_HAND_SECONDS = 14 * 60
 #: A player whose last click on their hand is younger than this is taken to be looking
 #: at it: their hand updating is their notice. Older (or no) hand: they are pinged.
 LOOKING_SECONDS = 5 * 60
-#: Re-post the board when this many messages (chat, pings) came after it.
+#: Re-post the board when this many messages (chat) came after it.
 SCROLL_REPOST_MESSAGES = 25
 NO_PINGS = discord.AllowedMentions.none()
 PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)

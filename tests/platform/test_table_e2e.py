@@ -284,6 +284,22 @@ async def test_restart_mid_game_board_pings_and_hands_carry_on(simcord_env, data
     assert board(channel).content.startswith(f"👉 {following.mention}: your move.")
 
 
+async def test_a_ping_message_stored_before_the_board_carried_the_turn_is_deleted(simcord_env):
+    """Tables saved by the previous version had a separate ping message: the next
+    publish deletes it, so no stale "your move" stays behind after the upgrade."""
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    thread = game_place(channel)
+    mover, table = mover_of(env, members)
+    old = await env.bot.get_partial_messageable(thread.id).send(f"👉 {mover.mention}: your move.")
+    table.record.publish["ping"] = {"id": old.id, "players": [mover.id]}
+    hand = await mover.click(board(channel), label="Show hand")
+    await mover.select(hand.response.message, [play_code(table, mover)])
+    assert old.id not in {m.id for m in thread.history()} and "ping" not in table.record.publish
+    assert [m.id for m in turn_lines(thread)] == [board(channel).id]
+
+
 async def test_board_is_reposted_when_about_an_hour_old(simcord_env):
     env = simcord_env
     guild, channel, members = world(env, 2)
