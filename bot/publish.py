@@ -32,7 +32,7 @@ So a move that passes the turn to a player who is looking at their hand costs th
 calls (the click's answer, the board edit, their hand edit), one that passes it to a
 player who is not costs three too (the click's answer, the new board, the old board's
 deletion), and a move that keeps the turn costs two. Measured (``bench/rest_calls.py
---games 3``, players keeping their hand open): mean 2.57 / 2.88 / 2.52 calls per move for
+--games 3``, players keeping their hand open): mean 2.52-2.57 / 2.88-2.92 / 2.52 calls per move (two runs) for
 Blackjack / Idiot / Engines (2 players), max 4; it was 3.62 / 4.68 / 4.01, max 6, with a
 separate ping message. Engines with 4 players: mean 2.75, max 6 (the move that ends a
 trick edits three other hands).
