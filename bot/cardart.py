@@ -559,7 +559,7 @@ def alt_text(rows: Sequence[CardRow], limit: int = 1024) -> str:
             names.append(f"{_RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}" + (" (marked)" if marked else ""))
         if row.face_down:
             names.append(f"{row.face_down} face down")
-        parts.append(f"{row.label}: {', '.join(names) or 'none'}")
+        parts.append(f"{row.label}: {', '.join(names)}" if names else row.label)
     text = "Card picture. " + "; ".join(parts) + "."
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

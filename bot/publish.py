@@ -443,12 +443,26 @@ class Publisher:
                 self.manager._schedule_publish_retry(table)
         await self._drop_old_ping(table)
         if final:
+            await self._close_live_hands(table, actor)
             self.forget_table(table)
         if (record.message_id, json.dumps(record.publish, sort_keys=True), list(record.turn_players)) != before:
             async with self.manager.storage.transaction(table.guild_id) as db:
                 await repos.update_table(db, table.id, now=now_ts(), message_id=record.message_id,
                                          message_posted_at=record.message_posted_at, publish=record.publish,
                                          turn_players=list(people))
+
+    async def _close_live_hands(self, table: Table, actor: int | None) -> None:
+        """At the end, every other open hand is shown once more: "The game is over." and
+        no controls, instead of a stale "Waiting for ..." (one call per open hand, once
+        per game)."""
+        from bot.tables import now_ts
+
+        for (guild_id, table_id, user), live in list(self.live.items()):
+            if (guild_id, table_id) != (table.guild_id, table.id) or user == actor or now_ts() - live.since > LIVE_HAND_SECONDS:
+                continue
+            hand = await self.hand_message(table, user)
+            with contextlib.suppress(discord.HTTPException):
+                await live.interaction.edit_original_response(**hand.edit())
 
     async def _drop_old_ping(self, table: Table) -> None:
         """Tables stored before the board carried the turn had a separate ping message:

@@ -122,6 +122,9 @@ async def test_whole_game_in_a_thread_with_one_parent_message_and_live_hands(sim
     assert "won the Toy game" in final.content and "/stats" in final.content and "your move" not in final.content
     assert [c.label for row in final.components for c in row.children] == ["Rematch"]
     assert [m.id for m in bot_posts(thread)] == [final.id]  # one board in the thread, nothing stale
+    for hand in hands.values():  # every open hand says so too, not a stale "Waiting for"
+        shown = now(env, hand)
+        assert shown.content == "The game is over." and [c.label for row in shown.components for c in row.children] == ["Refresh"]
     assert not any("turn" in line for line in table.record.recent)
 
 
