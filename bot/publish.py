@@ -464,6 +464,34 @@ class Publisher:
             with contextlib.suppress(discord.HTTPException):
                 await live.interaction.edit_original_response(**hand.edit())
 
+    def cancelled_board(self, table: Table, embed: discord.Embed, note: str) -> dict[str, Any]:
+        """Keyword arguments for the board's last edit when a game is cancelled: the turn
+        line replaced by the note, no buttons, no picture (in the table's layout)."""
+        content = f"This game was cancelled. {note}".strip()
+        if table.record.publish.get("layout") == "v2":
+            from bot.layout import layout_view
+
+            return {"view": layout_view(embed, content=content), "attachments": []}
+        return {"content": content, "embed": embed, "view": None, "attachments": []}
+
+    async def close_hands(self, table: Table, line: str) -> None:
+        """A cancelled game: every open hand is cut to one line (no controls, no picture),
+        and forgotten."""
+        from bot.tables import now_ts
+
+        for (guild_id, table_id, _user), live in list(self.live.items()):
+            if (guild_id, table_id) != (table.guild_id, table.id) or now_ts() - live.since > LIVE_HAND_SECONDS:
+                continue
+            if table.record.publish.get("layout") == "v2":
+                from bot.layout import text_layout
+
+                cut: dict[str, Any] = {"view": text_layout(line), "attachments": []}
+            else:
+                cut = {"content": line, "embed": None, "view": None, "attachments": []}
+            with contextlib.suppress(discord.HTTPException):
+                await live.interaction.edit_original_response(**cut)
+        self.forget_table(table)
+
     async def _drop_old_ping(self, table: Table) -> None:
         """Tables stored before the board carried the turn had a separate ping message:
         delete it once (after a restart onto this version)."""

@@ -589,12 +589,12 @@ class TableManager:
         embed = table.spec.render.table_embed(table.state.observation(None), table.names(), [*table.record.recent, note][-RECENT_LINES:])
         channel = self.publisher.place(table)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(table.record.message_id).edit(content=f"This game was cancelled. {note}", embed=embed, view=None)
+            await channel.get_partial_message(table.record.message_id).edit(**self.publisher.cancelled_board(table, embed, note))
         ping = table.record.publish.pop("ping", None)
         if ping:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(ping["id"]).delete()
-        self.publisher.forget_table(table)
+        await self.publisher.close_hands(table, f"{table.spec.title} #{table.id} was cancelled. {note}".strip())
 
     # ================================================================ hands
 

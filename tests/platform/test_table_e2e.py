@@ -506,3 +506,27 @@ async def test_pictures_off_keeps_the_board_text_only(simcord_env, monkeypatch):
     await admin.slash(channel, "settings pictures", mode="off")
     await start(channel, members)
     assert not board(channel).attachments and not calls
+
+
+@pytest.mark.parametrize("layout", ["classic", "v2"])
+async def test_cancel_mid_game_leaves_no_stale_turn_on_the_board_or_in_open_hands(simcord_env, layout):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(channel, "settings layout", style=layout)
+    await start(channel, members)
+    thread = game_place(channel)
+    shown = board(channel)
+    hands = [(await m.click(shown, label="Show hand")).response.message for m in members]
+    await members[0].slash(thread, "cancel")
+    final = now(env, shown)
+    if layout == "v2":
+        texts = [c.content for c in final.components[0].children if isinstance(c, discord.TextDisplay)]
+        assert texts[0].startswith("This game was cancelled.") and len(final.components) == 1  # no buttons left
+    else:
+        assert final.content.startswith("This game was cancelled.") and not final.components
+    assert turn_lines(thread) == [] and not final.attachments
+    for hand in hands:
+        cut = now(env, hand)
+        words = cut.content or cut.components[0].content
+        assert "Toy #1 was cancelled" in words and not cut.attachments and not cut.embeds
