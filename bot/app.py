@@ -15,8 +15,7 @@ from bot.config import Settings
 from bot.games import GameRegistry
 from bot.tables import TableManager
 from bot.views import DYNAMIC_ITEMS, on_modal_submit
-from storage import Storage
-from storage.db import pool_budget
+from storage import open_storage
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +48,7 @@ class DeckhandBot(commands.Bot):
         self.settings = settings
         self.extension_names = extensions
         self.games = GameRegistry()
-        self.storage = Storage(settings.data_dir, max_open=pool_budget(settings.max_open_databases))
+        self.storage = open_storage(settings.data_dir, settings.database_url, max_open=settings.max_open_databases)
         self.tables = TableManager(self, self.storage, self.games)
         self.restore_task: asyncio.Task[None] | None = None
         self.warm_task: asyncio.Task[None] | None = None
