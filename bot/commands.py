@@ -26,6 +26,12 @@ HANDS_WHERE = {
 }
 
 
+MY_PICTURES = {
+    "on": "Your hands will show a picture of your cards again (unless this server turned pictures off). Every picture has the same cards as its text.",
+    "off": "Your hands will be text only from now on, in every game on this server; the table's text says everything its picture shows.",
+}
+
+
 class Platform(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -198,6 +204,9 @@ class Platform(commands.Cog):
         pictures = "card pictures" if await self.tables.pictures_on(interaction.guild_id) else "text only"
         layout = await self.tables.board_layout(interaction.guild_id)
         pause = await computer.pause_seconds(self.tables, interaction.guild_id)
+        async with self.tables.storage.reading(interaction.guild_id) as db:
+            mine = await repos.get_user_setting(db, interaction.user.id, "pictures", "on") != "off"
+        hands += ", with a picture of your cards" if mine else ", text only (`/settings my-pictures`)"
         lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s", f"**Computer players' pause:** {pause:g} s", f"**Games are played:** {threads}",
                  f"**Boards:** {pictures}, {'Components V2 layout' if layout == 'v2' else 'classic embed'}"]
         # Only the house rules a server changed: every rule of five games would not fit
@@ -241,6 +250,17 @@ class Platform(commands.Cog):
             await repos.set_user_setting(db, interaction.user.id, "hands", where)
         extra = " Make sure this server's members may send you direct messages." if where == "dm" else ""
         await guard.answer(interaction, f"From now on your hands will be shown {HANDS_WHERE[where]}.{extra}")
+
+    @settings.command(name="my-pictures", description="Card pictures in your own hands (on), or text only for screen readers and slow links (off).")
+    @app_commands.choices(mode=[app_commands.Choice(name="on: a picture of my cards", value="on"), app_commands.Choice(name="off: text only", value="off")])
+    async def settings_my_pictures(self, interaction: discord.Interaction, mode: str) -> None:
+        assert interaction.guild_id is not None
+        if mode not in MY_PICTURES:
+            await guard.answer(interaction, f"'{clip(mode, 40)}' is not a choice for your hand pictures: use on or off; nothing changed.")
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_user_setting(db, interaction.user.id, "pictures", mode)
+        await guard.answer(interaction, MY_PICTURES[mode])
 
     def _is_manager(self, interaction: discord.Interaction) -> bool:
         return bool(interaction.permissions and interaction.permissions.manage_guild)

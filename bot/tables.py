@@ -11,10 +11,11 @@ The order of every move is fixed, and it is what keeps games safe:
    :class:`RuleError` and changes nothing);
 3. commit the new snapshot and the action to SQLite;
 4. only then show the effect: the acting player's hand is updated in place by the
-   interaction's own response, and the public table message is edited, or posted
-   anew (pinging whoever must act now) when the turn passes.
+   interaction's own response, the next player's open hand (or DM) tells them, and the
+   board is edited, or posted anew to ping whoever could not be told through a hand
+   (``bot/publish.py``).
 
-That is two REST calls for most moves. A failed Discord call never loses a move:
+That is two or three REST calls for most moves. A failed Discord call never loses a move:
 the state is already committed, the table message is re-posted on the next
 update or by a retry, and the turn timer keeps running.
 """
@@ -614,12 +615,12 @@ class TableManager:
         embed = table.spec.render.table_embed(table.state.observation(None), table.names(), [*table.record.recent, note][-RECENT_LINES:])
         channel = self.publisher.place(table)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(table.record.message_id).edit(content=f"This game was cancelled. {note}", embed=embed, view=None)
+            await channel.get_partial_message(table.record.message_id).edit(**self.publisher.cancelled_board(table, embed, note))
         ping = table.record.publish.pop("ping", None)
         if ping:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(ping["id"]).delete()
-        self.publisher.forget_table(table)
+        await self.publisher.close_hands(table, f"{table.spec.title} #{table.id} was cancelled. {note}".strip())
 
     # ================================================================ hands
 
@@ -640,9 +641,9 @@ class TableManager:
         if version is not None and version != table.record.version:
             notice = "The game moved on since that page was shown; here is your hand now."
             page = 0
-        content, embed, view = self._hand_payload(table, user, notice=notice, page=page)
+        hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
         if in_place:
-            await interaction.response.edit_message(content=content, embed=embed, view=view)
+            await interaction.response.edit_message(**hand.edit())
             self.publisher.remember_hand(table, interaction)
             return
         if interaction.guild_id is not None and await self.hands_in_dm(guild_id, user):
@@ -661,10 +662,11 @@ class TableManager:
             closed = table.record.publish.setdefault("dm_closed", {})
             if not closed.get(str(user)):
                 # Said once per game; from then on hands are shown here without comment.
-                content = "I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead.\n" + content
+                notice = "I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead."
+                hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
                 closed[str(user)] = True
                 await self._save_publish(table)
-        await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)
+        await interaction.response.send_message(**hand.send(), ephemeral=True)
         self.publisher.remember_hand(table, interaction)
 
     async def _save_publish(self, table: Table) -> None:
@@ -728,8 +730,8 @@ class TableManager:
                 await _reply(interaction, str(error))
                 return
             if version != table.record.version and self._is_stale(table, user, version, action):
-                content, embed, view = self._hand_payload(table, user, notice="⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
-                await guard.edit_in_place(interaction, content=content, embed=embed, view=view)
+                hand = await self.publisher.hand_message(table, user, notice="⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
+                await guard.edit_in_place(interaction, **hand.edit())
                 return
             try:
                 outcome = await self._apply(table, user, action, source="player")
@@ -739,8 +741,8 @@ class TableManager:
             except _SaveFailed:
                 await _reply(interaction, "I could not save that move, so nothing changed. Please try again.")
                 return
-            content, embed, view = self._hand_payload(table, user)
-            await guard.edit_in_place(interaction, content=content, embed=embed, view=view)
+            hand = await self.publisher.hand_message(table, user)
+            await guard.edit_in_place(interaction, **hand.edit())
             self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
             await self._after_move(table, outcome, actor=user)
         finally:

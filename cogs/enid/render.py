@@ -411,7 +411,7 @@ def ping_task(observation: Mapping[str, Any]) -> str | None:
     """What the ping asks of the players it names (``bot/publish.py``)."""
     vote = observation.get("vote")
     if vote:
-        return f"vote on {_vote_subject(vote)} (the buttons are on the vote message above)"
+        return f"vote on {_vote_subject(vote)} with the buttons on its vote message"
     return None
 
 
