@@ -138,6 +138,10 @@ class GameAI:
     playout: Callable[[Game, int], Action] | None = None
     #: Default playout length in moves (see Budget.playout_moves).
     playout_moves: int = 30
+    #: ``hard(view, rng, budget) -> Action``: a game's own hard level in place of the
+    #: shared search (Onion estimates hand strength by sampling; chips, not placements,
+    #: are what its bets weigh). None: :func:`bot.ai.search.hard`.
+    hard: Callable[[PlayerView, random.Random, Budget], Action] | None = None
 
 
 def game_ai(key: str) -> GameAI:
@@ -167,6 +171,8 @@ def decide(view: PlayerView, level: str, rng: random.Random, *, budget: Budget |
     if level == "easy":
         return ai.easy(view, rng)
     if level == "hard":
+        if ai.hard is not None:
+            return ai.hard(view, rng, budget or Budget())
         from bot.ai.search import hard
 
         return hard(view, ai, rng, budget or Budget())
