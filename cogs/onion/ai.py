@@ -101,7 +101,8 @@ def read_table(view: PlayerView) -> Table:
     opponents = tuple(p for p in live if p != me)
     known = {p: tuple(parse_card(c) for c in seats[p]["up"]) for p in opponents}
     hidden = {p: int(seats[p]["down"]) for p in opponents}
-    seen = [*mine, *map(parse_card, obs.get("offered", []))]
+    offered = [parse_card(c) for c in obs.get("offered", [])]
+    seen = [*mine, *(c for c in offered if c not in mine)]  # a disclosure offers own cards
     for s in obs["seats"]:
         seen += map(parse_card, [*(s["up"] if s["player"] != me else []), *s["aside"]])
     unseen = tuple(unseen_cards(FULL_PACK, seen))
