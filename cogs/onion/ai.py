@@ -277,7 +277,9 @@ class Mind:
             mine = int((obs["auction"] or {}).get("bids", {}).get(str(self.view.player), 0))
             low = int(obs["auction"]["minimum"])
             limit = min(chips + mine, int(p * self.pot()))
-            return Action("bid", arg=str(low)) if e > 0 and low <= limit else Action("decline")
+            # The last one in wins the Pot by bidding the minimum: nobody else may outbid.
+            keen = e > 0 or not self.table.opponents
+            return Action("bid", arg=str(low)) if keen and low <= limit else Action("decline")
         if phase == "buy" and step == "buy":
             reserve = chips - 3 * self.stake
             k = 2 if e > 0.1 else 1 if e > 0 else 0

@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot import computer
 from bot.cardart import CardRow
 from bot.engine import Action, Control, Event
 from bot.render_util import (
@@ -34,7 +35,7 @@ from bot.render_util import (
     plural,
     seat_label,
 )
-from cogs.onion.rules import DEFAULTS, HOUSE_RULES, MODIFIERS
+from cogs.onion.rules import DEFAULTS, HOUSE_RULES, MODIFIERS, PLAIN_VARIANT
 from cogs.onion.scoring import parse_card
 
 COLOUR = discord.Colour.dark_gold()
@@ -470,15 +471,21 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
 
 def session_summary(carry: Mapping[str, Any]) -> str:
     """The final standings of a session (``/onion session end``), from the carryover:
-    bankrolls richest first, with rounds won and chips rebought."""
+    bankrolls richest first, with rounds won and chips rebought; the plain variant has no
+    chips, so its standings are rounds won, most first."""
     banks = {int(p): int(v) for p, v in (carry.get("bankrolls") or {}).items()}
     wins = {int(p): int(v) for p, v in (carry.get("wins") or {}).items()}
     rebuys = {int(p): int(v) for p, v in (carry.get("rebuys") or {}).items()}
     rounds = int(carry.get("round", 0))
     lines = [f"{plural(rounds, 'round')} played."]
+    if carry.get("variant") == PLAIN_VARIANT:
+        for p in sorted(set(banks) | set(wins), key=lambda p: (-wins.get(p, 0), p)):
+            lines.append(f"{computer.name(p)}: {plural(wins.get(p, 0), 'round')} won")
+        return "\n".join(lines)
     for p in sorted(banks, key=lambda p: (-banks[p], p)):
         extra = f", rebought {rebuys[p]}" if rebuys.get(p) else ""
-        lines.append(f"<@{p}>: {plural(banks[p], 'chip')} ({plural(wins.get(p, 0), 'round')} won{extra})")
+        lines.append(f"{computer.name(p)}: {plural(banks[p], 'chip')} ({plural(wins.get(p, 0), 'round')} won{extra})")
     if int(carry.get("pot", 0)):
         lines.append(f"{plural(int(carry['pot']), 'chip')} were left in the pot by the last round, which everyone folded; they go to nobody.")
     return "\n".join(lines)
+
