@@ -10,6 +10,7 @@ import pytest
 from bot import computer
 from tests.ai.test_e2e_computers import db_rows, the_table, world
 from tests.conftest import restart
+from tests.e2e.embeds import embed_text
 from tests.e2e.ui import board, game_place, use_control
 from tests.onion.test_e2e_onion import choice, hand_of
 
@@ -44,6 +45,9 @@ async def play_round(env, data_dir, monkeypatch, host, channel, table, restart_a
             if table.status != "playing" or not any(computer.is_computer(p) for p in table.state.current_players()):
                 monkeypatch.setattr(computer, "schedule", schedule)
                 continue
+            due = next(p for p in table.state.current_players() if computer.is_computer(p))
+            shown = embed_text(board(channel).embeds[0])
+            assert f"**Turn:** {computer.name(due)}" in shown and "(a computer player: it moves in a moment)" in shown
             before = table.record.version
             monkeypatch.setattr(computer, "schedule", schedule)
             await restart(env, data_dir)
