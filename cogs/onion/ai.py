@@ -39,6 +39,7 @@ staying in are not read as signs of strength), and the rarely met house switches
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
@@ -59,6 +60,8 @@ EASY_EVALUATIONS = 40
 HARD_SAMPLES = 400
 #: Extra win share a match needs above the pot odds (easy is more cautious).
 CALL_MARGIN = {"easy": 0.05, "hard": 0.02}
+#: How much one Stake bet by an opponent sharpens hard's view of their hand (see Mind.signals).
+SIGNAL = 0.5
 #: A declaration is made only when it adds this much win share.
 DECLARE_MARGIN = 0.02
 HAND = 10  # cards in a hand at the showdown
@@ -160,30 +163,55 @@ class Sampler:
             yield mine, hands
 
     def win_shares(self, candidates: Sequence[Callable[[list[Card]], tuple[list[Card], dict[int, ScoringContext]]]],
-                   spare: int) -> list[float]:
+                   spare: int, signals: Mapping[int, float] | None = None) -> list[float]:
         """The share of imagined showdowns each candidate wins (same deals for all).
-        A candidate maps my spare cards to (my final hand, the contexts)."""
+        A candidate maps my spare cards to (my final hand, the contexts).
+
+        ``signals`` (hard): opponent -> how strongly their bets now on the table say
+        "strong hand". Each deal then counts with weight ``rank ** signal`` per such
+        opponent, ``rank`` being where their imagined hand falls among all their imagined
+        hands (0 weakest, 1 strongest): a big bet makes their strong deals count more."""
         t = self.table
-        wins = [0.0] * len(candidates)
-        deals = 0
+        results: list[list[float]] = []
+        signals = signals or {}
+        ranks: dict[int, list[tuple[int, ...]]] = {p: [] for p in t.opponents}
         for spare_cards, hands in self._deals(spare, len(candidates) + len(t.opponents)):
-            deals += 1
-            cache: dict[ScoringContext, dict[int, Arrangement]] = {}
-            for i, candidate in enumerate(candidates):
+            cache: dict[tuple[ScoringContext, ...], dict[int, Arrangement]] = {}
+            row = []
+            for candidate in candidates:
+                if results and self.out_of_time():
+                    break  # a deal the clock cuts short is dropped
                 hand, contexts = candidate(spare_cards)
                 key = tuple(contexts[p] for p in t.opponents)
-                theirs = cache.get(key)  # type: ignore[arg-type]
+                theirs = cache.get(key)
                 if theirs is None:
                     theirs = {p: best_arrangement(hands[p], contexts[p]) for p in t.opponents}
-                    cache[key] = theirs  # type: ignore[index]
-                wins[i] += _won(t, best_arrangement(hand, contexts[t.me]), theirs)
-        return [w / deals for w in wins]
+                    cache[key] = theirs
+                row.append(_won(t, best_arrangement(hand, contexts[t.me]), theirs))
+            if len(row) < len(candidates):
+                break
+            first = next(iter(cache.values()))
+            for p in ranks:
+                ranks[p].append(first[p].key)
+            results.append(row)
+        weights = [1.0] * len(results)
+        self.ranks = {}
+        for p, keys in ranks.items():
+            order = sorted(keys)
+            rank = [(bisect_left(order, k) + 0.5 * (bisect_right(order, k) - bisect_left(order, k))) / len(keys)
+                    for k in keys]
+            self.ranks[p] = rank
+            for i, r in enumerate(rank):
+                weights[i] *= r ** signals.get(p, 0.0)
+        total = sum(weights)
+        self.results, self.weights = results, [w / total for w in weights]
+        return [sum(w * row[c] for w, row in zip(self.weights, results)) for c in range(len(candidates))]
 
-    def win_share(self) -> float:
+    def win_share(self, signals: Mapping[int, float] | None = None) -> float:
         """This seat's chance of winning the showdown with its hand as it is."""
         t = self.table
         need = t.future(t.me)
-        return self.win_shares([lambda spare: ([*t.mine, *spare[:need]], dict(t.contexts))], need)[0]
+        return self.win_shares([lambda spare: ([*t.mine, *spare[:need]], dict(t.contexts))], need, signals)[0]
 
 
 def _won(t: Table, mine: Arrangement, theirs: Mapping[int, Arrangement]) -> float:
@@ -231,6 +259,20 @@ class Mind:
     def pot(self) -> int:
         return int(self.obs["pot"]) + sum(int(s["pending"]) for s in self.obs["seats"])
 
+    def signals(self) -> dict[int, float]:
+        """hard reads the bets on the table now as strength: chips an opponent has put up
+        in this step (a raise, a bid, an extra bet held near the Pot, or the amount the
+        Dealer named), in Stakes, times SIGNAL."""
+        obs, stake = self.obs, self.stake
+        out: dict[int, float] = {}
+        for s in obs["seats"]:
+            if s["player"] in self.table.opponents and s["pending"]:
+                out[s["player"]] = SIGNAL * s["pending"] / stake
+        dealer = obs["dealer"]
+        if obs["phase"] == "bet" and obs["step"] == "respond" and dealer in self.table.opponents and obs["amount"]:
+            out[dealer] = out.get(dealer, 0.0) + SIGNAL * obs["amount"] / stake
+        return out
+
     def edge(self, p: float) -> float:
         return p - 1.0 / (len(self.table.opponents) + 1)
 
@@ -257,11 +299,15 @@ class Mind:
             return self.exchange()
         if phase == "declare":
             return self.declare()
-        p = self.sampler().win_share()
+        sampler = self.sampler()
+        p = sampler.win_share(self.signals() if self.level == "hard" else None)
         e = self.edge(p)
         cap = int(obs["cap"])
         chips = self.chips
         owed = int(obs["owed"].get(str(self.view.player), 0)) if obs.get("owed") else 0
+        heads_up = self.level == "hard" and len(self.table.opponents) == 1
+        if phase == "bet" and step in ("name", "respond") and heads_up:
+            return self.heads_up_bet(p, sampler, owed)
         if phase == "bet" and step == "name":
             return self.amount("bet", chips, cap, e * 8 if e > 0.05 else 0)
         if phase == "bet":
@@ -289,6 +335,40 @@ class Mind:
         if phase == "offer":
             return Action("match") if "match" in kinds and self.worth(p, owed) else Action("pass")
         return self.legal[-1]
+
+    def heads_up_bet(self, p: float, sampler: Sampler, owed: int) -> Action:
+        """hard, one opponent: the bet with the best expected chips, if the opponent calls
+        a bet only with the part of its imagined hands strong enough for the price (its rank
+        above the pot odds it is offered, as easy does) and folds the rest. A fold by the
+        opponent wins the Pot (a Dealer who folds leaves us the only bidder in the auction)."""
+        pot = self.pot()
+        (them,) = self.table.opponents
+        wins, ranks, weights = [r[0] for r in sampler.results], sampler.ranks[them], sampler.weights
+        name = self.obs["step"] == "name"
+
+        def value(bet: int) -> float:
+            # name: we bet ``bet`` (0 allowed); respond: we pay ``owed`` and raise ``bet``.
+            paid = bet if name else owed + bet
+            if bet == 0:
+                return sum(w * (win * (pot + paid) - paid) for w, win in zip(weights, wins))
+            calls_at = bet / (pot + paid + bet) + CALL_MARGIN["easy"]
+            total = 0.0
+            for w, win, rank in zip(weights, wins, ranks):
+                if rank < calls_at:
+                    total += w * pot  # they fold: the Pot (and our own chips back)
+                else:
+                    total += w * (win * (pot + paid + bet) - paid)
+            return total
+
+        options: list[tuple[float, Action]] = []
+        for action in self.legal:
+            if action.kind == "bet" or action.kind == "raise":
+                options.append((value(int(action.arg)), action))
+            elif action.kind == "match":
+                options.append((value(0), action))
+            elif action.kind == "fold":
+                options.append((0.0, action))
+        return max(options, key=lambda o: o[0])[1]
 
     def exchange(self) -> Action:
         t = self.table
