@@ -307,7 +307,7 @@ class Mind:
         owed = int(obs["owed"].get(str(self.view.player), 0)) if obs.get("owed") else 0
         heads_up = self.level == "hard" and len(self.table.opponents) == 1
         if phase == "bet" and step in ("name", "respond") and heads_up:
-            return self.heads_up_bet(p, sampler, owed)
+            return self.heads_up_bet(sampler, owed)
         if phase == "bet" and step == "name":
             return self.amount("bet", chips, cap, e * 8 if e > 0.05 else 0)
         if phase == "bet":
@@ -336,7 +336,7 @@ class Mind:
             return Action("match") if "match" in kinds and self.worth(p, owed) else Action("pass")
         return self.legal[-1]
 
-    def heads_up_bet(self, p: float, sampler: Sampler, owed: int) -> Action:
+    def heads_up_bet(self, sampler: Sampler, owed: int) -> Action:
         """hard, one opponent: the bet with the best expected chips, if the opponent calls
         a bet only with the part of its imagined hands strong enough for the price (its rank
         above the pot odds it is offered, as easy does) and folds the rest. A fold by the

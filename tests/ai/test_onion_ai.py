@@ -158,3 +158,15 @@ def test_easy_discards_what_its_best_five_leave_unused():
     assert action == Action("discard", (parse_card("2w"),))
     hard = decide(_view(game, 2), "hard", random.Random(0), budget=Budget(iterations=300))
     assert hard.kind == "discard" and parse_card("Kc") not in hard.cards
+
+
+def test_heads_up_hard_bets_a_strong_hand_and_folds_a_hopeless_one_to_a_big_bet():
+    # Two players: 1 deals with a Double Onion's makings; 2 holds nines and tens.
+    game = new_round([1, 2], 1, {1: ["Kc", "Ah", "Kd", "As", "Kh"], 2: ["9d", "9h", "Ts", "Tw", "5t"]})
+    for p in (2, 1):
+        game.apply(p, Action("discard"))
+    named = decide(_view(game, 1), "hard", random.Random(2), budget=Budget(iterations=400))
+    assert named.kind == "bet" and int(named.arg) > 0, named
+    game.apply(1, Action("bet", arg="10"))
+    answer = decide(_view(game, 2), "hard", random.Random(2), budget=Budget(iterations=400))
+    assert answer == Action("fold")
