@@ -1,6 +1,6 @@
 """Cripple Mr Onion computer players: chips won per round, win rates and decision times.
 
-    python bench/onion_ai.py [--rounds 300] [--hard-rounds N] [--hard-ms 100] [--players 2]
+    python bench/onion_ai.py [--rounds 300] [--hard-rounds N] [--hard-ms 100] [--hard-evaluations N] [--players 2]
                              [--pairings random-easy easy-hard] [--variant gambling]
 
 Each pairing plays ``--rounds`` independent rounds (each a new session: 100 chips each,
@@ -8,7 +8,9 @@ Stake 1, cap 10) between the two levels, ``--players`` seats alternating between
 Rounds come in pairs on one fixed seed (``onion-ai-<pairing>-<i // 2>``) with the seats
 swapped, so neither level is the first Dealer or holds the better cards more often.
 Every seat decides through ``bot.ai.decide`` from a ``PlayerView`` only; hard thinks for
-``--hard-ms`` by ``time.perf_counter`` (``Budget.timed``), as at the table.
+``--hard-ms`` by ``time.perf_counter`` (``Budget.timed``), as at the table, or, with
+``--hard-evaluations N``, for N hand evaluations whatever the clock (results independent of
+the machine's load).
 
 Printed per pairing, for the second level (the challenger):
 - chips won per round (its seats' chips after the round minus before, ante included),
@@ -44,7 +46,7 @@ def interval(values: list[float]) -> tuple[float, float, float]:
 
 
 def play_round(levels: tuple[str, str], index: int, players: int, hard_seconds: float, variant: str,
-               times: dict[str, list[float]]) -> tuple[int, bool | None]:
+               times: dict[str, list[float]], evaluations: int | None = None) -> tuple[int, bool | None]:
     """One round; returns (challenger's chips won, challenger won: True/False/None for all fold)."""
     seats = list(range(1, players + 1))
     swap = index % 2
@@ -60,7 +62,8 @@ def play_round(levels: tuple[str, str], index: int, players: int, hard_seconds: 
         level = level_of[player]
         view = PlayerView.of(game, player)
         started = time.perf_counter()
-        action = decide(view, level, rng, budget=Budget.timed(time.perf_counter, hard_seconds))
+        budget = Budget(iterations=evaluations) if evaluations else Budget.timed(time.perf_counter, hard_seconds)
+        action = decide(view, level, rng, budget=budget)
         times.setdefault(level, []).append(time.perf_counter() - started)
         game.apply(player, action)
     mine = [p for p in seats if level_of[p] == levels[1]]
@@ -81,11 +84,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--hard-rounds", type=int, default=None, help="rounds for pairings with hard")
     parser.add_argument("--hard-ms", type=float, default=100.0)
+    parser.add_argument("--hard-evaluations", type=int, default=None,
+                        help="cap hard at this many hand evaluations instead of a time budget (load-independent)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--variant", default="gambling", choices=("gambling", "plain"))
     parser.add_argument("--pairings", nargs="+", default=["random-easy", "easy-hard"])
     args = parser.parse_args()
-    print(f"Cripple Mr Onion computer players, {args.players} seats, {args.variant}, hard {args.hard_ms:g} ms")
+    thinking = f"{args.hard_evaluations} evaluations" if args.hard_evaluations else f"{args.hard_ms:g} ms"
+    print(f"Cripple Mr Onion computer players, {args.players} seats, {args.variant}, hard {thinking}")
     for pairing in args.pairings:
         levels = tuple(pairing.split("-"))
         rounds = args.hard_rounds if "hard" in levels and args.hard_rounds else args.rounds
@@ -95,7 +101,8 @@ def main() -> None:
         all_fold = 0
         started = time.perf_counter()
         for i in range(rounds):
-            won, result = play_round(levels, i, args.players, args.hard_ms / 1000, args.variant, times)
+            won, result = play_round(levels, i, args.players, args.hard_ms / 1000, args.variant, times,
+                                     args.hard_evaluations)
             chips.append(won)
             if result is None:
                 all_fold += 1

@@ -44,7 +44,9 @@ bets) may return a ``say``/``bet`` action that ``legal_actions`` does not enumer
 (a ritual shouted out of turn). Such a game adds what it needs to ``GameAI`` (e.g. a
 ``speaks(view)`` hook the platform asks after every move, per-level slip chances) and
 keeps ``history`` in mind (Enid's chain); hard's search needs only ``determinize``,
-``evaluate`` and ``Game.clone`` as here, with ``legal`` holding its candidate moves.
+``evaluate`` and ``Game.clone`` as here, with ``legal`` holding its candidate moves. A game
+whose hard level is not that search gives ``GameAI.hard`` (Onion: hand-strength sampling
+weighed in chips, see ``cogs/onion/ai.py``).
 
 What a game provides (``cogs/<game>/ai.py``, pure)
 ---------------------------------------------------
