@@ -28,11 +28,14 @@ face-up and declared cards, chips, bets and counts), never from the game:
 easy spends a fixed, small number of hand evaluations (about 40, a few ms);
 hard samples until its budget's deadline (or its caps: ``Budget.determinizations`` imagined
 deals, ``Budget.iterations`` hand evaluations), so with a 0.1 s budget it sees several
-times more deals. Same view and same random seed give the same action, whatever the hidden
-cards are (fair by construction: nothing else is read).
+times more deals. hard also reads the chips an opponent has put up in the current step as
+strength (:meth:`Mind.signals`: that opponent's stronger imagined hands count more) and,
+against one opponent, picks its bet or raise by expected chips (:meth:`Mind.heads_up_bet`).
+Same view and same random seed give the same action, whatever the hidden cards are (fair
+by construction: nothing else is read).
 
-The estimate simplifies on purpose: the others' cards are random (their exchanges, bets and
-staying in are not read as signs of strength), and the rarely met house switches #0, #2 and
+The estimate simplifies on purpose: the others' exchanges, earlier bets and staying in are
+not read (the observation does not keep them), and the rarely met house switches #0, #2 and
 #3 are not modelled in the imagined showdowns (the real showdown applies them).
 """
 
