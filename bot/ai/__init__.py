@@ -44,7 +44,9 @@ bets) may return a ``say``/``bet`` action that ``legal_actions`` does not enumer
 (a ritual shouted out of turn). Such a game adds what it needs to ``GameAI`` (e.g. a
 ``speaks(view)`` hook the platform asks after every move, per-level slip chances) and
 keeps ``history`` in mind (Enid's chain); hard's search needs only ``determinize``,
-``evaluate`` and ``Game.clone`` as here, with ``legal`` holding its candidate moves.
+``evaluate`` and ``Game.clone`` as here, with ``legal`` holding its candidate moves. A game
+whose hard level is not that search gives ``GameAI.hard`` (Onion: hand-strength sampling
+weighed in chips, see ``cogs/onion/ai.py``).
 
 What a game provides (``cogs/<game>/ai.py``, pure)
 ---------------------------------------------------
@@ -138,6 +140,10 @@ class GameAI:
     playout: Callable[[Game, int], Action] | None = None
     #: Default playout length in moves (see Budget.playout_moves).
     playout_moves: int = 30
+    #: ``hard(view, rng, budget) -> Action``: a game's own hard level in place of the
+    #: shared search (Onion estimates hand strength by sampling; chips, not placements,
+    #: are what its bets weigh). None: :func:`bot.ai.search.hard`.
+    hard: Callable[[PlayerView, random.Random, Budget], Action] | None = None
 
 
 def game_ai(key: str) -> GameAI:
@@ -167,6 +173,8 @@ def decide(view: PlayerView, level: str, rng: random.Random, *, budget: Budget |
     if level == "easy":
         return ai.easy(view, rng)
     if level == "hard":
+        if ai.hard is not None:
+            return ai.hard(view, rng, budget or Budget())
         from bot.ai.search import hard
 
         return hard(view, ai, rng, budget or Budget())

@@ -667,8 +667,7 @@ class OnionGame(Game):
             won = self.pot
             self.chips[winner] += self.pot
             self.pot = 0
-            if not self.gambling:
-                self.wins[winner] += 1
+            self.wins[winner] += 1
             self.next_dealer = winner
             events.append(Event("won", winner, {"player": winner, "pot": won, "outcome": outcome}))
         self.phase = OVER
@@ -1141,6 +1140,7 @@ class OnionGame(Game):
         owner = lambda p: str(stood.get(p, p))  # noqa: E731
         return {
             "round": self.round_no,
+            "variant": self.options["variant"],
             "bankrolls": {**{p: a["chips"] for p, a in away.items()}, **{owner(p): v for p, v in self.chips.items()}},
             "dealer": self.next_dealer if self.phase == OVER else self.dealer,
             "eights_wild": bool(self.on(1) and self.null_played),
