@@ -23,6 +23,7 @@ talks to a game through this interface, so a new game drops in without platform 
 
 from __future__ import annotations
 
+import functools
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -248,6 +249,15 @@ class Game(ABC):
     def _apply(self, player: int, action: Action) -> list[Event]:
         """Apply an action already known to be legal."""
 
+    # -- the legal-actions cache -------------------------------------------------------
+
+    #: What a game remembers about the current state to answer ``legal_actions`` fast
+    #: (its shape is the game's own: one list, or a dict per player); None = nothing
+    #: yet. Only methods marked :func:`changes_state` (``_apply``, ``remove_player``)
+    #: change a game after ``new()``/``from_dict()``, and they drop it on entry and on
+    #: exit, so it never outlives the state it describes.
+    _legal_cache: Any = None
+
     # -- persistence ---------------------------------------------------------------
 
     @abstractmethod
@@ -269,6 +279,23 @@ class Game(ABC):
         This default is a ``to_dict``/``from_dict`` round trip: correct but slow, so
         games override it with plain container copies."""
         return type(self).from_dict(self.to_dict())
+
+
+def changes_state(method: Callable[..., list[Event]]) -> Callable[..., list[Event]]:
+    """Mark a :class:`Game` method that changes the state (``_apply``,
+    ``remove_player``): the game's ``_legal_cache`` is dropped when it starts and
+    again when it ends, even by an exception, so whatever was listed before or in the
+    middle of the move is never served for the new state."""
+
+    @functools.wraps(method)
+    def changing(self: Game, *args: Any) -> list[Event]:
+        self._legal_cache = None
+        try:
+            return method(self, *args)
+        finally:
+            self._legal_cache = None
+
+    return changing
 
 
 def cards_to_codes(cards: Sequence[Card]) -> list[str]:

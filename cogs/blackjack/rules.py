@@ -44,6 +44,7 @@ from bot.engine import (
     RuleError,
     UnknownPlayer,
     cards_to_codes,
+    changes_state,
     codes_to_cards,
 )
 
@@ -461,14 +462,8 @@ class BlackjackGame(Game):
 
     # -- moves -------------------------------------------------------------------
 
+    @changes_state
     def _apply(self, player: int, action: Action) -> list[Event]:
-        self._legal_cache = None
-        try:
-            return self._apply_move(player, action)
-        finally:
-            self._legal_cache = None  # whatever was cached mid-move is stale now
-
-    def _apply_move(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         kind = action.kind
         if kind == "play":
@@ -659,16 +654,13 @@ class BlackjackGame(Game):
             return DRAW
         return TIMEOUT_DRAW
 
+    @changes_state
     def remove_player(self, player: int) -> list[Event]:
         """The leaver's cards go to the bottom of the deck; a turn in progress passes on
         as if ended (a pickup they were facing leaves with them)."""
         if player not in self.players:
             return []
-        self._legal_cache = None
-        try:
-            return self._remove_seated(player)
-        finally:
-            self._legal_cache = None  # see _apply
+        return self._remove_seated(player)
 
     def _remove_seated(self, player: int) -> list[Event]:
         events: list[Event] = []

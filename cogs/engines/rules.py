@@ -40,6 +40,7 @@ from bot.engine import (
     HouseRule,
     RuleError,
     cards_to_codes,
+    changes_state,
     codes_to_cards,
 )
 
@@ -527,14 +528,8 @@ class EnginesGame(Game):
 
     # -- moves ---------------------------------------------------------------------
 
+    @changes_state
     def _apply(self, player: int, action: Action) -> list[Event]:
-        self._legal_cache = None
-        try:
-            return self._apply_move(player, action)
-        finally:
-            self._legal_cache = None  # anything listed mid-move is stale
-
-    def _apply_move(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         if action.kind == "play":
             self._pick(player, action.cards[0], events)
@@ -887,15 +882,12 @@ class EnginesGame(Game):
             self.result["set_wins"] = dict(self.set_wins)
         events.append(Event("game_over", None, dict(self.result)))
 
+    @changes_state
     def remove_player(self, player: int) -> list[Event]:
         """Engines needs full sides: whoever leaves forfeits for their side."""
         if player not in self.side_of:
             return []
-        self._legal_cache = None
-        try:
-            return self._remove_seated(player)
-        finally:
-            self._legal_cache = None  # see _apply
+        return self._remove_seated(player)
 
     def _remove_seated(self, player: int) -> list[Event]:
         events = [Event("player_removed", player, {"player": player})]

@@ -58,6 +58,7 @@ from bot.engine import (
     IllegalAction,
     RuleError,
     cards_to_codes,
+    changes_state,
     codes_to_cards,
 )
 
@@ -559,14 +560,8 @@ class IdiotGame(Game):
 
     # -- moves -----------------------------------------------------------------------
 
+    @changes_state
     def _apply(self, player: int, action: Action) -> list[Event]:
-        self._legal_cache = None
-        try:
-            return self._apply_move(player, action)
-        finally:
-            self._legal_cache = None  # whatever was listed mid-move is stale now
-
-    def _apply_move(self, player: int, action: Action) -> list[Event]:
         if action.kind == "swap":
             return self._swap(player, action.cards[0], action.cards[1])
         if action.kind == "ready":
@@ -782,16 +777,13 @@ class IdiotGame(Game):
             return blinds[0]
         return Action("pickup")
 
+    @changes_state
     def remove_player(self, player: int) -> list[Event]:
         """The leaver's cards are taken out of the game into the burned zone (face
         down ones unseen); the game goes on while two players still hold cards."""
         if self.is_over() or player not in self.players or player in self.removed or player in self.finished:
             return []
-        self._legal_cache = None
-        try:
-            return self._remove_seated(player)
-        finally:
-            self._legal_cache = None  # see _apply
+        return self._remove_seated(player)
 
     def _remove_seated(self, player: int) -> list[Event]:
         was_turn = self.turn == player
