@@ -181,6 +181,15 @@ _CODE_AT = {card._key: str(card) for card in standard_deck()}
 #: One shared pick action per card, so listing legal actions builds no new objects.
 _PICK_AT = {card._key: Action("play", (card,)) for card in standard_deck()}
 _IPO = Action("ipo")
+#: distance(request, card) by the two cards' keys: _DISTANCE_FROM[request._key][card._key].
+_DISTANCE_FROM: list[list[int | None]] = [[None] * 64 for _ in range(64)]
+for _request in standard_deck():
+    for _card in standard_deck():
+        _DISTANCE_FROM[_request._key][_card._key] = distance(_request, _card)
+#: The pick actions of a hand, by its cards' keys in hand order (hands recur in random
+#: games and searches; the memo is bounded).
+_PICKS_OF: dict[tuple[int, ...], list[Action]] = {}
+_PICKS_OF_MAX = 100_000
 _DECLINE = Action("decline")
 _REFILL_ACTIONS = (Action("refill", arg="deck"), Action("refill", arg="partner"))
 
@@ -396,7 +405,8 @@ class EnginesGame(Game):
         missing = HAND_SIZE[side] - len(self.hands[player])
         if missing <= 0 or not deck:
             return
-        drawn, self.decks[side] = deck[:missing], deck[missing:]
+        drawn = deck[:missing]
+        del deck[:missing]
         self.hands[player] = _sorted(self.hands[player] + drawn)
         code_at = _CODE_AT
         events.append(
@@ -444,9 +454,15 @@ class EnginesGame(Game):
         elif player not in self.current_players():
             return []
         if phase == CHOOSE:
-            pick_at = _PICK_AT
-            actions = [pick_at[card._key] for card in _unique_sorted(self.hands[player])]
-            if self._ipo_allowed(player):
+            hand = self.hands[player]
+            key = tuple([card._key for card in hand])
+            picks = _PICKS_OF.get(key)
+            if picks is None:
+                if len(_PICKS_OF) >= _PICKS_OF_MAX:
+                    _PICKS_OF.clear()
+                picks = _PICKS_OF[key] = [_PICK_AT[card._key] for card in _unique_sorted(hand)]
+            actions = list(picks)
+            if player == self.turn and self._ipo_allowed(player):
                 actions.append(_IPO)
             return actions
         if self.phase == TIEBREAK:
@@ -568,12 +584,16 @@ class EnginesGame(Game):
                 break
         else:
             hand.remove(card)  # raises ValueError as before
-        self.choices[player] = card
+        choices = self.choices
+        choices[player] = card
         events.append(
             Event("chosen", player, {"player": player, "card": _CODE_AT[key]}, private=True, public_data={"player": player})
         )
-        if not self.current_players():
-            self._resolve(events)
+        hands = self.hands
+        for p in self.seats:  # == `if not self.current_players()`, without building it
+            if p not in choices and hands[p]:
+                return
+        self._resolve(events)
 
     # -- resolution --------------------------------------------------------------
 
@@ -589,7 +609,9 @@ class EnginesGame(Game):
             "outcome": None,
         }
         events.append(Event("reveal", None, {"request": _CODE_AT[request._key], "plays": self.reveal["plays"]}))
-        gaps = {p: distance(request, self.choices[p]) for p in order}
+        row = _DISTANCE_FROM[request._key]
+        choices = self.choices
+        gaps = {p: row[choices[p]._key] for p in order}
 
         matches = [p for p in order if gaps[p] == 0]
         if self.four_players and matches:
@@ -808,7 +830,7 @@ class EnginesGame(Game):
             self.decks[SEARCH] = shuffled(self.search_discard, self.seed, f"reshuffle-{self.reshuffles}")
             self.search_discard = []
             events.append(Event("search_reshuffled", None, {"count": len(self.decks[SEARCH])}))
-        self.request, self.decks[SEARCH] = self.decks[SEARCH][0], self.decks[SEARCH][1:]
+        self.request = self.decks[SEARCH].pop(0)
         self.search_count += 1
         self.choices = {}
         self.phase = CHOOSE
