@@ -110,8 +110,9 @@ class Budget:
     #: Playouts stop after this many moves and ``evaluate`` scores the position
     #: (None: the game's own ``GameAI.playout_moves``).
     playout_moves: int | None = None
-    #: The search's move replaces easy's only when its mean score is this much better.
-    margin: float = 0.05
+    #: The search's move replaces easy's only when its mean score is this much better
+    #: (None: the game's own ``GameAI.margin``).
+    margin: float | None = None
     deadline: Callable[[], bool] | None = field(default=None, compare=False)
 
     @classmethod
@@ -138,6 +139,16 @@ class GameAI:
     playout: Callable[[Game, int], Action] | None = None
     #: Default playout length in moves (see Budget.playout_moves).
     playout_moves: int = 30
+    #: ``quiet(game) -> bool``: may ``evaluate`` score this position? A playout that
+    #: has made its moves plays on (a few more at most) until it is, so a position is
+    #: not scored in the middle of something (Engines: half the picks of a search made).
+    #: None: every position is.
+    quiet: Callable[[Game], bool] | None = None
+    #: Default Budget.margin: how much better (in score, 0-1) the search's move must
+    #: look than easy's before it is played instead.
+    margin: float = 0.05
+    #: Share of playout moves that are uniformly random rather than the playout policy.
+    playout_random: float = 0.1
 
 
 def game_ai(key: str) -> GameAI:

@@ -33,8 +33,8 @@ from bot.engine import Action, Game
 if TYPE_CHECKING:
     from bot.ai import Budget, GameAI, PlayerView
 
-#: Share of playout moves that are uniformly random even when the game has a policy.
-PLAYOUT_RANDOM = 0.1
+#: A playout that has made its moves plays at most this many more to reach a quiet position.
+QUIET_EXTRA = 12
 
 
 def placement_rewards(game: Game) -> dict[int, float]:
@@ -53,14 +53,19 @@ def placement_rewards(game: Game) -> dict[int, float]:
 
 
 def _playout_action(game: Game, player: int, ai: GameAI, rng: random.Random) -> Action:
-    if ai.playout is not None and rng.random() >= PLAYOUT_RANDOM:
+    if ai.playout is not None and rng.random() >= ai.playout_random:
         return ai.playout(game, player)
     return rng.choice(game.legal_actions(player))
 
 
 def playout(game: Game, me: int, ai: GameAI, rng: random.Random, moves: int) -> float:
-    """Play ``game`` on (it is changed) and score it for ``me`` in [0, 1]."""
-    for _ in range(moves):
+    """Play ``game`` on (it is changed) for ``moves`` moves, then on to a quiet
+    position (``GameAI.quiet``, at most QUIET_EXTRA more), and score it for ``me``
+    in [0, 1]."""
+    quiet = ai.quiet
+    for made in range(moves + (QUIET_EXTRA if quiet is not None else 0)):
+        if made >= moves and quiet(game):  # type: ignore[misc]
+            break
         current = game.current_players()
         if not current:
             break
@@ -107,7 +112,8 @@ def hard(view: PlayerView, ai: GameAI, rng: random.Random, budget: Budget) -> Ac
     if not rounds:
         return fallback
     voted = max(range(count), key=lambda i: (votes[i], totals[i]))
-    if voted != easy_index and _clearly_better([r[voted] - r[easy_index] for r in history], budget.margin):
+    margin = budget.margin if budget.margin is not None else ai.margin
+    if voted != easy_index and _clearly_better([r[voted] - r[easy_index] for r in history], margin):
         return legal[voted]
     return fallback
 

@@ -181,11 +181,11 @@ _CODE_AT = {card._key: str(card) for card in standard_deck()}
 #: One shared pick action per card, so listing legal actions builds no new objects.
 _PICK_AT = {card._key: Action("play", (card,)) for card in standard_deck()}
 _IPO = Action("ipo")
-#: distance(request, card) by the two cards' keys: _DISTANCE_FROM[request._key][card._key].
-_DISTANCE_FROM: list[list[int | None]] = [[None] * 64 for _ in range(64)]
+#: distance(request, card) by the two cards' keys: DISTANCE_FROM[request._key][card._key].
+DISTANCE_FROM: list[list[int | None]] = [[None] * 64 for _ in range(64)]
 for _request in standard_deck():
     for _card in standard_deck():
-        _DISTANCE_FROM[_request._key][_card._key] = distance(_request, _card)
+        DISTANCE_FROM[_request._key][_card._key] = distance(_request, _card)
 #: The pick actions of a hand, by its cards' keys in hand order (hands recur in random
 #: games and searches; the memo is bounded).
 _PICKS_OF: dict[tuple[int, ...], list[Action]] = {}
@@ -609,7 +609,7 @@ class EnginesGame(Game):
             "outcome": None,
         }
         events.append(Event("reveal", None, {"request": _CODE_AT[request._key], "plays": self.reveal["plays"]}))
-        row = _DISTANCE_FROM[request._key]
+        row = DISTANCE_FROM[request._key]
         choices = self.choices
         gaps = {p: row[choices[p]._key] for p in order}
 
