@@ -28,6 +28,7 @@ exactly one standard deck, and the search zones hold the third.
 from __future__ import annotations
 
 import json
+from bisect import insort
 from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Self
@@ -698,8 +699,10 @@ class EnginesGame(Game):
         self._end_turn(events, pass_turn=False)
 
     def _return_picks(self) -> None:
+        hands = self.hands
         for p, card in self.choices.items():
-            self.hands[p] = _sorted(self.hands[p] + [card])
+            # == _sorted(hand + [card]): after any equal cards, as the stable sort puts it
+            insort(hands[p], card, key=_KEY)
         self.choices = {}
 
     def _win(self, winners: list[int], reason: str, events: list[Event], shown: dict | None = None) -> None:
