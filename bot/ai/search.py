@@ -4,17 +4,21 @@ The seat cannot see the hidden cards, so it imagines them: each *round* ``determ
 deals the unseen cards at random among the unseen places (right counts, consistent with
 its observation), then every legal first move is played in a copy (``Game.clone``) of
 that imagined deal and the game is played on by every seat with the game's ``playout``
-policy (easy's rule of thumb on the imagined state, with a few random moves mixed in),
-for at most ``Budget.playout_moves`` moves; then ``evaluate`` scores it if it has not
-ended. All first moves of a round share one deal and one playout random seed (common
-random numbers), so they are compared on equal luck, and the round's best move gets its
-vote. A round the clock cuts short is dropped.
+policy (easy's rule of thumb on the imagined state, with ``GameAI.playout_random`` of
+random moves mixed in), for ``Budget.playout_moves`` moves and on to a quiet position
+(``GameAI.quiet``); then ``evaluate`` scores it if it has not ended. Short playouts
+with a good ``evaluate`` buy many more imagined deals within a budget than whole games
+do (Idiot plays 8 moves, Engines to the end of the current search). All first moves of
+a round share one deal and one playout random seed (common random numbers), so they
+are compared on equal luck, and the round's best move gets its vote. A round the clock
+cuts short is dropped.
 
 The most-voted move (total score breaks ties) is played only if its mean gain over
-easy's own move, round by round, exceeds both ``Budget.margin`` and two standard
-errors: with the few rounds a 100 ms budget buys, smaller differences are mostly noise
-(trials showed noisy overrides losing to easy), and easy's move is the better bet. With no complete round
-at all (the clock ran out first) the seat plays easy.
+easy's own move, round by round, exceeds both the margin (``Budget.margin``, by default
+the game's ``GameAI.margin``) and two standard errors: smaller differences are mostly
+noise or the evaluation's bias (trials showed such overrides losing to easy), and
+easy's move is the better bet. With no complete round at all (the clock ran out first)
+the seat plays easy.
 
 This is Perfect Information Monte Carlo, the one-level form of information-set search:
 opponents' later choices are not searched (that would let them answer moves they cannot
