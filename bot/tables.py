@@ -94,7 +94,9 @@ class Table:
         return self.record.status
 
     def names(self) -> dict[int, str]:
-        return {p: computer.name(p) for p in self.record.players}
+        # The game's own players too: a computer that took a leaver's seat.
+        seated = self.state.players if self.state is not None else []
+        return {p: computer.name(p) for p in [*self.record.players, *seated]}
 
     def describe(self) -> str:
         stage = "waiting in its lobby" if self.status == "lobby" else "in play"
@@ -821,15 +823,35 @@ class TableManager:
                 await _reply(interaction, "That player is not in this game." if target else "You are not in this game.")
                 return
             outcome = await self._remove(table, user, source="removal")
+            closed = await self._close_if_only_computers(table, outcome)
         who = "You left" if target is None else f"<@{user}> was removed from"
         await _reply(interaction, f"{who} the {table.spec.title} game.", ephemeral=target is None)
-        await self._after_move(table, outcome)
+        await self._after_leaving(table, outcome, closed)
+
+    async def _close_if_only_computers(self, table: Table, outcome: _Outcome) -> bool:
+        """After a seat emptied (caller holds the lock): computers do not finish a game
+        among themselves, so a game with no person left playing is closed (cancelled,
+        no results). True if it was."""
+        if outcome.over or table.state is None or not computer.only_computers_left(table.state):
+            return False
+        await self._close(table, "cancelled")
+        return True
+
+    async def _after_leaving(self, table: Table, outcome: _Outcome, closed: bool) -> None:
+        if not closed:
+            await self._after_move(table, outcome)
+            return
+        note = "Nobody but computer players was left, so the game was closed."
+        await self._edit_table_closed(table, note)
+        await self._edit_lobby_message(table, self._lobby_embed(table, note), None)
 
     async def _remove(self, table: Table, user: int, *, source: str) -> _Outcome:
         assert table.state is not None
         checkpoint = _Checkpoint.of(table)
-        events = table.state.remove_player(user)
-        return await self._commit(table, [(user, Action("leave"))], events, checkpoint, source)
+        # Taken out, or replaced by a computer under the house rule (bot/computer.py).
+        events, action = computer.leave_seat(table, user)
+        table.record.recent = [*table.record.recent, *computer.seat_lines(events)]  # committed with the move
+        return await self._commit(table, [(user, action)], events, checkpoint, source)
 
     # ================================================================ publishing
 
@@ -896,7 +918,8 @@ class TableManager:
             if outcome is None:
                 self._arm_timers(table)  # a failed save set a short retry deadline
                 return
-        await self._after_move(table, outcome)
+            closed = await self._close_if_only_computers(table, outcome)
+        await self._after_leaving(table, outcome, closed)
 
     async def _expire_turn(self, table: Table) -> _Outcome | None:
         """Apply the game's default action for everyone who let the timer run out;
@@ -929,8 +952,9 @@ class TableManager:
                 break
             table.record.strikes.pop(player, None)
             events.append(Event("idle_removed", player, {"strikes": IDLE_STRIKES_TO_REMOVE}))
-            events.extend(state.remove_player(player))
-            moves.append((player, Action("leave")))
+            gone, action = computer.leave_seat(table, player)  # removed, or replaced by a computer
+            events.extend(gone)
+            moves.append((player, action))
         if not moves:
             return None
         # Follow-up turns by the same player still deserve a fresh timer.
@@ -942,6 +966,7 @@ class TableManager:
             return None
         lines = [f"⏰ {computer.name(e.player)} ran out of time." for e in events if e.kind == "timed_out"]
         lines += [f"👋 {computer.name(e.player)} was removed after {IDLE_STRIKES_TO_REMOVE} timeouts in a row." for e in events if e.kind == "idle_removed"]
+        lines += computer.seat_lines(events)
         if lines:
             table.record.recent = [*table.record.recent, *lines][-RECENT_LINES:]
         if not outcome.over and table.state is not None and table.state.current_players() and not outcome.newly_current:
@@ -1124,6 +1149,8 @@ class TableManager:
                 action = spec.game.parse_action(code)
                 if action.kind == "leave":
                     state.remove_player(user)
+                elif action.kind == "replace":
+                    state.replace_player(user, int(action.arg))
                 else:
                     state.apply(user, action)
             if state.is_over():

@@ -804,3 +804,16 @@ class BlackjackGame(Game):
         copy.debts = dict(self.debts)
         copy._legal_cache = None
         return copy
+
+    # -- seat swaps (a computer takes a leaver's seat) ------------------------------
+
+    def _replace_player(self, old: int, new: int) -> None:
+        """``new`` sits in ``old``'s seat: same hand, same debts, same turn."""
+        from bot.engine import swap_id, swap_ids, swap_keys
+
+        self.players = swap_ids(self.players, old, new)
+        self.hands = swap_keys(self.hands, old, new)
+        self.debts = swap_keys(self.debts, old, new)
+        self.current = swap_id(self.current, old, new)
+        self.winner = swap_id(self.winner, old, new)
+        self._legal_cache = None
