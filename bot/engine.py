@@ -130,6 +130,23 @@ class Event:
         return self.public_data
 
 
+def changes_state(method: Callable[..., list[Event]]) -> Callable[..., list[Event]]:
+    """Mark a :class:`Game` method that changes the state (``_apply``,
+    ``remove_player``): the game's ``_legal_cache`` is dropped when it starts and
+    again when it ends, even by an exception, so whatever was listed before or in the
+    middle of the move is never served for the new state."""
+
+    @functools.wraps(method)
+    def changing(self: Any, *args: Any) -> list[Event]:
+        self._legal_cache = None
+        try:
+            return method(self, *args)
+        finally:
+            self._legal_cache = None
+
+    return changing
+
+
 # --------------------------------------------------------------------------- games
 
 
@@ -205,6 +222,7 @@ class Game(ABC):
         or ends with a ``game_over`` event when too few players remain. Never raises
         for a seated player."""
 
+    @changes_state
     def replace_player(self, old: int, new: int) -> list[Event]:
         """Seat ``new`` (a computer player) in ``old``'s place, mid-game: the same
         cards, the same position, the same obligations, the same team. Every
@@ -307,23 +325,6 @@ class Game(ABC):
         This default is a ``to_dict``/``from_dict`` round trip: correct but slow, so
         games override it with plain container copies."""
         return type(self).from_dict(self.to_dict())
-
-
-def changes_state(method: Callable[..., list[Event]]) -> Callable[..., list[Event]]:
-    """Mark a :class:`Game` method that changes the state (``_apply``,
-    ``remove_player``): the game's ``_legal_cache`` is dropped when it starts and
-    again when it ends, even by an exception, so whatever was listed before or in the
-    middle of the move is never served for the new state."""
-
-    @functools.wraps(method)
-    def changing(self: Game, *args: Any) -> list[Event]:
-        self._legal_cache = None
-        try:
-            return method(self, *args)
-        finally:
-            self._legal_cache = None
-
-    return changing
 
 
 def cards_to_codes(cards: Sequence[Card]) -> list[str]:
