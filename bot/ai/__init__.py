@@ -57,6 +57,9 @@ What a game provides (``cogs/<game>/ai.py``, pure)
 - ``evaluate(game, player) -> float`` in [0, 1]: how well ``player`` stands, for
   playouts cut short.
 - ``playout(game, player) -> Action`` (optional): easy's rule on a full game, fast.
+- ``playout_moves``, ``quiet(game)`` (optional), ``margin``, ``playout_random``: how far
+  a playout goes before ``evaluate`` (on to a quiet position), how clearly the search
+  must beat easy's move, and how often a playout move is random (see ``bot.ai.search``).
 Games also implement ``Game.clone()`` cheaply (lists copied, no JSON) for the search.
 """
 
