@@ -23,6 +23,7 @@ talks to a game through this interface, so a new game drops in without platform 
 
 from __future__ import annotations
 
+import functools
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -129,6 +130,23 @@ class Event:
         return self.public_data
 
 
+def changes_state(method: Callable[..., list[Event]]) -> Callable[..., list[Event]]:
+    """Mark a :class:`Game` method that changes the state (``_apply``,
+    ``remove_player``): the game's ``_legal_cache`` is dropped when it starts and
+    again when it ends, even by an exception, so whatever was listed before or in the
+    middle of the move is never served for the new state."""
+
+    @functools.wraps(method)
+    def changing(self: Any, *args: Any) -> list[Event]:
+        self._legal_cache = None
+        try:
+            return method(self, *args)
+        finally:
+            self._legal_cache = None
+
+    return changing
+
+
 # --------------------------------------------------------------------------- games
 
 
@@ -204,6 +222,7 @@ class Game(ABC):
         or ends with a ``game_over`` event when too few players remain. Never raises
         for a seated player."""
 
+    @changes_state
     def replace_player(self, old: int, new: int) -> list[Event]:
         """Seat ``new`` (a computer player) in ``old``'s place, mid-game: the same
         cards, the same position, the same obligations, the same team. Every
@@ -275,6 +294,15 @@ class Game(ABC):
     @abstractmethod
     def _apply(self, player: int, action: Action) -> list[Event]:
         """Apply an action already known to be legal."""
+
+    # -- the legal-actions cache -------------------------------------------------------
+
+    #: What a game remembers about the current state to answer ``legal_actions`` fast
+    #: (its shape is the game's own: one list, or a dict per player); None = nothing
+    #: yet. Only methods marked :func:`changes_state` (``_apply``, ``remove_player``)
+    #: change a game after ``new()``/``from_dict()``, and they drop it on entry and on
+    #: exit, so it never outlives the state it describes.
+    _legal_cache: Any = None
 
     # -- persistence ---------------------------------------------------------------
 

@@ -53,6 +53,7 @@ from bot.engine import (
     RuleError,
     UnknownPlayer,
     cards_to_codes,
+    changes_state,
     codes_to_cards,
 )
 from cogs.enid import limerick as limerick_hint
@@ -515,14 +516,7 @@ class EnidGame(Game):
 
     # -- moves ---------------------------------------------------------------------
 
-    def apply(self, player: int, action: Action) -> list[Event]:
-        self.validate(player, action)
-        self._legal_cache = None
-        try:
-            return self._apply(player, action)
-        finally:
-            self._legal_cache = None
-
+    @changes_state
     def _apply(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         kind = action.kind
@@ -984,16 +978,13 @@ class EnidGame(Game):
             return END
         return TIMEOUT_DRAW
 
+    @changes_state
     def remove_player(self, player: int) -> list[Event]:
         """The leaver's cards go to the bottom of the deck; their rituals and votes end
         without effect; a turn of theirs passes on, and what they faced leaves with them."""
         if player not in self.players:
             return []
-        self._legal_cache = None
-        try:
-            return self._remove(player)
-        finally:
-            self._legal_cache = None
+        return self._remove(player)
 
     def _remove(self, player: int) -> list[Event]:
         events: list[Event] = []
