@@ -1,7 +1,7 @@
 """Computer player tournament: random vs easy vs hard, 2 players, per game (issue 12).
 
     python bench/tournament.py [--games 1000] [--hard-games N] [--hard-ms 100] [--hard-iterations 1000000]
-                               [--game blackjack|idiot|engines ...] [--pairings random-easy easy-hard] [--jobs 1]
+                               [--game blackjack|idiot|engines ...] [--pairings random-easy random-hard easy-hard] [--jobs 1]
 
 Games of a pairing come in pairs on one fixed seed (``tournament-<game>-<i // 2>``) with
 the two levels in swapped seats (for Engines: swap sides, Google/Yahoo), so neither gets the
@@ -117,10 +117,44 @@ def run_pairing(key: str, levels: tuple[str, str], games: int, args: argparse.Na
     return total
 
 
+def interval(scores: list[float]) -> tuple[float, float]:
+    """Mean score and the half-width of its 95% confidence interval."""
+    n = len(scores)
+    mean = statistics.fmean(scores)
+    return mean, (1.96 * statistics.stdev(scores) / math.sqrt(n) if n > 1 else float("nan"))
+
+
+def p99(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+def summary(rows: list[tuple[str, tuple[str, str], Result]], args: argparse.Namespace) -> None:
+    """All pairings in one table: the challenger's score with its 95% CI, moves/s per
+    level, and hard's decision times."""
+    print()
+    print(f"{'game':<9} {'pairing':<14} {'games':>5}  {'challenger scores [95% CI]':<27} {'moves/s (incumbent, challenger)':<32} hard p50/p99/max ms")
+    for key, levels, result in rows:
+        mean, half = interval(result.scores)
+        rates = ", ".join(
+            f"{level} {result.moves[level] / result.seconds[level]:,.0f}" if result.seconds.get(level) else f"{level} -"
+            for level in levels
+        )
+        times = ""
+        if result.hard_times:
+            ordered = sorted(result.hard_times)
+            times = f"{statistics.median(ordered) * 1000:.1f} / {p99(ordered) * 1000:.1f} / {ordered[-1] * 1000:.1f}"
+        pairing = f"{levels[1]} vs {levels[0]}"
+        print(f"{key:<9} {pairing:<14} {len(result.scores):>5}  {mean:6.1%} [{mean - half:6.1%}, {mean + half:6.1%}]   {rates:<32} {times}")
+    budget = f"{args.hard_ms:g} ms a move"
+    if args.hard_iterations < 1_000_000:
+        budget += f" or {args.hard_iterations} simulations, whichever comes first"
+    print(f"(hard's budget: {budget}; scores: win 1, draw 0.5, loss 0)")
+
+
 def report(key: str, levels: tuple[str, str], result: Result, seconds: float, args: argparse.Namespace) -> None:
     n = len(result.scores)
-    mean = statistics.fmean(result.scores)
-    half = 1.96 * statistics.stdev(result.scores) / math.sqrt(n) if n > 1 else float("nan")
+    mean, half = interval(result.scores)
     wins = sum(1 for s in result.scores if s == 1.0)
     draws = sum(1 for s in result.scores if s == 0.5)
     verdict = "excludes 50%" if mean - half > 0.5 or mean + half < 0.5 else "does NOT exclude 50%"
@@ -133,9 +167,8 @@ def report(key: str, levels: tuple[str, str], result: Result, seconds: float, ar
     print(f"{'':<9} {rates}  ({seconds:.0f} s wall)")
     if result.hard_times:
         times = sorted(result.hard_times)
-        p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
         print(f"{'':<9} hard decision time (moves with a choice, n={len(times)}): median {statistics.median(times) * 1000:.1f} ms, "
-              f"p99 {p99 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms; budget {args.hard_ms:g} ms"
+              f"p99 {p99(times) * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms; budget {args.hard_ms:g} ms"
               + (f" or {args.hard_iterations} simulations" if args.hard_iterations < 1_000_000 else ""))
     sys.stdout.flush()
 
@@ -147,8 +180,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hard-games", type=int, default=None, help="games for pairings with hard (default: --games)")
     parser.add_argument("--hard-ms", type=float, default=100.0, help="hard's time per move in ms (default 100)")
     parser.add_argument("--hard-iterations", type=int, default=1_000_000, help="hard's simulation cap per move")
-    parser.add_argument("--pairings", nargs="*", default=["random-easy", "easy-hard"],
-                        help="incumbent-challenger pairs (default: random-easy easy-hard)")
+    parser.add_argument("--pairings", nargs="*", default=["random-easy", "random-hard", "easy-hard"],
+                        help="incumbent-challenger pairs (default: random-easy random-hard easy-hard)")
     parser.add_argument("--playout-moves", type=int, default=None, help="hard's playout length (default: Budget's)")
     parser.add_argument("--margin", type=float, default=None, help="hard's margin over easy (default: Budget's)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
@@ -160,6 +193,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"hard's budget fields: {HARD_CAPS}")
     print(f"Tournament: 2 players, games in pairs on one deal with seats swapped, hard budget {args.hard_ms:g} ms/move, "
           f"jobs {args.jobs}")
+    rows = []
     for key in args.game:
         for pairing in args.pairings:
             levels = tuple(pairing.split("-"))
@@ -168,6 +202,8 @@ def main(argv: list[str] | None = None) -> None:
             start = time.perf_counter()
             result = run_pairing(key, levels, games, args)  # type: ignore[arg-type]
             report(key, levels, result, time.perf_counter() - start, args)  # type: ignore[arg-type]
+            rows.append((key, levels, result))
+    summary(rows, args)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -87,6 +87,7 @@ class _Deckhand:
         self.storage = open_storage(settings.data_dir, settings.database_url, max_open=settings.max_open_databases)
         self.tables = TableManager(self, self.storage, self.games, bus=bus_for(settings.database_url, str(settings.data_dir.resolve())))
         self.restore_task: asyncio.Task[None] | None = None
+        self.warm_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -104,7 +105,19 @@ class _Deckhand:
         # Connect first: unfinished tables come back in the background (only servers
         # the storage index lists are read); a lookup meanwhile waits for them.
         self.restore_task = asyncio.create_task(self._restore_tables(), name="deckhand-restore")
+        # Card faces and fonts drawn once, in a worker thread: the first picture is then
+        # as quick as the rest (bench/card_images.py: cold vs warm).
+        self.warm_task = asyncio.create_task(self._warm_card_pictures(), name="deckhand-warm-up")
         await self.sync_commands()
+
+    async def _warm_card_pictures(self) -> None:
+        from bot import cardart
+
+        for deck in ("french", "onion"):
+            try:
+                await asyncio.to_thread(cardart.warm_up, deck)
+            except Exception:
+                log.exception("Warming up the %s card pictures failed; the first pictures will be slower", deck)
 
     async def _restore_tables(self) -> None:
         try:
@@ -126,6 +139,8 @@ class _Deckhand:
             log.info("Synced %d global commands (Discord may take a while to show new ones)", len(synced))
 
     async def close(self) -> None:
+        if self.warm_task is not None and not self.warm_task.done():
+            self.warm_task.cancel()  # the worker thread finishes its face on its own
         await self.tables.close()
         await super().close()
         await self.storage.close()

@@ -44,7 +44,9 @@ bets) may return a ``say``/``bet`` action that ``legal_actions`` does not enumer
 (a ritual shouted out of turn). Such a game adds what it needs to ``GameAI`` (e.g. a
 ``speaks(view)`` hook the platform asks after every move, per-level slip chances) and
 keeps ``history`` in mind (Enid's chain); hard's search needs only ``determinize``,
-``evaluate`` and ``Game.clone`` as here, with ``legal`` holding its candidate moves.
+``evaluate`` and ``Game.clone`` as here, with ``legal`` holding its candidate moves. A game
+whose hard level is not that search gives ``GameAI.hard`` (Onion: hand-strength sampling
+weighed in chips, see ``cogs/onion/ai.py``).
 
 What a game provides (``cogs/<game>/ai.py``, pure)
 ---------------------------------------------------
@@ -57,6 +59,9 @@ What a game provides (``cogs/<game>/ai.py``, pure)
 - ``evaluate(game, player) -> float`` in [0, 1]: how well ``player`` stands, for
   playouts cut short.
 - ``playout(game, player) -> Action`` (optional): easy's rule on a full game, fast.
+- ``playout_moves``, ``quiet(game)`` (optional), ``margin``, ``playout_random``: how far
+  a playout goes before ``evaluate`` (on to a quiet position), how clearly the search
+  must beat easy's move, and how often a playout move is random (see ``bot.ai.search``).
 Games also implement ``Game.clone()`` cheaply (lists copied, no JSON) for the search.
 """
 
@@ -110,8 +115,9 @@ class Budget:
     #: Playouts stop after this many moves and ``evaluate`` scores the position
     #: (None: the game's own ``GameAI.playout_moves``).
     playout_moves: int | None = None
-    #: The search's move replaces easy's only when its mean score is this much better.
-    margin: float = 0.05
+    #: The search's move replaces easy's only when its mean score is this much better
+    #: (None: the game's own ``GameAI.margin``).
+    margin: float | None = None
     deadline: Callable[[], bool] | None = field(default=None, compare=False)
 
     @classmethod
@@ -138,6 +144,20 @@ class GameAI:
     playout: Callable[[Game, int], Action] | None = None
     #: Default playout length in moves (see Budget.playout_moves).
     playout_moves: int = 30
+    #: ``hard(view, rng, budget) -> Action``: a game's own hard level in place of the
+    #: shared search (Onion estimates hand strength by sampling; chips, not placements,
+    #: are what its bets weigh). None: :func:`bot.ai.search.hard`.
+    hard: Callable[[PlayerView, random.Random, Budget], Action] | None = None
+    #: ``quiet(game) -> bool``: may ``evaluate`` score this position? A playout that
+    #: has made its moves plays on (a few more at most) until it is, so a position is
+    #: not scored in the middle of something (Engines: half the picks of a search made).
+    #: None: every position is.
+    quiet: Callable[[Game], bool] | None = None
+    #: Default Budget.margin: how much better (in score, 0-1) the search's move must
+    #: look than easy's before it is played instead.
+    margin: float = 0.05
+    #: Share of playout moves that are uniformly random rather than the playout policy.
+    playout_random: float = 0.1
 
 
 def game_ai(key: str) -> GameAI:
@@ -167,6 +187,8 @@ def decide(view: PlayerView, level: str, rng: random.Random, *, budget: Budget |
     if level == "easy":
         return ai.easy(view, rng)
     if level == "hard":
+        if ai.hard is not None:
+            return ai.hard(view, rng, budget or Budget())
         from bot.ai.search import hard
 
         return hard(view, ai, rng, budget or Budget())

@@ -4,17 +4,21 @@ The seat cannot see the hidden cards, so it imagines them: each *round* ``determ
 deals the unseen cards at random among the unseen places (right counts, consistent with
 its observation), then every legal first move is played in a copy (``Game.clone``) of
 that imagined deal and the game is played on by every seat with the game's ``playout``
-policy (easy's rule of thumb on the imagined state, with a few random moves mixed in),
-for at most ``Budget.playout_moves`` moves; then ``evaluate`` scores it if it has not
-ended. All first moves of a round share one deal and one playout random seed (common
-random numbers), so they are compared on equal luck, and the round's best move gets its
-vote. A round the clock cuts short is dropped.
+policy (easy's rule of thumb on the imagined state, with ``GameAI.playout_random`` of
+random moves mixed in), for ``Budget.playout_moves`` moves and on to a quiet position
+(``GameAI.quiet``); then ``evaluate`` scores it if it has not ended. Short playouts
+with a good ``evaluate`` buy many more imagined deals within a budget than whole games
+do (Idiot plays 8 moves, Engines to the end of the current search). All first moves of
+a round share one deal and one playout random seed (common random numbers), so they
+are compared on equal luck, and the round's best move gets its vote. A round the clock
+cuts short is dropped.
 
 The most-voted move (total score breaks ties) is played only if its mean gain over
-easy's own move, round by round, exceeds both ``Budget.margin`` and two standard
-errors: with the few rounds a 100 ms budget buys, smaller differences are mostly noise
-(trials showed noisy overrides losing to easy), and easy's move is the better bet. With no complete round
-at all (the clock ran out first) the seat plays easy.
+easy's own move, round by round, exceeds both the margin (``Budget.margin``, by default
+the game's ``GameAI.margin``) and two standard errors: smaller differences are mostly
+noise or the evaluation's bias (trials showed such overrides losing to easy), and
+easy's move is the better bet. With no complete round at all (the clock ran out first)
+the seat plays easy.
 
 This is Perfect Information Monte Carlo, the one-level form of information-set search:
 opponents' later choices are not searched (that would let them answer moves they cannot
@@ -33,8 +37,8 @@ from bot.engine import Action, Game
 if TYPE_CHECKING:
     from bot.ai import Budget, GameAI, PlayerView
 
-#: Share of playout moves that are uniformly random even when the game has a policy.
-PLAYOUT_RANDOM = 0.1
+#: A playout that has made its moves plays at most this many more to reach a quiet position.
+QUIET_EXTRA = 12
 
 
 def placement_rewards(game: Game) -> dict[int, float]:
@@ -53,14 +57,19 @@ def placement_rewards(game: Game) -> dict[int, float]:
 
 
 def _playout_action(game: Game, player: int, ai: GameAI, rng: random.Random) -> Action:
-    if ai.playout is not None and rng.random() >= PLAYOUT_RANDOM:
+    if ai.playout is not None and rng.random() >= ai.playout_random:
         return ai.playout(game, player)
     return rng.choice(game.legal_actions(player))
 
 
 def playout(game: Game, me: int, ai: GameAI, rng: random.Random, moves: int) -> float:
-    """Play ``game`` on (it is changed) and score it for ``me`` in [0, 1]."""
-    for _ in range(moves):
+    """Play ``game`` on (it is changed) for ``moves`` moves, then on to a quiet
+    position (``GameAI.quiet``, at most QUIET_EXTRA more), and score it for ``me``
+    in [0, 1]."""
+    quiet = ai.quiet
+    for made in range(moves + (QUIET_EXTRA if quiet is not None else 0)):
+        if made >= moves and quiet(game):  # type: ignore[misc]
+            break
         current = game.current_players()
         if not current:
             break
@@ -107,7 +116,8 @@ def hard(view: PlayerView, ai: GameAI, rng: random.Random, budget: Budget) -> Ac
     if not rounds:
         return fallback
     voted = max(range(count), key=lambda i: (votes[i], totals[i]))
-    if voted != easy_index and _clearly_better([r[voted] - r[easy_index] for r in history], budget.margin):
+    margin = budget.margin if budget.margin is not None else ai.margin
+    if voted != easy_index and _clearly_better([r[voted] - r[easy_index] for r in history], margin):
         return legal[voted]
     return fallback
 

@@ -44,6 +44,7 @@ from bot.engine import (
     RuleError,
     UnknownPlayer,
     cards_to_codes,
+    changes_state,
     codes_to_cards,
 )
 
@@ -124,16 +125,16 @@ _CODE_AT = {_SUIT_BASE[card.suit.value] + card.rank: str(card) for card in stand
 
 def _codes(cards: Sequence[Card]) -> list[str]:
     """``cards_to_codes`` without a ``str(card)`` call per card."""
-    base, code_at = _SUIT_BASE, _CODE_AT
-    return [code_at[base[c.suit._value_] + c.rank] for c in cards]
+    display_at, code_at = _DISPLAY_AT, _CODE_AT
+    return [code_at[display_at[c._key]] for c in cards]
 
 
 def _remove_card(hand: list[Card], card: Card) -> None:
     """``hand.remove(card)``, comparing rank and suit inline rather than through a
     Python-level ``Card.__eq__`` for every card passed over."""
-    rank, suit = card.rank, card.suit
+    key = card._key  # rank and suit
     for i, held in enumerate(hand):
-        if held.rank == rank and held.suit == suit:
+        if held._key == key:
             del hand[i]
             return
     hand.remove(card)  # not held: raises ValueError exactly as list.remove does
@@ -161,6 +162,22 @@ SUIT_ACTIONS = tuple(Action("suit", arg=s.value) for s in sorted(Suit, key=SUIT_
 # One shared Action per card: legal_actions builds no new objects per step.
 PLAY_ACTIONS: dict[Card, Action] = {card: Action("play", (card,)) for card in standard_deck()}
 _PLAY_AT = {_SUIT_BASE[card.suit.value] + card.rank: action for card, action in PLAY_ACTIONS.items()}  # by display index
+#: The display index (above) of a card, by ``Card._key``.
+_DISPLAY_AT = [0] * 64
+for _card in standard_deck():
+    _DISPLAY_AT[_card._key] = _SUIT_BASE[_card.suit.value] + _card.rank
+#: ``Card._key`` is rank * 4 + the suit's place; the place of each suit letter.
+_SUIT_PLACE = {card.suit.value: card._key & 3 for card in standard_deck()}
+#: _MATCHES[rank * 4 + suit place][card._key]: may the card go on that rank and suit
+#: (an Ace, the suit or the rank)? _PICKUP_MATCHES: the same facing a pickup (an Ace,
+#: or a 2/Jack that matches).
+_MATCHES: list[list[bool]] = [[False] * 64 for _ in range(64)]
+_PICKUP_MATCHES: list[list[bool]] = [[False] * 64 for _ in range(64)]
+for _top in standard_deck():
+    for _card in standard_deck():
+        _fits = _card.rank is Rank.ACE or _card.suit is _top.suit or _card.rank is _top.rank
+        _MATCHES[_top._key][_card._key] = _fits
+        _PICKUP_MATCHES[_top._key][_card._key] = _card.rank is Rank.ACE or (_card.rank in PICKUP_RANKS and _fits)
 
 _RANK_WORDS = {
     Rank.ACE: ("Ace", "Aces"),
@@ -315,16 +332,13 @@ class BlackjackGame(Game):
                 return [c for c in hand if c.rank is _ACE or c.rank in PICKUP_RANKS]
             return list(hand)
         top = discard[-1]
-        rank = top.rank
-        suit = self.chosen_suit if rank is _ACE and self.chosen_suit is not None else top.suit  # suit_to_match()
-        if facing_pickup:
-            # Step 3: only an Ace, or a 2/Jack that is itself a valid play, avoids the pickup.
-            return [
-                c
-                for c in hand
-                if c.rank is _ACE or (c.rank in PICKUP_RANKS and (c.suit is suit or c.rank is rank))
-            ]
-        return [c for c in hand if c.rank is _ACE or c.suit is suit or c.rank is rank]
+        row = top._key
+        if self.chosen_suit is not None and top.rank is _ACE:  # suit_to_match(): the named suit
+            row = (row & ~3) + _SUIT_PLACE[self.chosen_suit._value_]
+        # Step 3: facing a pickup only an Ace, or a 2/Jack that is itself a valid play,
+        # avoids it. Otherwise an Ace, the suit to match or the top card's rank.
+        fits = (_PICKUP_MATCHES if facing_pickup else _MATCHES)[row]
+        return [c for c in hand if fits[c._key]]
 
     def _draw_is_legal(self, can_play: bool) -> bool:
         if self.phase == START and self.pickup > 0:
@@ -349,8 +363,8 @@ class BlackjackGame(Game):
         else:
             playable = self.playable_cards()
             # Display order (see _SUIT_BASE), and the shared play action of each card.
-            base = _SUIT_BASE
-            order = [base[c.suit._value_] + c.rank for c in playable]
+            display_at = _DISPLAY_AT
+            order = [display_at[c._key] for c in playable]
             order.sort()
             play_at = _PLAY_AT
             actions = [play_at[i] for i in order]
@@ -403,6 +417,9 @@ class BlackjackGame(Game):
         if kind == "play":
             return self._why_card_illegal(player, action)
         if kind == "draw":
+            if action.arg == "timeout" and DRAW in self.legal_actions(player):
+                # The timer's forced draw, sent where a plain draw is what is allowed.
+                return "Only the turn timer draws that way: use the Draw button."
             if self.phase in (CHAIN, FREE):
                 return "You don't need to draw: end your turn instead."
             example = sorted_cards(self.playable_cards())
@@ -461,14 +478,8 @@ class BlackjackGame(Game):
 
     # -- moves -------------------------------------------------------------------
 
+    @changes_state
     def _apply(self, player: int, action: Action) -> list[Event]:
-        self._legal_cache = None
-        try:
-            return self._apply_move(player, action)
-        finally:
-            self._legal_cache = None  # whatever was cached mid-move is stale now
-
-    def _apply_move(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         kind = action.kind
         if kind == "play":
@@ -496,8 +507,8 @@ class BlackjackGame(Game):
         self.chosen_suit = None
         previous_phase = self.phase
         rank = card.rank
-        data: dict[str, Any] = {"card": _CODE_AT[_SUIT_BASE[card.suit._value_] + rank]}
-        if rank in PICKUP_RANKS:
+        data: dict[str, Any] = {"card": _CODE_AT[_DISPLAY_AT[card._key]]}
+        if rank is _TWO or rank is _JACK:  # rank in PICKUP_RANKS
             self.pickup += pickup_value(card)
         elif self.pickup:
             data["cancelled"] = self.pickup  # any card but a 2/Jack wipes the pickup
@@ -517,7 +528,7 @@ class BlackjackGame(Game):
             next_phase = ANY_CARD
         elif previous_phase == CHAIN:
             # A same-value card at step 5; step 6 then ends the choice unless it was a 2/Jack.
-            next_phase = FREE if rank in PICKUP_RANKS else MUST_PLAY
+            next_phase = FREE if rank is _TWO or rank is _JACK else MUST_PLAY  # rank in PICKUP_RANKS
         elif previous_phase in (FREE, MUST_PLAY) and rank is self.chain_rank:
             # Either one more step-5 card or a fresh step-4 card: the player gets the
             # freedoms of both readings (continue with a match, or stop here).
@@ -659,16 +670,13 @@ class BlackjackGame(Game):
             return DRAW
         return TIMEOUT_DRAW
 
+    @changes_state
     def remove_player(self, player: int) -> list[Event]:
         """The leaver's cards go to the bottom of the deck; a turn in progress passes on
         as if ended (a pickup they were facing leaves with them)."""
         if player not in self.players:
             return []
-        self._legal_cache = None
-        try:
-            return self._remove_seated(player)
-        finally:
-            self._legal_cache = None  # see _apply
+        return self._remove_seated(player)
 
     def _remove_seated(self, player: int) -> list[Event]:
         events: list[Event] = []
@@ -799,3 +807,16 @@ class BlackjackGame(Game):
         copy.debts = dict(self.debts)
         copy._legal_cache = None
         return copy
+
+    # -- seat swaps (a computer takes a leaver's seat) ------------------------------
+
+    def _replace_player(self, old: int, new: int) -> None:
+        """``new`` sits in ``old``'s seat: same hand, same debts, same turn."""
+        from bot.engine import swap_id, swap_ids, swap_keys
+
+        self.players = swap_ids(self.players, old, new)
+        self.hands = swap_keys(self.hands, old, new)
+        self.debts = swap_keys(self.debts, old, new)
+        self.current = swap_id(self.current, old, new)
+        self.winner = swap_id(self.winner, old, new)
+        self._legal_cache = None

@@ -15,16 +15,19 @@ easy, in order:
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.ai import GameAI, PlayerView
-from bot.ai.deal import deal_unseen, standing, unseen_cards
+from bot.ai.deal import deal_unseen, unseen_cards
 from bot.cards import Card, parse_card, standard_deck
 from bot.engine import Action
 from cogs.engines.rules import (
     CHOOSE,
+    DISTANCE_FROM,
+    OVER,
     GOOGLE,
     REFILL,
     SEARCH,
@@ -235,16 +238,68 @@ def determinize(observation: Mapping[str, Any], legal: Sequence[Action], rng: ra
     return EnginesGame.from_dict(data)
 
 
+#: What holding the better hands for the next search is worth, in points: a hand
+#: that wins the next search for certain is worth this much more than one that loses it.
+HAND_WEIGHT = 1.0
+#: Points lead that makes a position worth 0.73 (logistic scale).
+SCALE = 3.0
+
+
+def next_search_edge(game: EnginesGame, side: str) -> float:
+    """P(``side`` wins the next search) - P(it loses), in [-1, 1], over the request
+    cards left in the search deck (in any order), if every player shows their
+    closest card: the worth of the hands the sides hold now."""
+    requests = game.decks[SEARCH]
+    if not requests:
+        return 0.0
+    other = YAHOO if side == GOOGLE else GOOGLE
+    mine = [c._key for p in game.teams[side] for c in game.hands[p]]
+    theirs = [c._key for p in game.teams[other] for c in game.hands[p]]
+    last = game.last_winner
+    tie = 1 if last == side else (-1 if last == other else 0)
+    by_rank: dict[int, int] = {}
+    total = 0
+    for request in requests:
+        rank = request._key >> 2  # distances depend on the request's rank only
+        edge = by_rank.get(rank)
+        if edge is None:
+            row = DISTANCE_FROM[request._key]
+            gaps = [row[k] for k in mine]
+            a = min([g for g in gaps if g is not None], default=None)
+            gaps = [row[k] for k in theirs]
+            b = min([g for g in gaps if g is not None], default=None)
+            if a is None:
+                edge = 0 if b is None else -1
+            elif b is None or a < b:
+                edge = 1
+            else:
+                edge = -1 if b < a else tie
+            by_rank[rank] = edge
+        total += edge
+    return total / len(requests)
+
+
 def evaluate(game: EnginesGame, player: int) -> float:
-    """Cards put aside, and sets won (worth a whole set's lead), against the other side."""
+    """Cards put aside and sets won (worth a whole set's lead) against the other side,
+    plus the worth of the hands for the next search (``next_search_edge``)."""
     side = game.side_of.get(player)
     if side is None:
         return 0.0
     other = YAHOO if side == GOOGLE else GOOGLE
-    def worth(s: str) -> float:
-        return -(len(game.put_aside[s]) + 15 * game.set_wins[s])
 
-    return standing({0: worth(side), 1: worth(other)}, 0, scale=3.0)
+    def points(s: str) -> float:
+        return len(game.put_aside[s]) + 15 * game.set_wins[s]
+
+    lead = points(side) - points(other) + HAND_WEIGHT * next_search_edge(game, side)
+    return 1.0 / (1.0 + math.exp(-lead / SCALE))
 
 
-AI = GameAI(EnginesGame, easy, determinize, evaluate, playout=playout)
+def quiet(game: EnginesGame) -> bool:
+    """A search is settled and the next request not yet answered by anyone."""
+    return game.phase == OVER or (game.phase == CHOOSE and not game.choices)
+
+
+# One move (the rest of the search's picks, then on to quiet): the search compares
+# picks by who wins this search and the hands it leaves (evaluate), not by whole
+# playouts, whose noise drowns the difference between two winning picks.
+AI = GameAI(EnginesGame, easy, determinize, evaluate, playout=playout, playout_moves=1, quiet=quiet, margin=0.005)

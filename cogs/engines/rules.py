@@ -28,6 +28,7 @@ exactly one standard deck, and the search zones hold the third.
 from __future__ import annotations
 
 import json
+from bisect import insort
 from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Self
@@ -40,6 +41,7 @@ from bot.engine import (
     HouseRule,
     RuleError,
     cards_to_codes,
+    changes_state,
     codes_to_cards,
 )
 
@@ -180,6 +182,15 @@ _CODE_AT = {card._key: str(card) for card in standard_deck()}
 #: One shared pick action per card, so listing legal actions builds no new objects.
 _PICK_AT = {card._key: Action("play", (card,)) for card in standard_deck()}
 _IPO = Action("ipo")
+#: distance(request, card) by the two cards' keys: DISTANCE_FROM[request._key][card._key].
+DISTANCE_FROM: list[list[int | None]] = [[None] * 64 for _ in range(64)]
+for _request in standard_deck():
+    for _card in standard_deck():
+        DISTANCE_FROM[_request._key][_card._key] = distance(_request, _card)
+#: The pick actions of a hand, by its cards' keys in hand order (hands recur in random
+#: games and searches; the memo is bounded).
+_PICKS_OF: dict[tuple[int, ...], list[Action]] = {}
+_PICKS_OF_MAX = 100_000
 _DECLINE = Action("decline")
 _REFILL_ACTIONS = (Action("refill", arg="deck"), Action("refill", arg="partner"))
 
@@ -395,7 +406,8 @@ class EnginesGame(Game):
         missing = HAND_SIZE[side] - len(self.hands[player])
         if missing <= 0 or not deck:
             return
-        drawn, self.decks[side] = deck[:missing], deck[missing:]
+        drawn = deck[:missing]
+        del deck[:missing]
         self.hands[player] = _sorted(self.hands[player] + drawn)
         code_at = _CODE_AT
         events.append(
@@ -443,9 +455,15 @@ class EnginesGame(Game):
         elif player not in self.current_players():
             return []
         if phase == CHOOSE:
-            pick_at = _PICK_AT
-            actions = [pick_at[card._key] for card in _unique_sorted(self.hands[player])]
-            if self._ipo_allowed(player):
+            hand = self.hands[player]
+            key = tuple([card._key for card in hand])
+            picks = _PICKS_OF.get(key)
+            if picks is None:
+                if len(_PICKS_OF) >= _PICKS_OF_MAX:
+                    _PICKS_OF.clear()
+                picks = _PICKS_OF[key] = [_PICK_AT[card._key] for card in _unique_sorted(hand)]
+            actions = list(picks)
+            if player == self.turn and self._ipo_allowed(player):
                 actions.append(_IPO)
             return actions
         if self.phase == TIEBREAK:
@@ -527,14 +545,8 @@ class EnginesGame(Game):
 
     # -- moves ---------------------------------------------------------------------
 
+    @changes_state
     def _apply(self, player: int, action: Action) -> list[Event]:
-        self._legal_cache = None
-        try:
-            return self._apply_move(player, action)
-        finally:
-            self._legal_cache = None  # anything listed mid-move is stale
-
-    def _apply_move(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         if action.kind == "play":
             self._pick(player, action.cards[0], events)
@@ -573,12 +585,16 @@ class EnginesGame(Game):
                 break
         else:
             hand.remove(card)  # raises ValueError as before
-        self.choices[player] = card
+        choices = self.choices
+        choices[player] = card
         events.append(
             Event("chosen", player, {"player": player, "card": _CODE_AT[key]}, private=True, public_data={"player": player})
         )
-        if not self.current_players():
-            self._resolve(events)
+        hands = self.hands
+        for p in self.seats:  # == `if not self.current_players()`, without building it
+            if p not in choices and hands[p]:
+                return
+        self._resolve(events)
 
     # -- resolution --------------------------------------------------------------
 
@@ -594,7 +610,9 @@ class EnginesGame(Game):
             "outcome": None,
         }
         events.append(Event("reveal", None, {"request": _CODE_AT[request._key], "plays": self.reveal["plays"]}))
-        gaps = {p: distance(request, self.choices[p]) for p in order}
+        row = DISTANCE_FROM[request._key]
+        choices = self.choices
+        gaps = {p: row[choices[p]._key] for p in order}
 
         matches = [p for p in order if gaps[p] == 0]
         if self.four_players and matches:
@@ -681,8 +699,10 @@ class EnginesGame(Game):
         self._end_turn(events, pass_turn=False)
 
     def _return_picks(self) -> None:
+        hands = self.hands
         for p, card in self.choices.items():
-            self.hands[p] = _sorted(self.hands[p] + [card])
+            # == _sorted(hand + [card]): after any equal cards, as the stable sort puts it
+            insort(hands[p], card, key=_KEY)
         self.choices = {}
 
     def _win(self, winners: list[int], reason: str, events: list[Event], shown: dict | None = None) -> None:
@@ -813,7 +833,7 @@ class EnginesGame(Game):
             self.decks[SEARCH] = shuffled(self.search_discard, self.seed, f"reshuffle-{self.reshuffles}")
             self.search_discard = []
             events.append(Event("search_reshuffled", None, {"count": len(self.decks[SEARCH])}))
-        self.request, self.decks[SEARCH] = self.decks[SEARCH][0], self.decks[SEARCH][1:]
+        self.request = self.decks[SEARCH].pop(0)
         self.search_count += 1
         self.choices = {}
         self.phase = CHOOSE
@@ -887,15 +907,12 @@ class EnginesGame(Game):
             self.result["set_wins"] = dict(self.set_wins)
         events.append(Event("game_over", None, dict(self.result)))
 
+    @changes_state
     def remove_player(self, player: int) -> list[Event]:
         """Engines needs full sides: whoever leaves forfeits for their side."""
         if player not in self.side_of:
             return []
-        self._legal_cache = None
-        try:
-            return self._remove_seated(player)
-        finally:
-            self._legal_cache = None  # see _apply
+        return self._remove_seated(player)
 
     def _remove_seated(self, player: int) -> list[Event]:
         events = [Event("player_removed", player, {"player": player})]
@@ -1078,3 +1095,19 @@ class EnginesGame(Game):
         copy.opening_events = []
         copy._legal_cache = None
         return copy
+
+    # -- seat swaps (a computer takes a leaver's seat) ---------------------------------
+
+    #: Keys of ``to_dict`` (at any depth) whose values are player ids.
+    _ID_KEYS = frozenset({"players", "teams", "choices", "turn", "player", "best", "pending",
+                          "refill_pending", "search_winners", "placements", "forfeited_by"})
+
+    def _replace_player(self, old: int, new: int) -> None:
+        """``new`` sits in ``old``'s seat and side (a team keeps its member's place):
+        same hand, same hidden pick, same place in a tie-breaker or refill. Done on
+        the saved form, so every record naming the seat (the reveal, the cut) follows."""
+        from bot.engine import swap_in_record
+
+        fresh = type(self).from_dict(swap_in_record(self.to_dict(), old, new, self._ID_KEYS))
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)

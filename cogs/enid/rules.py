@@ -53,6 +53,7 @@ from bot.engine import (
     RuleError,
     UnknownPlayer,
     cards_to_codes,
+    changes_state,
     codes_to_cards,
 )
 from cogs.enid import limerick as limerick_hint
@@ -515,14 +516,7 @@ class EnidGame(Game):
 
     # -- moves ---------------------------------------------------------------------
 
-    def apply(self, player: int, action: Action) -> list[Event]:
-        self.validate(player, action)
-        self._legal_cache = None
-        try:
-            return self._apply(player, action)
-        finally:
-            self._legal_cache = None
-
+    @changes_state
     def _apply(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         kind = action.kind
@@ -984,16 +978,13 @@ class EnidGame(Game):
             return END
         return TIMEOUT_DRAW
 
+    @changes_state
     def remove_player(self, player: int) -> list[Event]:
         """The leaver's cards go to the bottom of the deck; their rituals and votes end
         without effect; a turn of theirs passes on, and what they faced leaves with them."""
         if player not in self.players:
             return []
-        self._legal_cache = None
-        try:
-            return self._remove(player)
-        finally:
-            self._legal_cache = None
+        return self._remove(player)
 
     def _remove(self, player: int) -> list[Event]:
         events: list[Event] = []
@@ -1255,6 +1246,31 @@ class EnidGame(Game):
         if game.phase not in PHASES:
             raise RuleError(f"Saved Enid game has an unknown phase '{game.phase}'.")
         return game
+
+    # -- seat swaps (a computer takes a leaver's seat) -------------------------------
+
+    #: Keys of ``to_dict`` (at any depth) whose values are player ids.
+    #: Not "target": a Church shout aimed at the leaver still names the leaver, since
+    #: people can @mention a person but not a computer seat.
+    _ID_KEYS = frozenset({"players", "removed", "current", "winner", "player", "by",
+                          "subject", "voters", "challenger"})
+    #: The session's history keeps who did what (the chain's authors, middle names,
+    #: earlier results), and the options name no one.
+    _KEPT_ON_SWAP = ("chain", "middle_names", "results", "options")
+
+    def _replace_player(self, old: int, new: int) -> None:
+        """``new`` sits in ``old``'s seat: same hand, same turn, and every ritual,
+        vote and challenge owed by or aimed at the seat is now the newcomer's to
+        answer. A Church shout aimed at the seat still names ``old`` (whom people can
+        @mention), and the session's history (the chain's authors, middle names used)
+        still names ``old`` too."""
+        from bot.engine import swap_in_record
+
+        data = self.to_dict()
+        kept = {key: data.pop(key) for key in self._KEPT_ON_SWAP}
+        fresh = type(self).from_dict({**swap_in_record(data, old, new, self._ID_KEYS), **kept})
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
 
 
 _RITUAL_WORDS = {

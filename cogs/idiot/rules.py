@@ -49,7 +49,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.cards import Card, Rank, parse_card, shuffled, standard_deck
+from bot.cards import Card, Rank, Suit, parse_card, shuffled, standard_deck
 from bot.engine import (
     Action,
     Event,
@@ -58,6 +58,7 @@ from bot.engine import (
     IllegalAction,
     RuleError,
     cards_to_codes,
+    changes_state,
     codes_to_cards,
 )
 
@@ -112,6 +113,7 @@ STAGE_FACE_DOWN = "face_down"
 STAGE_OUT = "out"
 
 SPECIAL_RANKS = (Rank.TWO, Rank.TEN)
+_TEN = Rank.TEN.value
 
 
 def card_value(rank: Rank) -> int:
@@ -166,6 +168,79 @@ def _remove_one(cards: list[Card], card: Card) -> None:
             del cards[i]
             return
     cards.remove(card)  # not held: raises ValueError exactly as list.remove does
+
+
+# Playable sets as numbers: a card of order key k (value * 4 + suit) adds 1 << 2k, so a
+# hand is the sum over its cards (two bits a card: two decks hold at most two copies),
+# and a value's copies are one byte of it.
+_BIT_AT = [0] * 64
+for _card in standard_deck():
+    _BIT_AT[_card._key] = 1 << (2 * _ORDER_AT[_card._key])
+#: The fields of the cards that may be played on a top card of value ``lowest``
+#: (0: an empty pile): that value and up, and always twos and tens.
+_PLAYABLE_MASK = [
+    sum(255 << (8 * v) for v in range(2, 15) if v >= lowest or v == 2 or v == 10) for lowest in range(15)
+]
+#: Play actions listed for a playable set (the sum above). Random games and searches
+#: meet the same sets again and again; the memo is bounded.
+_PLAYS_OF: dict[int, list[Action]] = {}
+_PLAYS_OF_MAX = 200_000
+_RANK_OF_VALUE = {card_value(rank): rank for rank in Rank}
+_SUITS_IN_ORDER = sorted(Suit, key=lambda suit: "cdhs".index(suit.value))
+#: The play actions of one value's byte (copies per suit), counts 1 and up.
+_GROUP_PLAYS: dict[int, list[Action]] = {}
+
+
+def _group_plays(value: int, byte: int) -> list[Action]:
+    cards = [
+        Card(_RANK_OF_VALUE[value], suit)
+        for index, suit in enumerate(_SUITS_IN_ORDER)
+        for _ in range((byte >> (2 * index)) & 3)
+    ]
+    actions = []
+    for count in range(1, len(cards) + 1):
+        key = tuple(c._key for c in cards[:count])
+        action = _PLAY_ACTIONS.get(key)
+        if action is None:
+            action = _PLAY_ACTIONS[key] = Action("play", tuple(cards[:count]))
+        actions.append(action)
+    return actions
+
+
+#: Values split in parts, each with its own memo of play actions per byte pattern:
+#: a new playable set is then a few lookups away.
+_PARTS = ((2, 7), (7, 11), (11, 15))
+_PART_PLAYS: list[dict[int, list[Action]]] = [{} for _ in _PARTS]
+
+
+def _part_plays(first: int, end: int, bits: int) -> list[Action]:
+    actions: list[Action] = []
+    groups = _GROUP_PLAYS
+    for value in range(first, end):
+        byte = (bits >> (8 * value)) & 255
+        if byte:
+            index = value * 256 + byte
+            plays = groups.get(index)
+            if plays is None:
+                plays = groups[index] = _group_plays(value, byte)
+            actions.extend(plays)
+    return actions
+
+
+def _plays_of(playable: int) -> list[Action]:
+    """One play action per (value, count) of this playable set, copies in suit order,
+    values ascending (the shared actions of _PLAY_ACTIONS)."""
+    actions: list[Action] = []
+    for (first, end), memo in zip(_PARTS, _PART_PLAYS):
+        bits = playable & ((1 << (8 * end)) - (1 << (8 * first)))
+        if bits:
+            plays = memo.get(bits)
+            if plays is None:
+                if len(memo) >= _PLAYS_OF_MAX:
+                    memo.clear()
+                plays = memo[bits] = _part_plays(first, end, bits)
+            actions.extend(plays)
+    return actions
 
 
 def sorted_cards(cards: Sequence[Card]) -> list[Card]:
@@ -312,9 +387,15 @@ class IdiotGame(Game):
         return self.players[start:] + self.players[:start]
 
     def _next_active_after(self, player: int) -> int:
-        order = self._seat_order_from(player)[1:] + [player]
-        active = self._active()
-        return next(p for p in order if p in active)
+        """The first player after ``player`` in seat order (``player`` last) still holding cards."""
+        players, finished, removed = self.players, self.finished, self.removed
+        count = len(players)
+        start = players.index(player)
+        for step in range(1, count + 1):
+            candidate = players[(start + step) % count]
+            if candidate not in finished and candidate not in removed:
+                return candidate
+        raise StopIteration  # as next() on no active player did
 
     def stage(self, player: int) -> str:
         """Where ``player`` plays from now: hand, then face-up, then face-down cards."""
@@ -369,40 +450,22 @@ class IdiotGame(Game):
     def _play_actions(self, player: int) -> list[Action]:
         """One action per (value, count) that may be played, copies taken in suit order
         (the order of ``sorted_cards``), values ascending."""
-        cards = self._stage_cards(player)
+        return self._plays_from(self._stage_cards(player))
+
+    def _plays_from(self, cards: list[Card]) -> list[Action]:
+        """_play_actions for these stage cards (a new list)."""
         if not cards:
             return []
         pile = self.pile
-        lowest = _VALUE_OF[pile[-1].rank] if pile else 0
-        value_at = _VALUE_AT
-        buckets: dict[int, list[Card]] = {}  # value -> copies, in hand order
-        for card in cards:
-            value = value_at[card._key]
-            if value >= lowest or value == 2 or value == 10:
-                bucket = buckets.get(value)
-                if bucket is None:
-                    buckets[value] = [card]
-                else:
-                    bucket.append(card)
-        known = _PLAY_ACTIONS
-        actions: list[Action] = []
-        for value in sorted(buckets):
-            run = buckets[value]
-            if len(run) > 1:
-                run = _in_order(run)  # copies in suit order (stable among equal cards)
-            keys = tuple(c._key for c in run)
-            for count in range(1, len(run) + 1):
-                key = keys[:count]
-                action = known.get(key)
-                if action is None:
-                    action = known[key] = Action("play", tuple(run[:count]))
-                actions.append(action)
-        return actions
-
-    def _may_pick_up(self, player: int, can_play: bool) -> bool:
-        if not self.pile:
-            return False
-        return self.options[VOLUNTARY_PICKUP] == "on" or not can_play
+        lowest = _VALUE_AT[pile[-1]._key] if pile else 0
+        bit_at = _BIT_AT
+        playable = sum([bit_at[c._key] for c in cards]) & _PLAYABLE_MASK[lowest]
+        listed = _PLAYS_OF.get(playable)
+        if listed is None:
+            if len(_PLAYS_OF) >= _PLAYS_OF_MAX:
+                _PLAYS_OF.clear()
+            listed = _PLAYS_OF[playable] = _plays_of(playable)
+        return list(listed)
 
     def legal_actions(self, player: int) -> list[Action]:
         cached = self._legal_cache
@@ -416,6 +479,17 @@ class IdiotGame(Game):
         if self.phase == PHASE_PLAY:
             if player != self.turn:
                 return []
+            # The stages, without naming them: a player who is out holds no cards.
+            cards = self.hands[player] or self.face_up[player]
+            if cards:
+                plays = self._plays_from(cards)
+                if self.pile and (not plays or self.options[VOLUNTARY_PICKUP] == "on"):
+                    plays.append(_PICKUP)
+                return plays
+            actions = [_BLIND[pos] for pos in self._face_down_positions(player)]
+            if self.pile and (not actions or self.options[VOLUNTARY_PICKUP] == "on"):
+                actions.append(_PICKUP)
+            return actions
         elif player not in self.current_players():
             return []
         if self.phase == PHASE_SWAP:
@@ -436,16 +510,7 @@ class IdiotGame(Game):
                 actions.append(action)
             actions.append(_READY)
             return actions
-        stage = self.stage(player)
-        if stage == STAGE_FACE_DOWN:
-            actions = [_BLIND[pos] for pos in self._face_down_positions(player)]
-            if self.pile and self.options[VOLUNTARY_PICKUP] == "on":
-                actions.append(_PICKUP)
-            return actions
-        plays = self._play_actions(player)
-        if self._may_pick_up(player, bool(plays)):
-            plays.append(_PICKUP)
-        return plays
+        return []
 
     # -- validation ------------------------------------------------------------------
 
@@ -559,14 +624,8 @@ class IdiotGame(Game):
 
     # -- moves -----------------------------------------------------------------------
 
+    @changes_state
     def _apply(self, player: int, action: Action) -> list[Event]:
-        self._legal_cache = None
-        try:
-            return self._apply_move(player, action)
-        finally:
-            self._legal_cache = None  # whatever was listed mid-move is stale now
-
-    def _apply_move(self, player: int, action: Action) -> list[Event]:
         if action.kind == "swap":
             return self._swap(player, action.cards[0], action.cards[1])
         if action.kind == "ready":
@@ -657,7 +716,7 @@ class IdiotGame(Game):
             Event(
                 "pickup",
                 player,
-                {"cards": cards_to_codes(picked), "count": len(picked)},
+                {"cards": _codes(picked), "count": len(picked)},
                 private=True,
                 public_data={"count": len(picked)},
             )
@@ -667,11 +726,13 @@ class IdiotGame(Game):
 
     def _refill(self, player: int) -> list[Event]:
         """Draw back up to three cards while the draw pile lasts."""
-        missing = max(0, HAND_SIZE - len(self.hands[player]))
-        drawn, self.draw = self.draw[:missing], self.draw[missing:]
-        if not drawn:
+        hand, draw = self.hands[player], self.draw
+        missing = HAND_SIZE - len(hand)
+        if missing <= 0 or not draw:
             return []
-        self.hands[player].extend(drawn)
+        drawn = draw[:missing]
+        del draw[:missing]
+        hand.extend(drawn)
         self._progress = True
         return [
             Event(
@@ -684,12 +745,14 @@ class IdiotGame(Game):
         ]
 
     def _burn_reason(self) -> str | None:
-        if not self.pile:
+        pile = self.pile
+        if not pile:
             return None
-        if self.pile[-1].rank is Rank.TEN:
+        # Card._key >> 2 is the rank's number.
+        rank = pile[-1]._key >> 2
+        if rank == _TEN:
             return "ten"
-        top_four = self.pile[-4:]
-        if len(top_four) == 4 and len({c.rank for c in top_four}) == 1:
+        if len(pile) >= 4 and pile[-2]._key >> 2 == rank and pile[-3]._key >> 2 == rank and pile[-4]._key >> 2 == rank:
             return "four"
         return None
 
@@ -782,16 +845,13 @@ class IdiotGame(Game):
             return blinds[0]
         return Action("pickup")
 
+    @changes_state
     def remove_player(self, player: int) -> list[Event]:
         """The leaver's cards are taken out of the game into the burned zone (face
         down ones unseen); the game goes on while two players still hold cards."""
         if self.is_over() or player not in self.players or player in self.removed or player in self.finished:
             return []
-        self._legal_cache = None
-        try:
-            return self._remove_seated(player)
-        finally:
-            self._legal_cache = None  # see _apply
+        return self._remove_seated(player)
 
     def _remove_seated(self, player: int) -> list[Event]:
         was_turn = self.turn == player
@@ -933,3 +993,22 @@ class IdiotGame(Game):
             zones.append(self.face_up[p])
             zones.append([c for c in self.face_down[p] if c is not None])
         return zones
+
+    # -- seat swaps (a computer takes a leaver's seat) -------------------------------
+
+    def _replace_player(self, old: int, new: int) -> None:
+        """``new`` sits in ``old``'s seat: same hand, face-up and face-down cards (in
+        their positions), same readiness in the swap phase, same turn."""
+        from bot.engine import swap_id, swap_ids, swap_keys
+
+        self.players = swap_ids(self.players, old, new)
+        self.hands = swap_keys(self.hands, old, new)
+        self.face_up = swap_keys(self.face_up, old, new)
+        self.face_down = swap_keys(self.face_down, old, new)
+        self.ready = set(swap_ids(sorted(self.ready), old, new))
+        self.turn = swap_id(self.turn, old, new)
+        self.dealer = swap_id(self.dealer, old, new)
+        self.first = swap_id(self.first, old, new)
+        self.finished = swap_ids(self.finished, old, new)
+        self.removed = swap_ids(self.removed, old, new)
+        self._legal_cache = None

@@ -179,3 +179,36 @@ async def test_the_connection_names_its_dialect(storage_backend, backend_name):
     async with storage_backend.reading(1) as db:
         assert repos.dialect(db) == backend_name
 
+
+
+def twin(storage):
+    """Another process's storage on the same data (its own connections and locks)."""
+    from storage import open_storage
+
+    if storage.dialect == "postgresql":
+        return open_storage(None, storage.dsn)
+    return open_storage(storage.data_dir)
+
+
+async def test_two_processes_moving_one_table_at_once_apply_exactly_one(storage_backend):
+    """Both processes hold the table at version 0 in memory and write "0 -> 1" at the same
+    moment, each in its own transaction: the version check lets exactly one through."""
+    async with storage_backend.transaction(9) as db:
+        table_id = await repos.insert_table(db, game="toy", channel_id=1, host_id=1, options={}, timer_seconds=60, now=0.0)
+    other = twin(storage_backend)
+
+    async def move(storage, name):
+        async with storage.transaction(9) as db:
+            changed = await repos.update_table_at_version(db, table_id, 0, now=1.0, version=1, state=name)
+            if changed:
+                await repos.append_action(db, table_id, 1, 1, name, "player", 1.0)
+            return changed
+
+    results = await asyncio.gather(move(storage_backend, "first"), move(other, "second"))
+    assert sorted(results) == [False, True]
+    winner = "first" if results[0] else "second"
+    async with other.reading(9) as db:
+        record = await repos.get_table(db, table_id)
+        assert await repos.actions_for(db, table_id) == [(1, winner, "player")]
+    assert record.version == 1 and record.state == winner
+    await other.close()
