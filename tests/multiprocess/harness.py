@@ -46,6 +46,19 @@ def new_process(bot: Any, data_dir: Path, shard_ids: tuple[int, ...], dsn: str |
     return TableManager(bot, storage, bot.games, settings=settings, bus=bus or bus_for(dsn, str(data_dir)))
 
 
+#: Every bot made, so a test's end closes their connections (an open aiosqlite
+#: connection's thread would keep the test process from exiting).
+BOTS: list[TwoProcessBot] = []
+
+
+async def close_all() -> None:
+    while BOTS:
+        bot = BOTS.pop()
+        for manager in {id(m): m for m in [*bot.routes.values(), bot._first]}.values():
+            await kill(manager)
+        await bot.storage.close()
+
+
 class TwoProcessBot(ShardedDeckhandBot):
     """Gateway for both shards; ``tables`` is the manager of the process the event belongs to."""
 
@@ -55,6 +68,7 @@ class TwoProcessBot(ShardedDeckhandBot):
         """``processes``: each process's SHARD_IDS (together, every shard once);
         ``dsn``: PostgreSQL for all of them, else SQLite files in ``data_dir``."""
         self.routes: dict[int, TableManager] = {}
+        BOTS.append(self)
         super().__init__(process_settings(data_dir, tuple(range(SHARDS)), dsn), extensions=extensions)
         assert sorted(s for shards in processes for s in shards) == list(range(SHARDS))
         # The first process is built on the bot's own storage (its restore runs in setup_hook).

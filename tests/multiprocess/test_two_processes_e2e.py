@@ -13,7 +13,7 @@ from bot.config import shard_of
 from bot.tables import _Stale
 from storage import repos
 from tests.e2e.ui import game_place
-from tests.multiprocess.harness import SHARDS, TwoProcessBot, kill, new_process
+from tests.multiprocess.harness import SHARDS, TwoProcessBot, close_all, kill, new_process
 
 pytestmark = pytest.mark.simcord(shard_count=SHARDS)
 
@@ -26,8 +26,9 @@ def dsn(backend_name, request):
 
 
 @pytest.fixture
-def simcord_bot(data_dir, dsn):
-    return TwoProcessBot(data_dir, dsn=dsn)
+async def simcord_bot(data_dir, dsn):
+    yield TwoProcessBot(data_dir, dsn=dsn)
+    await close_all()  # after SimCord's shutdown: every process's connections
 
 
 async def eventually(check, seconds=5.0):
