@@ -1099,6 +1099,7 @@ class EnidGame(Game):
             "winner": self.winner,
             "over": over,
             "rules": {k: v for k, v in self.options.items() if k != "renames"},
+            "renames": {k: list(v) for k, v in self.options["renames"].items()},
         }
         if player is not None and player in self.hands:
             hand = sorted_cards(self.hands[player])
