@@ -23,8 +23,8 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from bot.ai import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS, Budget, PlayerView, decide, has_ai
-from bot.engine import RuleError
+from bot.ai import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS, Budget, PlayerView, decide, game_ai, has_ai
+from bot.engine import Game, RuleError
 from storage import repos
 
 if TYPE_CHECKING:
@@ -92,7 +92,17 @@ def _movers(table: Table) -> list[int]:
     state = table.state
     if state is None or table.status != "playing" or state.is_over():
         return []
-    return [p for p in sorted(state.current_players(), reverse=True) if is_computer(p)]
+    current = state.current_players()
+    movers = [p for p in sorted(current, reverse=True) if is_computer(p)]
+    # Seats that are not current may still owe something (Enid's rituals): they speak first.
+    owing = [p for p in sorted(state.players, reverse=True) if is_computer(p) and p not in current and _owes(state, p)]
+    return owing + movers
+
+
+def _owes(state: Game, seat: int) -> bool:
+    """Whether a computer seat must act although it may not be current (a ritual)."""
+    hook = game_ai(state.key).owes if has_ai(state.key) else None
+    return hook is not None and hook(state.observation(seat), seat)
 
 
 def schedule(manager: TableManager, table: Table) -> None:
@@ -116,7 +126,7 @@ async def _play(manager: TableManager, table: Table) -> None:
         seat, version = movers[0], table.record.version
         assert table.state is not None
         view = PlayerView.of(table.state, seat)
-        if not view.legal:
+        if not view.legal and not _owes(table.state, seat):
             return
         level = level_of(seat) if level_of(seat) in LEVELS else DEFAULT_LEVEL
         # Seeded by table, version and seat: a replayed position gets the same decision.

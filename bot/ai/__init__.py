@@ -138,11 +138,28 @@ class GameAI:
     playout: Callable[[Game, int], Action] | None = None
     #: Default playout length in moves (see Budget.playout_moves).
     playout_moves: int = 30
+    #: ``owes(observation, player) -> bool``: whether a seat that is not current must
+    #: still act now (Enid's rituals); the platform asks it for every computer seat.
+    owes: Callable[[Mapping[str, Any], int], bool] | None = None
+    #: ``speak(view, level, rng) -> Action | None``: the words (or other unlisted
+    #: action) the seat owes now, before any listed move; None when it owes nothing.
+    speak: Callable[[PlayerView, str, random.Random], Action | None] | None = None
+    #: ``hard(view, rng, budget) -> Action``: hard's own rule where the game does not
+    #: search (None: :func:`bot.ai.search.hard` with ``determinize`` and ``evaluate``).
+    hard: Callable[[PlayerView, random.Random, Budget], Action] | None = None
 
 
 def game_ai(key: str) -> GameAI:
     """The computer player of game ``key`` (``cogs/<key>/ai.py``'s ``AI``)."""
     return importlib.import_module(f"cogs.{key}.ai").AI
+
+
+def owes(key: str, observation: Mapping[str, Any], player: int) -> bool:
+    """Whether ``player`` must act now although it may not be current (a ritual)."""
+    if not has_ai(key):
+        return False
+    hook = game_ai(key).owes
+    return hook is not None and hook(observation, player)
 
 
 def has_ai(key: str) -> bool:
@@ -156,17 +173,27 @@ def has_ai(key: str) -> bool:
 def decide(view: PlayerView, level: str, rng: random.Random, *, budget: Budget | None = None) -> Action:
     """One action for ``view.player``, chosen at ``level``. Raises ValueError for an
     unknown level or a view with nothing to do (the caller asks only seats with legal
-    actions)."""
+    actions, or that the game's ``owes`` says must speak)."""
+    if level not in LEVELS:
+        raise ValueError(f"'{level}' is not a computer player level: choose {', '.join(LEVELS)}.")
+    ai = game_ai(view.game) if has_ai(view.game) else None
+    if ai is not None and ai.speak is not None:
+        said = ai.speak(view, level, rng)
+        if said is not None:
+            return said
     if not view.legal:
         raise ValueError("This computer player has nothing to do right now.")
     if level == "random":
         return rng.choice(view.legal)
     if len(view.legal) == 1:
         return view.legal[0]
-    ai = game_ai(view.game)
+    if ai is None:
+        ai = game_ai(view.game)
     if level == "easy":
         return ai.easy(view, rng)
     if level == "hard":
+        if ai.hard is not None:
+            return ai.hard(view, rng, budget or Budget())
         from bot.ai.search import hard
 
         return hard(view, ai, rng, budget or Budget())
