@@ -116,7 +116,7 @@ VOCAB = frozenset(
 )
 #: Rhyming pairs for lines 3 and 4 (each checked by the tests against the dictionary).
 PAIRS = (("cat", "hat"), ("day", "way"), ("night", "light"), ("tea", "sea"), ("code", "road"), ("bed", "head"),
-         ("bug", "mug"), ("cake", "lake"), ("fish", "dish"), ("dog", "frog"), ("moon", "spoon"), ("goat", "boat"))
+         ("bug", "mug"), ("cake", "lake"), ("fish", "dish"), ("hill", "pill"), ("moon", "spoon"), ("goat", "boat"))
 FIRST_LINES = (
     "There once was a coder from Kent", "A hacker who lived in a dome", "There once was a fish from the Hull",
     "A programmer, quiet and plain", "A student who studied the path", "There once was a prof from Peru",
@@ -245,7 +245,7 @@ def _rhymes_with(word: str | None, rng: random.Random, count: int) -> list[str]:
         return common[:count]
     import pronouncing
 
-    rare = sorted({w for w in pronouncing.rhymes(word) if w.isalpha() and w.islower() and len(w) <= 8} - set(common) - {word})
+    rare = sorted({w for w in pronouncing.rhymes(word) if w.isalpha() and len(w) <= 8 and hint_of.rhyme(word, w)} - set(common) - {word})
     rng.shuffle(rare)
     return (common + rare)[:count]
 
