@@ -19,9 +19,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
+
+import discord
 
 from bot.ai import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS, Budget, PlayerView, decide, game_ai, has_ai
 from bot.engine import Game, RuleError
@@ -58,6 +61,20 @@ def name(player: int) -> str:
     if is_computer(player):
         return f"🤖 Deckhand {(-player) % 100} ({level_of(player)})"
     return f"<@{player}>"
+
+
+_MENTION = re.compile(r"<@!?(-?\d+)>")
+_ADDRESS = re.compile(r"@?\bdeckhand\s*#?(\d{1,2})\b", re.IGNORECASE)
+
+
+def addressed(text: str, players: Iterable[int]) -> str:
+    """Typed words with "@Deckhand 2" (a computer seat at this table, which Discord
+    cannot @mention) turned into that seat's mention form ``<@-302>``, so rules that
+    want a mention (Enid's Church) hear it. Other text is unchanged."""
+    seats = {(-p) % 100: p for p in players if is_computer(p)}
+    if not seats:
+        return text
+    return _ADDRESS.sub(lambda m: f"<@{seats[int(m.group(1))]}>" if int(m.group(1)) in seats else m.group(0), text)
 
 
 def humans(players: Iterable[int]) -> list[int]:
@@ -144,5 +161,19 @@ async def _play(manager: TableManager, table: Table) -> None:
                 await asyncio.sleep(1.0)
                 continue
             table.computer = None  # so the next move's schedule starts a fresh task
+            if action.kind == "say":
+                await _say_in_place(manager, table, seat, str(action.arg))
             await manager._after_move(table, outcome)
         return
+
+
+async def _say_in_place(manager: TableManager, table: Table, seat: int, text: str) -> None:
+    """A computer's words go where a person's typed words are: a message of its own in
+    the game's place (a thread, or the channel), not only the board's short log."""
+    spoken = _MENTION.sub(lambda m: name(int(m.group(1))), text)
+    try:
+        await manager.publisher.place(table).send(content=f"{name(seat)}: {spoken}"[:2000], allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as error:
+        log.warning("Computer %s at table %s could not say its words: %s", seat, table.id, error)
+        return
+    manager.publisher.note_chat(table)

@@ -268,3 +268,16 @@ def test_renamed_cards_are_said_by_the_servers_names():
 
 def test_the_rhyming_pairs_rhyme_by_the_dictionary():
     assert [pair for pair in enid_ai.PAIRS if limerick.rhyme(*pair) is not True] == []
+
+
+def test_a_person_shouts_the_church_at_a_computer_seat_by_its_name():
+    from bot import computer
+
+    game = stacked({1: ["7c", "5h", "5d"], -201: ["Kh", "Kd"], 3: ["Qh", "Qd"]}, discard=["4c"], first=1)
+    act(game, 1, "7c")
+    say(game, 1, "Alonzo Church of Carp")
+    typed = computer.addressed("Haaargh! Be Alonzo Churched! (a bit) @Deckhand 1", game.players)
+    assert typed == "Haaargh! Be Alonzo Churched! (a bit) <@-201>"
+    events = say(game, 1, typed)
+    assert [e.data["ritual"] for e in events if e.kind == "ritual_met"] == ["church"]
+    assert computer.addressed("hello Deckhand 7", game.players) == "hello Deckhand 7"  # no such seat: unchanged
