@@ -132,9 +132,22 @@ def schedule(manager: TableManager, table: Table) -> None:
     table.computer = asyncio.create_task(_play(manager, table), name=f"deckhand-computer-{table.guild_id}-{table.id}")
 
 
+#: Games whose computer player's ``warm_up`` already ran in this process.
+_WARM: set[str] = set()
+
+
+async def _warm_up(key: str) -> None:
+    hook = game_ai(key).warm_up
+    if key not in _WARM and hook is not None:
+        await asyncio.to_thread(hook)  # off the event loop, before the first decision's clock starts
+    _WARM.add(key)
+
+
 async def _play(manager: TableManager, table: Table) -> None:
     from bot.tables import _SaveFailed  # the manager's own failure type
 
+    if table.state is not None:
+        await _warm_up(table.state.key)
     await asyncio.sleep(await pause_seconds(manager, table.guild_id))
     for _ in range(ATTEMPTS):
         movers = _movers(table)

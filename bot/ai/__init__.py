@@ -147,6 +147,9 @@ class GameAI:
     #: ``hard(view, rng, budget) -> Action``: hard's own rule where the game does not
     #: search (None: :func:`bot.ai.search.hard` with ``determinize`` and ``evaluate``).
     hard: Callable[[PlayerView, random.Random, Budget], Action] | None = None
+    #: ``warm_up()``: slow one-off loading (a dictionary) the platform runs off the
+    #: event loop before a table's first computer decision, so no decision pays for it.
+    warm_up: Callable[[], None] | None = None
 
 
 def game_ai(key: str) -> GameAI:

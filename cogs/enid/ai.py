@@ -436,8 +436,10 @@ def choose(view: PlayerView, rng: random.Random, sharp: bool = False) -> Action:
                 value -= 4.0
             if last and last[0].suit is card.suit:
                 value += 1.0
-        if sharp and enid_mode and card.rank in (Rank.THREE, Rank.FOUR):
-            value += 0.2  # names are free for it: an easy card to shed
+        if sharp and card.rank in (Rank.QUEEN, Rank.KING) and left:
+            steps = 1 + (1 if card.rank is Rank.QUEEN else 2)
+            if _seat_after(obs, me, direction, steps) == me:
+                value += 3.0  # the skip comes round to it: another turn at once
         return value
 
     return max(plays, key=lambda a: (score(a), -plays.index(a)))
@@ -448,8 +450,9 @@ def easy(view: PlayerView, rng: random.Random) -> Action:
 
 
 def hard(view: PlayerView, rng: random.Random, budget: Budget) -> Action:
-    """hard: the same rules of thumb with more care (every opponent's count, the last
-    card it keeps), perfect memory and fewer slips (those are in :func:`speak`). Enid
+    """hard: the same rules of thumb with more care (every opponent's count for the
+    Enid, a Queen or King whose skip comes round to it again, the last card it keeps),
+    perfect memory and fewer slips (those are in :func:`speak`). Enid
     has no search: its rituals and votes do not fit a cheap clone-and-playout, and a
     heuristic move takes microseconds, far inside any budget."""
     return choose(view, rng, sharp=True)
@@ -467,4 +470,12 @@ def evaluate(game: EnidGame, player: int) -> float:
     return fewer / max(1, len(counts) - 1)
 
 
-AI = GameAI(EnidGame, easy, determinize, evaluate, owes=owes, speak=speak, hard=hard)
+def warm_up() -> None:
+    """Load the pronouncing dictionary (about a second, once per process) before the
+    first limerick, so composing one stays inside a decision's budget."""
+    import pronouncing
+
+    pronouncing.init_cmu()
+
+
+AI = GameAI(EnidGame, easy, determinize, evaluate, owes=owes, speak=speak, hard=hard, warm_up=warm_up)
