@@ -41,9 +41,13 @@ Enid and Onion (the door stays the same: plain view in, one action out)
 A game with typed actions (Enid's rituals, a limerick) or many numeric choices (Onion's
 bets) may return a ``say``/``bet`` action that ``legal_actions`` does not enumerate
 (``apply`` judges it as it judges a person's), and may act with no listed legal action
-(a ritual shouted out of turn). Such a game adds what it needs to ``GameAI`` (e.g. a
-``speaks(view)`` hook the platform asks after every move, per-level slip chances) and
-keeps ``history`` in mind (Enid's chain); hard's search needs only ``determinize``,
+(a ritual shouted out of turn). Enid does it with the optional ``GameAI`` hooks:
+``owes(observation, player)`` (bot/computer.py asks it of every computer seat after every
+move, so a seat that is not current still speaks), ``speak(view, level, rng)`` (asked
+first by :func:`decide`: the words owed, or None), ``hard(view, rng, budget)`` (its own
+hard rule instead of the search) and ``warm_up()`` (slow loading, run off the event loop
+before a table's first decision). What a game remembers across games must be in the
+observation (Enid's: what the seat heard said); hard's search needs only ``determinize``,
 ``evaluate`` and ``Game.clone`` as here, with ``legal`` holding its candidate moves.
 
 What a game provides (``cogs/<game>/ai.py``, pure)
