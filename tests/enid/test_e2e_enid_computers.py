@@ -135,3 +135,32 @@ def _rows(data_dir, guild_id, sql, *args):
 
     with sqlite3.connect(data_dir / "guilds" / f"{guild_id}.sqlite3") as con:
         return con.execute(sql, args).fetchall()
+
+
+async def test_plain_mode_with_a_computer_to_the_end(simcord_env, data_dir, monkeypatch):
+    env = simcord_env
+    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
+    guild = env.create_guild()
+    channel = guild.create_text_channel("blackjack")
+    ada = guild.add_member(env.create_user("ada"))
+    await ada.slash(channel, "settings bot-pause", seconds=0.0)
+    lobby = (await ada.slash(channel, "enid new", mode="plain")).response.message
+    await ada.click(lobby, label="Add computer (hard)")
+    await ada.click(lobby, label="Start")
+    (table,) = env.bot.tables.tables()
+    assert not table.state.enid_mode
+    place = game_place(channel)
+    rng = random.Random(3)
+    for _ in range(500):
+        if table.status != "playing":
+            break
+        assert computers_owe_nothing(table)
+        await member_step(ada, place, table, rng)
+    else:
+        pytest.fail("the plain game did not end within 500 of the member's steps")
+    said = [m.content for m in place.history() if (m.content or "").startswith("🤖 Deckhand")]
+    assert all(line.endswith("Last card!") for line in said)  # the only words of plain mode
+    seat = next(p for p in table.record.players if computer.is_computer(p))
+    kinds = {code.split(":")[0] for (code,) in _rows(data_dir, guild.id, "SELECT code FROM actions WHERE table_id = ? AND user_id = ?", table.id, seat)}
+    assert {"play", "draw", "say"} <= kinds  # it played and said "Last card" by itself (stored like a person's moves)
+    assert {u for u, in _rows(data_dir, guild.id, "SELECT user_id FROM results WHERE table_id = ?", table.id)} == {ada.id, seat}
