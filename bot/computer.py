@@ -149,8 +149,11 @@ async def _play(manager: TableManager, table: Table) -> None:
     if table.state is not None:
         await _warm_up(table.state.key)
     await asyncio.sleep(await pause_seconds(manager, table.guild_id))
+    only: int | None = None
     for _ in range(ATTEMPTS):
         movers = _movers(table)
+        if only is not None and table.state is not None:
+            movers = [p for p in movers if p == only and _owes(table.state, p)]
         if not movers:
             return
         seat, version = movers[0], table.record.version
@@ -177,6 +180,11 @@ async def _play(manager: TableManager, table: Table) -> None:
             if action.kind == "say":
                 await _say_in_place(manager, table, seat, str(action.arg))
             await manager._after_move(table, outcome)
+        if action.kind != "say" and table.status == "playing" and table.state is not None and _owes(table.state, seat):
+            # A person says "Last card" as they lay: words owed for its own move follow
+            # at once, not after the pause (the next player could move first).
+            only = seat
+            continue
         return
 
 

@@ -164,3 +164,32 @@ async def test_plain_mode_with_a_computer_to_the_end(simcord_env, data_dir, monk
     kinds = {code.split(":")[0] for (code,) in _rows(data_dir, guild.id, "SELECT code FROM actions WHERE table_id = ? AND user_id = ?", table.id, seat)}
     assert {"play", "draw", "say"} <= kinds  # it played and said "Last card" by itself (stored like a person's moves)
     assert {u for u, in _rows(data_dir, guild.id, "SELECT user_id FROM results WHERE table_id = ?", table.id)} == {ada.id, seat}
+
+
+async def test_a_computer_says_last_card_as_it_lays_not_after_the_pause(simcord_env, data_dir, monkeypatch):
+    from cogs.enid.rules import EnidGame
+
+    real_new = EnidGame.new.__func__
+
+    def stacked_new(cls, players, options=None, *, seed=None, deal=None):
+        human, bot_seat = players
+        deal = {"hands": {human: ["Kh", "Kd", "Ks"], bot_seat: ["5c", "6c"]}, "discard": ["4c"], "deck": ["3d", "3h", "3s"], "first": bot_seat}
+        return real_new(cls, players, options, deal=deal)
+
+    monkeypatch.setattr(EnidGame, "new", classmethod(stacked_new))
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("blackjack")
+    ada = guild.add_member(env.create_user("ada"))
+    await ada.slash(channel, "settings bot-pause", seconds=2.0)
+    lobby = (await ada.slash(channel, "enid new", mode="plain")).response.message
+    await ada.click(lobby, label="Add computer (easy)")
+    await ada.click(lobby, label="Start")
+    (table,) = env.bot.tables.tables()
+    await env.advance_time(5)
+    # It laid its last-but-one card after the pause and said "Last card" in the same
+    # moment, before the member could move (not a second pause later).
+    rows = _rows(data_dir, guild.id, "SELECT code, at FROM actions WHERE table_id = ? ORDER BY seq", table.id)
+    assert [code for code, _ in rows] == ["play:5c", "say::Last card!"] and rows[0][1] == rows[1][1]
+    assert ada.id in table.state.current_players() and not table.state.obligations
+    assert any((m.content or "").endswith("Last card!") for m in game_place(channel).history())
