@@ -12,7 +12,9 @@ Scenes (each image a fresh seeded random deal, so the warm runs still vary):
 - ``pile52``: all 52 cards in one row.
 
 **cold**: every cache of bot/cardart (faces, backs, pips, text, fonts) is emptied before each
-image, so it is the cost of the first picture after a start. **warm**: caches kept, the
+image, so it is the cost of the first picture after a start without a warm-up. **start**:
+emptied, then ``warm_up`` of both decks (what ``DeckhandBot.setup_hook`` runs in a worker
+thread at start-up), then the first picture (a tenth of ``--images``: each costs a warm-up). **warm**: caches kept, the
 steady state. Per picture it prints p50/p99/max milliseconds of the whole
 ``render_rows`` call (layout, pastes, palette quantisation, PNG encode), and the
 encode share, and the PNG size in bytes (median and max) and pixel size.
@@ -83,7 +85,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run(scene, n: int, seed: int, cold: bool) -> dict:
+def run(scene, n: int, seed: int, cold: bool, warmed: bool = False) -> dict:
     rng = random.Random(seed)
     times, encode, sizes, dims = [], [], [], set()
     original = cardart._encode
@@ -101,6 +103,9 @@ def run(scene, n: int, seed: int, cold: bool) -> dict:
             rows, title = scene(rng)
             if cold:
                 clear_caches()
+                if warmed:  # what the bot's start-up now does (DeckhandBot.setup_hook)
+                    for deck in ("french", "onion"):
+                        cardart.warm_up(deck)
             spent[0] = 0.0
             t = time.perf_counter()
             data = render_rows(rows, title=title)
@@ -123,13 +128,14 @@ def main() -> None:
           f"{'bytes p50':>9} {'bytes max':>9}  size px")
     render_rows([CardRow("warm-up", ("9h",))])  # imports, zlib
     for name, scene in SCENES.items():
-        for cold in (True, False):
+        for cold, warmed in ((True, False), (True, True), (False, False)):
             if not cold:
                 run(scene, 5, args.seed + 1, cold=False)  # fill the caches
-            r = run(scene, args.images, args.seed, cold)
+            # "start": empty caches, then warm_up of both decks, then the first picture.
+            r = run(scene, max(5, args.images // 10) if warmed else args.images, args.seed, cold, warmed)
             dims = sorted(r["dims"])
             shown = f"{dims[0][0]}x{dims[0][1]}" + (f" .. {dims[-1][0]}x{dims[-1][1]}" if len(dims) > 1 else "")
-            print(f"{name:8} {'cold' if cold else 'warm':5} {statistics.median(r['times']):7.1f} "
+            print(f"{name:8} {'start' if warmed else 'cold' if cold else 'warm':5} {statistics.median(r['times']):7.1f} "
                   f"{pct(r['times'], 0.99):7.1f} {max(r['times']):7.1f} {statistics.median(r['encode']):10.1f} "
                   f"{int(statistics.median(r['sizes'])):9d} {max(r['sizes']):9d}  {shown}")
     for deck in ("french", "onion"):

@@ -1,13 +1,17 @@
 """REST calls, interactions and messages per move, per game, through the real bot in SimCord.
 
     python bench/rest_calls.py [--games 3] [--seed 1] [--game blackjack|idiot|engines|all] [--max-moves 400]
+                               [--players N] [--forget P]
 
 Simulated members open a table (``/<game> new``), join, start, and play whole games the
 way issue 9 expects a person to: a player clicks **Show hand** on the ping only when
 they have no open hand message yet (or its 15-minute token ran out); otherwise the open
 hand has already updated itself when their turn came, and they play from it. A move is a
 random legal action (seeded ``random.Random``) made with the hand's select or button
-(turning a select page when needed). Blackjack and Idiot: 3 players; Engines: 2.
+(turning a select page when needed). Blackjack and Idiot: 3 players; Engines: 2
+(``--players`` sets it for the chosen game). ``--forget P``: after each move the player
+closes their hand with probability P (they then need the board's Show hand, and the bot
+must ping them): 0 is the design's norm, 1 the worst case of nobody keeping a hand open.
 
 Printed per game (budgets of issue 9; numbers only, nothing is asserted):
 
@@ -57,7 +61,7 @@ def now(env: Any, message: Any) -> Any:
     return to_discord_message(env, env.backend.messages[message.channel.id][message.id])
 
 
-async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_moves: int) -> dict[str, Any]:
+async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_moves: int, forget: float = 0.0) -> dict[str, Any]:
     calls: list[int] = []
     clicks: list[int] = []
     thread_posts: list[int] = []
@@ -72,7 +76,7 @@ async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_mo
             by_id = {m.id: m for m in members}
             for number in range(games):
                 channel = guild.create_text_channel(f"{game}-{number}")
-                opened = await members[0].slash(channel, f"{game} new")
+                opened = await members[0].slash(channel, f"{game} new", **({"players": PLAYERS[game]} if game == "engines" else {}))
                 lobby = opened.response.message
                 for m in members[1:]:
                     await m.click(lobby, label="Join either side" if game == "engines" else "Join")
@@ -95,6 +99,8 @@ async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_mo
                     if table.record.version != version + 1:
                         raise RuntimeError(f"move {code} by {pid} was not applied: {result.response}")
                     hands[pid] = result.response.message
+                    if forget and rng.random() < forget:
+                        del hands[pid]
                     requests = env.http_requests[start:]
                     calls.append(len(requests))
                     clicks.append(sum(1 for r in requests if r.path.startswith("/interactions/")))
@@ -137,12 +143,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", choices=(*PLAYERS, "all"), default="all")
     parser.add_argument("--max-moves", type=int, default=400, help="cancel a game after this many moves")
+    parser.add_argument("--players", type=int, help="players at each table of the chosen game")
+    parser.add_argument("--forget", type=float, default=0.0, help="chance a player closes their hand after a move")
     args = parser.parse_args(argv)
+    if args.players:
+        if args.game == "all":
+            parser.error("--players needs --game")
+        PLAYERS[args.game] = args.players
     logging.basicConfig(level=logging.WARNING)
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
         for game in (PLAYERS if args.game == "all" else (args.game,)):
-            report(game, asyncio.run(play(game, args.games, rng, Path(tmp), args.max_moves)))
+            report(game, asyncio.run(play(game, args.games, rng, Path(tmp), args.max_moves, args.forget)))
 
 
 if __name__ == "__main__":

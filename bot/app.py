@@ -15,8 +15,7 @@ from bot.config import Settings
 from bot.games import GameRegistry
 from bot.tables import TableManager
 from bot.views import DYNAMIC_ITEMS, on_modal_submit
-from storage import Storage
-from storage.db import pool_budget
+from storage import open_storage
 
 log = logging.getLogger(__name__)
 
@@ -49,9 +48,10 @@ class DeckhandBot(commands.Bot):
         self.settings = settings
         self.extension_names = extensions
         self.games = GameRegistry()
-        self.storage = Storage(settings.data_dir, max_open=pool_budget(settings.max_open_databases))
+        self.storage = open_storage(settings.data_dir, settings.database_url, max_open=settings.max_open_databases)
         self.tables = TableManager(self, self.storage, self.games)
         self.restore_task: asyncio.Task[None] | None = None
+        self.warm_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -66,7 +66,19 @@ class DeckhandBot(commands.Bot):
         # Connect first: unfinished tables come back in the background (only servers
         # the storage index lists are read); a lookup meanwhile waits for them.
         self.restore_task = asyncio.create_task(self._restore_tables(), name="deckhand-restore")
+        # Card faces and fonts drawn once, in a worker thread: the first picture is then
+        # as quick as the rest (bench/card_images.py: cold vs warm).
+        self.warm_task = asyncio.create_task(self._warm_card_pictures(), name="deckhand-warm-up")
         await self.sync_commands()
+
+    async def _warm_card_pictures(self) -> None:
+        from bot import cardart
+
+        for deck in ("french", "onion"):
+            try:
+                await asyncio.to_thread(cardart.warm_up, deck)
+            except Exception:
+                log.exception("Warming up the %s card pictures failed; the first pictures will be slower", deck)
 
     async def _restore_tables(self) -> None:
         try:
@@ -88,6 +100,8 @@ class DeckhandBot(commands.Bot):
             log.info("Synced %d global commands (Discord may take a while to show new ones)", len(synced))
 
     async def close(self) -> None:
+        if self.warm_task is not None and not self.warm_task.done():
+            self.warm_task.cancel()  # the worker thread finishes its face on its own
         await self.tables.close()
         await super().close()
         await self.storage.close()

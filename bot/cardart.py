@@ -102,6 +102,7 @@ ENID_NAMES = {"c": "Carp", "s": "Sturgeon", "h": "Halibut", "d": "Dalmations"}
 RANKS = "A23456789TJQK"
 DECK_SUITS = {"french": "cshd", "enid": "cshd", "onion": "cshdwtuo"}
 _RANK_LABEL = {"T": "10"}
+_RANK_NAMES = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
 
 
 # --------------------------------------------------------------------------- threads
@@ -541,6 +542,26 @@ def render_rows(
     Raises ValueError for an unknown card code or deck, or a negative ``face_down``.
     """
     return _encode(render_image(rows, title=title, max_width=max_width, columns=columns))
+
+
+def alt_text(rows: Sequence[CardRow], limit: int = 1024) -> str:
+    """The picture in words, for a screen reader (a Discord attachment's description):
+    each row's label, its face-up cards by name and how many lie face down."""
+    parts = []
+    for row in rows:
+        names = []
+        for code in row.cards:
+            try:
+                rank, suit, marked = parse_code(code, row.deck)
+            except ValueError:
+                names.append(code)
+                continue
+            names.append(f"{_RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}" + (" (marked)" if marked else ""))
+        if row.face_down:
+            names.append(f"{row.face_down} face down")
+        parts.append(f"{row.label}: {', '.join(names)}" if names else row.label)
+    text = "Card picture. " + "; ".join(parts) + "."
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # --------------------------------------------------------------------------- suit sheets

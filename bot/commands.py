@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import computer, guard
+from bot.games import GameSpec
 from bot.guard import clip
 from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, TableManager, until_restored
 from storage import repos
@@ -22,6 +23,12 @@ SAY_LIMIT = 1900
 HANDS_WHERE = {
     "here": "here in the channel, as private messages only you can see",
     "dm": "in your DMs",
+}
+
+
+MY_PICTURES = {
+    "on": "Your hands will show a picture of your cards again (unless this server turned pictures off). Every picture has the same cards as its text.",
+    "off": "Your hands will be text only from now on, in every game on this server; the table's text says everything its picture shows.",
 }
 
 
@@ -178,22 +185,58 @@ class Platform(commands.Cog):
 
     settings = app_commands.Group(name="settings", description="Your settings and this server's.", guild_only=True)
 
-    @settings.command(name="show", description="Show your settings and this server's.")
-    async def settings_show(self, interaction: discord.Interaction) -> None:
+    @settings.command(name="show", description="Show your settings and this server's (one game's house rules with game).")
+    @app_commands.describe(game="List every house rule of this game")
+    async def settings_show(self, interaction: discord.Interaction, game: str | None = None) -> None:
         assert interaction.guild_id is not None
+        games = self.bot.games  # type: ignore[attr-defined]
+        if game is not None:
+            spec = games.get(game)
+            if spec is None:
+                names = ", ".join(s.key for s in games)
+                await guard.answer(interaction, f"I don't know a game called '{clip(game, 60)}'. Try one of: {names}.")
+                return
+            await self._show_house_rules(interaction, spec)
+            return
         hands = "in DMs" if await self.tables.hands_in_dm(interaction.guild_id, interaction.user.id) else "here, as private (ephemeral) messages"
         timer = await self.tables.guild_turn_seconds(interaction.guild_id)
         threads = "each in its own thread" if await self.tables.threads_on(interaction.guild_id) else "in the channel"
         pictures = "card pictures" if await self.tables.pictures_on(interaction.guild_id) else "text only"
         layout = await self.tables.board_layout(interaction.guild_id)
         pause = await computer.pause_seconds(self.tables, interaction.guild_id)
+        async with self.tables.storage.reading(interaction.guild_id) as db:
+            mine = await repos.get_user_setting(db, interaction.user.id, "pictures", "on") != "off"
+        hands += ", with a picture of your cards" if mine else ", text only (`/settings my-pictures`)"
         lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s", f"**Computer players' pause:** {pause:g} s", f"**Games are played:** {threads}",
                  f"**Boards:** {pictures}, {'Components V2 layout' if layout == 'v2' else 'classic embed'}"]
-        for spec in self.bot.games:  # type: ignore[attr-defined]
+        # Only the house rules a server changed: every rule of five games would not fit
+        # in one message (Onion alone has a dozen); `game:` lists one game's in full.
+        changed = []
+        for spec in games:
             chosen = await self.tables.house_rules(interaction.guild_id, spec)
-            for rule in spec.house_rules:
-                lines.append(f"**{spec.title} · {rule.key}:** {chosen[rule.key]} ({' / '.join(rule.choices)}) — {rule.description}")
-        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+            changed += [f"**{spec.title} · {rule.key}:** {chosen[rule.key]} — {rule.sentence(chosen[rule.key])}"
+                        for rule in spec.house_rules if chosen[rule.key] != rule.default]
+        lines.append("**House rules changed from the defaults:**" if changed else "**House rules:** every game plays by its defaults.")
+        lines += changed
+        lines.append("Every house rule of a game, with its choices: `/settings show game:<game>`.")
+        await guard.answer(interaction, "\n".join(lines))
+
+    async def _show_house_rules(self, interaction: discord.Interaction, spec: GameSpec) -> None:
+        assert interaction.guild_id is not None
+        chosen = await self.tables.house_rules(interaction.guild_id, spec)
+        if not spec.house_rules:
+            await guard.answer(interaction, f"{spec.title} has no house rules.")
+            return
+        lines = []
+        for rule in spec.house_rules:
+            others = " / ".join(c for c in rule.choices if c != chosen[rule.key])
+            default = " (default)" if chosen[rule.key] == rule.default else ""
+            lines.append(f"**{rule.key}:** {chosen[rule.key]}{default} — {rule.sentence(chosen[rule.key])} *Other choices: {others}.*")
+        embed = discord.Embed(colour=discord.Colour.blurple(), description=clip("\n".join(lines), 4096))
+        embed.set_footer(text="Manage Server changes one with /settings house-rule.")
+        await guard.answer(interaction, f"**{spec.title}: house rules on this server**", embed=embed)
+
+    settings_show.autocomplete("game")(_game_autocomplete)
 
     @settings.command(name="hands", description="Where your private hand appears: here (ephemeral) or in DMs.")
     @app_commands.choices(where=[app_commands.Choice(name="here (private messages in the channel)", value="here"), app_commands.Choice(name="in my DMs", value="dm")])
@@ -207,6 +250,17 @@ class Platform(commands.Cog):
             await repos.set_user_setting(db, interaction.user.id, "hands", where)
         extra = " Make sure this server's members may send you direct messages." if where == "dm" else ""
         await guard.answer(interaction, f"From now on your hands will be shown {HANDS_WHERE[where]}.{extra}")
+
+    @settings.command(name="my-pictures", description="Card pictures in your own hands (on), or text only for screen readers and slow links (off).")
+    @app_commands.choices(mode=[app_commands.Choice(name="on: a picture of my cards", value="on"), app_commands.Choice(name="off: text only", value="off")])
+    async def settings_my_pictures(self, interaction: discord.Interaction, mode: str) -> None:
+        assert interaction.guild_id is not None
+        if mode not in MY_PICTURES:
+            await guard.answer(interaction, f"'{clip(mode, 40)}' is not a choice for your hand pictures: use on or off; nothing changed.")
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_user_setting(db, interaction.user.id, "pictures", mode)
+        await guard.answer(interaction, MY_PICTURES[mode])
 
     def _is_manager(self, interaction: discord.Interaction) -> bool:
         return bool(interaction.permissions and interaction.permissions.manage_guild)

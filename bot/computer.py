@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.ai import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS, Budget, PlayerView, decide, game_ai, has_ai
-from bot.engine import Game, RuleError
+from bot.engine import Action, Event, Game, HouseRule, RuleError
 from storage import repos
 
 if TYPE_CHECKING:
@@ -42,6 +42,27 @@ MAX_PAUSE = 10.0
 #: Re-decisions when the game moved on while a computer was thinking.
 ATTEMPTS = 5
 _SEATS = 99
+
+
+#: The platform's house rule (issue 12), offered per game for every game that has
+#: computer players and can hand a seat over (``Game.replace_player``): off by default.
+REPLACE_LEAVERS = HouseRule(
+    key="replace_leavers",
+    description="A computer takes the seat of a player who leaves or is removed for timing out",
+    choices=("off", "easy", "hard"),
+    default="off",
+    choice_descriptions=(
+        "A player who leaves mid-game (or is removed for timing out) is taken out of the game.",
+        "A player who leaves mid-game (or is removed for timing out) is replaced by an easy computer player, with their cards and seat.",
+        "A player who leaves mid-game (or is removed for timing out) is replaced by a hard computer player, with their cards and seat.",
+    ),
+)
+
+
+def offers_replacement(key: str, game: type[Game]) -> bool:
+    """Whether a game gets the replace-leavers house rule: it has computer players
+    and its rules can hand a seat over."""
+    return game.can_replace() and has_ai(key)
 
 
 def computer_id(level: str, n: int) -> int:
@@ -198,3 +219,61 @@ async def _say_in_place(manager: TableManager, table: Table, seat: int, text: st
         log.warning("Computer %s at table %s could not say its words: %s", seat, table.id, error)
         return
     manager.publisher.note_chat(table)
+
+
+# ------------------------------------------------------------------ replacing a leaver
+
+
+def stand_in_for(table: Table, leaver: int) -> int | None:
+    """The computer seat that takes ``leaver``'s place under the house rule, or None
+    (the leaver is taken out, as without it): the rule is off for this table, the game
+    cannot hand a seat over, or no other person would be left playing (computers do
+    not finish a game among themselves)."""
+    from bot.tables import _seated
+
+    state = table.state
+    level = table.record.options.get(REPLACE_LEAVERS.key, REPLACE_LEAVERS.default)
+    if state is None or level not in OFFERED or not offers_replacement(table.spec.key, type(state)):
+        return None
+    gone = {leaver, *getattr(state, "left", ())}
+    if not humans(p for p in _seated(state) if p not in gone):
+        return None
+    return new_seat([*table.record.players, *state.players], level)
+
+
+def leave_seat(table: Table, leaver: int) -> tuple[list[Event], Action]:
+    """Take ``leaver`` out of the running game (caller holds the lock and commits):
+    a computer takes their seat when the house rule says so, else they are removed.
+    Returns the events and the action to log (``replace::<seat>`` or ``leave``, both
+    replayed by the restore path)."""
+    state = table.state
+    assert state is not None
+    seat = stand_in_for(table, leaver)
+    if seat is not None:
+        try:
+            events = state.replace_player(leaver, seat)  # refuses with the state untouched
+        except RuleError:
+            log.exception("Table %s could not hand %s's seat to a computer; removing them instead", table.id, leaver)
+            seat = None
+    if seat is None:
+        return state.remove_player(leaver), Action("leave")
+    record = table.record
+    # What the platform keeps per seat follows the seat: owed rituals' timers, strikes.
+    record.obligations = {oid: [seat if who == leaver else who, due] for oid, (who, due) in record.obligations.items()}
+    record.strikes.pop(leaver, None)
+    return events, Action("replace", arg=str(seat))
+
+
+def seat_lines(events: Iterable[Event]) -> list[str]:
+    """The board's line for each seat a computer took: "🤖 Deckhand 2 (easy) took @alice's seat."."""
+    return [f"{name(e.player)} took {name(e.data['old'])}'s seat." for e in events if e.kind == "player_replaced" and e.player is not None]
+
+
+def only_computers_left(state: Game) -> bool:
+    """A running game where nobody playing is a person any more (Onion keeps its
+    leavers seated for the round's record, in ``left``)."""
+    from bot.tables import _seated
+
+    gone = set(getattr(state, "left", ()))
+    return not state.is_over() and not humans(p for p in _seated(state) if p not in gone)
+

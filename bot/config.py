@@ -25,6 +25,8 @@ class Settings:
     data_dir: Path
     log_level: int
     dev_guild_id: int | None = None
+    #: Unset: one SQLite file per server under data_dir. postgresql://...: one PostgreSQL database.
+    database_url: str | None = None
     max_open_databases: int = 256
 
     @classmethod
@@ -43,6 +45,12 @@ class Settings:
         guild_text = env.get("DEV_GUILD_ID", "").strip()
         if guild_text and not guild_text.isdigit():
             raise ConfigError(f"DEV_GUILD_ID '{guild_text}' is not a server id (a long number; leave it empty for global commands).")
+        database_url = env.get("DATABASE_URL", "").strip() or None
+        if database_url and database_url.split("://", 1)[0] not in ("postgresql", "postgres"):
+            raise ConfigError(
+                "DATABASE_URL must start with postgresql:// (for example postgresql://deckhand:secret@db:5432/deckhand), "
+                "or be left unset to keep one SQLite file per server under DATA_DIR."
+            )
         max_open_text = env.get("MAX_OPEN_DATABASES", "256").strip() or "256"
         if not max_open_text.isdigit() or int(max_open_text) < 1:
             raise ConfigError("MAX_OPEN_DATABASES must be a whole number of at least 1.")
@@ -51,5 +59,6 @@ class Settings:
             data_dir=Path(env.get("DATA_DIR", "").strip() or "./data"),
             log_level=level,
             dev_guild_id=int(guild_text) if guild_text else None,
+            database_url=database_url,
             max_open_databases=int(max_open_text),
         )

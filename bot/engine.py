@@ -204,6 +204,34 @@ class Game(ABC):
         or ends with a ``game_over`` event when too few players remain. Never raises
         for a seated player."""
 
+    def replace_player(self, old: int, new: int) -> list[Event]:
+        """Seat ``new`` (a computer player) in ``old``'s place, mid-game: the same
+        cards, the same position, the same obligations, the same team. Every
+        per-player structure is re-keyed, so afterwards ``old`` is gone from the game
+        and ``observation(new)`` equals what ``observation(old)`` was, with the id
+        changed. Returns a ``player_replaced`` event. Raises :class:`RuleError`
+        (nothing changed) when the game is over, ``old`` is not playing, ``new`` is
+        already known to the game, or the game cannot hand a seat over."""
+        if self.is_over():
+            raise GameOver("This game is over.")
+        seated = getattr(self, "active_players", None)
+        if old not in (seated() if callable(seated) else self.players):
+            raise UnknownPlayer("That player is not playing at this table.")
+        if new in self.players or new in getattr(self, "removed", ()):
+            raise RuleError("That seat's replacement is already at this table.")
+        self._replace_player(old, new)
+        return [Event("player_replaced", new, {"old": old, "new": new})]
+
+    def _replace_player(self, old: int, new: int) -> None:
+        """Re-key ``old``'s seat to ``new`` (already checked by :meth:`replace_player`).
+        Pure; games implement it near the end of their ``rules.py``."""
+        raise RuleError(f"{self.title} cannot hand a seat over to another player.")
+
+    @classmethod
+    def can_replace(cls) -> bool:
+        """Whether this game implements :meth:`replace_player`."""
+        return cls._replace_player is not Game._replace_player
+
     def carry_out(self) -> dict[str, Any]:
         """State that outlives one game in a channel (a session): name chains,
         bankrolls, the dealer. Fed back as ``options["carry"]`` to the next game."""
@@ -277,6 +305,45 @@ def cards_to_codes(cards: Sequence[Card]) -> list[str]:
 
 def codes_to_cards(codes: Sequence[str]) -> list[Card]:
     return [parse_card(c) for c in codes]
+
+
+# --------------------------------------------------------------------------- seat swaps
+# Helpers for ``Game._replace_player``: ``old``'s id becomes ``new`` in place, order kept.
+
+
+def swap_id(value: Any, old: int, new: int) -> Any:
+    """``new`` if ``value`` is ``old`` (an id, not a flag), else ``value`` unchanged."""
+    return new if value == old and not isinstance(value, bool) else value
+
+
+def swap_ids(values: Sequence[Any], old: int, new: int) -> list[Any]:
+    """A list of ids with ``old`` replaced by ``new`` where it stands."""
+    return [swap_id(v, old, new) for v in values]
+
+
+def swap_keys(mapping: Mapping[Any, Any], old: int, new: int) -> dict[Any, Any]:
+    """A dict keyed by ids (ints, or their strings in JSON-shaped data) with ``old``'s
+    key renamed to ``new``'s, in the same position."""
+    out: dict[Any, Any] = {}
+    for key, value in mapping.items():
+        if key == old and not isinstance(key, bool):
+            key = new
+        elif isinstance(key, str) and key == str(old):
+            key = str(new)
+        out[key] = value
+    return out
+
+
+def swap_in_record(record: Any, old: int, new: int, keys: frozenset[str], *, _ids: bool = False) -> Any:
+    """A copy of JSON-shaped ``record`` (dicts, lists, scalars) where ``old`` becomes
+    ``new`` wherever it is an id: anywhere under one of ``keys`` (an id, a list of ids,
+    a dict of ids), and as a dict key. Values under other keys are copied untouched,
+    so a count that happens to equal an id is never changed."""
+    if isinstance(record, Mapping):
+        return {k: swap_in_record(v, old, new, keys, _ids=_ids or k in keys) for k, v in swap_keys(record, old, new).items()}
+    if isinstance(record, list):
+        return [swap_in_record(v, old, new, keys, _ids=_ids) for v in record]
+    return swap_id(record, old, new) if _ids else record
 
 
 # --------------------------------------------------------------------------- UI hints

@@ -21,7 +21,8 @@ class GameCog(commands.GroupCog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        bot.games.add(self.spec)  # type: ignore[attr-defined]
+        # As registered: with the platform's house rules (a computer replacing a leaver).
+        self.spec = bot.games.add(self.spec)  # type: ignore[attr-defined,misc]
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await guard.answer_command_error(interaction, error)

@@ -8,7 +8,7 @@ timers, storage, restore) is shared platform code in ``bot/``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -96,8 +96,15 @@ class GameRegistry:
     def __init__(self) -> None:
         self._specs: dict[str, GameSpec] = {}
 
-    def add(self, spec: GameSpec) -> None:
+    def add(self, spec: GameSpec) -> GameSpec:
+        """Register a game; returns its spec as registered (with the platform's house rules)."""
+        from bot import computer  # the platform's own house rule, for games that can take it
+
+        rule = computer.REPLACE_LEAVERS
+        if computer.offers_replacement(spec.key, spec.game) and spec.house_rule(rule.key) is None:
+            spec = replace(spec, house_rules=(*spec.house_rules, rule))
         self._specs[spec.key] = spec
+        return spec
 
     def get(self, key: str) -> GameSpec | None:
         return self._specs.get(key)

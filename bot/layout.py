@@ -69,3 +69,46 @@ def layout_view(
 
 def count_components(view: discord.ui.LayoutView) -> int:
     return sum(1 for _ in view.walk_children())
+
+
+def _rows_of(view: discord.ui.View) -> list[list[discord.ui.Item]]:
+    """A View's items grouped by their row, in order (a select is a row of its own)."""
+    rows: dict[int, list[discord.ui.Item]] = {}
+    for index, item in enumerate(view.children):
+        row = item.row
+        if row is None:  # a DynamicItem keeps its row on the item it wraps
+            row = getattr(getattr(item, "item", None), "row", None)
+        row = row if row is not None else 5 + index
+        rows.setdefault(row, []).append(item)
+    return [rows[key] for key in sorted(rows)]
+
+
+def hand_layout(
+    embed: discord.Embed, *, content: str | None, view: discord.ui.View, image: str | None = None,
+) -> discord.ui.LayoutView:
+    """A private hand in Components V2: one Container with the status line, the hand's
+    text in one block and the picture of the player's cards, then the hand's controls as
+    ActionRows (the same rows as the embed hand, so the same custom_ids)."""
+    layout = discord.ui.LayoutView(timeout=None)
+    container = discord.ui.Container(accent_colour=embed.colour)
+    text = "\n\n".join(embed_blocks(embed))
+    for block in fit_blocks([content or "", text]):
+        container.add_item(discord.ui.TextDisplay(block))
+    if image:
+        container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(image)))
+    layout.add_item(container)
+    for items in _rows_of(view):
+        row = discord.ui.ActionRow()
+        for item in items[:5]:
+            row.add_item(item)
+        layout.add_item(row)
+    layout.stop()  # DynamicItems, dispatched by custom_id: nothing to store
+    return layout
+
+
+def text_layout(text: str) -> discord.ui.LayoutView:
+    """A V2 message cut down to one line (an earlier DM hand): V2 cannot go back to content."""
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(discord.ui.TextDisplay(clip(text, TEXT_LIMIT)))
+    layout.stop()
+    return layout

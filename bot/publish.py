@@ -5,18 +5,44 @@ the top of ``bot/tables.py``). What the platform has posted for a table is kept 
 ``record.publish`` (stored with the table, so a restart carries on with the same
 board, ping and DM hands):
 
-- ``ping``: ``{"id": message id, "players": [...]}``, the one live ping message;
+- ``ping``: only in tables stored before the board carried the turn: that old ping
+  message, deleted at the next publish;
 - ``dm``: ``{user: [dm channel id, message id]}``, each DM-hand player's latest hand;
 - ``dm_closed``: ``{user: told}``, players whose DMs refused us (hands go ephemeral);
 - ``lobby_channel``, ``lobby_options``, ``note``: see ``bot/tables.py``.
 
 The live ephemeral hands (interaction tokens) are kept in memory only: a token lives
-15 minutes, and after a restart the next ping's Show hand gives a fresh hand.
+15 minutes, and after a restart the next players to act are pinged (nobody's hand is
+known to be open) and the board's Show hand gives a fresh hand.
 
-Per move, in the thread: the board is edited in place (one call); when new players
-must act, one short ping naming everyone who must act now is posted and the previous
-ping deleted (two calls); each newly current player's open hand is edited through
-its token, or their DM hand is sent anew with the previous one cut to a line.
+Per move, in the thread (issue 9's budget: REST calls per move, everything included,
+mean <= 3). The board itself carries the "who must act" line (it is edited anyway), so
+there is no separate ping message to post and clean up:
+
+- each newly current player is told first, in the cheapest way that still reaches them:
+  a player who has a live hand open (a token younger than ``LOOKING_SECONDS``) sees it
+  update itself to "Your move" (one call); a DM-hand player gets the hand as a new DM
+  (so Discord notifies them) and the previous DM is cut to a line;
+- everyone else who must now act (no open hand, an old or failed token, DMs closed, after
+  a restart) is pinged: the board is posted anew with the line mentioning them (a new
+  message is what notifies) and the previous board deleted; otherwise the board is
+  edited in place, mentioning nobody.
+
+So a move that passes the turn to a player who is looking at their hand costs three
+calls (the click's answer, the board edit, their hand edit), one that passes it to a
+player who is not costs three too (the click's answer, the new board, the old board's
+deletion), and a move that keeps the turn costs two. Measured (``bench/rest_calls.py
+--games 3``, players keeping their hand open): mean 2.52-2.57 / 2.88-2.92 / 2.52 calls per move (two runs) for
+Blackjack / Idiot / Engines (2 players), max 4; it was 3.62 / 4.68 / 4.01, max 6, with a
+separate ping message. Engines with 4 players: mean 2.75, max 6 (the move that ends a
+trick edits three other hands).
+
+The trade-off: a player whose hand is open gets no notification sound, only the hand
+changing under their eyes. Discord does not tell a bot that an ephemeral message was
+dismissed, so a player who closed their hand within ``LOOKING_SECONDS`` of their last
+click is not pinged either: the board still names them, and the turn timer still runs.
+Once their last click is ``LOOKING_SECONDS`` old they are pinged again. The thread never
+shows a stale "your move": the only such line is on the one board, always current.
 """
 
 from __future__ import annotations
@@ -32,7 +58,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import computer, sessions, views
+from bot import computer, sessions, views, votes
 from bot.engine import Event, Game
 
 if TYPE_CHECKING:
@@ -42,7 +68,10 @@ log = logging.getLogger(__name__)
 
 #: An interaction token lives 15 minutes; leave a margin for the edit itself.
 LIVE_HAND_SECONDS = 14 * 60
-#: Re-post the board when this many messages (chat, pings) came after it.
+#: A player whose last click on their hand is younger than this is taken to be looking
+#: at it: their hand updating is their notice. Older (or no) hand: they are pinged.
+LOOKING_SECONDS = 5 * 60
+#: Re-post the board when this many messages (chat) came after it.
 SCROLL_REPOST_MESSAGES = 25
 NO_PINGS = discord.AllowedMentions.none()
 PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
@@ -52,6 +81,38 @@ PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 class LiveHand:
     interaction: discord.Interaction
     since: float  # when its token was issued (our clock)
+
+
+@dataclass
+class HandMessage:
+    """A player's private hand, ready to send or to edit in: text and controls (an embed
+    and a View, or one Components V2 LayoutView) and the picture of their own cards,
+    attached in the same call."""
+
+    content: str | None
+    embed: discord.Embed | None
+    view: discord.ui.View | discord.ui.LayoutView
+    picture: bytes | None = None
+    filename: str = "hand.png"
+    alt: str | None = None  # the picture in words, for screen readers
+
+    def _file(self) -> discord.File | None:
+        return discord.File(io.BytesIO(self.picture), filename=self.filename, description=self.alt) if self.picture else None
+
+    def _text(self) -> dict[str, Any]:
+        if isinstance(self.view, discord.ui.LayoutView):
+            return {"view": self.view}  # a V2 message carries no content and no embed
+        return {"content": self.content, "embed": self.embed, "view": self.view}
+
+    def send(self) -> dict[str, Any]:
+        """Keyword arguments for ``send`` / ``send_message``."""
+        file = self._file()
+        return {**self._text(), **({"file": file} if file else {})}
+
+    def edit(self) -> dict[str, Any]:
+        """Keyword arguments for an edit: the picture replaces the previous one (none: removed)."""
+        file = self._file()
+        return {**self._text(), "attachments": [file] if file else []}
 
 
 def mentions(players: Iterable[int]) -> str:
@@ -101,12 +162,35 @@ def final_text(title: str, state: Game, events: Sequence[Event] = ()) -> str:
     return text
 
 
-def ping_text(players: Sequence[int], simultaneous: bool) -> str:
+def ping_text(players: Sequence[int], simultaneous: bool, task: str | None = None) -> str:
+    """``task``: the game's own word for what is owed (``render.ping_task``), e.g.
+    "vote on the limerick"; else the generic move / picks wording."""
     if not players:
         return ""
+    if task:
+        return f"👉 {mentions(players)}: {task}."
     if len(players) == 1:
         return f"👉 {mentions(players)}: your move."
     return f"👉 {mentions(players)}: " + ("your picks (each of you chooses)." if simultaneous else "your moves.")
+
+
+def ping_task(table: Table) -> str | None:
+    """The game's wording for the pending obligation, if its render has ``ping_task(observation)``."""
+    word = getattr(table.spec.render, "ping_task", None)
+    if not callable(word) or table.state is None or table.state.is_over():
+        return None
+    return word(table.state.observation(None))
+
+
+def turn_line(current: Sequence[int], task: str | None = None) -> str:
+    """The board's first line: the people who must act now (mentions), and any computer
+    being waited for (named, never pinged). ``task``: the game's word for what is owed."""
+    people = computer.humans(current)
+    machines = [p for p in current if p not in people]
+    parts = [ping_text(people, len(current) > 1, task)] if people else []
+    if machines:
+        parts.append(f"⏳ Waiting for {mentions(machines)}.")
+    return " ".join(parts)
 
 
 class Publisher:
@@ -138,23 +222,74 @@ class Publisher:
             del self.live[key]
 
     async def _update_live_hand(self, table: Table, user: int) -> bool:
+        """Edit the player's open hand through its token. True when that is their notice
+        (edited, and they clicked it within ``LOOKING_SECONDS``); False when they must be
+        pinged (no hand, an expiring token, a failed edit, or a hand left long ago)."""
         from bot.tables import now_ts
 
         key = (table.guild_id, table.id, user)
         live = self.live.get(key)
         if live is None:
             return False
-        if now_ts() - live.since > LIVE_HAND_SECONDS:
+        age = now_ts() - live.since
+        if age > LIVE_HAND_SECONDS:
             del self.live[key]  # its token is about to expire: the ping's Show hand gives a fresh one
             return False
-        content, embed, view = self.manager._hand_payload(table, user)
+        hand = await self.hand_message(table, user)
         try:
-            await live.interaction.edit_original_response(content=content, embed=embed, view=view)
+            await live.interaction.edit_original_response(**hand.edit())
         except discord.HTTPException as error:
             log.info("Live hand of %s at table %s could not be updated: %s", user, table.id, error)
             self.live.pop(key, None)
             return False
-        return True
+        return age <= LOOKING_SECONDS
+
+    async def pictures_for(self, table: Table, user: int) -> bool:
+        """Card pictures in this player's hand: unless the server turned them off for the
+        game, or the player asked for text only (``/settings pictures-mine off``)."""
+        from storage import repos
+
+        if table.record.publish.get("pictures") == "off":
+            return False
+        async with self.manager.storage.reading(table.guild_id) as db:
+            return await repos.get_user_setting(db, user, "pictures", "on") != "off"
+
+    async def hand_picture(self, table: Table, user: int) -> tuple[bytes, str] | None:
+        """The player's own cards and their alt text, drawn off the event loop from rows
+        built from that player's observation only (no other player's hidden card is an
+        input)."""
+        from bot import cardart
+        from bot.games import card_rows
+
+        state = table.state
+        if state is None or not await self.pictures_for(table, user):
+            return None
+        rows = card_rows(table.spec.render, "hand_cards", state.observation(user))
+        if not rows:
+            return None
+        try:
+            return await asyncio.to_thread(cardart.render_rows, rows), cardart.alt_text(rows)
+        except Exception:
+            log.exception("Could not draw the hand picture at table %s; showing text only", table.id)
+            return None
+
+    async def hand_message(self, table: Table, user: int, *, notice: str = "", page: int = 0, prefix: str = "") -> HandMessage:
+        """The hand as sent or edited everywhere (Show hand, a move's answer, the live
+        hand, the DM): the text of ``_hand_payload``, the picture of the player's own
+        cards, and, when the table's layout is V2, one LayoutView holding all of it."""
+        content, embed, view = self.manager._hand_payload(table, user, notice=notice, page=page)
+        content = f"{prefix}{content}"
+        drawn = await self.hand_picture(table, user)
+        picture, alt = drawn if drawn else (None, None)
+        filename = f"hand-{table.id}.png"
+        image = f"attachment://{filename}" if picture else None
+        if table.record.publish.get("layout") == "v2":
+            from bot.layout import hand_layout
+
+            return HandMessage(None, None, hand_layout(embed, content=content, view=view, image=image), picture, filename, alt)
+        if image:
+            embed.set_image(url=image)
+        return HandMessage(content, embed, view, picture, filename, alt)
 
     # ------------------------------------------------------------------ DM hands
 
@@ -162,13 +297,10 @@ class Publisher:
         """A new DM with the hand (so Discord notifies), the previous one cut to a line.
         None when the DM could not be sent (then ``dm_closed`` says so)."""
         record = table.record
-        content, embed, view = self.manager._hand_payload(table, user)
-        where = f"<#{record.place}>"
-        content = f"{notice}\n{content}" if notice else content
-        content = f"{table.spec.title} #{table.id} in {where}: {content}"
+        hand = await self.hand_message(table, user, notice=notice, prefix=self._dm_prefix(table))
         try:
             member = self.bot.get_user(user) or await self.bot.fetch_user(user)
-            message = await member.send(content=content, embed=embed, view=view)
+            message = await member.send(**hand.send())
         except discord.HTTPException as error:
             log.info("Could not DM user %s at table %s: %s", user, table.id, error)
             record.publish.setdefault("dm_closed", {}).setdefault(str(user), False)
@@ -177,23 +309,29 @@ class Publisher:
         record.publish["dm"][str(user)] = [message.channel.id, message.id]
         if previous:
             channel = self.bot.get_partial_messageable(previous[0])
+            line = f"An earlier hand from {table.spec.title} #{table.id}: your current hand is in a newer message below."
+            if isinstance(hand.view, discord.ui.LayoutView):
+                from bot.layout import text_layout
+
+                cut: dict[str, Any] = {"view": text_layout(line), "attachments": []}
+            else:
+                cut = {"content": line, "embed": None, "view": None, "attachments": []}
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(previous[1]).edit(
-                    content=f"An earlier hand from {table.spec.title} #{table.id}: your current hand is in a newer message below.",
-                    embed=None, view=None,
-                )
+                await channel.get_partial_message(previous[1]).edit(**cut)
         return message
+
+    def _dm_prefix(self, table: Table) -> str:
+        return f"{table.spec.title} #{table.id} in <#{table.record.place}>: "
 
     async def refresh_dm_hand(self, table: Table, user: int) -> discord.PartialMessage | None:
         """Edit the player's latest DM hand in place (Show hand in the channel)."""
         previous = table.record.publish.get("dm", {}).get(str(user))
         if not previous:
             return None
-        content, embed, view = self.manager._hand_payload(table, user)
+        hand = await self.hand_message(table, user, prefix=self._dm_prefix(table))
         message = self.bot.get_partial_messageable(previous[0]).get_partial_message(previous[1])
-        content = f"{table.spec.title} #{table.id} in <#{table.record.place}>: {content}"
         try:
-            await message.edit(content=content, embed=embed, view=view)
+            await message.edit(**hand.edit())
         except discord.HTTPException:
             return None
         return message
@@ -219,10 +357,12 @@ class Publisher:
         embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
         if final:
             content = final_text(table.spec.title, state, events) + "\nThe result is recorded: see `/stats`."
-            label = "Next round" if sessions.has_sessions(table.spec) else "Rematch"
+            label = sessions.next_label(table.spec)
             view: discord.ui.View | None = views.rematch_view(table.guild_id, table.id, label=label)
         else:
-            content = note or None
+            # The board carries "who must act" (it is edited for every move anyway).
+            current = [] if state.is_over() else sorted(state.current_players())
+            content = "\n".join(line for line in (turn_line(current, ping_task(table)), note) if line) or None
             view = views.table_view(table.guild_id, table.id)
         return content, embed, view
 
@@ -240,10 +380,11 @@ class Publisher:
         buttons = list(view.children) if view is not None else []
         return {"view": layout_view(embed, content=content, buttons=buttons, image=image)}
 
-    async def table_picture(self, table: Table) -> bytes | None:
-        """The public card picture, drawn off the event loop from rows built from the
-        spectator observation only (so no hidden card can be an input of it). None when
-        the server turned pictures off, the game draws none, or drawing failed."""
+    async def table_picture(self, table: Table) -> tuple[bytes, str] | None:
+        """The public card picture and its alt text, drawn off the event loop from rows
+        built from the spectator observation only (so no hidden card can be an input of
+        it). None when the server turned pictures off, the game draws none, or drawing
+        failed."""
         from bot import cardart
         from bot.games import card_rows
 
@@ -254,14 +395,15 @@ class Publisher:
         if not rows:
             return None
         try:
-            return await asyncio.to_thread(render_rows, rows, title=f"{table.spec.title} #{table.id}")
+            return await asyncio.to_thread(render_rows, rows, title=f"{table.spec.title} #{table.id}"), cardart.alt_text(rows)
         except Exception:
             log.exception("Could not draw the card picture of table %s; showing text only", table.id)
             return None
 
     async def publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None, note: str = "") -> None:
-        """Edit the board (or post it), bring the ping up to date, and hand each newly
-        current player their hand (live hand edit or DM)."""
+        """Tell each newly current player (live hand edit or DM), then edit the board, or
+        post it anew mentioning those who could not be told another way (see the top of
+        this module for the budget this shape meets)."""
         from bot.tables import REPOST_AFTER_SECONDS, now_ts
         from storage import repos
 
@@ -269,30 +411,43 @@ class Publisher:
         if state is None:
             return
         record = table.record
-        before = (record.message_id, json.dumps(record.publish, sort_keys=True))
-        picture = await self.table_picture(table)
+        before = (record.message_id, json.dumps(record.publish, sort_keys=True), list(record.turn_players))
+        current = [] if final or state.is_over() else sorted(state.current_players())
+        # Computers are named on the board but never pinged, and have no hands to show.
+        people = computer.humans(current)
+        record.turn_players = list(people)  # what a publish retry pings
+        newly = sorted(set(ping) & set(people))
+        # The actor's own hand was already updated by the answer to their click.
+        to_ping = [user for user in newly if user != actor and not await self._notify_hand(table, user)]
+        # Votes on messages of their own, posted before the board so that a board
+        # posted anew to ping the voters sits below its vote.
+        await votes.sync(self, table, events)
+        drawn = await self.table_picture(table)
+        picture, alt = drawn if drawn else (None, None)
         name = f"table-{table.id}.png"
         board = self.board_message(table, final=final, events=events, note=note, image=f"attachment://{name}" if picture else None)
         # The picture rides on the edit (or post) that happens anyway: no extra call.
-        file = (lambda: discord.File(io.BytesIO(picture), filename=name)) if picture else None
+        file = (lambda: discord.File(io.BytesIO(picture), filename=name, description=alt)) if picture else None
         place = self.place(table)
         too_old = record.message_posted_at is not None and now_ts() - record.message_posted_at > REPOST_AFTER_SECONDS
         scrolled = record.publish.get("after_board", 0) >= SCROLL_REPOST_MESSAGES
         try:
-            repost = record.message_id is None or too_old or scrolled
+            # A new message is what notifies: the board is posted anew to ping.
+            repost = record.message_id is None or too_old or scrolled or bool(to_ping)
             if not repost:
                 try:
-                    files = {"attachments": [file()]} if file else {}
+                    files = {"attachments": [file()] if file else []}
                     await place.get_partial_message(record.message_id).edit(**board, **files, allowed_mentions=NO_PINGS)
                 except discord.NotFound:
                     repost = True  # someone deleted the board
             if repost:
                 files = {"file": file()} if file else {}
-                message = await place.send(**board, **files, allowed_mentions=NO_PINGS)
+                allowed = discord.AllowedMentions(users=[discord.Object(u) for u in to_ping], roles=False, everyone=False) if to_ping else NO_PINGS
+                message = await place.send(**board, **files, allowed_mentions=allowed)
                 old, record.message_id, record.message_posted_at = record.message_id, message.id, now_ts()
                 record.publish["after_board"] = 0
                 if old is not None:
-                    # The old board would show a stale table: remove it (rare: hourly or when scrolled).
+                    # The old board would show a stale table and a stale "your move".
                     with contextlib.suppress(discord.HTTPException):
                         await place.get_partial_message(old).delete()
             table.needs_publish = False
@@ -301,62 +456,73 @@ class Publisher:
             table.needs_publish = True
             if not final:
                 self.manager._schedule_publish_retry(table)
-        current = [] if final or state.is_over() else sorted(state.current_players())
-        # Computers are named on the board but never pinged, and have no hands to show.
-        current = computer.humans(current)
-        newly = set(ping) & set(current)
-        await self._ping(table, current, newly)
-        for user in sorted(newly - {actor} if actor is not None else newly):
-            await self._notify_hand(table, user)
+        await self._drop_old_ping(table)
         if final:
+            await self._close_live_hands(table, actor)
             self.forget_table(table)
-        if (record.message_id, json.dumps(record.publish, sort_keys=True)) != before:
+        if (record.message_id, json.dumps(record.publish, sort_keys=True), list(record.turn_players)) != before:
             async with self.manager.storage.transaction(table.guild_id) as db:
                 await repos.update_table(db, table.id, now=now_ts(), message_id=record.message_id,
                                          message_posted_at=record.message_posted_at, publish=record.publish,
-                                         turn_players=list(current))
+                                         turn_players=list(people))
 
-    async def _ping(self, table: Table, current: list[int], newly: set[int]) -> None:
-        """One live ping naming exactly who must act now; the stale one goes."""
-        record = table.record
-        place = self.place(table)
-        existing = record.publish.get("ping")
-        simultaneous = len(current) > 1
-        named = existing.get("players") if existing else None
-        # A new ping (a new notification) only when someone new must act; the same
-        # player going again (or a retry) keeps the ping that already names them.
-        if current and (existing is None or (newly and named != current)):
-            try:
-                message = await place.send(content=ping_text(current, simultaneous), view=views.table_view(table.guild_id, table.id), allowed_mentions=PING_USERS)
-            except discord.HTTPException as error:
-                log.warning("Could not ping at table %s: %s", table.id, error)
-                # The old ping stays for now; the retry posts the new one.
-                table.needs_publish = True
-                self.manager._schedule_publish_retry(table)
-                return
-            record.publish["ping"] = {"id": message.id, "players": current}
-            record.publish["after_board"] = record.publish.get("after_board", 0) + 1
-        elif current and existing and existing.get("players") != current:
-            # Fewer players to wait for (a pick in a simultaneous phase): no new notice needed.
-            with contextlib.suppress(discord.HTTPException):
-                await place.get_partial_message(existing["id"]).edit(content=ping_text(current, simultaneous), allowed_mentions=NO_PINGS)
-                existing["players"] = current
-            return
-        elif not current:
-            record.publish.pop("ping", None)
-        else:
-            return
-        if existing is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await place.get_partial_message(existing["id"]).delete()
+    async def _close_live_hands(self, table: Table, actor: int | None) -> None:
+        """At the end, every other open hand is shown once more: "The game is over." and
+        no controls, instead of a stale "Waiting for ..." (one call per open hand, once
+        per game)."""
+        from bot.tables import now_ts
 
-    async def _notify_hand(self, table: Table, user: int) -> None:
+        for (guild_id, table_id, user), live in list(self.live.items()):
+            if (guild_id, table_id) != (table.guild_id, table.id) or user == actor or now_ts() - live.since > LIVE_HAND_SECONDS:
+                continue
+            hand = await self.hand_message(table, user)
+            with contextlib.suppress(discord.HTTPException):
+                await live.interaction.edit_original_response(**hand.edit())
+
+    def cancelled_board(self, table: Table, embed: discord.Embed, note: str) -> dict[str, Any]:
+        """Keyword arguments for the board's last edit when a game is cancelled: the turn
+        line replaced by the note, no buttons, no picture (in the table's layout)."""
+        content = f"This game was cancelled. {note}".strip()
+        if table.record.publish.get("layout") == "v2":
+            from bot.layout import layout_view
+
+            return {"view": layout_view(embed, content=content), "attachments": []}
+        return {"content": content, "embed": embed, "view": None, "attachments": []}
+
+    async def close_hands(self, table: Table, line: str) -> None:
+        """A cancelled game: every open hand is cut to one line (no controls, no picture),
+        and forgotten."""
+        from bot.tables import now_ts
+
+        for (guild_id, table_id, _user), live in list(self.live.items()):
+            if (guild_id, table_id) != (table.guild_id, table.id) or now_ts() - live.since > LIVE_HAND_SECONDS:
+                continue
+            if table.record.publish.get("layout") == "v2":
+                from bot.layout import text_layout
+
+                cut: dict[str, Any] = {"view": text_layout(line), "attachments": []}
+            else:
+                cut = {"content": line, "embed": None, "view": None, "attachments": []}
+            with contextlib.suppress(discord.HTTPException):
+                await live.interaction.edit_original_response(**cut)
+        self.forget_table(table)
+
+    async def _drop_old_ping(self, table: Table) -> None:
+        """Tables stored before the board carried the turn had a separate ping message:
+        delete it once (after a restart onto this version)."""
+        old = table.record.publish.pop("ping", None)
+        if old:
+            with contextlib.suppress(discord.HTTPException):
+                await self.place(table).get_partial_message(old["id"]).delete()
+
+    async def _notify_hand(self, table: Table, user: int) -> bool:
+        """Tell a newly current player through their hand. True when that reached them
+        (a live hand they are looking at, or a new DM); False: they must be pinged."""
         if not await self.manager.hands_in_dm(table.guild_id, user):
-            await self._update_live_hand(table, user)
-            return
+            return await self._update_live_hand(table, user)
         if self.dms_closed(table, user):
-            return
-        await self.send_dm_hand(table, user)  # its status line says "Your move."
+            return await self._update_live_hand(table, user)  # hands fall back to ephemeral
+        return await self.send_dm_hand(table, user) is not None  # its status line says "Your move."
 
     def final_line(self, table: Table) -> str:
         """The parent message at the end: the result, where it was played, where it went."""

@@ -1,10 +1,13 @@
-"""Sessions of rounds: games whose tables are single rounds (Onion) keep what outlives a
-round in the channel's carryover (``Game.carry_out`` -> ``options["carry"]`` at Start).
+"""Sessions: state that outlives one game in a channel (Onion's bankrolls and Dealer,
+Enid's name chain and used middle names) lives in the channel's carryover
+(``Game.carry_out`` -> ``options["carry"]`` at Start).
 
-``end_session`` is the generic ``/<game> session end``: the host of the channel's last
-table of that game, or anyone with Manage Server, sees the final standings (the game's
-render hook ``session_summary(carry) -> str``) and the carryover is cleared, so the next
-``/<game> new`` starts a fresh session.
+``end_session`` is the one ``/<game> session end`` of every game with sessions: the
+host of the channel's last table of that game, or anyone with Manage Server, sees the
+session's story (the game's render hook ``session_summary(carry) -> str``) and the
+carryover is cleared, so the next ``/<game> new`` starts a fresh session. It is
+refused while a game of it is in play from that channel (its end would write the
+old session back).
 """
 
 from __future__ import annotations
@@ -20,10 +23,22 @@ if TYPE_CHECKING:
     from bot.games import GameSpec
     from bot.tables import TableManager
 
+#: Discord's limit for one message's content.
+MESSAGE_LIMIT = 2000
+
 
 def has_sessions(spec: GameSpec) -> bool:
     """A game opts into sessions by giving its render module ``session_summary``."""
     return callable(getattr(spec.render, "session_summary", None))
+
+
+def next_label(spec: GameSpec) -> str:
+    """The finished board's button: the game's ``NEXT_LABEL`` ("Next game" for Enid),
+    else "Next round" for a game of rounds with sessions, else "Rematch"."""
+    label = getattr(spec.render, "NEXT_LABEL", None)
+    if isinstance(label, str) and label:
+        return label
+    return "Next round" if has_sessions(spec) else "Rematch"
 
 
 def parent_channel_id(interaction: discord.Interaction) -> int | None:
@@ -34,28 +49,56 @@ def parent_channel_id(interaction: discord.Interaction) -> int | None:
     return interaction.channel_id
 
 
-async def end_session(interaction: discord.Interaction, manager: TableManager, spec: GameSpec) -> None:
+def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``text`` in messages of at most ``limit`` characters, cut between lines (a
+    long session's chain is never clipped away)."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:  # one very long line: cut it hard
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = candidate
+    if current:
+        parts.append(current)
+    return parts or [""]
+
+
+async def end_session(interaction: discord.Interaction, manager: TableManager, spec: GameSpec, *, unit: str = "game") -> None:
+    """``unit`` is what one table of the game is called: "round" for Onion, "game" for Enid."""
     guild_id, channel_id = interaction.guild_id, parent_channel_id(interaction)
     if guild_id is None or channel_id is None:
         await guard.answer(interaction, "Sessions belong to a server channel, not to DMs.")
         return
+    in_play = [
+        t for t in manager.tables()
+        if t.guild_id == guild_id and t.spec.key == spec.key and t.record.channel_id == channel_id and t.status == "playing"
+    ]
+    if in_play:
+        where = f" (in <#{in_play[0].record.thread_id}>)" if in_play[0].record.thread_id else ""
+        await guard.answer(interaction, f"A {unit} is still in play here{where}; end the session when it is over.")
+        return
     async with manager.storage.reading(guild_id) as db:
         carry = await repos.get_carryover(db, channel_id, spec.key)
         host = await repos.last_host(db, channel_id, spec.key)
-        active_id = await repos.active_table_in_channel(db, channel_id)
-        active = await repos.get_table(db, active_id) if active_id is not None else None
     if not carry:
-        await guard.answer(interaction, f"This channel has no {spec.title} session to end: no round has finished here since the last one ended.")
+        await guard.answer(interaction, f"This channel has no {spec.title} session to end: no {unit} has finished here since the last one ended.")
         return
     permissions = interaction.permissions
     if interaction.user.id != host and not (permissions and permissions.manage_guild):
-        await guard.answer(interaction, f"Only the host of the last round, <@{host}>, or someone with Manage Server can end this session.")
-        return
-    if active is not None and active.game == spec.key and active.status == "playing":
-        await guard.answer(interaction, "A round is still in play here; end the session when it is over.")
+        await guard.answer(interaction, f"Only the host of the last {unit}, <@{host}>, or someone with Manage Server can end this session.")
         return
     async with manager.storage.transaction(guild_id) as db:
         await repos.clear_carryover(db, channel_id, spec.key)
     summary = spec.render.session_summary(carry)  # type: ignore[attr-defined]
-    await guard.answer(interaction, guard.fit(f"**{spec.title}: the session is over.**\n{summary}"), ephemeral=False,
-                       allowed_mentions=discord.AllowedMentions.none())
+    for part in chunks(f"**{spec.title}: the session is over.**\n{summary}"):
+        # The first part answers the command; a long story continues in follow-ups.
+        await guard.answer(interaction, part, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())

@@ -11,10 +11,11 @@ The order of every move is fixed, and it is what keeps games safe:
    :class:`RuleError` and changes nothing);
 3. commit the new snapshot and the action to SQLite;
 4. only then show the effect: the acting player's hand is updated in place by the
-   interaction's own response, and the public table message is edited, or posted
-   anew (pinging whoever must act now) when the turn passes.
+   interaction's own response, the next player's open hand (or DM) tells them, and the
+   board is edited, or posted anew to ping whoever could not be told through a hand
+   (``bot/publish.py``).
 
-That is two REST calls for most moves. A failed Discord call never loses a move:
+That is two or three REST calls for most moves. A failed Discord call never loses a move:
 the state is already committed, the table message is re-posted on the next
 update or by a retry, and the turn timer keeps running.
 """
@@ -53,6 +54,32 @@ RECENT_LINES = 6
 PUBLISH_RETRY_SECONDS = 10
 PUBLISH_RETRIES = 5
 MAX_WAIT_FOR_LOCK = 1.0  # with the database's own bounded wait, a move is answered (or deferred) within 3 s
+
+
+def reads_chat(client: discord.Client) -> bool:
+    """Whether typed chat reaches the bot: it asked for the Message Content intent and
+    the application is allowed it (``gateway_message_content`` for verified bots,
+    ``gateway_message_content_limited`` under 100 servers). Unknown flags (before
+    login) count as allowed: the intent alone decides."""
+    if not client.intents.message_content:
+        return False
+    application = client.application
+    if application is None:
+        return True
+    flags = application.flags
+    return bool(flags.gateway_message_content or flags.gateway_message_content_limited)
+
+
+def replied_to(message: discord.Message) -> int | None:
+    """The author a message replies to (a human), if Discord gave us the message."""
+    reference = message.reference
+    if reference is None:
+        return None
+    resolved = reference.resolved or reference.cached_message
+    author = getattr(resolved, "author", None)
+    if author is None or author.bot:
+        return None
+    return author.id
 
 
 def now_ts() -> float:
@@ -94,7 +121,9 @@ class Table:
         return self.record.status
 
     def names(self) -> dict[int, str]:
-        return {p: computer.name(p) for p in self.record.players}
+        # The game's own players too: a computer that took a leaver's seat.
+        seated = self.state.players if self.state is not None else []
+        return {p: computer.name(p) for p in [*self.record.players, *seated]}
 
     def describe(self) -> str:
         stage = "waiting in its lobby" if self.status == "lobby" else "in play"
@@ -586,12 +615,12 @@ class TableManager:
         embed = table.spec.render.table_embed(table.state.observation(None), table.names(), [*table.record.recent, note][-RECENT_LINES:])
         channel = self.publisher.place(table)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(table.record.message_id).edit(content=f"This game was cancelled. {note}", embed=embed, view=None)
+            await channel.get_partial_message(table.record.message_id).edit(**self.publisher.cancelled_board(table, embed, note))
         ping = table.record.publish.pop("ping", None)
         if ping:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(ping["id"]).delete()
-        self.publisher.forget_table(table)
+        await self.publisher.close_hands(table, f"{table.spec.title} #{table.id} was cancelled. {note}".strip())
 
     # ================================================================ hands
 
@@ -612,9 +641,9 @@ class TableManager:
         if version is not None and version != table.record.version:
             notice = "The game moved on since that page was shown; here is your hand now."
             page = 0
-        content, embed, view = self._hand_payload(table, user, notice=notice, page=page)
+        hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
         if in_place:
-            await interaction.response.edit_message(content=content, embed=embed, view=view)
+            await interaction.response.edit_message(**hand.edit())
             self.publisher.remember_hand(table, interaction)
             return
         if interaction.guild_id is not None and await self.hands_in_dm(guild_id, user):
@@ -633,10 +662,11 @@ class TableManager:
             closed = table.record.publish.setdefault("dm_closed", {})
             if not closed.get(str(user)):
                 # Said once per game; from then on hands are shown here without comment.
-                content = "I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead.\n" + content
+                notice = "I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead."
+                hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
                 closed[str(user)] = True
                 await self._save_publish(table)
-        await interaction.response.send_message(content=content, embed=embed, view=view, ephemeral=True)
+        await interaction.response.send_message(**hand.send(), ephemeral=True)
         self.publisher.remember_hand(table, interaction)
 
     async def _save_publish(self, table: Table) -> None:
@@ -662,8 +692,8 @@ class TableManager:
         elif legal:
             status = "**You may act now** (the buttons below)."
         else:
-            waiting = ", ".join(computer.name(p) for p in sorted(current)) or "a ritual (see the table)"
-            status = f"Waiting for {waiting}."
+            waiting = ", ".join(computer.name(p) for p in sorted(current))
+            status = f"Waiting for {waiting}." if waiting else "No turn until a ritual is done (see below)."
         content = f"{notice}\n{status}" if notice else status
         return content, embed, view
 
@@ -700,8 +730,8 @@ class TableManager:
                 await _reply(interaction, str(error))
                 return
             if version != table.record.version and self._is_stale(table, user, version, action):
-                content, embed, view = self._hand_payload(table, user, notice="⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
-                await guard.edit_in_place(interaction, content=content, embed=embed, view=view)
+                hand = await self.publisher.hand_message(table, user, notice="⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
+                await guard.edit_in_place(interaction, **hand.edit())
                 return
             try:
                 outcome = await self._apply(table, user, action, source="player")
@@ -711,8 +741,8 @@ class TableManager:
             except _SaveFailed:
                 await _reply(interaction, "I could not save that move, so nothing changed. Please try again.")
                 return
-            content, embed, view = self._hand_payload(table, user)
-            await guard.edit_in_place(interaction, content=content, embed=embed, view=view)
+            hand = await self.publisher.hand_message(table, user)
+            await guard.edit_in_place(interaction, **hand.edit())
             self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
             await self._after_move(table, outcome, actor=user)
         finally:
@@ -821,15 +851,35 @@ class TableManager:
                 await _reply(interaction, "That player is not in this game." if target else "You are not in this game.")
                 return
             outcome = await self._remove(table, user, source="removal")
+            closed = await self._close_if_only_computers(table, outcome)
         who = "You left" if target is None else f"<@{user}> was removed from"
         await _reply(interaction, f"{who} the {table.spec.title} game.", ephemeral=target is None)
-        await self._after_move(table, outcome)
+        await self._after_leaving(table, outcome, closed)
+
+    async def _close_if_only_computers(self, table: Table, outcome: _Outcome) -> bool:
+        """After a seat emptied (caller holds the lock): computers do not finish a game
+        among themselves, so a game with no person left playing is closed (cancelled,
+        no results). True if it was."""
+        if outcome.over or table.state is None or not computer.only_computers_left(table.state):
+            return False
+        await self._close(table, "cancelled")
+        return True
+
+    async def _after_leaving(self, table: Table, outcome: _Outcome, closed: bool) -> None:
+        if not closed:
+            await self._after_move(table, outcome)
+            return
+        note = "Nobody but computer players was left, so the game was closed."
+        await self._edit_table_closed(table, note)
+        await self._edit_lobby_message(table, self._lobby_embed(table, note), None)
 
     async def _remove(self, table: Table, user: int, *, source: str) -> _Outcome:
         assert table.state is not None
         checkpoint = _Checkpoint.of(table)
-        events = table.state.remove_player(user)
-        return await self._commit(table, [(user, Action("leave"))], events, checkpoint, source)
+        # Taken out, or replaced by a computer under the house rule (bot/computer.py).
+        events, action = computer.leave_seat(table, user)
+        table.record.recent = [*table.record.recent, *computer.seat_lines(events)]  # committed with the move
+        return await self._commit(table, [(user, action)], events, checkpoint, source)
 
     # ================================================================ publishing
 
@@ -896,7 +946,8 @@ class TableManager:
             if outcome is None:
                 self._arm_timers(table)  # a failed save set a short retry deadline
                 return
-        await self._after_move(table, outcome)
+            closed = await self._close_if_only_computers(table, outcome)
+        await self._after_leaving(table, outcome, closed)
 
     async def _expire_turn(self, table: Table) -> _Outcome | None:
         """Apply the game's default action for everyone who let the timer run out;
@@ -929,8 +980,9 @@ class TableManager:
                 break
             table.record.strikes.pop(player, None)
             events.append(Event("idle_removed", player, {"strikes": IDLE_STRIKES_TO_REMOVE}))
-            events.extend(state.remove_player(player))
-            moves.append((player, Action("leave")))
+            gone, action = computer.leave_seat(table, player)  # removed, or replaced by a computer
+            events.extend(gone)
+            moves.append((player, action))
         if not moves:
             return None
         # Follow-up turns by the same player still deserve a fresh timer.
@@ -942,6 +994,7 @@ class TableManager:
             return None
         lines = [f"⏰ {computer.name(e.player)} ran out of time." for e in events if e.kind == "timed_out"]
         lines += [f"👋 {computer.name(e.player)} was removed after {IDLE_STRIKES_TO_REMOVE} timeouts in a row." for e in events if e.kind == "idle_removed"]
+        lines += computer.seat_lines(events)
         if lines:
             table.record.recent = [*table.record.recent, *lines][-RECENT_LINES:]
         if not outcome.over and table.state is not None and table.state.current_players() and not outcome.newly_current:
@@ -994,8 +1047,14 @@ class TableManager:
         if table is None:
             return False
         self.publisher.note_chat(table)
+        text = message.content
+        to = replied_to(message)
+        if to is not None and to != message.author.id and not text.startswith(f"<@{to}>"):
+            # A Discord reply addresses its author, as a mention would: the rules hear
+            # (and the log shows) the words as said to them.
+            text = f"↪ <@{to}> {text}"
         # Most chat is just chat: the rules refuse it and nothing happens.
-        return await self.say(table, message.author.id, message.content) is None
+        return await self.say(table, message.author.id, text) is None
 
     async def say(self, table: Table, user: int, text: str) -> str | None:
         """Typed words as a move (chat, or /say where Message Content is off).
@@ -1125,6 +1184,8 @@ class TableManager:
                 action = spec.game.parse_action(code)
                 if action.kind == "leave":
                     state.remove_player(user)
+                elif action.kind == "replace":
+                    state.replace_player(user, int(action.arg))
                 else:
                     state.apply(user, action)
             if state.is_over():

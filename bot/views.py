@@ -15,6 +15,7 @@ custom_id shapes (all under Discord's 100-character limit):
 - ``dh:amt:<guild>:<table>:<version>:<kind>``      "any amount": opens the amount form (a Modal)
 - ``dh:amtm:<guild>:<table>:<version>:<kind>``     that form; its submit plays ``<kind>::<n>``
 - ``dh:multi:<guild>:<table>:<version>:<kind>``    a select of several cards, played as ``<kind>:<c1>.<c2>``
+- ``dh:vote:<guild>:<table>:<vote id>:<action>``   a choice on a vote message of its own (``bot/votes.py``)
 
 A Modal cannot be a DynamicItem, so the amount form is not kept in discord.py's modal
 store: :func:`on_modal_submit` (a bot listener) reads every ``dh:amtm:`` submit from its
@@ -245,7 +246,24 @@ class MultiSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dh:multi
         await manager_of(interaction).act(interaction, self.guild_id, self.table_id, self.version, f"{self.kind}:{'.'.join(chosen)}")
 
 
-DYNAMIC_ITEMS = (LobbyButton, ShowHandButton, ActButton, PlaySelect, PageButton, RematchButton, AmountButton, MultiSelect)
+class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:vote:(?P<g>\d+):(?P<t>\d+):(?P<vote>[A-Za-z0-9_-]{1,30}):(?P<code>[^\s]{1,40})"):
+    """A choice on a vote message of its own (``bot/votes.py``)."""
+
+    def __init__(self, guild_id: int, table_id: int, vote_id: str, code: str, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label[:80] or code, style=style, custom_id=f"dh:vote:{guild_id}:{table_id}:{vote_id}:{code}"))
+        self.guild_id, self.table_id, self.vote_id, self.code = guild_id, table_id, vote_id, code
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> VoteButton:
+        return cls(int(match["g"]), int(match["t"]), match["vote"], match["code"], label=item.label or "", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot import votes
+
+        await votes.cast(manager_of(interaction), interaction, self.guild_id, self.table_id, self.vote_id, self.code)
+
+
+DYNAMIC_ITEMS = (LobbyButton, ShowHandButton, ActButton, PlaySelect, PageButton, RematchButton, AmountButton, MultiSelect, VoteButton)
 
 
 # ------------------------------------------------------------------------- views
@@ -289,6 +307,14 @@ def rematch_view(guild_id: int, table_id: int, *, label: str = "Rematch") -> dis
     """``label``: "Next round" for a game played as a session of rounds."""
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(guild_id, table_id, label=label))
+    return _unstored(view)
+
+
+def vote_view(guild_id: int, table_id: int, vote_id: str, choices: Sequence[tuple[str, str, str]]) -> discord.ui.View:
+    """A vote message's buttons: ``choices`` are (action code, label, style)."""
+    view = discord.ui.View(timeout=None)
+    for code, label, style in choices[:5]:
+        view.add_item(VoteButton(guild_id, table_id, vote_id, code, label=label, style=_STYLES.get(style, discord.ButtonStyle.secondary)))
     return _unstored(view)
 
 

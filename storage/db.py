@@ -38,7 +38,10 @@ import aiosqlite
 
 log = logging.getLogger(__name__)
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS_ROOT = Path(__file__).resolve().parent / "migrations"
+#: The SQLite migrations; ``migrations/postgresql`` holds the same numbers for PostgreSQL.
+MIGRATIONS_DIR = MIGRATIONS_ROOT / "sqlite"
+DIALECTS = ("sqlite", "postgresql")
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
 #: How long SQLite waits for another process's write lock, in ms.
@@ -55,9 +58,12 @@ _INDEX_BUILT = ".built"
 
 
 @functools.cache
-def migrations() -> list[tuple[int, Path]]:
+def migrations(dialect: str = "sqlite") -> list[tuple[int, Path]]:
+    """The numbered migrations of one dialect, in order (listed once per process)."""
+    if dialect not in DIALECTS:
+        raise ValueError(f"Unknown SQL dialect {dialect!r}")
     found = []
-    for path in sorted(MIGRATIONS_DIR.iterdir()):
+    for path in sorted((MIGRATIONS_ROOT / dialect).iterdir()):
         match = _MIGRATION_NAME.match(path.name)
         if match:
             found.append((int(match.group(1)), path))
@@ -136,6 +142,15 @@ def classify(error: BaseException, path: Path) -> StorageError | None:
     return None
 
 
+class StorageUnavailable(StorageError):
+    """The database server cannot be reached or refuses the bot (PostgreSQL only)."""
+
+
+class ConstraintViolation(sqlite3.IntegrityError):
+    """A statement broke a constraint on PostgreSQL. It subclasses
+    ``sqlite3.IntegrityError`` so callers catch one exception on both backends."""
+
+
 class _Flags:
     """Set from SQLite's worker thread by a temp trigger: a table opened or closed."""
 
@@ -163,6 +178,29 @@ def _connect_target(path: Path) -> str:
 
 
 class Storage:
+    """Per-guild SQLite: the default backend (``DATABASE_URL`` unset).
+
+    The interface both backends implement (see :mod:`storage.pg` for PostgreSQL):
+
+    - ``dialect``: ``"sqlite"`` or ``"postgresql"``.
+    - ``async with transaction(guild_id) as db`` / ``async with reading(guild_id) as db``:
+      a connection for :mod:`storage.repos`. ``await db.execute(sql, params)`` takes
+      ``?`` placeholders on both backends and returns a cursor with ``fetchone()``,
+      ``fetchall()``, ``rowcount`` and ``close()`` (also usable as ``async with``); rows
+      are addressable by index and by column name. ``rowcount`` of an UPDATE is the
+      number of rows it changed, so ``UPDATE ... WHERE id = ? AND version = ?`` tells a
+      stale write (``repos.update_table_at_version`` returns that as a bool).
+      Transactions of one guild never interleave within a process; a failed one
+      changes nothing.
+    - ``active_guilds()``, ``refresh_marker(guild_id)``, ``has_database(guild_id)``,
+      ``probe(guild_id)``, ``close()``.
+    - Failures of the database itself raise :class:`StorageError` subclasses whose
+      ``sentence`` a player can read; a broken constraint raises
+      ``sqlite3.IntegrityError`` (:class:`ConstraintViolation` on PostgreSQL).
+    """
+
+    dialect = "sqlite"
+
     def __init__(self, data_dir: Path, *, max_open: int = DEFAULT_MAX_OPEN, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         if max_open < 1:
             raise ValueError("max_open must be at least 1")

@@ -1,6 +1,12 @@
 """Small repositories over one guild's database. Each function takes an open
-connection (inside ``Storage.transaction`` or ``Storage.reading``) so callers
-decide what is atomic together."""
+connection (inside ``storage.transaction`` or ``storage.reading``) so callers
+decide what is atomic together.
+
+Each query is written once and runs on both backends: SQLite (an aiosqlite
+connection to the guild's file) and PostgreSQL (a :class:`storage.pg.PgConnection`
+whose views show only the guild's rows). So keep to SQL both accept: ``?``
+placeholders, ``RETURNING`` rather than ``lastrowid``, ``CASE`` rather than summing
+booleans, and upserts through :func:`_upsert` (PostgreSQL's keys start with guild_id)."""
 
 from __future__ import annotations
 
@@ -8,9 +14,15 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 import aiosqlite
+
+if TYPE_CHECKING:
+    from storage.pg import PgConnection
+
+#: What ``storage.transaction`` / ``storage.reading`` yield.
+Connection = Union[aiosqlite.Connection, "PgConnection"]
 
 ACTIVE = ("lobby", "playing")
 
@@ -179,9 +191,37 @@ def _obligation(value: Any) -> list[Any]:
     return [_id(value[0], "obligations"), _time(value[1], "obligations")]
 
 
-async def _write(db: aiosqlite.Connection, sql: str, parameters: Sequence[Any] = ()) -> None:
+async def _write(db: Connection, sql: str, parameters: Sequence[Any] = ()) -> None:
     cursor = await db.execute(sql, parameters)
     await cursor.close()
+
+
+async def execute_count(db: Connection, sql: str, parameters: Sequence[Any] = ()) -> int:
+    """Run one INSERT/UPDATE/DELETE and return how many rows it changed (both backends)."""
+    cursor = await db.execute(sql, parameters)
+    try:
+        return cursor.rowcount
+    finally:
+        await cursor.close()
+
+
+def dialect(db: Connection) -> str:
+    """``"sqlite"`` or ``"postgresql"``: the backend of a connection."""
+    return getattr(db, "dialect", "sqlite")
+
+
+async def _upsert(db: Connection, table: str, keys: dict[str, Any], values: dict[str, Any]) -> None:
+    """INSERT or, when the key exists, UPDATE ``values``: one statement on both backends
+    (on PostgreSQL the guild_id, which the view fills in, leads every key)."""
+    columns = [*keys, *values]
+    target = ", ".join(["guild_id", *keys] if dialect(db) == "postgresql" else keys)
+    updates = ", ".join(f"{c} = excluded.{c}" for c in values)
+    await _write(
+        db,
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
+        f" ON CONFLICT ({target}) DO UPDATE SET {updates}",
+        (*keys.values(), *values.values()),
+    )
 
 
 def _dumps(value: Any) -> str:
@@ -192,33 +232,32 @@ def _dumps(value: Any) -> str:
 
 
 async def insert_table(
-    db: aiosqlite.Connection, *, game: str, channel_id: int, host_id: int, options: dict[str, Any],
+    db: Connection, *, game: str, channel_id: int, host_id: int, options: dict[str, Any],
     timer_seconds: int, now: float, thread_id: int | None = None,
 ) -> int:
-    cursor = await db.execute(
+    async with db.execute(
         "INSERT INTO game_tables (game, channel_id, thread_id, host_id, status, players, options, timer_seconds,"
-        " created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+        " created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
         (game, channel_id, thread_id, host_id, _dumps([host_id]), _dumps(options), timer_seconds, now, now),
-    )
-    table_id = cursor.lastrowid
-    await cursor.close()
+    ) as cursor:
+        (table_id,) = await cursor.fetchone()
     return table_id
 
 
-async def get_table(db: aiosqlite.Connection, table_id: int) -> TableRecord | None:
+async def get_table(db: Connection, table_id: int) -> TableRecord | None:
     async with db.execute("SELECT * FROM game_tables WHERE id = ?", (table_id,)) as cursor:
         row = await cursor.fetchone()
     return TableRecord.from_row(row) if row else None
 
 
-async def active_table_ids(db: aiosqlite.Connection) -> list[int]:
+async def active_table_ids(db: Connection) -> list[int]:
     async with db.execute(
         "SELECT id FROM game_tables WHERE status IN ('lobby', 'playing') ORDER BY id"
     ) as cursor:
         return [row[0] for row in await cursor.fetchall()]
 
 
-async def active_rows(db: aiosqlite.Connection) -> list[aiosqlite.Row]:
+async def active_rows(db: Connection) -> list[aiosqlite.Row]:
     """Raw rows of unfinished tables: decoded one by one, so one bad row stays one."""
     async with db.execute(
         "SELECT * FROM game_tables WHERE status IN ('lobby', 'playing') ORDER BY id"
@@ -226,13 +265,13 @@ async def active_rows(db: aiosqlite.Connection) -> list[aiosqlite.Row]:
         return list(await cursor.fetchall())
 
 
-async def last_action_seq(db: aiosqlite.Connection, table_id: int) -> int:
+async def last_action_seq(db: Connection, table_id: int) -> int:
     async with db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE table_id = ?", (table_id,)) as cursor:
         (seq,) = await cursor.fetchone()
     return seq
 
 
-async def active_table_at(db: aiosqlite.Connection, place: int) -> int | None:
+async def active_table_at(db: Connection, place: int) -> int | None:
     """The active table living in ``place`` (a thread, or a channel played in directly)."""
     async with db.execute(
         "SELECT id FROM game_tables WHERE COALESCE(thread_id, channel_id) = ? AND status IN ('lobby', 'playing')", (place,)
@@ -241,7 +280,7 @@ async def active_table_at(db: aiosqlite.Connection, place: int) -> int | None:
     return row[0] if row else None
 
 
-async def active_table_in_channel(db: aiosqlite.Connection, channel_id: int) -> int | None:
+async def active_table_in_channel(db: Connection, channel_id: int) -> int | None:
     async with db.execute(
         "SELECT id FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
     ) as cursor:
@@ -257,7 +296,7 @@ _UPDATABLE = {
 _JSON_COLUMNS = {"players", "seat_choices", "options", "obligations", "strikes", "recent", "turn_players", "publish"}
 
 
-async def update_table(db: aiosqlite.Connection, table_id: int, *, now: float, **columns: Any) -> None:
+async def update_table(db: Connection, table_id: int, *, now: float, **columns: Any) -> None:
     unknown = set(columns) - _UPDATABLE
     if unknown:
         raise KeyError(f"Not updatable columns: {sorted(unknown)}")
@@ -269,16 +308,41 @@ async def update_table(db: aiosqlite.Connection, table_id: int, *, now: float, *
     )
 
 
+async def update_table_at_version(db: aiosqlite.Connection, table_id: int, expected_version: int, *, now: float, **columns: Any) -> bool:
+    """``update_table`` only if the row is still at ``expected_version``: the
+    cross-process table lock (issue 13). False means another process moved first."""
+    unknown = set(columns) - _UPDATABLE
+    if unknown:
+        raise KeyError(f"Not updatable columns: {sorted(unknown)}")
+    names = sorted(columns)
+    values = [(_dumps(columns[n]) if n in _JSON_COLUMNS else columns[n]) for n in names]
+    assignments = ", ".join(f"{n} = ?" for n in names)
+    cursor = await db.execute(
+        f"UPDATE game_tables SET {assignments}, updated_at = ? WHERE id = ? AND version = ?",
+        (*values, now, table_id, expected_version),
+    )
+    changed = cursor.rowcount
+    await cursor.close()
+    return changed == 1
+
+
+async def table_version(db: aiosqlite.Connection, table_id: int) -> tuple[int, str] | None:
+    """(version, status) of a table: the cheap read that tells a process its copy is old."""
+    async with db.execute("SELECT version, status FROM game_tables WHERE id = ?", (table_id,)) as cursor:
+        row = await cursor.fetchone()
+    return (row[0], row[1]) if row else None
+
+
 async def append_action(
-    db: aiosqlite.Connection, table_id: int, seq: int, user_id: int, code: str, source: str, now: float
+    db: Connection, table_id: int, seq: int, user_id: int, code: str, source: str, now: float
 ) -> None:
-    await _write(db, 
+    await _write(db,
         "INSERT INTO actions (table_id, seq, user_id, code, source, at) VALUES (?, ?, ?, ?, ?, ?)",
         (table_id, seq, user_id, code, source, now),
     )
 
 
-async def actions_for(db: aiosqlite.Connection, table_id: int) -> list[tuple[int, str, str]]:
+async def actions_for(db: Connection, table_id: int) -> list[tuple[int, str, str]]:
     """(user_id, code, source) in order, for replaying a game from its seed."""
     async with db.execute(
         "SELECT user_id, code, source FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
@@ -289,27 +353,24 @@ async def actions_for(db: aiosqlite.Connection, table_id: int) -> list[tuple[int
 # ----------------------------------------------------------------------- settings
 
 
-async def get_guild_setting(db: aiosqlite.Connection, key: str, default: Any = None) -> Any:
+async def get_guild_setting(db: Connection, key: str, default: Any = None) -> Any:
     async with db.execute("SELECT value FROM guild_settings WHERE key = ?", (key,)) as cursor:
         row = await cursor.fetchone()
     return json.loads(row[0]) if row else default
 
 
-async def guild_settings_with_prefix(db: aiosqlite.Connection, prefix: str) -> dict[str, Any]:
+async def guild_settings_with_prefix(db: Connection, prefix: str) -> dict[str, Any]:
     async with db.execute(
         "SELECT key, value FROM guild_settings WHERE substr(key, 1, ?) = ?", (len(prefix), prefix)
     ) as cursor:
         return {row[0]: json.loads(row[1]) for row in await cursor.fetchall()}
 
 
-async def set_guild_setting(db: aiosqlite.Connection, key: str, value: Any) -> None:
-    await _write(db, 
-        "INSERT INTO guild_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        (key, _dumps(value)),
-    )
+async def set_guild_setting(db: Connection, key: str, value: Any) -> None:
+    await _upsert(db, "guild_settings", {"key": key}, {"value": _dumps(value)})
 
 
-async def get_user_setting(db: aiosqlite.Connection, user_id: int, key: str, default: Any = None) -> Any:
+async def get_user_setting(db: Connection, user_id: int, key: str, default: Any = None) -> Any:
     async with db.execute(
         "SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key)
     ) as cursor:
@@ -317,28 +378,23 @@ async def get_user_setting(db: aiosqlite.Connection, user_id: int, key: str, def
     return json.loads(row[0]) if row else default
 
 
-async def set_user_setting(db: aiosqlite.Connection, user_id: int, key: str, value: Any) -> None:
-    await _write(db, 
-        "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, ?)"
-        " ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
-        (user_id, key, _dumps(value)),
-    )
+async def set_user_setting(db: Connection, user_id: int, key: str, value: Any) -> None:
+    await _upsert(db, "user_settings", {"user_id": user_id, "key": key}, {"value": _dumps(value)})
 
 
 # ------------------------------------------------------------------------ results
 
 
 async def record_results(
-    db: aiosqlite.Connection, table_id: int, game: str, placements: Sequence[Sequence[int]], now: float
+    db: Connection, table_id: int, game: str, placements: Sequence[Sequence[int]], now: float
 ) -> None:
     # Dense ranking: a winning team shares place 1 and the other team is 2nd, not 3rd.
     players = sum(len(group) for group in placements)
     for place, group in enumerate(placements, start=1):
         for user_id in group:
-            await _write(db, 
-                "INSERT OR REPLACE INTO results (table_id, game, user_id, place, players, finished_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (table_id, game, user_id, place, players, now),
+            await _upsert(
+                db, "results", {"table_id": table_id, "user_id": user_id},
+                {"game": game, "place": place, "players": players, "finished_at": now},
             )
 
 
@@ -349,12 +405,12 @@ class Standing:
     wins: int
 
 
-async def leaderboard(db: aiosqlite.Connection, game: str, limit: int = 10, *, with_computers: bool = False) -> list[Standing]:
+async def leaderboard(db: Connection, game: str, limit: int = 10, *, with_computers: bool = False) -> list[Standing]:
     """People's standings, from all-human games only, or (``with_computers``) from
     games that had a computer seat (a negative user id) apart: the two never mix."""
     which = "IN" if with_computers else "NOT IN"
     async with db.execute(
-        "SELECT user_id, COUNT(*) AS played, SUM(place = 1) AS wins FROM results WHERE game = ? AND user_id > 0"
+        "SELECT user_id, COUNT(*) AS played, SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS wins FROM results WHERE game = ? AND user_id > 0"
         f" AND table_id {which} (SELECT table_id FROM results WHERE user_id < 0)"
         " GROUP BY user_id ORDER BY wins DESC, played ASC, user_id LIMIT ?",
         (game, limit),
@@ -365,7 +421,7 @@ async def leaderboard(db: aiosqlite.Connection, game: str, limit: int = 10, *, w
 # ---------------------------------------------------------------------- carryover
 
 
-async def get_carryover(db: aiosqlite.Connection, channel_id: int, game: str) -> dict[str, Any]:
+async def get_carryover(db: Connection, channel_id: int, game: str) -> dict[str, Any]:
     async with db.execute(
         "SELECT data FROM carryover WHERE channel_id = ? AND game = ?", (channel_id, game)
     ) as cursor:
@@ -373,19 +429,15 @@ async def get_carryover(db: aiosqlite.Connection, channel_id: int, game: str) ->
     return json.loads(row[0]) if row else {}
 
 
-async def set_carryover(db: aiosqlite.Connection, channel_id: int, game: str, data: dict[str, Any], now: float) -> None:
-    await _write(db, 
-        "INSERT INTO carryover (channel_id, game, data, updated_at) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (channel_id, game) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at",
-        (channel_id, game, _dumps(data), now),
-    )
+async def set_carryover(db: Connection, channel_id: int, game: str, data: dict[str, Any], now: float) -> None:
+    await _upsert(db, "carryover", {"channel_id": channel_id, "game": game}, {"data": _dumps(data), "updated_at": now})
 
 
-async def clear_carryover(db: aiosqlite.Connection, channel_id: int, game: str) -> None:
+async def clear_carryover(db: Connection, channel_id: int, game: str) -> None:
     await _write(db, "DELETE FROM carryover WHERE channel_id = ? AND game = ?", (channel_id, game))
 
 
-async def last_host(db: aiosqlite.Connection, channel_id: int, game: str) -> int | None:
+async def last_host(db: Connection, channel_id: int, game: str) -> int | None:
     """The host of the newest ``game`` table opened from ``channel_id``."""
     async with db.execute(
         "SELECT host_id FROM game_tables WHERE channel_id = ? AND game = ? ORDER BY id DESC LIMIT 1", (channel_id, game)

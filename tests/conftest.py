@@ -39,3 +39,48 @@ def data_dir(tmp_path: Path) -> Path:
 @pytest.fixture
 def simcord_bot(data_dir: Path) -> DeckhandBot:
     return make_bot(data_dir)
+
+
+# ------------------------------------------------------------------ PostgreSQL
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One real PostgreSQL server for the whole test session (see tests/pg.py)."""
+    import os
+
+    from tests.pg import NoPostgres, PostgresServer
+
+    try:
+        server = PostgresServer.start()
+    except NoPostgres as error:
+        message = f"No PostgreSQL server for the tests: {error}."
+        if os.environ.get("CI"):
+            pytest.fail(message + " CI must run the storage tests on both backends.", pytrace=False)
+        pytest.skip(message)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_dsn(postgres_server) -> str:
+    """The DSN of a fresh, empty database on the session's server."""
+    return postgres_server.create_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend_name(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+async def storage_backend(backend_name, request, tmp_path):
+    """A storage of each backend, empty: per-guild SQLite files, or a fresh PostgreSQL database."""
+    from storage import open_storage
+
+    if backend_name == "sqlite":
+        storage = open_storage(tmp_path / "data")
+    else:
+        storage = open_storage(tmp_path / "data", request.getfixturevalue("postgres_dsn"))
+    yield storage
+    await storage.close()

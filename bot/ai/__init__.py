@@ -41,14 +41,16 @@ Enid and Onion (the door stays the same: plain view in, one action out)
 A game with typed actions (Enid's rituals, a limerick) or many numeric choices (Onion's
 bets) may return a ``say``/``bet`` action that ``legal_actions`` does not enumerate
 (``apply`` judges it as it judges a person's), and may act with no listed legal action
-(a ritual shouted out of turn). Enid does it with the optional ``GameAI`` hooks:
-``owes(observation, player)`` (bot/computer.py asks it of every computer seat after every
-move, so a seat that is not current still speaks), ``speak(view, level, rng)`` (asked
-first by :func:`decide`: the words owed, or None), ``hard(view, rng, budget)`` (its own
-hard rule instead of the search) and ``warm_up()`` (slow loading, run off the event loop
-before a table's first decision). What a game remembers across games must be in the
-observation (Enid's: what the seat heard said); hard's search needs only ``determinize``,
-``evaluate`` and ``Game.clone`` as here, with ``legal`` holding its candidate moves.
+(a ritual shouted out of turn). Such a game adds what it needs to ``GameAI``. Enid uses
+the optional hooks ``owes(observation, player)`` (bot/computer.py asks it of every computer
+seat after every move, so a seat that is not current still speaks), ``speak(view, level,
+rng)`` (asked first by :func:`decide`: the words owed, or None) and ``warm_up()`` (slow
+loading, run off the event loop before a table's first decision); what a game remembers
+across games must be in the observation (Enid's: what the seat heard said). hard's search
+needs only ``determinize``, ``evaluate`` and ``Game.clone`` as here, with ``legal`` holding
+its candidate moves. A game whose hard level is not that search gives ``GameAI.hard``
+(Onion: hand-strength sampling weighed in chips, see ``cogs/onion/ai.py``; Enid: a sharper
+rule of thumb, see ``cogs/enid/ai.py``).
 
 What a game provides (``cogs/<game>/ai.py``, pure)
 ---------------------------------------------------
@@ -148,8 +150,9 @@ class GameAI:
     #: ``speak(view, level, rng) -> Action | None``: the words (or other unlisted
     #: action) the seat owes now, before any listed move; None when it owes nothing.
     speak: Callable[[PlayerView, str, random.Random], Action | None] | None = None
-    #: ``hard(view, rng, budget) -> Action``: hard's own rule where the game does not
-    #: search (None: :func:`bot.ai.search.hard` with ``determinize`` and ``evaluate``).
+    #: ``hard(view, rng, budget) -> Action``: a game's own hard level in place of the
+    #: shared search (Onion estimates hand strength by sampling; chips, not placements,
+    #: are what its bets weigh). None: :func:`bot.ai.search.hard`.
     hard: Callable[[PlayerView, random.Random, Budget], Action] | None = None
     #: ``warm_up()``: slow one-off loading (a dictionary) the platform runs off the
     #: event loop before a table's first computer decision, so no decision pays for it.

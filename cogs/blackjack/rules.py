@@ -403,6 +403,9 @@ class BlackjackGame(Game):
         if kind == "play":
             return self._why_card_illegal(player, action)
         if kind == "draw":
+            if action.arg == "timeout" and DRAW in self.legal_actions(player):
+                # The timer's forced draw, sent where a plain draw is what is allowed.
+                return "Only the turn timer draws that way: use the Draw button."
             if self.phase in (CHAIN, FREE):
                 return "You don't need to draw: end your turn instead."
             example = sorted_cards(self.playable_cards())
@@ -799,3 +802,16 @@ class BlackjackGame(Game):
         copy.debts = dict(self.debts)
         copy._legal_cache = None
         return copy
+
+    # -- seat swaps (a computer takes a leaver's seat) ------------------------------
+
+    def _replace_player(self, old: int, new: int) -> None:
+        """``new`` sits in ``old``'s seat: same hand, same debts, same turn."""
+        from bot.engine import swap_id, swap_ids, swap_keys
+
+        self.players = swap_ids(self.players, old, new)
+        self.hands = swap_keys(self.hands, old, new)
+        self.debts = swap_keys(self.debts, old, new)
+        self.current = swap_id(self.current, old, new)
+        self.winner = swap_id(self.winner, old, new)
+        self._legal_cache = None

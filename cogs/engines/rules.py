@@ -1078,3 +1078,19 @@ class EnginesGame(Game):
         copy.opening_events = []
         copy._legal_cache = None
         return copy
+
+    # -- seat swaps (a computer takes a leaver's seat) ---------------------------------
+
+    #: Keys of ``to_dict`` (at any depth) whose values are player ids.
+    _ID_KEYS = frozenset({"players", "teams", "choices", "turn", "player", "best", "pending",
+                          "refill_pending", "search_winners", "placements", "forfeited_by"})
+
+    def _replace_player(self, old: int, new: int) -> None:
+        """``new`` sits in ``old``'s seat and side (a team keeps its member's place):
+        same hand, same hidden pick, same place in a tie-breaker or refill. Done on
+        the saved form, so every record naming the seat (the reveal, the cut) follows."""
+        from bot.engine import swap_in_record
+
+        fresh = type(self).from_dict(swap_in_record(self.to_dict(), old, new, self._ID_KEYS))
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)

@@ -17,6 +17,7 @@ import discord
 
 from bot.cards import Card, Rank, Suit, parse_card
 from bot.engine import Action, Control, Event
+from bot.votes import Ballot, Choice
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -31,6 +32,8 @@ from bot.render_util import (
 from cogs.enid.names import SUIT_NAMES
 
 COLOUR = discord.Colour.dark_teal()
+#: The finished board's button (``bot/sessions.py``): the same players' next game, in the same session.
+NEXT_LABEL = "Next game"
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
 RITUALS = {
@@ -48,7 +51,7 @@ DRAW_REASONS = {
     "voluntary": "chose to draw 1 card",
     "timeout": "ran out of time and drew 1 card",
     "eight_last": "went out on an Eight, so drew 1 card",
-    "misnamed": "drew {n} for a wrong name",
+    "misnamed": "drew {n} for a wrong or missing name",
     "last_card": "forgot the last-card call and picked up {n}",
     "water_buffalo": "said Water-buffalo and picked up {n}",
     "church": "drew 1 for a missed Church shout",
@@ -100,7 +103,7 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
         lines.append(f"**Vote on {about}:** {len(vote.get('voted', []))}/{len(vote.get('voters', []))} voted{_closes(observation, vote.get('id'), 'closes')}")
     turn = observation.get("turn")
     if turn is not None:
-        waiting = "" if observation.get("current") else " (waiting for a ritual)"
+        waiting = " (after the vote)" if vote else ("" if observation.get("current") else " (waiting for a ritual)")
         lines.append(f"**Turn:** {name_of(names, turn)}{waiting}")
     direction = "to the left ↻" if observation.get("direction", 1) > 0 else "to the right ↺"
     lines.append(f"**Play passes** {direction}")
@@ -122,7 +125,7 @@ def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> lis
     lines = []
     for seat in observation.get("seats", []):
         player = seat["player"]
-        marker = "▶ " if player in current or player == turn else ""
+        marker = "▶ " if player in current or (not current and player == turn) else ""  # a vote: the voters
         count = seat["cards"]
         lines.append(f"{marker}{name_of(names, player)}: {count} card{'s' if count != 1 else ''}")
     return lines
@@ -142,16 +145,57 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     return fit_embed(embed)
 
 
-def _your_task(observation: Mapping[str, Any]) -> str:
+def _naming_hint(observation: Mapping[str, Any]) -> str:
+    """How to say the name of the card the viewer just laid, without giving it away."""
+    top = parse_card(str(observation["top"])) if observation.get("top") else None
+    if top is not None and observation.get("enid_suit") == top.suit.value and top.rank is Rank.NINE:
+        return ("name your Enid Blyton in the game's thread: “Enid”, every middle name of the chain so far in order, "
+                "one new middle name of your own, then “Blyton”")
+    if top is not None and top.rank in (Rank.THREE, Rank.FOUR):
+        initial = "M" if top.rank is Rank.THREE else "W"
+        return (f"type the card's Enid name in the game's thread, with a made-up middle name starting with {initial} "
+                "never used before this session (the names are in /rules game:enid)")
+    return "type the card's Enid name in the game's thread: its computer scientist, “of”, its fish, e.g. “Tarski of Carp” (the names are in /rules game:enid)"
+
+
+def _you_owe(ritual: str, observation: Mapping[str, Any]) -> str:
+    """What the viewer must type now, in the second person."""
+    enid = _is_enid(observation)
+    if ritual == "name":
+        return _naming_hint(observation)
+    if ritual == "last":
+        call = "Last St. Francis of Assisi" if enid else "Last card"
+        return f"type “{call}” in the game's thread before the next player moves, or pick up 7"
+    if ritual == "church":
+        return ("shout “Haaargh! Be Alonzo Churched! (a bit)” in the game's thread at the player who would have played next: "
+                "@mention them or reply to one of their messages")
+    if ritual == "cry":
+        return "type “My John Buckle casts your Mark Rafter to type void!” in the game's thread"
+    if ritual == "first_line":
+        return "type the first line of a limerick in the game's thread: the next player must finish it"
+    if ritual == "limerick":
+        reciting = observation.get("reciting") or {}
+        first = clip(str(reciting.get("first_line", "")), 150)
+        return f"type the rest of the limerick (lines 2 to 5, in one message or several) in the game's thread; its first line is “{first}”"
+    return RITUALS.get(ritual, ritual)
+
+
+def _your_task(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str:
     viewer = observation.get("viewer")
     if observation.get("over"):
         return "The game is over."
     owed = [o["ritual"] for o in observation.get("obligations", []) if o.get("player") == viewer and o.get("ritual") != "vote"]
     if owed:
-        return "Type in the channel: you must " + ", ".join(RITUALS.get(r, r) for r in owed) + "."
+        return "Now " + "; and ".join(_you_owe(r, observation) for r in owed) + "."
     vote = observation.get("vote")
     if vote and viewer in vote.get("voters", []) and viewer not in vote.get("voted", []):
-        return "Vote now."
+        return f"Vote on {_vote_subject(vote)}: use the Yes / No buttons on the vote message in the game's thread."
+    if vote:
+        return "A vote is open; play goes on when it closes."
+    holding = [o for o in observation.get("obligations", []) if o.get("ritual") in ("name", "first_line", "limerick")]
+    if holding:
+        o = holding[0]
+        return f"Waiting: {name_of(names or {}, o.get('player'))} must {RITUALS.get(o.get('ritual', ''), 'finish a ritual')} in the thread."
     if viewer not in (observation.get("current") or []):
         return "Waiting for your turn."
     phase = observation.get("phase")
@@ -164,8 +208,10 @@ def _your_task(observation: Mapping[str, Any]) -> str:
     if observation.get("pickup"):
         return f"{observation['pickup']} cards to pick up: answer with a matching card, or pick them up."
     if observation.get("limerick"):
-        return "A limerick: lay a Six, recite, or draw one to refuse."
-    return "Your turn: lay a card of the same suit or rank, or draw."
+        return "A limerick for you: lay a Six to pass it on or cancel it, press Recite and type it, or draw one to refuse."
+    if (observation.get("rules") or {}).get("voluntary_draw") == "yes":
+        return "Your turn: lay a card of the same suit or rank, or draw."
+    return "Your turn: lay a card of the same suit or rank; draw only if you cannot."
 
 
 def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
@@ -183,7 +229,13 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
             if mine:
                 lines.append(f"{suit.symbol} " + " ".join(c.display() for c in mine))
     lines = lines or ["(no cards)"]
-    lines += ["", f"**Face up:** {show_card(observation.get('top'))}", "", f"**{_your_task(observation)}**"]
+    lines += ["", f"**Face up:** {show_card(observation.get('top'))}", "", f"**{_your_task(observation, names)}**"]
+    viewer = observation.get("viewer")
+    others = [e for e in observation.get("challengeable", []) if e.get("player") != viewer]
+    if others and not observation.get("vote"):
+        entry = others[-1]
+        lines += ["", f"You may **Challenge** {name_of(names, entry.get('player'))}'s middle name “{clip(str(entry.get('name', '')), 60)}” "
+                      "if you think it is a proper noun, and not a really good one: the other players then vote on it."]
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     return fit_embed(embed)
 
@@ -235,7 +287,7 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
         elif kind == "recite":
             out.append(Control(action, label="Recite the limerick", style="primary"))
         elif kind == "vote":
-            out.append(Control(action, label="Yes, it stands" if action.arg == "yes" else "No", style="success" if action.arg == "yes" else "danger"))
+            continue  # votes are cast on the vote message of their own (ballots below)
         elif kind == "challenge":
             entry = next((e for e in observation.get("challengeable", []) if e.get("id") == action.arg), {})
             out.append(Control(action, label=clip(f"Challenge “{entry.get('name', 'the middle name')}”", BUTTON_LABEL_LIMIT)))
@@ -267,9 +319,15 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             lines.append(f"{who} laid {show_card(data.get('card'))}")
         elif kind == "named":
             extra = f" (chain now {data['chain_length']})" if "chain_length" in data else ""
+            if data.get("middle"):
+                middle = " ".join(w.capitalize() for w in str(data["middle"]).split())
+                extra = f", middle name “{clip(middle, 60)}” (others may challenge it from their hands until their next move)"
             lines.append(f"✅ {who} named {show_card(data.get('card'))} right{extra}")
         elif kind == "misnamed":
-            lines.append(f"❌ {who} misnamed {show_card(data.get('card'))} ({data.get('why', 'wrong name')}): its magic is void")
+            if data.get("why") == "time ran out":
+                lines.append(f"❌ {who} did not name {show_card(data.get('card'))} in time: its magic is void")
+            else:
+                lines.append(f"❌ {who} misnamed {show_card(data.get('card'))} ({data.get('why', 'wrong name')}): its magic is void")
         elif kind == "draw":
             reason = str(data.get("reason", ""))
             count = data.get("count", 0)
@@ -303,10 +361,11 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "vote_open":
             lines.append("🗳️ Vote open" + (": does the limerick scan and rhyme?" if data.get("about") == "limerick" else ": does the middle name stand?"))
         elif kind == "vote_closed":
-            verdict = "against" if data.get("against") else "for"
-            lines.append(f"🗳️ Vote closed: {data.get('yes', 0)} yes, {data.get('no', 0)} no ({verdict})")
+            verdict = "voted down" if data.get("against") else "it stands"
+            lines.append(f"🗳️ Vote closed: {data.get('yes', 0)} yes, {data.get('no', 0)} no: {verdict}")
         elif kind == "ritual_met":
-            lines.append(f"✅ {who}: {RITUALS.get(data.get('ritual', ''), '')} done")
+            done = {"last": "made the last-card call", "church": "shouted the Church at the right player", "cry": "cried John Buckle's cry"}
+            lines.append(f"✅ {who} {done.get(data.get('ritual', ''), 'did the ritual')}")
         elif kind in ("ritual_failed", "ritual_timeout"):
             lines.append(f"⏰ {who} did not {RITUALS.get(data.get('ritual', ''), 'finish the ritual')}")
         elif kind == "water_buffalo":
@@ -314,9 +373,109 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "reshuffle":
             lines.append(f"🔀 The face-up stock was shuffled into a new deck ({data.get('cards')} cards)")
         elif kind == "turn":
-            lines.append(f"It's {name_of(names, data.get('player', event.player))}'s turn")
+            continue  # the board shows whose turn it is; the log carries plays
         elif kind == "won":
             lines.append(f"🏆 {who} is out of cards and wins!")
         elif kind == "player_removed":
             lines.append(f"{who} left the game; their {data.get('cards', 0)} cards went under the deck")
     return lines
+
+
+def session_summary(carry: Mapping[str, Any]) -> str:
+    """A session's whole story (``/enid session end``, ``bot/sessions.py``): the Enid
+    chain in order with each name's author, and each game's result."""
+    chain = carry.get("chain") or []
+    results = carry.get("results") or []
+    lines = [f"**The Enid chain** ({len(chain)} middle name{'s' if len(chain) != 1 else ''}):"]
+    if chain:
+        lines += [f"{n}. {' '.join(str(w).capitalize() for w in entry.get('words', []))} — by <@{entry.get('author')}>" for n, entry in enumerate(chain, 1)]
+        lines.append("In full: Enid " + " ".join(" ".join(str(w).capitalize() for w in e.get("words", [])) for e in chain) + " Blyton.")
+    else:
+        lines.append("Nobody named the Enid Blyton this session.")
+    middle = carry.get("middle_names") or []
+    if middle:
+        lines.append(f"Middle names used: {len(middle)}.")
+    lines.append(f"**Results** ({len(results)} game{'s' if len(results) != 1 else ''}):")
+    for n, result in enumerate(results, 1):
+        placements = result.get("placements") or []
+        order = ", then ".join(" and ".join(f"<@{p}>" for p in place) for place in placements)
+        winner = result.get("winner")
+        lines.append(f"Game {n}: " + (f"<@{winner}> won" if winner is not None else "no winner") + (f" ({order})" if order else "") + ".")
+    lines.append("The next Enid game here starts a new chain.")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------- votes
+
+
+def _vote_subject(vote: Mapping[str, Any]) -> str:
+    if vote.get("about") == "limerick":
+        return "the limerick"
+    return f"the middle name “{clip(str(vote.get('name', '')), 100)}”"
+
+
+def ping_task(observation: Mapping[str, Any]) -> str | None:
+    """What the ping asks of the players it names (``bot/publish.py``)."""
+    vote = observation.get("vote")
+    if vote:
+        return f"vote on {_vote_subject(vote)} with the buttons on its vote message"
+    return None
+
+
+def _mark(value: Any) -> str:
+    return {True: "yes", False: "no"}.get(value, "unsure (a word the dictionary lacks)")
+
+
+def _limerick_body(vote: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    lines = [str(x) for x in vote.get("lines") or []]
+    hint = vote.get("hint") or {}
+    counts = list(hint.get("syllables") or [])
+    poem = [f"> {clip(line, 200)}" + (f"  ({counts[i]} syllables)" if i < len(counts) else "") for i, line in enumerate(lines)]
+    return "\n".join([
+        f"{name_of(names, vote.get('subject'))} recited:",
+        *poem,
+        "",
+        f"Hint from a pronouncing dictionary (a hint, not the verdict): lines 1, 2 and 5 rhyme: **{_mark(hint.get('rhyme_125'))}**; "
+        f"lines 3 and 4 rhyme: **{_mark(hint.get('rhyme_34'))}**. A limerick usually has 8-9 syllables in lines 1, 2 and 5 and 5-6 in lines 3 and 4.",
+        "",
+        "Vote **Yes** if it scans and rhymes well enough, **No** if not. More No than Yes and the poet draws a card; a tie lets it stand.",
+    ])
+
+
+def _middle_body(vote: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    subject = name_of(names, vote.get("subject"))
+    return "\n".join([
+        f"{name_of(names, vote.get('challenger'))} challenged {subject}'s made-up middle name “{clip(str(vote.get('name', '')), 100)}”.",
+        "Middle names may not be proper nouns unless they are really good ones.",
+        f"Vote **Yes** if it stands, **No** if not. More No than Yes and {subject} draws a card; a tie lets it stand.",
+    ])
+
+
+def ballots(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[Ballot]:
+    """The open vote (``bot/votes.py``), from the spectator observation."""
+    vote = observation.get("vote")
+    if not vote:
+        return []
+    if vote.get("about") == "limerick":
+        question = "does the limerick scan and rhyme?"  # no mention: titles do not render them
+        body = _limerick_body(vote, names)
+    else:
+        question = f"does the middle name “{clip(str(vote.get('name', '')), 60)}” stand?"
+        body = _middle_body(vote, names)
+    choices = (Choice("vote::yes", "Yes, it stands", "success"), Choice("vote::no", "No", "danger"))
+    return [Ballot(id=str(vote["id"]), question=question, body=body, voters=tuple(vote.get("voters", [])),
+                   voted=tuple(vote.get("voted", [])), choices=choices)]
+
+
+def ballot_verdict(events: Sequence[Event], vote_id: str, names: Mapping[int, str]) -> str | None:
+    """The result of the vote ``vote_id`` from the move that closed it, if it did."""
+    for event in events:
+        data = event.visible_to(None)
+        if event.kind == "vote_closed" and data.get("id") == vote_id:
+            tally = f"{data.get('yes', 0)} yes, {data.get('no', 0)} no"
+            who = name_of(names, event.player)
+            what = "the limerick" if data.get("about") == "limerick" else "the middle name"
+            if data.get("against"):
+                return f"**Voted down** ({tally}): {who} draws a card."
+            return f"{what.capitalize()} **stands** ({tally}): {who} draws nothing."
+    return None

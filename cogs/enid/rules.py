@@ -1275,6 +1275,31 @@ class EnidGame(Game):
             raise RuleError(f"Saved Enid game has an unknown phase '{game.phase}'.")
         return game
 
+    # -- seat swaps (a computer takes a leaver's seat) -------------------------------
+
+    #: Keys of ``to_dict`` (at any depth) whose values are player ids.
+    #: Not "target": a Church shout aimed at the leaver still names the leaver, since
+    #: people can @mention a person but not a computer seat.
+    _ID_KEYS = frozenset({"players", "removed", "current", "winner", "player", "by",
+                          "subject", "voters", "challenger"})
+    #: The session's history keeps who did what (the chain's authors, middle names,
+    #: earlier results), and the options name no one.
+    _KEPT_ON_SWAP = ("chain", "middle_names", "results", "options")
+
+    def _replace_player(self, old: int, new: int) -> None:
+        """``new`` sits in ``old``'s seat: same hand, same turn, and every ritual,
+        vote and challenge owed by or aimed at the seat is now the newcomer's to
+        answer. A Church shout aimed at the seat still names ``old`` (whom people can
+        @mention), and the session's history (the chain's authors, middle names used)
+        still names ``old`` too."""
+        from bot.engine import swap_in_record
+
+        data = self.to_dict()
+        kept = {key: data.pop(key) for key in self._KEPT_ON_SWAP}
+        fresh = type(self).from_dict({**swap_in_record(data, old, new, self._ID_KEYS), **kept})
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+
 
 _RITUAL_WORDS = {
     "name": "name the card you laid",

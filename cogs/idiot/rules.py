@@ -933,3 +933,22 @@ class IdiotGame(Game):
             zones.append(self.face_up[p])
             zones.append([c for c in self.face_down[p] if c is not None])
         return zones
+
+    # -- seat swaps (a computer takes a leaver's seat) -------------------------------
+
+    def _replace_player(self, old: int, new: int) -> None:
+        """``new`` sits in ``old``'s seat: same hand, face-up and face-down cards (in
+        their positions), same readiness in the swap phase, same turn."""
+        from bot.engine import swap_id, swap_ids, swap_keys
+
+        self.players = swap_ids(self.players, old, new)
+        self.hands = swap_keys(self.hands, old, new)
+        self.face_up = swap_keys(self.face_up, old, new)
+        self.face_down = swap_keys(self.face_down, old, new)
+        self.ready = set(swap_ids(sorted(self.ready), old, new))
+        self.turn = swap_id(self.turn, old, new)
+        self.dealer = swap_id(self.dealer, old, new)
+        self.first = swap_id(self.first, old, new)
+        self.finished = swap_ids(self.finished, old, new)
+        self.removed = swap_ids(self.removed, old, new)
+        self._legal_cache = None

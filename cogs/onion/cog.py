@@ -77,7 +77,7 @@ class OnionCog(GameCog, group_name="onion", group_description="Cripple Mr Onion:
     @session.command(name="end", description="Show the final bankrolls of this channel's session and clear it.")
     @app_commands.guild_only()
     async def session_end(self, interaction: discord.Interaction) -> None:
-        await sessions.end_session(interaction, self.bot.tables, self.spec)  # type: ignore[attr-defined]
+        await sessions.end_session(interaction, self.bot.tables, self.spec, unit="round")  # type: ignore[attr-defined]
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot import computer
 from bot.cardart import CardRow
 from bot.engine import Action, Control, Event
 from bot.render_util import (
@@ -34,7 +35,7 @@ from bot.render_util import (
     plural,
     seat_label,
 )
-from cogs.onion.rules import DEFAULTS, HOUSE_RULES, MODIFIERS
+from cogs.onion.rules import DEFAULTS, HOUSE_RULES, MODIFIERS, PLAIN_VARIANT
 from cogs.onion.scoring import parse_card
 
 COLOUR = discord.Colour.dark_gold()
@@ -57,15 +58,23 @@ STEP_HINTS = {
     ("bet", "name"): "as the Dealer to name the amount",
     ("bet", "respond"): "to match the Dealer's amount, raise, or fold",
     ("bet", "dealer"): "as the Dealer to match the collective raise or fold",
-    ("auction", ""): "to bid for the dealership or decline",
-    ("buy", "buy"): "to buy face-down cards",
-    ("buy", "extra"): "to make an extra bet",
+    ("auction", ""): "to bid for the dealership or decline (if nobody bids, everyone folds)",
+    ("buy", "buy"): "to buy face-down cards (one Stake each; the rest of the five are dealt face up)",
+    ("buy", "extra"): "to make an extra bet (the Dealer must match the total or pass the dealership)",
     ("offer", ""): "to match the extra bets and take the dealership, or pass it on",
     ("declare", ""): "to declare special cards or say done",
 }
 
 OUTCOMES = {"showdown": "wins the showdown", "seniority": "wins a complete tie by seniority",
             "last": "is the last player in"}
+
+
+def step_hint(obs: Mapping[str, Any], default: str = "") -> str:
+    """What the player to act does now (the third part of a round of betting has no raising)."""
+    key = (obs.get("phase"), obs.get("step", ""))
+    if key == ("bet", "respond") and not obs.get("raising"):
+        return "to match the Dealer's amount or fold (no raising in this part)"
+    return STEP_HINTS.get(key, default)
 
 
 def show(code: str | None) -> str:
@@ -119,10 +128,11 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
             for t in tasks))
     else:
         for p in obs.get("current") or []:
-            hint = STEP_HINTS.get((obs.get("phase"), obs.get("step", "")), "")
+            hint = step_hint(obs)
             owed = (obs.get("owed") or {}).get(str(p))
             owes = f" (owes {plural(owed, 'chip')})" if owed else ""
-            lines.append(f"**Turn:** {name_of(names, p)} {hint}".rstrip() + owes)
+            thinking = " (a computer player: it moves in a moment)" if computer.is_computer(p) else ""
+            lines.append(f"**Turn:** {name_of(names, p)} {hint}".rstrip() + owes + thinking)
     auction = obs.get("auction")
     if auction:
         bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or "no bids yet"
@@ -220,8 +230,12 @@ def _your_task(obs: Mapping[str, Any]) -> str:
     if viewer not in (obs.get("current") or []):
         return "Waiting for your turn."
     owed = (obs.get("owed") or {}).get(str(viewer))
-    hint = STEP_HINTS.get((obs.get("phase"), obs.get("step", "")), "to act")
-    return f"Your turn {hint}." + (f" You owe {plural(owed, 'chip')}." if owed else "")
+    hint = step_hint(obs, "to act")
+    if owed:
+        return f"Your turn {hint}. You owe {plural(owed, 'chip')}."
+    if obs.get("phase") == "bet" and obs.get("step") == "respond":
+        return f"Your turn {hint}. The Dealer named nothing: matching costs nothing."
+    return f"Your turn {hint}."
 
 
 def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
@@ -299,8 +313,13 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
         out.append(Control(Action("discard"), label=f"Discard 1 to {MAX_DISCARD} cards…", place="multi",
                            choices=tuple((code, show(code)) for code in hand), max_values=MAX_DISCARD))
     amounts: dict[str, list[int]] = {}
+    owed = (observation.get("owed") or {}).get(str(observation.get("viewer")), 0)
     for action in legal:
         if action.kind == "discard" and action.cards:
+            continue
+        if action.kind == "match":  # the price on the button: what matching costs now
+            label = f"Match {plural(owed, 'chip')}" if owed else "Match (nothing to pay)"
+            out.append(Control(action, label=clip(label, BUTTON_LABEL_LIMIT), place="button", style="success"))
             continue
         if action.kind in AMOUNT_VERBS and action.arg.isdigit():
             amounts.setdefault(action.kind, []).append(int(action.arg))
@@ -344,7 +363,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "decline":
             lines.append(f"{who} declines" + (f" (their bid of {d['bid']} goes into the Pot)" if d.get("bid") else ""))
         elif kind == "new_dealer":
-            how = "takes the passed dealership" if d.get("passed") else f"is the new Dealer for {d.get('bid')}"
+            how = "takes the passed dealership" if d.get("passed") else f"is the new Dealer for a bid of {plural(int(d.get('bid') or 0), 'chip')}"
             lines.append(f"{who} {how}")
         elif kind == "bought":
             n, up = d.get("count", 0), d.get("face_up") or []
@@ -470,15 +489,21 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
 
 def session_summary(carry: Mapping[str, Any]) -> str:
     """The final standings of a session (``/onion session end``), from the carryover:
-    bankrolls richest first, with rounds won and chips rebought."""
+    bankrolls richest first, with rounds won and chips rebought; the plain variant has no
+    chips, so its standings are rounds won, most first."""
     banks = {int(p): int(v) for p, v in (carry.get("bankrolls") or {}).items()}
     wins = {int(p): int(v) for p, v in (carry.get("wins") or {}).items()}
     rebuys = {int(p): int(v) for p, v in (carry.get("rebuys") or {}).items()}
     rounds = int(carry.get("round", 0))
     lines = [f"{plural(rounds, 'round')} played."]
+    if carry.get("variant") == PLAIN_VARIANT:
+        for p in sorted(set(banks) | set(wins), key=lambda p: (-wins.get(p, 0), p)):
+            lines.append(f"{computer.name(p)}: {plural(wins.get(p, 0), 'round')} won")
+        return "\n".join(lines)
     for p in sorted(banks, key=lambda p: (-banks[p], p)):
         extra = f", rebought {rebuys[p]}" if rebuys.get(p) else ""
-        lines.append(f"<@{p}>: {plural(banks[p], 'chip')} ({plural(wins.get(p, 0), 'round')} won{extra})")
+        lines.append(f"{computer.name(p)}: {plural(banks[p], 'chip')} ({plural(wins.get(p, 0), 'round')} won{extra})")
     if int(carry.get("pot", 0)):
         lines.append(f"{plural(int(carry['pot']), 'chip')} were left in the pot by the last round, which everyone folded; they go to nobody.")
     return "\n".join(lines)
+

@@ -667,8 +667,7 @@ class OnionGame(Game):
             won = self.pot
             self.chips[winner] += self.pot
             self.pot = 0
-            if not self.gambling:
-                self.wins[winner] += 1
+            self.wins[winner] += 1
             self.next_dealer = winner
             events.append(Event("won", winner, {"player": winner, "pot": won, "outcome": outcome}))
         self.phase = OVER
@@ -1134,16 +1133,21 @@ class OnionGame(Game):
             self._do_showdown(events)
 
     def carry_out(self) -> dict[str, Any]:
-        away = self.absent
+        # A computer standing in for a leaver (see _replace_player) played their stack:
+        # what the seat holds now is the leaver's in the session, none of it the computer's.
+        stood = {a["stand_in"]: int(p) for p, a in self.absent.items() if "stand_in" in a}
+        away = {p: a for p, a in self.absent.items() if "stand_in" not in a}
+        owner = lambda p: str(stood.get(p, p))  # noqa: E731
         return {
             "round": self.round_no,
-            "bankrolls": {**{p: a["chips"] for p, a in away.items()}, **{str(p): v for p, v in self.chips.items()}},
+            "variant": self.options["variant"],
+            "bankrolls": {**{p: a["chips"] for p, a in away.items()}, **{owner(p): v for p, v in self.chips.items()}},
             "dealer": self.next_dealer if self.phase == OVER else self.dealer,
             "eights_wild": bool(self.on(1) and self.null_played),
             "pot": self.pot if self.phase == OVER else 0,
-            "wins": {**{p: a["wins"] for p, a in away.items()}, **{str(p): v for p, v in self.wins.items()}},
-            "rebuys": {**{p: a["rebuys"] for p, a in away.items()}, **{str(p): v for p, v in self.rebuys.items()}},
-            "out": [p for p in self.players if self.gambling and self.chips[p] < self.options["stake"]
+            "wins": {**{p: a["wins"] for p, a in away.items()}, **{owner(p): v for p, v in self.wins.items()}},
+            "rebuys": {**{p: a["rebuys"] for p, a in away.items()}, **{owner(p): v for p, v in self.rebuys.items()}},
+            "out": [stood.get(p, p) for p in self.players if self.gambling and self.chips[p] < self.options["stake"]
                     and self.options["rebuy"] == "off"],
         }
 
@@ -1258,3 +1262,31 @@ class OnionGame(Game):
     #: Action codes carry onion card codes (the eight suits): ``Game.parse_action``
     #: reads them with this parser.
     parse_card = staticmethod(parse_card)
+
+    # ------------------------------------------------------------------ seat swaps
+
+    #: Keys of ``to_dict`` (at any depth) whose values are player ids.
+    _ID_KEYS = frozenset({"players", "out", "folded", "left", "dealer", "original_dealer", "next_dealer",
+                          "queue", "declined", "fate_unwild", "rewild", "player", "lady_user", "fate_user",
+                          "arch", "winner"})
+    #: The session's absent players and the options name no seat of this round.
+    _KEPT_ON_SWAP = ("absent", "options")
+
+    def _replace_player(self, old: int, new: int) -> None:
+        """``new`` sits in ``old``'s seat for the rest of the round: same cards, same
+        stack (chips behind and in play, wins, rebuys), same place in the betting, the
+        same declarations owed. The stack goes with the seat: the computer plays it,
+        and when the round ends what the seat holds is the leaver's again in the
+        session (``carry_out``), so the computer keeps no chips of its own."""
+        from bot.engine import swap_in_record
+
+        if old in self.left:
+            raise RuleError("That player has already left this round.")
+        data = self.to_dict()
+        kept = {key: data.pop(key) for key in self._KEPT_ON_SWAP}
+        kept["absent"] = {**kept["absent"], str(old): {"chips": 0, "wins": 0, "rebuys": 0, "stand_in": new}}
+        fresh = type(self).from_dict({**swap_in_record(data, old, new, self._ID_KEYS), **kept})
+        fresh.opening_events = self.opening_events
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+

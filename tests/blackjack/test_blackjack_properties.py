@@ -124,6 +124,9 @@ def test_same_seed_and_actions_give_the_same_game_and_json_round_trips(game_args
 
 @SETTINGS
 @given(games, picks, st.lists(st.integers(0, len(ACTION_POOL) - 1), min_size=1, max_size=5))
+# The timer's draw sent where a plain draw is allowed, voluntary draws on: its refusal
+# once built its example from an empty list of playable cards.
+@example((3812, 7, {"pickup_shortfall": "cap", "voluntary_draw": "yes"}), _choices(229, 162), [0, 54])
 def test_refused_actions_leave_the_state_exactly_unchanged(game_args, choices, tries):
     game = start(game_args)
     for pick in choices:

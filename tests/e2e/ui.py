@@ -10,13 +10,21 @@ BUTTON = 2
 
 
 def _items(message: Any) -> list[dict[str, Any]]:
-    """Components as dicts, from a SimCord response (dicts) or a discord.Message."""
-    items = []
-    for row in message.components:
-        if isinstance(row, dict):
-            items.extend(row.get("components", []))
-        else:
-            items.extend(child.to_dict() for child in row.children)
+    """Interactive components (buttons, selects) as dicts, from a SimCord response
+    (dicts) or a discord.Message, in action rows at the top or nested in a Components
+    V2 layout (a Container holding rows)."""
+    items: list[dict[str, Any]] = []
+
+    def walk(component: dict[str, Any]) -> None:
+        if component.get("type") in (BUTTON, SELECT) or "custom_id" in component:
+            items.append(component)
+        for child in component.get("components", ()):
+            walk(child)
+        if isinstance(component.get("accessory"), dict):
+            walk(component["accessory"])
+
+    for top in message.components:
+        walk(top if isinstance(top, dict) else top.to_dict())
     return items
 
 
@@ -57,6 +65,6 @@ def game_place(channel: Any) -> Any:
 
 
 def board(channel: Any) -> Any:
-    """The game's board: the newest message with an embed where the game is played
-    (pings are one line without an embed)."""
-    return next(m for m in reversed(game_place(channel).history()) if m.embeds)
+    """The game's board: the newest message with an embed (or a Components V2 layout)
+    where the game is played."""
+    return next(m for m in reversed(game_place(channel).history()) if m.embeds or m.flags.components_v2)

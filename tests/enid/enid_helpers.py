@@ -72,3 +72,15 @@ def random_step(game: EnidGame, rng: random.Random) -> tuple[int, Action, list[E
     """One random move (see ``EnidGame.random_move``): rituals right, wrong or late."""
     player, action = game.random_move(rng)
     return player, action, game.apply(player, action)
+
+
+def sensible_step(game: EnidGame, rng: random.Random, choose_draw: float = 0.1) -> tuple[int, Action, list[Event]]:
+    """Like :func:`random_step`, but under the voluntary-draw house rule a player who
+    could lay a card draws by choice only with probability ``choose_draw`` (a uniformly
+    random player mostly draws, a walk of tens of thousands of moves no table plays)."""
+    player, action = game.random_move(rng)
+    if action.kind == "draw" and not action.arg and player == game.current and game.options["voluntary_draw"] == "yes":
+        plays = [a for a in game.legal_actions(player) if a.kind == "play"]
+        if plays and game.facing() is None and rng.random() >= choose_draw:
+            action = rng.choice(plays)
+    return player, action, game.apply(player, action)

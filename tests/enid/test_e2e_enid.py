@@ -8,11 +8,8 @@ state is only read."""
 
 from __future__ import annotations
 
-import pytest
-
-from cogs.enid.rules import EnidGame
 from tests.conftest import restart
-from tests.e2e.ui import board, game_place, use_control
+from tests.e2e.ui import button_ids, game_place, use_control
 
 POEM = [
     "There once was a coder from Warwick",
@@ -21,24 +18,6 @@ POEM = [
     "And named it just fine",
     "And her chain of names grew euphoric",
 ]
-DECK = ["5d", "4c", "3d", "5h", "4h", "3h", "2d", "2h"]  # bottom..top
-
-
-@pytest.fixture
-def deals(monkeypatch):
-    """Queue stacked deals (hands in seat order); each Start takes the next one."""
-    queue: list[dict] = []
-    real_new = EnidGame.new.__func__
-
-    def new(cls, players, options=None, *, seed=None, deal=None):
-        hands, discard = queue.pop(0)
-        stacked = {"hands": dict(zip(players, hands, strict=True)), "discard": discard, "deck": list(DECK), "first": players[0]}
-        return real_new(cls, players, options, deal=stacked)
-
-    monkeypatch.setattr(EnidGame, "new", classmethod(new))
-    return queue
-
-
 def setup_world(env):
     guild = env.create_guild()
     channel = guild.create_text_channel("enid")
@@ -50,7 +29,7 @@ async def open_and_start(env, channel, members, **options):
     opened = await members[0].slash(channel, "enid new", **options)
     lobby = opened.response.message
     assert "Enid" in opened.response.embeds[0].title
-    assert "typed in the game's thread" in opened.response.embeds[0].footer.text  # how rituals are said
+    assert "typing its name in the game's thread" in opened.response.embeds[0].footer.text  # how rituals are said
     for member in members[1:]:
         await member.click(lobby, label="Join")
     await members[0].click(lobby, label="Start")
@@ -65,6 +44,27 @@ async def play(member, channel, code):
 
 async def type_(member, channel, text):
     await member.send(game_place(channel), text)
+
+
+def is_vote(message):
+    return any(cid.startswith("dh:vote:") for cid in button_ids(message)) or any((e.title or "").startswith("🗳️") for e in message.embeds)
+
+
+def board(channel):
+    """The game's board: the newest message with an embed that is not a vote message."""
+    return next(m for m in reversed(game_place(channel).history()) if m.embeds and not is_vote(m))
+
+
+def vote_message(channel):
+    """The newest vote message (buttons ``dh:vote:``) where the game is played."""
+    return next(m for m in reversed(game_place(channel).history()) if any(cid.startswith("dh:vote:") for cid in button_ids(m)))
+
+
+async def vote(member, channel, choice):
+    """Click Yes or No on the open vote's message."""
+    message = vote_message(channel)
+    custom_id = next(cid for cid in button_ids(message) if cid.endswith(f":vote::{choice}"))
+    return await member.click(message, custom_id=custom_id)
 
 
 def owed(table):
@@ -94,8 +94,8 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     await type_(bob, channel, "\n".join(POEM[1:]))
     assert table.state.vote["about"] == "limerick"
     assert "Vote on the limerick" in board(channel).embeds[0].description
-    await play(ada, channel, "vote::yes")
-    await play(cyd, channel, "vote::yes")
+    await vote(ada, channel, "yes")
+    await vote(cyd, channel, "yes")
     assert table.state.current == cyd.id and len(table.state.hands[bob.id]) == 3  # a good limerick costs nothing
 
     # Cyd lays a Queen and says nothing: the ritual timer draws her a card.
@@ -122,9 +122,12 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     await restart(env, data_dir)
     table = env.bot.tables.active_in_channel(guild.id, game_place(channel).id)
     assert table.state.to_json() == before
-    await play(ada, channel, "vote::no")
-    await play(cyd, channel, "vote::no")
+    await vote(ada, channel, "no")
+    await vote(cyd, channel, "no")
     assert len(table.state.hands[bob.id]) == 4  # the middle name fell: Bob drew one
+    # The vote message posted before the restart was closed after it, with the verdict.
+    closed = next(m for m in reversed(game_place(channel).history()) if is_vote(m))
+    assert not button_ids(closed) and "**Voted down** (0 yes, 2 no)" in closed.embeds[0].fields[0].value
 
     # Cyd lays Alonzo Church: the shout must name (mention) the player who was next.
     await play(cyd, channel, "play:7s")
@@ -142,17 +145,44 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     assert len(table.state.hands[cyd.id]) == hand_before
     final = board(channel).content
     assert ada.mention in final and "won" in final
+    # The same players' next game in the session: "Next game" (Onion's is "Next round").
+    assert [child.label for row in board(channel).components for child in row.children] == ["Next game"]
 
-    # -- a second game in the same channel carries the chain on; rituals through /say --
+    # -- a second game in the same channel: its Enid is named with the first game's chain --
+    deals.append(([["9s", "5s"], ["5c", "4d"], ["7c", "2h"]], ["4s"]))
+    table = await open_and_start(env, channel, [ada, bob, cyd])
+    assert "chain of 1 middle name" in board(channel).embeds[0].description  # its length, never its names
+    assert "zebedee" not in board(channel).embeds[0].description.lower()
+    await play(ada, channel, "play:9s")
+    await type_(ada, channel, "Enid Zebedee Quokka Blyton!")  # the chain in order, then a new name
+    await type_(ada, channel, "Last St. Francis of Assisi")
+    assert [e["words"] for e in table.state.chain] == [["zebedee"], ["quokka"]]
+    assert len(table.state.hands[bob.id]) == 3 and len(table.state.hands[cyd.id]) == 3  # everyone else drew one
+    await finish_with_tarski(table, channel, (ada, bob, cyd))
+    assert table.state.winner == ada.id
+
+    # -- a third game: the chain in the wrong order, through /say, draws the chain's length --
     deals.append(([["9s", "5s"], ["5c", "4d"], ["7c", "2h"]], ["4s"]))
     table = await open_and_start(env, channel, [ada, bob, cyd])
     await play(ada, channel, "play:9s")
-    wrong = await ada.slash(game_place(channel), "say", text="Enid Quux Blyton")  # forgets Zebedee: draws the chain's length, 1
+    wrong = await ada.slash(game_place(channel), "say", text="Enid Quokka Zebedee Blyton")
     assert not wrong.ephemeral  # it counted (as a wrong chain)
-    assert len(table.state.hands[ada.id]) == 1 + 1 and [e["words"] for e in table.state.chain] == [["zebedee"]]
+    assert len(table.state.hands[ada.id]) == 1 + 2 and [e["words"] for e in table.state.chain] == [["zebedee"], ["quokka"]]
     # An unrelated /say is refused with a reason, and nothing changes.
     refused = await bob.slash(game_place(channel), "say", text="hello there")
     assert refused.ephemeral and refused.response.content
+
+
+async def finish_with_tarski(table, channel, members):
+    """Play on: Ada lays her 5♠ (naming it) as soon as she can; the others draw."""
+    while not table.state.is_over():
+        current = table.state.current
+        member = next(m for m in members if m.id == current)
+        if current == members[0].id and "play:5s" in [a.code() for a in table.state.legal_actions(current)]:
+            await play(member, channel, "play:5s")
+            await type_(member, channel, "Tarski of Sturgeon")
+        else:
+            await play(member, channel, "draw")
 
 
 async def test_rituals_through_say_and_the_session_end(simcord_env, data_dir, deals):
@@ -167,7 +197,7 @@ async def test_rituals_through_say_and_the_session_end(simcord_env, data_dir, de
     assert not owed(table) and [e["words"] for e in table.state.chain] == [["zebedee"]]
     # Ending the session while its game is open is refused.
     early = await bob.slash(channel, "enid session end")
-    assert early.ephemeral and "first" in early.response.content
+    assert early.ephemeral and "still in play" in early.response.content
     # Bob and Cyd have nothing on the 9♠ but draw; Ada goes out with the Tarski.
     while not table.state.is_over():
         current = table.state.current
@@ -185,7 +215,8 @@ async def test_rituals_through_say_and_the_session_end(simcord_env, data_dir, de
     assert refused.ephemeral and ada.mention in refused.response.content
     ended = await ada.slash(game_place(channel), "enid session end")  # from the game's thread: same session
     assert not ended.ephemeral
-    text = ended.response.embeds[0].description
-    assert f"1. zebedee — by {ada.mention}" in text and f"Game 1: {ada.mention} won" in text
+    text = ended.response.content  # the same shape as Onion's: the story in the message itself
+    assert text.startswith("**Enid: the session is over.**")
+    assert f"1. Zebedee — by {ada.mention}" in text and f"Game 1: {ada.mention} won" in text
     again = await ada.slash(channel, "enid session end")
-    assert again.ephemeral and "no session" in again.response.content
+    assert again.ephemeral and "no Enid session" in again.response.content

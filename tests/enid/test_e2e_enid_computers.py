@@ -16,6 +16,7 @@ from bot import computer
 from cogs.enid import ai as enid_ai
 from tests.conftest import restart
 from tests.e2e.ui import board, button_ids, game_place, select_options, use_control
+from tests.enid.test_e2e_enid import vote
 
 SEED = 5  # the deal's seed: a whole game with shouts both ways, the Enid and a limerick
 
@@ -48,12 +49,17 @@ def computers_owe_nothing(table):
     return not any(computer.is_computer(o["player"]) and o["kind"] in enid_ai.SPOKEN for o in table.state.obligations)
 
 
-async def member_step(member, place, table, rng):
+async def member_step(member, channel, table, rng):
     """One thing the member does: type a ritual it owes, else its move or vote."""
+    place = game_place(channel)
     words = member_words(table, member.id)
     if words:
         await member.send(place, words[0])
         return "said"
+    state = table.state
+    if state.vote is not None and member.id in state.vote["voters"] and str(member.id) not in state.vote["votes"]:
+        await vote(member, channel, "yes")  # votes are buttons on a message of their own
+        return "vote"
     shown = await member.slash(place, "hand")
     offered = [c for c in codes(shown.response.message) if not c.startswith("challenge")]
     assert offered, shown.response.content
@@ -92,7 +98,7 @@ async def test_a_member_and_two_computers_play_enid_through_a_restart(simcord_en
         assert ada.id in table.state.current_players() or member_words(table, ada.id), (step, table.state.obligations)
         if step >= 4 and not restarted:
             monkeypatch.setattr(computer, "schedule", lambda manager, table: None)
-            await member_step(ada, place, table, rng)
+            await member_step(ada, channel, table, rng)
             due = table.status == "playing" and (
                 any(computer.is_computer(p) for p in table.state.current_players()) or not computers_owe_nothing(table)
             )
@@ -109,7 +115,7 @@ async def test_a_member_and_two_computers_play_enid_through_a_restart(simcord_en
                 break  # ... and even finished the game
             (table,) = env.bot.tables.tables()
             continue
-        await member_step(ada, place, table, rng)
+        await member_step(ada, channel, table, rng)
     else:
         pytest.fail("the game did not end within 500 of the member's steps")
     assert restarted
@@ -155,7 +161,7 @@ async def test_plain_mode_with_a_computer_to_the_end(simcord_env, data_dir, monk
         if table.status != "playing":
             break
         assert computers_owe_nothing(table)
-        await member_step(ada, place, table, rng)
+        await member_step(ada, channel, table, rng)
     else:
         pytest.fail("the plain game did not end within 500 of the member's steps")
     said = [m.content for m in place.history() if (m.content or "").startswith("🤖 Deckhand")]

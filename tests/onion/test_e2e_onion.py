@@ -7,6 +7,7 @@ the platform's seed), so the fold, the auction and the Fool are certain."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -193,11 +194,25 @@ async def test_a_session_of_rounds(simcord_env, data_dir, stacked):
     early = await m3.slash(channel, "onion session end")
     assert "still in play" in early.response.content
     await play_out(env, channel, members)
+    assert table2.status == "finished"
+
+    # Round 3: the same four from the finished board; the session's chips are all still there.
+    nxt = await m3.click(board(channel), label="Next round")
+    await m3.click(nxt.response.message, label="Start")
+    (table3,) = env.bot.tables.tables()
+    assert table3.state.round_no == 3 and sorted(table3.state.players) == sorted(p.id for p in (m0, m2, m3, m4))
+    await play_out(env, channel, members)
+    assert table3.status == "finished"
+    (carry_json,) = carry_row(data_dir, guild.id, channel.id)
+    carry = json.loads(carry_json[0])
+    assert sum(carry["bankrolls"].values()) + carry["pot"] == 500  # m1's bankroll waits in the session
+
     other = await m0.slash(channel, "onion session end")
     assert "Only the host of the last round" in other.response.content and carry_row(data_dir, guild.id, channel.id)
     ended = await m3.slash(channel, "onion session end")
     assert not ended.ephemeral and "the session is over" in ended.response.content
-    assert "2 rounds played" in ended.response.content and m1.mention in ended.response.content
+    assert "3 rounds played" in ended.response.content and m1.mention in ended.response.content
+    assert f"{m1.mention}: {bankrolls_after_1[m1.id]} chips" in ended.response.content
     assert not carry_row(data_dir, guild.id, channel.id)
     again = await m3.slash(channel, "onion session end")
     assert "no Cripple Mr Onion session" in again.response.content
@@ -220,6 +235,15 @@ async def test_a_plain_variant_round(simcord_env, data_dir, stacked):
     assert not any(cid.startswith("dh:amt:") for cid in button_ids(hand))  # no chips, no amounts
     await play_out(env, channel, members)
     assert table.status == "finished" and table.state.winner in {m.id for m in members}
+    # The plain session's summary has no chips to lead with: it lists rounds won.
+    ended = await members[0].slash(channel, "onion session end")
+    summary = ended.response.content
+    assert "1 round played" in summary and "chip" not in summary
+    winner = next(m for m in members if m.id == table.state.winner)
+    lines = summary.splitlines()
+    first = lines.index("1 round played.") + 1
+    assert lines[first] == f"{winner.mention}: 1 round won", summary  # the winner leads
+    assert all(line.endswith(": 0 rounds won") for line in lines[first + 1:first + 3])
 
 
 def test_option_refusals_name_the_allowed_values():

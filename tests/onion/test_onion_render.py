@@ -160,6 +160,28 @@ def test_the_players_task_reads_as_one_sentence():
     assert "**Your turn to match the Dealer's amount, raise, or fold. You owe 1 chip.**" in hand.description
     text = embed_text(render.table_embed(game.observation(None), {1: "Ann", 2: "Bob"}, []))
     assert "**Turn:** Bob to match the Dealer's amount, raise, or fold (owes 1 chip)" in text
+    labels = [c.label for c in render.controls(game.observation(2), game.legal_actions(2))]
+    assert labels[0] == "Match 1 chip"  # the price is on the button
+
+
+def test_a_newcomer_reads_the_price_and_whether_raising_is_allowed():
+    game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("2s 3h 4s 7c 7s"),
+                                    3: codes("2h 3c 4h 5h 7h")})
+    advance(game, "bet")
+    act(game, 1, "bet::0")
+    hand = render.hand_embed(game.observation(2), {})
+    assert "The Dealer named nothing: matching costs nothing." in hand.description
+    assert [c.label for c in render.controls(game.observation(2), game.legal_actions(2))][0] == "Match (nothing to pay)"
+    for p in (2, 3):
+        act(game, p, "match")
+    act(game, 1, "bet::2")  # part 2
+    for p in (2, 3):
+        act(game, p, "match")
+    act(game, 1, "bet::1")  # part 3: no raising
+    hand = render.hand_embed(game.observation(2), {})
+    assert "**Your turn to match the Dealer's amount or fold (no raising in this part). You owe 1 chip.**" in hand.description
+    text = embed_text(render.table_embed(game.observation(None), {2: "Bob"}, []))
+    assert "**Turn:** Bob to match the Dealer's amount or fold (no raising in this part) (owes 1 chip)" in text
 
 
 def test_buying_and_extra_bets_read_as_sentences():

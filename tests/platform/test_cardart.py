@@ -313,3 +313,13 @@ def test_pictures_drawn_from_several_threads_at_once_equal_the_ones_drawn_in_tur
     with ThreadPoolExecutor(max_workers=4) as pool:
         got = list(pool.map(lambda i: render_rows(scenes[i], title=f"t{i}"), range(8)))
     assert got == expected
+
+
+def test_alt_text_names_the_face_up_cards_and_counts_the_backs():
+    from bot.cardart import CardRow, alt_text
+
+    rows = [CardRow("Pile", ("Th", "As")), CardRow("Draw pile", face_down=24), CardRow("Your face-down cards: none"),
+            CardRow("Seat 2", ("Qs*",), face_down=3, deck="onion")]
+    assert alt_text(rows) == ("Card picture. Pile: 10 of Hearts, Ace of Spades; Draw pile: 24 face down; "
+                              "Your face-down cards: none; Seat 2: Queen of Spades (marked), 3 face down.")
+    assert len(alt_text([CardRow("x" * 2000)])) == 1024

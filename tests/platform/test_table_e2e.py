@@ -1,5 +1,6 @@
 """How a game is shown (issue 9), end to end through SimCord with the toy game:
-a thread per game with one parent message, one board edited in place, one live ping,
+a thread per game with one parent message, one board carrying who must act (edited in
+place; posted anew only to ping someone who cannot be told through an open hand),
 hands that update on their own, DM hands, Rematch, and the fallbacks when Discord
 refuses (thread creation, an edit, a DM)."""
 
@@ -48,6 +49,23 @@ def bot_posts(channel):
     return [m for m in channel.history() if m.author.bot and m.type in (discord.MessageType.default, discord.MessageType.chat_input_command, discord.MessageType.reply)]
 
 
+def pinged(env, since=0):
+    """Users notified by the bot's new messages since request ``since``: mentioned in
+    the content and allowed by the message's allowed_mentions (edits notify nobody)."""
+    users = set()
+    for request in env.http_requests[since:]:
+        if request.method == "POST" and re.fullmatch(r"/channels/\d+/messages", request.path):
+            payload = request.json or {}
+            allowed = {int(u) for u in (payload.get("allowed_mentions") or {}).get("users", [])}
+            users |= {int(u) for u in re.findall(r"<@(\d+)>", payload.get("content") or "")} & allowed
+    return users
+
+
+def turn_lines(place):
+    """Messages in ``place`` that tell someone it is their move (the board's first line)."""
+    return [m for m in place.history() if "your move" in (m.content or "") or "your picks" in (m.content or "")]
+
+
 def mover_of(env, members):
     (table,) = env.bot.tables.tables()
     (pid,) = table.state.current_players()
@@ -61,38 +79,76 @@ def play_code(table, member):
 async def test_whole_game_in_a_thread_with_one_parent_message_and_live_hands(simcord_env, data_dir):
     env = simcord_env
     guild, channel, members = world(env)
+    since = len(env.http_requests)
     lobby = await start(channel, members)
     (thread,) = channel.threads
     assert [m.id for m in bot_posts(channel)] == [lobby.id]
     assert f"In play in <#{thread.id}>" in now(env, lobby).embeds[0].description
-    board_id = board(channel).id
+    first, _ = mover_of(env, members)
+    assert pinged(env, since) == {first.id}  # the first board pings the first player
     hands = {}  # each player's one hand message, opened once
     moves = 0
     while env.bot.tables.tables():
         mover, table = mover_of(env, members)
-        ping = thread.last_message
-        assert ping.content == f"👉 {mover.mention}: your move."  # exactly who must act
-        assert sum(1 for m in thread.history() if "your move" in (m.content or "")) == 1  # no stale ping left
+        shown = board(channel)
+        assert shown.content.startswith(f"👉 {mover.mention}: your move.")  # exactly who must act
+        assert [m.id for m in turn_lines(thread)] == [shown.id]  # the board is the only "your move"
         if mover.id not in hands:
-            hands[mover.id] = (await mover.click(ping, label="Show hand")).response.message
+            hands[mover.id] = (await mover.click(shown, label="Show hand")).response.message
         else:
             # Nobody clicked Show hand: the open hand updated itself when the turn came.
             assert "Your move" in now(env, hands[mover.id]).content
         hand = now(env, hands[mover.id])
+        since = len(env.http_requests)
         result = await mover.select(hand, [play_code(table, mover)])
         hands[mover.id] = result.response.message
         moves += 1
-        assert board(channel).id == board_id  # one board, edited in place
+        if env.bot.tables.tables():
+            following, _ = mover_of(env, members)
+            if following.id in hands:
+                # They are looking at their hand: it tells them; the board is edited, nobody pinged.
+                assert board(channel).id == shown.id and pinged(env, since) == set()
+                assert len(env.http_requests) - since == 3  # the answer, the board edit, their hand
+            else:
+                # No hand open: the board is posted anew to ping them, the old one deleted.
+                assert board(channel).id != shown.id and pinged(env, since) == {following.id}
+                assert shown.id not in {m.id for m in thread.history()}
     assert len(hands) == 3 and moves > 3
     # The parent channel still has one message from the bot: the lobby, now the result.
     assert [m.id for m in bot_posts(channel)] == [lobby.id]
     parent = now(env, lobby).embeds[0].description
     assert "won the Toy game" in parent and "/stats" in parent and f"<#{thread.id}>" in parent
     final = board(channel)
-    assert final.id == board_id and "won the Toy game" in final.content and "/stats" in final.content
+    assert "won the Toy game" in final.content and "/stats" in final.content and "your move" not in final.content
     assert [c.label for row in final.components for c in row.children] == ["Rematch"]
-    assert [m.id for m in bot_posts(thread)] == [board_id]  # the last ping was cleaned up
+    assert [m.id for m in bot_posts(thread)] == [final.id]  # one board in the thread, nothing stale
+    for hand in hands.values():  # every open hand says so too, not a stale "Waiting for"
+        shown = now(env, hand)
+        assert shown.content == "The game is over." and [c.label for row in shown.components for c in row.children] == ["Refresh"]
     assert not any("turn" in line for line in table.record.recent)
+
+
+async def test_a_hand_left_alone_for_minutes_gets_a_ping_again(simcord_env, monkeypatch):
+    """An open hand is the notice only while its player is plausibly looking at it: once
+    their last click is LOOKING_SECONDS old, the hand is still updated and they are pinged."""
+    from bot import publish
+
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    thread = game_place(channel)
+    a, table = mover_of(env, members)
+    hand_a = (await a.click(board(channel), label="Show hand")).response.message
+    await a.select(hand_a, [play_code(table, a)])
+    b, _ = mover_of(env, members)
+    hand_b = (await b.click(board(channel), label="Show hand")).response.message
+    for live in env.bot.tables.publisher.live.values():
+        live.since -= publish.LOOKING_SECONDS + 1
+    since = len(env.http_requests)
+    await b.select(hand_b, [play_code(table, b)])
+    assert pinged(env, since) == {a.id}
+    assert "Your move" in now(env, hand_a).content  # updated too, for when they come back
+    assert [m.id for m in turn_lines(thread)] == [board(channel).id]
 
 
 async def test_rematch_opens_a_lobby_in_the_thread_with_the_same_players(simcord_env):
@@ -214,18 +270,37 @@ async def test_restart_mid_game_board_pings_and_hands_carry_on(simcord_env, data
     await start(channel, members)
     thread = game_place(channel)
     mover, table = mover_of(env, members)
-    hand = await mover.click(thread.last_message, label="Show hand")
+    hand = await mover.click(board(channel), label="Show hand")
     await mover.select(hand.response.message, [play_code(table, mover)])
-    board_id, ping_id = board(channel).id, thread.last_message.id
+    board_id = board(channel).id
     await restart(env, data_dir, TOY)
     mover, table = mover_of(env, members)
-    hand = await mover.click(thread.last_message, label="Show hand")  # the old ping's button
+    hand = await mover.click(board(channel), label="Show hand")  # the board's button, posted before the restart
     assert "Your move" in hand.response.content
+    since = len(env.http_requests)
     await mover.select(hand.response.message, [play_code(table, mover)])
-    assert board(channel).id == board_id  # the same board, edited
-    ping = thread.last_message
-    assert ping.id != ping_id and ping.content.startswith("👉")
-    assert ping_id not in {m.id for m in thread.history()}  # the stale ping went, after the restart too
+    # Open hands are not remembered across a restart: the next player is pinged by a new board.
+    following, _ = mover_of(env, members)
+    assert pinged(env, since) == {following.id}
+    assert board(channel).id != board_id and board_id not in {m.id for m in thread.history()}
+    assert [m.id for m in turn_lines(thread)] == [board(channel).id]  # no stale "your move" after the restart
+    assert board(channel).content.startswith(f"👉 {following.mention}: your move.")
+
+
+async def test_a_ping_message_stored_before_the_board_carried_the_turn_is_deleted(simcord_env):
+    """Tables saved by the previous version had a separate ping message: the next
+    publish deletes it, so no stale "your move" stays behind after the upgrade."""
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    thread = game_place(channel)
+    mover, table = mover_of(env, members)
+    old = await env.bot.get_partial_messageable(thread.id).send(f"👉 {mover.mention}: your move.")
+    table.record.publish["ping"] = {"id": old.id, "players": [mover.id]}
+    hand = await mover.click(board(channel), label="Show hand")
+    await mover.select(hand.response.message, [play_code(table, mover)])
+    assert old.id not in {m.id for m in thread.history()} and "ping" not in table.record.publish
+    assert [m.id for m in turn_lines(thread)] == [board(channel).id]
 
 
 async def test_board_is_reposted_when_about_an_hour_old(simcord_env):
@@ -283,20 +358,22 @@ async def test_idiot_swap_ping(tmp_path):
             await start(channel, members, "idiot new")
             thread = game_place(channel)
             (table,) = env.bot.tables.tables()
-            ping = thread.last_message
-            assert all(m.mention in ping.content for m in members)
+            shown = board(channel)
+            assert all(m.mention in shown.content for m in members) and "your picks" in shown.content
             first = members[0]
-            hand = await first.click(ping, label="Show hand")
+            hand = await first.click(shown, label="Show hand")
+            since = len(env.http_requests)
             await first.click(hand.response.message, label="Ready")
-            edited = now(env, ping)
+            edited = now(env, shown)
+            assert edited.id == board(channel).id and pinged(env, since) == set()  # the same board, edited: no new notice
             assert first.mention not in edited.content and all(m.mention in edited.content for m in members[1:])
             for m in members[1:]:
-                hand = await m.click(thread.last_message, label="Show hand")
+                hand = await m.click(board(channel), label="Show hand")
                 await m.click(hand.response.message, label="Ready")
             assert table.state.phase == "play"
             (current,) = table.state.current_players()
-            assert thread.last_message.content == f"👉 <@{current}>: your move."
-            assert ping.id not in {m.id for m in thread.history()}
+            assert board(channel).content.startswith(f"👉 <@{current}>: your move.")
+            assert [m.id for m in turn_lines(thread)] == [board(channel).id]
     finally:
         await bot.storage.close()
 
@@ -342,12 +419,12 @@ async def test_board_is_reposted_when_chat_scrolled_it_far_up(simcord_env):
     for n in range(30):
         await members[1].send(thread, f"chat {n}")
     mover, table = mover_of(env, members)
-    ping = next(m for m in reversed(thread.history()) if m.author.bot and m.content.startswith("👉"))
-    hand = await mover.click(ping, label="Show hand")
-    await mover.select(hand.response.message, [play_code(table, mover)])
+    # Both hands open: nobody needs a ping, so only the scrolling makes the board move down.
+    hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
+    await mover.select(now(env, hands[mover.id]), [play_code(table, mover)])
     history = thread.history()
     assert board(channel).id != old and old not in {m.id for m in history}
-    assert history[-1].content.startswith("👉") and history[-2].id == board(channel).id  # board, then the ping, at the bottom
+    assert history[-1].id == board(channel).id and history[-1].content.startswith("👉")  # the board, at the bottom
 
 
 async def test_v2_layout_board_is_played_and_edited_in_place(simcord_env):
@@ -359,12 +436,13 @@ async def test_v2_layout_board_is_played_and_edited_in_place(simcord_env):
     thread = game_place(channel)
     (first,) = [m for m in thread.history() if m.flags.components_v2]
     texts = [c.content for c in first.components[0].children if isinstance(c, discord.TextDisplay)]
-    assert texts[0].startswith("### Toy") and any("move 0" in t for t in texts)
+    assert texts[0].startswith("👉") and texts[1].startswith("### Toy") and any("move 0" in t for t in texts)
     assert sum(len(t) for t in texts) <= 4000
+    hands = {m.id: (await m.click(first, label="Show hand")).response.message for m in members}
     while env.bot.tables.tables():
         mover, table = mover_of(env, members)
-        hand = await mover.click(thread.last_message, label="Show hand")
-        await mover.select(hand.response.message, [play_code(table, mover)])
+        result = await mover.select(now(env, hands[mover.id]), [play_code(table, mover)])
+        hands[mover.id] = result.response.message
     final = now(env, first)
     texts = [c.content for c in final.components[0].children if isinstance(c, discord.TextDisplay)]
     assert "won the Toy game" in texts[0]
@@ -403,9 +481,9 @@ async def test_card_picture_is_drawn_from_the_spectator_view_and_rides_on_the_bo
     mover, table = mover_of(env, members)
     first = board(channel)
     assert len(first.attachments) == 1 and first.embeds[0].image.url
+    hands = {m.id: (await m.click(first, label="Show hand")).response.message for m in members}
     start_at = len(env.http_requests)
-    hand = await mover.click(thread.last_message, label="Show hand")
-    await mover.select(hand.response.message, [play_code(table, mover)])
+    await mover.select(now(env, hands[mover.id]), [play_code(table, mover)])
     board_calls = [r for r in env.http_requests[start_at:] if r.path == f"/channels/{thread.id}/messages/{first.id}"]
     assert len(board_calls) == 1  # one edit carried text and picture together
     assert len(now(env, first).attachments) == 1
@@ -428,3 +506,27 @@ async def test_pictures_off_keeps_the_board_text_only(simcord_env, monkeypatch):
     await admin.slash(channel, "settings pictures", mode="off")
     await start(channel, members)
     assert not board(channel).attachments and not calls
+
+
+@pytest.mark.parametrize("layout", ["classic", "v2"])
+async def test_cancel_mid_game_leaves_no_stale_turn_on_the_board_or_in_open_hands(simcord_env, layout):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(channel, "settings layout", style=layout)
+    await start(channel, members)
+    thread = game_place(channel)
+    shown = board(channel)
+    hands = [(await m.click(shown, label="Show hand")).response.message for m in members]
+    await members[0].slash(thread, "cancel")
+    final = now(env, shown)
+    if layout == "v2":
+        texts = [c.content for c in final.components[0].children if isinstance(c, discord.TextDisplay)]
+        assert texts[0].startswith("This game was cancelled.") and len(final.components) == 1  # no buttons left
+    else:
+        assert final.content.startswith("This game was cancelled.") and not final.components
+    assert turn_lines(thread) == [] and not final.attachments
+    for hand in hands:
+        cut = now(env, hand)
+        words = cut.content or cut.components[0].content
+        assert "Toy #1 was cancelled" in words and not cut.attachments and not cut.embeds

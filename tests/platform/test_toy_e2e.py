@@ -221,13 +221,21 @@ async def test_unrecoverable_row_closes_table_with_a_message(simcord_env, data_d
     assert not fresh.ephemeral
 
 
-async def test_rest_failure_leaves_no_table_stuck(simcord_env, data_dir):
+@pytest.mark.parametrize("other_has_hand", [True, False])
+async def test_rest_failure_leaves_no_table_stuck(simcord_env, data_dir, other_has_hand):
     env = simcord_env
     guild, channel, members = setup_world(env, 2)
     await open_and_start(env, channel, members)
     mover, table = current_player(env.bot, members, guild)
     hand = await mover.click(game_place(channel).last_message, label="Show hand")
-    env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=1)  # the board's edit
+    if other_has_hand:
+        # The next player's open hand tells them: the board is edited, and that edit fails.
+        other = next(m for m in members if m is not mover)
+        await other.click(game_place(channel).last_message, label="Show hand")
+        env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=1)
+    else:
+        # The next player must be pinged: the board is posted anew, and that post fails.
+        env.inject_error("POST", "/channels/*/messages", status=500, times=1)
     await mover.select(hand.response.message, [table.state.legal_actions(mover.id)[0].code()])
     assert table.record.version == 1  # the move was kept
     assert table.needs_publish

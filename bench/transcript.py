@@ -1,0 +1,153 @@
+"""Play whole games through SimCord as newcomers and write down every message each member sees.
+
+    python bench/transcript.py [--game idiot|engines] [--players 3] [--seed 1] [--out FILE] [--max-moves 300]
+
+Members open a table, join, start, and play random legal moves from their hands the way
+bench/rest_calls.py does (Show hand on the board once, then the live hand). After every
+step the file gets what changed for whom: the parent channel's messages, the game
+thread's messages (content, embed text, picture names, buttons), each player's private
+hand (ephemeral) and DMs. It is for reading as a player would, not a measurement: it
+prints nothing but the transcript's path and size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import simcord  # noqa: E402
+from simcord.results import to_discord_message  # noqa: E402
+
+from tests.conftest import make_bot  # noqa: E402
+from tests.e2e.ui import board, has_control_for, use_control  # noqa: E402
+
+
+def text_of(message: Any) -> str:
+    """A message as words: content, embeds, V2 text, attachments, controls."""
+    lines = [message.content] if message.content else []
+    for embed in message.embeds:
+        lines += [f"[embed] {embed.title or ''}", *(embed.description or "").splitlines()]
+        lines += [f"  {f.name}: {f.value}" for f in embed.fields]
+        if embed.footer and embed.footer.text:
+            lines.append(f"  -- {embed.footer.text}")
+        if embed.image and embed.image.url:
+            lines.append(f"  [picture {embed.image.url}]")
+
+    def walk(component: Any, depth: int = 0) -> None:
+        kind = type(component).__name__
+        if hasattr(component, "content") and kind.startswith("TextDisplay"):
+            lines.extend(component.content.splitlines())
+        elif hasattr(component, "label") and getattr(component, "label", None):
+            lines.append(f"  [button {component.label}]")
+        elif hasattr(component, "options") and getattr(component, "options", None):
+            lines.append(f"  [select: {', '.join(o.label for o in component.options)[:300]}]")
+        elif kind.startswith("MediaGallery"):
+            lines.append("  [picture]")
+        for child in getattr(component, "children", ()) or ():
+            walk(child, depth + 1)
+
+    for component in message.components:
+        walk(component)
+    lines += [f"  [attachment {a.filename}: {a.description or 'no alt text'}]" for a in message.attachments]
+    return "\n".join(lines)
+
+
+class Watcher:
+    """Remembers what each place last showed, and writes only what changed."""
+
+    def __init__(self, env: Any, out: Any) -> None:
+        self.env, self.out, self.seen = env, out, {}
+
+    def show(self, who: str, message: Any) -> None:
+        current = to_discord_message(self.env, self.env.backend.messages[message.channel.id][message.id])
+        text = text_of(current)
+        if self.seen.get((who, current.id)) != text:
+            self.seen[(who, current.id)] = text
+            self.out.write(f"--- {who} sees message {current.id}:\n{text}\n")
+
+    def place(self, who: str, channel: Any) -> None:
+        ids = {m.id for m in channel.history()}
+        for key in [k for k in self.seen if k[0] == who and k[1] not in ids]:
+            self.out.write(f"--- {who}: message {key[1]} was deleted\n")
+            del self.seen[key]
+        for message in channel.history():
+            self.show(who, message)
+
+
+async def play(game: str, players: int, seed: int, out: Any, max_moves: int) -> None:
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory(prefix="deckhand-transcript-") as tmp:
+        bot = make_bot(Path(tmp))
+        try:
+            async with simcord.run(bot) as env:
+                guild = env.create_guild()
+                channel = guild.create_text_channel("cards")
+                members = [guild.add_member(env.create_user(name)) for name in ("ann", "bob", "cy", "dee")[:players]]
+                names = {m.id: m.user.name for m in members}
+                watch = Watcher(env, out)
+                out.write(f"===== {game}, {players} players: {', '.join(names.values())}\n")
+                options = {"players": players} if game == "engines" else {}
+                opened = await members[0].slash(channel, f"{game} new", **options)
+                lobby = opened.response.message
+                watch.place("channel", channel)
+                for m in members[1:]:
+                    await m.click(lobby, label="Join either side" if game == "engines" else "Join")
+                await members[0].click(lobby, label="Start")
+                watch.place("channel", channel)
+                thread = channel.threads[-1]
+                (table,) = env.bot.tables.tables()
+                hands: dict[int, Any] = {}
+                moves = 0
+                while table.status == "playing" and moves < max_moves:
+                    watch.place("thread", thread)
+                    pid = rng.choice(sorted(table.state.current_players()))
+                    who = names[pid]
+                    legal = table.state.legal_actions(pid)
+                    ready = [a for a in legal if a.kind == "ready"]
+                    code = (ready[0] if ready and rng.random() < 0.7 else rng.choice(legal)).code()
+                    hand = hands.get(pid)
+                    if hand is not None:
+                        watch.show(f"{who} (hand)", hand)
+                        hand = to_discord_message(env, env.backend.messages[hand.channel.id][hand.id])
+                    if hand is None or not has_control_for(hand, code):
+                        out.write(f">>> {who} clicks Show hand on the board\n")
+                        hand = (await members[[m.id for m in members].index(pid)].click(board(channel), label="Show hand")).response.message
+                        watch.show(f"{who} (hand)", hand)
+                    out.write(f">>> {who} plays {code}\n")
+                    result = await use_control(members[[m.id for m in members].index(pid)], hand, code)
+                    hands[pid] = result.response.message
+                    watch.show(f"{who} (hand)", hands[pid])
+                    for other, message in hands.items():
+                        if other != pid:
+                            watch.show(f"{names[other]} (hand)", message)
+                    moves += 1
+                watch.place("thread", thread)
+                watch.place("channel", channel)
+                out.write(f"===== {moves} moves; status {table.status}\n\n")
+        finally:
+            await bot.storage.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", default="idiot")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-moves", type=int, default=300)
+    parser.add_argument("--out", default="transcript.txt")
+    args = parser.parse_args()
+    with open(args.out, "w", encoding="utf-8") as out:
+        asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves))
+    print(f"{args.out}: {Path(args.out).stat().st_size} bytes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+"""Cripple Mr Onion's computer players (issue 12): always legal, fair by construction,
+both variants, rounds always end, and they decide sensibly on clear hands."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from bot.ai import Budget, PlayerView, decide
+from bot.engine import Action
+from cogs.onion.rules import OnionGame
+from cogs.onion.scoring import parse_card
+from tests.onion.onion_round_helpers import new_round
+
+#: One imagined deal: legality and fairness do not need strength, only a decision.
+TINY = Budget(iterations=12, determinizations=1)
+SMALL = Budget(iterations=60, determinizations=4)
+
+
+def positions(count: int, seed: int = 0) -> Iterator[tuple[OnionGame, int]]:
+    """``count`` (round, seat to ask) pairs from seeded rounds of 2-6 seats, both variants
+    and wild eights sometimes, played on by a mix of random and easy moves."""
+    rng = random.Random(f"onion-{seed}")
+    made = game_no = 0
+    while made < count:
+        seats = (2, 3, 4, 6)[game_no % 4]
+        options = {"variant": "plain" if game_no % 5 == 4 else "gambling"}
+        if game_no % 3 == 2:
+            options["carry"] = {"round": 1, "eights_wild": True}
+        game = OnionGame.new(list(range(11, 11 + seats)), options, seed=f"onion-pos-{seed}-{game_no}")
+        game_no += 1
+        while not game.is_over() and made < count:
+            player = rng.choice(sorted(game.current_players()))
+            yield game, player
+            made += 1
+            view = PlayerView.of(game, player)
+            action = rng.choice(view.legal) if rng.random() < 0.75 else decide(view, "easy", rng)
+            game.apply(player, action)
+
+
+def redeal(game: OnionGame, player: int, rng: random.Random) -> OnionGame:
+    """The same round with every card ``player`` cannot see shuffled among the places
+    it cannot see (the others' face-down cards and offered cards, the deck, the discard
+    pot), each place keeping its count."""
+    data = game.to_dict()
+    places: list[tuple[str, str]] = [("deck", ""), ("discard", "")]
+    places += [("down", str(p)) for p in game.players if p != player]
+    tasks = [t for t in data["tasks"] if t["player"] != player and t["kind"] == "pick"]
+    pool = [*data["deck"], *data["discard"]]
+    pool += [c for p in game.players if p != player for c in data["down"][str(p)]]
+    pool += [c for t in tasks for c in t["cards"]]
+    rng.shuffle(pool)
+    at = 0
+
+    def take(n: int) -> list[str]:
+        nonlocal at
+        at += n
+        return pool[at - n:at]
+
+    data["deck"], data["discard"] = take(len(data["deck"])), take(len(data["discard"]))
+    for p in game.players:
+        if p != player:
+            data["down"][str(p)] = take(len(data["down"][str(p)]))
+    for t in tasks:
+        t["cards"] = take(len(t["cards"]))
+    for t in data["tasks"]:  # a disclosure offers the discloser's own face-down cards
+        if t["kind"] == "disclose" and t["player"] != player:
+            t["cards"] = sorted(data["down"][str(t["player"])], key=parse_card)
+    assert at == len(pool)
+    return OnionGame.from_dict(data)
+
+
+@pytest.mark.parametrize("level, count, budget", [("random", 2000, TINY), ("easy", 600, TINY), ("hard", 2000, TINY)])
+def test_the_chosen_action_is_always_accepted(level, count, budget):
+    kinds = set()
+    for index, (game, player) in enumerate(positions(count, seed=len(level))):
+        view = PlayerView.of(game, player)
+        action = decide(view, level, random.Random(index), budget=budget)
+        game.validate(player, action)  # an amount off the quick buttons is judged by the engine
+        if action.kind not in OnionGame.AMOUNT_KINDS:
+            assert action in view.legal
+        kinds.add(action.kind)
+    assert {"discard", "bet", "match", "fold", "buy", "extra", "done"} <= kinds
+
+
+def test_hard_out_of_time_still_decides_legally():
+    expired = Budget(deadline=lambda: True)
+    for index, (game, player) in enumerate(positions(300, seed=9)):
+        action = decide(PlayerView.of(game, player), "hard", random.Random(index), budget=expired)
+        game.validate(player, action)
+
+
+def test_redealing_the_hidden_cards_keeps_the_view():
+    moved = 0
+    for index, (game, player) in enumerate(positions(400, seed=11)):
+        other = redeal(game, player, random.Random(index))
+        assert other.observation(player) == game.observation(player)
+        assert other.legal_actions(player) == game.legal_actions(player)
+        moved += other.to_json() != game.to_json()
+    assert moved > 300
+
+
+@pytest.mark.parametrize("level, count", [("easy", 120), ("hard", 120)])
+def test_the_same_decision_whatever_the_hidden_cards(level, count):
+    for index, (game, player) in enumerate(positions(count, seed=12)):
+        chosen = decide(PlayerView.of(game, player), level, random.Random(index), budget=SMALL)
+        for again in range(2):
+            other = redeal(game, player, random.Random(f"{index}-{again}"))
+            assert decide(PlayerView.of(other, player), level, random.Random(index), budget=SMALL) == chosen
+
+
+@pytest.mark.parametrize("variant", ["gambling", "plain"])
+@pytest.mark.parametrize("levels", [("easy", "hard", "easy"), ("hard", "hard")])
+def test_computers_alone_finish_rounds_and_a_session(variant, levels):
+    """A session of rounds among computers only: every round ends, chips are conserved."""
+    players = list(range(1, len(levels) + 1))
+    carry = None
+    for round_no in range(3):
+        options = {"variant": variant, **({"carry": carry} if carry else {})}
+        game = OnionGame.new(players, options, seed=f"alone-{variant}-{round_no}")
+        total = game.total_chips()
+        for step in range(400):
+            if game.is_over():
+                break
+            player = min(game.current_players())
+            level = levels[player - 1]
+            game.apply(player, decide(PlayerView.of(game, player), level, random.Random(step), budget=TINY))
+            assert game.total_chips() == total
+        assert game.is_over()
+        carry = game.carry_out()
+    assert carry["round"] == 3
+
+
+def _view(game: OnionGame, player: int) -> PlayerView:
+    return PlayerView.of(game, player)
+
+
+def test_a_great_hand_raises_and_a_hopeless_one_folds_to_a_big_bet():
+    # Player 1 deals; 2 is the Elder and holds a Double Onion; 3 holds nines and tens
+    # (it wins about one imagined showdown in twenty).
+    game = new_round([1, 2, 3], 1, {1: ["2c", "3d", "4h", "5s", "6c"], 2: ["Kc", "Ah", "Kd", "As", "Kh"],
+                                    3: ["9d", "9h", "Ts", "Tw", "5t"]})
+    for p in (2, 3, 1):
+        game.apply(p, Action("discard"))
+    game.apply(1, Action("bet", arg="10"))
+    strong = decide(_view(game, 2), "hard", random.Random(1), budget=Budget(iterations=400))
+    assert strong.kind == "raise", strong
+    game.apply(2, Action("match"))
+    weak = decide(_view(game, 3), "easy", random.Random(1))
+    assert weak == Action("fold")
+
+
+def test_easy_discards_what_its_best_five_leave_unused():
+    game = new_round([1, 2], 1, {1: ["2c", "3d", "4h", "5s", "6c"], 2: ["Kc", "Ah", "Kd", "As", "2w"]})
+    action = decide(_view(game, 2), "easy", random.Random(0))
+    assert action == Action("discard", (parse_card("2w"),))
+    hard = decide(_view(game, 2), "hard", random.Random(0), budget=Budget(iterations=300))
+    assert hard.kind == "discard" and parse_card("Kc") not in hard.cards
+
+
+def test_heads_up_hard_bets_a_strong_hand_and_folds_a_hopeless_one_to_a_big_bet():
+    # Two players: 1 deals with a Double Onion's makings; 2 holds nines and tens.
+    game = new_round([1, 2], 1, {1: ["Kc", "Ah", "Kd", "As", "Kh"], 2: ["9d", "9h", "Ts", "Tw", "5t"]})
+    for p in (2, 1):
+        game.apply(p, Action("discard"))
+    named = decide(_view(game, 1), "hard", random.Random(2), budget=Budget(iterations=400))
+    assert named.kind == "bet" and int(named.arg) > 0, named
+    game.apply(1, Action("bet", arg="10"))
+    answer = decide(_view(game, 2), "hard", random.Random(2), budget=Budget(iterations=400))
+    assert answer == Action("fold")

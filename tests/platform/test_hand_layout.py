@@ -1,0 +1,39 @@
+"""The Components V2 hand keeps Discord's limits with the fullest hand view, and keeps
+the embed hand's controls (same custom_ids, same rows)."""
+
+from __future__ import annotations
+
+import discord
+
+from bot import views
+from bot.engine import Action, Control
+from bot.layout import COMPONENT_LIMIT, TEXT_LIMIT, count_components, hand_layout, text_layout
+
+
+def full_controls() -> list[Control]:
+    cards = [Control(Action("play", arg=str(n)), f"card {n}", place="select") for n in range(60)]  # three pages
+    choices = tuple((f"c{n}", f"card {n}") for n in range(10))
+    multis = [Control(Action(kind), kind, place="multi", choices=choices, max_values=5) for kind in ("discard", "keep")]
+    buttons = [Control(Action(f"b{n}"), f"button {n}") for n in range(12)]
+    return [*cards, *multis, *buttons]
+
+
+def test_the_fullest_hand_fits_one_v2_message_with_the_same_controls():
+    hand = views.hand_view(1, 2, 3, full_controls(), page=1)
+    embed = discord.Embed(title="Your hand", description="x" * 4096)
+    for n in range(25):
+        embed.add_field(name=f"Row {n}", value="y" * 1024)
+    ids = [item.custom_id for item in hand.children]
+    layout = hand_layout(embed, content="**Your move.**", view=hand, image="attachment://hand-2.png")
+    texts = [item.content for item in layout.walk_children() if isinstance(item, discord.ui.TextDisplay)]
+    assert texts[0] == "**Your move.**" and sum(len(t) for t in texts) <= TEXT_LIMIT
+    assert count_components(layout) <= COMPONENT_LIMIT
+    rows = [child for child in layout.children if isinstance(child, discord.ui.ActionRow)]
+    assert [item.custom_id for row in rows for item in row.children] == ids
+    assert all(len(row.children) <= 5 for row in rows) and len(rows) <= 5
+    assert any(isinstance(item, discord.ui.MediaGallery) for item in layout.walk_children())
+
+
+def test_an_earlier_v2_dm_hand_is_cut_to_one_line():
+    layout = text_layout("An earlier hand from Toy #1: your current hand is in a newer message below.")
+    assert [type(item).__name__ for item in layout.walk_children()] == ["TextDisplay"]

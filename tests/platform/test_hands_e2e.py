@@ -1,0 +1,184 @@
+"""Private hands (issue 9), end to end through SimCord: the picture of the player's own
+cards rides on every hand message (Show hand, a move's answer, the live hand, the DM),
+the per-player text-only preference, the Components V2 hand, the leak scan of hand
+pictures in a real game, and the card pictures' warm-up at start-up."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import discord
+import pytest
+import simcord
+
+import bot.cardart as cardart
+import bot.games as games
+from bot.cardart import CardRow
+from tests.cardcodes import card_codes_in
+from tests.conftest import make_bot
+from tests.e2e.ui import board, game_place, use_control
+from tests.platform.test_table_e2e import TOY, mover_of, now, play_code, start, world
+
+
+@pytest.fixture
+def simcord_bot(data_dir):
+    return make_bot(data_dir, TOY)
+
+
+@pytest.fixture
+def toy_hand_cards(simcord_env, monkeypatch):
+    """The toy game draws its hand as a picture; every call's observation is kept.
+    (After the bot started: loading the extension made a fresh ``tests.platform.toy``.)"""
+    from tests.platform.toy import TOY_SPEC
+
+    seen = []
+
+    def hand_cards(observation):
+        seen.append(observation)
+        return [CardRow("Your hand", tuple(observation["hand"]))]
+
+    monkeypatch.setattr(TOY_SPEC.render, "hand_cards", hand_cards, raising=False)
+    return seen
+
+
+def attached(env, message):
+    return [a.filename for a in now(env, message).attachments]
+
+
+async def test_every_hand_message_carries_the_picture_of_the_players_own_cards(simcord_env, toy_hand_cards):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    (table,) = env.bot.tables.tables()
+    hands = {}
+    for m in members:
+        shown = await m.click(board(channel), label="Show hand")
+        hands[m.id] = shown.response.message
+        assert shown.ephemeral and attached(env, hands[m.id]) == [f"hand-{table.id}.png"]
+        embed = now(env, hands[m.id]).embeds[0]
+        assert embed.image.url and embed.image.url.endswith(f"hand-{table.id}.png")
+        assert toy_hand_cards[-1] == table.state.observation(m.id)  # drawn from this player's own view only
+    mover, _ = mover_of(env, members)
+    other = next(m for m in members if m is not mover)
+    since = len(env.http_requests)
+    result = await mover.select(now(env, hands[mover.id]), [play_code(table, mover)])
+    answer = [r for r in env.http_requests[since:] if r.path.startswith("/interactions/")]
+    assert len(answer) == 1  # the answer to the click carried the new picture: no second call
+    assert attached(env, result.response.message) == [f"hand-{table.id}.png"]
+    # The other player's open hand was edited to "Your move", with its picture, in one call.
+    live = now(env, hands[other.id])
+    assert "Your move" in live.content and len(live.attachments) == 1
+    assert live.attachments[0].description.startswith("Card picture. Your hand:")  # alt text for screen readers
+
+
+async def test_my_pictures_off_gives_that_player_text_only_hands(simcord_env, toy_hand_cards):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    reader = members[1]
+    told = await reader.slash(channel, "settings my-pictures", mode="off")
+    assert "text only" in told.response.content
+    shown = await reader.slash(channel, "settings show")
+    assert "text only" in shown.response.content and "/settings my-pictures" in shown.response.content
+    await start(channel, members)
+    (table,) = env.bot.tables.tables()
+    plain = await reader.click(board(channel), label="Show hand")
+    assert attached(env, plain.response.message) == [] and not now(env, plain.response.message).embeds[0].image.url
+    assert " ".join(str(c) for c in table.state.hands[reader.id]) in now(env, plain.response.message).embeds[0].description
+    pictured = await members[0].click(board(channel), label="Show hand")
+    assert len(attached(env, pictured.response.message)) == 1  # the others keep theirs
+    await reader.slash(channel, "settings my-pictures", mode="on")
+    again = await reader.click(board(channel), label="Show hand")
+    assert len(attached(env, again.response.message)) == 1
+
+
+async def test_dm_hand_carries_the_picture(simcord_env, toy_hand_cards):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    dm_player = members[1]
+    await dm_player.slash(channel, "settings hands", where="dm")
+    await start(channel, members)
+    await dm_player.click(board(channel), label="Show hand")
+    (dm,) = [m for m in dm_player.user.dm_channel.history() if m.author.bot]
+    assert len(dm.attachments) == 1 and dm.embeds[0].image.url
+
+
+async def test_v2_layout_hand_is_one_layout_with_text_picture_and_controls(simcord_env, toy_hand_cards):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(channel, "settings layout", style="v2")
+    await start(channel, members)
+    mover, table = mover_of(env, members)
+    shown = await mover.click(board(channel), label="Show hand")
+    hand = now(env, shown.response.message)
+    assert hand.flags.components_v2 and not hand.content and not hand.embeds
+    container = hand.components[0]
+    texts = [c.content for c in container.children if isinstance(c, discord.TextDisplay)]
+    assert "Your move" in texts[0] and "Your hand" in texts[1]
+    assert any(isinstance(c, discord.MediaGalleryComponent) for c in container.children) and len(hand.attachments) == 1
+    version = table.record.version
+    await mover.select(hand, [play_code(table, mover)])
+    assert table.record.version == version + 1
+
+
+async def test_hand_pictures_never_show_a_card_hidden_from_their_player(tmp_path, monkeypatch):
+    """A whole 3-player Idiot game: every hand picture's rows are built from one player's
+    observation, and no card code in them is in another player's hand, anyone's
+    face-down cards or the draw pile at that moment."""
+    drawn = []
+    original = games.card_rows
+
+    def spy(render, name, observation):
+        rows = original(render, name, observation)
+        if name == "hand_cards":
+            (table,) = bot.tables.tables()
+            state = table.state
+            viewer = observation["viewer"]
+            hidden = {str(c) for p, cards in state.hands.items() if p != viewer for c in cards}
+            hidden |= {str(c) for cards in state.face_down.values() for c in cards if c is not None}
+            hidden |= {str(c) for c in state.draw}
+            drawn.append((viewer, card_codes_in([list(r.cards) for r in rows]), hidden, observation == state.observation(viewer)))
+        return rows
+
+    monkeypatch.setattr(games, "card_rows", spy)
+    bot = make_bot(tmp_path / "data")
+    try:
+        async with simcord.run(bot) as env:
+            guild, channel, members = world(env, 3)
+            await start(channel, members, "idiot new")
+            (table,) = env.bot.tables.tables()
+            hands = {}
+            moves = 0
+            rng = random.Random(7)
+            while env.bot.tables.tables() and moves < 400:
+                pid = rng.choice(sorted(table.state.current_players()))
+                member = next(m for m in members if m.id == pid)
+                legal = table.state.legal_actions(pid)
+                code = next((a.code() for a in legal if a.kind == "ready"), None) or rng.choice(legal).code()
+                if pid not in hands:
+                    hands[pid] = (await member.click(board(channel), label="Show hand")).response.message
+                result = await use_control(member, now(env, hands[pid]), code)
+                hands[pid] = result.response.message
+                moves += 1
+            thread = game_place(channel)
+            assert thread is not channel
+    finally:
+        await bot.storage.close()
+    assert moves > 30 and len({viewer for viewer, *_ in drawn}) == 3
+    assert all(own_view for *_, own_view in drawn)
+    leaks = [(viewer, codes & hidden) for viewer, codes, hidden, _ in drawn if codes & hidden]
+    assert leaks == []
+    assert sum(1 for _, codes, _, _ in drawn if codes) > 30  # the pictures did show cards
+
+
+async def test_card_pictures_are_warmed_up_at_start_off_the_event_loop(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(cardart, "warm_up", lambda deck="french": calls.append((deck, threading.current_thread() is threading.main_thread())) or 0)
+    bot = make_bot(tmp_path / "data", TOY)
+    try:
+        async with simcord.run(bot) as env:
+            await env.bot.warm_task
+            assert calls == [("french", False), ("onion", False)]  # both decks, in a worker thread
+    finally:
+        await bot.storage.close()
