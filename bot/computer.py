@@ -19,11 +19,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from bot.ai import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS, Budget, PlayerView, decide, has_ai
+import discord
+
+from bot.ai import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS, Budget, PlayerView, decide, game_ai, has_ai
 from bot.engine import Action, Event, Game, HouseRule, RuleError
 from storage import repos
 
@@ -81,6 +84,20 @@ def name(player: int) -> str:
     return f"<@{player}>"
 
 
+_MENTION = re.compile(r"<@!?(-?\d+)>")
+_ADDRESS = re.compile(r"@?\bdeckhand\s*#?(\d{1,2})\b", re.IGNORECASE)
+
+
+def addressed(text: str, players: Iterable[int]) -> str:
+    """Typed words with "@Deckhand 2" (a computer seat at this table, which Discord
+    cannot @mention) turned into that seat's mention form ``<@-302>``, so rules that
+    want a mention (Enid's Church) hear it. Other text is unchanged."""
+    seats = {(-p) % 100: p for p in players if is_computer(p)}
+    if not seats:
+        return text
+    return _ADDRESS.sub(lambda m: f"<@{seats[int(m.group(1))]}>" if int(m.group(1)) in seats else m.group(0), text)
+
+
 def humans(players: Iterable[int]) -> list[int]:
     return [p for p in players if not is_computer(p)]
 
@@ -113,7 +130,17 @@ def _movers(table: Table) -> list[int]:
     state = table.state
     if state is None or table.status != "playing" or state.is_over():
         return []
-    return [p for p in sorted(state.current_players(), reverse=True) if is_computer(p)]
+    current = state.current_players()
+    movers = [p for p in sorted(current, reverse=True) if is_computer(p)]
+    # Seats that are not current may still owe something (Enid's rituals): they speak first.
+    owing = [p for p in sorted(state.players, reverse=True) if is_computer(p) and p not in current and _owes(state, p)]
+    return owing + movers
+
+
+def _owes(state: Game, seat: int) -> bool:
+    """Whether a computer seat must act although it may not be current (a ritual)."""
+    hook = game_ai(state.key).owes if has_ai(state.key) else None
+    return hook is not None and hook(state.observation(seat), seat)
 
 
 def schedule(manager: TableManager, table: Table) -> None:
@@ -127,18 +154,34 @@ def schedule(manager: TableManager, table: Table) -> None:
     table.computer = asyncio.create_task(_play(manager, table), name=f"deckhand-computer-{table.guild_id}-{table.id}")
 
 
+#: Games whose computer player's ``warm_up`` already ran in this process.
+_WARM: set[str] = set()
+
+
+async def _warm_up(key: str) -> None:
+    hook = game_ai(key).warm_up
+    if key not in _WARM and hook is not None:
+        await asyncio.to_thread(hook)  # off the event loop, before the first decision's clock starts
+    _WARM.add(key)
+
+
 async def _play(manager: TableManager, table: Table) -> None:
     from bot.tables import _SaveFailed  # the manager's own failure type
 
+    if table.state is not None:
+        await _warm_up(table.state.key)
     await asyncio.sleep(await pause_seconds(manager, table.guild_id))
+    only: int | None = None
     for _ in range(ATTEMPTS):
         movers = _movers(table)
+        if only is not None and table.state is not None:
+            movers = [p for p in movers if p == only and _owes(table.state, p)]
         if not movers:
             return
         seat, version = movers[0], table.record.version
         assert table.state is not None
         view = PlayerView.of(table.state, seat)
-        if not view.legal:
+        if not view.legal and not _owes(table.state, seat):
             return
         level = level_of(seat) if level_of(seat) in LEVELS else DEFAULT_LEVEL
         # Seeded by table, version and seat: a replayed position gets the same decision.
@@ -156,8 +199,27 @@ async def _play(manager: TableManager, table: Table) -> None:
                 await asyncio.sleep(1.0)
                 continue
             table.computer = None  # so the next move's schedule starts a fresh task
+            if action.kind == "say":
+                await _say_in_place(manager, table, seat, str(action.arg))
             await manager._after_move(table, outcome)
+        if action.kind != "say" and table.status == "playing" and table.state is not None and _owes(table.state, seat):
+            # A person says "Last card" as they lay: words owed for its own move follow
+            # at once, not after the pause (the next player could move first).
+            only = seat
+            continue
         return
+
+
+async def _say_in_place(manager: TableManager, table: Table, seat: int, text: str) -> None:
+    """A computer's words go where a person's typed words are: a message of its own in
+    the game's place (a thread, or the channel), not only the board's short log."""
+    spoken = _MENTION.sub(lambda m: name(int(m.group(1))), text)
+    try:
+        await manager.publisher.place(table).send(content=f"{name(seat)}: {spoken}"[:2000], allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException as error:
+        log.warning("Computer %s at table %s could not say its words: %s", seat, table.id, error)
+        return
+    manager.publisher.note_chat(table)
 
 
 # ------------------------------------------------------------------ replacing a leaver

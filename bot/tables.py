@@ -1225,7 +1225,8 @@ class TableManager:
         if user not in table.state.players:
             return "You are not playing at this table."
         try:
-            await self.play_as(table, user, Action("say", arg=text[:1900]), source="player")
+            text = computer.addressed(text[:1900], table.state.players)  # "@Deckhand 2" addresses a computer seat
+            await self.play_as(table, user, Action("say", arg=text), source="player")
         except RuleError as error:
             return str(error)
         except _SaveFailed:

@@ -41,12 +41,16 @@ Enid and Onion (the door stays the same: plain view in, one action out)
 A game with typed actions (Enid's rituals, a limerick) or many numeric choices (Onion's
 bets) may return a ``say``/``bet`` action that ``legal_actions`` does not enumerate
 (``apply`` judges it as it judges a person's), and may act with no listed legal action
-(a ritual shouted out of turn). Such a game adds what it needs to ``GameAI`` (e.g. a
-``speaks(view)`` hook the platform asks after every move, per-level slip chances) and
-keeps ``history`` in mind (Enid's chain); hard's search needs only ``determinize``,
-``evaluate`` and ``Game.clone`` as here, with ``legal`` holding its candidate moves. A game
-whose hard level is not that search gives ``GameAI.hard`` (Onion: hand-strength sampling
-weighed in chips, see ``cogs/onion/ai.py``).
+(a ritual shouted out of turn). Such a game adds what it needs to ``GameAI``. Enid uses
+the optional hooks ``owes(observation, player)`` (bot/computer.py asks it of every computer
+seat after every move, so a seat that is not current still speaks), ``speak(view, level,
+rng)`` (asked first by :func:`decide`: the words owed, or None) and ``warm_up()`` (slow
+loading, run off the event loop before a table's first decision); what a game remembers
+across games must be in the observation (Enid's: what the seat heard said). hard's search
+needs only ``determinize``, ``evaluate`` and ``Game.clone`` as here, with ``legal`` holding
+its candidate moves. A game whose hard level is not that search gives ``GameAI.hard``
+(Onion: hand-strength sampling weighed in chips, see ``cogs/onion/ai.py``; Enid: a sharper
+rule of thumb, see ``cogs/enid/ai.py``).
 
 What a game provides (``cogs/<game>/ai.py``, pure)
 ---------------------------------------------------
@@ -144,6 +148,12 @@ class GameAI:
     playout: Callable[[Game, int], Action] | None = None
     #: Default playout length in moves (see Budget.playout_moves).
     playout_moves: int = 30
+    #: ``owes(observation, player) -> bool``: whether a seat that is not current must
+    #: still act now (Enid's rituals); the platform asks it for every computer seat.
+    owes: Callable[[Mapping[str, Any], int], bool] | None = None
+    #: ``speak(view, level, rng) -> Action | None``: the words (or other unlisted
+    #: action) the seat owes now, before any listed move; None when it owes nothing.
+    speak: Callable[[PlayerView, str, random.Random], Action | None] | None = None
     #: ``hard(view, rng, budget) -> Action``: a game's own hard level in place of the
     #: shared search (Onion estimates hand strength by sampling; chips, not placements,
     #: are what its bets weigh). None: :func:`bot.ai.search.hard`.
@@ -158,11 +168,22 @@ class GameAI:
     margin: float = 0.05
     #: Share of playout moves that are uniformly random rather than the playout policy.
     playout_random: float = 0.1
+    #: ``warm_up()``: slow one-off loading (a dictionary) the platform runs off the
+    #: event loop before a table's first computer decision, so no decision pays for it.
+    warm_up: Callable[[], None] | None = None
 
 
 def game_ai(key: str) -> GameAI:
     """The computer player of game ``key`` (``cogs/<key>/ai.py``'s ``AI``)."""
     return importlib.import_module(f"cogs.{key}.ai").AI
+
+
+def owes(key: str, observation: Mapping[str, Any], player: int) -> bool:
+    """Whether ``player`` must act now although it may not be current (a ritual)."""
+    if not has_ai(key):
+        return False
+    hook = game_ai(key).owes
+    return hook is not None and hook(observation, player)
 
 
 def has_ai(key: str) -> bool:
@@ -176,14 +197,22 @@ def has_ai(key: str) -> bool:
 def decide(view: PlayerView, level: str, rng: random.Random, *, budget: Budget | None = None) -> Action:
     """One action for ``view.player``, chosen at ``level``. Raises ValueError for an
     unknown level or a view with nothing to do (the caller asks only seats with legal
-    actions)."""
+    actions, or that the game's ``owes`` says must speak)."""
+    if level not in LEVELS:
+        raise ValueError(f"'{level}' is not a computer player level: choose {', '.join(LEVELS)}.")
+    ai = game_ai(view.game) if has_ai(view.game) else None
+    if ai is not None and ai.speak is not None:
+        said = ai.speak(view, level, rng)
+        if said is not None:
+            return said
     if not view.legal:
         raise ValueError("This computer player has nothing to do right now.")
     if level == "random":
         return rng.choice(view.legal)
     if len(view.legal) == 1:
         return view.legal[0]
-    ai = game_ai(view.game)
+    if ai is None:
+        ai = game_ai(view.game)
     if level == "easy":
         return ai.easy(view, rng)
     if level == "hard":

@@ -8,6 +8,8 @@ reach a public message. What players *said* is logged exactly as they said it.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -294,6 +296,9 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
     return out
 
 
+_COMPUTER_MENTION = re.compile(r"<@(-\d+)>")
+
+
 def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
     """Public one-liners for the table's log."""
     lines: list[str] = []
@@ -307,7 +312,9 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
                 line += f". The Enid Blyton is the nine of {_suit_word(data['enid_suit'], True)}"
             lines.append(line)
         elif kind == "said":
-            lines.append(f"💬 {who}: “{clip(str(data.get('text', '')), 300)}”")
+            # A computer seat cannot be @mentioned on Discord: its mention shows as its name.
+            text = _COMPUTER_MENTION.sub(lambda m: name_of(names, int(m.group(1))), str(data.get("text", "")))
+            lines.append(f"💬 {who}: “{clip(text, 300)}”")
         elif kind == "play":
             lines.append(f"{who} laid {show_card(data.get('card'))}")
         elif kind == "named":

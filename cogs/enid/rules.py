@@ -310,7 +310,10 @@ class EnidGame(Game):
         return chosen
 
     def _read_carry(self, carry: Mapping[str, Any]) -> None:
-        self.chain = [{"words": [str(w) for w in e["words"]], "author": e.get("author")} for e in carry.get("chain", [])]
+        self.chain = [
+            {"words": [str(w) for w in e["words"]], "author": e.get("author"), "heard_by": [int(p) for p in e.get("heard_by", [])]}
+            for e in carry.get("chain", [])
+        ]
         self.middle_names = [dict(e) for e in carry.get("middle_names", [])]
         self.results = [dict(e) for e in carry.get("results", [])]
 
@@ -827,7 +830,7 @@ class EnidGame(Game):
         self._close(o, events)
         why = None
         if right and card == self.enid:
-            self.chain.append({"words": list(middle), "author": player})
+            self.chain.append({"words": list(middle), "author": player, "heard_by": list(self.players)})
             events.append(Event("named", player, {"card": o["card"], "chain_length": len(self.chain)}))
         elif right and card.rank in MIDDLE_INITIAL:
             key = name_key(middle)
@@ -838,7 +841,10 @@ class EnidGame(Game):
                 why = middle_name_problem(card.rank, middle, (m["key"] for m in self.middle_names))
                 if why is None:
                     self.counter += 1
-                    entry = {"id": f"middle-{self.counter}", "key": key, "words": list(middle), "author": player, "card": o["card"]}
+                    entry = {
+                        "id": f"middle-{self.counter}", "key": key, "words": list(middle), "author": player, "card": o["card"],
+                        "heard_by": list(self.players),
+                    }
                     self.middle_names.append(entry)
                     self.challengeable.append({"id": entry["id"], "player": player, "name": " ".join(middle)})
                     events.append(Event("named", player, {"card": o["card"], "middle": " ".join(middle), "middle_id": entry["id"]}))
@@ -1084,13 +1090,26 @@ class EnidGame(Game):
             "winner": self.winner,
             "over": over,
             "rules": {k: v for k, v in self.options.items() if k != "renames"},
+            "renames": {k: list(v) for k, v in self.options["renames"].items()},
         }
         if player is not None and player in self.hands:
             hand = sorted_cards(self.hands[player])
             obs["hand"] = cards_to_codes(hand)
             if self.enid_mode and self.options["beginner_names"] == "yes":
                 obs["hand_names"] = [self.names.display(c, self.enid) for c in hand]
+            if self.enid_mode:
+                obs["heard"] = self.heard(player)
         return obs
+
+    def heard(self, player: int) -> dict[str, Any]:
+        """What ``player`` heard said this session while seated: the chain's names
+        (None where they were not at the table when it was added; a person cannot
+        remember what they never heard) and the middle names used. For a player's own
+        memory (a computer seat's); never shown by the bot (the chain stays secret)."""
+        return {
+            "chain": [list(e["words"]) if player in e.get("heard_by", ()) else None for e in self.chain],
+            "middle_names": [m["key"] for m in self.middle_names if player in m.get("heard_by", ())],
+        }
 
     # -- self-play helpers -----------------------------------------------------------
 

@@ -173,4 +173,4 @@ def test_seat_ids_carry_their_level_and_never_collide_with_people():
     assert not computer.is_computer(1456074443980800021)
     assert computer.name(computer.computer_id("hard", 2)) == "🤖 Deckhand 2 (hard)"
     assert computer.new_seat([5, computer.computer_id("easy", 1)], "hard") == computer.computer_id("hard", 2)
-    assert computer.add_refusal("enid", [5], 6, "easy") == "This game has no computer players yet."
+    assert computer.add_refusal("nosuchgame", [5], 6, "easy") == "This game has no computer players yet."
