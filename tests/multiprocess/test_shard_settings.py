@@ -90,7 +90,9 @@ def test_a_second_process_on_one_sqlite_data_dir_is_refused(tmp_path):
 def test_computer_players_are_scheduled_only_by_the_owner(monkeypatch):
     started = []
     monkeypatch.setattr(computer, "_play", lambda manager, table: started.append(table) or asyncio.sleep(0))
-    state = SimpleNamespace(is_over=lambda: False, current_players=lambda: frozenset({computer.computer_id("easy", 1)}))
+    seat = computer.computer_id("easy", 1)
+    # A game without an AI module: no rituals owed out of turn, only the current seat moves.
+    state = SimpleNamespace(key="no-such-game", players=[seat], is_over=lambda: False, current_players=lambda: frozenset({seat}))
     table = SimpleNamespace(guild_id=1 << 22, id=1, state=state, status="playing", computer=None)
 
     async def run():
