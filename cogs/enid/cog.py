@@ -33,7 +33,8 @@ def lobby_note(reads: bool) -> str:
     """The lobby's word on how rituals are said."""
     if reads:
         return ("Enid: every card you lay must be named by typing its name in the game's thread (or with /say). "
-                "The Church's shout must @mention its target or reply to them. See /rules game:enid.")
+                "The Church's shout must @mention its target or reply to them (type @Deckhand 1 for a computer player). "
+                "See /rules game:enid.")
     return ("Enid: this bot cannot read chat here (Message Content is off), so say every card's name and every ritual "
             "with /say in the game's thread, and @mention the Church's target. See /rules game:enid.")
 
