@@ -296,27 +296,25 @@ _UPDATABLE = {
 _JSON_COLUMNS = {"players", "seat_choices", "options", "obligations", "strikes", "recent", "turn_players", "publish"}
 
 
-async def update_table(db: Connection, table_id: int, *, now: float, **columns: Any) -> None:
+def _set_clause(columns: dict[str, Any]) -> tuple[str, list[Any]]:
+    """``SET`` assignments and their values for ``update_table``'s columns."""
     unknown = set(columns) - _UPDATABLE
     if unknown:
         raise KeyError(f"Not updatable columns: {sorted(unknown)}")
     names = sorted(columns)
     values = [(_dumps(columns[n]) if n in _JSON_COLUMNS else columns[n]) for n in names]
-    assignments = ", ".join(f"{n} = ?" for n in names)
-    await _write(db, 
-        f"UPDATE game_tables SET {assignments}, updated_at = ? WHERE id = ?", (*values, now, table_id)
-    )
+    return ", ".join(f"{n} = ?" for n in names), values
 
 
-async def update_table_at_version(db: aiosqlite.Connection, table_id: int, expected_version: int, *, now: float, **columns: Any) -> bool:
+async def update_table(db: Connection, table_id: int, *, now: float, **columns: Any) -> None:
+    assignments, values = _set_clause(columns)
+    await _write(db, f"UPDATE game_tables SET {assignments}, updated_at = ? WHERE id = ?", (*values, now, table_id))
+
+
+async def update_table_at_version(db: Connection, table_id: int, expected_version: int, *, now: float, **columns: Any) -> bool:
     """``update_table`` only if the row is still at ``expected_version``: the
     cross-process table lock (issue 13). False means another process moved first."""
-    unknown = set(columns) - _UPDATABLE
-    if unknown:
-        raise KeyError(f"Not updatable columns: {sorted(unknown)}")
-    names = sorted(columns)
-    values = [(_dumps(columns[n]) if n in _JSON_COLUMNS else columns[n]) for n in names]
-    assignments = ", ".join(f"{n} = ?" for n in names)
+    assignments, values = _set_clause(columns)
     cursor = await db.execute(
         f"UPDATE game_tables SET {assignments}, updated_at = ? WHERE id = ? AND version = ?",
         (*values, now, table_id, expected_version),
@@ -326,7 +324,7 @@ async def update_table_at_version(db: aiosqlite.Connection, table_id: int, expec
     return changed == 1
 
 
-async def table_version(db: aiosqlite.Connection, table_id: int) -> tuple[int, str] | None:
+async def table_version(db: Connection, table_id: int) -> tuple[int, str] | None:
     """(version, status) of a table: the cheap read that tells a process its copy is old."""
     async with db.execute("SELECT version, status FROM game_tables WHERE id = ?", (table_id,)) as cursor:
         row = await cursor.fetchone()
