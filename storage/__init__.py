@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from storage.db import Storage, StorageError, pool_budget
 
 if TYPE_CHECKING:
-    from storage.pg import PostgresStorage
     from storage.repos import Connection
 
 __all__ = ["Storage", "StorageBackend", "StorageError", "open_storage", "is_postgres_url"]
