@@ -831,15 +831,22 @@ class TableManager:
         finally:
             deadline.stop()
 
+    async def lock_or_busy(self, interaction: discord.Interaction, table: Table) -> bool:
+        """Take the table's lock for a click (the caller releases it), or answer that the
+        table is busy: a click must be answered within Discord's 3 s."""
+        try:
+            await asyncio.wait_for(table.lock.acquire(), MAX_WAIT_FOR_LOCK)
+        except TimeoutError:
+            await _reply(interaction, "The table is busy with another move; try again in a moment.")
+            return False
+        return True
+
     async def _act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
         table = await self._table_or_reply(interaction, guild_id, table_id)
         if table is None:
             return
         user = interaction.user.id
-        try:
-            await asyncio.wait_for(table.lock.acquire(), MAX_WAIT_FOR_LOCK)
-        except TimeoutError:
-            await _reply(interaction, "The table is busy with another move; try again in a moment.")
+        if not await self.lock_or_busy(interaction, table):
             return
         try:
             await self._sync(table)

@@ -26,7 +26,6 @@ is not one of the vote's choices gets a sentence and changes nothing.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import json
@@ -202,16 +201,13 @@ async def cast(manager: TableManager, interaction: discord.Interaction, guild_id
 
 
 async def _cast(manager: TableManager, interaction: discord.Interaction, guild_id: int, table_id: int, vote_id: str, code: str) -> None:
-    from bot.tables import MAX_WAIT_FOR_LOCK, _SaveFailed
+    from bot.tables import _SaveFailed
 
     table = await manager._table_or_reply(interaction, guild_id, table_id)
     if table is None:
         return
     user = interaction.user.id
-    try:
-        await asyncio.wait_for(table.lock.acquire(), MAX_WAIT_FOR_LOCK)
-    except TimeoutError:
-        await guard.answer(interaction, "The table is busy with another move; try again in a moment.")
+    if not await manager.lock_or_busy(interaction, table):
         return
     try:
         if table.status != "playing" or table.state is None:
