@@ -141,9 +141,12 @@ class _Deckhand:
     async def close(self) -> None:
         if self.warm_task is not None and not self.warm_task.done():
             self.warm_task.cancel()  # the worker thread finishes its face on its own
-        await self.tables.close()
-        await super().close()
-        await self.storage.close()
+        try:
+            await self.tables.close()
+            await super().close()
+        finally:
+            # Always: an open SQLite connection's thread keeps the process from exiting.
+            await self.storage.close()
 
 
 class DeckhandBot(_Deckhand, commands.Bot):

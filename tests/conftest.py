@@ -5,12 +5,16 @@ restart it on the same databases."""
 from __future__ import annotations
 
 import logging
+import os
+import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from bot.app import EXTENSIONS, DeckhandBot
 from bot.config import Settings
+from storage.db import Storage
 
 
 def make_settings(data_dir: Path) -> Settings:
@@ -84,3 +88,49 @@ async def storage_backend(backend_name, request, tmp_path):
         storage = open_storage(tmp_path / "data", request.getfixturevalue("postgres_dsn"))
     yield storage
     await storage.close()
+
+
+# ------------------------------------------------------------------ SQLite threads
+#
+# aiosqlite (0.22 and later) runs each connection on a non-daemon thread, so one
+# connection left open keeps the test process alive after the last test: pytest
+# prints its summary and never exits (CI then runs into its time limit). SimCord
+# detaches a bot at the end of a test without closing it, as a killed process
+# would, so every SQLite storage a test opened is closed here, after the test's
+# own fixtures (an autouse fixture is torn down last).
+
+
+@pytest.fixture(autouse=True)
+async def _close_every_sqlite_storage(monkeypatch):
+    opened: list[Storage] = []
+    original_init = Storage.__init__
+
+    def tracking_init(self, *args, **kwargs):
+        original_init(self, *args, **kwargs)
+        opened.append(self)
+
+    monkeypatch.setattr(Storage, "__init__", tracking_init)
+    yield
+    for storage in opened:
+        await storage.close()
+
+
+def _open_sqlite_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.is_alive() and "_connection_worker_thread" in t.name]
+
+
+def pytest_sessionfinish(session):
+    """A connection opened outside a Storage (and so not closed above) fails the run
+    loudly instead of hanging it."""
+    left = _open_sqlite_threads()
+    if left:
+        print(f"\n{len(left)} SQLite connection(s) were left open by the tests; close them "
+              "(their threads would keep this process from exiting).", file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config):
+    if _open_sqlite_threads():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(int(pytest.ExitCode.TESTS_FAILED))
