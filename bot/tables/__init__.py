@@ -1,0 +1,68 @@
+"""Tables: lobbies, seats, moves, turn timers, persistence and restore.
+
+One :class:`TableManager` per bot. It is the only place where a game's pure rules
+meet Discord and the database, and it is the same for every game.
+
+The order of every move is fixed, and it is what keeps games safe:
+
+1. take the table's lock (two clicks at the same instant apply exactly once: the
+   second sees a newer version and is told its button is stale);
+2. validate and apply through the rules (an illegal move raises a readable
+   :class:`RuleError` and changes nothing);
+3. commit the new snapshot and the action to SQLite;
+4. only then show the effect: the acting player's hand is updated in place by the
+   interaction's own response, the next player's open hand (or DM) tells them, and the
+   board is edited, or posted anew to ping whoever could not be told through a hand
+   (``bot/publish.py``).
+
+That is two or three REST calls for most moves. A failed Discord call never loses a move:
+the state is already committed, the table message is re-posted on the next
+update or by a retry, and the turn timer keeps running.
+
+Several processes (issue 13, shards): a move may reach any process (a DM-hand
+click arrives at shard 0). The in-memory lock serialises moves in one process; the
+database serialises them across processes: the commit's UPDATE only matches the
+version the move was applied to, so of two clicks at the same instant in two
+processes exactly one commits, and the loser reloads the table and shows the
+stale-click sentence. A process whose copy is older than the database's (a cheap
+version read before the move) reloads it first. Timers and computer players run
+only in the process that owns the guild's shard; a process that changed a table
+says so on the bus (bot/bus.py), and the owner reloads it and re-arms them.
+
+Where things are (one :class:`TableManager`, assembled from one class per concern):
+
+- ``manager.py``: the manager's state, the lookups every entry point starts from
+  (a table by its channel or by a component's ids), tracking, ``close``;
+- ``table.py``: the :class:`Table` held in memory, the clock, :class:`TableError`;
+- ``lobby.py``: open, join, leave, computer seats, Start (and the game's thread),
+  Cancel, Rematch, and the lobby message;
+- ``moves.py``: a move in the order above (a click, typed words, a leave), its
+  commit, and showing it;
+- ``hands.py``: a player's private hand (ephemeral or in DMs);
+- ``timers.py``: turn and obligation timers, idle removal, the publish retry;
+- ``chat.py``: typed chat as a move (Enid's rituals) and ``/say``;
+- ``restore.py``: bringing unfinished tables back after a start, replaying a log;
+- ``sync.py``: other processes: version checks, reloads and the bus;
+- ``guild_settings.py``: per-server settings (turn timer, house rules, layout...).
+"""
+
+# The package's import surface: everything ``from bot.tables import ...`` named
+# when this was one module. ``secrets`` is here because tests fix seeds through
+# ``bot.tables.secrets`` (Start reads it from the package, see lobby.py).
+import secrets
+
+from bot.tables.chat import reads_chat, replied_to
+from bot.tables.guild_settings import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from bot.tables.lobby import _is_component_on
+from bot.tables.manager import TableManager
+from bot.tables.moves import MAX_WAIT_FOR_LOCK, STALE_CLICK, _Checkpoint, _Outcome, _SaveFailed, _seated, _Stale
+from bot.tables.restore import RESTORE_WAIT_SECONDS, until_restored
+from bot.tables.table import RECENT_LINES, REPOST_AFTER_SECONDS, Table, TableError, _reply, now_ts
+from bot.tables.timers import IDLE_STRIKES_TO_REMOVE, PUBLISH_RETRIES, PUBLISH_RETRY_SECONDS
+
+__all__ = [
+    "DEFAULT_TURN_SECONDS", "IDLE_STRIKES_TO_REMOVE", "MAX_TURN_SECONDS", "MAX_WAIT_FOR_LOCK", "MIN_TURN_SECONDS",
+    "PUBLISH_RETRIES", "PUBLISH_RETRY_SECONDS", "RECENT_LINES", "REPOST_AFTER_SECONDS", "RESTORE_WAIT_SECONDS",
+    "STALE_CLICK", "Table", "TableError", "TableManager", "now_ts", "reads_chat", "replied_to", "secrets",
+    "until_restored", "_Checkpoint", "_Outcome", "_SaveFailed", "_Stale", "_is_component_on", "_reply", "_seated",
+]

@@ -1,0 +1,47 @@
+"""Per-server settings a table reads from its server's database: the turn timer,
+house rules, hands in DMs, the board layout, card pictures, threads."""
+
+from __future__ import annotations
+
+from bot.games import GameSpec
+from storage import repos
+
+DEFAULT_TURN_SECONDS = 120
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 15, 3600
+
+
+class GuildSettingsMixin:
+    """Part of :class:`bot.tables.TableManager`: the server's settings."""
+
+    async def guild_turn_seconds(self, guild_id: int) -> int:
+        async with self.storage.reading(guild_id) as db:
+            value = await repos.get_guild_setting(db, "turn_timer", DEFAULT_TURN_SECONDS)
+        return int(value) if isinstance(value, int) else DEFAULT_TURN_SECONDS
+
+    async def house_rules(self, guild_id: int, spec: GameSpec) -> dict[str, str]:
+        async with self.storage.reading(guild_id) as db:
+            stored = await repos.guild_settings_with_prefix(db, f"house:{spec.key}:")
+        chosen = {}
+        for rule in spec.house_rules:
+            value = stored.get(f"house:{spec.key}:{rule.key}", rule.default)
+            chosen[rule.key] = value if value in rule.choices else rule.default
+        return chosen
+
+    async def hands_in_dm(self, guild_id: int, user_id: int) -> bool:
+        async with self.storage.reading(guild_id) as db:
+            return await repos.get_user_setting(db, user_id, "hands", "here") == "dm"
+
+    async def board_layout(self, guild_id: int) -> str:
+        """Per server: the board as an embed ("classic", the default) or in Components V2 ("v2")."""
+        async with self.storage.reading(guild_id) as db:
+            return "v2" if await repos.get_guild_setting(db, "layout", "classic") == "v2" else "classic"
+
+    async def pictures_on(self, guild_id: int) -> bool:
+        """Per server: card pictures on the board (the default), or text only."""
+        async with self.storage.reading(guild_id) as db:
+            return await repos.get_guild_setting(db, "pictures", "on") != "off"
+
+    async def threads_on(self, guild_id: int) -> bool:
+        """Per server: each game in its own thread (the default), or in the channel."""
+        async with self.storage.reading(guild_id) as db:
+            return await repos.get_guild_setting(db, "threads", "on") != "off"

@@ -1,0 +1,90 @@
+"""Hands: a player's private hand, shown as an ephemeral message or in their DMs,
+and re-rendered in place by its ↻ and page buttons."""
+
+from __future__ import annotations
+
+import discord
+
+from bot import computer, views
+from bot.tables.table import Table, _reply, now_ts
+from storage import repos
+
+
+class HandsMixin:
+    """Part of :class:`bot.tables.TableManager`: private hands."""
+
+    async def show_hand(self, interaction: discord.Interaction, guild_id: int, table_id: int, *, in_place: bool = False, page: int = 0, version: int | None = None) -> None:
+        """Show the user's private hand: a new ephemeral message (or DM), or the
+        same hand message re-rendered in place (↻ and page buttons)."""
+        table = await self._table_or_reply(interaction, guild_id, table_id)
+        if table is None:
+            return
+        user = interaction.user.id
+        if self.shared:
+            async with table.lock:
+                await self._sync(table)  # a copy another process may have moved on
+        if table.status != "playing" or table.state is None:
+            await _reply(interaction, "The game has not started yet.")
+            return
+        if user not in table.state.players:
+            await _reply(interaction, "You are not playing at this table, so you have no hand here. Spectators can follow the table message.")
+            return
+        notice = ""
+        if version is not None and version != table.record.version:
+            notice = "The game moved on since that page was shown; here is your hand now."
+            page = 0
+        hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
+        if in_place:
+            await interaction.response.edit_message(**hand.edit())
+            self.publisher.remember_hand(table, interaction)
+            return
+        if interaction.guild_id is not None and await self.hands_in_dm(guild_id, user):
+            publisher = self.publisher
+            if not publisher.dms_closed(table, user):
+                # Refresh the DM hand in place rather than send another; a first one is sent.
+                refreshed = await publisher.refresh_dm_hand(table, user)
+                if refreshed is not None:
+                    await interaction.response.send_message(f"Your hand in your DMs is up to date: {refreshed.jump_url}", ephemeral=True)
+                    return
+                sent = await publisher.send_dm_hand(table, user)
+                await self._save_publish(table)
+                if sent is not None:
+                    await interaction.response.send_message(f"Your hand is in your DMs: {sent.jump_url}", ephemeral=True)
+                    return
+            closed = table.record.publish.setdefault("dm_closed", {})
+            if not closed.get(str(user)):
+                # Said once per game; from then on hands are shown here without comment.
+                notice = "I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead."
+                hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
+                closed[str(user)] = True
+                await self._save_publish(table)
+        await interaction.response.send_message(**hand.send(), ephemeral=True)
+        self.publisher.remember_hand(table, interaction)
+
+    async def _save_publish(self, table: Table) -> None:
+        async with self.storage.transaction(table.guild_id) as db:
+            await repos.update_table(db, table.id, now=now_ts(), publish=table.record.publish)
+
+    def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0) -> tuple[str, discord.Embed, discord.ui.View]:
+        state = table.state
+        assert state is not None
+        observation = state.observation(user)
+        current = state.current_players()
+        # Not only current players: Enid's Challenge and vote buttons belong to players
+        # whose turn it is not (other games list nothing for a non-current player).
+        legal = state.legal_actions(user) if not state.is_over() else []
+        controls = table.spec.render.controls(observation, legal)
+        embed = table.spec.render.hand_embed(observation, table.names())
+        embed.set_footer(text=f"{table.spec.title} #{table.id} · move {table.record.version}")
+        view = views.hand_view(table.guild_id, table.id, table.record.version, controls, page)
+        if state.is_over():
+            status = "The game is over."
+        elif user in current:
+            status = "**Your move.**" + (f" Timer: <t:{int(table.record.deadline)}:R>." if table.record.deadline else "")
+        elif legal:
+            status = "**You may act now** (the buttons below)."
+        else:
+            waiting = ", ".join(computer.name(p) for p in sorted(current))
+            status = f"Waiting for {waiting}." if waiting else "No turn until a ritual is done (see below)."
+        content = f"{notice}\n{status}" if notice else status
+        return content, embed, view

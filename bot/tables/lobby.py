@@ -1,0 +1,418 @@
+"""Lobbies: open one, join and leave it, seat computer players, Start (and the
+game's thread), Cancel, Rematch; and the lobby message that shows it all."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+import bot.tables  # the package itself: Start reads ``bot.tables.secrets`` at call time
+from bot import computer, views
+from bot.engine import RuleError
+from bot.games import GameSpec
+from bot.tables.table import RECENT_LINES, Table, _reply, now_ts
+from storage import repos
+
+log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
+
+
+class LobbyMixin:
+    """Part of :class:`bot.tables.TableManager`: lobbies, Start, Cancel and Rematch."""
+
+    async def open_lobby(
+        self, interaction: discord.Interaction, spec: GameSpec, options: dict[str, Any] | None = None, *,
+        players: Sequence[int] = (), seat_choices: dict[int, str] | None = None, house_rules: bool = True, note: str = "",
+    ) -> None:
+        """Open a lobby where the command was typed. In a thread (a Rematch, or a
+        command typed in one) the game is then played in that thread; in a channel,
+        Start opens a thread for it. ``players`` seats people at once (a Rematch)."""
+        guild_id, channel_id, host = interaction.guild_id, interaction.channel_id, interaction.user.id
+        if guild_id is None or channel_id is None:
+            await _reply(interaction, "Tables are played in a server channel, not in DMs.")
+            return
+        existing = self.active_in_channel(guild_id, channel_id)
+        if existing is not None:
+            # One lobby per channel, one game per thread: two at one place would share its buttons and commands.
+            what = "thread" if isinstance(interaction.channel, discord.Thread) else "channel"
+            why = ("Two lobbies here would share Join, Start and `/join`" if existing.status == "lobby"
+                   else "Its game is played right here, so a second one would share its pings and commands")
+            await _reply(interaction, f"This {what} already has {existing.describe()}. {why}: finish it or `/cancel` it first, or open a table in another {what}.")
+            return
+        table_options = dict(options or {})
+        if house_rules:
+            table_options.update(await self.house_rules(guild_id, spec))
+        timer = await self.guild_turn_seconds(guild_id)
+        now = now_ts()
+        in_thread = interaction.channel if isinstance(interaction.channel, discord.Thread) else None
+        parent_id = in_thread.parent_id if in_thread is not None and in_thread.parent_id else channel_id
+        thread_id = channel_id if in_thread is not None else None
+        async with self.storage.transaction(guild_id) as db:
+            if await repos.active_table_at(db, channel_id) is not None:
+                await _reply(interaction, "This channel already has a table. Finish it or `/cancel` it first.")
+                return
+            table_id = await repos.insert_table(db, game=spec.key, channel_id=parent_id, thread_id=thread_id, host_id=host, options=table_options, timer_seconds=timer, now=now)
+            record = await repos.get_table(db, table_id)
+        assert record is not None
+        table = Table(guild_id, record, spec)
+        record.publish = {"lobby_channel": channel_id, "lobby_options": table_options}
+        if note:
+            record.publish["note"] = note  # the game's word for the lobby (its footer)
+        record.players = [host, *[p for p in players if p != host]]
+        if spec.seat_choices:
+            # The opener joins the first side; they can switch with the other Join button.
+            record.seat_choices = dict(seat_choices or {}) or {host: spec.seat_choices[0][0]}
+            record.seat_choices.setdefault(host, spec.seat_choices[0][0])
+        async with self.storage.transaction(guild_id) as db:
+            await repos.update_table(db, table.id, now=now, seat_choices=record.seat_choices, players=record.players, publish=record.publish)
+        self._track(table)
+        callback = await interaction.response.send_message(embed=self._lobby_embed(table), view=views.lobby_view(guild_id, table.id, spec.seat_choices, computers=computer.has_ai(spec.key)))
+        message = callback.resource  # the new message comes back with the callback: no extra fetch
+        if isinstance(message, discord.InteractionMessage):
+            record.lobby_message_id = message.id
+            async with self.storage.transaction(guild_id) as db:
+                await repos.update_table(db, table.id, now=now_ts(), lobby_message_id=message.id)
+
+    def _lobby_embed(self, table: Table, note: str = "") -> discord.Embed:
+        spec, record = table.spec, table.record
+        low, high = _table_size(table)
+        size = f"{low} players" if low == high else f"{low} to {high} players"
+        embed = discord.Embed(title=f"{spec.title}: table #{table.id}", colour=discord.Colour.blurple())
+        if record.status == "lobby":
+            embed.description = (
+                f"Hosted by <@{record.host_id}>. {size}. "
+                f"Press **Join**, then the host presses **Start**.\nTurn timer: {record.timer_seconds} s."
+            )
+        elif record.status == "cancelled":
+            embed.description = "This table was cancelled."
+            embed.colour = discord.Colour.dark_grey()
+        elif record.status == "finished" and table.state is not None:
+            embed.description = self.publisher.final_line(table)
+            embed.colour = discord.Colour.gold()
+        elif record.thread_id is not None and record.publish.get("lobby_channel") != record.thread_id:
+            embed.description = f"▶️ In play in <#{record.thread_id}>: the table, your turns and your hand are there."
+            embed.colour = discord.Colour.green()
+        else:
+            embed.description = "▶️ In play: the table message is below."
+            embed.colour = discord.Colour.green()
+        seats = []
+        for player in record.players:
+            choice = record.seat_choices.get(player)
+            label = dict(spec.seat_choices).get(choice, "") if choice else ""
+            seats.append(computer.name(player) + (f" — {label}" if label else "") + (" (host)" if player == record.host_id else ""))
+        embed.add_field(name=f"Players ({len(record.players)})", value="\n".join(seats) or "nobody yet", inline=False)
+        rules = _option_lines(table)
+        if rules:
+            embed.add_field(name="Table options", value="\n".join(rules)[:1024], inline=False)
+        note = note or record.publish.get("note", "")
+        if note:
+            embed.set_footer(text=note[:2048])
+        return embed
+
+    async def lobby_click(self, interaction: discord.Interaction, guild_id: int, table_id: int, verb: str, choice: str | None = None) -> None:
+        """A lobby button. Answers by editing the lobby message in place."""
+        table = await self._table_or_reply(interaction, guild_id, table_id)
+        if table is None:
+            return
+        if verb == "start":
+            await self.start(interaction, table)
+        elif verb == "cancel":
+            await self.cancel(interaction, table)
+        elif verb == "join":
+            await self.join(interaction, table, choice)
+        elif verb == "leave":
+            await self.leave(interaction, table)
+        elif verb == "addbot":
+            await self.add_computer(interaction, table, choice or computer.OFFERED[0])
+        elif verb == "dropbot":
+            await self.remove_computer(interaction, table)
+
+    async def add_computer(self, interaction: discord.Interaction, table: Table, level: str) -> None:
+        """The host seats a computer player (bot/computer.py) in the lobby."""
+        async with table.lock:
+            record = table.record
+            refusal = None if record.status == "lobby" else "This game has already started; computers join in the lobby."
+            if refusal is None and interaction.user.id != record.host_id:
+                refusal = f"Only the host, <@{record.host_id}>, can add computer players."
+            refusal = refusal or computer.add_refusal(table.spec.key, record.players, _table_size(table)[1], level)
+            if refusal is not None:
+                await _reply(interaction, refusal)
+                return
+            seat = computer.new_seat(record.players, level)
+            seat_choices = dict(record.seat_choices)
+            if table.spec.seat_choices:
+                seat_choices[seat] = table.spec.seat_choices[0][0]
+            await self._save_lobby(table, players=[*record.players, seat], seat_choices=seat_choices)
+        await self._refresh_lobby(interaction, table, f"{computer.name(seat)} joined.")
+
+    async def remove_computer(self, interaction: discord.Interaction, table: Table) -> None:
+        """The host takes the last-seated computer player out of the lobby."""
+        async with table.lock:
+            record = table.record
+            seats = [p for p in record.players if computer.is_computer(p)]
+            refusal = None if record.status == "lobby" else "This game has already started; computers leave in the lobby."
+            if refusal is None and interaction.user.id != record.host_id:
+                refusal = f"Only the host, <@{record.host_id}>, can remove computer players."
+            if refusal is None and not seats:
+                refusal = "There is no computer player at this table."
+            if refusal is not None:
+                await _reply(interaction, refusal)
+                return
+            seat = seats[-1]
+            seat_choices = {p: c for p, c in record.seat_choices.items() if p != seat}
+            await self._save_lobby(table, players=[p for p in record.players if p != seat], seat_choices=seat_choices)
+        await self._refresh_lobby(interaction, table, f"{computer.name(seat)} left.")
+
+    async def join(self, interaction: discord.Interaction, table: Table, choice: str | None = None) -> None:
+        user = interaction.user.id
+        async with table.lock:
+            record = table.record
+            if record.status != "lobby":
+                await _reply(interaction, "This game has already started; you can join the next one.")
+                return
+            valid_choices = [c for c, _ in table.spec.seat_choices]
+            if valid_choices:
+                choice = choice if choice in valid_choices else valid_choices[0]
+            if user in record.players and (not valid_choices or record.seat_choices.get(user) == choice):
+                await _reply(interaction, "You are already at this table.")
+                return
+            if user not in record.players and len(record.players) >= table.spec.game.max_players:
+                await _reply(interaction, f"This table is full ({table.spec.game.max_players} players).")
+                return
+            players = record.players if user in record.players else [*record.players, user]
+            seat_choices = dict(record.seat_choices)
+            if choice:
+                seat_choices[user] = choice
+            await self._save_lobby(table, players=players, seat_choices=seat_choices)
+        await self._refresh_lobby(interaction, table)
+
+    async def leave(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
+        """Leave a lobby or a running game (or, with ``target``, remove someone)."""
+        user = target if target is not None else interaction.user.id
+        if table.status == "playing":
+            await self.leave_game(interaction, table, target)
+            return
+        async with table.lock:
+            record = table.record
+            if user not in record.players:
+                await _reply(interaction, "That player is not at this table." if target else "You are not at this table.")
+                return
+            players = [p for p in record.players if p != user]
+            if not computer.humans(players):
+                await self._close(table, "cancelled")
+                note = "Everyone left; the table is closed."
+            else:
+                host = record.host_id if record.host_id != user else computer.humans(players)[0]
+                seat_choices = {p: c for p, c in record.seat_choices.items() if p != user}
+                await self._save_lobby(table, players=players, seat_choices=seat_choices, host_id=host)
+                note = f"<@{user}> was removed by {interaction.user.mention}." if target else ""
+        await self._refresh_lobby(interaction, table, note)
+
+    async def remove(self, interaction: discord.Interaction, table: Table, target: int) -> None:
+        """/remove: the host or a member with Manage Server takes a player out."""
+        if not _can_manage(interaction, table):
+            await _reply(interaction, f"Only the host, <@{table.record.host_id}>, or someone with Manage Server can remove players.")
+            return
+        await self.leave(interaction, table, target)
+
+    async def _save_lobby(self, table: Table, **columns: Any) -> None:
+        async with self.storage.transaction(table.guild_id) as db:
+            await repos.update_table(db, table.id, now=now_ts(), **columns)
+        for name, value in columns.items():
+            setattr(table.record, name, value)
+
+    async def _refresh_lobby(self, interaction: discord.Interaction, table: Table, note: str = "") -> None:
+        embed = self._lobby_embed(table, note)
+        view = views.lobby_view(table.guild_id, table.id, table.spec.seat_choices, computers=computer.has_ai(table.spec.key)) if table.status == "lobby" else None
+        if _is_component_on(interaction, table.record.lobby_message_id):
+            await interaction.response.edit_message(embed=embed, view=view)
+            return
+        # A slash command: answer it, and bring the lobby message up to date.
+        await _reply(interaction, note or "Done.", ephemeral=True)
+        await self._edit_lobby_message(table, embed, view)
+
+    async def _edit_lobby_message(self, table: Table, embed: discord.Embed, view: discord.ui.View | None) -> None:
+        if table.record.lobby_message_id is None:
+            return
+        where = table.record.publish.get("lobby_channel", table.record.channel_id)
+        channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(table.record.lobby_message_id).edit(embed=embed, view=view)
+
+    async def start(self, interaction: discord.Interaction, table: Table) -> None:
+        async with table.lock:
+            record = table.record
+            if record.status != "lobby":
+                await _reply(interaction, "This game has already started.")
+                return
+            if interaction.user.id != record.host_id:
+                await _reply(interaction, f"Only the host, <@{record.host_id}>, can start this table.")
+                return
+            spec = table.spec
+            players = list(record.players)
+            # Read through the package (``bot.tables.secrets``), where tests put fixed seeds.
+            seed = str(bot.tables.secrets.randbits(64))
+            options = dict(record.options)
+            async with self.storage.reading(table.guild_id) as db:
+                carry = await repos.get_carryover(db, record.channel_id, spec.key)
+            if carry:
+                options["carry"] = carry
+            try:
+                # The game's own lobby check first: it knows the table's size and sides.
+                if spec.prepare_options is not None:
+                    options = spec.prepare_options(players, dict(record.seat_choices), options, seed)
+                spec.game.check_player_count(players)
+                state = spec.game.new(players, options, seed=seed)
+            except RuleError as error:
+                await _reply(interaction, str(error))
+                return
+            now = now_ts()
+            table.state = state
+            current = state.current_players()
+            deadline = now + record.timer_seconds if current else None
+            opening = spec.render.event_lines(list(state.opening_events), table.names())
+            await self._save_lobby(
+                table, status="playing", seed=seed, options=options, state=state.to_json(), version=0,
+                deadline=deadline, recent=["The game begins.", *opening][-RECENT_LINES:],
+            )
+            await self._open_thread(interaction, table)
+            if await self.board_layout(table.guild_id) == "v2":
+                record.publish["layout"] = "v2"  # fixed for the game: a V2 message stays V2
+            if not await self.pictures_on(table.guild_id):
+                record.publish["pictures"] = "off"
+            await self._save_lobby(table, publish=record.publish)
+        if _is_component_on(interaction, record.lobby_message_id):
+            await interaction.response.edit_message(embed=self._lobby_embed(table), view=None)
+        else:
+            where = f" in <#{record.thread_id}>" if record.thread_id and record.thread_id != interaction.channel_id else ""
+            await _reply(interaction, f"Started{where}.", ephemeral=True)
+            await self._edit_lobby_message(table, self._lobby_embed(table), None)
+        await self._publish(table, ping=current)
+        self._arm_timers(table)
+
+    async def _open_thread(self, interaction: discord.Interaction, table: Table) -> None:
+        """Start: a public thread from the lobby message, where the game is played.
+        The game stays in the channel when the lobby is in a thread already (a
+        Rematch), when the server turned threads off, or when Discord refuses (no
+        Create Public Threads permission): then with a note saying so."""
+        record = table.record
+        if record.thread_id is not None or record.lobby_message_id is None or not await self.threads_on(table.guild_id):
+            return
+        permissions = interaction.app_permissions
+        if not permissions.create_public_threads:
+            note = "I could not open a thread for this game (I need the Create Public Threads permission here), so it is played in this channel."
+        else:
+            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=table.guild_id)
+            try:
+                thread = await channel.get_partial_message(record.lobby_message_id).create_thread(
+                    name=f"{table.spec.title} #{table.id}", auto_archive_duration=1440,
+                )
+            except discord.HTTPException as error:
+                log.warning("Could not open a thread for table %s in guild %s: %s", table.id, table.guild_id, error)
+                note = "I could not open a thread for this game (Discord refused), so it is played in this channel."
+            else:
+                await self._save_lobby(table, thread_id=thread.id)
+                self._track(table)
+                return
+        record.publish["note"] = note
+        await self._save_lobby(table, publish=record.publish)
+
+    async def cancel(self, interaction: discord.Interaction, table: Table) -> None:
+        if not _can_manage(interaction, table):
+            await _reply(interaction, f"Only the host, <@{table.record.host_id}>, or someone with Manage Server can cancel this table.")
+            return
+        async with table.lock:
+            if table.status not in repos.ACTIVE:
+                await _reply(interaction, "This table is already closed.")
+                return
+            was_playing = table.status == "playing"
+            await self._close(table, "cancelled")
+        note = f"Cancelled by {interaction.user.mention}."
+        if _is_component_on(interaction, table.record.lobby_message_id):
+            await interaction.response.edit_message(embed=self._lobby_embed(table, note), view=None)
+        else:
+            await _reply(interaction, f"The {table.spec.title} table was cancelled.", ephemeral=False)
+            await self._edit_lobby_message(table, self._lobby_embed(table, note), None)
+        if was_playing:
+            await self._edit_table_closed(table, note)
+
+    async def _close(self, table: Table, status: str) -> None:
+        """Persist a closed table and forget it (caller holds the lock)."""
+        async with self.storage.transaction(table.guild_id) as db:
+            await repos.update_table(db, table.id, now=now_ts(), status=status, deadline=None)
+        table.record.status = status
+        table.record.deadline = None
+        self._untrack(table)
+
+    async def _edit_table_closed(self, table: Table, note: str) -> None:
+        if table.record.message_id is None or table.state is None:
+            return
+        embed = table.spec.render.table_embed(table.state.observation(None), table.names(), [*table.record.recent, note][-RECENT_LINES:])
+        channel = self.publisher.place(table)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(table.record.message_id).edit(**self.publisher.cancelled_board(table, embed, note))
+        ping = table.record.publish.pop("ping", None)
+        if ping:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(ping["id"]).delete()
+        await self.publisher.close_hands(table, f"{table.spec.title} #{table.id} was cancelled. {note}".strip())
+
+    async def rematch(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> None:
+        """Rematch on a finished board: a lobby right here (the game's thread, or the
+        channel), with the same players seated and the same options; Start plays it here."""
+        async with self.storage.reading(guild_id) as db:
+            record = await repos.get_table(db, table_id)
+        if record is None or record.status != "finished":
+            await _reply(interaction, "Only a finished game offers a rematch.")
+            return
+        spec = self.games.get(record.game)
+        if spec is None:
+            await _reply(interaction, f"This server no longer runs {record.game}.")
+            return
+        if interaction.user.id not in record.players:
+            await _reply(interaction, f"Only the players of that game can call a rematch; open a new table with `/{spec.key} new`.")
+            return
+        options = record.publish.get("lobby_options") or {k: v for k, v in record.options.items() if k != "carry"}
+        await self.open_lobby(interaction, spec, dict(options), players=record.players, seat_choices=record.seat_choices, house_rules=False)
+
+
+def _table_size(table: Table) -> tuple[int, int]:
+    """Seats a lobby offers: the table's own size option (Engines' 2 or 4) if any."""
+    game = table.spec.game
+    size = table.record.publish.get("lobby_options", table.record.options).get("players")
+    if isinstance(size, int) and game.min_players <= size <= game.max_players:
+        return size, size
+    return game.min_players, game.max_players
+
+
+def _option_lines(table: Table) -> list[str]:
+    """Table options as sentences: a house rule by its description, not its key."""
+    lines = []
+    for key, value in sorted(table.record.publish.get("lobby_options", table.record.options).items()):
+        rule = table.spec.house_rule(key)
+        if key in ("carry", "players"):
+            continue  # carried state is not an option; the size is said above
+        if rule is not None:
+            lines.append(rule.sentence(str(value)))
+        else:
+            lines.append(f"{key.replace('_', ' ').capitalize()}: **{value}**")
+    return lines
+
+
+def _can_manage(interaction: discord.Interaction, table: Table) -> bool:
+    if interaction.user.id == table.record.host_id:
+        return True
+    permissions = interaction.permissions
+    return bool(permissions and permissions.manage_guild)
+
+
+def _is_component_on(interaction: discord.Interaction, message_id: int | None) -> bool:
+    return (
+        interaction.type == discord.InteractionType.component
+        and interaction.message is not None
+        and message_id is not None
+        and interaction.message.id == message_id
+    )

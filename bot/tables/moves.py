@@ -1,0 +1,290 @@
+"""Moves: a click from a hand, typed words, a leave or a removal, applied in the
+fixed order the package docstring (``bot/tables/__init__.py``) sets out: the
+table's lock, the rules, the commit, and only then what players see."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot import computer, guard
+from bot.engine import Action, Event, Game, RuleError
+from bot.tables.table import RECENT_LINES, Table, _reply, now_ts
+from storage import repos
+from storage.repos import TableRecord
+
+log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
+
+STALE_CLICK = "⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now."
+MAX_WAIT_FOR_LOCK = 1.0  # with the database's own bounded wait, a move is answered (or deferred) within 3 s
+
+
+class MovesMixin:
+    """Part of :class:`bot.tables.TableManager`: moves, their commit and their display."""
+
+    async def act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
+        """A move from a hand message (ephemeral or DM)."""
+        deadline = guard.Deadline.start(interaction)  # deferred if still running near 3 s
+        try:
+            await self._act(interaction, guild_id, table_id, version, code)
+        finally:
+            deadline.stop()
+
+    async def lock_or_busy(self, interaction: discord.Interaction, table: Table) -> bool:
+        """Take the table's lock for a click (the caller releases it), or answer that the
+        table is busy: a click must be answered within Discord's 3 s."""
+        try:
+            await asyncio.wait_for(table.lock.acquire(), MAX_WAIT_FOR_LOCK)
+        except TimeoutError:
+            await _reply(interaction, "The table is busy with another move; try again in a moment.")
+            return False
+        return True
+
+    async def _act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
+        table = await self._table_or_reply(interaction, guild_id, table_id)
+        if table is None:
+            return
+        user = interaction.user.id
+        if not await self.lock_or_busy(interaction, table):
+            return
+        try:
+            await self._sync(table)
+            if table.status != "playing" or table.state is None:
+                await _reply(interaction, "This game is not in play any more.")
+                return
+            if user not in table.state.players:
+                await _reply(interaction, "You are not playing at this table.")
+                return
+            try:
+                action = table.spec.game.parse_action(code)
+            except RuleError as error:
+                await _reply(interaction, str(error))
+                return
+            if version != table.record.version and _is_stale(table, user, version, action):
+                await self._show_stale(interaction, table, user)
+                return
+            try:
+                outcome = await self._apply(table, user, action, source="player", synced=True)
+            except _Stale:
+                # Another process committed a move first: this one never happened.
+                if table.status != "playing" or table.state is None:
+                    await _reply(interaction, "This game is not in play any more.")
+                else:
+                    await self._show_stale(interaction, table, user)
+                return
+            except RuleError as error:
+                await _reply(interaction, str(error))
+                return
+            except _SaveFailed:
+                await _reply(interaction, "I could not save that move, so nothing changed. Please try again.")
+                return
+            hand = await self.publisher.hand_message(table, user)
+            await guard.edit_in_place(interaction, **hand.edit())
+            self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
+            await self._after_move(table, outcome, actor=user)
+        finally:
+            table.lock.release()
+
+    async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int) -> None:
+        hand = await self.publisher.hand_message(table, user, notice=STALE_CLICK)
+        await guard.edit_in_place(interaction, **hand.edit())
+
+    async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
+        """A move without an interaction (typed chat, tests). Caller holds no lock."""
+        async with table.lock:
+            outcome = await self._apply(table, user, action, source=source)
+            await self._after_move(table, outcome)
+            return outcome
+
+    async def _apply(self, table: Table, user: int, action: Action, *, source: str, synced: bool = False) -> _Outcome:
+        """Apply and commit one action (caller holds the lock). Raises RuleError
+        (nothing changed), _Stale (another process moved first: the table was
+        reloaded) or _SaveFailed (state rolled back)."""
+        if not synced and await self._sync(table):
+            raise _Stale()  # decided on an older copy: the caller re-decides or says so
+        assert table.state is not None
+        checkpoint = _Checkpoint.of(table)
+        events = table.state.apply(user, action)  # raises RuleError with the state untouched
+        return await self._commit(table, [(user, action)], events, checkpoint, source)
+
+    async def _commit(
+        self, table: Table, moves: Sequence[tuple[int, Action]], events: list[Event], checkpoint: _Checkpoint, source: str,
+    ) -> _Outcome:
+        state = table.state
+        assert state is not None
+        record = table.record
+        now = now_ts()
+        current = state.current_players() if not state.is_over() else frozenset()
+        # Newly current: players who must act now and did not before, and anyone a
+        # ``turn`` event names (a burn's "play again", a first player who was busy
+        # swapping): both get a ping and a fresh turn timer.
+        turned = {e.player for e in events if e.kind == "turn" and e.player is not None}
+        newly_current = frozenset((current - checkpoint.current) | (turned & current))
+        # The log carries plays: whose turn it is shows on the board and in the ping
+        # (a "turn" event is kept only when it says something more, e.g. "plays again").
+        logged = [e for e in events if e.kind != "turn" or (e.data or {}).get("again")]
+        lines = table.spec.render.event_lines(logged, table.names())
+        record.recent = [*record.recent, *lines][-RECENT_LINES:]
+        if source == "player":
+            for user, _ in moves:
+                record.strikes.pop(user, None)
+        if not current:
+            record.deadline = None
+        elif newly_current or record.deadline is None:
+            record.deadline = now + record.timer_seconds
+        for event in events:
+            if event.kind == "obligation" and "id" in event.data:
+                record.obligations[str(event.data["id"])] = [event.player, now + float(event.data.get("seconds", 30))]
+            elif event.kind == "obligation_closed" and "id" in event.data:
+                record.obligations.pop(str(event.data["id"]), None)
+        over = state.is_over()
+        if over:
+            record.status = "finished"
+            record.deadline = None
+            record.obligations = {}
+        start_version = record.version
+        record.version += len(moves)
+        record.state = state.to_json()
+        try:
+            async with self.storage.transaction(table.guild_id) as db:
+                # The table lock across processes: only the version this move was applied to.
+                if not await repos.update_table_at_version(
+                    db, table.id, start_version, now=now, status=record.status, state=record.state, version=record.version,
+                    deadline=record.deadline, strikes=record.strikes, recent=record.recent, obligations=record.obligations,
+                ):
+                    raise _Stale()
+                for offset, (user, action) in enumerate(moves, start=1):
+                    await repos.append_action(db, table.id, start_version + offset, user, action.code(), source, now)
+                if over:
+                    await repos.record_results(db, table.id, table.spec.key, state.placements(), now)
+                    await repos.set_carryover(db, record.channel_id, table.spec.key, state.carry_out(), now)
+        except _Stale:
+            log.info("Table %s in guild %s moved on in another process; reloading it", table.id, table.guild_id)
+            table.state = table.spec.game.from_json(checkpoint.state_json)
+            table.record = checkpoint.record
+            await self._reload(table)
+            raise
+        except Exception as error:
+            log.exception("Could not save a move at table %s in guild %s", table.id, table.guild_id)
+            table.state = table.spec.game.from_json(checkpoint.state_json)
+            table.record = checkpoint.record
+            raise _SaveFailed() from error
+        for user, _ in moves:
+            table.last_moved[user] = record.version
+        if over:
+            self._untrack(table)
+        return _Outcome(events, newly_current, over)
+
+    async def _after_move(self, table: Table, outcome: _Outcome, *, actor: int | None = None) -> None:
+        await self._publish(table, ping=outcome.newly_current, final=outcome.over, events=outcome.events, actor=actor)
+        if not outcome.over:
+            self._arm_timers(table)
+        await self._tell_others(table)  # after publishing: the owner reloads the new message ids too
+
+    async def leave_game(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
+        """A player leaves a running game, or is removed by the host / a manager."""
+        user = target if target is not None else interaction.user.id
+        async with table.lock:
+            if table.state is None or table.status != "playing" or user not in table.state.players or user not in _seated(table.state):
+                await _reply(interaction, "That player is not in this game." if target else "You are not in this game.")
+                return
+            try:
+                outcome = await self._remove(table, user, source="removal")
+            except _SaveFailed:
+                await _reply(interaction, "The game moved on just then, so nothing changed. Please try again.")
+                return
+            closed = await self._close_if_only_computers(table, outcome)
+        who = "You left" if target is None else f"<@{user}> was removed from"
+        await _reply(interaction, f"{who} the {table.spec.title} game.", ephemeral=target is None)
+        await self._after_leaving(table, outcome, closed)
+
+    async def _close_if_only_computers(self, table: Table, outcome: _Outcome) -> bool:
+        """After a seat emptied (caller holds the lock): computers do not finish a game
+        among themselves, so a game with no person left playing is closed (cancelled,
+        no results). True if it was."""
+        if outcome.over or table.state is None or not computer.only_computers_left(table.state):
+            return False
+        await self._close(table, "cancelled")
+        return True
+
+    async def _after_leaving(self, table: Table, outcome: _Outcome, closed: bool) -> None:
+        if not closed:
+            await self._after_move(table, outcome)
+            return
+        note = "Nobody but computer players was left, so the game was closed."
+        await self._edit_table_closed(table, note)
+        await self._edit_lobby_message(table, self._lobby_embed(table, note), None)
+
+    async def _remove(self, table: Table, user: int, *, source: str) -> _Outcome:
+        if await self._sync(table):
+            raise _Stale()
+        assert table.state is not None
+        checkpoint = _Checkpoint.of(table)
+        # Taken out, or replaced by a computer under the house rule (bot/computer.py).
+        events, action = computer.leave_seat(table, user)
+        table.record.recent = [*table.record.recent, *computer.seat_lines(events)]  # committed with the move
+        return await self._commit(table, [(user, action)], events, checkpoint, source)
+
+    async def _publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None) -> None:
+        """Show the table (bot/publish.py): the board edited in place, the ping, the
+        newly current players' hands; at the end, the result on the parent message."""
+        if table.state is None:
+            return
+        await self.publisher.publish(table, ping=ping, final=final, events=events, actor=actor)
+        if final:
+            await self._edit_lobby_message(table, self._lobby_embed(table), None)
+
+
+def _is_stale(table: Table, user: int, version: int, action: Action) -> bool:
+    """A click from a hand shown at an older ``version``. Other players' moves in
+    a simultaneous phase must not spoil it, so it still counts when this player
+    has not moved since it was shown and the move is still legal; a double click
+    (the player's own move came in between) never counts twice."""
+    assert table.state is not None
+    if table.last_moved.get(user, -1) > version:
+        return True
+    try:
+        table.state.validate(user, action)  # not only listed moves: a typed amount in range counts too
+    except RuleError:
+        return True
+    return False
+
+
+@dataclass(frozen=True)
+class _Checkpoint:
+    """What a move restores if its commit fails."""
+
+    current: frozenset[int]
+    state_json: str
+    record: TableRecord
+
+    @classmethod
+    def of(cls, table: Table) -> _Checkpoint:
+        assert table.state is not None
+        return cls(table.state.current_players(), table.record.state or table.state.to_json(), copy.deepcopy(table.record))
+
+
+@dataclass
+class _Outcome:
+    events: list[Event]
+    newly_current: frozenset[int]
+    over: bool
+
+
+class _SaveFailed(Exception):
+    pass
+
+
+class _Stale(_SaveFailed):
+    """Another process changed the table first; this process's copy was reloaded."""
+
+
+def _seated(state: Game) -> set[int]:
+    """Players still taking part (a rules engine may keep removed ids for history)."""
+    seated = getattr(state, "active_players", None)
+    return set(seated() if callable(seated) else state.players)

@@ -1,0 +1,187 @@
+"""Restore: every unfinished table brought back after a start (its state from the
+snapshot, or a replay of its seed, options and action log; its timers; its buttons
+through their dynamic custom_ids). A table that cannot be brought back is closed,
+with a sentence in its channel, and never stops the others."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+
+from bot import guard
+from bot.engine import Game
+from bot.games import GameSpec
+from bot.tables.table import Table, now_ts
+from storage import repos
+from storage.db import StorageError
+from storage.repos import BadRecord, TableRecord
+
+log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
+
+
+class RestoreMixin:
+    """Part of :class:`bot.tables.TableManager`: restore after a start."""
+
+    async def restore_all(self) -> int:
+        """Bring back every unfinished table after a start: state, timers, and (via
+        the dynamic custom_ids) its buttons. Returns how many were restored.
+
+        Only guilds the storage index lists are read. Each row is restored on its
+        own: a row that cannot be read is closed with a message and frees its
+        channel; it never stops the other tables of its server."""
+        restored = 0
+        for guild_id in await self.storage.active_guilds():
+            if not self.owns(guild_id):
+                continue  # another process's shard: it restores its own
+            try:
+                async with self.storage.reading(guild_id) as db:
+                    rows = await repos.active_rows(db)
+            except Exception:
+                log.exception("Could not read the database of guild %s; its tables stay closed until fixed", guild_id)
+                continue
+            if not rows:
+                with contextlib.suppress(StorageError):
+                    await self.storage.refresh_marker(guild_id)  # a stale index entry costs one open, once
+            for row in rows:
+                try:
+                    record = TableRecord.from_row(row)
+                except BadRecord as error:
+                    await self._close_bad_row(guild_id, row, str(error))
+                    continue
+                if (guild_id, record.id) in self._tables:
+                    continue
+                try:
+                    if await self._restore(guild_id, record):
+                        restored += 1
+                except Exception:
+                    log.exception("Restoring table %s in guild %s failed", record.id, guild_id)
+                    self._forget(guild_id, record)
+                    await self._mark_broken(guild_id, record, "Something in its saved data could not be used.")
+        return restored
+
+    def _forget(self, guild_id: int, record: TableRecord) -> None:
+        table = self._tables.get((guild_id, record.id))
+        if table is not None:
+            self._untrack(table)
+
+    async def _close_bad_row(self, guild_id: int, row: Any, why: str) -> None:
+        """Close a row that does not decode, by its id alone, and say so in its channel
+        if the row still names one."""
+        table_id = row["id"]
+        log.error("Table %s in guild %s has a damaged row (%s); closing it", table_id, guild_id, why)
+        await self._set_broken(guild_id, table_id)
+        channel_id = row["channel_id"]
+        if isinstance(channel_id, int) and not isinstance(channel_id, bool) and 0 < channel_id < 1 << 63:
+            if self._by_channel.get((guild_id, channel_id)) is not None:
+                return  # the channel has a good table: do not confuse its players
+            await self._announce_closed(guild_id, channel_id, "A table in this channel could not be restored after a restart, because its saved data was damaged, and has been closed.")
+
+    async def _set_broken(self, guild_id: int, table_id: int) -> None:
+        try:
+            async with self.storage.transaction(guild_id) as db:
+                await repos.update_table(db, table_id, now=now_ts(), status="broken", deadline=None)
+        except Exception:
+            log.exception("Could not mark table %s in guild %s as broken", table_id, guild_id)
+
+    async def _announce_closed(self, guild_id: int, channel_id: int, text: str) -> None:
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new table."), allowed_mentions=discord.AllowedMentions.none())
+
+    async def _restore(self, guild_id: int, record: TableRecord, *, announce: bool = True) -> bool:
+        spec = self.games.get(record.game)
+        if spec is None and not announce:
+            return False
+        if spec is None:
+            log.warning("Table %s in guild %s is for an unknown game %r; leaving it closed", record.id, guild_id, guard.clip(record.game, 60))
+            await self._mark_broken(guild_id, record, f"This server no longer runs {guard.clip(record.game, 40)}.")
+            return False
+        if self._by_channel.get((guild_id, record.channel_id)) not in (None, record.id):
+            if not announce:
+                return False
+            await self._mark_broken(guild_id, record, "Its channel already has a table.")
+            return False
+        table = Table(guild_id, record, spec)
+        if record.status == "playing":
+            state = await self._load_state(guild_id, record, spec)
+            if state is None:
+                if announce:
+                    await self._mark_broken(guild_id, record, "Its saved state was damaged and could not be replayed.")
+                return False
+            table.state = state
+        self._track(table)
+        if record.status == "playing" and self.owns(guild_id):
+            self._arm_timers(table)
+            if record.message_id is None:
+                table.needs_publish = True
+                self._schedule_publish_retry(table)
+        return True
+
+    async def _load_state(self, guild_id: int, record: TableRecord, spec: GameSpec) -> Game | None:
+        """The snapshot; failing that (or when its version disagrees with the action
+        log, which would refuse every next move), a replay of seed + options + log.
+
+        With other processes (``shared``) the log is not compared: they may commit
+        between the two reads, and the row's snapshot and version are written in one
+        statement anyway, so they always agree with each other."""
+        if record.state:
+            logged = record.version
+            if not self.shared:
+                async with self.storage.reading(guild_id) as db:
+                    logged = await repos.last_action_seq(db, record.id)
+            if logged == record.version:
+                try:
+                    return spec.game.from_json(record.state)
+                except Exception:
+                    log.exception("Snapshot of table %s in guild %s is unreadable; replaying its log", record.id, guild_id)
+            else:
+                log.error("Table %s in guild %s says version %s but logged %s actions; replaying its log", record.id, guild_id, record.version, logged)
+        if record.seed is None:
+            return None
+        try:
+            async with self.storage.reading(guild_id) as db:
+                log_rows = await repos.actions_for(db, record.id)
+            state = spec.game.new(record.players, record.options, seed=record.seed)
+            for user, code, _source in log_rows:
+                action = spec.game.parse_action(code)
+                if action.kind == "leave":
+                    state.remove_player(user)
+                elif action.kind == "replace":
+                    state.replace_player(user, int(action.arg))
+                else:
+                    state.apply(user, action)
+            if state.is_over():
+                return None  # a finished game left as "playing": nothing to resume
+            read_version = record.version
+            record.state = state.to_json()
+            record.version = len(log_rows)
+            async with self.storage.transaction(guild_id) as db:
+                # Guarded: never write an old replay over a move another process just committed.
+                if not await repos.update_table_at_version(db, record.id, read_version, now=now_ts(), state=record.state, version=record.version):
+                    log.warning("Table %s in guild %s moved on while its log was replayed; not loaded", record.id, guild_id)
+                    return None
+            return state
+        except Exception:
+            log.exception("Replay of table %s in guild %s failed", record.id, guild_id)
+            return None
+
+    async def _mark_broken(self, guild_id: int, record: TableRecord, why: str) -> None:
+        await self._set_broken(guild_id, record.id)
+        await self._announce_closed(
+            guild_id, record.channel_id,
+            f"The {guard.clip(record.game, 40)} table #{record.id} could not be restored after a restart and has been closed. {why}",
+        )
+
+
+RESTORE_WAIT_SECONDS = 2.0
+
+
+async def until_restored(bot: Any) -> None:
+    """Wait (bounded) for the start-up restore, which runs while the bot connects."""
+    task = getattr(bot, "restore_task", None)
+    if task is not None and not task.done():
+        await asyncio.wait({task}, timeout=RESTORE_WAIT_SECONDS)

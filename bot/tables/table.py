@@ -1,0 +1,71 @@
+"""The table as the manager holds it in memory, and what every part of the manager
+shares: the clock, the one-sentence refusal, the short answer to an interaction."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+import discord
+
+from bot import computer, guard
+from bot.engine import Game
+from bot.games import GameSpec
+from storage.repos import TableRecord
+
+REPOST_AFTER_SECONDS = 50 * 60  # edits of messages older than 1 h have a tighter rate limit
+RECENT_LINES = 6
+
+
+def now_ts() -> float:
+    # discord.utils.utcnow is the clock discord.py itself uses (and the one tests control).
+    return discord.utils.utcnow().timestamp()
+
+
+class TableError(Exception):
+    """A refusal for the user, phrased as one sentence."""
+
+
+@dataclass
+class Table:
+    guild_id: int
+    record: TableRecord
+    spec: GameSpec
+    state: Game | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.Task[None] | None = None
+    obligation_timers: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    publish_retry: asyncio.Task[None] | None = None
+    needs_publish: bool = False
+    #: user -> the table version just after their latest move (in memory only: after
+    #: a restart an old click can at worst be applied once, if it is still legal).
+    last_moved: dict[int, int] = field(default_factory=dict)
+    #: The task playing the computer seats' next move (bot/computer.py), if any.
+    computer: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.guild_id, self.record.id)
+
+    @property
+    def status(self) -> str:
+        return self.record.status
+
+    def names(self) -> dict[int, str]:
+        # The game's own players too: a computer that took a leaver's seat.
+        seated = self.state.players if self.state is not None else []
+        return {p: computer.name(p) for p in [*self.record.players, *seated]}
+
+    def describe(self) -> str:
+        stage = "waiting in its lobby" if self.status == "lobby" else "in play"
+        return f"a {self.spec.title} table hosted by <@{self.record.host_id}>, {stage}"
+
+
+async def _reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
+    """Answer once: a new message if the interaction is unanswered, else a follow-up;
+    clipped to Discord's limit (refusals may echo what a user typed)."""
+    await guard.answer(interaction, text, ephemeral=ephemeral)
