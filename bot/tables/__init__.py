@@ -46,10 +46,11 @@ Where things are (one :class:`TableManager`, assembled from one class per concer
 - ``guild_settings.py``: per-server settings (turn timer, house rules, layout...).
 """
 
-# The package's import surface: everything ``from bot.tables import ...`` named
-# when this was one module. ``secrets`` is here because tests fix seeds through
-# ``bot.tables.secrets`` (Start reads it from the package, see lobby.py).
+# The package's import surface: every name ``from bot.tables import ...`` or a
+# test's ``monkeypatch.setattr("bot.tables.X", ...)`` used when this was one module.
 import secrets
+import sys
+import types
 
 from bot.tables.chat import reads_chat, replied_to
 from bot.tables.guild_settings import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
@@ -66,3 +67,24 @@ __all__ = [
     "STALE_CLICK", "Table", "TableError", "TableManager", "now_ts", "reads_chat", "replied_to", "secrets",
     "until_restored", "_Checkpoint", "_Outcome", "_SaveFailed", "_Stale", "_is_component_on", "_reply", "_seated",
 ]
+
+
+class _Package(types.ModuleType):
+    """Setting a name on the package sets it where the package's modules use it, as
+    it did when this was one module: ``monkeypatch.setattr("bot.tables.secrets.randbits", ...)``
+    needs nothing, but ``monkeypatch.setattr(bot.tables, "secrets", ...)`` or a patched
+    constant (``bot.tables.PUBLISH_RETRY_SECONDS``) must reach timers.py, lobby.py...
+    A module's global is replaced only while it is the very object the package held."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        missing = object()
+        old = self.__dict__.get(name, missing)
+        super().__setattr__(name, value)
+        if old is missing or isinstance(old, types.ModuleType) and old.__name__.startswith(f"{self.__name__}."):
+            return  # a new name, or one of the package's own modules
+        for module_name, module in list(sys.modules.items()):
+            if module_name.startswith(f"{self.__name__}.") and module is not None and vars(module).get(name, missing) is old:
+                setattr(module, name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
 import discord
 
-import bot.tables  # the package itself: Start reads ``bot.tables.secrets`` at call time
 from bot import computer, views
 from bot.engine import RuleError
 from bot.games import GameSpec
@@ -253,8 +253,7 @@ class LobbyMixin:
                 return
             spec = table.spec
             players = list(record.players)
-            # Read through the package (``bot.tables.secrets``), where tests put fixed seeds.
-            seed = str(bot.tables.secrets.randbits(64))
+            seed = str(secrets.randbits(64))
             options = dict(record.options)
             async with self.storage.reading(table.guild_id) as db:
                 carry = await repos.get_carryover(db, record.channel_id, spec.key)

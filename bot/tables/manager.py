@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 
 class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, RestoreMixin, SyncMixin, GuildSettingsMixin):
+    """One per bot: every table this process holds. The mixins are its concerns, one
+    module each; they share the state set up here and call each other through ``self``."""
+
     def __init__(
         self, bot: commands.Bot, storage: Storage, games: GameRegistry, *,
         settings: Settings | None = None, bus: Bus | None = None, shared: bool | None = None,
