@@ -166,7 +166,7 @@ async def _warm_up(key: str) -> None:
 
 
 async def _play(manager: TableManager, table: Table) -> None:
-    from bot.tables import _SaveFailed  # the manager's own failure type
+    from bot.tables.moves import _SaveFailed  # the manager's own failure type
 
     if table.state is not None:
         await _warm_up(table.state.key)
@@ -230,7 +230,7 @@ def stand_in_for(table: Table, leaver: int) -> int | None:
     (the leaver is taken out, as without it): the rule is off for this table, the game
     cannot hand a seat over, or no other person would be left playing (computers do
     not finish a game among themselves)."""
-    from bot.tables import _seated
+    from bot.tables.moves import _seated
 
     state = table.state
     level = table.record.options.get(REPLACE_LEAVERS.key, REPLACE_LEAVERS.default)
@@ -273,7 +273,7 @@ def seat_lines(events: Iterable[Event]) -> list[str]:
 def only_computers_left(state: Game) -> bool:
     """A running game where nobody playing is a person any more (Onion keeps its
     leavers seated for the round's record, in ``left``)."""
-    from bot.tables import _seated
+    from bot.tables.moves import _seated
 
     gone = set(getattr(state, "left", ()))
     return not state.is_over() and not humans(p for p in _seated(state) if p not in gone)

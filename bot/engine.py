@@ -1,7 +1,7 @@
 """The contract every game's rules implement (shaped like OpenSpiel's State).
 
 A rules module (``cogs/<game>/rules.py``) subclasses :class:`Game`. It is pure: no
-Discord, asyncio, sqlite or wall clock. The platform (``bot/tables.py``) only ever
+Discord, asyncio, sqlite or wall clock. The platform (``bot/tables/``) only ever
 talks to a game through this interface, so a new game drops in without platform work.
 
 - ``Game.new(players, options, seed=...)`` or ``Game.new(players, options, deal=...)``

@@ -1,7 +1,7 @@
 """Publishing a table: the board, the pings, the live hands and the DM hands.
 
 Everything a move shows happens here, after the move is committed (see the order at
-the top of ``bot/tables.py``). What the platform has posted for a table is kept in
+the top of ``bot/tables/__init__.py``). What the platform has posted for a table is kept in
 ``record.publish`` (stored with the table, so a restart carries on with the same
 board, ping and DM hands):
 
@@ -9,7 +9,7 @@ board, ping and DM hands):
   message, deleted at the next publish;
 - ``dm``: ``{user: [dm channel id, message id]}``, each DM-hand player's latest hand;
 - ``dm_closed``: ``{user: told}``, players whose DMs refused us (hands go ephemeral);
-- ``lobby_channel``, ``lobby_options``, ``note``: see ``bot/tables.py``.
+- ``lobby_channel``, ``lobby_options``, ``note``: see ``bot/tables/lobby.py``.
 
 The live ephemeral hands (interaction tokens) are kept in memory only: a token lives
 15 minutes, and after a restart the next players to act are pinged (nobody's hand is

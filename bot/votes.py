@@ -201,7 +201,7 @@ async def cast(manager: TableManager, interaction: discord.Interaction, guild_id
 
 
 async def _cast(manager: TableManager, interaction: discord.Interaction, guild_id: int, table_id: int, vote_id: str, code: str) -> None:
-    from bot.tables import _SaveFailed
+    from bot.tables.moves import _SaveFailed
 
     table = await manager._table_or_reply(interaction, guild_id, table_id)
     if table is None:

@@ -46,45 +46,16 @@ Where things are (one :class:`TableManager`, assembled from one class per concer
 - ``guild_settings.py``: per-server settings (turn timer, house rules, layout...).
 """
 
-# The package's import surface: every name ``from bot.tables import ...`` or a
-# test's ``monkeypatch.setattr("bot.tables.X", ...)`` used when this was one module.
-import secrets
-import sys
-import types
-
-from bot.tables.chat import reads_chat, replied_to
+# What other code imports from ``bot.tables``. Private helpers are imported from their
+# modules (``from bot.tables.moves import _SaveFailed``). To patch a constant in a test,
+# patch it where it is used (``bot.tables.timers.PUBLISH_RETRY_SECONDS``).
+from bot.tables.chat import reads_chat
 from bot.tables.guild_settings import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
-from bot.tables.lobby import _is_component_on
 from bot.tables.manager import TableManager
-from bot.tables.moves import MAX_WAIT_FOR_LOCK, STALE_CLICK, _Checkpoint, _Outcome, _SaveFailed, _seated, _Stale
-from bot.tables.restore import RESTORE_WAIT_SECONDS, until_restored
-from bot.tables.table import RECENT_LINES, REPOST_AFTER_SECONDS, Table, TableError, _reply, now_ts
-from bot.tables.timers import IDLE_STRIKES_TO_REMOVE, PUBLISH_RETRIES, PUBLISH_RETRY_SECONDS
+from bot.tables.restore import until_restored
+from bot.tables.table import RECENT_LINES, REPOST_AFTER_SECONDS, Table, TableError, now_ts
 
 __all__ = [
-    "DEFAULT_TURN_SECONDS", "IDLE_STRIKES_TO_REMOVE", "MAX_TURN_SECONDS", "MAX_WAIT_FOR_LOCK", "MIN_TURN_SECONDS",
-    "PUBLISH_RETRIES", "PUBLISH_RETRY_SECONDS", "RECENT_LINES", "REPOST_AFTER_SECONDS", "RESTORE_WAIT_SECONDS",
-    "STALE_CLICK", "Table", "TableError", "TableManager", "now_ts", "reads_chat", "replied_to", "secrets",
-    "until_restored", "_Checkpoint", "_Outcome", "_SaveFailed", "_Stale", "_is_component_on", "_reply", "_seated",
+    "DEFAULT_TURN_SECONDS", "MAX_TURN_SECONDS", "MIN_TURN_SECONDS", "RECENT_LINES", "REPOST_AFTER_SECONDS",
+    "Table", "TableError", "TableManager", "now_ts", "reads_chat", "until_restored",
 ]
-
-
-class _Package(types.ModuleType):
-    """Setting a name on the package sets it where the package's modules use it, as
-    it did when this was one module: ``monkeypatch.setattr("bot.tables.secrets.randbits", ...)``
-    needs nothing, but ``monkeypatch.setattr(bot.tables, "secrets", ...)`` or a patched
-    constant (``bot.tables.PUBLISH_RETRY_SECONDS``) must reach timers.py, lobby.py...
-    A module's global is replaced only while it is the very object the package held."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        missing = object()
-        old = self.__dict__.get(name, missing)
-        super().__setattr__(name, value)
-        if old is missing or isinstance(old, types.ModuleType) and old.__name__.startswith(f"{self.__name__}."):
-            return  # a new name, or one of the package's own modules
-        for module_name, module in list(sys.modules.items()):
-            if module_name.startswith(f"{self.__name__}.") and module is not None and vars(module).get(name, missing) is old:
-                setattr(module, name, value)
-
-
-sys.modules[__name__].__class__ = _Package

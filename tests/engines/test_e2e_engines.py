@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import pytest
 from simcord.results import to_discord_message
 
-import bot.tables
+import bot.tables.lobby
 from bot.cards import parse_card
 from tests.conftest import restart
 
@@ -36,7 +36,7 @@ TIMER = 120
 def fixed_seed(monkeypatch):
     """Start draws its seed from ``secrets``; fix it so each run deals the same game."""
     seeds = iter(range(7001, 7100))
-    monkeypatch.setattr(bot.tables, "secrets", SimpleNamespace(randbits=lambda bits: next(seeds)))
+    monkeypatch.setattr(bot.tables.lobby, "secrets", SimpleNamespace(randbits=lambda bits: next(seeds)))
 
 
 def setup_world(env, n):

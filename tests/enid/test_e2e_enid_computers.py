@@ -72,7 +72,7 @@ async def member_step(member, channel, table, rng):
 
 async def test_a_member_and_two_computers_play_enid_through_a_restart(simcord_env, data_dir, monkeypatch):
     env = simcord_env
-    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
     guild = env.create_guild()
     channel = guild.create_text_channel("enid")
     admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
@@ -145,7 +145,7 @@ def _rows(data_dir, guild_id, sql, *args):
 
 async def test_plain_mode_with_a_computer_to_the_end(simcord_env, data_dir, monkeypatch):
     env = simcord_env
-    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
     guild = env.create_guild()
     channel = guild.create_text_channel("blackjack")
     ada = guild.add_member(env.create_user("ada"))

@@ -22,7 +22,7 @@ FACE_DOWN = "🂠"
 @pytest.fixture
 def fixed_seed(monkeypatch):
     """Start deals from a known seed (the platform draws one with secrets.randbits)."""
-    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
 
 
 def setup_world(env, n=3):

@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from bot.config import shard_of
-from bot.tables import _Stale
+from bot.tables.moves import _Stale
 from storage import repos
 from tests.e2e.ui import game_place
 from tests.multiprocess.harness import SHARDS, TwoProcessBot, close_all, kill, new_process

@@ -36,7 +36,7 @@ def stacked(monkeypatch):
         return original(cls, players, options, seed=seed, deal=deal)
 
     monkeypatch.setattr(OnionGame, "new", classmethod(new))
-    monkeypatch.setattr("bot.tables.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
     return queue
 
 
