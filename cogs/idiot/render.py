@@ -219,13 +219,14 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     elif phase == "play":
         lines.append(_pile_line(observation))
         stage = observation["stage"]
-        player = observation["current"][0] if observation["current"] else None
+        # Who is being waited for is the hand message's status line (the platform's,
+        # above this text): saying it here too made it read twice.
         if stage == "out":
-            lines.append(f"You are out of cards. Waiting for {name_of(names, player)}.")
+            lines.append("You are out of cards: nothing more to play.")
         elif me in observation["current"]:
             lines.append(f"**Your turn:** you play {STAGE_WORDS[stage]}.")
         else:
-            lines.append(f"Waiting for {name_of(names, player)}. You will play {STAGE_WORDS[stage]}.")
+            lines.append(f"On your turn you will play {STAGE_WORDS[stage]}.")
     else:
         lines.append(_game_over(observation, names))
     embed = discord.Embed(title="Your cards · Idiot", colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))

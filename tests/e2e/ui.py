@@ -139,3 +139,27 @@ def image_urls(message: Any) -> list[str]:
     for top in _tree(message):
         walk(top)
     return urls
+
+
+def embed_of(message: Any) -> Any:
+    """A board's game text as an embed, in either layout: a classic message's embed, or
+    the embed a V2 board was made from, read back from its TextDisplays (see
+    ``bot.layout.embed_blocks``: "### title\\ndescription", "**name**\\nvalue", "-# footer")."""
+    import discord
+
+    if not is_v2(message):
+        return message.embeds[0]
+    embed = discord.Embed()
+    footer = []
+    for block in texts(message):
+        if block.startswith("### ") and embed.title is None:
+            title, _, description = block[4:].partition("\n")
+            embed.title, embed.description = title, description or None
+        elif block.startswith("**") and "**\n" in block:
+            name, _, value = block[2:].partition("**\n")
+            embed.add_field(name=name, value=value, inline=False)
+        elif block.startswith("-# "):
+            footer += [line[3:] for line in block.split("\n")]
+    if footer:
+        embed.set_footer(text="\n".join(footer))
+    return embed
