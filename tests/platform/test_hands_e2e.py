@@ -200,3 +200,29 @@ async def test_classic_layout_hand_is_an_embed_with_picture_and_controls(simcord
     await mover.select(hand, [play_code(table, mover)])
     assert table.record.version == version + 1
     assert not board(channel).flags.components_v2 and board(channel).embeds  # the board is classic too
+
+
+async def test_table_picture_names_the_players_by_their_display_names(tmp_path):
+    """The public picture's row labels carry each player's server display name (plain
+    text: an image cannot resolve a mention), cut when long, emoji left out; a name the
+    font cannot draw at all falls back to the seat number."""
+    long_name = "Bartholomew-Maximilian Featherstonehaugh the Third"
+    bot = make_bot(tmp_path / "data")
+    try:
+        async with simcord.run(bot) as env:
+            guild = env.create_guild()
+            channel = guild.create_text_channel("cards")
+            members = [
+                guild.add_member(env.create_user("ann"), nick="Ann 🎲"),
+                guild.add_member(env.create_user("bob"), nick=long_name),
+                guild.add_member(env.create_user("cy"), nick="🃏🃏🃏"),
+            ]
+            await start(channel, members, "idiot new")
+            (picture,) = board(channel).attachments
+    finally:
+        await bot.storage.close()
+    alt = picture.description
+    assert "Seat 1 · Ann ·" in alt  # the emoji is not drawn
+    assert f"Seat 2 · {long_name[:24].strip()} ·" in alt and long_name not in alt  # cut
+    assert "Seat 3 · " in alt and "🃏" not in alt  # nothing drawable: the seat alone
+    assert "<@" not in alt
