@@ -432,10 +432,9 @@ async def test_board_is_reposted_when_chat_scrolled_it_far_up(simcord_env):
 
 
 async def test_v2_layout_board_is_played_and_edited_in_place(simcord_env):
+    """Components V2 is the default layout: no setting needed."""
     env = simcord_env
     guild, channel, members = world(env, 2)
-    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
-    await admin.slash(channel, "settings layout", style="v2")
     await start(channel, members)
     thread = game_place(channel)
     (first,) = [m for m in thread.history() if m.flags.components_v2]
@@ -451,6 +450,29 @@ async def test_v2_layout_board_is_played_and_edited_in_place(simcord_env):
     texts = [c.content for c in final.components[0].children if isinstance(c, discord.TextDisplay)]
     assert "won the Toy game" in texts[0]
     assert final.components[-1].children[0].label == "Rematch"
+
+
+async def test_classic_layout_is_the_switch_back_and_plays_a_whole_game(simcord_env):
+    """``/settings layout classic``: the board and the hands are embeds with message
+    content, a whole game long; games started before the switch keep their layout."""
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    told = await admin.slash(channel, "settings layout", style="classic")
+    assert "as an embed" in told.response.content
+    await start(channel, members)
+    first = board(channel)
+    assert not first.flags.components_v2 and first.content.startswith("👉") and first.embeds[0].title.startswith("Toy")
+    hands = {m.id: (await m.click(first, label="Show hand")).response.message for m in members}
+    assert all(not now(env, h).flags.components_v2 and now(env, h).embeds for h in hands.values())
+    while env.bot.tables.tables():
+        mover, table = mover_of(env, members)
+        assert "Your move" in now(env, hands[mover.id]).content
+        result = await mover.select(now(env, hands[mover.id]), [play_code(table, mover)])
+        hands[mover.id] = result.response.message
+    final = now(env, first)
+    assert not final.flags.components_v2 and "won the Toy game" in final.content
+    assert [c.label for row in final.components for c in row.children] == ["Rematch"]
 
 
 async def test_card_picture_is_drawn_from_the_spectator_view_and_rides_on_the_board_edit(simcord_env, monkeypatch):
