@@ -13,7 +13,7 @@ import pytest
 
 from bot import computer
 from tests.conftest import restart
-from tests.e2e.ui import button_ids, embed_of, game_place, head, select_options, use_control
+from tests.e2e.ui import button_ids, game_place, head, select_options, use_control
 from tests.hardening.forge import forge_slash, text_of
 
 
@@ -65,7 +65,7 @@ async def play_with_computers(env, data_dir, monkeypatch, command, levels, **opt
         lobby = added.response.message or lobby
     seats = [p for p in env.bot.tables.tables()[0].record.players if computer.is_computer(p)]
     assert [computer.level_of(p) for p in seats] == list(levels)
-    shown = "\n".join(f["value"] for f in embed_of(added.response).fields) if isinstance(embed_of(added.response).fields[0], dict) else "\n".join(f.value for f in embed_of(added.response).fields)
+    shown = "\n".join(f["value"] for f in added.response.embeds[0].fields) if isinstance(added.response.embeds[0].fields[0], dict) else "\n".join(f.value for f in added.response.embeds[0].fields)
     assert all(computer.name(p) in shown for p in seats)
     await host.click(lobby, label="Start")
     table = the_table(env)
@@ -113,7 +113,7 @@ async def play_with_computers(env, data_dir, monkeypatch, command, levels, **opt
     # /stats keeps games with computers apart from all-human games.
     key, title = command.split()[0], table.spec.title
     stats = await host.slash(channel, "stats", game=key)
-    fields = {f["name"] if isinstance(f, dict) else f.name: f["value"] if isinstance(f, dict) else f.value for f in embed_of(stats.response).fields}
+    fields = {f["name"] if isinstance(f, dict) else f.name: f["value"] if isinstance(f, dict) else f.value for f in stats.response.embeds[0].fields}
     assert list(fields) == [f"{title} · with computer players"]
     assert host.mention in fields[f"{title} · with computer players"] and "game" in fields[f"{title} · with computer players"]
     return guild, channel, host
@@ -137,12 +137,12 @@ async def test_lobby_computer_seats_host_only_up_to_the_limit(simcord_env):
     guest = guild.add_member(env.create_user("guest"))
     lobby = (await host.slash(channel, "engines new", players=2)).response.message
     not_manager = await guest.slash(channel, "settings bot-pause", seconds=0.0)
-    assert "Only members with Manage Server" in head(not_manager.response)
+    assert "Only members with Manage Server" in not_manager.response.content
     too_long = await host.slash(channel, "settings bot-pause", seconds=60.0)
-    assert "nothing changed" in head(too_long.response)
+    assert "nothing changed" in too_long.response.content
     assert await computer.pause_seconds(env.bot.tables, guild.id) == computer.DEFAULT_PAUSE
     refused = await guest.click(lobby, label="Add computer (easy)")
-    assert refused.ephemeral and "Only the host" in head(refused.response)
+    assert refused.ephemeral and "Only the host" in refused.response.content
     bad = await forge_slash(host, channel, "bot-player add", level="grandmaster")  # past Discord's own choice check
     assert "no level called 'grandmaster'" in text_of(bad)
     table = the_table(env)
@@ -150,12 +150,12 @@ async def test_lobby_computer_seats_host_only_up_to_the_limit(simcord_env):
     await host.slash(channel, "bot-player add", level="hard")
     assert table.record.players == [host.id, computer.computer_id("hard", 1)]
     full = await host.click(lobby, label="Add computer (easy)")
-    assert "full" in head(full.response) and len(table.record.players) == 2
+    assert "full" in full.response.content and len(table.record.players) == 2
     # The guest cannot join a full table; the host takes the computer out again.
     await host.slash(channel, "bot-player remove")
     assert table.record.players == [host.id]
     none_left = await host.slash(channel, "bot-player remove")
-    assert "no computer player" in head(none_left.response)
+    assert "no computer player" in none_left.response.content
     # The host leaving hands the table to a person, never to a computer seat.
     await guest.click(lobby, label="Join Google")
     await host.click(lobby, label="Add computer (easy)")  # refused: full again

@@ -47,7 +47,7 @@ async def start(env, channel, members, monkeypatch, game="idiot", rule="easy", c
     await host.slash(channel, "settings bot-pause", seconds=0.0)
     if rule is not None:
         chosen = await host.slash(channel, "settings house-rule", game=game, rule="replace_leavers", value=rule)
-        assert f"replace_leavers is now **{rule}**" in head(chosen.response), head(chosen.response)
+        assert f"replace_leavers is now **{rule}**" in chosen.response.content, chosen.response.content
     lobby = (await host.slash(channel, f"{game} new")).response.message
     for member in members[1:]:
         await member.click(lobby, label="Join")
@@ -85,8 +85,8 @@ async def test_a_leaver_is_replaced_and_the_computer_finishes_across_a_restart(s
     guild, channel, members = world(env)
     table = await start(env, channel, members, monkeypatch)
     # The lobby said so before anyone joined a game under it.
-    lobby = next(m for m in channel.history() if m.embeds and "table #" in (embed_of(m).title or ""))
-    assert "replaced by an easy computer player" in " ".join(f.value for f in embed_of(lobby).fields)
+    lobby = next(m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or ""))
+    assert "replaced by an easy computer player" in " ".join(f.value for f in lobby.embeds[0].fields)
     leaver = members[1]
     seats = list(table.state.players)
     hand = list(table.state.hands[leaver.id]), list(table.state.face_up[leaver.id]), list(table.state.face_down[leaver.id])
@@ -96,7 +96,7 @@ async def test_a_leaver_is_replaced_and_the_computer_finishes_across_a_restart(s
     schedule = computer.schedule
     monkeypatch.setattr(computer, "schedule", lambda manager, table: None)
     left = await leaver.slash(game_place(channel), "leave")
-    assert "You left the Idiot game" in head(left.response)
+    assert "You left the Idiot game" in left.response.content
     assert table.state.players == [SEAT if p == leaver.id else p for p in seats]  # same position
     assert (table.state.hands[SEAT], table.state.face_up[SEAT], table.state.face_down[SEAT]) == hand  # same cards
     assert SEAT in table.state.current_players() and leaver.id not in table.state.players
@@ -105,9 +105,9 @@ async def test_a_leaver_is_replaced_and_the_computer_finishes_across_a_restart(s
     assert f"{TOOK} {leaver.mention}'s seat." in (shown.description or "") + str([f for f in shown.fields])
     assert db_rows(data_dir, guild.id, "SELECT user_id, code, source FROM actions") == [(leaver.id, f"replace::{SEAT}", "removal")]
     again = await leaver.slash(game_place(channel), "leave")
-    assert "You are not in this game" in head(again.response)
+    assert "You are not in this game" in again.response.content
     refused = await leaver.slash(game_place(channel), "hand")
-    assert "You are not playing at this table" in head(refused.response)
+    assert "You are not playing at this table" in refused.response.content
 
     # The restart replays the log (the snapshot is made unreadable), swap included.
     with sqlite3.connect(data_dir / "guilds" / f"{guild.id}.sqlite3") as con:
@@ -128,7 +128,7 @@ async def test_a_leaver_is_replaced_and_the_computer_finishes_across_a_restart(s
     # The leaver is neither winner nor loser of the rest; the seat's result is the computer's.
     assert results == {members[0].id, members[2].id, SEAT}
     stats = await members[0].slash(channel, "stats", game="idiot")
-    names = [f["name"] if isinstance(f, dict) else f.name for f in embed_of(stats.response).fields]
+    names = [f["name"] if isinstance(f, dict) else f.name for f in stats.response.embeds[0].fields]
     assert names == ["Idiot · with computer players"]
 
 
@@ -181,7 +181,7 @@ async def test_the_last_person_leaving_closes_a_game_of_computers(simcord_env, d
     table = await start(env, channel, members, monkeypatch, game="blackjack", rule=rule, computers=("easy", "easy"))
     assert table.status == "playing"
     left = await members[0].slash(game_place(channel), "leave")
-    assert "You left" in head(left.response)
+    assert "You left" in left.response.content
     assert table.status == "cancelled" and env.bot.tables.tables() == []
     assert not any(computer.is_computer(p) and p not in table.record.players for p in table.state.players)  # nobody stood in
     assert "Nobody but computer players was left" in (head(board(channel)) or "")
