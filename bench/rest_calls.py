@@ -1,7 +1,7 @@
 """REST calls, interactions and messages per move, per game, through the real bot in SimCord.
 
     python bench/rest_calls.py [--games 3] [--seed 1] [--game blackjack|idiot|engines|all] [--max-moves 400]
-                               [--players N] [--forget P]
+                               [--players N] [--forget P] [--layout v2|classic]
 
 Simulated members open a table (``/<game> new``), join, start, and play whole games the
 way issue 9 expects a person to: a player clicks **Show hand** on the ping only when
@@ -12,6 +12,7 @@ random legal action (seeded ``random.Random``) made with the hand's select or bu
 (``--players`` sets it for the chosen game). ``--forget P``: after each move the player
 closes their hand with probability P (they then need the board's Show hand, and the bot
 must ping them): 0 is the design's norm, 1 the worst case of nobody keeping a hand open.
+``--layout``: the board and hand layout (``/settings layout``); Components V2 by default.
 
 Printed per game (budgets of issue 9; numbers only, nothing is asserted):
 
@@ -51,7 +52,7 @@ import simcord  # noqa: E402
 from simcord.results import to_discord_message  # noqa: E402
 
 from tests.conftest import make_bot  # noqa: E402
-from tests.e2e.ui import has_control_for, use_control  # noqa: E402
+from tests.e2e.ui import has_control_for, head, use_control  # noqa: E402
 
 PLAYERS = {"blackjack": 3, "idiot": 3, "engines": 2}
 POSTED = (discord.MessageType.default, discord.MessageType.chat_input_command, discord.MessageType.reply)
@@ -61,7 +62,7 @@ def now(env: Any, message: Any) -> Any:
     return to_discord_message(env, env.backend.messages[message.channel.id][message.id])
 
 
-async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_moves: int, forget: float = 0.0) -> dict[str, Any]:
+async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_moves: int, forget: float = 0.0, layout: str = "v2") -> dict[str, Any]:
     calls: list[int] = []
     clicks: list[int] = []
     thread_posts: list[int] = []
@@ -74,6 +75,9 @@ async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_mo
             guild = env.create_guild()
             members = [guild.add_member(env.create_user(f"{game}{i}")) for i in range(PLAYERS[game])]
             by_id = {m.id: m for m in members}
+            if layout != "v2":  # the default needs no setting
+                admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+                await admin.slash(guild.create_text_channel("settings"), "settings layout", style=layout)
             for number in range(games):
                 channel = guild.create_text_channel(f"{game}-{number}")
                 opened = await members[0].slash(channel, f"{game} new", **({"players": PLAYERS[game]} if game == "engines" else {}))
@@ -91,7 +95,7 @@ async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_mo
                     code = rng.choice(table.state.legal_actions(pid)).code()
                     start = len(env.http_requests)
                     hand = now(env, hands[pid]) if pid in hands else None
-                    if hand is None or not has_control_for(hand, code) and "Your move" not in (hand.content or ""):
+                    if hand is None or not has_control_for(hand, code) and "Your move" not in head(hand):
                         ping = next(m for m in reversed(channel.threads[-1].history() if channel.threads else channel.history()) if m.components)
                         hand = (await mover.click(ping, label="Show hand")).response.message
                     version = table.record.version
@@ -115,7 +119,7 @@ async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_mo
     finally:
         await bot.storage.close()
     return {"calls": calls, "clicks": clicks, "thread_posts": thread_posts, "parent_posts": parent_posts,
-            "moves": moves_per_game, "by_path": by_path}
+            "moves": moves_per_game, "by_path": by_path, "layout": layout}
 
 
 def _shape(path: str) -> str:
@@ -127,7 +131,7 @@ def _shape(path: str) -> str:
 
 def report(game: str, data: dict[str, Any]) -> None:
     calls, clicks = data["calls"], data["clicks"]
-    print(f"== {game}: {len(data['moves'])} games, {PLAYERS[game]} players, moves per game {data['moves']}")
+    print(f"== {game}: {len(data['moves'])} games, {PLAYERS[game]} players, {data['layout']} layout, moves per game {data['moves']}")
     print(f"  parent-channel messages per game: {data['parent_posts']} (the lobby, edited to 'in play' then the result; target <= 2)")
     print(f"  thread messages per move: mean {statistics.fmean(data['thread_posts']):.3f}, max {max(data['thread_posts'])}")
     print(f"  interactions per move by the acting player: mean {statistics.fmean(clicks):.3f}, max {max(clicks)} (target mean <= 1.2)")
@@ -145,6 +149,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--max-moves", type=int, default=400, help="cancel a game after this many moves")
     parser.add_argument("--players", type=int, help="players at each table of the chosen game")
     parser.add_argument("--forget", type=float, default=0.0, help="chance a player closes their hand after a move")
+    parser.add_argument("--layout", choices=("v2", "classic"), default="v2", help="board and hand layout (/settings layout)")
     args = parser.parse_args(argv)
     if args.players:
         if args.game == "all":
@@ -154,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
         for game in (PLAYERS if args.game == "all" else (args.game,)):
-            report(game, asyncio.run(play(game, args.games, rng, Path(tmp), args.max_moves, args.forget)))
+            report(game, asyncio.run(play(game, args.games, rng, Path(tmp), args.max_moves, args.forget, args.layout)))
 
 
 if __name__ == "__main__":

@@ -172,6 +172,12 @@ def _clean(text: str) -> str:
     return " ".join(kept.split())
 
 
+def drawable(text: str) -> str:
+    """``text`` with only the characters the pictures' font can draw (a player's name
+    in emoji or a script the font lacks comes out shorter, or empty)."""
+    return _clean(text)
+
+
 def _fit(font, text: str, width: int) -> str:
     """The text, cut with an ellipsis so it fits ``width`` pixels."""
     text = _clean(text)

@@ -9,6 +9,8 @@ board, ping and DM hands):
   message, deleted at the next publish;
 - ``dm``: ``{user: [dm channel id, message id]}``, each DM-hand player's latest hand;
 - ``dm_closed``: ``{user: told}``, players whose DMs refused us (hands go ephemeral);
+- ``names``: ``{user: name}``, the players' display names as the table picture draws
+  them (see :meth:`Publisher.picture_names`);
 - ``lobby_channel``, ``lobby_options``, ``note``: see ``bot/tables/lobby.py``.
 
 The live ephemeral hands (interaction tokens) are kept in memory only: a token lives
@@ -49,11 +51,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import io
 import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -73,6 +77,8 @@ LIVE_HAND_SECONDS = 14 * 60
 LOOKING_SECONDS = 5 * 60
 #: Re-post the board when this many messages (chat) came after it.
 SCROLL_REPOST_MESSAGES = 25
+#: A name in a picture's row label is cut to this many characters (then to the width).
+PICTURE_NAME_CHARS = 24
 NO_PINGS = discord.AllowedMentions.none()
 PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
@@ -113,6 +119,14 @@ class HandMessage:
         """Keyword arguments for an edit: the picture replaces the previous one (none: removed)."""
         file = self._file()
         return {**self._text(), "attachments": [file] if file else []}
+
+
+def _takes_names(function: Any) -> bool:
+    """Whether a render's ``table_cards`` takes the players' names (for its row labels)."""
+    try:
+        return "names" in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def mentions(players: Iterable[int]) -> str:
@@ -199,6 +213,17 @@ class Publisher:
     def __init__(self, manager: TableManager) -> None:
         self.manager = manager
         self.live: dict[tuple[int, int, int], LiveHand] = {}
+        #: (guild, user) -> display name, noted from every interaction: the bot has no
+        #: member list (no privileged intent) and a picture may not cost a REST call.
+        self.display_names: dict[tuple[int, int], str] = {}
+        add_listener = getattr(manager.bot, "add_listener", None)
+        if callable(add_listener):
+            add_listener(self.note_display_name, "on_interaction")
+
+    async def note_display_name(self, interaction: discord.Interaction) -> None:
+        """Bot listener (``on_interaction``): the clicker's name as the server shows it."""
+        if interaction.guild_id is not None and interaction.user is not None:
+            self.display_names[(interaction.guild_id, interaction.user.id)] = interaction.user.display_name
 
     @property
     def bot(self) -> discord.Client:
@@ -391,7 +416,13 @@ class Publisher:
         render_rows = getattr(cardart, "render_rows", None)
         if table.state is None or not callable(render_rows) or table.record.publish.get("pictures") == "off":
             return None
-        rows = card_rows(table.spec.render, "table_cards", table.state.observation(None))
+        render: Any = table.spec.render
+        public = getattr(render, "table_cards", None)
+        if callable(public) and _takes_names(public):
+            # Row labels name the players ("Seat 2 · Ann"), as the board's mentions read.
+            names = self.picture_names(table)
+            render = SimpleNamespace(table_cards=lambda observation: public(observation, names))
+        rows = card_rows(render, "table_cards", table.state.observation(None))
         if not rows:
             return None
         try:
@@ -399,6 +430,35 @@ class Publisher:
         except Exception:
             log.exception("Could not draw the card picture of table %s; showing text only", table.id)
             return None
+
+    def picture_names(self, table: Table) -> dict[int, str]:
+        """Each seated player's public name as plain text for a picture (an image cannot
+        resolve a mention): their display name in the server, as the board's mention
+        shows it, from the client's cache (drawing never costs a REST call). Only the
+        characters the picture's font can draw are kept, at most ``PICTURE_NAME_CHARS``;
+        a player with no such name (not cached, or a name of emoji only) is left out and
+        their row says "Seat N"."""
+        from bot import cardart
+
+        guild = self.bot.get_guild(table.guild_id)
+        seated = table.state.players if table.state is not None else table.record.players
+        # Kept with the table, so a restart still names everyone before they click again.
+        stored: dict[str, str] = table.record.publish.setdefault("names", {})
+        names = {}
+        for player in seated:
+            if computer.is_computer(player):
+                shown = computer.name(player)
+            else:
+                member = guild.get_member(player) if guild is not None else None
+                shown = member.display_name if member is not None else self.display_names.get((table.guild_id, player), "")
+            plain = cardart.drawable(shown)[:PICTURE_NAME_CHARS].strip()
+            if any(ch.isalnum() for ch in plain):
+                if not computer.is_computer(player) and stored.get(str(player)) != plain:
+                    stored[str(player)] = plain
+                names[player] = plain
+            elif str(player) in stored:
+                names[player] = stored[str(player)]
+        return names
 
     async def publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None, note: str = "") -> None:
         """Tell each newly current player (live hand edit or DM), then edit the board, or

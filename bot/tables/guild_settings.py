@@ -32,9 +32,9 @@ class GuildSettingsMixin:
             return await repos.get_user_setting(db, user_id, "hands", "here") == "dm"
 
     async def board_layout(self, guild_id: int) -> str:
-        """Per server: the board as an embed ("classic", the default) or in Components V2 ("v2")."""
+        """Per server: the board in Components V2 ("v2", the default) or as an embed ("classic")."""
         async with self.storage.reading(guild_id) as db:
-            return "v2" if await repos.get_guild_setting(db, "layout", "classic") == "v2" else "classic"
+            return "classic" if await repos.get_guild_setting(db, "layout", "v2") == "classic" else "v2"
 
     async def pictures_on(self, guild_id: int) -> bool:
         """Per server: card pictures on the board (the default), or text only."""

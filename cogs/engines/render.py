@@ -265,6 +265,12 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
         colour=GOOGLE_COLOUR if side == "google" else YAHOO_COLOUR,
     )
     lines: list[str] = []
+    reveal = observation.get("reveal")
+    if reveal and observation["phase"] != "over":
+        # A hand that updated itself for the next search says how the last one went
+        # (the same public words as the board), so its player need not look up.
+        this = reveal["search"] == observation["search_number"] and observation["phase"] != "choose"
+        lines.append(f"**{'This' if this else 'Last'} search** — {_reveal_text(reveal, names)}")
     if observation["phase"] != "over":
         lines.append(f"🔎 Search Request: **{show_card(request)}**")
     mine = observation.get("my_choice")

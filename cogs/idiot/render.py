@@ -153,8 +153,8 @@ def _seat_line(seat: Mapping[str, Any], observation: Mapping[str, Any], names: M
 def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
     phase = observation["phase"]
     if phase == "swap":
-        waiting = ", ".join(name_of(names, p) for p in observation["current"])
-        return f"**Swap phase:** swap face-up cards with your hand, then press Ready. Waiting for {waiting}."
+        # Who is still swapping is on each seat's line (⏳ / ✅) and in the board's turn line.
+        return "**Swap phase:** each player may swap face-up cards with their hand, then presses Ready. Play starts when everyone is ready."
     if phase == "play":
         player = observation["current"][0] if observation["current"] else None
         return f"**Turn:** {name_of(names, player)}"
@@ -212,20 +212,24 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     phase = observation["phase"]
     if phase == "swap":
         lines.append("")
-        lines.append(
-            "Swap face-up cards with hand cards if you like (tens, twos, high cards and pairs are good face up), "
-            "then press **Ready**."
-        )
+        if seat["ready"]:
+            lines.append("You are ready. Play starts when everyone is ready.")
+        else:
+            lines.append(
+                "Swap face-up cards with hand cards if you like (tens, twos, high cards and pairs are good face up), "
+                "then press **Ready**."
+            )
     elif phase == "play":
         lines.append(_pile_line(observation))
         stage = observation["stage"]
-        player = observation["current"][0] if observation["current"] else None
+        # Who is being waited for is the hand message's status line (the platform's,
+        # above this text): saying it here too made it read twice.
         if stage == "out":
-            lines.append(f"You are out of cards. Waiting for {name_of(names, player)}.")
+            lines.append("You are out of cards: nothing more to play.")
         elif me in observation["current"]:
             lines.append(f"**Your turn:** you play {STAGE_WORDS[stage]}.")
         else:
-            lines.append(f"Waiting for {name_of(names, player)}. You will play {STAGE_WORDS[stage]}.")
+            lines.append(f"On your turn you will play {STAGE_WORDS[stage]}.")
     else:
         lines.append(_game_over(observation, names))
     embed = discord.Embed(title="Your cards · Idiot", colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
@@ -391,7 +395,9 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
         label = f"Pile · {plural(size, 'card')}"
         if size > len(top):
             label += f" (top {len(top)} shown)"
-        rows = [CardRow(label + f" · next: {_next_play(observation['to_beat'])}", top)]
+        if observation["phase"] != "over":
+            label += f" · next: {_next_play(observation['to_beat'])}"
+        rows = [CardRow(label, top)]
     else:
         rows = [CardRow("Pile: empty, any card starts it")]
     rows.append(
@@ -425,7 +431,10 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     me = observation["viewer"]
     seat = next(s for s in observation["seats"] if s["id"] == me)
     top = tuple(observation["pile_top"])
-    rows = [CardRow(f"Pile · next: {_next_play(observation['to_beat'])}", top) if top else CardRow("Pile: empty, any card starts it")]
+    if observation["phase"] == "over":
+        rows = [CardRow("Pile", top) if top else CardRow("Pile: empty")]
+    else:
+        rows = [CardRow(f"Pile · next: {_next_play(observation['to_beat'])}", top) if top else CardRow("Pile: empty, any card starts it")]
     hand = tuple(observation.get("hand", ()))
     rows.append(CardRow(f"Your hand · {plural(len(hand), 'card')}", hand))
     rows.append(CardRow("Your face-up cards", tuple(seat["face_up"])))

@@ -13,7 +13,7 @@ import pytest
 
 from bot import computer
 from tests.conftest import restart
-from tests.e2e.ui import button_ids, game_place, select_options, use_control
+from tests.e2e.ui import button_ids, game_place, head, select_options, use_control
 from tests.hardening.forge import forge_slash, text_of
 
 
@@ -43,7 +43,7 @@ async def human_move(host, channel, rng):
     """The member opens their hand with /hand and plays one of the moves it offers
     (Ready first in Idiot's swap phase, so the game moves on)."""
     shown = await host.slash(game_place(channel), "hand")
-    assert shown.ephemeral and "Your move" in shown.response.content, shown.response.content
+    assert shown.ephemeral and "Your move" in head(shown.response), head(shown.response)
     offered = codes(shown.response.message)
     assert offered
     code = "ready" if "ready" in offered else rng.choice(offered)
@@ -80,7 +80,7 @@ async def play_with_computers(env, data_dir, monkeypatch, command, levels, **opt
         # The computers have played everything they had to: only the member is waited for.
         assert host.id in current, (step, current)
         ping = game_place(channel).last_message
-        assert all(str(p) not in (ping.content or "") for p in seats)  # computers are never pinged
+        assert all(str(p) not in (head(ping) or "") for p in seats)  # computers are never pinged
         if step >= 2 and not restarted:
             # Stop the computers before the member's move, so that after it a computer
             # seat is due with nothing playing it; then restart: the restored table

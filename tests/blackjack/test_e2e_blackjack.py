@@ -9,7 +9,7 @@ import random
 import sqlite3
 
 from tests.conftest import restart
-from tests.e2e.ui import game_place, has_control_for, select_options, use_control
+from tests.e2e.ui import embed_of, game_place, has_control_for, head, select_options, text, use_control
 
 
 def world(env, n=3):
@@ -45,7 +45,7 @@ async def play_one_move(env, channel, members, rng, dm_players=()):
     code = rng.choice(legal).code()
     opened = await mover.click(game_place(channel).last_message, label="Show hand")
     if mover in dm_players:
-        assert opened.response.content.startswith("Your hand") and "in your DMs" in opened.response.content  # sent, or refreshed in place
+        assert head(opened.response).startswith("Your hand") and "in your DMs" in head(opened.response)  # sent, or refreshed in place
         hand = mover.user.dm_channel.last_message
         await use_control(mover.user, hand, code)
     else:
@@ -61,7 +61,7 @@ async def test_three_members_play_a_whole_game(simcord_env, data_dir):
     table = table_of(env)
     assert sorted(table.state.players) == sorted(m.id for m in members)
     first = mover_of(table, members)
-    assert first.mention in game_place(channel).last_message.content  # pinged on a new message
+    assert first.mention in head(game_place(channel).last_message)  # pinged on a new message
     rng = random.Random(7)
     for _ in range(800):
         if not env.bot.tables.tables():
@@ -70,14 +70,14 @@ async def test_three_members_play_a_whole_game(simcord_env, data_dir):
     else:
         raise AssertionError("the game did not finish in 800 moves")
     assert table.status == "finished"
-    assert "won the Blackjack game" in game_place(channel).last_message.content
+    assert "won the Blackjack game" in head(game_place(channel).last_message)
     with sqlite3.connect(data_dir / "guilds" / f"{guild.id}.sqlite3") as db:
         places = db.execute("SELECT user_id, place FROM results ORDER BY place").fetchall()
         logged = db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
     assert len(places) == 3 and places[0][1] == 1
     assert logged == table.record.version
     stats = await members[1].slash(channel, "stats")
-    assert "Blackjack" in stats.response.embeds[0].fields[0].name
+    assert "Blackjack" in embed_of(stats.response).fields[0].name
 
 
 async def test_hand_is_private_updates_in_place_and_pages_past_25(simcord_env):
@@ -114,7 +114,7 @@ async def test_out_of_turn_click_is_refused_and_changes_nothing(simcord_env):
     waiting = next(m for m in members if m is not mover)
     # The waiting player opens a hand while it is their turn... no: it is not. Their hand has no moves.
     waiting_hand = await waiting.slash(game_place(channel), "hand")
-    assert "Waiting for" in waiting_hand.response.content
+    assert "Waiting for" in head(waiting_hand.response)
     assert select_options(waiting_hand.response.message) == []
     # A hand opened on your turn goes stale once the turn passes: clicking it is refused.
     own = await mover.slash(game_place(channel), "hand")
@@ -125,7 +125,7 @@ async def test_out_of_turn_click_is_refused_and_changes_nothing(simcord_env):
     after = table.record.version
     stale_code = select_options(own.response.message)[0]
     refused = await mover.select(own.response.message, [stale_code])
-    assert "earlier moment" in refused.response.content
+    assert "earlier moment" in head(refused.response)
     assert table.record.version == after > before
 
 
@@ -133,7 +133,7 @@ async def test_dm_hand_has_the_same_controls(simcord_env):
     env = simcord_env
     guild, channel, members = world(env)
     choose = await members[1].slash(channel, "settings hands", where="dm")
-    assert choose.ephemeral and "DMs" in choose.response.content
+    assert choose.ephemeral and "DMs" in head(choose.response)
     await start_table(channel, members)
     table = table_of(env)
     rng = random.Random(3)
@@ -143,7 +143,7 @@ async def test_dm_hand_has_the_same_controls(simcord_env):
         if mover is members[1]:
             dm_moves += 1
             dm_hand = members[1].user.dm_channel.last_message
-            assert "Blackjack" in (dm_hand.embeds[0].footer.text or "")
+            assert "Blackjack" in text(dm_hand)
         if dm_moves >= 2 or not env.bot.tables.tables():
             break
     assert dm_moves >= 1
@@ -219,13 +219,13 @@ async def test_second_table_and_permissions(simcord_env):
     guild, channel, members = world(env)
     lobby = (await members[0].slash(channel, "blackjack new")).response.message
     second = await members[1].slash(channel, "blackjack new")
-    assert second.ephemeral and "already has a Blackjack table hosted by" in second.response.content
+    assert second.ephemeral and "already has a Blackjack table hosted by" in head(second.response)
     await members[1].click(lobby, label="Join")
     refused = await members[1].slash(game_place(channel), "cancel")
-    assert refused.ephemeral and "Only the host" in refused.response.content
+    assert refused.ephemeral and "Only the host" in head(refused.response)
     kick = await members[1].slash(game_place(channel), "remove", player=members[0])
-    assert "Only the host" in kick.response.content
+    assert "Only the host" in head(kick.response)
     await members[0].slash(game_place(channel), "remove", player=members[1])
     assert table_of(env).record.players == [members[0].id]
     rules = await members[2].slash(channel, "rules", game="blackjack")
-    assert rules.ephemeral and "Blackjack" in rules.response.content
+    assert rules.ephemeral and "Blackjack" in head(rules.response)

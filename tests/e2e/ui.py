@@ -68,3 +68,98 @@ def board(channel: Any) -> Any:
     """The game's board: the newest message with an embed (or a Components V2 layout)
     where the game is played."""
     return next(m for m in reversed(game_place(channel).history()) if m.embeds or m.flags.components_v2)
+
+
+# ------------------------------------------------------------------ reading a message
+# The same reader for both layouts: a classic message (content + embed) and a
+# Components V2 one (TextDisplays in a Container, no content, no embed).
+
+TEXT_DISPLAY = 10
+
+
+def _tree(message: Any) -> list[dict[str, Any]]:
+    return [top if isinstance(top, dict) else top.to_dict() for top in message.components]
+
+
+def texts(message: Any) -> list[str]:
+    """A Components V2 message's TextDisplays, in order (empty for a classic message)."""
+    found: list[str] = []
+
+    def walk(component: dict[str, Any]) -> None:
+        if component.get("type") == TEXT_DISPLAY:
+            found.append(component.get("content", ""))
+        for child in component.get("components", ()):
+            walk(child)
+
+    for top in _tree(message):
+        walk(top)
+    return found
+
+
+def is_v2(message: Any) -> bool:
+    return bool(message.flags.components_v2)
+
+
+def head(message: Any) -> str:
+    """What a player reads first: the content of a classic message, the first
+    TextDisplay of a V2 one (where the platform puts the same line)."""
+    if is_v2(message):
+        shown = texts(message)
+        return shown[0] if shown else ""
+    return message.content or ""
+
+
+def text(message: Any) -> str:
+    """All the words of a message: content, embeds (title, description, fields,
+    footer) and TextDisplays."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or ""]
+        parts += [f"{f.name}\n{f.value}" for f in embed.fields]
+        parts.append(embed.footer.text or "" if embed.footer else "")
+    parts += texts(message)
+    return "\n".join(p for p in parts if p)
+
+
+def labels(message: Any) -> list[str]:
+    """The labels of a message's buttons, in order (top-level rows or inside a layout)."""
+    return [item.get("label") or "" for item in _items(message) if item["type"] == BUTTON]
+
+
+def image_urls(message: Any) -> list[str]:
+    """The pictures a message shows: an embed's image, or a V2 MediaGallery's items."""
+    urls = [e.image.url for e in message.embeds if e.image and e.image.url]
+
+    def walk(component: dict[str, Any]) -> None:
+        if component.get("type") == 12:  # MediaGallery
+            urls.extend(item.get("media", {}).get("url", "") for item in component.get("items", ()))
+        for child in component.get("components", ()):
+            walk(child)
+
+    for top in _tree(message):
+        walk(top)
+    return urls
+
+
+def embed_of(message: Any) -> Any:
+    """A board's game text as an embed, in either layout: a classic message's embed, or
+    the embed a V2 board was made from, read back from its TextDisplays (see
+    ``bot.layout.embed_blocks``: "### title\\ndescription", "**name**\\nvalue", "-# footer")."""
+    import discord
+
+    if not is_v2(message):
+        return message.embeds[0]
+    embed = discord.Embed()
+    footer = []
+    for block in texts(message):
+        if block.startswith("### ") and embed.title is None:
+            title, _, description = block[4:].partition("\n")
+            embed.title, embed.description = title, description or None
+        elif block.startswith("**") and "**\n" in block:
+            name, _, value = block[2:].partition("**\n")
+            embed.add_field(name=name, value=value, inline=False)
+        elif block.startswith("-# "):
+            footer += [line[3:] for line in block.split("\n")]
+    if footer:
+        embed.set_footer(text="\n".join(footer))
+    return embed

@@ -25,6 +25,7 @@ from simcord.results import to_discord_message
 import bot.tables.lobby
 from bot.cards import parse_card
 from tests.conftest import restart
+from tests.e2e.ui import embed_of, head, is_v2
 
 TIMER = 120
 
@@ -60,12 +61,12 @@ def place_of(env, channel_id):
 def newest(env, channel_id, *, board=False):
     """The newest message everyone can see where the game is played (SimCord's
     ``last_message`` converts the whole history on every call: too slow for a game of
-    many searches). ``board=True``: the newest with an embed (the board, not a ping)."""
+    many searches). ``board=True``: the newest with an embed or a V2 layout (the board, not a ping)."""
     stored = env.backend.messages.get(place_of(env, channel_id), {})
     for message_id in sorted(stored, reverse=True):
         if stored[message_id].visible_to(None):
             message = to_discord_message(env, stored[message_id])
-            if not board or message.embeds:
+            if not board or message.embeds or is_v2(message):
                 return message
     return None
 
@@ -148,17 +149,39 @@ def public_lines(entry, channel_ids):
         data = payload
     elif path.startswith("/interactions/"):
         data = payload.get("data") or {}
-        if payload.get("type") == 7 and any((e.get("title") or "").startswith("Your hand") for e in data.get("embeds", [])):
+        if payload.get("type") == 7 and is_hand(data):
             return None  # a hand message updated in place: ephemeral or DM
     elif path.startswith("/webhooks/"):
         data = payload
-        if entry.method == "PATCH" and any((e.get("title") or "").startswith("Your hand") for e in data.get("embeds", [])):
+        if entry.method == "PATCH" and is_hand(data):
             return None  # a live hand updated through its token: ephemeral
     else:
         return None
     if int(data.get("flags") or 0) & 64:
         return None  # ephemeral
-    return [line for text in _strings({k: v for k, v in data.items() if k != "components"}) for line in text.split("\n")]
+    # A classic board's words are in its content and embed; a V2 board's in its TextDisplays.
+    return [line for text in [*_strings({k: v for k, v in data.items() if k != "components"}), *v2_texts(data)] for line in text.split("\n")]
+
+
+def is_hand(data):
+    """A hand message's payload: an embed titled "Your hand…", or a V2 layout whose text
+    carries that title as its heading."""
+    return any((e.get("title") or "").startswith("Your hand") for e in data.get("embeds") or []) or any(t.startswith("### Your hand") or "\n### Your hand" in t for t in v2_texts(data))
+
+
+def v2_texts(data):
+    """The TextDisplays (type 10) of a Components V2 payload."""
+    found = []
+
+    def walk(component):
+        if component.get("type") == 10:
+            found.append(component.get("content") or "")
+        for child in component.get("components") or ():
+            walk(child)
+
+    for top in data.get("components") or ():
+        walk(top)
+    return found
 
 
 class LeakWatch:
@@ -194,7 +217,7 @@ class LeakWatch:
             if lines is not None:
                 baseline.update(lines)
                 data = entry.json.get("data") or entry.json
-                if data.get("embeds"):
+                if data.get("embeds") or v2_texts(data):
                     break
         assert baseline, "a table message was posted before the picks"
         window = self._public(first_pick_at, reveal_at)
@@ -224,7 +247,7 @@ async def open_hand(env, member, channel, dm_players=()):
     opened = await member.click(newest(env, channel.id), label="Show hand")
     assert opened.ephemeral
     if member in dm_players:
-        assert opened.response.content.startswith("Your hand") and "in your DMs" in opened.response.content  # sent, or refreshed in place
+        assert head(opened.response).startswith("Your hand") and "in your DMs" in head(opened.response)  # sent, or refreshed in place
         return member.user, lambda: newest(env, member.user.dm_channel.id)
     return member, lambda: opened.response.message
 
@@ -255,11 +278,11 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
     lobby = opened.response.message
     assert not opened.ephemeral
     assert "Join Google" in button_labels(lobby) and "Join Yahoo" in button_labels(lobby)
-    assert "2 players." in lobby.embeds[0].description and "2 to 4" not in lobby.embeds[0].description
+    assert "2 players." in embed_of(lobby).description and "2 to 4" not in embed_of(lobby).description
     await bob.click(lobby, label="Join Yahoo")
     await alice.click(lobby, label="Join Google")
     assert the_table(env).record.seat_choices == {alice.id: "google", bob.id: "yahoo"}
-    assert f"<@{bob.id}> — Yahoo" in newest(env, channel.id, board=True).embeds[0].fields[0].value  # the lobby, updated
+    assert f"<@{bob.id}> — Yahoo" in embed_of(newest(env, channel.id, board=True)).fields[0].value  # the lobby, updated
     await alice.click(lobby, label="Start")
 
     table = the_table(env)
@@ -268,8 +291,8 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
     members = {alice.id: alice, bob.id: bob}
     names = {p: f"<@{p}>" for p in members}
     ping = newest(env, channel.id)  # both must pick: one ping names both
-    assert set(re.findall(r"<@(\d+)>", ping.content)) == {str(alice.id), str(bob.id)}
-    embed = newest(env, channel.id, board=True).embeds[0]
+    assert set(re.findall(r"<@(\d+)>", head(ping))) == {str(alice.id), str(bob.id)}
+    embed = embed_of(newest(env, channel.id, board=True))
     assert f"Search Request **{parse_card(str(state.request)).display()}**" in embed.description
     assert "IPOs left: 1" in embed.fields[0].value and "Player deck: 47" in embed.fields[0].value
     assert "Player deck: 48" in embed.fields[1].value and "51 cards left" in embed.fields[2].value
@@ -296,7 +319,7 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
             await alice.click(alice_hand[1](), label="Declare IPO (+4 cards)")
             done["ipo"] = True
             assert sorted(state.hands[alice.id]) == sorted([*map(parse_card, hands[alice.id]), *deck[:4]])
-            assert "IPOs left: 0" in newest(env, channel.id, board=True).embeds[0].fields[0].value
+            assert "IPOs left: 0" in embed_of(newest(env, channel.id, board=True)).fields[0].value
             hands[alice.id] = [str(c) for c in state.hands[alice.id]]
 
         plan = engineer_tie(request, hands[alice.id], hands[bob.id]) if state.last_winner == "google" and done["shown"] + done["declined"] < 2 else None
@@ -311,7 +334,7 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
         else:
             await pick(env, alice, alice_hand, picks[alice.id])
             # Alice has picked: the table shows that she has, never what.
-            assert f"✅ {names[alice.id]}" in newest(env, channel.id, board=True).embeds[0].description
+            assert f"✅ {names[alice.id]}" in embed_of(newest(env, channel.id, board=True)).description
         bob_hand = await open_hand(env, bob, channel, (bob,))
         assert "Declare IPO (+4 cards)" not in button_labels(bob_hand[1]())  # never for Yahoo
         if timeout:
@@ -326,12 +349,12 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
         assert {play["player"]: play["card"] for play in state.reveal["plays"]} == picks
         watch.check(first_pick_at, reveal_at, picks, names)
         if timeout:
-            assert f"⏰ {names[alice.id]} ran out of time." in newest(env, channel.id, board=True).embeds[0].fields[-1].value
+            assert f"⏰ {names[alice.id]} ran out of time." in embed_of(newest(env, channel.id, board=True)).fields[-1].value
 
         if plan:
             assert state.phase == "tiebreak"  # tied, Google ahead, Yahoo holds one point further
         if state.phase == "tiebreak":
-            assert f"Tie! Waiting for {names[bob.id]} (Yahoo)" in newest(env, channel.id, board=True).embeds[0].description
+            assert f"Tie! Waiting for {names[bob.id]} (Yahoo)" in embed_of(newest(env, channel.id, board=True)).description
             # Bob made the last pick: the hand he picked from now offers the tie-breaker...
             assert any(label.startswith("Show ") for label in button_labels(bob_hand[1]()))
             # ...and so does a fresh Show hand.
@@ -346,12 +369,12 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
                 await bob_dm.click(hand, label=show[0])
                 done["shown"] += 1
                 assert state._scores()["yahoo"] == scores["yahoo"] + 1 and state.last_winner == "yahoo"
-                assert "tie, won by Yahoo's tie-breaker" in newest(env, channel.id, board=True).embeds[0].description
+                assert "tie, won by Yahoo's tie-breaker" in embed_of(newest(env, channel.id, board=True)).description
             else:
                 await bob_dm.click(hand, label="Don't show a tie-breaker")
                 done["declined"] += 1
                 assert state._scores()["google"] == scores["google"] + 1
-                assert "won by the side that won the last search" in newest(env, channel.id, board=True).embeds[0].description
+                assert "won by the side that won the last search" in embed_of(newest(env, channel.id, board=True)).description
 
     assert done["ipo"] and done["timer"] and done["shown"] >= 1 and done["declined"] >= 1
     assert watch.searches_checked == searches
@@ -360,10 +383,10 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
     assert result["reason"] == "deck_used_up"
     final = newest(env, channel.id)
     assert button_labels(final) == ["Rematch"]  # no Show hand on a finished game: only Rematch
-    assert f"Google {scores['google']} – Yahoo {scores['yahoo']}" in final.embeds[0].description
+    assert f"Google {scores['google']} – Yahoo {scores['yahoo']}" in embed_of(final).description
     winner = alice.id if scores["google"] > scores["yahoo"] else bob.id
     assert scores["google"] != scores["yahoo"]
-    assert final.content.startswith(f"🏆 <@{winner}> won the Engines of Discrimination game!") and "`/stats`" in final.content
+    assert head(final).startswith(f"🏆 <@{winner}> won the Engines of Discrimination game!") and "`/stats`" in head(final)
     rows = db_rows(data_dir, guild.id, "SELECT user_id, place FROM results ORDER BY place")
     assert rows == [(winner, 1), (bob.id if winner == alice.id else alice.id, 2)]
     assert db_rows(data_dir, guild.id, "SELECT status FROM game_tables") == [("finished",)]
@@ -414,7 +437,7 @@ async def play_search_4p(env, channel, members, names, rng, watch, seen, *, dm_p
             reveal_at = watch.mark()
         await pick(env, member, hand, picks[player])
         if index < len(order) - 1:
-            assert f"✅ {names[player]}" in newest(env, channel.id, board=True).embeds[0].description
+            assert f"✅ {names[player]}" in embed_of(newest(env, channel.id, board=True)).description
     assert state.reveal["search"] == number
     assert {play["player"]: play["card"] for play in state.reveal["plays"]} == picks
     watch.check(first_pick_at, reveal_at, picks, names)
@@ -432,12 +455,12 @@ async def play_search_4p(env, channel, members, names, rng, watch, seen, *, dm_p
         await hand[0].click(hand[1](), label=shows[0])
         seen["tiebreak"] += 1
         assert state.reveal["outcome"]["reason"] == "yahoo_special"
-        assert "tie, won by Yahoo's tie-breaker" in newest(env, channel.id, board=True).embeds[0].description
+        assert "tie, won by Yahoo's tie-breaker" in embed_of(newest(env, channel.id, board=True)).description
     refills = []
     while state.phase == "refill":
         player = sorted(state.current_players())[0]
-        assert "Search Request" not in newest(env, channel.id, board=True).embeds[0].description.split("\n")[0]
-        waiting = next(line for line in newest(env, channel.id, board=True).embeds[0].description.split("\n") if line.startswith("🔄 Waiting for"))
+        assert "Search Request" not in embed_of(newest(env, channel.id, board=True)).description.split("\n")[0]
+        waiting = next(line for line in embed_of(newest(env, channel.id, board=True)).description.split("\n") if line.startswith("🔄 Waiting for"))
         assert names[player] in waiting and "team deck or partner's hand" in waiting
         hand = await open_hand(env, members[player], channel, dm_players)
         labels = button_labels(hand[1]())
@@ -466,7 +489,7 @@ async def test_four_players_in_teams(simcord_env, data_dir):
     await ben.click(lobby, label="Join Yahoo")
     early = await ann.click(lobby, label="Start")
     assert early.ephemeral
-    assert early.response.content.startswith("This table was opened for 4 players and 2 have joined: wait for 2 more players to join")
+    assert head(early.response).startswith("This table was opened for 4 players and 2 have joined: wait for 2 more players to join")
     await cat.click(lobby, label="Join Google")
     await dan.click(lobby, label="Join either side")
     await ann.click(lobby, label="Start")
@@ -482,7 +505,7 @@ async def test_four_players_in_teams(simcord_env, data_dir):
     # Partners sit across: Google, Yahoo, Google, Yahoo.
     assert [state.side_of[p] for p in state.seats] == ["google", "yahoo", "google", "yahoo"]
     # The Yahoo players cut for low card; the lower one turns the first request.
-    first = newest(env, channel.id, board=True).embeds[0]
+    first = embed_of(newest(env, channel.id, board=True))
     cut = {entry["player"]: parse_card(entry["card"]) for entry in state.cut}
     assert set(cut) == set(state.teams["yahoo"])
     assert state.turn == min(cut, key=lambda p: int(cut[p].rank))
@@ -504,7 +527,7 @@ async def test_four_players_in_teams(simcord_env, data_dir):
     winner = set_one["winner"]
     assert state.set_wins == {winner: 1, "yahoo" if winner == "google" else "google": 0}
     assert f"Set 1 goes to {winner.title()}" in "\n".join(table.record.recent)
-    table_now = newest(env, channel.id, board=True).embeds[0]
+    table_now = embed_of(newest(env, channel.id, board=True))
     assert table_now.title == "Engines of Discrimination — set 2 (best of three)"
     assert state.ipos_this_set == 0 and "IPOs left: 1" in table_now.fields[0].value
 
@@ -530,9 +553,9 @@ async def test_four_players_in_teams(simcord_env, data_dir):
     winning_side = state.side_of[winners[0]]
     assert result["set_wins"][winning_side] == 2 and sorted(winners) == sorted(state.teams[winning_side])
     final = newest(env, channel.id)
-    assert "won the Engines of Discrimination game!" in final.content
-    assert all(f"<@{p}>" in final.content for p in winners)
-    assert f"Game over: {winning_side.title()} wins!" in final.embeds[0].description
+    assert "won the Engines of Discrimination game!" in head(final)
+    assert all(f"<@{p}>" in head(final) for p in winners)
+    assert f"Game over: {winning_side.title()} wins!" in embed_of(final).description
     rows = db_rows(data_dir, guild.id, "SELECT user_id, place FROM results ORDER BY place, user_id")
     assert rows == [(p, 1) for p in sorted(winners)] + [(p, 2) for p in sorted(losers)]
     assert db_rows(data_dir, guild.id, "SELECT status FROM game_tables") == [("finished",)]
@@ -545,16 +568,16 @@ async def test_lobby_table_size_and_sides(simcord_env):
     env = simcord_env
     guild, channel, (ann, ben, cat, dan) = setup_world(env, 4)
     lobby = (await ann.slash(channel, "engines new")).response.message  # 2 players by default
-    assert "2 players." in lobby.embeds[0].description and "2 to 4" not in lobby.embeds[0].description
+    assert "2 players." in embed_of(lobby).description and "2 to 4" not in embed_of(lobby).description
     await ben.click(lobby, label="Join either side")
     await cat.slash(channel, "join")  # /join: no side chosen either
-    listing = newest(env, channel.id, board=True).embeds[0].fields[0].value
+    listing = embed_of(newest(env, channel.id, board=True)).fields[0].value
     assert f"<@{cat.id}> — either side" in listing and f"<@{ann.id}> — either side (host)" in listing
     three = await ann.click(lobby, label="Start")
-    assert three.ephemeral and "opened for 2 players and 3 have joined: 1 player should press Leave" in three.response.content
+    assert three.ephemeral and "opened for 2 players and 3 have joined: 1 player should press Leave" in head(three.response)
     await dan.click(lobby, label="Join Yahoo")
     four = await ann.click(lobby, label="Start")
-    assert four.response.content == (
+    assert head(four.response) == (
         "This table was opened for 2 players and 4 have joined: 2 players should press Leave, "
         "or cancel it and open a 4-player table with `/engines new players:4`."
     )
@@ -564,7 +587,7 @@ async def test_lobby_table_size_and_sides(simcord_env):
     await ben.click(lobby, label="Join Google")
     await ann.click(lobby, label="Join Google")
     crowded = await ann.click(lobby, label="Start")
-    assert crowded.response.content == "Google has 2 players but this table needs 1 a side: someone should switch to Yahoo."
+    assert head(crowded.response) == "Google has 2 players but this table needs 1 a side: someone should switch to Yahoo."
     assert env.bot.tables.tables()[0].status == "lobby"
     await ann.click(lobby, label="Join either side")  # Ann lets the bot place her
     await ann.click(lobby, label="Start")

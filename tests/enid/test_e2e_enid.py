@@ -9,7 +9,7 @@ state is only read."""
 from __future__ import annotations
 
 from tests.conftest import restart
-from tests.e2e.ui import button_ids, game_place, use_control
+from tests.e2e.ui import button_ids, embed_of, game_place, head, is_v2, labels, use_control
 
 POEM = [
     "There once was a coder from Warwick",
@@ -28,8 +28,8 @@ def setup_world(env):
 async def open_and_start(env, channel, members, **options):
     opened = await members[0].slash(channel, "enid new", **options)
     lobby = opened.response.message
-    assert "Enid" in opened.response.embeds[0].title
-    assert "typing its name in the game's thread" in opened.response.embeds[0].footer.text  # how rituals are said
+    assert "Enid" in embed_of(opened.response).title
+    assert "typing its name in the game's thread" in embed_of(opened.response).footer.text  # how rituals are said
     for member in members[1:]:
         await member.click(lobby, label="Join")
     await members[0].click(lobby, label="Start")
@@ -51,8 +51,8 @@ def is_vote(message):
 
 
 def board(channel):
-    """The game's board: the newest message with an embed that is not a vote message."""
-    return next(m for m in reversed(game_place(channel).history()) if m.embeds and not is_vote(m))
+    """The game's board: the newest message with an embed (or a V2 layout) that is not a vote message."""
+    return next(m for m in reversed(game_place(channel).history()) if (m.embeds or is_v2(m)) and not is_vote(m))
 
 
 def vote_message(channel):
@@ -82,7 +82,7 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     # who owes what until when.
     await play(ada, channel, "play:6s")
     assert owed(table) == [(ada.id, "name")] and not table.state.current_players()
-    assert f"{ada.mention} must name their card · time runs out <t:" in board(channel).embeds[0].description
+    assert f"{ada.mention} must name their card · time runs out <t:" in embed_of(board(channel)).description
     await type_(bob, channel, "Alan Turing of Sturgeon")  # Bob owes nothing: just chat
     assert owed(table) == [(ada.id, "name")]
     await type_(ada, channel, "Alan Turing of Sturgeon")
@@ -93,7 +93,7 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     await play(bob, channel, "recite")
     await type_(bob, channel, "\n".join(POEM[1:]))
     assert table.state.vote["about"] == "limerick"
-    assert "Vote on the limerick" in board(channel).embeds[0].description
+    assert "Vote on the limerick" in embed_of(board(channel)).description
     await vote(ada, channel, "yes")
     await vote(cyd, channel, "yes")
     assert table.state.current == cyd.id and len(table.state.hands[bob.id]) == 3  # a good limerick costs nothing
@@ -127,7 +127,7 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     assert len(table.state.hands[bob.id]) == 4  # the middle name fell: Bob drew one
     # The vote message posted before the restart was closed after it, with the verdict.
     closed = next(m for m in reversed(game_place(channel).history()) if is_vote(m))
-    assert not button_ids(closed) and "**Voted down** (0 yes, 2 no)" in closed.embeds[0].fields[0].value
+    assert not button_ids(closed) and "**Voted down** (0 yes, 2 no)" in embed_of(closed).fields[0].value
 
     # Cyd lays Alonzo Church: the shout must name (mention) the player who was next.
     await play(cyd, channel, "play:7s")
@@ -143,16 +143,16 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     await type_(ada, channel, "Tarski of Sturgeon")
     assert table.status == "finished" and table.state.winner == ada.id
     assert len(table.state.hands[cyd.id]) == hand_before
-    final = board(channel).content
+    final = head(board(channel))
     assert ada.mention in final and "won" in final
     # The same players' next game in the session: "Next game" (Onion's is "Next round").
-    assert [child.label for row in board(channel).components for child in row.children] == ["Next game"]
+    assert labels(board(channel)) == ["Next game"]
 
     # -- a second game in the same channel: its Enid is named with the first game's chain --
     deals.append(([["9s", "5s"], ["5c", "4d"], ["7c", "2h"]], ["4s"]))
     table = await open_and_start(env, channel, [ada, bob, cyd])
-    assert "chain of 1 middle name" in board(channel).embeds[0].description  # its length, never its names
-    assert "zebedee" not in board(channel).embeds[0].description.lower()
+    assert "chain of 1 middle name" in embed_of(board(channel)).description  # its length, never its names
+    assert "zebedee" not in embed_of(board(channel)).description.lower()
     await play(ada, channel, "play:9s")
     await type_(ada, channel, "Enid Zebedee Quokka Blyton!")  # the chain in order, then a new name
     await type_(ada, channel, "Last St. Francis of Assisi")
@@ -170,7 +170,7 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     assert len(table.state.hands[ada.id]) == 1 + 2 and [e["words"] for e in table.state.chain] == [["zebedee"], ["quokka"]]
     # An unrelated /say is refused with a reason, and nothing changes.
     refused = await bob.slash(game_place(channel), "say", text="hello there")
-    assert refused.ephemeral and refused.response.content
+    assert refused.ephemeral and head(refused.response)
 
 
 async def finish_with_tarski(table, channel, members):
@@ -192,12 +192,12 @@ async def test_rituals_through_say_and_the_session_end(simcord_env, data_dir, de
     table = await open_and_start(env, channel, [ada, bob, cyd])
     await play(ada, channel, "play:9s")
     said = await ada.slash(game_place(channel), "say", text="Enid Zebedee Blyton")
-    assert not said.ephemeral and "Enid Zebedee Blyton" in said.response.content
+    assert not said.ephemeral and "Enid Zebedee Blyton" in head(said.response)
     await ada.slash(game_place(channel), "say", text="Last St. Francis of Assisi")
     assert not owed(table) and [e["words"] for e in table.state.chain] == [["zebedee"]]
     # Ending the session while its game is open is refused.
     early = await bob.slash(channel, "enid session end")
-    assert early.ephemeral and "still in play" in early.response.content
+    assert early.ephemeral and "still in play" in head(early.response)
     # Bob and Cyd have nothing on the 9♠ but draw; Ada goes out with the Tarski.
     while not table.state.is_over():
         current = table.state.current
@@ -212,11 +212,11 @@ async def test_rituals_through_say_and_the_session_end(simcord_env, data_dir, de
 
     # Only the host of the last game (or Manage Server) ends the session.
     refused = await bob.slash(channel, "enid session end")
-    assert refused.ephemeral and ada.mention in refused.response.content
+    assert refused.ephemeral and ada.mention in head(refused.response)
     ended = await ada.slash(game_place(channel), "enid session end")  # from the game's thread: same session
     assert not ended.ephemeral
-    text = ended.response.content  # the same shape as Onion's: the story in the message itself
+    text = head(ended.response)  # the same shape as Onion's: the story in the message itself
     assert text.startswith("**Enid: the session is over.**")
     assert f"1. Zebedee — by {ada.mention}" in text and f"Game 1: {ada.mention} won" in text
     again = await ada.slash(channel, "enid session end")
-    assert again.ephemeral and "no Enid session" in again.response.content
+    assert again.ephemeral and "no Enid session" in head(again.response)

@@ -8,6 +8,7 @@ import pytest
 
 from tests.conftest import make_bot
 from tests.enid.test_e2e_enid import game_place, owed, play, setup_world
+from tests.e2e.ui import embed_of
 
 
 @pytest.fixture
@@ -23,7 +24,7 @@ async def test_without_message_content_rituals_go_through_say(simcord_env, data_
     assert not env.bot.intents.message_content
     deals.append(([["6s", "5s", "5c"], ["5d", "3s", "4d"], ["Qs", "7s", "7c"]], ["4s"]))
     opened = await ada.slash(channel, "enid new")
-    note = opened.response.embeds[0].footer.text
+    note = embed_of(opened.response).footer.text
     assert "cannot read chat" in note and "/say" in note
     for member in (bob, cyd):
         await member.click(opened.response.message, label="Join")

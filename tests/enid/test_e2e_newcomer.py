@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tests.e2e.ui import button_ids, game_place, select_options, use_control
+from tests.e2e.ui import button_ids, game_place, select_options, texts, use_control
 from tests.enid.test_e2e_enid import POEM, board, setup_world, vote
 
 
@@ -26,6 +26,7 @@ def text_of_message(message) -> str:
             parts.append(f"{field.name}: {field.value}")
         if embed.footer and embed.footer.text:
             parts.append(f"({embed.footer.text})")
+    parts += texts(message)  # a Components V2 message's TextDisplays
     buttons = [cid for cid in button_ids(message)]
     if buttons:
         parts.append("buttons: " + ", ".join(buttons))

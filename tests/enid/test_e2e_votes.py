@@ -17,7 +17,7 @@ from tests.enid.test_e2e_enid import (
     vote,
     vote_message,
 )
-from tests.e2e.ui import button_ids, game_place
+from tests.e2e.ui import button_ids, embed_of, game_place, head
 from tests.hardening.forge import forge_component, text_of
 
 
@@ -45,7 +45,7 @@ async def test_a_limerick_vote_on_its_own_message(simcord_env, data_dir, deals):
 
     # One public message of its own: the poem, the hint, who votes, the deadline, two buttons.
     (message,) = vote_messages(channel)
-    embed = message.embeds[0]
+    embed = embed_of(message)
     assert "limerick scan and rhyme" in embed.title
     assert POEM[4] in embed.description and "syllables" in embed.description and "a hint, not the verdict" in embed.description
     voters = embed.fields[0].value
@@ -53,25 +53,25 @@ async def test_a_limerick_vote_on_its_own_message(simcord_env, data_dir, deals):
     assert "Closes <t:" in embed.fields[1].value
     assert sorted(cid.rsplit(":", 1)[1] for cid in button_ids(message)) == ["no", "yes"]
     # The ping names the voters and says what for; hands no longer carry vote buttons.
-    ping = [m for m in game_place(channel).history() if m.content and m.content.startswith("👉")][-1]
-    assert ping.content.startswith(f"👉 {ada.mention} and {cyd.mention}: vote on the limerick")
+    ping = [m for m in game_place(channel).history() if head(m) and head(m).startswith("👉")][-1]
+    assert head(ping).startswith(f"👉 {ada.mention} and {cyd.mention}: vote on the limerick")
     shown = await ada.click(board(channel), label="Show hand")
     assert not [cid for cid in button_ids(shown.response.message) if ":vote:" in cid]
-    assert "vote message" in shown.response.embeds[0].description
+    assert "vote message" in embed_of(shown.response).description
 
     version = table.record.version
     # The poet does not vote on their own limerick.
     refused = await vote(bob, channel, "yes")
-    assert refused.response.ephemeral and "Only" in refused.response.content and table.record.version == version
+    assert refused.response.ephemeral and "Only" in head(refused.response) and table.record.version == version
     # Ada votes: the message is edited in place by her click, her vote stays secret.
     voted = await vote(ada, channel, "yes")
     assert voted.response.message.id == message.id
-    assert f"✅ voted: {ada.mention}" in vote_message(channel).embeds[0].fields[0].value
-    assert "yes" not in vote_message(channel).embeds[0].fields[0].value
+    assert f"✅ voted: {ada.mention}" in embed_of(vote_message(channel)).fields[0].value
+    assert "yes" not in embed_of(vote_message(channel)).fields[0].value
     assert table.record.version == version + 1
     # One vote each: a second click is refused.
     again = await vote(ada, channel, "no")
-    assert "already voted" in again.response.content and table.record.version == version + 1
+    assert "already voted" in head(again.response) and table.record.version == version + 1
     # A forged choice, and a click from another server, change nothing.
     forged = await forge_component(cyd, vote_message(channel), f"dh:vote:{guild.id}:{table.id}:{table.state.vote['id']}:vote::maybe")
     assert "not one of this vote's choices" in text_of(forged)
@@ -88,10 +88,10 @@ async def test_a_limerick_vote_on_its_own_message(simcord_env, data_dir, deals):
     assert table.state.vote is None and len(table.state.hands[bob.id]) == 3
     closed = vote_messages(channel)[0]
     assert closed.id == message.id and not button_ids(closed)
-    assert "Closed" in closed.embeds[0].title and "stands** (1 yes, 1 no)" in closed.embeds[0].fields[0].value
+    assert "Closed" in embed_of(closed).title and "stands** (1 yes, 1 no)" in embed_of(closed).fields[0].value
     # Cyd voted last and it is now her turn: the ping that asked her to vote says so.
-    ping = [m for m in game_place(channel).history() if m.content and m.content.startswith("👉")][-1]
-    assert ping.content == f"👉 {cyd.mention}: your move."
+    ping = [m for m in game_place(channel).history() if head(m) and head(m).startswith("👉")][-1]
+    assert head(ping) == f"👉 {cyd.mention}: your move."
     # A click on the closed vote (a forged copy of its old button) is refused.
     late = await forge_component(ada, closed, f"dh:vote:{guild.id}:{table.id}:{vote_id}:vote::yes")
     assert "has closed" in text_of(late)
@@ -108,12 +108,12 @@ async def test_a_challenge_vote_closed_by_its_timer(simcord_env, data_dir, deals
     (middle,) = [e["id"] for e in table.state.challengeable]
     await play(cyd, channel, f"challenge::{middle}")
     (message,) = vote_messages(channel)
-    assert "“mississippi” stand" in message.embeds[0].title and "proper nouns" in message.embeds[0].description
+    assert "“mississippi” stand" in embed_of(message).title and "proper nouns" in embed_of(message).description
     await vote(bob, channel, "no")
     await env.advance_time(31)  # Cyd never votes: the vote's timer closes it
     assert table.state.vote is None
     closed = vote_messages(channel)[0]
-    assert not button_ids(closed) and "**Voted down** (0 yes, 1 no)" in closed.embeds[0].fields[0].value
+    assert not button_ids(closed) and "**Voted down** (0 yes, 1 no)" in embed_of(closed).fields[0].value
     assert len(table.state.hands[ada.id]) == 2 + 1
 
 
@@ -146,9 +146,9 @@ async def test_the_lobby_reads_message_content_from_the_application_flags(simcor
     # The Developer Portal's switch is off: no flag, so rituals go through /say.
     monkeypatch.setattr(discord.AppInfo, "flags", property(lambda self: discord.ApplicationFlags()))
     opened = await ada.slash(channel, "enid new")
-    assert "cannot read chat" in opened.response.embeds[0].footer.text and "/say" in opened.response.embeds[0].footer.text
+    assert "cannot read chat" in embed_of(opened.response).footer.text and "/say" in embed_of(opened.response).footer.text
     await ada.click(opened.response.message, label="Cancel")
     # A verified bot's flag counts as well as the limited one.
     monkeypatch.setattr(discord.AppInfo, "flags", property(lambda self: discord.ApplicationFlags(gateway_message_content=True)))
     opened = await ada.slash(channel, "enid new")
-    assert "typing its name in the game's thread" in opened.response.embeds[0].footer.text
+    assert "typing its name in the game's thread" in embed_of(opened.response).footer.text

@@ -61,8 +61,10 @@ async def forge_slash(actor: Any, channel: Any, name: str, **options: Any) -> An
 
 def text_of(result: Any) -> str:
     """Everything the user was told: the response and any follow-ups."""
+    from tests.e2e.ui import text  # content, embeds and a Components V2 message's text
+
     parts = []
     if result.response is not None:
-        parts.append(result.response.content or "")
-    parts.extend(f.content or "" for f in result.followups)
+        parts.append(text(result.response))
+    parts.extend(text(f) for f in result.followups)
     return "\n".join(parts)

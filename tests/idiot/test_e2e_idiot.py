@@ -12,7 +12,7 @@ import pytest
 from bot.cards import parse_card
 from cogs.idiot.rules import IdiotGame, card_value
 from tests.conftest import make_bot
-from tests.e2e.ui import board, game_place
+from tests.e2e.ui import board, embed_of, game_place, head, text
 
 SEED = 20240611  # the deal's seed, fixed so the whole-game test is reproducible
 TURN_SECONDS = 120  # the platform's default turn timer
@@ -42,7 +42,7 @@ async def open_and_start(env, channel, members):
     opened = await host.slash(channel, "idiot new")
     assert not opened.ephemeral
     lobby = opened.response.message
-    assert "Idiot" in opened.response.embeds[0].title
+    assert "Idiot" in embed_of(opened.response).title
     for member in members[1:]:
         await member.click(lobby, label="Join")
     await host.click(lobby, label="Start")
@@ -77,7 +77,7 @@ def seat_line(description: str, member) -> str:
 def check_table_message(message, state, members):
     """The public table shows each seat's face-up cards, face-down and hand counts,
     the pile's top and size, the draw pile, and the recent log; and no hidden card."""
-    (embed,) = message.embeds
+    embed = embed_of(message)
     text = embed.description
     obs = state.observation(None)
     for member in members:
@@ -129,16 +129,16 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
 
     # -- the swap phase: everyone acts at once ------------------------------------
     ping = game_place(channel).last_message
-    assert all(m.mention in ping.content for m in members)  # all three pinged in one ping
+    assert all(m.mention in head(ping) for m in members)  # all three pinged in one ping
     table_msg = board(channel)
-    assert "Swap phase" in table_msg.embeds[0].description
+    assert "Swap phase" in embed_of(table_msg).description
     assert state.current_players() == frozenset(m.id for m in members)
     check_table_message(table_msg, state, members)
 
     hands = {}
     for member in members:
         shown = await member.click(ping, label="Show hand")
-        assert shown.ephemeral and "Your move" in shown.response.content
+        assert shown.ephemeral and "Your move" in head(shown.response)
         hands[member.id] = shown
         selects, buttons = offered(shown.response.components)
         assert selects and all(code.startswith("swap:") for code in selects)
@@ -152,8 +152,8 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
     up, held = swap.split(":")[1].split(".")
     swapped = await first.select(hands[first.id].response.message, [swap])
     assert parse_card(held) in state.face_up[first.id] and parse_card(up) in state.hands[first.id]
-    assert "Your hand" in swapped.response.embeds[0].description  # the hand was re-rendered in place
-    assert parse_card(held).display() in seat_line(board(channel).embeds[0].description, first)
+    assert "Your hand" in embed_of(swapped.response).description  # the hand was re-rendered in place
+    assert parse_card(held).display() in seat_line(embed_of(board(channel)).description, first)
     # Player 1 presses Ready from a fresh hand (its earlier one is from before the swap).
     fresh = await second.slash(game_place(channel), "hand")
     await second.click(fresh.response.message, label="Ready")
@@ -162,7 +162,7 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
     assert "ready" in offered(still_swapping.response.components)[1]
     done = await second.click(game_place(channel).last_message, label="Show hand")
     assert offered(done.response.components) == ([], {})  # ready: nothing more to do
-    assert "Waiting for" in done.response.content
+    assert "Waiting for" in head(done.response)
 
     # The phase timer readies whoever has not pressed Ready.
     await env.advance_time(TURN_SECONDS + 1)
@@ -179,7 +179,7 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
         if table.status != "playing":
             break
         ping = game_place(channel).last_message
-        assert f"<@{next(iter(table.state.current_players()))}>" in ping.content  # the ping names the mover
+        assert f"<@{next(iter(table.state.current_players()))}>" in head(ping)  # the ping names the mover
         table_msg = board(channel)
         check_table_message(table_msg, table.state, members)
         (mover_id,) = table.state.current_players()
@@ -196,8 +196,14 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
             restarted_at = step
             assert game_place(channel).last_message.id == ping.id  # nothing new was posted
             assert board(channel).id == table_msg.id
+        if step == 3:
+            # A player who waits reads who they wait for once (the status line), not twice.
+            idle = next(m for m in members if m.id != mover_id)
+            waiting = await idle.click(ping, label="Show hand")
+            assert text(waiting.response).count("Waiting for") == 1, text(waiting.response)
+            assert "On your turn you will play" in text(waiting.response) or "out of cards" in text(waiting.response)
         shown = await mover.click(ping, label="Show hand")
-        assert shown.ephemeral and "Your move" in shown.response.content
+        assert shown.ephemeral and "Your move" in head(shown.response)
         selects, buttons = offered(shown.response.components)
         legal = {a.code() for a in table.state.legal_actions(mover_id)}
         if has_page_buttons(shown.response.components):
@@ -222,7 +228,7 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
                 item["custom_id"] for row in shown.response.components for item in row["components"]
                 if item.get("custom_id", "").endswith(f":{code}") and item["custom_id"].startswith("dh:act:")
             ))
-        assert table.record.version == version + 1, result.response.content
+        assert table.record.version == version + 1, head(result.response)
     else:
         pytest.fail("the game did not end within 600 moves")
 
@@ -230,8 +236,8 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
     assert table.status == "finished" and not env.bot.tables.tables()
     final = game_place(channel).last_message
     (winner,) = table.state.placements()[0]
-    assert f"{by_id[winner].mention} won the Idiot game" in final.content
-    assert "Game over" in final.embeds[0].description
+    assert f"{by_id[winner].mention} won the Idiot game" in head(final)
+    assert "Game over" in embed_of(final).description
     assert not table.state._has_cards(winner)
     places = db_rows(data_dir, guild.id, "SELECT user_id, place FROM results ORDER BY place, user_id")
     assert places[0] == (winner, 1) and sorted(p for _, p in places) == [1, 2, 2]
@@ -258,10 +264,10 @@ async def test_ready_from_a_hand_shown_before_others_moved_counts_at_once(simcor
     assert table.state.phase == "play"
     version = table.record.version
     twice = await members[2].click(again.response.message, label="Ready")
-    assert "earlier moment" in twice.response.content and table.record.version == version
+    assert "earlier moment" in head(twice.response) and table.record.version == version
     # Play begins: the first player is pinged by a new table message.
     (first,) = table.state.current_players()
-    assert f"<@{first}>" in game_place(channel).last_message.content and "your move" in game_place(channel).last_message.content
+    assert f"<@{first}>" in head(game_place(channel).last_message) and "your move" in head(game_place(channel).last_message)
 
 
 async def test_turn_timer_plays_the_lowest_card_else_picks_up(simcord_env, data_dir, fixed_seed):
@@ -298,13 +304,13 @@ async def test_non_player_and_lobby_checks(simcord_env):
     watcher = guild.add_member(env.create_user("watcher"))
     lobby = (await members[0].slash(channel, "idiot new")).response.message
     early = await members[0].click(lobby, label="Start")
-    assert "needs 2 to 8 players" in early.response.content
+    assert "needs 2 to 8 players" in head(early.response)
     await members[1].click(lobby, label="Join")
     await members[0].click(lobby, label="Start")
     nosy = await watcher.click(game_place(channel).last_message, label="Show hand")
-    assert nosy.ephemeral and "not playing" in nosy.response.content
+    assert nosy.ephemeral and "not playing" in head(nosy.response)
     rules = await watcher.slash(channel, "rules", game="idiot")
-    assert rules.ephemeral and rules.response.content.startswith("# Idiot")
+    assert rules.ephemeral and head(rules.response).startswith("# Idiot")
 
 
 async def test_first_player_readying_last_gets_a_full_turn_timer(simcord_env, fixed_seed):
@@ -364,9 +370,9 @@ async def test_leaving_mid_game_takes_the_seat_out_once(simcord_env, data_dir, f
     guild, channel, members = setup_world(env)
     table = await open_and_start(env, channel, members)
     left = await members[2].slash(game_place(channel), "leave")
-    assert "You left the Idiot game" in left.response.content
+    assert "You left the Idiot game" in head(left.response)
     assert table.state.current_players() == frozenset(m.id for m in members[:2])
     again = await members[2].slash(game_place(channel), "leave")
-    assert "You are not in this game" in again.response.content
+    assert "You are not in this game" in head(again.response)
     assert db_rows(data_dir, guild.id, "SELECT user_id, code, source FROM actions") == [(members[2].id, "leave", "removal")]
-    assert "left the game" in seat_line(board(channel).embeds[0].description, members[2])
+    assert "left the game" in seat_line(embed_of(board(channel)).description, members[2])

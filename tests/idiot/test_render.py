@@ -228,7 +228,8 @@ def test_a_player_who_is_out_is_told_so():
     )
     lines = render.event_lines(game.apply(A, Action.play("Kc")), NAMES)
     assert lines == [f"{NAMES[A]} played K♣.", f"🏁 {NAMES[A]} has played out all their cards (1st place)."]
-    assert f"You are out of cards. Waiting for {NAMES[B]}." in render.hand_embed(game.observation(A), NAMES).description
+    out_hand = render.hand_embed(game.observation(A), NAMES).description
+    assert "You are out of cards" in out_hand and "Waiting for" not in out_hand  # the hand's status line says who
     assert f"{NAMES[A]}: out of cards (1st)" in render.table_embed(game.observation(None), NAMES, []).description
 
 

@@ -12,7 +12,7 @@ import pytest
 from bot.config import shard_of
 from bot.tables.moves import _Stale
 from storage import repos
-from tests.e2e.ui import game_place
+from tests.e2e.ui import game_place, head
 from tests.multiprocess.harness import SHARDS, TwoProcessBot, close_all, kill, new_process
 
 pytestmark = pytest.mark.simcord(shard_count=SHARDS)
@@ -156,7 +156,7 @@ async def test_simultaneous_conflicting_moves_in_both_processes_apply_once(simco
     result = await dm_player.user.select(dms(dm_player)[-1], [clicked])
     other.storage.transaction = original
     assert raced
-    assert "earlier moment in the game, so nothing was played" in result.response.content
+    assert "earlier moment in the game, so nothing was played" in head(result.response)
     log = await logged(owner, guild.id, table.id)
     assert len(log) == version + 1 and log[-1][1] == rival  # applied exactly once: the rival's move
     # Both copies agree with the database.

@@ -11,7 +11,7 @@ from bot import computer
 from tests.ai.test_e2e_computers import db_rows, the_table, world
 from tests.conftest import restart
 from tests.e2e.embeds import embed_text
-from tests.e2e.ui import board, game_place, use_control
+from tests.e2e.ui import board, embed_of, game_place, head, use_control
 from tests.onion.test_e2e_onion import choice, hand_of
 
 SEED = 20261123
@@ -20,7 +20,7 @@ SEED = 20261123
 async def member_move(host, channel, table):
     """The member opens their hand and plays a calm move it offers (keep, match, check)."""
     hand = await hand_of(host, channel)
-    assert "Your move" in (hand.content or ""), hand.content
+    assert "Your move" in (head(hand) or ""), head(hand)
     code = choice(table.state, host.id)
     await use_control(host, hand, code)
     return code
@@ -36,7 +36,7 @@ async def play_round(env, data_dir, monkeypatch, host, channel, table, restart_a
         # The computers have played everything they had to: only the member is waited for.
         assert table.state.current_players() == {host.id}, (step, table.state.current_players())
         ping = game_place(channel).last_message
-        assert all(str(p) not in (ping.content or "") for p in seats)  # computers are never pinged
+        assert all(str(p) not in (head(ping) or "") for p in seats)  # computers are never pinged
         if restart_at is not None and step >= restart_at and not restarted:
             # Stop the computers before the member's move, so that after it a computer
             # seat is due with nothing playing it; then restart.
@@ -46,7 +46,7 @@ async def play_round(env, data_dir, monkeypatch, host, channel, table, restart_a
                 monkeypatch.setattr(computer, "schedule", schedule)
                 continue
             due = next(p for p in table.state.current_players() if computer.is_computer(p))
-            shown = embed_text(board(channel).embeds[0])
+            shown = embed_text(embed_of(board(channel)))
             assert f"**Turn:** {computer.name(due)}" in shown and "(a computer player: it moves in a moment)" in shown
             before = table.record.version
             monkeypatch.setattr(computer, "schedule", schedule)
@@ -90,4 +90,4 @@ async def test_a_member_and_two_computers_play_rounds_with_a_restart(simcord_env
     assert table.status == "finished"
     assert sum(table.state.chips.values()) + table.state.pot == 300
     ended = await host.slash(channel, "onion session end")
-    assert "2 rounds played" in ended.response.content and "🤖 Deckhand 2 (hard)" in ended.response.content
+    assert "2 rounds played" in head(ended.response) and "🤖 Deckhand 2 (hard)" in head(ended.response)

@@ -17,7 +17,7 @@ import bot.games as games
 from bot.cardart import CardRow
 from tests.cardcodes import card_codes_in
 from tests.conftest import make_bot
-from tests.e2e.ui import board, game_place, use_control
+from tests.e2e.ui import board, game_place, head, image_urls, text, use_control
 from tests.platform.test_table_e2e import TOY, mover_of, now, play_code, start, world
 
 
@@ -56,8 +56,8 @@ async def test_every_hand_message_carries_the_picture_of_the_players_own_cards(s
         shown = await m.click(board(channel), label="Show hand")
         hands[m.id] = shown.response.message
         assert shown.ephemeral and attached(env, hands[m.id]) == [f"hand-{table.id}.png"]
-        embed = now(env, hands[m.id]).embeds[0]
-        assert embed.image.url and embed.image.url.endswith(f"hand-{table.id}.png")
+        (url,) = image_urls(now(env, hands[m.id]))
+        assert url.endswith(f"hand-{table.id}.png")
         assert toy_hand_cards[-1] == table.state.observation(m.id)  # drawn from this player's own view only
     mover, _ = mover_of(env, members)
     other = next(m for m in members if m is not mover)
@@ -68,7 +68,7 @@ async def test_every_hand_message_carries_the_picture_of_the_players_own_cards(s
     assert attached(env, result.response.message) == [f"hand-{table.id}.png"]
     # The other player's open hand was edited to "Your move", with its picture, in one call.
     live = now(env, hands[other.id])
-    assert "Your move" in live.content and len(live.attachments) == 1
+    assert "Your move" in head(live) and len(live.attachments) == 1
     assert live.attachments[0].description.startswith("Card picture. Your hand:")  # alt text for screen readers
 
 
@@ -83,8 +83,8 @@ async def test_my_pictures_off_gives_that_player_text_only_hands(simcord_env, to
     await start(channel, members)
     (table,) = env.bot.tables.tables()
     plain = await reader.click(board(channel), label="Show hand")
-    assert attached(env, plain.response.message) == [] and not now(env, plain.response.message).embeds[0].image.url
-    assert " ".join(str(c) for c in table.state.hands[reader.id]) in now(env, plain.response.message).embeds[0].description
+    assert attached(env, plain.response.message) == [] and not image_urls(now(env, plain.response.message))
+    assert " ".join(str(c) for c in table.state.hands[reader.id]) in text(now(env, plain.response.message))
     pictured = await members[0].click(board(channel), label="Show hand")
     assert len(attached(env, pictured.response.message)) == 1  # the others keep theirs
     await reader.slash(channel, "settings my-pictures", mode="on")
@@ -100,14 +100,13 @@ async def test_dm_hand_carries_the_picture(simcord_env, toy_hand_cards):
     await start(channel, members)
     await dm_player.click(board(channel), label="Show hand")
     (dm,) = [m for m in dm_player.user.dm_channel.history() if m.author.bot]
-    assert len(dm.attachments) == 1 and dm.embeds[0].image.url
+    assert len(dm.attachments) == 1 and image_urls(dm)
 
 
 async def test_v2_layout_hand_is_one_layout_with_text_picture_and_controls(simcord_env, toy_hand_cards):
+    """The default layout."""
     env = simcord_env
     guild, channel, members = world(env, 2)
-    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
-    await admin.slash(channel, "settings layout", style="v2")
     await start(channel, members)
     mover, table = mover_of(env, members)
     shown = await mover.click(board(channel), label="Show hand")
@@ -182,3 +181,48 @@ async def test_card_pictures_are_warmed_up_at_start_off_the_event_loop(tmp_path,
             assert calls == [("french", False), ("onion", False)]  # both decks, in a worker thread
     finally:
         await bot.storage.close()
+
+
+async def test_classic_layout_hand_is_an_embed_with_picture_and_controls(simcord_env, toy_hand_cards):
+    """``/settings layout classic``: the hand is an embed carrying the picture, with the same controls."""
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(channel, "settings layout", style="classic")
+    await start(channel, members)
+    mover, table = mover_of(env, members)
+    shown = await mover.click(board(channel), label="Show hand")
+    hand = now(env, shown.response.message)
+    assert not hand.flags.components_v2 and "Your move" in hand.content
+    (embed,) = hand.embeds
+    assert embed.title == "Your hand" and embed.image.url.endswith(f"hand-{table.id}.png") and len(hand.attachments) == 1
+    version = table.record.version
+    await mover.select(hand, [play_code(table, mover)])
+    assert table.record.version == version + 1
+    assert not board(channel).flags.components_v2 and board(channel).embeds  # the board is classic too
+
+
+async def test_table_picture_names_the_players_by_their_display_names(tmp_path):
+    """The public picture's row labels carry each player's server display name (plain
+    text: an image cannot resolve a mention), cut when long, emoji left out; a name the
+    font cannot draw at all falls back to the seat number."""
+    long_name = "Bartholomew-Maximilian Featherstonehaugh the Third"
+    bot = make_bot(tmp_path / "data")
+    try:
+        async with simcord.run(bot) as env:
+            guild = env.create_guild()
+            channel = guild.create_text_channel("cards")
+            members = [
+                guild.add_member(env.create_user("ann"), nick="Ann 🎲"),
+                guild.add_member(env.create_user("bob"), nick=long_name),
+                guild.add_member(env.create_user("cy"), nick="🃏🃏🃏"),
+            ]
+            await start(channel, members, "idiot new")
+            (picture,) = board(channel).attachments
+    finally:
+        await bot.storage.close()
+    alt = picture.description
+    assert "Seat 1 · Ann ·" in alt  # the emoji is not drawn
+    assert f"Seat 2 · {long_name[:24].strip()} ·" in alt and long_name not in alt  # cut
+    assert "Seat 3 · " in alt and "🃏" not in alt  # nothing drawable: the seat alone
+    assert "<@" not in alt

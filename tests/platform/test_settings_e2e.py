@@ -7,7 +7,7 @@ import discord
 import pytest
 
 from tests.conftest import make_bot
-from tests.e2e.ui import game_place
+from tests.e2e.ui import game_place, head
 
 TOY = ("bot.commands", "tests.platform.toy")
 
@@ -30,17 +30,17 @@ async def test_server_settings_need_manage_server_and_apply_to_new_tables(simcor
     env = simcord_env
     guild, channel, admin, members = world(env)
     refused = await members[0].slash(channel, "settings timer", seconds=45)
-    assert refused.ephemeral and "Manage Server" in refused.response.content
+    assert refused.ephemeral and "Manage Server" in head(refused.response)
     refused_rule = await members[0].slash(channel, "settings house-rule", game="toy", rule="hand", value="5")
-    assert "Manage Server" in refused_rule.response.content
+    assert "Manage Server" in head(refused_rule.response)
     await admin.slash(channel, "settings timer", seconds=45)
     bad = await admin.slash(channel, "settings house-rule", game="toy", rule="hand", value="7")
-    assert "not a choice" in bad.response.content
+    assert "not a choice" in head(bad.response)
     unknown = await admin.slash(channel, "settings house-rule", game="toy", rule="jokers", value="on")
-    assert "no house rule 'jokers'" in unknown.response.content
+    assert "no house rule 'jokers'" in head(unknown.response)
     await admin.slash(channel, "settings house-rule", game="toy", rule="hand", value="5")
     shown = await members[1].slash(channel, "settings show")
-    assert "45 s" in shown.response.content and "hand:** 5" in shown.response.content
+    assert "45 s" in head(shown.response) and "hand:** 5" in head(shown.response)
     lobby = (await members[0].slash(channel, "toy new")).response.message
     await members[1].click(lobby, label="Join")
     await members[0].click(lobby, label="Start")
@@ -68,7 +68,7 @@ async def test_a_hand_older_than_its_token_still_works_and_catches_up(simcord_en
     assert refreshed.response.message.id == hand.response.message.id
     code = table.state.legal_actions(mover.id)[0].code()
     played = await mover.select(refreshed.response.message, [code])
-    assert table.record.version == 1 and "Waiting for" in played.response.content
+    assert table.record.version == 1 and "Waiting for" in head(played.response)
 
 
 async def test_three_players_idle_one_is_removed_and_the_game_carries_on(simcord_env):

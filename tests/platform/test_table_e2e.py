@@ -14,7 +14,7 @@ import pytest
 from simcord.results import to_discord_message
 
 from tests.conftest import make_bot, restart
-from tests.e2e.ui import board, game_place
+from tests.e2e.ui import board, game_place, head, image_urls, labels
 
 TOY = ("bot.commands", "tests.platform.toy")
 
@@ -57,13 +57,14 @@ def pinged(env, since=0):
         if request.method == "POST" and re.fullmatch(r"/channels/\d+/messages", request.path):
             payload = request.json or {}
             allowed = {int(u) for u in (payload.get("allowed_mentions") or {}).get("users", [])}
-            users |= {int(u) for u in re.findall(r"<@(\d+)>", payload.get("content") or "")} & allowed
+            words = (payload.get("content") or "") + json.dumps(payload.get("components") or [])  # a V2 board's TextDisplays
+            users |= {int(u) for u in re.findall(r"<@(\d+)>", words)} & allowed
     return users
 
 
 def turn_lines(place):
     """Messages in ``place`` that tell someone it is their move (the board's first line)."""
-    return [m for m in place.history() if "your move" in (m.content or "") or "your picks" in (m.content or "")]
+    return [m for m in place.history() if "your move" in (head(m) or "") or "your picks" in (head(m) or "")]
 
 
 def mover_of(env, members):
@@ -91,13 +92,13 @@ async def test_whole_game_in_a_thread_with_one_parent_message_and_live_hands(sim
     while env.bot.tables.tables():
         mover, table = mover_of(env, members)
         shown = board(channel)
-        assert shown.content.startswith(f"👉 {mover.mention}: your move.")  # exactly who must act
+        assert head(shown).startswith(f"👉 {mover.mention}: your move.")  # exactly who must act
         assert [m.id for m in turn_lines(thread)] == [shown.id]  # the board is the only "your move"
         if mover.id not in hands:
             hands[mover.id] = (await mover.click(shown, label="Show hand")).response.message
         else:
             # Nobody clicked Show hand: the open hand updated itself when the turn came.
-            assert "Your move" in now(env, hands[mover.id]).content
+            assert "Your move" in head(now(env, hands[mover.id]))
         hand = now(env, hands[mover.id])
         since = len(env.http_requests)
         result = await mover.select(hand, [play_code(table, mover)])
@@ -119,12 +120,12 @@ async def test_whole_game_in_a_thread_with_one_parent_message_and_live_hands(sim
     parent = now(env, lobby).embeds[0].description
     assert "won the Toy game" in parent and "/stats" in parent and f"<#{thread.id}>" in parent
     final = board(channel)
-    assert "won the Toy game" in final.content and "/stats" in final.content and "your move" not in final.content
-    assert [c.label for row in final.components for c in row.children] == ["Rematch"]
+    assert "won the Toy game" in head(final) and "/stats" in head(final) and "your move" not in head(final)
+    assert labels(final) == ["Rematch"]
     assert [m.id for m in bot_posts(thread)] == [final.id]  # one board in the thread, nothing stale
     for hand in hands.values():  # every open hand says so too, not a stale "Waiting for"
         shown = now(env, hand)
-        assert shown.content == "The game is over." and [c.label for row in shown.components for c in row.children] == ["Refresh"]
+        assert head(shown) == "The game is over." and labels(shown) == ["Refresh"]
     assert not any("turn" in line for line in table.record.recent)
 
 
@@ -147,7 +148,7 @@ async def test_a_hand_left_alone_for_minutes_gets_a_ping_again(simcord_env, monk
     since = len(env.http_requests)
     await b.select(hand_b, [play_code(table, b)])
     assert pinged(env, since) == {a.id}
-    assert "Your move" in now(env, hand_a).content  # updated too, for when they come back
+    assert "Your move" in head(now(env, hand_a))  # updated too, for when they come back
     assert [m.id for m in turn_lines(thread)] == [board(channel).id]
 
 
@@ -162,14 +163,14 @@ async def test_rematch_opens_a_lobby_in_the_thread_with_the_same_players(simcord
         await mover.select(hand.response.message, [play_code(table, mover)])
     outsider = guild.add_member(env.create_user("watcher"))
     refused = await outsider.click(board(channel), label="Rematch")
-    assert refused.ephemeral and "Only the players" in refused.response.content
+    assert refused.ephemeral and "Only the players" in head(refused.response)
     again = await members[1].click(board(channel), label="Rematch")
     assert not again.ephemeral
     (table,) = env.bot.tables.tables()
     assert table.record.players == [members[1].id, members[0].id] and table.record.thread_id == thread.id
     await members[1].click(again.response.message, label="Start")
     assert table.status == "playing" and [t.id for t in channel.threads] == [thread.id]  # played in the same thread
-    assert thread.last_message.content.startswith("👉")
+    assert head(thread.last_message).startswith("👉")
 
 
 async def test_thread_creation_refused_falls_back_to_the_channel_with_a_note(simcord_env):
@@ -183,7 +184,7 @@ async def test_thread_creation_refused_falls_back_to_the_channel_with_a_note(sim
     note = now(env, lobby).embeds[0].footer.text
     assert "could not open a thread" in note and "played in this channel" in note
     mover, _ = mover_of(env, members)
-    assert channel.last_message.content == f"👉 {mover.mention}: your move."
+    assert head(channel.last_message) == f"👉 {mover.mention}: your move."
     hand = await mover.click(channel.last_message, label="Show hand")
     await mover.select(hand.response.message, [play_code(table, mover)])
     assert table.record.version == 1
@@ -194,12 +195,12 @@ async def test_threads_off_keeps_games_in_the_channel(simcord_env):
     guild, channel, members = world(env, 2)
     admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
     refused = await members[0].slash(channel, "settings threads", mode="off")
-    assert "Manage Server" in refused.response.content
+    assert "Manage Server" in head(refused.response)
     await admin.slash(channel, "settings threads", mode="off")
     await start(channel, members)
     assert channel.threads == []
     second = await members[1].slash(channel, "toy new")
-    assert second.ephemeral and "already has a Toy table" in second.response.content
+    assert second.ephemeral and "already has a Toy table" in head(second.response)
 
 
 async def test_several_games_from_one_channel_each_in_its_thread(simcord_env):
@@ -213,9 +214,9 @@ async def test_several_games_from_one_channel_each_in_its_thread(simcord_env):
     # /hand typed in a thread finds that thread's table; in the parent, it says where to go.
     mover, _ = next((m, t) for t in tables.tables() for m in members[2:] if m.id in t.state.current_players())
     shown = await mover.slash(second, "hand")
-    assert "Your move" in shown.response.content
+    assert "Your move" in head(shown.response)
     lost = await mover.slash(channel, "hand")
-    assert lost.ephemeral and f"<#{second.id}>" in lost.response.content
+    assert lost.ephemeral and f"<#{second.id}>" in head(lost.response)
 
 
 async def test_dm_hand_player_is_told_in_dms_and_show_hand_refreshes_it(simcord_env):
@@ -233,13 +234,13 @@ async def test_dm_hand_player_is_told_in_dms_and_show_hand_refreshes_it(simcord_
             latest = dms()[-1]
             if table.record.version > 0:
                 # Their turn came: a new DM with the hand, the previous one cut to a line.
-                assert "Your move" in latest.content and latest.embeds
+                assert "Your move" in head(latest)
                 turns_seen += 1
                 if len(dms()) > 1:
-                    assert "An earlier hand" in dms()[-2].content and not dms()[-2].embeds
+                    assert "An earlier hand" in head(dms()[-2]) and not dms()[-2].embeds
             count = len(dms())
             pressed = await mover.click(thread.last_message, label="Show hand")
-            assert pressed.ephemeral and "in your DMs" in pressed.response.content
+            assert pressed.ephemeral and "in your DMs" in head(pressed.response)
             assert len(dms()) == count or count == 0  # refreshed in place, not sent again
             result = await mover.user.select(dms()[-1], [play_code(table, mover)])
             assert table.record.version and result.response is not None
@@ -259,9 +260,9 @@ async def test_closed_dms_are_said_once_and_hands_fall_back_to_ephemeral(simcord
     mover, table = mover_of(env, members)
     thread = game_place(channel)
     first = await mover.click(thread.last_message, label="Show hand")
-    assert first.ephemeral and "could not DM you" in first.response.content
+    assert first.ephemeral and "could not DM you" in head(first.response)
     second = await mover.click(thread.last_message, label="Show hand")
-    assert second.ephemeral and "could not DM you" not in second.response.content and "Your move" in second.response.content
+    assert second.ephemeral and "could not DM you" not in head(second.response) and "Your move" in head(second.response)
 
 
 async def test_restart_mid_game_board_pings_and_hands_carry_on(simcord_env, data_dir):
@@ -276,7 +277,7 @@ async def test_restart_mid_game_board_pings_and_hands_carry_on(simcord_env, data
     await restart(env, data_dir, TOY)
     mover, table = mover_of(env, members)
     hand = await mover.click(board(channel), label="Show hand")  # the board's button, posted before the restart
-    assert "Your move" in hand.response.content
+    assert "Your move" in head(hand.response)
     since = len(env.http_requests)
     await mover.select(hand.response.message, [play_code(table, mover)])
     # Open hands are not remembered across a restart: the next player is pinged by a new board.
@@ -284,7 +285,7 @@ async def test_restart_mid_game_board_pings_and_hands_carry_on(simcord_env, data
     assert pinged(env, since) == {following.id}
     assert board(channel).id != board_id and board_id not in {m.id for m in thread.history()}
     assert [m.id for m in turn_lines(thread)] == [board(channel).id]  # no stale "your move" after the restart
-    assert board(channel).content.startswith(f"👉 {following.mention}: your move.")
+    assert head(board(channel)).startswith(f"👉 {following.mention}: your move.")
 
 
 async def test_a_ping_message_stored_before_the_board_carried_the_turn_is_deleted(simcord_env):
@@ -334,7 +335,7 @@ async def test_engines_ping_names_everyone_still_to_pick(players, tmp_path):
             waiting = sorted(table.state.current_players())
             assert len(waiting) == players
             ping = thread.last_message
-            assert all(f"<@{p}>" in ping.content for p in waiting)
+            assert all(f"<@{p}>" in head(ping) for p in waiting)
             picker = next(m for m in members if m.id == waiting[0])
             hand = await picker.click(ping, label="Show hand")
             code = next(a.code() for a in table.state.legal_actions(picker.id) if a.kind == "play")
@@ -343,7 +344,7 @@ async def test_engines_ping_names_everyone_still_to_pick(players, tmp_path):
             assert picker.id not in still
             edited = now(env, ping)
             assert edited.id == thread.last_message.id  # the same ping, edited: no new notice
-            assert f"<@{picker.id}>" not in edited.content and all(f"<@{p}>" in edited.content for p in still)
+            assert f"<@{picker.id}>" not in head(edited) and all(f"<@{p}>" in head(edited) for p in still)
     finally:
         await bot.storage.close()
 
@@ -359,20 +360,20 @@ async def test_idiot_swap_ping(tmp_path):
             thread = game_place(channel)
             (table,) = env.bot.tables.tables()
             shown = board(channel)
-            assert all(m.mention in shown.content for m in members) and "your picks" in shown.content
+            assert all(m.mention in head(shown) for m in members) and "your picks" in head(shown)
             first = members[0]
             hand = await first.click(shown, label="Show hand")
             since = len(env.http_requests)
             await first.click(hand.response.message, label="Ready")
             edited = now(env, shown)
             assert edited.id == board(channel).id and pinged(env, since) == set()  # the same board, edited: no new notice
-            assert first.mention not in edited.content and all(m.mention in edited.content for m in members[1:])
+            assert first.mention not in head(edited) and all(m.mention in head(edited) for m in members[1:])
             for m in members[1:]:
                 hand = await m.click(board(channel), label="Show hand")
                 await m.click(hand.response.message, label="Ready")
             assert table.state.phase == "play"
             (current,) = table.state.current_players()
-            assert board(channel).content.startswith(f"👉 <@{current}>: your move.")
+            assert head(board(channel)).startswith(f"👉 <@{current}>: your move.")
             assert [m.id for m in turn_lines(thread)] == [board(channel).id]
     finally:
         await bot.storage.close()
@@ -401,7 +402,10 @@ async def test_leak_scan_no_hidden_card_in_any_public_message(simcord_env):
             public.append(json.dumps(payload, ensure_ascii=False))
         elif request.path.startswith("/interactions/") and not int((payload.get("data") or {}).get("flags") or 0) & 64:
             data = payload.get("data") or {}
-            if not any((e.get("title") or "") == "Your hand" for e in data.get("embeds", [])):
+            # A click's answer updating the clicker's own (ephemeral) hand: an embed titled
+            # "Your hand", or the same title as the heading of a V2 hand's text.
+            own_hand = any((e.get("title") or "") == "Your hand" for e in data.get("embeds", [])) or "### Your hand" in json.dumps(data.get("components") or [], ensure_ascii=False)
+            if not own_hand:
                 public.append(json.dumps(data, ensure_ascii=False))
     assert len(public) > 10
     text = "\n".join(public)
@@ -424,14 +428,13 @@ async def test_board_is_reposted_when_chat_scrolled_it_far_up(simcord_env):
     await mover.select(now(env, hands[mover.id]), [play_code(table, mover)])
     history = thread.history()
     assert board(channel).id != old and old not in {m.id for m in history}
-    assert history[-1].id == board(channel).id and history[-1].content.startswith("👉")  # the board, at the bottom
+    assert history[-1].id == board(channel).id and head(history[-1]).startswith("👉")  # the board, at the bottom
 
 
 async def test_v2_layout_board_is_played_and_edited_in_place(simcord_env):
+    """Components V2 is the default layout: no setting needed."""
     env = simcord_env
     guild, channel, members = world(env, 2)
-    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
-    await admin.slash(channel, "settings layout", style="v2")
     await start(channel, members)
     thread = game_place(channel)
     (first,) = [m for m in thread.history() if m.flags.components_v2]
@@ -447,6 +450,29 @@ async def test_v2_layout_board_is_played_and_edited_in_place(simcord_env):
     texts = [c.content for c in final.components[0].children if isinstance(c, discord.TextDisplay)]
     assert "won the Toy game" in texts[0]
     assert final.components[-1].children[0].label == "Rematch"
+
+
+async def test_classic_layout_is_the_switch_back_and_plays_a_whole_game(simcord_env):
+    """``/settings layout classic``: the board and the hands are embeds with message
+    content, a whole game long; games started before the switch keep their layout."""
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    told = await admin.slash(channel, "settings layout", style="classic")
+    assert "as an embed" in told.response.content
+    await start(channel, members)
+    first = board(channel)
+    assert not first.flags.components_v2 and first.content.startswith("👉") and first.embeds[0].title.startswith("Toy")
+    hands = {m.id: (await m.click(first, label="Show hand")).response.message for m in members}
+    assert all(not now(env, h).flags.components_v2 and now(env, h).embeds for h in hands.values())
+    while env.bot.tables.tables():
+        mover, table = mover_of(env, members)
+        assert "Your move" in now(env, hands[mover.id]).content
+        result = await mover.select(now(env, hands[mover.id]), [play_code(table, mover)])
+        hands[mover.id] = result.response.message
+    final = now(env, first)
+    assert not final.flags.components_v2 and "won the Toy game" in final.content
+    assert [c.label for row in final.components for c in row.children] == ["Rematch"]
 
 
 async def test_card_picture_is_drawn_from_the_spectator_view_and_rides_on_the_board_edit(simcord_env, monkeypatch):
@@ -480,7 +506,7 @@ async def test_card_picture_is_drawn_from_the_spectator_view_and_rides_on_the_bo
     thread = game_place(channel)
     mover, table = mover_of(env, members)
     first = board(channel)
-    assert len(first.attachments) == 1 and first.embeds[0].image.url
+    assert len(first.attachments) == 1 and [u.rsplit("/", 1)[-1] for u in image_urls(first)] == ["table-1.png"]
     hands = {m.id: (await m.click(first, label="Show hand")).response.message for m in members}
     start_at = len(env.http_requests)
     await mover.select(now(env, hands[mover.id]), [play_code(table, mover)])
@@ -524,7 +550,7 @@ async def test_cancel_mid_game_leaves_no_stale_turn_on_the_board_or_in_open_hand
         texts = [c.content for c in final.components[0].children if isinstance(c, discord.TextDisplay)]
         assert texts[0].startswith("This game was cancelled.") and len(final.components) == 1  # no buttons left
     else:
-        assert final.content.startswith("This game was cancelled.") and not final.components
+        assert head(final).startswith("This game was cancelled.") and not final.components
     assert turn_lines(thread) == [] and not final.attachments
     for hand in hands:
         cut = now(env, hand)

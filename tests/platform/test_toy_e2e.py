@@ -11,7 +11,7 @@ import pytest
 from bot.engine import Action
 
 from tests.conftest import make_bot, restart
-from tests.e2e.ui import game_place
+from tests.e2e.ui import game_place, head
 
 TOY = ("bot.commands", "tests.platform.toy")
 
@@ -54,7 +54,7 @@ async def test_lobby_start_and_whole_game(simcord_env, data_dir):
     guild, channel, members = setup_world(env)
     await open_and_start(env, channel, members)
     table_msg = game_place(channel).last_message
-    assert "your move" in table_msg.content
+    assert "your move" in head(table_msg)
     for _ in range(10):
         if not env.bot.tables.tables():
             break
@@ -65,7 +65,7 @@ async def test_lobby_start_and_whole_game(simcord_env, data_dir):
         await mover.select(hand.response.message, [card])
         table_msg = game_place(channel).last_message
     assert not env.bot.tables.tables()
-    assert "won the Toy game" in game_place(channel).last_message.content
+    assert "won the Toy game" in head(game_place(channel).last_message)
     rows = db_rows(data_dir, guild.id, "SELECT place FROM results ORDER BY place")
     assert [r[0] for r in rows] == [1, 2]
 
@@ -75,17 +75,17 @@ async def test_second_table_in_channel_is_refused_with_its_name(simcord_env):
     await members[0].slash(channel, "toy new")
     second = await members[1].slash(channel, "toy new")
     assert second.ephemeral
-    assert "already has a Toy table hosted by" in second.response.content
+    assert "already has a Toy table hosted by" in head(second.response)
 
 
 async def test_only_host_starts_and_min_players(simcord_env):
     guild, channel, members = setup_world(simcord_env)
     lobby = (await members[0].slash(channel, "toy new")).response.message
     alone = await members[0].click(lobby, label="Start")
-    assert "needs 2 to 4 players" in alone.response.content
+    assert "needs 2 to 4 players" in head(alone.response)
     await members[1].click(lobby, label="Join")
     not_host = await members[1].click(lobby, label="Start")
-    assert not_host.ephemeral and "Only the host" in not_host.response.content
+    assert not_host.ephemeral and "Only the host" in head(not_host.response)
 
 
 async def test_out_of_turn_stale_and_nonplayer_clicks_change_nothing(simcord_env, data_dir):
@@ -97,7 +97,7 @@ async def test_out_of_turn_stale_and_nonplayer_clicks_change_nothing(simcord_env
     mover, table = current_player(env.bot, members, guild)
     waiting = next(m for m in members if m.id != mover.id)
     waiting_hand = await waiting.click(table_msg, label="Show hand")
-    assert "Waiting for" in waiting_hand.response.content
+    assert "Waiting for" in head(waiting_hand.response)
     version = table.record.version
     assert not [c for c in waiting_hand.response.components if c["components"][0].get("type") == 3]  # no select
     # Two hand messages open at once (Show hand twice): play from one, then the other is stale.
@@ -107,13 +107,13 @@ async def test_out_of_turn_stale_and_nonplayer_clicks_change_nothing(simcord_env
     await mover.select(mover_hand.response.message, [first])
     assert table.record.version == version + 1
     again = await mover.select(second_hand.response.message, [second])
-    assert "earlier moment" in again.response.content
+    assert "earlier moment" in head(again.response)
     assert table.record.version == version + 1
     # The next player's hand now offers a move; the previous mover's is out of turn.
     (now_current,) = table.state.current_players()
     assert now_current != mover.id
     nosy = await outsider.click(game_place(channel).last_message, label="Show hand")
-    assert nosy.ephemeral and "not playing" in nosy.response.content
+    assert nosy.ephemeral and "not playing" in head(nosy.response)
     count = db_rows(data_dir, guild.id, "SELECT COUNT(*) FROM actions")[0][0]
     assert count == 1
 
@@ -145,7 +145,7 @@ async def test_three_timeouts_in_a_row_remove_the_player(simcord_env, data_dir):
             break
         await env.advance_time(121)
     assert table.status == "finished"
-    assert "won the Toy game" in game_place(channel).last_message.content
+    assert "won the Toy game" in head(game_place(channel).last_message)
 
 
 async def test_obligation_met_by_typed_chat_or_penalised_by_its_timer(simcord_env):
@@ -165,7 +165,7 @@ async def test_obligation_met_by_typed_chat_or_penalised_by_its_timer(simcord_en
     assert [p for p, _ in table.record.obligations.values()] == [mover2.id]
     await mover.send(game_place(channel), "just chatting")  # ordinary chat changes nothing
     refused = await mover2.slash(game_place(channel), "say", text="hello")  # the fallback command: words that don't count
-    assert refused.ephemeral and "Nothing to say" in refused.response.content
+    assert refused.ephemeral and "Nothing to say" in head(refused.response)
     await env.advance_time(21)
     assert not table.record.obligations
     assert len(table.state.hands[mover2.id]) == 2  # drew a penalty card
@@ -184,7 +184,7 @@ async def test_restart_mid_game_restores_table_buttons_and_timer(simcord_env, da
     assert len(restored) == 1 and restored[0].state.to_json() == state_before
     # The old message's button works in the new process, and play continues.
     hand = await mover.click(table_msg, label="Show hand")
-    assert hand.ephemeral and "Your move" in hand.response.content
+    assert hand.ephemeral and "Your move" in head(hand.response)
     await mover.select(hand.response.message, [restored[0].state.legal_actions(mover.id)[0].code()])
     assert restored[0].record.version == 1
     # Its timer was re-armed from the stored deadline.
@@ -216,7 +216,7 @@ async def test_unrecoverable_row_closes_table_with_a_message(simcord_env, data_d
     db_rows(data_dir, guild.id, "UPDATE game_tables SET state = 'nope', seed = NULL")
     await restart(env, data_dir, TOY)
     assert env.bot.tables.tables() == []
-    assert "could not be restored" in channel.last_message.content  # said in the parent channel
+    assert "could not be restored" in head(channel.last_message)  # said in the parent channel
     fresh = await members[0].slash(channel, "toy new")  # the channel is usable again
     assert not fresh.ephemeral
 
@@ -243,7 +243,7 @@ async def test_rest_failure_leaves_no_table_stuck(simcord_env, data_dir, other_h
     await env.advance_time(11)  # the retry re-posts the table
     assert not table.needs_publish
     other, _ = current_player(env.bot, members, guild)
-    assert other.mention in game_place(channel).last_message.content
+    assert other.mention in head(game_place(channel).last_message)
     stored = json.loads(db_rows(data_dir, guild.id, "SELECT state FROM game_tables")[0][0])
     assert stored == table.state.to_dict()
 
@@ -254,7 +254,7 @@ async def test_cancel_permissions(simcord_env):
     lobby = (await members[0].slash(channel, "toy new")).response.message
     await members[1].click(lobby, label="Join")
     refused = await members[1].click(lobby, label="Cancel")
-    assert "Only the host" in refused.response.content
+    assert "Only the host" in head(refused.response)
     assert env.bot.tables.tables()
     await members[0].click(lobby, label="Cancel")
     assert not env.bot.tables.tables()
@@ -284,5 +284,5 @@ async def test_two_clicks_at_the_same_instant_apply_exactly_once(simcord_env, da
     # Through the UI too: both hand messages are now a move behind; both clicks are refused.
     for hand in (one, two):
         refused = await mover.select(hand.response.message, [code])
-        assert "earlier moment" in refused.response.content
+        assert "earlier moment" in head(refused.response)
     assert table.record.version == 1

@@ -15,7 +15,7 @@ import pytest
 
 from bot import computer
 from tests.conftest import restart
-from tests.e2e.ui import board, button_ids, game_place, select_options, use_control
+from tests.e2e.ui import board, button_ids, embed_of, game_place, head, select_options, use_control
 
 SEED = 20261123
 TURN_SECONDS = 120
@@ -75,7 +75,7 @@ async def play_to_the_end(env, channel, people, rng, limit=600, until=lambda tab
         member = rng.choice(movers)
         shown = await member.slash(game_place(channel), "hand")
         codes = offered(shown.response.message)
-        assert codes, shown.response.content
+        assert codes, head(shown.response)
         await use_control(member, shown.response.message, "ready" if "ready" in codes else rng.choice(codes))
     raise AssertionError("the game did not end")
 
@@ -101,7 +101,7 @@ async def test_a_leaver_is_replaced_and_the_computer_finishes_across_a_restart(s
     assert (table.state.hands[SEAT], table.state.face_up[SEAT], table.state.face_down[SEAT]) == hand  # same cards
     assert SEAT in table.state.current_players() and leaver.id not in table.state.players
     assert f"{TOOK} {leaver.mention}'s seat." in table.record.recent
-    shown = board(channel).embeds[0]
+    shown = embed_of(board(channel))
     assert f"{TOOK} {leaver.mention}'s seat." in (shown.description or "") + str([f for f in shown.fields])
     assert db_rows(data_dir, guild.id, "SELECT user_id, code, source FROM actions") == [(leaver.id, f"replace::{SEAT}", "removal")]
     again = await leaver.slash(game_place(channel), "leave")
@@ -184,7 +184,7 @@ async def test_the_last_person_leaving_closes_a_game_of_computers(simcord_env, d
     assert "You left" in left.response.content
     assert table.status == "cancelled" and env.bot.tables.tables() == []
     assert not any(computer.is_computer(p) and p not in table.record.players for p in table.state.players)  # nobody stood in
-    assert "Nobody but computer players was left" in (board(channel).content or "")
+    assert "Nobody but computer players was left" in (head(board(channel)) or "")
     assert db_rows(data_dir, guild.id, "SELECT COUNT(*) FROM results") == [(0,)]
 
 
