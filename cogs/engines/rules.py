@@ -187,10 +187,6 @@ DISTANCE_FROM: list[list[int | None]] = [[None] * 64 for _ in range(64)]
 for _request in standard_deck():
     for _card in standard_deck():
         DISTANCE_FROM[_request._key][_card._key] = distance(_request, _card)
-#: The pick actions of a hand, by its cards' keys in hand order (hands recur in random
-#: games and searches; the memo is bounded).
-_PICKS_OF: dict[tuple[int, ...], list[Action]] = {}
-_PICKS_OF_MAX = 100_000
 _DECLINE = Action("decline")
 _REFILL_ACTIONS = (Action("refill", arg="deck"), Action("refill", arg="partner"))
 
@@ -202,6 +198,17 @@ def _sorted(cards: Sequence[Card]) -> list[Card]:
 def _unique_sorted(cards: Sequence[Card]) -> list[Card]:
     # Equal cards share a key; the first of equals is kept, as set() would keep it.
     return [card for _, card in sorted({c._key: c for c in reversed(cards)}.items())]
+
+
+def _remove_one(cards: list[Card], card: Card) -> None:
+    """``cards.remove(card)`` (the first equal card), comparing keys rather than
+    through Card's Python-level equality."""
+    key = card._key
+    for i, held in enumerate(cards):
+        if held._key == key:
+            del cards[i]
+            return
+    cards.remove(card)  # not held: raises ValueError exactly as list.remove does
 
 
 def _label(values: Sequence[int]) -> str:
@@ -415,8 +422,8 @@ class EnginesGame(Game):
                 "drew",
                 player,
                 {"player": player, "cards": [code_at[c._key] for c in drawn], "count": len(drawn)},
-                private=True,
-                public_data={"player": player, "count": len(drawn)},
+                True,
+                {"player": player, "count": len(drawn)},
             )
         )
 
@@ -455,15 +462,17 @@ class EnginesGame(Game):
         elif player not in self.current_players():
             return []
         if phase == CHOOSE:
-            hand = self.hands[player]
-            key = tuple([card._key for card in hand])
-            picks = _PICKS_OF.get(key)
-            if picks is None:
-                if len(_PICKS_OF) >= _PICKS_OF_MAX:
-                    _PICKS_OF.clear()
-                picks = _PICKS_OF[key] = [_PICK_AT[card._key] for card in _unique_sorted(hand)]
-            actions = list(picks)
-            if player == self.turn and self._ipo_allowed(player):
+            # One shared pick per distinct card, in card order (== _unique_sorted(hand)).
+            # Hands of 4-9 cards out of 52 rarely recur, so this is not memoised.
+            pick_at = _PICK_AT
+            actions = [pick_at[key] for key in sorted({card._key for card in self.hands[player]})]
+            # == self._ipo_allowed(player), whose phase and pick checks passed above
+            if (
+                player == self.turn
+                and self.side_of[player] == GOOGLE
+                and self._ipos_left() > 0
+                and self.decks[GOOGLE]
+            ):
                 actions.append(_IPO)
             return actions
         if self.phase == TIEBREAK:
@@ -587,9 +596,7 @@ class EnginesGame(Game):
             hand.remove(card)  # raises ValueError as before
         choices = self.choices
         choices[player] = card
-        events.append(
-            Event("chosen", player, {"player": player, "card": _CODE_AT[key]}, private=True, public_data={"player": player})
-        )
+        events.append(Event("chosen", player, {"player": player, "card": _CODE_AT[key]}, True, {"player": player}))
         hands = self.hands
         for p in self.seats:  # == `if not self.current_players()`, without building it
             if p not in choices and hands[p]:
@@ -602,23 +609,28 @@ class EnginesGame(Game):
         """Everybody has picked: reveal and decide the search."""
         request = self.request
         assert request is not None
-        order = [p for p in self.play_order() if p in self.choices]
-        self.reveal = {
-            "search": self.search_count,
-            "request": _CODE_AT[request._key],
-            "plays": [{"player": p, "card": _CODE_AT[self.choices[p]._key]} for p in order],
-            "outcome": None,
-        }
-        events.append(Event("reveal", None, {"request": _CODE_AT[request._key], "plays": self.reveal["plays"]}))
+        choices, seats, code_at = self.choices, self.seats, _CODE_AT
+        request_code = code_at[request._key]
         row = DISTANCE_FROM[request._key]
-        choices = self.choices
-        gaps = {p: row[choices[p]._key] for p in order}
+        start = seats.index(self.turn)
+        order: list[int] = []  # == [p for p in self.play_order() if p in choices]
+        plays: list[dict[str, Any]] = []
+        gaps: dict[int, int | None] = {}
+        for p in seats[start:] + seats[:start]:
+            if p in choices:
+                key = choices[p]._key
+                order.append(p)
+                plays.append({"player": p, "card": code_at[key]})
+                gaps[p] = row[key]
+        self.reveal = {"search": self.search_count, "request": request_code, "plays": plays, "outcome": None}
+        events.append(Event("reveal", None, {"request": request_code, "plays": plays}))
 
-        matches = [p for p in order if gaps[p] == 0]
-        if self.four_players and matches:
-            # SI: every card matching the request is put aside, whoever played it.
-            self._win(matches, "match", events)
-            return
+        if len(seats) == 4:
+            matches = [p for p in order if gaps[p] == 0]
+            if matches:
+                # SI: every card matching the request is put aside, whoever played it.
+                self._win(matches, "match", events)
+                return
         answering = [p for p in order if gaps[p] is not None]
         if not answering:
             reason = "no_match" if request.rank.is_picture else "no_value"
@@ -626,8 +638,9 @@ class EnginesGame(Game):
             return
         # The closest card of each side; "first played" (play order) among equals.
         best: dict[str, int] = {}
+        side_of = self.side_of
         for p in answering:
-            side = self.side_of[p]
+            side = side_of[p]
             if side not in best or gaps[p] < gaps[best[side]]:
                 best[side] = p
         if len(best) == 1:
@@ -635,7 +648,8 @@ class EnginesGame(Game):
             return
         google, yahoo = best[GOOGLE], best[YAHOO]
         if gaps[google] != gaps[yahoo]:
-            self._win([min((google, yahoo), key=lambda p: gaps[p])], "closest", events)
+            # == min((google, yahoo), key=gaps): the gaps differ
+            self._win([google if gaps[google] < gaps[yahoo] else yahoo], "closest", events)  # type: ignore[operator]
             return
         self._tie(best, gaps[yahoo], events)
 
@@ -706,15 +720,17 @@ class EnginesGame(Game):
         self.choices = {}
 
     def _win(self, winners: list[int], reason: str, events: list[Event], shown: dict | None = None) -> None:
-        won = [{"player": p, "card": _CODE_AT[self.choices[p]._key], "side": self.side_of[p]} for p in winners]
+        choices, side_of, put_aside = self.choices, self.side_of, self.put_aside
+        won = [{"player": p, "card": _CODE_AT[choices[p]._key], "side": side_of[p]} for p in winners]
         for p in winners:
-            self.put_aside[self.side_of[p]].append(self.choices.pop(p))
+            put_aside[side_of[p]].append(choices.pop(p))
         self._return_picks()
-        self.search_discard.append(self.request)
-        sides = [self.side_of[p] for p in winners]
-        counts = {side: sides.count(side) for side in SIDES}
-        if counts[GOOGLE] != counts[YAHOO]:
-            self.last_winner = max(SIDES, key=lambda side: counts[side])
+        request = self.request
+        self.search_discard.append(request)
+        sides = [side_of[p] for p in winners]
+        google, yahoo = sides.count(GOOGLE), sides.count(YAHOO)
+        if google != yahoo:  # the side with more winners
+            self.last_winner = GOOGLE if google > yahoo else YAHOO
         else:  # both teams matched equally: the first match in play order leads
             self.last_winner = sides[0]
         self.unanswered = 0
@@ -722,7 +738,7 @@ class EnginesGame(Game):
         if shown is not None:
             outcome["shown"] = shown
         self.reveal["outcome"] = outcome
-        events.append(Event("search_won", None, {"request": _CODE_AT[self.request._key], **outcome}))
+        events.append(Event("search_won", None, {"request": _CODE_AT[request._key], **outcome}))
         self.request = None
         self.search_winners = list(winners)
         self._start_refill(events)
@@ -741,13 +757,16 @@ class EnginesGame(Game):
 
     def _start_refill(self, events: list[Event]) -> None:
         """4 players: a lone winner on a team may refill blindly from the partner."""
+        if len(self.seats) != 4:
+            self._finish_refill(events)
+            return
         pending: list[int] = []
-        if self.four_players:
-            for p in self.search_winners:
-                mate = self.partner(p)
-                short = len(self.hands[p]) < HAND_SIZE[self.side_of[p]]
-                if short and mate not in self.search_winners and self.hands[mate]:
-                    pending.append(p)
+        hands, winners = self.hands, self.search_winners
+        for p in winners:
+            mate = self.partner(p)
+            short = len(hands[p]) < HAND_SIZE[self.side_of[p]]
+            if short and mate not in winners and hands[mate]:
+                pending.append(p)
         if pending:
             self.phase = REFILL
             self.refill_pending = pending
@@ -762,26 +781,29 @@ class EnginesGame(Game):
             missing = HAND_SIZE[self.side_of[player]] - len(self.hands[player])
             count = min(missing, len(self.hands[mate]))
             rng = seeded_rng(self.seed, f"blind-{self.set_number}-{self.search_count}-{player}")
-            taken = rng.sample(self.hands[mate], count)
+            mate_hand = self.hands[mate]
+            taken = rng.sample(mate_hand, count)
             for card in taken:
-                self.hands[mate].remove(card)
+                _remove_one(mate_hand, card)
             self.hands[player] = _sorted(self.hands[player] + taken)
+            code_at = _CODE_AT
             events.append(
                 Event(
                     "refill",
                     player,
-                    {"player": player, "source": "partner", "partner": mate, "count": count, "cards": cards_to_codes(taken)},
-                    private=True,
-                    public_data={"player": player, "source": "partner", "partner": mate, "count": count},
+                    {"player": player, "source": "partner", "partner": mate, "count": count,
+                     "cards": [code_at[c._key] for c in taken]},
+                    True,
+                    {"player": player, "source": "partner", "partner": mate, "count": count},
                 )
             )
             events.append(
                 Event(
                     "given",
                     mate,
-                    {"player": mate, "to": player, "count": count, "cards": cards_to_codes(taken)},
-                    private=True,
-                    public_data={"player": mate, "to": player, "count": count},
+                    {"player": mate, "to": player, "count": count, "cards": [code_at[c._key] for c in taken]},
+                    True,
+                    {"player": mate, "to": player, "count": count},
                 )
             )
         else:
@@ -792,15 +814,21 @@ class EnginesGame(Game):
     def _finish_refill(self, events: list[Event]) -> None:
         self.refill_pending = []
         self.search_winners = []
-        for p in self.play_order():
-            self._draw_to_size(p, events)
+        seats, hands, side_of, decks = self.seats, self.hands, self.side_of, self.decks
+        start = seats.index(self.turn)
+        for p in seats[start:] + seats[:start]:  # self.play_order()
+            side = side_of[p]
+            if len(hands[p]) < HAND_SIZE[side] and decks[side]:  # else _draw_to_size does nothing
+                self._draw_to_size(p, events)
         self._end_turn(events, pass_turn=True)
 
     def _end_turn(self, events: list[Event], *, pass_turn: bool) -> None:
         self.phase = CHOOSE
-        if not self.four_players:
-            empty = [name for name in (GOOGLE, YAHOO, SEARCH) if not self.decks[name]]
-            if empty:
+        seats = self.seats
+        if len(seats) != 4:
+            decks = self.decks
+            if not (decks[GOOGLE] and decks[YAHOO] and decks[SEARCH]):
+                empty = [name for name in (GOOGLE, YAHOO, SEARCH) if not decks[name]]
                 self._finish_game("deck_used_up", events, empty_decks=empty)
                 return
         else:
@@ -809,16 +837,19 @@ class EnginesGame(Game):
                 self._finish_set(ended, events)
                 return
         if pass_turn:
-            self.turn = self.seats[(self.seats.index(self.turn) + 1) % len(self.seats)]
-            events.append(Event("turn", self.turn, {"player": self.turn}))
+            self.turn = turn = seats[(seats.index(self.turn) + 1) % len(seats)]
+            events.append(Event("turn", turn, {"player": turn}))
         self._turn_request(events)
 
     def _set_end_reason(self) -> str | None:
         """SI: a set ends when a team has used its player deck and one of its members
         is out of cards (or, bot rule, after a long run of unanswered requests)."""
+        hands = self.hands
         for side in SIDES:
-            if not self.decks[side] and any(not self.hands[p] for p in self.teams[side]):
-                return f"{side}_out"
+            if not self.decks[side]:
+                for p in self.teams[side]:
+                    if not hands[p]:
+                        return f"{side}_out"
         if self.unanswered >= STALEMATE_SEARCHES:
             return "stalemate"
         return None
@@ -833,21 +864,23 @@ class EnginesGame(Game):
             self.decks[SEARCH] = shuffled(self.search_discard, self.seed, f"reshuffle-{self.reshuffles}")
             self.search_discard = []
             events.append(Event("search_reshuffled", None, {"count": len(self.decks[SEARCH])}))
-        self.request = self.decks[SEARCH].pop(0)
+        self.request = request = self.decks[SEARCH].pop(0)
         self.search_count += 1
         self.choices = {}
         self.phase = CHOOSE
-        events.append(
-            Event("search_request", self.turn, {"player": self.turn, "card": _CODE_AT[self.request._key], "search": self.search_count})
-        )
-        if not self.current_players():
-            # Only a stacked deal can leave every hand empty.
-            self.search_discard.append(self.request)
-            self.request = None
-            if self.four_players:
-                self._finish_set("stalemate", events)
-            else:
-                self._finish_game("no_cards", events)
+        turn = self.turn
+        events.append(Event("search_request", turn, {"player": turn, "card": _CODE_AT[request._key], "search": self.search_count}))
+        hands = self.hands
+        for p in self.seats:  # == `if not self.current_players()` (nobody has picked yet)
+            if hands[p]:
+                return
+        # Only a stacked deal can leave every hand empty.
+        self.search_discard.append(self.request)
+        self.request = None
+        if self.four_players:
+            self._finish_set("stalemate", events)
+        else:
+            self._finish_game("no_cards", events)
 
     # -- sets and the end ------------------------------------------------------------
 
