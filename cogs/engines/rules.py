@@ -182,6 +182,10 @@ _CODE_AT = {card._key: str(card) for card in standard_deck()}
 #: One shared pick action per card, so listing legal actions builds no new objects.
 _PICK_AT = {card._key: Action("play", (card,)) for card in standard_deck()}
 _IPO = Action("ipo")
+#: The last pick list made per player id, with the hand it was made for: reused only
+#: for an equal hand (it is a function of the hand alone, so games may share it).
+_LAST_PICKS: dict[int, tuple[tuple[Card, ...], list[Action]]] = {}
+_LAST_PICKS_MAX = 10_000
 #: distance(request, card) by the two cards' keys: DISTANCE_FROM[request._key][card._key].
 DISTANCE_FROM: list[list[int | None]] = [[None] * 64 for _ in range(64)]
 for _request in standard_deck():
@@ -463,9 +467,20 @@ class EnginesGame(Game):
             return []
         if phase == CHOOSE:
             # One shared pick per distinct card, in card order (== _unique_sorted(hand)).
-            # Hands of 4-9 cards out of 52 rarely recur, so this is not memoised.
-            pick_at = _PICK_AT
-            actions = [pick_at[key] for key in sorted({card._key for card in self.hands[player]})]
+            # A player whose pick went back holds the same cards at the next search, so
+            # the last listing per player id is kept and reused when the hand is equal
+            # (a tuple compare of the very same Card objects: no Python-level __eq__).
+            hand = tuple(self.hands[player])
+            last = _LAST_PICKS.get(player)
+            if last is not None and last[0] == hand:
+                actions = list(last[1])
+            else:
+                pick_at = _PICK_AT
+                picks = [pick_at[key] for key in sorted({card._key for card in hand})]
+                if len(_LAST_PICKS) >= _LAST_PICKS_MAX:
+                    _LAST_PICKS.clear()
+                _LAST_PICKS[player] = (hand, picks)
+                actions = list(picks)
             # == self._ipo_allowed(player), whose phase and pick checks passed above
             if (
                 player == self.turn

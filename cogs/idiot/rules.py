@@ -391,6 +391,8 @@ class IdiotGame(Game):
         players, finished, removed = self.players, self.finished, self.removed
         count = len(players)
         start = players.index(player)
+        if not finished and not removed:  # everybody still plays: the next seat
+            return players[(start + 1) % count]
         for step in range(1, count + 1):
             candidate = players[(start + step) % count]
             if candidate not in finished and candidate not in removed:
@@ -454,8 +456,11 @@ class IdiotGame(Game):
 
     def _plays_from(self, cards: list[Card]) -> list[Action]:
         """_play_actions for these stage cards (a new list)."""
-        if not cards:
-            return []
+        return list(self._shared_plays(cards)) if cards else []
+
+    def _shared_plays(self, cards: list[Card]) -> list[Action]:
+        """The memo's own list of plays for these (non-empty) stage cards: never
+        change it, copy it."""
         pile = self.pile
         lowest = _VALUE_AT[pile[-1]._key] if pile else 0
         bit_at = _BIT_AT
@@ -465,12 +470,22 @@ class IdiotGame(Game):
             if len(_PLAYS_OF) >= _PLAYS_OF_MAX:
                 _PLAYS_OF.clear()
             listed = _PLAYS_OF[playable] = _plays_of(playable)
-        return list(listed)
+        return listed
 
     def legal_actions(self, player: int) -> list[Action]:
         cached = self._legal_cache
         if cached is not None and cached[0] == player:
             return list(cached[1])  # a copy: callers may change their list
+        if self.phase == PHASE_PLAY and player == self.turn:
+            # The common case of _list_legal, without copying the memo's list twice:
+            # the cache may hold the shared list itself, as nothing changes a cached list.
+            cards = self.hands[player] or self.face_up[player]
+            if cards:
+                actions = self._shared_plays(cards)
+                if self.pile and (not actions or self.options[VOLUNTARY_PICKUP] == "on"):
+                    actions = [*actions, _PICKUP]
+                self._legal_cache = (player, actions)
+                return list(actions)
         actions = self._list_legal(player)
         self._legal_cache = (player, actions)
         return list(actions)
@@ -672,8 +687,12 @@ class IdiotGame(Game):
         return events
 
     def _play(self, player: int, cards: list[Card]) -> list[Event]:
-        stage = self.stage(player)
-        source = self.hands[player] if stage == STAGE_HAND else self.face_up[player]
+        hand = self.hands[player]
+        if hand and player not in self.finished and player not in self.removed:
+            stage, source = STAGE_HAND, hand  # == self.stage(player), its first case
+        else:
+            stage = self.stage(player)
+            source = hand if stage == STAGE_HAND else self.face_up[player]
         for card in cards:
             _remove_one(source, card)
         if stage == STAGE_FACE_UP:
