@@ -59,12 +59,19 @@ class Tally:
     steps: int = 0
     games: int = 0
     seconds: float = 0.0
+    #: CPU time of this process over the same slices (``time.process_time``): on a
+    #: busy machine the wall clock also counts the time other processes had the CPU.
+    cpu_seconds: float = 0.0
     abandoned: int = 0
     notes: dict[str, int] = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
         return self.steps / self.seconds if self.seconds else 0.0
+
+    @property
+    def cpu_rate(self) -> float:
+        return self.steps / self.cpu_seconds if self.cpu_seconds else 0.0
 
 
 class Runner:
@@ -98,7 +105,7 @@ class DeckhandRunner(Runner):
         rng_choice = self.rng.choice
         tally = self.tally
         clock = time.perf_counter
-        start = clock()
+        start, cpu_start = clock(), time.process_time()
         steps = 0
         if self.state is None:
             self._new_game()
@@ -135,6 +142,7 @@ class DeckhandRunner(Runner):
         self.game_steps = game_steps
         tally.steps += steps
         tally.seconds += clock() - start
+        tally.cpu_seconds += time.process_time() - cpu_start
 
     def run_for(self, seconds: float) -> None:
         self._play(time.perf_counter() + seconds, None)
@@ -160,7 +168,7 @@ class UnoEnvRunner(Runner):
         rng_choice = self.rng.choice
         tally = self.tally
         clock = time.perf_counter
-        start = clock()
+        start, cpu_start = clock(), time.process_time()
         steps = 0
         if self.state is None:
             self.state, _ = env.reset()
@@ -190,6 +198,7 @@ class UnoEnvRunner(Runner):
         self.game_steps = game_steps
         tally.steps += steps
         tally.seconds += clock() - start
+        tally.cpu_seconds += time.process_time() - cpu_start
 
     def run_for(self, seconds: float) -> None:
         self._play(time.perf_counter() + seconds, None)
@@ -212,7 +221,7 @@ class UnoGameRunner(UnoEnvRunner):
         rng_choice = self.rng.choice
         tally = self.tally
         clock = time.perf_counter
-        start = clock()
+        start, cpu_start = clock(), time.process_time()
         steps = 0
         if self.state is None:
             self.state, _ = game.init_game()
@@ -242,6 +251,7 @@ class UnoGameRunner(UnoEnvRunner):
         self.game_steps = game_steps
         tally.steps += steps
         tally.seconds += clock() - start
+        tally.cpu_seconds += time.process_time() - cpu_start
 
 
 def _version(dist: str) -> str:
@@ -278,20 +288,21 @@ def report(headline: Tally | Sequence[Tally], others: Sequence[Tally], *, target
     print(f"seed {args.seed}; {budget}")
     print()
     width = max(len(t.name) for t in (*headlines, *others))
-    print(f"{'engine':<{width}}  {'steps/s':>10}  {'steps':>9}  {'games':>6}  {'steps/game':>10}  {'seconds':>7}")
+    print(f"{'engine':<{width}}  {'steps/s':>10}  {'steps/cpu-s':>11}  {'steps':>9}  {'games':>6}  {'steps/game':>10}  {'seconds':>7}")
     for t in (*headlines, *others):
         per_game = f"{t.steps / t.games:.1f}" if t.games else "-"
         extra = []
         if t.abandoned:
             extra.append(f"{t.abandoned} abandoned after {MAX_STEPS_PER_GAME} steps")
         extra += [f"{v} {k}" for k, v in t.notes.items()]
-        print(f"{t.name:<{width}}  {t.rate:>10,.0f}  {t.steps:>9,}  {t.games:>6,}  {per_game:>10}  {t.seconds:>7.2f}"
+        print(f"{t.name:<{width}}  {t.rate:>10,.0f}  {t.cpu_rate:>11,.0f}  {t.steps:>9,}  {t.games:>6,}  {per_game:>10}  {t.seconds:>7.2f}"
               + (f"  ({'; '.join(extra)})" if extra else ""))
     print()
     for head in headlines:
         for t in others:
             ratio = head.rate / t.rate if t.rate else float("inf")
-            line = f"ratio {head.name} / {t.name}: {ratio:.2f}x"
+            cpu_ratio = head.cpu_rate / t.cpu_rate if t.cpu_rate else float("inf")
+            line = f"ratio {head.name} / {t.name}: {ratio:.2f}x (CPU time: {cpu_ratio:.2f}x)"
             if target is not None and "env API" in t.name:
                 line += f"  (issue target: >= {target:g}x)"
             print(line)
