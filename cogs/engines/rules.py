@@ -193,6 +193,7 @@ for _request in standard_deck():
         DISTANCE_FROM[_request._key][_card._key] = distance(_request, _card)
 _DECLINE = Action("decline")
 _REFILL_ACTIONS = (Action("refill", arg="deck"), Action("refill", arg="partner"))
+_REFILL_LIST = list(_REFILL_ACTIONS)  # shared by _list_legal: never changed
 
 
 def _sorted(cards: Sequence[Card]) -> list[Card]:
@@ -465,6 +466,8 @@ class EnginesGame(Game):
             # == player in current_players(), without building the set
             if player not in self.side_of or player in self.choices or not self.hands[player]:
                 return []
+        elif phase == REFILL:
+            return _REFILL_LIST if player in self.refill_pending else []
         elif player not in self.current_players():
             return []
         if phase == CHOOSE:
@@ -493,8 +496,6 @@ class EnginesGame(Game):
             return picks  # shared with _LAST_PICKS: legal_actions hands out copies
         if self.phase == TIEBREAK:
             return [Action("tiebreak", (card,)) for card in self._tiebreak_cards(player)] + [_DECLINE]
-        if self.phase == REFILL:
-            return list(_REFILL_ACTIONS)
         return []
 
     def validate(self, player: int, action: Action) -> None:
@@ -787,10 +788,11 @@ class EnginesGame(Game):
             self._finish_refill(events)
             return
         pending: list[int] = []
-        hands, winners = self.hands, self.search_winners
+        hands, winners, side_of, teams = self.hands, self.search_winners, self.side_of, self.teams
         for p in winners:
-            mate = self.partner(p)
-            short = len(hands[p]) < HAND_SIZE[self.side_of[p]]
+            team = teams[side_of[p]]
+            mate = team[1] if team[0] == p else team[0]  # self.partner(p)
+            short = len(hands[p]) < HAND_SIZE[side_of[p]]
             if short and mate not in winners and hands[mate]:
                 pending.append(p)
         if pending:
