@@ -142,6 +142,10 @@ for _card in standard_deck():
 _PLAY_ACTIONS: dict[tuple[int, ...], Action] = {}
 _SWAP_ACTIONS: dict[int, Action] = {}
 _READY = Action("ready")
+#: Swap-phase action lists by (face-up keys, -1, hand keys), bounded: a player
+#: swapping back and forth meets the same few layouts again.
+_SWAPS_OF: dict[tuple[int, ...], list[Action]] = {}
+_SWAPS_OF_MAX = 100_000
 _PICKUP = Action("pickup")
 _BLIND = {pos: Action("blind", arg=str(pos)) for pos in range(1, 4)}
 
@@ -432,7 +436,9 @@ class IdiotGame(Game):
 
     def current_players(self) -> frozenset[int]:
         if self.phase == PHASE_SWAP:
-            return frozenset(p for p in self._active() if p not in self.ready)
+            # == frozenset(p for p in self._active() if p not in self.ready), in one pass
+            ready, finished, removed = self.ready, self.finished, self.removed
+            return frozenset([p for p in self.players if p not in ready and p not in finished and p not in removed])
         if self.phase == PHASE_PLAY and self.turn is not None:
             return frozenset({self.turn})
         return frozenset()
@@ -505,27 +511,40 @@ class IdiotGame(Game):
             if self.pile and (not actions or self.options[VOLUNTARY_PICKUP] == "on"):
                 actions.append(_PICKUP)
             return actions
-        elif player not in self.current_players():
-            return []
-        if self.phase == PHASE_SWAP:
-            # Distinct (face-up, hand) pairs of unequal cards (exchanging equal cards
-            # changes nothing), ordered by (sort_key(up), sort_key(held)).
-            order = _ORDER_AT
-            pairs: dict[int, tuple[Card, Card]] = {}
-            for up in self.face_up[player]:
-                for held in self.hands[player]:
-                    if up._key != held._key:
-                        pairs.setdefault(order[up._key] * 256 + order[held._key], (up, held))
-            known = _SWAP_ACTIONS
-            actions = []
-            for key in sorted(pairs):
-                action = known.get(key)
-                if action is None:
-                    action = known[key] = Action("swap", pairs[key])
-                actions.append(action)
-            actions.append(_READY)
-            return actions
-        return []
+        elif self.phase == PHASE_SWAP:
+            # == player in current_players(), without building the set
+            if player not in self.players or player in self.ready or player in self.finished or player in self.removed:
+                return []
+            ups, held_cards = self.face_up[player], self.hands[player]
+            memo_key = (*[c._key for c in ups], -1, *[c._key for c in held_cards])
+            listed = _SWAPS_OF.get(memo_key)
+            if listed is None:
+                if len(_SWAPS_OF) >= _SWAPS_OF_MAX:
+                    _SWAPS_OF.clear()
+                listed = _SWAPS_OF[memo_key] = self._swaps(ups, held_cards)
+            return listed  # shared: legal_actions hands out copies
+        return []  # the game is over
+
+    @staticmethod
+    def _swaps(ups: list[Card], held_cards: list[Card]) -> list[Action]:
+        """The swap phase's actions for these face-up and hand cards: distinct
+        (face-up, hand) pairs of unequal cards (exchanging equal cards changes
+        nothing), ordered by (sort_key(up), sort_key(held)), then ready."""
+        order = _ORDER_AT
+        pairs: dict[int, tuple[Card, Card]] = {}
+        for up in ups:
+            for held in held_cards:
+                if up._key != held._key:
+                    pairs.setdefault(order[up._key] * 256 + order[held._key], (up, held))
+        known = _SWAP_ACTIONS
+        actions = []
+        for key in sorted(pairs):
+            action = known.get(key)
+            if action is None:
+                action = known[key] = Action("swap", pairs[key])
+            actions.append(action)
+        actions.append(_READY)
+        return actions
 
     # -- validation ------------------------------------------------------------------
 
