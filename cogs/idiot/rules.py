@@ -142,10 +142,9 @@ for _card in standard_deck():
 _PLAY_ACTIONS: dict[tuple[int, ...], Action] = {}
 _SWAP_ACTIONS: dict[int, Action] = {}
 _READY = Action("ready")
-#: Swap-phase action lists by (face-up keys, -1, hand keys), bounded: a player
-#: swapping back and forth meets the same few layouts again.
-_SWAPS_OF: dict[tuple[int, ...], list[Action]] = {}
-_SWAPS_OF_MAX = 100_000
+#: current_players() in the play phase: one frozenset per player id, shared.
+_JUST: dict[int, frozenset[int]] = {}
+_JUST_MAX = 100_000
 _PICKUP = Action("pickup")
 _BLIND = {pos: Action("blind", arg=str(pos)) for pos in range(1, 4)}
 
@@ -435,12 +434,19 @@ class IdiotGame(Game):
     # -- queries ---------------------------------------------------------------------
 
     def current_players(self) -> frozenset[int]:
-        if self.phase == PHASE_SWAP:
+        phase = self.phase
+        if phase == PHASE_PLAY and self.turn is not None:
+            # frozenset({self.turn}), one shared (immutable) set per player id
+            just = _JUST.get(self.turn)
+            if just is None:
+                if len(_JUST) >= _JUST_MAX:
+                    _JUST.clear()
+                just = _JUST[self.turn] = frozenset((self.turn,))
+            return just
+        if phase == PHASE_SWAP:
             # == frozenset(p for p in self._active() if p not in self.ready), in one pass
             ready, finished, removed = self.ready, self.finished, self.removed
             return frozenset([p for p in self.players if p not in ready and p not in finished and p not in removed])
-        if self.phase == PHASE_PLAY and self.turn is not None:
-            return frozenset({self.turn})
         return frozenset()
 
     def is_over(self) -> bool:
@@ -515,14 +521,7 @@ class IdiotGame(Game):
             # == player in current_players(), without building the set
             if player not in self.players or player in self.ready or player in self.finished or player in self.removed:
                 return []
-            ups, held_cards = self.face_up[player], self.hands[player]
-            memo_key = (*[c._key for c in ups], -1, *[c._key for c in held_cards])
-            listed = _SWAPS_OF.get(memo_key)
-            if listed is None:
-                if len(_SWAPS_OF) >= _SWAPS_OF_MAX:
-                    _SWAPS_OF.clear()
-                listed = _SWAPS_OF[memo_key] = self._swaps(ups, held_cards)
-            return listed  # shared: legal_actions hands out copies
+            return self._swaps(self.face_up[player], self.hands[player])
         return []  # the game is over
 
     @staticmethod
@@ -531,17 +530,13 @@ class IdiotGame(Game):
         (face-up, hand) pairs of unequal cards (exchanging equal cards changes
         nothing), ordered by (sort_key(up), sort_key(held)), then ready."""
         order = _ORDER_AT
-        pairs: dict[int, tuple[Card, Card]] = {}
-        for up in ups:
-            for held in held_cards:
-                if up._key != held._key:
-                    pairs.setdefault(order[up._key] * 256 + order[held._key], (up, held))
         known = _SWAP_ACTIONS
         actions = []
-        for key in sorted(pairs):
+        for key in sorted({order[u._key] * 256 + order[h._key] for u in ups for h in held_cards if u._key != h._key}):
             action = known.get(key)
-            if action is None:
-                action = known[key] = Action("swap", pairs[key])
+            if action is None:  # made once per pair of cards, from the first such pair held
+                pair = next((u, h) for u in ups for h in held_cards if order[u._key] * 256 + order[h._key] == key)
+                action = known[key] = Action("swap", pair)
             actions.append(action)
         actions.append(_READY)
         return actions
