@@ -451,12 +451,14 @@ class EnginesGame(Game):
 
     def legal_actions(self, player: int) -> list[Action]:
         cache = self._legal_cache
-        if cache is None:
-            cache = self._legal_cache = {}
+        if cache is None:  # the first listing since the last move
+            actions = self._list_legal(player)
+            self._legal_cache = {player: actions}
+            return list(actions)  # a copy: callers may change their list
         actions = cache.get(player)
         if actions is None:
             actions = cache[player] = self._list_legal(player)
-        return list(actions)  # a copy: callers may change their list
+        return list(actions)
 
     def _list_legal(self, player: int) -> list[Action]:
         """What legal_actions lists, uncopied: the list may be shared, so it is
@@ -584,15 +586,16 @@ class EnginesGame(Game):
     @changes_state
     def _apply(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
-        if action.kind == "play":
+        kind = action.kind
+        if kind == "play":
             self._pick(player, action.cards[0], events)
-        elif action.kind == "ipo":
+        elif kind == "ipo":
             self._ipo(player, events)
-        elif action.kind == "tiebreak":
+        elif kind == "tiebreak":
             self._show_tiebreaker(player, action.cards[0], events)
-        elif action.kind == "decline":
+        elif kind == "decline":
             self._decline_tiebreaker(player, events)
-        elif action.kind == "refill":
+        elif kind == "refill":
             self._refill_choice(player, action.arg, events)
         return events
 
