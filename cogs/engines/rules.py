@@ -642,44 +642,43 @@ class EnginesGame(Game):
         choices, seats, code_at = self.choices, self.seats, _CODE_AT
         request_code = code_at[request._key]
         row = DISTANCE_FROM[request._key]
+        side_of = self.side_of
         start = seats.index(self.turn)
-        order: list[int] = []  # == [p for p in self.play_order() if p in choices]
         plays: list[dict[str, Any]] = []
-        gaps: dict[int, int | None] = {}
-        for p in seats[start:] + seats[:start]:
+        gaps: dict[int, int] = {}  # the picks that answer the request
+        matches: list[int] = []
+        # The closest card of each side; "first played" (play order) among equals.
+        best: dict[str, int] = {}
+        for p in seats[start:] + seats[:start]:  # self.play_order(), those who picked
             if p in choices:
                 key = choices[p]._key
-                order.append(p)
                 plays.append({"player": p, "card": code_at[key]})
-                gaps[p] = row[key]
+                gap = row[key]
+                if gap is not None:
+                    gaps[p] = gap
+                    if gap == 0:
+                        matches.append(p)
+                    side = side_of[p]
+                    if side not in best or gap < gaps[best[side]]:
+                        best[side] = p
         self.reveal = {"search": self.search_count, "request": request_code, "plays": plays, "outcome": None}
         events.append(Event("reveal", None, {"request": request_code, "plays": plays}))
 
-        if len(seats) == 4:
-            matches = [p for p in order if gaps[p] == 0]
-            if matches:
-                # SI: every card matching the request is put aside, whoever played it.
-                self._win(matches, "match", events)
-                return
-        answering = [p for p in order if gaps[p] is not None]
-        if not answering:
+        if matches and len(seats) == 4:
+            # SI: every card matching the request is put aside, whoever played it.
+            self._win(matches, "match", events)
+            return
+        if not best:  # nobody's card answers the request
             reason = "no_match" if request.rank.is_picture else "no_value"
             self._discard(reason, events)
             return
-        # The closest card of each side; "first played" (play order) among equals.
-        best: dict[str, int] = {}
-        side_of = self.side_of
-        for p in answering:
-            side = side_of[p]
-            if side not in best or gaps[p] < gaps[best[side]]:
-                best[side] = p
         if len(best) == 1:
             self._win([next(iter(best.values()))], "closest", events)
             return
         google, yahoo = best[GOOGLE], best[YAHOO]
         if gaps[google] != gaps[yahoo]:
             # == min((google, yahoo), key=gaps): the gaps differ
-            self._win([google if gaps[google] < gaps[yahoo] else yahoo], "closest", events)  # type: ignore[operator]
+            self._win([google if gaps[google] < gaps[yahoo] else yahoo], "closest", events)
             return
         self._tie(best, gaps[yahoo], events)
 
@@ -751,13 +750,17 @@ class EnginesGame(Game):
 
     def _win(self, winners: list[int], reason: str, events: list[Event], shown: dict | None = None) -> None:
         choices, side_of, put_aside = self.choices, self.side_of, self.put_aside
-        won = [{"player": p, "card": _CODE_AT[choices[p]._key], "side": side_of[p]} for p in winners]
+        won: list[dict[str, Any]] = []
+        sides: list[str] = []
         for p in winners:
-            put_aside[side_of[p]].append(choices.pop(p))
+            side = side_of[p]
+            card = choices.pop(p)
+            won.append({"player": p, "card": _CODE_AT[card._key], "side": side})
+            sides.append(side)
+            put_aside[side].append(card)
         self._return_picks()
         request = self.request
         self.search_discard.append(request)
-        sides = [side_of[p] for p in winners]
         google, yahoo = sides.count(GOOGLE), sides.count(YAHOO)
         if google != yahoo:  # the side with more winners
             self.last_winner = GOOGLE if google > yahoo else YAHOO
