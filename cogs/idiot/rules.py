@@ -712,8 +712,10 @@ class IdiotGame(Game):
         if stage == STAGE_FACE_UP:
             self._progress = True
         self.pile.extend(cards)
-        events = [Event("play", player, {"cards": _codes(cards), "from": stage})]
-        events.extend(self._refill(player))
+        code_at = _CODE_AT
+        events = [Event("play", player, {"cards": [code_at[c._key] for c in cards], "from": stage})]
+        if len(hand) < HAND_SIZE and self.draw:  # else _refill draws nothing
+            events.extend(self._refill(player))
         events.extend(self._after_pile_grew(player))
         return events
 
@@ -803,13 +805,14 @@ class IdiotGame(Game):
         reason = self._burn_reason()
         if reason:
             events.append(self._burn(player, reason))
-        if not self._has_cards(player):
+        if not (self.hands[player] or self.face_up[player] or any(self.face_down[player])):  # _has_cards
             events.extend(self._go_out(player))
             return events
         if reason:
             events.append(Event("turn", player, {"again": True}))
             return events
-        events.extend(self._pass_turn(player))
+        self.turn = turn = self._next_active_after(player)  # _pass_turn
+        events.append(Event("turn", turn))
         return events
 
     def _go_out(self, player: int) -> list[Event]:
