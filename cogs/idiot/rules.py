@@ -476,7 +476,10 @@ class IdiotGame(Game):
         pile = self.pile
         lowest = _VALUE_AT[pile[-1]._key] if pile else 0
         bit_at = _BIT_AT
-        playable = sum([bit_at[c._key] for c in cards]) & _PLAYABLE_MASK[lowest]
+        playable = 0
+        for c in cards:  # a plain loop: a comprehension is one more call in CPython 3.11
+            playable += bit_at[c._key]
+        playable &= _PLAYABLE_MASK[lowest]
         listed = _PLAYS_OF.get(playable)
         if listed is None:
             if len(_PLAYS_OF) >= _PLAYS_OF_MAX:
@@ -713,7 +716,8 @@ class IdiotGame(Game):
             self._progress = True
         self.pile.extend(cards)
         code_at = _CODE_AT
-        events = [Event("play", player, {"cards": [code_at[c._key] for c in cards], "from": stage})]
+        codes = [code_at[cards[0]._key]] if len(cards) == 1 else [code_at[c._key] for c in cards]
+        events = [Event("play", player, {"cards": codes, "from": stage})]
         if len(hand) < HAND_SIZE and self.draw:  # else _refill draws nothing
             events.extend(self._refill(player))
         events.extend(self._after_pile_grew(player))
