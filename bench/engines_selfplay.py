@@ -1,6 +1,8 @@
 """Random self-play steps/s of Deckhand Engines next to RLCard's Uno, measured in one run.
 
-    python bench/engines_selfplay.py [--seconds 5] [--players 4] [--seed 1] [--uno-api env|game|both]
+    python bench/engines_selfplay.py [--seconds 5] [--players 2|4] [--seed 1] [--uno-api env|game|both]
+
+Without --players it measures a 4-player and a 2-player table, interleaved, both labelled.
 
 All the work is in bench/selfplay.py (see its docstring for what a step is).
 """

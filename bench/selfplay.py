@@ -2,8 +2,14 @@
 
     python bench/blackjack_selfplay.py [--seconds 5] [--players 3] [--seed 1] [--uno-api env|game|both]
     python bench/idiot_selfplay.py     (same options)
-    python bench/engines_selfplay.py   (same options; --players 2 or 4)
-    python bench/selfplay.py --game blackjack|idiot|engines (same options)
+    python bench/engines_selfplay.py   (same options; --players 2 or 4, default both)
+    python bench/selfplay.py --game blackjack|idiot|engines|all (same options)
+
+``--game all`` measures every table (Blackjack 3, Idiot 3, Engines 4 and Engines 2
+players) against the same Uno runner(s), all interleaved in one run. Engines is
+measured at both table sizes unless ``--players`` picks one: a 4-player table has
+four picks and one resolution per search, a 2-player table two picks per
+resolution, so their steps cost differently.
 
 A *step* is one state transition: one ``Game.apply`` for Deckhand, one ``env.step`` (or
 ``game.step`` with ``--uno-api game``) for RLCard. Every step of both sides pays for the
@@ -53,12 +59,19 @@ class Tally:
     steps: int = 0
     games: int = 0
     seconds: float = 0.0
+    #: CPU time of this process over the same slices (``time.process_time``): on a
+    #: busy machine the wall clock also counts the time other processes had the CPU.
+    cpu_seconds: float = 0.0
     abandoned: int = 0
     notes: dict[str, int] = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
         return self.steps / self.seconds if self.seconds else 0.0
+
+    @property
+    def cpu_rate(self) -> float:
+        return self.steps / self.cpu_seconds if self.cpu_seconds else 0.0
 
 
 class Runner:
@@ -92,7 +105,7 @@ class DeckhandRunner(Runner):
         rng_choice = self.rng.choice
         tally = self.tally
         clock = time.perf_counter
-        start = clock()
+        start, cpu_start = clock(), time.process_time()
         steps = 0
         if self.state is None:
             self._new_game()
@@ -129,6 +142,7 @@ class DeckhandRunner(Runner):
         self.game_steps = game_steps
         tally.steps += steps
         tally.seconds += clock() - start
+        tally.cpu_seconds += time.process_time() - cpu_start
 
     def run_for(self, seconds: float) -> None:
         self._play(time.perf_counter() + seconds, None)
@@ -154,7 +168,7 @@ class UnoEnvRunner(Runner):
         rng_choice = self.rng.choice
         tally = self.tally
         clock = time.perf_counter
-        start = clock()
+        start, cpu_start = clock(), time.process_time()
         steps = 0
         if self.state is None:
             self.state, _ = env.reset()
@@ -184,6 +198,7 @@ class UnoEnvRunner(Runner):
         self.game_steps = game_steps
         tally.steps += steps
         tally.seconds += clock() - start
+        tally.cpu_seconds += time.process_time() - cpu_start
 
     def run_for(self, seconds: float) -> None:
         self._play(time.perf_counter() + seconds, None)
@@ -206,7 +221,7 @@ class UnoGameRunner(UnoEnvRunner):
         rng_choice = self.rng.choice
         tally = self.tally
         clock = time.perf_counter
-        start = clock()
+        start, cpu_start = clock(), time.process_time()
         steps = 0
         if self.state is None:
             self.state, _ = game.init_game()
@@ -236,6 +251,7 @@ class UnoGameRunner(UnoEnvRunner):
         self.game_steps = game_steps
         tally.steps += steps
         tally.seconds += clock() - start
+        tally.cpu_seconds += time.process_time() - cpu_start
 
 
 def _version(dist: str) -> str:
@@ -261,29 +277,35 @@ def compare(runners: Sequence[Runner], *, seconds: float | None, games: int | No
             runner.run_for(slice_seconds)
 
 
-def report(headline: Tally, others: Sequence[Tally], *, target: float | None, args: argparse.Namespace) -> None:
+def report(headline: Tally | Sequence[Tally], others: Sequence[Tally], *, target: float | None,
+           args: argparse.Namespace) -> None:
+    """Print the table and the ratio of each Deckhand table (``headline``: one, or
+    several) to each Uno runner in ``others``."""
+    headlines = [headline] if isinstance(headline, Tally) else list(headline)
     print(f"Python {platform.python_version()} ({platform.python_implementation()}) on {platform.machine()}, "
           f"rlcard {_version('rlcard')}, numpy {_version('numpy')}")
     budget = f"{args.games} games each" if args.games else f"{args.seconds:g} s each in {args.rounds} interleaved slices"
     print(f"seed {args.seed}; {budget}")
     print()
-    width = max(len(t.name) for t in (headline, *others))
-    print(f"{'engine':<{width}}  {'steps/s':>10}  {'steps':>9}  {'games':>6}  {'steps/game':>10}  {'seconds':>7}")
-    for t in (headline, *others):
+    width = max(len(t.name) for t in (*headlines, *others))
+    print(f"{'engine':<{width}}  {'steps/s':>10}  {'steps/cpu-s':>11}  {'steps':>9}  {'games':>6}  {'steps/game':>10}  {'seconds':>7}")
+    for t in (*headlines, *others):
         per_game = f"{t.steps / t.games:.1f}" if t.games else "-"
         extra = []
         if t.abandoned:
             extra.append(f"{t.abandoned} abandoned after {MAX_STEPS_PER_GAME} steps")
         extra += [f"{v} {k}" for k, v in t.notes.items()]
-        print(f"{t.name:<{width}}  {t.rate:>10,.0f}  {t.steps:>9,}  {t.games:>6,}  {per_game:>10}  {t.seconds:>7.2f}"
+        print(f"{t.name:<{width}}  {t.rate:>10,.0f}  {t.cpu_rate:>11,.0f}  {t.steps:>9,}  {t.games:>6,}  {per_game:>10}  {t.seconds:>7.2f}"
               + (f"  ({'; '.join(extra)})" if extra else ""))
     print()
-    for t in others:
-        ratio = headline.rate / t.rate if t.rate else float("inf")
-        line = f"ratio {headline.name} / {t.name}: {ratio:.2f}x"
-        if target is not None and "env API" in t.name:
-            line += f"  (issue target: >= {target:g}x)"
-        print(line)
+    for head in headlines:
+        for t in others:
+            ratio = head.rate / t.rate if t.rate else float("inf")
+            cpu_ratio = head.cpu_rate / t.cpu_rate if t.cpu_rate else float("inf")
+            line = f"ratio {head.name} / {t.name}: {ratio:.2f}x (CPU time: {cpu_ratio:.2f}x)"
+            if target is not None and "env API" in t.name:
+                line += f"  (issue target: >= {target:g}x)"
+            print(line)
     print("(games counts finished games; a game cut by the time budget still counts its steps)")
 
 
@@ -291,36 +313,45 @@ def main(argv: Sequence[str] | None = None, *, game_cls: type | None = None, tar
          description: str | None = None) -> None:
     parser = argparse.ArgumentParser(description=description or "Random self-play steps/s: a Deckhand game vs RLCard's Uno.")
     if game_cls is None:
-        parser.add_argument("--game", choices=("blackjack", "idiot", "engines"), default="blackjack")
+        parser.add_argument("--game", choices=("blackjack", "idiot", "engines", "all"), default="blackjack")
     parser.add_argument("--seconds", type=float, default=5.0, help="time budget per engine (default 5)")
     parser.add_argument("--games", type=int, default=None, help="play this many games per engine instead of a time budget")
     parser.add_argument("--players", type=int, default=None,
-                        help="Deckhand table size (default 3; Engines 4). RLCard's Uno is always 2")
+                        help="Deckhand table size (default 3; Engines both 4 and 2). RLCard's Uno is always 2")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=10, help="interleaved slices per engine (default 10)")
     parser.add_argument("--uno-api", choices=("env", "game", "both"), default="both",
                         help="RLCard API to drive: env (rlcard.make + env.step, the headline), game "
                              "(env.game.step, no numpy state), or both (default; each gets the full budget)")
     args = parser.parse_args(argv)
-    if game_cls is None:
-        if args.game == "blackjack":
-            from cogs.blackjack.rules import BlackjackGame as game_cls
-            target = 2.0
-        elif args.game == "engines":
-            from cogs.engines.rules import EnginesGame as game_cls
-        else:
-            from cogs.idiot.rules import IdiotGame as game_cls
-    if args.players is None:
-        args.players = 4 if game_cls.key == "engines" else 3
+    if game_cls is not None:
+        classes = [game_cls]
+    else:
+        from cogs.blackjack.rules import BlackjackGame
+        from cogs.engines.rules import EnginesGame
+        from cogs.idiot.rules import IdiotGame
 
-    deckhand = DeckhandRunner(game_cls, args.players, args.seed)
+        chosen = {"blackjack": [BlackjackGame], "idiot": [IdiotGame], "engines": [EnginesGame]}
+        classes = chosen.get(args.game, [BlackjackGame, IdiotGame, EnginesGame])
+        if args.game == "blackjack":
+            target = 2.0
+    deckhands = [
+        DeckhandRunner(cls, players, args.seed)
+        for cls in classes
+        for players in ([args.players] if args.players else table_sizes(cls))
+    ]
     uno: list[Runner] = []
     if args.uno_api in ("env", "both"):
         uno.append(UnoEnvRunner(args.seed))
     if args.uno_api in ("game", "both"):
         uno.append(UnoGameRunner(args.seed))
-    compare([deckhand, *uno], seconds=args.seconds, games=args.games, rounds=max(1, args.rounds))
-    report(deckhand.tally, [r.tally for r in uno], target=target, args=args)
+    compare([*deckhands, *uno], seconds=args.seconds, games=args.games, rounds=max(1, args.rounds))
+    report([d.tally for d in deckhands], [r.tally for r in uno], target=target, args=args)
+
+
+def table_sizes(game_cls: type) -> list[int]:
+    """The default tables measured: Engines at 4 and at 2 players, other games at 3."""
+    return [4, 2] if game_cls.key == "engines" else [3]
 
 
 def entry_point(game: str) -> Callable[[], None]:

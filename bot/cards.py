@@ -152,6 +152,9 @@ class Card:
 
 def parse_card(text: str) -> Card:
     """Parse a card code: rank then suit, any case: '9h', 'Tc', '10c', 'As', 'Q♠'."""
+    card = _BY_CODE.get(text)
+    if card is not None:  # a canonical code, as saved games and action codes hold them
+        return card
     raw = text.strip()
     if len(raw) < 2:
         raise CardCodeError(f"'{text}' is not a card code: write a rank then a suit, like 9h, 10c or As.")
@@ -174,10 +177,19 @@ def display_cards(cards: Iterable[Card]) -> str:
     return " ".join(c.display() for c in cards)
 
 
+#: One deck's cards, made once: a Card is immutable, so every deck shares them (two
+#: decks in one list always shared their objects; equal cards are told apart by
+#: place, never by identity). Building 52 frozen dataclasses per deal cost more than
+#: shuffling them.
+_ONE_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+
+#: The card of each canonical code ('9h', 'Tc'): parse_card's fast path.
+_BY_CODE: dict[str, Card] = {str(card): card for card in _ONE_DECK}
+
+
 def standard_deck(decks: int = 1) -> list[Card]:
     """Every card of ``decks`` 52-card decks in a fixed order (suit, then rank)."""
-    one = [Card(rank, suit) for suit in Suit for rank in Rank]
-    return one * decks
+    return list(_ONE_DECK) * decks
 
 
 def seeded_rng(seed: int | str, salt: str | int = "") -> random.Random:
@@ -192,8 +204,29 @@ def seeded_rng(seed: int | str, salt: str | int = "") -> random.Random:
 
 def shuffled(cards: Sequence[Card], seed: int | str, salt: str | int = "") -> list[Card]:
     out = list(cards)
-    seeded_rng(seed, salt).shuffle(out)
+    _shuffle(seeded_rng(seed, salt), out)
     return out
+
+
+#: n.bit_length() for the sizes a shuffle meets (a few decks); larger ones compute it.
+_BIT_LENGTH = [n.bit_length() for n in range(1024)]
+
+
+def _shuffle(rng: random.Random, items: list) -> None:
+    """``rng.shuffle(items)`` exactly (the same swaps from the same random bits, so
+    every seeded deal is unchanged), without a Python method call per card:
+    ``Random.shuffle`` calls ``_randbelow`` for each position, and ``_randbelow`` is
+    ``getrandbits(n.bit_length())`` retried until below ``n`` (CPython's
+    ``Random._randbelow_with_getrandbits``, used whenever ``getrandbits`` is there)."""
+    getrandbits = rng.getrandbits
+    bit_length = _BIT_LENGTH
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = bit_length[n] if n < 1024 else n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def card_counter(groups: Iterable[Iterable[Card]]) -> Counter[Card]:

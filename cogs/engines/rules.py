@@ -182,17 +182,18 @@ _CODE_AT = {card._key: str(card) for card in standard_deck()}
 #: One shared pick action per card, so listing legal actions builds no new objects.
 _PICK_AT = {card._key: Action("play", (card,)) for card in standard_deck()}
 _IPO = Action("ipo")
+#: The last pick list made per player id, with the hand it was made for: reused only
+#: for an equal hand (it is a function of the hand alone, so games may share it).
+_LAST_PICKS: dict[int, tuple[tuple[Card, ...], list[Action]]] = {}
+_LAST_PICKS_MAX = 10_000
 #: distance(request, card) by the two cards' keys: DISTANCE_FROM[request._key][card._key].
 DISTANCE_FROM: list[list[int | None]] = [[None] * 64 for _ in range(64)]
 for _request in standard_deck():
     for _card in standard_deck():
         DISTANCE_FROM[_request._key][_card._key] = distance(_request, _card)
-#: The pick actions of a hand, by its cards' keys in hand order (hands recur in random
-#: games and searches; the memo is bounded).
-_PICKS_OF: dict[tuple[int, ...], list[Action]] = {}
-_PICKS_OF_MAX = 100_000
 _DECLINE = Action("decline")
 _REFILL_ACTIONS = (Action("refill", arg="deck"), Action("refill", arg="partner"))
+_REFILL_LIST = list(_REFILL_ACTIONS)  # shared by _list_legal: never changed
 
 
 def _sorted(cards: Sequence[Card]) -> list[Card]:
@@ -202,6 +203,17 @@ def _sorted(cards: Sequence[Card]) -> list[Card]:
 def _unique_sorted(cards: Sequence[Card]) -> list[Card]:
     # Equal cards share a key; the first of equals is kept, as set() would keep it.
     return [card for _, card in sorted({c._key: c for c in reversed(cards)}.items())]
+
+
+def _remove_one(cards: list[Card], card: Card) -> None:
+    """``cards.remove(card)`` (the first equal card), comparing keys rather than
+    through Card's Python-level equality."""
+    key = card._key
+    for i, held in enumerate(cards):
+        if held._key == key:
+            del cards[i]
+            return
+    cards.remove(card)  # not held: raises ValueError exactly as list.remove does
 
 
 def _label(values: Sequence[int]) -> str:
@@ -415,8 +427,8 @@ class EnginesGame(Game):
                 "drew",
                 player,
                 {"player": player, "cards": [code_at[c._key] for c in drawn], "count": len(drawn)},
-                private=True,
-                public_data={"player": player, "count": len(drawn)},
+                True,
+                {"player": player, "count": len(drawn)},
             )
         )
 
@@ -430,7 +442,11 @@ class EnginesGame(Game):
     def current_players(self) -> frozenset[int]:
         if self.phase == CHOOSE:
             choices, hands = self.choices, self.hands
-            return frozenset([p for p in self.seats if p not in choices and hands[p]])
+            waiting = []  # a plain loop: a list comprehension is one more call in CPython 3.11
+            for p in self.seats:
+                if p not in choices and hands[p]:
+                    waiting.append(p)
+            return frozenset(waiting)
         if self.phase == TIEBREAK:
             return frozenset(self.tiebreak["pending"])
         if self.phase == REFILL:
@@ -439,37 +455,53 @@ class EnginesGame(Game):
 
     def legal_actions(self, player: int) -> list[Action]:
         cache = self._legal_cache
-        if cache is None:
-            cache = self._legal_cache = {}
+        if cache is None:  # the first listing since the last move
+            actions = self._list_legal(player)
+            self._legal_cache = {player: actions}
+            return list(actions)  # a copy: callers may change their list
         actions = cache.get(player)
         if actions is None:
             actions = cache[player] = self._list_legal(player)
-        return list(actions)  # a copy: callers may change their list
+        return list(actions)
 
     def _list_legal(self, player: int) -> list[Action]:
+        """What legal_actions lists, uncopied: the list may be shared, so it is
+        never changed (only legal_actions calls this, and it returns copies)."""
         phase = self.phase
         if phase == CHOOSE:
             # == player in current_players(), without building the set
             if player not in self.side_of or player in self.choices or not self.hands[player]:
                 return []
+        elif phase == REFILL:
+            return _REFILL_LIST if player in self.refill_pending else []
         elif player not in self.current_players():
             return []
         if phase == CHOOSE:
-            hand = self.hands[player]
-            key = tuple([card._key for card in hand])
-            picks = _PICKS_OF.get(key)
-            if picks is None:
-                if len(_PICKS_OF) >= _PICKS_OF_MAX:
-                    _PICKS_OF.clear()
-                picks = _PICKS_OF[key] = [_PICK_AT[card._key] for card in _unique_sorted(hand)]
-            actions = list(picks)
-            if player == self.turn and self._ipo_allowed(player):
-                actions.append(_IPO)
-            return actions
+            # One shared pick per distinct card, in card order (== _unique_sorted(hand)).
+            # A player whose pick went back holds the same cards at the next search, so
+            # the last listing per player id is kept and reused when the hand is equal
+            # (a tuple compare of the very same Card objects: no Python-level __eq__).
+            hand = tuple(self.hands[player])
+            last = _LAST_PICKS.get(player)
+            if last is not None and last[0] == hand:
+                picks = last[1]
+            else:
+                pick_at = _PICK_AT
+                picks = [pick_at[key] for key in sorted({card._key for card in hand})]
+                if len(_LAST_PICKS) >= _LAST_PICKS_MAX:
+                    _LAST_PICKS.clear()
+                _LAST_PICKS[player] = (hand, picks)
+            # == self._ipo_allowed(player), whose phase and pick checks passed above
+            if (
+                player == self.turn
+                and self.side_of[player] == GOOGLE
+                and self._ipos_left() > 0
+                and self.decks[GOOGLE]
+            ):
+                return [*picks, _IPO]
+            return picks  # shared with _LAST_PICKS: legal_actions hands out copies
         if self.phase == TIEBREAK:
             return [Action("tiebreak", (card,)) for card in self._tiebreak_cards(player)] + [_DECLINE]
-        if self.phase == REFILL:
-            return list(_REFILL_ACTIONS)
         return []
 
     def validate(self, player: int, action: Action) -> None:
@@ -481,6 +513,16 @@ class EnginesGame(Game):
                 if allowed is action:
                     return
         super().validate(player, action)
+
+    def apply(self, player: int, action: Action) -> list[Event]:
+        # Game.apply with validate's fast path inlined (one call less per move).
+        cache = self._legal_cache
+        if cache is not None:
+            for allowed in cache.get(player, ()):
+                if allowed is action:
+                    return self._apply(player, action)
+        self.validate(player, action)
+        return self._apply(player, action)
 
     def is_over(self) -> bool:
         return self.phase == OVER
@@ -548,15 +590,16 @@ class EnginesGame(Game):
     @changes_state
     def _apply(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
-        if action.kind == "play":
+        kind = action.kind
+        if kind == "play":
             self._pick(player, action.cards[0], events)
-        elif action.kind == "ipo":
+        elif kind == "ipo":
             self._ipo(player, events)
-        elif action.kind == "tiebreak":
+        elif kind == "tiebreak":
             self._show_tiebreaker(player, action.cards[0], events)
-        elif action.kind == "decline":
+        elif kind == "decline":
             self._decline_tiebreaker(player, events)
-        elif action.kind == "refill":
+        elif kind == "refill":
             self._refill_choice(player, action.arg, events)
         return events
 
@@ -587,9 +630,7 @@ class EnginesGame(Game):
             hand.remove(card)  # raises ValueError as before
         choices = self.choices
         choices[player] = card
-        events.append(
-            Event("chosen", player, {"player": player, "card": _CODE_AT[key]}, private=True, public_data={"player": player})
-        )
+        events.append(Event("chosen", player, {"player": player, "card": _CODE_AT[key]}, True, {"player": player}))
         hands = self.hands
         for p in self.seats:  # == `if not self.current_players()`, without building it
             if p not in choices and hands[p]:
@@ -602,40 +643,46 @@ class EnginesGame(Game):
         """Everybody has picked: reveal and decide the search."""
         request = self.request
         assert request is not None
-        order = [p for p in self.play_order() if p in self.choices]
-        self.reveal = {
-            "search": self.search_count,
-            "request": _CODE_AT[request._key],
-            "plays": [{"player": p, "card": _CODE_AT[self.choices[p]._key]} for p in order],
-            "outcome": None,
-        }
-        events.append(Event("reveal", None, {"request": _CODE_AT[request._key], "plays": self.reveal["plays"]}))
+        choices, seats, code_at = self.choices, self.seats, _CODE_AT
+        request_code = code_at[request._key]
         row = DISTANCE_FROM[request._key]
-        choices = self.choices
-        gaps = {p: row[choices[p]._key] for p in order}
+        side_of = self.side_of
+        start = seats.index(self.turn)
+        plays: list[dict[str, Any]] = []
+        gaps: dict[int, int] = {}  # the picks that answer the request
+        matches: list[int] = []
+        # The closest card of each side; "first played" (play order) among equals.
+        best: dict[str, int] = {}
+        for p in seats[start:] + seats[:start]:  # self.play_order(), those who picked
+            if p in choices:
+                key = choices[p]._key
+                plays.append({"player": p, "card": code_at[key]})
+                gap = row[key]
+                if gap is not None:
+                    gaps[p] = gap
+                    if gap == 0:
+                        matches.append(p)
+                    side = side_of[p]
+                    if side not in best or gap < gaps[best[side]]:
+                        best[side] = p
+        self.reveal = {"search": self.search_count, "request": request_code, "plays": plays, "outcome": None}
+        events.append(Event("reveal", None, {"request": request_code, "plays": plays}))
 
-        matches = [p for p in order if gaps[p] == 0]
-        if self.four_players and matches:
+        if matches and len(seats) == 4:
             # SI: every card matching the request is put aside, whoever played it.
             self._win(matches, "match", events)
             return
-        answering = [p for p in order if gaps[p] is not None]
-        if not answering:
+        if not best:  # nobody's card answers the request
             reason = "no_match" if request.rank.is_picture else "no_value"
             self._discard(reason, events)
             return
-        # The closest card of each side; "first played" (play order) among equals.
-        best: dict[str, int] = {}
-        for p in answering:
-            side = self.side_of[p]
-            if side not in best or gaps[p] < gaps[best[side]]:
-                best[side] = p
         if len(best) == 1:
             self._win([next(iter(best.values()))], "closest", events)
             return
         google, yahoo = best[GOOGLE], best[YAHOO]
         if gaps[google] != gaps[yahoo]:
-            self._win([min((google, yahoo), key=lambda p: gaps[p])], "closest", events)
+            # == min((google, yahoo), key=gaps): the gaps differ
+            self._win([google if gaps[google] < gaps[yahoo] else yahoo], "closest", events)
             return
         self._tie(best, gaps[yahoo], events)
 
@@ -706,15 +753,21 @@ class EnginesGame(Game):
         self.choices = {}
 
     def _win(self, winners: list[int], reason: str, events: list[Event], shown: dict | None = None) -> None:
-        won = [{"player": p, "card": _CODE_AT[self.choices[p]._key], "side": self.side_of[p]} for p in winners]
+        choices, side_of, put_aside = self.choices, self.side_of, self.put_aside
+        won: list[dict[str, Any]] = []
+        sides: list[str] = []
         for p in winners:
-            self.put_aside[self.side_of[p]].append(self.choices.pop(p))
+            side = side_of[p]
+            card = choices.pop(p)
+            won.append({"player": p, "card": _CODE_AT[card._key], "side": side})
+            sides.append(side)
+            put_aside[side].append(card)
         self._return_picks()
-        self.search_discard.append(self.request)
-        sides = [self.side_of[p] for p in winners]
-        counts = {side: sides.count(side) for side in SIDES}
-        if counts[GOOGLE] != counts[YAHOO]:
-            self.last_winner = max(SIDES, key=lambda side: counts[side])
+        request = self.request
+        self.search_discard.append(request)
+        google, yahoo = sides.count(GOOGLE), sides.count(YAHOO)
+        if google != yahoo:  # the side with more winners
+            self.last_winner = GOOGLE if google > yahoo else YAHOO
         else:  # both teams matched equally: the first match in play order leads
             self.last_winner = sides[0]
         self.unanswered = 0
@@ -722,7 +775,7 @@ class EnginesGame(Game):
         if shown is not None:
             outcome["shown"] = shown
         self.reveal["outcome"] = outcome
-        events.append(Event("search_won", None, {"request": _CODE_AT[self.request._key], **outcome}))
+        events.append(Event("search_won", None, {"request": _CODE_AT[request._key], **outcome}))
         self.request = None
         self.search_winners = list(winners)
         self._start_refill(events)
@@ -741,13 +794,17 @@ class EnginesGame(Game):
 
     def _start_refill(self, events: list[Event]) -> None:
         """4 players: a lone winner on a team may refill blindly from the partner."""
+        if len(self.seats) != 4:
+            self._finish_refill(events)
+            return
         pending: list[int] = []
-        if self.four_players:
-            for p in self.search_winners:
-                mate = self.partner(p)
-                short = len(self.hands[p]) < HAND_SIZE[self.side_of[p]]
-                if short and mate not in self.search_winners and self.hands[mate]:
-                    pending.append(p)
+        hands, winners, side_of, teams = self.hands, self.search_winners, self.side_of, self.teams
+        for p in winners:
+            team = teams[side_of[p]]
+            mate = team[1] if team[0] == p else team[0]  # self.partner(p)
+            short = len(hands[p]) < HAND_SIZE[side_of[p]]
+            if short and mate not in winners and hands[mate]:
+                pending.append(p)
         if pending:
             self.phase = REFILL
             self.refill_pending = pending
@@ -762,26 +819,29 @@ class EnginesGame(Game):
             missing = HAND_SIZE[self.side_of[player]] - len(self.hands[player])
             count = min(missing, len(self.hands[mate]))
             rng = seeded_rng(self.seed, f"blind-{self.set_number}-{self.search_count}-{player}")
-            taken = rng.sample(self.hands[mate], count)
+            mate_hand = self.hands[mate]
+            taken = rng.sample(mate_hand, count)
             for card in taken:
-                self.hands[mate].remove(card)
+                _remove_one(mate_hand, card)
             self.hands[player] = _sorted(self.hands[player] + taken)
+            code_at = _CODE_AT
             events.append(
                 Event(
                     "refill",
                     player,
-                    {"player": player, "source": "partner", "partner": mate, "count": count, "cards": cards_to_codes(taken)},
-                    private=True,
-                    public_data={"player": player, "source": "partner", "partner": mate, "count": count},
+                    {"player": player, "source": "partner", "partner": mate, "count": count,
+                     "cards": [code_at[c._key] for c in taken]},
+                    True,
+                    {"player": player, "source": "partner", "partner": mate, "count": count},
                 )
             )
             events.append(
                 Event(
                     "given",
                     mate,
-                    {"player": mate, "to": player, "count": count, "cards": cards_to_codes(taken)},
-                    private=True,
-                    public_data={"player": mate, "to": player, "count": count},
+                    {"player": mate, "to": player, "count": count, "cards": [code_at[c._key] for c in taken]},
+                    True,
+                    {"player": mate, "to": player, "count": count},
                 )
             )
         else:
@@ -792,15 +852,21 @@ class EnginesGame(Game):
     def _finish_refill(self, events: list[Event]) -> None:
         self.refill_pending = []
         self.search_winners = []
-        for p in self.play_order():
-            self._draw_to_size(p, events)
+        seats, hands, side_of, decks = self.seats, self.hands, self.side_of, self.decks
+        start = seats.index(self.turn)
+        for p in seats[start:] + seats[:start]:  # self.play_order()
+            side = side_of[p]
+            if len(hands[p]) < HAND_SIZE[side] and decks[side]:  # else _draw_to_size does nothing
+                self._draw_to_size(p, events)
         self._end_turn(events, pass_turn=True)
 
     def _end_turn(self, events: list[Event], *, pass_turn: bool) -> None:
         self.phase = CHOOSE
-        if not self.four_players:
-            empty = [name for name in (GOOGLE, YAHOO, SEARCH) if not self.decks[name]]
-            if empty:
+        seats = self.seats
+        if len(seats) != 4:
+            decks = self.decks
+            if not (decks[GOOGLE] and decks[YAHOO] and decks[SEARCH]):
+                empty = [name for name in (GOOGLE, YAHOO, SEARCH) if not decks[name]]
                 self._finish_game("deck_used_up", events, empty_decks=empty)
                 return
         else:
@@ -809,16 +875,19 @@ class EnginesGame(Game):
                 self._finish_set(ended, events)
                 return
         if pass_turn:
-            self.turn = self.seats[(self.seats.index(self.turn) + 1) % len(self.seats)]
-            events.append(Event("turn", self.turn, {"player": self.turn}))
+            self.turn = turn = seats[(seats.index(self.turn) + 1) % len(seats)]
+            events.append(Event("turn", turn, {"player": turn}))
         self._turn_request(events)
 
     def _set_end_reason(self) -> str | None:
         """SI: a set ends when a team has used its player deck and one of its members
         is out of cards (or, bot rule, after a long run of unanswered requests)."""
+        hands = self.hands
         for side in SIDES:
-            if not self.decks[side] and any(not self.hands[p] for p in self.teams[side]):
-                return f"{side}_out"
+            if not self.decks[side]:
+                for p in self.teams[side]:
+                    if not hands[p]:
+                        return f"{side}_out"
         if self.unanswered >= STALEMATE_SEARCHES:
             return "stalemate"
         return None
@@ -833,21 +902,23 @@ class EnginesGame(Game):
             self.decks[SEARCH] = shuffled(self.search_discard, self.seed, f"reshuffle-{self.reshuffles}")
             self.search_discard = []
             events.append(Event("search_reshuffled", None, {"count": len(self.decks[SEARCH])}))
-        self.request = self.decks[SEARCH].pop(0)
+        self.request = request = self.decks[SEARCH].pop(0)
         self.search_count += 1
         self.choices = {}
         self.phase = CHOOSE
-        events.append(
-            Event("search_request", self.turn, {"player": self.turn, "card": _CODE_AT[self.request._key], "search": self.search_count})
-        )
-        if not self.current_players():
-            # Only a stacked deal can leave every hand empty.
-            self.search_discard.append(self.request)
-            self.request = None
-            if self.four_players:
-                self._finish_set("stalemate", events)
-            else:
-                self._finish_game("no_cards", events)
+        turn = self.turn
+        events.append(Event("search_request", turn, {"player": turn, "card": _CODE_AT[request._key], "search": self.search_count}))
+        hands = self.hands
+        for p in self.seats:  # == `if not self.current_players()` (nobody has picked yet)
+            if hands[p]:
+                return
+        # Only a stacked deal can leave every hand empty.
+        self.search_discard.append(self.request)
+        self.request = None
+        if self.four_players:
+            self._finish_set("stalemate", events)
+        else:
+            self._finish_game("no_cards", events)
 
     # -- sets and the end ------------------------------------------------------------
 

@@ -142,6 +142,9 @@ for _card in standard_deck():
 _PLAY_ACTIONS: dict[tuple[int, ...], Action] = {}
 _SWAP_ACTIONS: dict[int, Action] = {}
 _READY = Action("ready")
+#: current_players() in the play phase: one frozenset per player id, shared.
+_JUST: dict[int, frozenset[int]] = {}
+_JUST_MAX = 100_000
 _PICKUP = Action("pickup")
 _BLIND = {pos: Action("blind", arg=str(pos)) for pos in range(1, 4)}
 
@@ -391,6 +394,8 @@ class IdiotGame(Game):
         players, finished, removed = self.players, self.finished, self.removed
         count = len(players)
         start = players.index(player)
+        if not finished and not removed:  # everybody still plays: the next seat
+            return players[(start + 1) % count]
         for step in range(1, count + 1):
             candidate = players[(start + step) % count]
             if candidate not in finished and candidate not in removed:
@@ -429,10 +434,19 @@ class IdiotGame(Game):
     # -- queries ---------------------------------------------------------------------
 
     def current_players(self) -> frozenset[int]:
-        if self.phase == PHASE_SWAP:
-            return frozenset(p for p in self._active() if p not in self.ready)
-        if self.phase == PHASE_PLAY and self.turn is not None:
-            return frozenset({self.turn})
+        phase = self.phase
+        if phase == PHASE_PLAY and self.turn is not None:
+            # frozenset({self.turn}), one shared (immutable) set per player id
+            just = _JUST.get(self.turn)
+            if just is None:
+                if len(_JUST) >= _JUST_MAX:
+                    _JUST.clear()
+                just = _JUST[self.turn] = frozenset((self.turn,))
+            return just
+        if phase == PHASE_SWAP:
+            # == frozenset(p for p in self._active() if p not in self.ready), in one pass
+            ready, finished, removed = self.ready, self.finished, self.removed
+            return frozenset([p for p in self.players if p not in ready and p not in finished and p not in removed])
         return frozenset()
 
     def is_over(self) -> bool:
@@ -454,23 +468,39 @@ class IdiotGame(Game):
 
     def _plays_from(self, cards: list[Card]) -> list[Action]:
         """_play_actions for these stage cards (a new list)."""
-        if not cards:
-            return []
+        return list(self._shared_plays(cards)) if cards else []
+
+    def _shared_plays(self, cards: list[Card]) -> list[Action]:
+        """The memo's own list of plays for these (non-empty) stage cards: never
+        change it, copy it."""
         pile = self.pile
         lowest = _VALUE_AT[pile[-1]._key] if pile else 0
         bit_at = _BIT_AT
-        playable = sum([bit_at[c._key] for c in cards]) & _PLAYABLE_MASK[lowest]
+        playable = 0
+        for c in cards:  # a plain loop: a comprehension is one more call in CPython 3.11
+            playable += bit_at[c._key]
+        playable &= _PLAYABLE_MASK[lowest]
         listed = _PLAYS_OF.get(playable)
         if listed is None:
             if len(_PLAYS_OF) >= _PLAYS_OF_MAX:
                 _PLAYS_OF.clear()
             listed = _PLAYS_OF[playable] = _plays_of(playable)
-        return list(listed)
+        return listed
 
     def legal_actions(self, player: int) -> list[Action]:
         cached = self._legal_cache
         if cached is not None and cached[0] == player:
             return list(cached[1])  # a copy: callers may change their list
+        if self.phase == PHASE_PLAY and player == self.turn:
+            # The common case of _list_legal, without copying the memo's list twice:
+            # the cache may hold the shared list itself, as nothing changes a cached list.
+            cards = self.hands[player] or self.face_up[player]
+            if cards:
+                actions = self._shared_plays(cards)
+                if self.pile and (not actions or self.options[VOLUNTARY_PICKUP] == "on"):
+                    actions = [*actions, _PICKUP]
+                self._legal_cache = (player, actions)
+                return list(actions)
         actions = self._list_legal(player)
         self._legal_cache = (player, actions)
         return list(actions)
@@ -490,27 +520,29 @@ class IdiotGame(Game):
             if self.pile and (not actions or self.options[VOLUNTARY_PICKUP] == "on"):
                 actions.append(_PICKUP)
             return actions
-        elif player not in self.current_players():
-            return []
-        if self.phase == PHASE_SWAP:
-            # Distinct (face-up, hand) pairs of unequal cards (exchanging equal cards
-            # changes nothing), ordered by (sort_key(up), sort_key(held)).
-            order = _ORDER_AT
-            pairs: dict[int, tuple[Card, Card]] = {}
-            for up in self.face_up[player]:
-                for held in self.hands[player]:
-                    if up._key != held._key:
-                        pairs.setdefault(order[up._key] * 256 + order[held._key], (up, held))
-            known = _SWAP_ACTIONS
-            actions = []
-            for key in sorted(pairs):
-                action = known.get(key)
-                if action is None:
-                    action = known[key] = Action("swap", pairs[key])
-                actions.append(action)
-            actions.append(_READY)
-            return actions
-        return []
+        elif self.phase == PHASE_SWAP:
+            # == player in current_players(), without building the set
+            if player not in self.players or player in self.ready or player in self.finished or player in self.removed:
+                return []
+            return self._swaps(self.face_up[player], self.hands[player])
+        return []  # the game is over
+
+    @staticmethod
+    def _swaps(ups: list[Card], held_cards: list[Card]) -> list[Action]:
+        """The swap phase's actions for these face-up and hand cards: distinct
+        (face-up, hand) pairs of unequal cards (exchanging equal cards changes
+        nothing), ordered by (sort_key(up), sort_key(held)), then ready."""
+        order = _ORDER_AT
+        known = _SWAP_ACTIONS
+        actions = []
+        for key in sorted({order[u._key] * 256 + order[h._key] for u in ups for h in held_cards if u._key != h._key}):
+            action = known.get(key)
+            if action is None:  # made once per pair of cards, from the first such pair held
+                pair = next((u, h) for u in ups for h in held_cards if order[u._key] * 256 + order[h._key] == key)
+                action = known[key] = Action("swap", pair)
+            actions.append(action)
+        actions.append(_READY)
+        return actions
 
     # -- validation ------------------------------------------------------------------
 
@@ -672,15 +704,22 @@ class IdiotGame(Game):
         return events
 
     def _play(self, player: int, cards: list[Card]) -> list[Event]:
-        stage = self.stage(player)
-        source = self.hands[player] if stage == STAGE_HAND else self.face_up[player]
+        hand = self.hands[player]
+        if hand and player not in self.finished and player not in self.removed:
+            stage, source = STAGE_HAND, hand  # == self.stage(player), its first case
+        else:
+            stage = self.stage(player)
+            source = hand if stage == STAGE_HAND else self.face_up[player]
         for card in cards:
             _remove_one(source, card)
         if stage == STAGE_FACE_UP:
             self._progress = True
         self.pile.extend(cards)
-        events = [Event("play", player, {"cards": _codes(cards), "from": stage})]
-        events.extend(self._refill(player))
+        code_at = _CODE_AT
+        codes = [code_at[cards[0]._key]] if len(cards) == 1 else [code_at[c._key] for c in cards]
+        events = [Event("play", player, {"cards": codes, "from": stage})]
+        if len(hand) < HAND_SIZE and self.draw:  # else _refill draws nothing
+            events.extend(self._refill(player))
         events.extend(self._after_pile_grew(player))
         return events
 
@@ -770,13 +809,14 @@ class IdiotGame(Game):
         reason = self._burn_reason()
         if reason:
             events.append(self._burn(player, reason))
-        if not self._has_cards(player):
+        if not (self.hands[player] or self.face_up[player] or any(self.face_down[player])):  # _has_cards
             events.extend(self._go_out(player))
             return events
         if reason:
             events.append(Event("turn", player, {"again": True}))
             return events
-        events.extend(self._pass_turn(player))
+        self.turn = turn = self._next_active_after(player)  # _pass_turn
+        events.append(Event("turn", turn))
         return events
 
     def _go_out(self, player: int) -> list[Event]:

@@ -1,0 +1,46 @@
+"""bot.cards' fast paths (issue 12: engine speed) against the plain library calls
+they replace: every seeded deal must stay exactly what it was."""
+
+from __future__ import annotations
+
+import random
+
+from bot.cards import Card, Rank, Suit, _shuffle, parse_card, seeded_rng, shuffled, standard_deck
+
+
+def test_the_inline_shuffle_makes_the_same_swaps_as_random_shuffle():
+    for size in (0, 1, 2, 3, 7, 52, 104, 1030):
+        for seed in range(40):
+            expected = list(range(size))
+            random.Random(f"{seed}/deal").shuffle(expected)
+            got = list(range(size))
+            _shuffle(random.Random(f"{seed}/deal"), got)
+            assert got == expected, (size, seed)
+
+
+def test_a_shuffled_deck_and_what_the_generator_does_next_are_unchanged():
+    for seed in ("x", 7, "digest-3"):
+        rng = seeded_rng(seed, "set-1-search")
+        expected = standard_deck(2)
+        rng.shuffle(expected)
+        assert shuffled(standard_deck(2), seed, "set-1-search") == expected
+        # The generator is left where Random.shuffle leaves it, too.
+        ours = seeded_rng(seed, "set-1-search")
+        _shuffle(ours, standard_deck(2))
+        assert ours.random() == rng.random()
+
+
+def test_decks_are_fresh_lists_of_equal_cards_in_the_fixed_order():
+    one, again = standard_deck(), standard_deck()
+    assert one == again and one is not again
+    one.pop()
+    assert len(standard_deck()) == 52
+    assert standard_deck() == [Card(rank, suit) for suit in Suit for rank in Rank]
+    assert standard_deck(2) == standard_deck() * 2
+
+
+def test_canonical_codes_and_other_spellings_parse_to_equal_cards():
+    for card in standard_deck():
+        assert parse_card(str(card)) == card
+        assert parse_card(str(card).lower()) == card
+        assert parse_card(f" {card.display()} ") == card
