@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.ai import GameAI, PlayerView
-from bot.ai.deal import deal_unseen, standing, unseen_cards
+from bot.ai.deal import InconsistentObservation, standing, unseen_cards
 from bot.cards import Card, Rank, standard_deck
 from bot.engine import Action
 from cogs.idiot.rules import PHASE_PLAY, PHASE_SWAP, IdiotGame, card_value
@@ -53,27 +53,58 @@ def _swap_choice(legal: Sequence[Action]) -> Action:
     return best if strength(best.cards[1]) > strength(best.cards[0]) else ready
 
 
+#: By ``Card._key`` (the search lists and plays many moves): Idiot value, and 2 for a
+#: two, 10 for a ten, 0 for any other card.
+_VALUE = [0] * 64
+_SPECIAL = [0] * 64
+for _card in standard_deck():
+    _VALUE[_card._key] = card_value(_card.rank)
+    _SPECIAL[_card._key] = card_value(_card.rank) if _card.rank in (Rank.TWO, Rank.TEN) else 0
+
+
 def choose(phase: str, legal: Sequence[Action], pile_size: int) -> Action:
     """easy's choice from plain facts: shared by ``easy`` and ``playout``."""
     if phase == PHASE_SWAP:
         return _swap_choice(legal)
-    blinds = [a for a in legal if a.kind == "blind"]
-    if blinds:
-        return blinds[0]
-    plays = [a for a in legal if a.kind == "play"]
-    ordinary = [a for a in plays if a.cards[0].rank not in (Rank.TWO, Rank.TEN)]
-    if ordinary:
-        low = min(card_value(a.cards[0].rank) for a in ordinary)
-        return max((a for a in ordinary if card_value(a.cards[0].rank) == low), key=lambda a: len(a.cards))
-    tens = [a for a in plays if a.cards[0].rank is Rank.TEN]
-    twos = [a for a in plays if a.cards[0].rank is Rank.TWO]
-    if tens and (pile_size >= 4 or not twos) and pile_size > 0:
-        return tens[0]
-    if twos:
-        return twos[0]
-    if tens:
-        return tens[0]
-    return next((a for a in legal if a.kind == "pickup"), legal[0])
+    first = legal[0]
+    if first.kind == "blind":
+        return first
+    special = _SPECIAL
+    value = _VALUE
+    best = None
+    low = 99
+    tens = twos = None
+    pickup = None
+    for a in legal:
+        kind = a.kind
+        if kind == "play":
+            key = a.cards[0]._key
+            s = special[key]
+            if s == 0:
+                v = value[key]
+                # The lowest value, and of that value the most cards (the first listed
+                # on a tie, as max() picks).
+                if v < low or (v == low and len(a.cards) > len(best.cards)):  # type: ignore[union-attr]
+                    best, low = a, v
+            elif s == 10:
+                if tens is None:
+                    tens = a
+            elif twos is None:
+                twos = a
+        elif kind == "pickup":
+            if pickup is None:
+                pickup = a
+        elif kind == "blind":
+            return a
+    if best is not None:
+        return best
+    if tens is not None and (pile_size >= 4 or twos is None) and pile_size > 0:
+        return tens
+    if twos is not None:
+        return twos
+    if tens is not None:
+        return tens
+    return pickup if pickup is not None else first
 
 
 def easy(view: PlayerView, rng: random.Random) -> Action:
@@ -92,7 +123,47 @@ def determinize(observation: Mapping[str, Any], legal: Sequence[Action], rng: ra
     """A game consistent with ``observation``: its own hand, every face-up card and the
     top of the pile as seen; the other hands, every face-down card (its own too: nobody
     has seen those), the draw pile, the pile below its shown top and the burned cards
-    dealt at random with the right counts."""
+    dealt at random with the right counts.
+
+    The search asks for many deals of one observation: the first builds a template game
+    (``from_dict``, parsing every card code); later ones clone it and deal the unseen
+    cards into it, with the same shuffle, so they are the same deals, only faster."""
+    last = _LAST_TEMPLATE[0]
+    if last is not None and last[0] is observation:
+        _, template, unseen, layout = last
+    else:
+        template, unseen, layout = _template(observation)
+        # One entry, replaced whole (a tuple: safe with decisions in several threads);
+        # it keeps ``observation`` alive, so ``is`` cannot match a different one.
+        _LAST_TEMPLATE[0] = (observation, template, unseen, layout)
+    cards = list(unseen)
+    rng.shuffle(cards)  # as deal_unseen does: the same deal for the same rng
+    game = template.clone()
+    start = 0
+    for kind, seat, count, extra in layout:
+        dealt = cards[start : start + count]
+        start += count
+        if kind == "hand":
+            game.hands[seat] = dealt
+        elif kind == "down":
+            slots = iter(dealt)
+            game.face_down[seat] = [next(slots) if pos in extra else None for pos in (1, 2, 3)]
+        elif kind == "draw":
+            game.draw = dealt
+        elif kind == "pile":
+            game.pile = dealt + list(extra)
+        else:
+            game.burned = dealt
+    return game
+
+
+#: The last observation determinized: (observation, template game, unseen cards, layout).
+_LAST_TEMPLATE: list[tuple[Any, IdiotGame, list[Card], list[tuple[str, Any, int, Any]]] | None] = [None]
+
+
+def _template(observation: Mapping[str, Any]) -> tuple[IdiotGame, list[Card], list[tuple[str, Any, int, Any]]]:
+    """A game with the observation's known cards in place (hidden places empty), the
+    unseen cards, and where they go: (kind, seat, count, positions or pile top)."""
     obs = observation
     me = obs["viewer"]
     seats = obs["seats"]
@@ -107,14 +178,12 @@ def determinize(observation: Mapping[str, Any], legal: Sequence[Action], rng: ra
         ("pile", obs["pile_size"] - len(obs["pile_top"])),
         ("burned", obs["burned_count"]),
     ]
-    dealt = deal_unseen(unseen, places, rng)
-    hands = {str(s["id"]): [str(c) for c in dealt[("hand", s["id"])]] for s in seats if s["id"] != me}
+    wanted = sum(count for _, count in places)
+    if wanted != len(unseen):
+        raise InconsistentObservation(f"{len(unseen)} unseen cards for {wanted} unseen places.")
+    hands: dict[str, list[str]] = {str(s["id"]): [] for s in seats if s["id"] != me}
     if me is not None:
         hands[str(me)] = list(obs["hand"])
-    face_down = {}
-    for s in seats:
-        cards = iter(dealt[("down", s["id"])])
-        face_down[str(s["id"])] = [str(next(cards)) if pos in s["face_down"] else None for pos in (1, 2, 3)]
     current = obs["current"]
     data = {
         "players": obs["players"],
@@ -124,10 +193,10 @@ def determinize(observation: Mapping[str, Any], legal: Sequence[Action], rng: ra
         "phase": obs["phase"],
         "hands": hands,
         "face_up": {str(s["id"]): list(s["face_up"]) for s in seats},
-        "face_down": face_down,
-        "draw": [str(c) for c in dealt["draw"]],
-        "pile": [*(str(c) for c in dealt["pile"]), *obs["pile_top"]],
-        "burned": [str(c) for c in dealt["burned"]],
+        "face_down": {str(s["id"]): [None, None, None] for s in seats},
+        "draw": [],
+        "pile": list(obs["pile_top"]),
+        "burned": [],
         "ready": [s["id"] for s in seats if s["ready"]],
         "turn": current[0] if obs["phase"] == PHASE_PLAY and current else None,
         # Who deals and so who starts after the swap phase is not shown; the default
@@ -139,7 +208,18 @@ def determinize(observation: Mapping[str, Any], legal: Sequence[Action], rng: ra
         "idle_turns": obs["idle_turns"],
         "stalemate": False,
     }
-    return IdiotGame.from_dict(data)
+    template = IdiotGame.from_dict(data)
+    top = list(template.pile)
+    layout: list[tuple[str, Any, int, Any]] = []
+    for (key, count) in places:
+        if isinstance(key, tuple) and key[0] == "hand":
+            layout.append(("hand", key[1], count, None))
+        elif isinstance(key, tuple):
+            seat = next(s for s in seats if s["id"] == key[1])
+            layout.append(("down", key[1], count, frozenset(seat["face_down"])))
+        else:
+            layout.append((key, None, count, top if key == "pile" else None))
+    return template, unseen, layout
 
 
 #: What a card costs its holder, by Idiot value: every card must be got rid of, low
