@@ -126,7 +126,9 @@ def determinize(observation: Mapping[str, Any], legal: Sequence[Action], rng: ra
 
     The search asks for many deals of one observation: the first builds a template game
     (``from_dict``, parsing every card code); later ones clone it and deal the unseen
-    cards into it, with the same shuffle, so they are the same deals, only faster."""
+    cards into it, with the same shuffle, so they are the same deals, only faster. The
+    template is found by the observation's identity: an observation is plain data that
+    nobody changes once a view holds it."""
     last = _LAST_TEMPLATE[0]
     if last is not None and last[0] is observation:
         _, template, unseen, layout = last
