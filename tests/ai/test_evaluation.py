@@ -1,5 +1,5 @@
 """hard's position scores and playout rules (issue 12): Engines scores the hands left
-for the next request, Idiot each player's burden; playouts stop at quiet positions;
+for the next request, Idiot a fitted chance to beat each other player; playouts stop at quiet positions;
 each game sets how clearly the search must beat easy."""
 
 from __future__ import annotations
@@ -62,11 +62,17 @@ def test_a_playout_plays_on_to_a_quiet_position_but_not_forever():
     assert len(moves) == 2 + QUIET_EXTRA
 
 
-def test_idiot_burden_counts_low_cards_heavier_and_a_forced_pickup():
+def test_idiot_low_cards_and_a_forced_pickup_count_against_a_player():
     deal = {"hands": {1: ["3c", "4d"], 2: ["Ac", "Kd"]}, "face_up": {1: [], 2: []},
             "face_down": {1: [None] * 3, 2: [None] * 3}, "pile": ["9h"], "phase": "play", "first": 2}
     game = IdiotGame.new([1, 2], deal=deal)
-    assert idiot_ai.burden(game, 1) > idiot_ai.burden(game, 2)
+    # Two players: the chances add up to one, and the low cards are the worse hand.
+    assert idiot_ai.evaluate(game, 2) > 0.5 > idiot_ai.evaluate(game, 1)
+    assert abs(idiot_ai.evaluate(game, 1) + idiot_ai.evaluate(game, 2) - 1) < 1e-9
+    # A low card face up (played only at the end, on whatever is on the pile) weighs
+    # more than the same card in hand.
+    up = IdiotGame.new([1, 2], deal={**deal, "hands": {1: ["4d"], 2: ["Ac", "Kd"]}, "face_up": {1: ["3c"], 2: []}})
+    assert idiot_ai.evaluate(up, 1) < idiot_ai.evaluate(game, 1)
     # Player 2 to move plays over the 9; give player 1 the turn: nothing beats the 9, so
     # player 1 carries the pile already.
     game.turn = 1
@@ -75,6 +81,15 @@ def test_idiot_burden_counts_low_cards_heavier_and_a_forced_pickup():
     game.pile = [parse_card("2h")]  # now the 3 goes: no pickup ahead
     game._legal_cache = None
     assert idiot_ai.evaluate(game, 2) < before
+
+
+def test_idiot_a_player_out_scores_one_and_a_removed_one_zero():
+    game = IdiotGame.new([1, 2, 3], {"finish": "last_idiot"}, seed=4)
+    game.finished.append(1)
+    game.removed.append(3)
+    assert idiot_ai.evaluate(game, 1) == 1.0
+    assert idiot_ai.evaluate(game, 3) == 0.0
+    assert idiot_ai.evaluate(game, 2) == 0.5  # nobody left to play against
 
 
 def test_each_game_sets_how_clearly_the_search_must_beat_easy():
