@@ -76,7 +76,12 @@ def test_every_choice_is_accepted_and_every_owed_ritual_answered(level):
             assert action.kind == "say"  # words before any move
         trial = copy.deepcopy(game)
         trial.apply(player, action)  # the engine accepts it (validate raises otherwise)
-        assert not owed & spoken_owed(trial, player), (action, owed)  # every ritual it owed is over
+        left = owed & spoken_owed(trial, player)
+        # Every ritual it owed is over, except a first line or limerick owed beside short
+        # rituals: those are said first, the poem at the next ask.
+        kinds_left = {o["kind"] for o in game.obligations if o["id"] in left}
+        kinds_owed = {o["kind"] for o in game.obligations if o["id"] in owed}
+        assert not left or (kinds_left <= {"first_line", "limerick"} and kinds_owed - kinds_left), (action, owed)
         kinds.add(action.kind)
     assert {"play", "say", "draw"} <= kinds and owed_asked > 300
 
