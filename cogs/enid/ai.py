@@ -2,7 +2,8 @@
 chain like a person, writes limericks and votes, from its :class:`~bot.ai.PlayerView`
 only (observation, legal actions), never the game.
 
-Turn moves (``easy``; ``hard`` plays the same game with a sharper eye, below):
+Turn moves (``easy``; ``hard`` starts from the same rules with a sharper eye and
+searches its card choice, see :func:`hard`):
 
 - facing a pickup it passes it on (a Two on Twos, a black Jack on Jacks), else cancels
   it (a red Jack, or the Enid Blyton when it can name it and the pickup is worth it),
@@ -45,7 +46,6 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from dataclasses import replace as dc_replace
 from typing import Any
 
 from bot.ai import Budget, GameAI, PlayerView
@@ -636,4 +636,4 @@ def warm_up() -> None:
 AI = GameAI(EnidGame, easy, determinize, evaluate, owes=owes, speak=speak, hard=hard, warm_up=warm_up)
 #: What hard's card choice searches with: its own rule of thumb as the baseline, the
 #: fast playout policy with no random moves (a random move could leave "Last card" unsaid).
-SEARCH = dc_replace(AI, easy=sharp, playout=playout_move, playout_random=0.0, playout_moves=PLAYOUT_MOVES)
+SEARCH = replace(AI, easy=sharp, playout=playout_move, playout_random=0.0, playout_moves=PLAYOUT_MOVES)
