@@ -477,11 +477,14 @@ def _searchable(view: PlayerView) -> bool:
 
 def hard(view: PlayerView, rng: random.Random, budget: Budget) -> Action:
     """hard: perfect memory and fewer slips (in :func:`speak`), the sharper rule of
-    thumb (:func:`sharp`) for suits, votes, limericks and pickups, and for its card
-    choice the shared search (:func:`bot.ai.search.hard`): imagined deals of the cards
-    it cannot see (:func:`determinize`), each legal card tried and played on by both
-    sides with :func:`playout_move`, scored by :func:`evaluate`; the searched card
-    replaces the rule of thumb's only when clearly better."""
+    thumb (:func:`sharp`) for an Ace's suit, votes and limericks, and for its card
+    choice (a pickup to pass, cancel or take included) the shared search
+    (:func:`bot.ai.search.hard`): imagined deals of the cards it cannot see
+    (:func:`determinize`), each legal move tried and played on by both sides with
+    :func:`playout_move` for :data:`PLAYOUT_MOVES` moves, scored by :func:`evaluate`;
+    the searched move replaces the rule of thumb's only when clearly better (the
+    search's margin and two standard errors). Imagined deals are in plain mode: nobody
+    slips there, and a black Turing forces no limerick (a computer's limericks pass)."""
     if not _searchable(view):
         return sharp(view, rng)
     from bot.ai.search import hard as search
