@@ -1,22 +1,28 @@
-"""Enid's computer players against each other: win rates with 95% confidence intervals
-and decisions per second per level.
+"""Enid's computer players in the tournament format of bench/tournament.py: random vs
+easy vs hard, 2 players, scores with 95% confidence intervals, moves/s per level and
+hard's decision times against its budget (issue 12).
 
-    python bench/enid_ai.py [--games 300] [--mode enid|plain] [--seed 1] [--session]
+    python bench/enid_ai.py [--games 1000] [--hard-games N] [--hard-ms 100] [--hard-iterations 1000000]
+                            [--pairings random-easy random-hard easy-hard] [--mode enid|plain] [--session] [--jobs 1]
 
-Each pairing (random vs easy, easy vs hard, random vs hard) plays ``--games`` 2-player
-games from fixed seeds, the seats swapping every game (so each level goes first as
-often). Every seat acts through ``bot.ai.decide`` from its own ``PlayerView`` exactly as
-at a table: a seat owing words (a card's name, a shout, "Last St. Francis", a limerick)
-is asked first, then the current player; nobody times out. ``random`` speaks with
-``ai.SLIP["random"]`` slips and forgets half the chain, and picks turn moves uniformly.
+As in bench/tournament.py: games of a pairing come in pairs on one fixed seed
+(``tournament-enid-<i // 2>``) with the two levels in swapped seats; each seat decides
+through ``bot.ai.decide`` from its own ``PlayerView`` with its own seeded
+``random.Random``, and hard gets a fresh ``Budget.timed(time.perf_counter, --hard-ms)``
+for every decision, as at a table. Enid's own part: a seat owing words (a card's name,
+a shout, "Last St. Francis", a limerick's line) is asked before the current player, as
+the platform asks every computer seat that ``owes``; nobody times out. ``random`` says
+its words with ``ai.SLIP["random"]`` slips and forgets half the chain, and picks turn
+moves uniformly.
 
-``--session`` carries the session (chain, middle names) from game to game within a
-pairing, so memory matters (easy forgets, hard does not); by default every game starts
-a fresh session.
+By default every game starts a fresh session (an empty Enid chain, no middle names
+used). ``--session`` carries the session from game to game within a pairing (within a
+worker's share with ``--jobs``), so memory matters (easy forgets, hard does not).
 
-Printed per pairing: wins of the first-named level, the win rate and its 95% Wilson
-interval, mean moves per game. Per level: decisions per second and the slowest decision
-seen (microseconds), measured around ``decide`` only.
+Printed per pairing: the challenger's (second-named level's) score (win 1, draw 0.5,
+loss 0) with its 95% confidence interval, W/D/L, moves/s per level (decisions / time
+spent deciding, words included), and hard's median / p99 / max decision time over its
+decisions with a choice; then the table of bench/tournament.py. Numbers only.
 """
 
 from __future__ import annotations
@@ -26,35 +32,34 @@ import math
 import random
 import sys
 import time
-from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo root
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, for tournament's table
+
+from tournament import MAX_MOVES, Result, report, summary  # noqa: E402
 
 from bot.ai import Budget, PlayerView, decide, game_ai  # noqa: E402
 from bot.engine import Action  # noqa: E402
 from cogs.enid.rules import EnidGame  # noqa: E402
 
 AI = game_ai("enid")
-PAIRINGS = (("easy", "random"), ("hard", "easy"), ("hard", "random"))
 
 
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
-
-
-def play(levels: dict[int, str], seed: str, mode: str, carry: dict | None, timing: dict[str, list[float]]) -> tuple[EnidGame, int]:
-    options = {"mode": mode, **({"carry": carry} if carry else {})}
-    game = EnidGame.new(list(levels), options, seed=seed)
-    rng = random.Random(seed)
-    budget = Budget.timed(time.perf_counter)
+def play_one(levels: tuple[str, str], index: int, args: argparse.Namespace, result: Result, carry: dict | None) -> dict:
+    """Game ``index``: ``levels[0]`` is the incumbent, ``levels[1]`` the challenger.
+    Returns the session to carry on."""
+    players = [1, 2]
+    level_of = {1: levels[index % 2], 2: levels[1 - index % 2]}
+    challenger = 1 if index % 2 else 2
+    options = {"mode": args.mode, **({"carry": carry} if carry else {})}
+    game = EnidGame.new(players, options, seed=f"tournament-enid-{index // 2}")
+    rngs = {p: random.Random(f"enid-{index}-{p}") for p in players}
+    clock = time.perf_counter
+    hard_seconds = args.hard_ms / 1000
     moves = 0
-    while not game.is_over() and moves < 3000:
+    while not game.is_over() and moves < MAX_MOVES:
         owing = [p for p in game.players if AI.owes(game.observation(p), p)]
         askable = owing + sorted(game.current_players())
         if not askable:  # cannot happen with every seat answering; kept so a bug shows as a timeout, not a hang
@@ -62,45 +67,73 @@ def play(levels: dict[int, str], seed: str, mode: str, carry: dict | None, timin
             game.apply(o["player"], Action("timeout", arg=o["id"]))
             continue
         player = askable[0]
+        level = level_of[player]
         view = PlayerView.of(game, player)
-        start = time.perf_counter()
-        action = decide(view, levels[player], rng, budget=budget)
-        timing[levels[player]].append(time.perf_counter() - start)
+        budget = Budget.timed(clock, hard_seconds, iterations=args.hard_iterations) if level == "hard" else None
+        start = clock()
+        action = decide(view, level, rngs[player], budget=budget)
+        spent = clock() - start
+        result.moves[level] = result.moves.get(level, 0) + 1
+        result.seconds[level] = result.seconds.get(level, 0.0) + spent
+        if level == "hard" and len(view.legal) > 1:
+            result.hard_times.append(spent)
         game.apply(player, action)
         moves += 1
-    return game, moves
+    if not game.is_over():
+        result.cut += 1
+        result.scores.append(0.5)
+    else:
+        result.scores.append(1.0 if game.winner == challenger else 0.0)
+    return game.carry_out() if args.session and args.mode == "enid" else {}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=300)
+def run_chunk(levels: tuple[str, str], indices: range, args: argparse.Namespace) -> Result:
+    result = Result()
+    carry: dict = {}
+    for index in indices:
+        carry = play_one(levels, index, args, result, carry)
+    return result
+
+
+def run_pairing(levels: tuple[str, str], games: int, args: argparse.Namespace) -> Result:
+    if args.jobs <= 1:
+        return run_chunk(levels, range(games), args)
+    step = math.ceil(games / args.jobs)
+    step += step % 2  # a chunk holds whole pairs of games on one deal
+    chunks = [range(i, min(games, i + step)) for i in range(0, games, step)]
+    total = Result()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for part in pool.map(run_chunk, [levels] * len(chunks), chunks, [args] * len(chunks)):
+            total.merge(part)
+    return total
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
+    parser.add_argument("--hard-games", type=int, default=None, help="games for pairings with hard (default: --games)")
+    parser.add_argument("--hard-ms", type=float, default=100.0, help="hard's time per decision in ms (default 100)")
+    parser.add_argument("--hard-iterations", type=int, default=1_000_000, help="hard's simulation cap per decision")
+    parser.add_argument("--pairings", nargs="*", default=["random-easy", "random-hard", "easy-hard"],
+                        help="incumbent-challenger pairs (default: random-easy random-hard easy-hard)")
     parser.add_argument("--mode", choices=("enid", "plain"), default="enid")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--session", action="store_true")
-    args = parser.parse_args()
-    timing: dict[str, list[float]] = defaultdict(list)
+    parser.add_argument("--session", action="store_true", help="carry the session (chain, middle names) from game to game")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    args = parser.parse_args(argv)
     AI.warm_up()  # as the platform does before a table's first decision
-    print(f"Enid computer players, mode {args.mode}, {args.games} two-player games per pairing"
-          f"{', one session per pairing' if args.session else ''}")
-    print(f"{'pairing':<18}{'wins':>8}{'win rate':>10}{'95% CI':>18}{'moves/game':>12}")
-    for first, second in PAIRINGS:
-        wins = total_moves = 0
-        carry = None
-        for n in range(args.games):
-            seats = {1: first, 2: second} if n % 2 == 0 else {1: second, 2: first}
-            game, moves = play(seats, f"bench-{args.seed}-{first}-{second}-{n}", args.mode, carry, timing)
-            total_moves += moves
-            wins += game.winner is not None and seats[game.winner] == first
-            if args.session and args.mode == "enid":
-                carry = game.carry_out()
-        low, high = wilson(wins, args.games)
-        print(f"{first + ' vs ' + second:<18}{wins:>8}{wins / args.games:>10.3f}{f'[{low:.3f}, {high:.3f}]':>18}{total_moves / args.games:>12.1f}")
-    print(f"\n{'level':<8}{'decisions':>10}{'decisions/s':>13}{'p99 us':>9}{'max us':>9}")
-    for level in ("random", "easy", "hard"):
-        times = sorted(timing[level])
-        if times:
-            p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-            print(f"{level:<8}{len(times):>10}{len(times) / sum(times):>13.0f}{p99 * 1e6:>9.0f}{times[-1] * 1e6:>9.0f}")
+    print(f"Enid tournament: 2 players, mode {args.mode}, games in pairs on one deal with seats swapped, "
+          f"{'one session per pairing' if args.session else 'a fresh session every game'}, "
+          f"hard budget {args.hard_ms:g} ms/decision, jobs {args.jobs}")
+    rows = []
+    for pairing in args.pairings:
+        levels = tuple(pairing.split("-"))
+        assert len(levels) == 2, pairing
+        games = args.hard_games if "hard" in levels and args.hard_games else args.games
+        start = time.perf_counter()
+        result = run_pairing(levels, games, args)  # type: ignore[arg-type]
+        report("enid", levels, result, time.perf_counter() - start, args)  # type: ignore[arg-type]
+        rows.append(("enid", levels, result))
+    summary(rows, args)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 chain like a person, writes limericks and votes, from its :class:`~bot.ai.PlayerView`
 only (observation, legal actions), never the game.
 
-Turn moves (``easy``; ``hard`` plays the same game with a sharper eye, below):
+Turn moves (``easy``; ``hard`` starts from the same rules with a sharper eye and
+searches its card choice, see :func:`hard`):
 
 - facing a pickup it passes it on (a Two on Twos, a black Jack on Jacks), else cancels
   it (a red Jack, or the Enid Blyton when it can name it and the pickup is worth it),
@@ -40,13 +41,15 @@ has digits or more than three words.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.ai import Budget, GameAI, PlayerView
-from bot.cards import Card, Rank, Suit, parse_card
+from bot.cards import Card, Rank, Suit, parse_card, standard_deck
 from bot.engine import Action
 from cogs.enid import limerick as hint_of
 from cogs.enid.names import SUIT_NAMES, WATER_BUFFALO, Names, name_key, words
@@ -127,6 +130,8 @@ _LINE4 = ("And a very small {w}", "And a borrowed old {w}", "And a runaway {w}")
 _LINE5 = ("And that was the end of the {w}", "So they laughed and went off with the {w}", "Which is all that I know of the {w}")
 
 _ENID_CARD_RANK = Rank.NINE
+#: Moves each side plays in an imagined deal before :func:`evaluate` scores it.
+PLAYOUT_MOVES = 12
 _ANSWERS = (Rank.TWO, Rank.JACK)
 
 
@@ -275,11 +280,6 @@ def speak(view: PlayerView, level: str, rng: random.Random) -> Action | None:
     if not owed:
         return None
     enid_mode = obs.get("mode") == "enid"
-    if "limerick" in owed and obs.get("reciting"):
-        reciting = obs["reciting"]
-        return Action("say", arg="\n".join(compose(reciting["first_line"], rng, reciting["lines"])))
-    if "first_line" in owed:
-        return Action("say", arg=first_line(rng))
     parts: list[str] = []
     if "name" in owed:
         card = parse_card(obs["top"])  # the card waiting for its name is the one on top
@@ -295,7 +295,16 @@ def speak(view: PlayerView, level: str, rng: random.Random) -> Action | None:
         parts.append("My John Buckle casts your Mark Rafter to type void!")
     if "last" in owed:
         parts.append("Last St. Francis of Assisi!" if enid_mode else "Last card!")
-    return Action("say", arg=" ".join(dict.fromkeys(parts))) if parts else None
+    if parts:
+        # Short rituals first: a message that answers one of them is not also heard as
+        # a first line or a limerick, and "Last St. Francis" must not wait for a poem.
+        return Action("say", arg=" ".join(dict.fromkeys(parts)))
+    if "limerick" in owed and obs.get("reciting"):
+        reciting = obs["reciting"]
+        return Action("say", arg="\n".join(compose(reciting["first_line"], rng, reciting["lines"])))
+    if "first_line" in owed:
+        return Action("say", arg=first_line(rng))
+    return None
 
 
 # --------------------------------------------------------------------------- votes
@@ -431,7 +440,7 @@ def choose(view: PlayerView, rng: random.Random, sharp: bool = False) -> Action:
             value += 1.0 if threat else 0.0
         if sharp and left == 1:
             # The card kept last should be easy to lay: not an Eight, not a lone answer.
-            last = [c for c in hand if c is not card]
+            last = [c for c in hand if c != card]
             if last and last[0].rank is Rank.EIGHT:
                 value -= 4.0
             if last and last[0].suit is card.suit:
@@ -439,7 +448,10 @@ def choose(view: PlayerView, rng: random.Random, sharp: bool = False) -> Action:
         if sharp and card.rank in (Rank.QUEEN, Rank.KING) and left:
             steps = 1 + (1 if card.rank is Rank.QUEEN else 2)
             if _seat_after(obs, me, direction, steps) == me:
-                value += 3.0  # the skip comes round to it: another turn at once
+                follow = [c for c in hand if c != card and (c.suit is card.suit or c.rank is card.rank)]
+                # The skip comes round to it: another turn at once, good only if it can
+                # lay something then (else it draws).
+                value += 3.0 if follow else -3.0
         return value
 
     return max(plays, key=lambda a: (score(a), -plays.index(a)))
@@ -449,25 +461,171 @@ def easy(view: PlayerView, rng: random.Random) -> Action:
     return choose(view, rng)
 
 
-def hard(view: PlayerView, rng: random.Random, budget: Budget) -> Action:
-    """hard: the same rules of thumb with more care (every opponent's count for the
-    Enid, a Queen or King whose skip comes round to it again, the last card it keeps),
-    perfect memory and fewer slips (those are in :func:`speak`). Enid
-    has no search: its rituals and votes do not fit a cheap clone-and-playout, and a
-    heuristic move takes microseconds, far inside any budget."""
+def sharp(view: PlayerView, rng: random.Random) -> Action:
+    """hard's rule of thumb (the search's fallback and its baseline)."""
     return choose(view, rng, sharp=True)
 
 
+def _searchable(view: PlayerView) -> bool:
+    """A card choice the search can imagine: a turn move with a choice, no limerick,
+    vote or Ace's suit in the way."""
+    obs = view.observation
+    if obs.get("vote") or obs.get("limerick") or obs.get("phase") not in ("play", "eight", "ten"):
+        return False
+    return sum(1 for a in view.legal if a.kind != "challenge") > 1
+
+
+def hard(view: PlayerView, rng: random.Random, budget: Budget) -> Action:
+    """hard: perfect memory and fewer slips (in :func:`speak`), the sharper rule of
+    thumb (:func:`sharp`) for an Ace's suit, votes and limericks, and for its card
+    choice (a pickup to pass, cancel or take included) the shared search
+    (:func:`bot.ai.search.hard`): imagined deals of the cards it cannot see
+    (:func:`determinize`), each legal move tried and played on by both sides with
+    :func:`playout_move` for :data:`PLAYOUT_MOVES` moves, scored by :func:`evaluate`;
+    the searched move replaces the rule of thumb's only when clearly better (the
+    search's margin and two standard errors). Imagined deals are in plain mode: nobody
+    slips there, and a black Turing forces no limerick (a computer's limericks pass)."""
+    if not _searchable(view):
+        return sharp(view, rng)
+    from bot.ai.search import hard as search
+
+    legal = tuple(a for a in view.legal if a.kind != "challenge")
+    return search(replace(view, legal=legal), SEARCH, rng, budget)
+
+
+class Imagined(EnidGame):
+    """An imagined deal for hard's search: a plain-mode game (nothing is said: every
+    card is named right and "Last card" always said, as computer seats do) that keeps
+    the Enid's powers, with a cheap :meth:`clone` (containers copied, no JSON)."""
+
+    def clone(self) -> Imagined:
+        copy = object.__new__(Imagined)
+        fields = dict(self.__dict__)
+        fields["hands"] = {p: list(h) for p, h in self.hands.items()}
+        fields["deck"] = list(self.deck)
+        fields["discard"] = list(self.discard)
+        fields["obligations"] = [dict(o) for o in self.obligations]
+        fields["_legal_cache"] = None
+        copy.__dict__.update(fields)
+        return copy
+
+
+_DECK = tuple(standard_deck())
+_OPTIONS: dict[str, dict[str, Any]] = {}
+
+
 def determinize(observation: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> EnidGame:
-    raise NotImplementedError("Enid's hard level is a heuristic; it does not search imagined deals.")
+    """A whole game consistent with the observation: the cards it cannot see (all but
+    its hand and the top card) dealt at random to the other hands (their counts), under
+    the top card (the discard's count) and to the deck."""
+    obs = observation
+    me = obs["viewer"]
+    hand = _hand(obs)
+    top = parse_card(obs["top"])
+    seen = {*hand, top}
+    unseen = [c for c in _DECK if c not in seen]
+    rng.shuffle(unseen)
+    counts = _counts(obs)
+    game = Imagined()
+    game.players = list(obs["players"])
+    game.hands = {me: hand}
+    for p in game.players:
+        if p != me:
+            game.hands[p] = unseen[: counts[p]]
+            del unseen[: counts[p]]
+    below = min(len(unseen), max(0, obs.get("discard_size", 1) - 1))
+    game.discard = [*unseen[:below], top]
+    game.deck = unseen[below:]
+    draw_rule = str(obs.get("rules", {}).get("voluntary_draw", "no"))
+    if draw_rule not in _OPTIONS:
+        _OPTIONS[draw_rule] = EnidGame._read_options({"mode": "plain", "voluntary_draw": draw_rule})
+    game.options = _OPTIONS[draw_rule]
+    game.seed = rng.getrandbits(32)
+    game.enid = _enid(obs)
+    game.chosen_suit = Suit(obs["chosen_suit"]) if obs.get("chosen_suit") else None
+    game.current = me
+    game.direction = obs.get("direction", 1)
+    game.phase = obs["phase"]
+    game.ten_suit = Suit(obs["ten_suit"]) if obs.get("ten_suit") else None
+    game.pickup = obs.get("pickup", 0)
+    game.pickup_kind = obs.get("pickup_kind")
+    game.turn_number = obs.get("turn_number", 1)
+    return game
+
+
+def playout_move(game: EnidGame, player: int) -> Action:
+    """easy's rule of thumb on a whole (imagined) game, fast: it passes or cancels a
+    pickup, sheds Tens' suits and Eights, keeps its answers, follows its longest suit.
+    Whoever owes "Last card" has said it (computer seats always do)."""
+    if game.obligations:
+        game.obligations = [o for o in game.obligations if o["kind"] != "last"]
+    actions = game._turn_actions()
+    hand = game.hands[player]
+    phase = game.phase
+    if phase == "suit":
+        held = dict.fromkeys(Suit, 0)
+        for c in hand:
+            held[c.suit] += 1
+        return max(actions, key=lambda a: held[Suit(a.arg)])
+    first = actions[0]
+    if first.kind != "play":
+        return first  # draw (or end): nothing to lay
+    enid = game.enid
+    if game.pickup:
+        passes = [a for a in actions if a.kind == "play" and a.cards[0] != enid and (a.cards[0].rank is _TWO or not a.cards[0].is_red)]
+        return passes[0] if passes else first  # pass it on, else cancel (red Jack or the Enid)
+    if phase == "ten":
+        plays = [a for a in actions if a.kind == "play"]
+        for a in plays:
+            c = a.cards[0]
+            if c.rank not in _KEEP_RANKS and c != enid:
+                return a
+        return plays[0] if len(plays) == len(hand) else actions[-1]  # out, or end the turn
+    suits: dict[Suit, int] = {}
+    for c in hand:
+        suits[c.suit] = suits.get(c.suit, 0) + 1
+    left = len(hand) - 1
+    best_value, best_action = -99.0, first
+    for a in actions:
+        if a.kind != "play":
+            continue
+        c = a.cards[0]
+        rank = c.rank
+        value = suits[c.suit]
+        if rank in _KEEP_RANKS or rank is _ENID_CARD_RANK and c == enid:
+            value -= 3.0
+        elif rank is Rank.EIGHT:
+            value += 2.0 if left >= 2 else -6.0
+        elif rank is Rank.TEN:
+            value += suits[c.suit]
+        elif rank is Rank.QUEEN:
+            value += 1.5
+        if value > best_value:
+            best_value, best_action = value, a
+    return best_action
+
+
+_TWO = Rank.TWO
+_KEEP_RANKS = frozenset((Rank.TWO, Rank.JACK))
 
 
 def evaluate(game: EnidGame, player: int) -> float:
-    counts = {p: len(h) for p, h in game.hands.items()}
-    if player not in counts:
+    """How well ``player`` stands in [0, 1]: its cards against the shortest other
+    hand's, on a logistic scale (a card fewer is worth about 0.1 near even), with its
+    answers to attacks (Twos, Jacks, the Enid) counted as half a card each."""
+    hands = game.hands
+    if player not in hands:
         return 0.0
-    fewer = sum(1 for p, n in counts.items() if p != player and n > counts[player])
-    return fewer / max(1, len(counts) - 1)
+    others = [len(h) for p, h in hands.items() if p != player]
+    if not others:
+        return 1.0
+    enid = game.enid
+    mine = len(hands[player]) - 0.5 * sum(1 for c in hands[player] if c == enid or c.rank in _ANSWERS)
+    return 1.0 / (1.0 + math.exp((mine - min(others)) / EVAL_SCALE))
+
+
+#: Cards of difference that move :func:`evaluate` by a factor e.
+EVAL_SCALE = 2.5
 
 
 def warm_up() -> None:
@@ -479,3 +637,6 @@ def warm_up() -> None:
 
 
 AI = GameAI(EnidGame, easy, determinize, evaluate, owes=owes, speak=speak, hard=hard, warm_up=warm_up)
+#: What hard's card choice searches with: its own rule of thumb as the baseline, the
+#: fast playout policy with no random moves (a random move could leave "Last card" unsaid).
+SEARCH = replace(AI, easy=sharp, playout=playout_move, playout_random=0.0, playout_moves=PLAYOUT_MOVES)
