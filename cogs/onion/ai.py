@@ -44,7 +44,8 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -87,6 +88,9 @@ class Table:
     contexts: Mapping[int, ScoringContext]  # each live player's context, as things stand
     precedence: tuple[int, ...]
     declared: Mapping[str, int]             # power -> who declared it
+    #: Of each opponent's face-down cards, how many they kept in the exchange (5 minus the
+    #: announced count; 0 before they exchanged, or when they kept one lone card).
+    kept: Mapping[int, int] = field(default_factory=dict)
 
     def future(self, p: int, extra_mine: int = 0) -> int:
         """Cards ``p`` has still to receive before the showdown."""
@@ -129,7 +133,23 @@ def read_table(view: PlayerView) -> Table:
             archchancellor_declared=declared.get("archchancellor") == p,
             fool=_on(obs, 11) and bool(obs.get("fool")),
         )
-    return Table(me, mine, opponents, known, hidden, unseen, contexts, tuple(obs["precedence"]), declared)
+    kept = {}
+    for p in opponents:
+        swapped = seats[p]["exchanged"]
+        # Keeping one card says nothing (no grouping has one card: a hand with none keeps its best one).
+        if swapped is not None and 0 <= swapped <= 3 and hidden[p] >= 5 - swapped:
+            kept[p] = 5 - int(swapped)
+    return Table(me, mine, opponents, known, hidden, unseen, contexts, tuple(obs["precedence"]), declared, kept)
+
+
+#: Tries at dealing an opponent a kept set that groups before settling for the last one.
+KEPT_TRIES = 24
+
+
+@lru_cache(maxsize=200_000)
+def _groups(cards: tuple[Card, ...], context: ScoringContext) -> bool:
+    """Do ``cards`` (sorted) all lie in groupings of their best arrangement?"""
+    return not best_arrangement(list(cards), context).unused
 
 
 # --------------------------------------------------------------------------- the estimate
@@ -142,10 +162,29 @@ class Sampler:
     """Imagined deals of the unseen cards, scored by the evaluator, with a budget."""
 
     def __init__(self, table: Table, rng: random.Random, evaluations: int, samples: int,
-                 out_of_time: Callable[[], bool] = lambda: False) -> None:
+                 out_of_time: Callable[[], bool] = lambda: False, hard: bool = False) -> None:
         self.table, self.rng = table, rng
         self.evaluations, self.samples, self.out_of_time = evaluations, samples, out_of_time
         self.used = 0
+        #: hard deals each opponent, among its face-down cards, a set it could have kept in
+        #: the exchange (see _keep), scores a hand that every deal gives it alike once, and
+        #: counts the evaluations it really makes against its cap.
+        self.hard = hard
+
+    def _keep(self, pool: list[Card], at: int, k: int, context: ScoringContext) -> None:
+        """Make ``pool[at:at + k]`` a random set of ``k`` cards that all group, as the cards
+        a player keeps after swapping ``5 - k`` do (a player keeps what its best arrangement
+        uses): rejection sampling over random ``k``-sets of ``pool[at:]``, a few tries."""
+        rng, end = self.rng, len(pool)
+        if at + k > end:
+            return
+        for _ in range(KEPT_TRIES):
+            self.used += 0.1  # a small hand's check costs about a tenth of a full hand's
+            if _groups(tuple(sorted(pool[at:at + k])), context):
+                return
+            for j in range(at, at + k):
+                i = rng.randrange(j, end)
+                pool[j], pool[i] = pool[i], pool[j]
 
     def _deals(self, spare: int, per_sample: int):
         """Yield (my spare cards, opponents' full hands) until the budget is spent; at least one deal."""
@@ -159,10 +198,13 @@ class Sampler:
             hands = {}
             for p in t.opponents:
                 n = t.hidden[p] + t.future(p)
+                if self.hard and t.kept.get(p):
+                    self._keep(pool, at, t.kept[p], t.contexts[p])
                 hands[p] = [*t.known[p], *pool[at:at + n]]
                 at += n
             made += 1
-            self.used += per_sample
+            if not self.hard:  # easy counts a full set of evaluations per deal
+                self.used += per_sample
             yield mine, hands
 
     def win_shares(self, candidates: Sequence[Callable[[list[Card]], tuple[list[Card], dict[int, ScoringContext]]]],
@@ -178,6 +220,7 @@ class Sampler:
         results: list[list[float]] = []
         signals = signals or {}
         ranks: dict[int, list[tuple[int, ...]]] = {p: [] for p in t.opponents}
+        mine_memo: dict[tuple[tuple[Card, ...], ScoringContext], Arrangement] = {}
         for spare_cards, hands in self._deals(spare, len(candidates) + len(t.opponents)):
             cache: dict[tuple[ScoringContext, ...], dict[int, Arrangement]] = {}
             row = []
@@ -190,7 +233,16 @@ class Sampler:
                 if theirs is None:
                     theirs = {p: best_arrangement(hands[p], contexts[p]) for p in t.opponents}
                     cache[key] = theirs
-                row.append(_won(t, best_arrangement(hand, contexts[t.me]), theirs))
+                    self.used += len(theirs) if self.hard else 0
+                mk = (tuple(sorted(hand)), contexts[t.me])
+                mine = mine_memo.get(mk) if self.hard else None
+                if mine is None:  # a complete hand is the same in every deal: scored once
+                    mine = mine_memo[mk] = best_arrangement(hand, contexts[t.me])
+                    self.used += 1 if self.hard else 0
+                    if len(mine_memo) > 64:
+                        mine_memo.clear()
+                        mine_memo[mk] = mine
+                row.append(_won(t, mine, theirs))
             if len(row) < len(candidates):
                 break
             first = next(iter(cache.values()))
@@ -246,7 +298,8 @@ class Mind:
     def sampler(self) -> Sampler:
         if self.level == "hard":
             b = self.budget or Budget()
-            return Sampler(self.table, self.rng, b.iterations, min(HARD_SAMPLES, b.determinizations), b.out_of_time)
+            return Sampler(self.table, self.rng, b.iterations, min(HARD_SAMPLES, b.determinizations), b.out_of_time,
+                           hard=True)
         return Sampler(self.table, self.rng, EASY_EVALUATIONS, 1000)
 
     # -- money
