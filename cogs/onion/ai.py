@@ -68,6 +68,13 @@ CALL_MARGIN = {"easy": 0.05, "hard": 0.02}
 SIGNAL = 0.5
 #: A declaration is made only when it adds this much win share.
 DECLARE_MARGIN = 0.02
+#: hard departs from easy's discard, or declares, only when the imagined deals say it is
+#: better by this many standard errors (paired over the same deals) and over MIN_DEALS deals:
+#: with a few dozen deals, the best of a dozen candidates is often the luckiest one.
+CLEAR = 2.0
+MIN_DEALS = 12
+#: hard's discards to try: easy's, and keeping one or two more of the cards easy discards.
+EXCHANGE_OPTIONS = 6
 HAND = 10  # cards in a hand at the showdown
 FULL_PACK = onion_deck()
 
@@ -262,6 +269,18 @@ class Sampler:
         self.results, self.weights = results, [w / total for w in weights]
         return [sum(w * row[c] for w, row in zip(self.weights, results)) for c in range(len(candidates))]
 
+    def gain(self, i: int, j: int) -> tuple[float, float]:
+        """How much more often candidate ``i`` wins than candidate ``j`` over the deals of the
+        last :meth:`win_shares`, and the standard error of that (paired: the same deals)."""
+        diffs = [row[i] - row[j] for row in self.results]
+        mean = sum(w * d for w, d in zip(self.weights, diffs))
+        return mean, sum(w * w * (d - mean) ** 2 for w, d in zip(self.weights, diffs)) ** 0.5
+
+    def better(self, i: int, j: int, margin: float) -> bool:
+        """Does candidate ``i`` clearly beat ``j``: by ``margin`` and by two standard errors?"""
+        mean, error = self.gain(i, j)
+        return len(self.results) >= MIN_DEALS and mean >= margin and mean >= CLEAR * error
+
     def win_share(self, signals: Mapping[int, float] | None = None) -> float:
         """This seat's chance of winning the showdown with its hand as it is."""
         t = self.table
@@ -436,16 +455,19 @@ class Mind:
         if self.level != "hard":
             return Action("discard", tuple(unused))
         options = [tuple(c) for k in range(len(unused), -1, -1) for c in combinations(unused, k)]
-        options = list(dict.fromkeys(options))[:12]
+        options = list(dict.fromkeys(options))[:EXCHANGE_OPTIONS]
         need = t.future(t.me)  # the second deal's five (the exchange keeps five)
 
         def keep(discard: tuple[Card, ...]):
             kept = [c for c in down if c not in discard]
             return lambda spare: ([*kept, *spare[:len(discard)], *spare[4:4 + need]], dict(t.contexts))
 
-        shares = self.sampler().win_shares([keep(d) for d in options], 4 + need)
-        # The first option (easy's discard) wins ties.
+        sampler = self.sampler()
+        shares = sampler.win_shares([keep(d) for d in options], 4 + need)
+        # Easy's discard (the first) stands unless another is clearly better.
         best_i = max(range(len(options)), key=lambda i: (shares[i], -i))
+        if best_i and not sampler.better(best_i, 0, 0.0):
+            best_i = 0
         return Action("discard", options[best_i])
 
     def declare(self) -> Action:
@@ -469,11 +491,14 @@ class Mind:
                 return hand, contexts
             return run
 
-        shares = self.sampler().win_shares([candidate(None)] + [candidate(c) for _, c in tries], need + 2)
+        sampler = self.sampler()
+        shares = sampler.win_shares([candidate(None)] + [candidate(c) for _, c in tries], need + 2)
         best_i = max(range(len(tries)), key=lambda i: shares[i + 1])
-        if shares[best_i + 1] >= shares[0] + DECLARE_MARGIN:
-            return tries[best_i][0]
-        return done
+        if self.level == "hard":
+            clear = sampler.better(best_i + 1, 0, DECLARE_MARGIN)
+        else:
+            clear = shares[best_i + 1] >= shares[0] + DECLARE_MARGIN
+        return tries[best_i][0] if clear else done
 
     def task(self) -> Action:
         t = self.table
