@@ -15,9 +15,11 @@ face-up and declared cards, chips, bets and counts), never from the game:
   bid in the auction up to ``p`` times the pot; buy a few face-down cards (they hide the
   second deal) only when the hand looks promising.
 - **The exchange.** easy keeps the cards its best five-card arrangement uses and
-  discards the rest (at most four); hard also tries every smaller discard of those unused
-  cards and keeping all five, and takes the one with the best win share, each candidate
-  judged on the same imagined deals (common random numbers).
+  discards the rest (at most four); hard also tries smaller discards of those unused
+  cards (six candidates at most, keeping all five among them), each judged on the same
+  imagined deals (common random numbers), and departs from easy's discard only when
+  another wins clearly more often (by two standard errors of the paired difference: with
+  a few dozen deals the best-looking of several candidates is often only the luckiest).
 - **Declarations.** Each special card it may declare is tried in the imagined showdowns
   (the Fool flips bagels and Onions for everyone, Death and the Sender act on every hand,
   A'Tuin and the Elephants on its own, the Lady and Fate are swapped for the better of two
@@ -27,15 +29,24 @@ face-up and declared cards, chips, bets and counts), never from the game:
 
 easy spends a fixed, small number of hand evaluations (about 40, a few ms);
 hard samples until its budget's deadline (or its caps: ``Budget.determinizations`` imagined
-deals, ``Budget.iterations`` hand evaluations), so with a 0.1 s budget it sees several
-times more deals. hard also reads the chips an opponent has put up in the current step as
-strength (:meth:`Mind.signals`: that opponent's stronger imagined hands count more) and,
-against one opponent, picks its bet or raise by expected chips (:meth:`Mind.heads_up_bet`).
+deals, ``Budget.iterations`` hand evaluations it really makes), so with a 0.1 s budget it
+sees several times more deals; a hand of its own that every deal gives it alike (all ten
+cards known) is scored once, not once a deal. hard also reads:
+
+- the exchange everyone saw announced: an opponent who swapped ``k`` of five cards (0 to 3)
+  kept ``5 - k`` cards its best arrangement used, so in each imagined deal ``5 - k`` of
+  that opponent's face-down cards are a random set that groups (:meth:`Sampler._keep`,
+  rejection sampling; swapping four says nothing: no grouping has one card);
+- the chips an opponent has put up in the current step, as strength
+  (:meth:`Mind.signals`: that opponent's stronger imagined hands count more);
+
+and, against one opponent, picks its bet or raise by expected chips (:meth:`Mind.heads_up_bet`).
 Same view and same random seed give the same action, whatever the hidden cards are (fair
 by construction: nothing else is read).
 
-The estimate simplifies on purpose: the others' exchanges, earlier bets and staying in are
-not read (the observation does not keep them), and the rarely met house switches #0, #2 and
+The estimate simplifies on purpose: the others' earlier bets and staying in are not read
+(the observation does not keep them), a kept set is only required to group (not to be the
+best of the five it came from), and the rarely met house switches #0, #2 and
 #3 are not modelled in the imagined showdowns (the real showdown applies them).
 """
 
