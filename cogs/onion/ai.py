@@ -77,8 +77,6 @@ HARD_SAMPLES = 400
 CALL_MARGIN = {"easy": 0.05, "hard": 0.02}
 #: How much one Stake bet by an opponent sharpens hard's view of their hand (see Mind.signals).
 SIGNAL = 0.5
-#: How far an opponent holding half its hand trusts its hand's strength (heads_up_bet).
-HALF_HAND_SURE = 0.7
 #: A declaration is made only when it adds this much win share.
 DECLARE_MARGIN = 0.02
 #: hard departs from easy's discard, or declares, only when the imagined deals say it is
@@ -433,10 +431,6 @@ class Mind:
         (them,) = self.table.opponents
         wins, ranks, weights = [r[0] for r in sampler.results], sampler.ranks[them], sampler.weights
         name = self.obs["step"] == "name"
-        # The opponent judges its chance from the cards it holds now: with half its hand
-        # still to come it cannot be sure of it (its estimate spreads less than its final
-        # hand's rank: measured sd 0.21 for easy against 0.29), later it can.
-        sure = HALF_HAND_SURE if len(self.table.known[them]) + self.table.hidden[them] <= HAND // 2 else 1.0
 
         def value(bet: int) -> float:
             # name: we bet ``bet`` (0 allowed); respond: we pay ``owed`` and raise ``bet``.
@@ -446,7 +440,7 @@ class Mind:
             calls_at = bet / (pot + paid + bet) + CALL_MARGIN["easy"]
             total = 0.0
             for w, win, rank in zip(weights, wins, ranks):
-                if 0.5 + sure * (rank - 0.5) < calls_at:
+                if rank < calls_at:
                     total += w * pot  # they fold: the Pot (and our own chips back)
                 else:
                     total += w * (win * (pot + paid + bet) - paid)
