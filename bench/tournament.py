@@ -1,7 +1,7 @@
 """Computer player tournament: random vs easy vs hard, 2 players, per game (issue 12).
 
     python bench/tournament.py [--games 1000] [--hard-games N] [--hard-ms 100] [--hard-iterations 1000000]
-                               [--game blackjack|idiot|engines ...] [--pairings random-easy random-hard easy-hard] [--jobs 1]
+                               [--game blackjack|idiot|engines|onion ...] [--pairings random-easy random-hard easy-hard] [--jobs 1]
 
 Games of a pairing come in pairs on one fixed seed (``tournament-<game>-<i // 2>``) with
 the two levels in swapped seats (for Engines: swap sides, Google/Yahoo), so neither gets the
@@ -13,6 +13,18 @@ Printed per pairing: the second level's score (win 1, draw 0.5, loss 0) with a 9
 confidence interval (normal approximation on the per-game scores), wins/draws/losses,
 moves per second per level (decisions / time spent deciding), and for hard its median,
 p99 and max decision time next to its budget. Numbers only: nothing is asserted.
+
+Cripple Mr Onion (``--game onion``): a "game" is one round of a fresh 2-player session
+(100 chips each, Stake 1, raise cap 10, the gambling variant; the first Dealer drawn from
+the seed, so one deal's two games give each level the Dealer's seat once). Its score is
+the share of rounds won (the winner takes the Pot, so in 2-player play winning the round is
+ending it ahead in chips; a round everybody folds scores 0.5 for both). Since a chip game
+can win many small Pots and lose the big ones, Onion's line also prints what decides it:
+the challenger's chips won per round (its chips after the round minus 100, ante included),
+mean with a 95% confidence interval over the deal pairs (each pair's mean is one
+observation: the two games of a deal share the cards, so the pair is the independent unit).
+Onion's hard is its own sampler (``cogs/onion/ai.py``), not the shared search, so
+``--hard-iterations`` caps its hand evaluations.
 """
 
 from __future__ import annotations
@@ -31,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo root
 
 from bot.ai import Budget, PlayerView, decide, game_ai  # noqa: E402
 
-GAMES = ("blackjack", "idiot", "engines")
+GAMES = ("blackjack", "idiot", "engines", "onion")
 #: Extra Budget fields for hard from the command line (--playout-moves).
 HARD_CAPS: dict[str, float] = {}
 #: A game still running after this many moves is stopped and scored as a draw.
@@ -46,6 +58,8 @@ class Result:
     hard_times: list[float] = field(default_factory=list)
     fallbacks: int = 0
     cut: int = 0
+    #: Onion: (game index, the challenger's chips won in that round).
+    chips: list[tuple[int, int]] = field(default_factory=list)
 
     def merge(self, other: Result) -> None:
         self.scores += other.scores
@@ -55,6 +69,7 @@ class Result:
             self.seconds[level] = self.seconds.get(level, 0.0) + s
         self.hard_times += other.hard_times
         self.cut += other.cut
+        self.chips += other.chips
 
 
 def play_one(key: str, levels: tuple[str, str], index: int, hard_seconds: float, hard_iterations: int, result: Result) -> None:
@@ -90,6 +105,8 @@ def play_one(key: str, levels: tuple[str, str], index: int, hard_seconds: float,
         result.cut += 1
         result.scores.append(0.5)
         return
+    if key == "onion":
+        result.chips.append((index, game.chips[challenger] - game.options["chips"]))
     groups = game.placements()
     if len(groups[0]) > 1:
         result.scores.append(0.5)
@@ -124,6 +141,14 @@ def interval(scores: list[float]) -> tuple[float, float]:
     return mean, (1.96 * statistics.stdev(scores) / math.sqrt(n) if n > 1 else float("nan"))
 
 
+def chips_interval(chips: list[tuple[int, int]]) -> tuple[float, float]:
+    """Onion: mean chips won per round and the half-width of its 95% CI, over deal pairs."""
+    pairs: dict[int, list[int]] = {}
+    for index, won in chips:
+        pairs.setdefault(index // 2, []).append(won)
+    return interval([statistics.fmean(v) for v in pairs.values()])
+
+
 def p99(times: list[float]) -> float:
     ordered = sorted(times)
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
@@ -149,7 +174,12 @@ def summary(rows: list[tuple[str, tuple[str, str], Result]], args: argparse.Name
     budget = f"{args.hard_ms:g} ms a move"
     if args.hard_iterations < 1_000_000:
         budget += f" or {args.hard_iterations} simulations, whichever comes first"
-    print(f"(hard's budget: {budget}; scores: win 1, draw 0.5, loss 0)")
+    print(f"(hard's budget: {budget}; scores: win 1, draw 0.5, loss 0; onion: a round won 1, everybody folded 0.5)")
+    for key, levels, result in rows:
+        if result.chips:
+            mean, half = chips_interval(result.chips)
+            print(f"{key:<9} {levels[1] + ' vs ' + levels[0]:<14} {levels[1]} chips won per round "
+                  f"{mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}] (95% CI over deal pairs)")
 
 
 def report(key: str, levels: tuple[str, str], result: Result, seconds: float, args: argparse.Namespace) -> None:
@@ -164,6 +194,11 @@ def report(key: str, levels: tuple[str, str], result: Result, seconds: float, ar
     rates = "  ".join(
         f"{level} {result.moves[level] / result.seconds[level]:,.0f} moves/s" for level in levels if result.seconds.get(level)
     )
+    if result.chips:
+        mean, half = chips_interval(result.chips)
+        verdict = "excludes 0" if mean - half > 0 or mean + half < 0 else "does NOT exclude 0"
+        print(f"{'':<9} {levels[1]} chips won per round {mean:+.2f} [95% CI {mean - half:+.2f} .. {mean + half:+.2f}, "
+              f"{verdict}; over {len(result.chips) // 2} deal pairs]")
     print(f"{'':<9} {rates}  ({seconds:.0f} s wall)")
     if result.hard_times:
         times = sorted(result.hard_times)

@@ -15,9 +15,11 @@ face-up and declared cards, chips, bets and counts), never from the game:
   bid in the auction up to ``p`` times the pot; buy a few face-down cards (they hide the
   second deal) only when the hand looks promising.
 - **The exchange.** easy keeps the cards its best five-card arrangement uses and
-  discards the rest (at most four); hard also tries every smaller discard of those unused
-  cards and keeping all five, and takes the one with the best win share, each candidate
-  judged on the same imagined deals (common random numbers).
+  discards the rest (at most four); hard also tries smaller discards of those unused
+  cards (six candidates at most, keeping all five among them), each judged on the same
+  imagined deals (common random numbers), and departs from easy's discard only when
+  another wins clearly more often (by two standard errors of the paired difference: with
+  a few dozen deals the best-looking of several candidates is often only the luckiest).
 - **Declarations.** Each special card it may declare is tried in the imagined showdowns
   (the Fool flips bagels and Onions for everyone, Death and the Sender act on every hand,
   A'Tuin and the Elephants on its own, the Lady and Fate are swapped for the better of two
@@ -27,15 +29,24 @@ face-up and declared cards, chips, bets and counts), never from the game:
 
 easy spends a fixed, small number of hand evaluations (about 40, a few ms);
 hard samples until its budget's deadline (or its caps: ``Budget.determinizations`` imagined
-deals, ``Budget.iterations`` hand evaluations), so with a 0.1 s budget it sees several
-times more deals. hard also reads the chips an opponent has put up in the current step as
-strength (:meth:`Mind.signals`: that opponent's stronger imagined hands count more) and,
-against one opponent, picks its bet or raise by expected chips (:meth:`Mind.heads_up_bet`).
+deals, ``Budget.iterations`` hand evaluations it really makes), so with a 0.1 s budget it
+sees several times more deals; a hand of its own that every deal gives it alike (all ten
+cards known) is scored once, not once a deal. hard also reads:
+
+- the exchange everyone saw announced: an opponent who swapped ``k`` of five cards (0 to 3)
+  kept ``5 - k`` cards its best arrangement used, so in each imagined deal ``5 - k`` of
+  that opponent's face-down cards are a random set that groups (:meth:`Sampler._keep`,
+  rejection sampling; swapping four says nothing: no grouping has one card);
+- the chips an opponent has put up in the current step, as strength
+  (:meth:`Mind.signals`: that opponent's stronger imagined hands count more);
+
+and, against one opponent, picks its bet or raise by expected chips (:meth:`Mind.heads_up_bet`).
 Same view and same random seed give the same action, whatever the hidden cards are (fair
 by construction: nothing else is read).
 
-The estimate simplifies on purpose: the others' exchanges, earlier bets and staying in are
-not read (the observation does not keep them), and the rarely met house switches #0, #2 and
+The estimate simplifies on purpose: the others' earlier bets and staying in are not read
+(the observation does not keep them), a kept set is only required to group (not to be the
+best of the five it came from), and the rarely met house switches #0, #2 and
 #3 are not modelled in the imagined showdowns (the real showdown applies them).
 """
 
@@ -44,7 +55,8 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -67,6 +79,13 @@ CALL_MARGIN = {"easy": 0.05, "hard": 0.02}
 SIGNAL = 0.5
 #: A declaration is made only when it adds this much win share.
 DECLARE_MARGIN = 0.02
+#: hard departs from easy's discard, or declares, only when the imagined deals say it is
+#: better by this many standard errors (paired over the same deals) and over MIN_DEALS deals:
+#: with a few dozen deals, the best of a dozen candidates is often the luckiest one.
+CLEAR = 2.0
+MIN_DEALS = 12
+#: hard's discards to try: easy's, and keeping one or two more of the cards easy discards.
+EXCHANGE_OPTIONS = 6
 HAND = 10  # cards in a hand at the showdown
 FULL_PACK = onion_deck()
 
@@ -87,6 +106,9 @@ class Table:
     contexts: Mapping[int, ScoringContext]  # each live player's context, as things stand
     precedence: tuple[int, ...]
     declared: Mapping[str, int]             # power -> who declared it
+    #: Of each opponent's face-down cards, how many they kept in the exchange (5 minus the
+    #: announced count; 0 before they exchanged, or when they kept one lone card).
+    kept: Mapping[int, int] = field(default_factory=dict)
 
     def future(self, p: int, extra_mine: int = 0) -> int:
         """Cards ``p`` has still to receive before the showdown."""
@@ -129,7 +151,23 @@ def read_table(view: PlayerView) -> Table:
             archchancellor_declared=declared.get("archchancellor") == p,
             fool=_on(obs, 11) and bool(obs.get("fool")),
         )
-    return Table(me, mine, opponents, known, hidden, unseen, contexts, tuple(obs["precedence"]), declared)
+    kept = {}
+    for p in opponents:
+        swapped = seats[p]["exchanged"]
+        # Keeping one card says nothing (no grouping has one card: a hand with none keeps its best one).
+        if swapped is not None and 0 <= swapped <= 3 and hidden[p] >= 5 - swapped:
+            kept[p] = 5 - int(swapped)
+    return Table(me, mine, opponents, known, hidden, unseen, contexts, tuple(obs["precedence"]), declared, kept)
+
+
+#: Tries at dealing an opponent a kept set that groups before settling for the last one.
+KEPT_TRIES = 24
+
+
+@lru_cache(maxsize=200_000)
+def _groups(cards: tuple[Card, ...], context: ScoringContext) -> bool:
+    """Do ``cards`` (sorted) all lie in groupings of their best arrangement?"""
+    return not best_arrangement(list(cards), context).unused
 
 
 # --------------------------------------------------------------------------- the estimate
@@ -142,10 +180,29 @@ class Sampler:
     """Imagined deals of the unseen cards, scored by the evaluator, with a budget."""
 
     def __init__(self, table: Table, rng: random.Random, evaluations: int, samples: int,
-                 out_of_time: Callable[[], bool] = lambda: False) -> None:
+                 out_of_time: Callable[[], bool] = lambda: False, hard: bool = False) -> None:
         self.table, self.rng = table, rng
         self.evaluations, self.samples, self.out_of_time = evaluations, samples, out_of_time
         self.used = 0
+        #: hard deals each opponent, among its face-down cards, a set it could have kept in
+        #: the exchange (see _keep), scores a hand that every deal gives it alike once, and
+        #: counts the evaluations it really makes against its cap.
+        self.hard = hard
+
+    def _keep(self, pool: list[Card], at: int, k: int, context: ScoringContext) -> None:
+        """Make ``pool[at:at + k]`` a random set of ``k`` cards that all group, as the cards
+        a player keeps after swapping ``5 - k`` do (a player keeps what its best arrangement
+        uses): rejection sampling over random ``k``-sets of ``pool[at:]``, a few tries."""
+        rng, end = self.rng, len(pool)
+        if at + k > end:
+            return
+        for _ in range(KEPT_TRIES):
+            self.used += 0.1  # a small hand's check costs about a tenth of a full hand's
+            if _groups(tuple(sorted(pool[at:at + k])), context):
+                return
+            for j in range(at, at + k):
+                i = rng.randrange(j, end)
+                pool[j], pool[i] = pool[i], pool[j]
 
     def _deals(self, spare: int, per_sample: int):
         """Yield (my spare cards, opponents' full hands) until the budget is spent; at least one deal."""
@@ -159,10 +216,13 @@ class Sampler:
             hands = {}
             for p in t.opponents:
                 n = t.hidden[p] + t.future(p)
+                if self.hard and t.kept.get(p):
+                    self._keep(pool, at, t.kept[p], t.contexts[p])
                 hands[p] = [*t.known[p], *pool[at:at + n]]
                 at += n
             made += 1
-            self.used += per_sample
+            if not self.hard:  # easy counts a full set of evaluations per deal
+                self.used += per_sample
             yield mine, hands
 
     def win_shares(self, candidates: Sequence[Callable[[list[Card]], tuple[list[Card], dict[int, ScoringContext]]]],
@@ -178,6 +238,7 @@ class Sampler:
         results: list[list[float]] = []
         signals = signals or {}
         ranks: dict[int, list[tuple[int, ...]]] = {p: [] for p in t.opponents}
+        mine_memo: dict[tuple[tuple[Card, ...], ScoringContext], Arrangement] = {}
         for spare_cards, hands in self._deals(spare, len(candidates) + len(t.opponents)):
             cache: dict[tuple[ScoringContext, ...], dict[int, Arrangement]] = {}
             row = []
@@ -190,7 +251,16 @@ class Sampler:
                 if theirs is None:
                     theirs = {p: best_arrangement(hands[p], contexts[p]) for p in t.opponents}
                     cache[key] = theirs
-                row.append(_won(t, best_arrangement(hand, contexts[t.me]), theirs))
+                    self.used += len(theirs) if self.hard else 0
+                mk = (tuple(sorted(hand)), contexts[t.me])
+                mine = mine_memo.get(mk) if self.hard else None
+                if mine is None:  # a complete hand is the same in every deal: scored once
+                    mine = mine_memo[mk] = best_arrangement(hand, contexts[t.me])
+                    self.used += 1 if self.hard else 0
+                    if len(mine_memo) > 64:
+                        mine_memo.clear()
+                        mine_memo[mk] = mine
+                row.append(_won(t, mine, theirs))
             if len(row) < len(candidates):
                 break
             first = next(iter(cache.values()))
@@ -209,6 +279,18 @@ class Sampler:
         total = sum(weights)
         self.results, self.weights = results, [w / total for w in weights]
         return [sum(w * row[c] for w, row in zip(self.weights, results)) for c in range(len(candidates))]
+
+    def gain(self, i: int, j: int) -> tuple[float, float]:
+        """How much more often candidate ``i`` wins than candidate ``j`` over the deals of the
+        last :meth:`win_shares`, and the standard error of that (paired: the same deals)."""
+        diffs = [row[i] - row[j] for row in self.results]
+        mean = sum(w * d for w, d in zip(self.weights, diffs))
+        return mean, sum(w * w * (d - mean) ** 2 for w, d in zip(self.weights, diffs)) ** 0.5
+
+    def better(self, i: int, j: int, margin: float) -> bool:
+        """Does candidate ``i`` clearly beat ``j``: by ``margin`` and by two standard errors?"""
+        mean, error = self.gain(i, j)
+        return len(self.results) >= MIN_DEALS and mean >= margin and mean >= CLEAR * error
 
     def win_share(self, signals: Mapping[int, float] | None = None) -> float:
         """This seat's chance of winning the showdown with its hand as it is."""
@@ -246,7 +328,8 @@ class Mind:
     def sampler(self) -> Sampler:
         if self.level == "hard":
             b = self.budget or Budget()
-            return Sampler(self.table, self.rng, b.iterations, min(HARD_SAMPLES, b.determinizations), b.out_of_time)
+            return Sampler(self.table, self.rng, b.iterations, min(HARD_SAMPLES, b.determinizations), b.out_of_time,
+                           hard=True)
         return Sampler(self.table, self.rng, EASY_EVALUATIONS, 1000)
 
     # -- money
@@ -383,16 +466,19 @@ class Mind:
         if self.level != "hard":
             return Action("discard", tuple(unused))
         options = [tuple(c) for k in range(len(unused), -1, -1) for c in combinations(unused, k)]
-        options = list(dict.fromkeys(options))[:12]
+        options = list(dict.fromkeys(options))[:EXCHANGE_OPTIONS]
         need = t.future(t.me)  # the second deal's five (the exchange keeps five)
 
         def keep(discard: tuple[Card, ...]):
             kept = [c for c in down if c not in discard]
             return lambda spare: ([*kept, *spare[:len(discard)], *spare[4:4 + need]], dict(t.contexts))
 
-        shares = self.sampler().win_shares([keep(d) for d in options], 4 + need)
-        # The first option (easy's discard) wins ties.
+        sampler = self.sampler()
+        shares = sampler.win_shares([keep(d) for d in options], 4 + need)
+        # Easy's discard (the first) stands unless another is clearly better.
         best_i = max(range(len(options)), key=lambda i: (shares[i], -i))
+        if best_i and not sampler.better(best_i, 0, 0.0):
+            best_i = 0
         return Action("discard", options[best_i])
 
     def declare(self) -> Action:
@@ -416,11 +502,14 @@ class Mind:
                 return hand, contexts
             return run
 
-        shares = self.sampler().win_shares([candidate(None)] + [candidate(c) for _, c in tries], need + 2)
+        sampler = self.sampler()
+        shares = sampler.win_shares([candidate(None)] + [candidate(c) for _, c in tries], need + 2)
         best_i = max(range(len(tries)), key=lambda i: shares[i + 1])
-        if shares[best_i + 1] >= shares[0] + DECLARE_MARGIN:
-            return tries[best_i][0]
-        return done
+        if self.level == "hard":
+            clear = sampler.better(best_i + 1, 0, DECLARE_MARGIN)
+        else:
+            clear = shares[best_i + 1] >= shares[0] + DECLARE_MARGIN
+        return tries[best_i][0] if clear else done
 
     def task(self) -> Action:
         t = self.table

@@ -170,3 +170,30 @@ def test_heads_up_hard_bets_a_strong_hand_and_folds_a_hopeless_one_to_a_big_bet(
     game.apply(1, Action("bet", arg="10"))
     answer = decide(_view(game, 2), "hard", random.Random(2), budget=Budget(iterations=400))
     assert answer == Action("fold")
+
+
+def test_hard_reads_the_announced_exchange_as_cards_that_group():
+    from dataclasses import replace
+
+    from cogs.onion.ai import Sampler, _groups, read_table
+
+    # 2 (the Elder) keeps a middling hand; 1 (the Dealer) either keeps all five or swaps four.
+    hands = {1: ["2c", "3d", "4h", "5s", "6c"], 2: ["9d", "Th", "7s", "4w", "Qt"]}
+    kept_all = new_round([1, 2], 1, hands)
+    kept_all.apply(2, Action("discard", (parse_card("4w"),)))
+    kept_all.apply(1, Action("discard"))
+    table = read_table(_view(kept_all, 2))
+    assert table.kept == {1: 5}
+    swapped = new_round([1, 2], 1, hands)
+    swapped.apply(2, Action("discard", (parse_card("4w"),)))
+    swapped.apply(1, Action("discard", tuple(parse_card(c) for c in ["3d", "4h", "5s", "6c"])))
+    assert read_table(_view(swapped, 2)).kept == {}  # keeping one lone card says nothing
+
+    # Every imagined deal gives 1 five face-down cards that all group (or the last try),
+    # where blind deals would group about one time in six.
+    def grouped(table) -> int:
+        sampler = Sampler(table, random.Random(3), 10_000, 200, hard=True)
+        return sum(_groups(tuple(sorted(theirs[1][:5])), table.contexts[1]) for _, theirs in sampler._deals(5, 2))
+
+    assert grouped(table) >= 190
+    assert grouped(replace(table, kept={})) < 80
