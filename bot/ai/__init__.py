@@ -50,7 +50,8 @@ across games must be in the observation (Enid's: what the seat heard said). hard
 needs only ``determinize``, ``evaluate`` and ``Game.clone`` as here, with ``legal`` holding
 its candidate moves. A game whose hard level is not that search gives ``GameAI.hard``
 (Onion: hand-strength sampling weighed in chips, see ``cogs/onion/ai.py``; Enid: a sharper
-rule of thumb, see ``cogs/enid/ai.py``).
+rule of thumb for rituals, votes and an Ace's suit, and the shared search for its card
+choice, on imagined plain-mode deals, see ``cogs/enid/ai.py``).
 
 What a game provides (``cogs/<game>/ai.py``, pure)
 ---------------------------------------------------
