@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import discord
 
-from bot import computer, views
+from bot import views
+from bot.publish import mentions
 from bot.tables.table import Table, _reply, now_ts
 from storage import repos
 
@@ -84,7 +85,7 @@ class HandsMixin:
         elif legal:
             status = "**You may act now** (the buttons below)."
         else:
-            waiting = ", ".join(computer.name(p) for p in sorted(current))
+            waiting = mentions(sorted(current))
             status = f"Waiting for {waiting}." if waiting else "No turn until a ritual is done (see below)."
         content = f"{notice}\n{status}" if notice else status
         return content, embed, view

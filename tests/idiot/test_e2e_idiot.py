@@ -162,7 +162,8 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
     assert "ready" in offered(still_swapping.response.components)[1]
     done = await second.click(game_place(channel).last_message, label="Show hand")
     assert offered(done.response.components) == ([], {})  # ready: nothing more to do
-    assert "Waiting for" in head(done.response)
+    # Both still swapping are named, as a sentence.
+    assert f"Waiting for <@{first.id}> and <@{third.id}>." in head(done.response)
 
     # The phase timer readies whoever has not pressed Ready.
     await env.advance_time(TURN_SECONDS + 1)
