@@ -50,6 +50,13 @@ STAGE_WORDS = {
     "face_up": "from your face-up cards",
     "face_down": "blind, from your face-down cards",
 }
+#: The board's turn line: where the player to move plays from (the ping line above it
+#: already names them; this says what the table can expect).
+BOARD_STAGE_WORDS = {
+    "hand": "plays from their hand",
+    "face_up": "plays from their face-up cards",
+    "face_down": "turns over a face-down card",
+}
 FINISH_WORDS = {
     "first_out": "The first player out wins",
     "last_idiot": "Play goes on until one player is left holding cards: the Idiot",
@@ -157,7 +164,9 @@ def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> st
         return "**Swap phase:** each player may swap face-up cards with their hand, then presses Ready. Play starts when everyone is ready."
     if phase == "play":
         player = observation["current"][0] if observation["current"] else None
-        return f"**Turn:** {name_of(names, player)}"
+        stage = next((seat["stage"] for seat in observation["seats"] if seat["id"] == player), None)
+        doing = f" {BOARD_STAGE_WORDS[stage]}" if stage in BOARD_STAGE_WORDS else ""
+        return f"**Turn:** {name_of(names, player)}{doing}"
     return _game_over(observation, names)
 
 

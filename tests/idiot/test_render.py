@@ -308,3 +308,16 @@ def test_lobby_options_read_as_sentences_not_keys():
         "Play goes on until one player is left holding cards, the Idiot; everyone is placed in the order they went out.",
         "You may also choose to pick up the pile on your turn.",
     ]
+
+
+def test_the_boards_turn_line_says_where_the_player_to_move_plays_from():
+    def turn_line(deal) -> str:
+        game = IdiotGame.new([A, B], deal={"phase": "play", "pile": [], "draw": [], **deal})
+        text = render.table_embed(game.observation(None), NAMES, []).description
+        return next(line for line in text.splitlines() if line.startswith("**Turn:**"))
+
+    both = {"face_up": {A: ["Qs"], B: ["5c"]}, "face_down": {A: ["3h", None, None], B: ["5h", None, None]}}
+    assert turn_line({"hands": {A: ["7c"], B: ["Kh"]}, **both}) == f"**Turn:** {NAMES[A]} plays from their hand"
+    assert turn_line({"hands": {A: [], B: ["Kh"]}, **both}) == f"**Turn:** {NAMES[A]} plays from their face-up cards"
+    blind = {"hands": {A: [], B: ["Kh"]}, "face_up": {A: [], B: ["5c"]}, "face_down": both["face_down"]}
+    assert turn_line(blind) == f"**Turn:** {NAMES[A]} turns over a face-down card"
