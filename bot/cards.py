@@ -229,6 +229,18 @@ def _shuffle(rng: random.Random, items: list) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+def remove_one(cards: list[Card], card: Card) -> None:
+    """``cards.remove(card)`` (the first equal card: with two decks equal cards differ in
+    identity), comparing the key inline rather than through Card's Python-level equality
+    (rules engines call this on their per-move paths)."""
+    key = card._key
+    for i, held in enumerate(cards):
+        if held._key == key:
+            del cards[i]
+            return
+    cards.remove(card)  # not held: raises ValueError exactly as list.remove does
+
+
 def card_counter(groups: Iterable[Iterable[Card]]) -> Counter[Card]:
     """Multiset of all cards in ``groups``: the tool for card-conservation checks."""
     total: Counter[Card] = Counter()

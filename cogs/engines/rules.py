@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Self
 
-from bot.cards import Card, seeded_rng, shuffled, standard_deck
+from bot.cards import Card, remove_one, seeded_rng, shuffled, standard_deck
 from bot.engine import (
     Action,
     Event,
@@ -203,17 +203,6 @@ def _sorted(cards: Sequence[Card]) -> list[Card]:
 def _unique_sorted(cards: Sequence[Card]) -> list[Card]:
     # Equal cards share a key; the first of equals is kept, as set() would keep it.
     return [card for _, card in sorted({c._key: c for c in reversed(cards)}.items())]
-
-
-def _remove_one(cards: list[Card], card: Card) -> None:
-    """``cards.remove(card)`` (the first equal card), comparing keys rather than
-    through Card's Python-level equality."""
-    key = card._key
-    for i, held in enumerate(cards):
-        if held._key == key:
-            del cards[i]
-            return
-    cards.remove(card)  # not held: raises ValueError exactly as list.remove does
 
 
 def _label(values: Sequence[int]) -> str:
@@ -822,7 +811,7 @@ class EnginesGame(Game):
             mate_hand = self.hands[mate]
             taken = rng.sample(mate_hand, count)
             for card in taken:
-                _remove_one(mate_hand, card)
+                remove_one(mate_hand, card)
             self.hands[player] = _sorted(self.hands[player] + taken)
             code_at = _CODE_AT
             events.append(

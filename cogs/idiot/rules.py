@@ -49,7 +49,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.cards import Card, Rank, Suit, parse_card, shuffled, standard_deck
+from bot.cards import Card, Rank, Suit, parse_card, remove_one, shuffled, standard_deck
 from bot.engine import (
     Action,
     Event,
@@ -160,17 +160,6 @@ def _in_order(cards: Sequence[Card]) -> list[Card]:
     order = _ORDER_AT
     keys = sorted(order[c._key] * 256 + i for i, c in enumerate(cards))
     return [cards[k & 255] for k in keys]
-
-
-def _remove_one(cards: list[Card], card: Card) -> None:
-    """``cards.remove(card)`` (the first equal card: with two decks equal cards differ
-    in identity), comparing the key inline rather than through Card's slow equality."""
-    key = card._key
-    for i, held in enumerate(cards):
-        if held._key == key:
-            del cards[i]
-            return
-    cards.remove(card)  # not held: raises ValueError exactly as list.remove does
 
 
 # Playable sets as numbers: a card of order key k (value * 4 + suit) adds 1 << 2k, so a
@@ -711,7 +700,7 @@ class IdiotGame(Game):
             stage = self.stage(player)
             source = hand if stage == STAGE_HAND else self.face_up[player]
         for card in cards:
-            _remove_one(source, card)
+            remove_one(source, card)
         if stage == STAGE_FACE_UP:
             self._progress = True
         self.pile.extend(cards)
