@@ -47,6 +47,8 @@ class GameRender(Protocol):
     #       spectator observation only, so no hidden card can reach a public picture;
     #   hand_cards(observation) -> list[bot.cardart.CardRow]    the player's own rows.
     # Use :func:`card_rows` to call them.
+    # Also optional: table_option_lines(options) -> list[str], the table's own options
+    #   (not house rules) as lobby sentences; without it the lobby shows them as 'Key: value'.
 
 
 def card_rows(render: GameRender, name: str, observation: Mapping[str, Any]) -> list[Any]:

@@ -66,6 +66,7 @@ from bot import computer, sessions, views, votes
 from bot.engine import Event, Game
 
 if TYPE_CHECKING:
+    from bot.games import GameSpec
     from bot.tables import Table, TableManager
 
 log = logging.getLogger(__name__)
@@ -157,23 +158,31 @@ def game_over_data(state: Game, events: Sequence[Event] = ()) -> dict[str, Any]:
     return {"reason": "stalemate"} if getattr(state, "stalemate", False) else {}
 
 
-def final_text(title: str, state: Game, events: Sequence[Event] = ()) -> str:
+def final_text(title: str, state: Game, events: Sequence[Event] = (), unit: str = "game") -> str:
     """How the end reads: a stalemate is announced as one (with the standings), a
-    draw as a draw, and only a real win as a win."""
+    draw as a draw, and only a real win as a win. ``unit``: what one table plays, in
+    the game's word (see :func:`table_unit`)."""
+    what = f"{title} {unit}"
     placements = state.placements()
     data = game_over_data(state, events)
     if data.get("reason") == "stalemate" or any(e.kind == "stalemate" for e in events):
-        text = f"🤝 The {title} game ended in a stalemate: nobody won."
+        text = f"🤝 The {what} ended in a stalemate: nobody won."
         return text + (f" Standings: {standings(placements)}." if placements else "")
     if not placements:
-        return f"The {title} game is over."
+        return f"The {what} is over."
     everyone = sum(len(group) for group in placements)
     if len(placements) == 1 and everyone > 1:
-        return f"🤝 The {title} game ended in a draw between {mentions(placements[0])}."
-    text = f"🏆 {mentions(placements[0])} won the {title} game!"
+        return f"🤝 The {what} ended in a draw between {mentions(placements[0])}."
+    text = f"🏆 {mentions(placements[0])} won the {what}!"
     if len(placements) > 1:
         text += f" Standings: {standings(placements)}."
     return text
+
+
+def table_unit(spec: GameSpec) -> str:
+    """What one table plays, in the game's word: ``render.TABLE_UNIT`` ("round" for
+    Cripple Mr Onion, whose tables are the rounds of a session), else "game"."""
+    return getattr(spec.render, "TABLE_UNIT", "game")
 
 
 def ping_text(players: Sequence[int], simultaneous: bool, task: str | None = None) -> str:
@@ -381,7 +390,7 @@ class Publisher:
         theirs = embed.footer.text if embed.footer else None
         embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
         if final:
-            content = final_text(table.spec.title, state, events) + "\nThe result is recorded: see `/stats`."
+            content = final_text(table.spec.title, state, events, table_unit(table.spec)) + "\nThe result is recorded: see `/stats`."
             label = sessions.next_label(table.spec)
             view: discord.ui.View | None = views.rematch_view(table.guild_id, table.id, label=label)
         else:
@@ -588,7 +597,7 @@ class Publisher:
         """The parent message at the end: the result, where it was played, where it went."""
         assert table.state is not None
         where = f" Played in <#{table.record.thread_id}>." if table.record.thread_id else ""
-        return final_text(table.spec.title, table.state) + where + " The result is recorded: see `/stats`."
+        return final_text(table.spec.title, table.state, unit=table_unit(table.spec)) + where + " The result is recorded: see `/stats`."
 
     def note_chat(self, table: Table) -> None:
         """A message in the table's place scrolls the board up."""

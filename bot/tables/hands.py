@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot import views
-from bot.publish import mentions
+from bot.publish import mentions, table_unit
 from bot.tables.table import Table, _reply, now_ts
 from storage import repos
 
@@ -79,7 +79,7 @@ class HandsMixin:
         embed.set_footer(text=f"{table.spec.title} #{table.id} · move {table.record.version}")
         view = views.hand_view(table.guild_id, table.id, table.record.version, controls, page)
         if state.is_over():
-            status = "The game is over."
+            status = f"The {table_unit(table.spec)} is over."
         elif user in current:
             status = "**Your move.**" + (f" Timer: <t:{int(table.record.deadline)}:R>." if table.record.deadline else "")
         elif legal:

@@ -387,18 +387,35 @@ def _table_size(table: Table) -> tuple[int, int]:
     return game.min_players, game.max_players
 
 
+#: A lobby lists every house rule while there are this few; past it, only those changed
+#: from the usual setting are sentences and the rest are counted in one line (Onion has
+#: fourteen, whose sentences would not fit the embed field).
+LOBBY_RULES_LISTED = 6
+
+
 def _option_lines(table: Table) -> list[str]:
-    """Table options as sentences: a house rule by its description, not its key."""
-    lines = []
-    for key, value in sorted(table.record.publish.get("lobby_options", table.record.options).items()):
-        rule = table.spec.house_rule(key)
-        if key in ("carry", "players"):
-            continue  # carried state is not an option; the size is said above
-        if rule is not None:
-            lines.append(rule.sentence(str(value)))
-        else:
-            lines.append(f"{key.replace('_', ' ').capitalize()}: **{value}**")
-    return lines
+    """Table options as sentences: the game's own options first (through its render
+    module's ``table_option_lines`` when it has one), then the house rules by their
+    descriptions, never their keys, in the order the game declares them."""
+    spec = table.spec
+    options = table.record.publish.get("lobby_options", table.record.options)
+    own = {k: v for k, v in options.items() if spec.house_rule(k) is None and k not in ("carry", "players")}
+    describe_own = getattr(spec.render, "table_option_lines", None)
+    if describe_own is not None:
+        lines = list(describe_own(own))
+    else:  # the size is said above; carried state is not an option
+        lines = [f"{key.replace('_', ' ').capitalize()}: **{value}**" for key, value in sorted(own.items())]
+    rules = [(rule, str(options[rule.key])) for rule in spec.house_rules if rule.key in options]
+    if len(rules) <= LOBBY_RULES_LISTED:
+        return lines + [rule.sentence(value) for rule, value in rules]
+    changed = [rule.sentence(value) for rule, value in rules if value != rule.default]
+    usual = len(rules) - len(changed)
+    if usual:
+        others = "other house rules are" if changed else "house rules are"
+        if usual == 1:
+            others = others.replace("rules are", "rule is")
+        changed.append(f"{usual} {others} at their usual setting: `/settings show game:{spec.key}` lists them.")
+    return lines + changed
 
 
 def _can_manage(interaction: discord.Interaction, table: Table) -> bool:

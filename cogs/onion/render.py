@@ -6,7 +6,8 @@ state, so face-down cards cannot reach a public message. Special cards (the mark
 copies) carry a ✦ wherever they are shown.
 
 - ``table_embed`` puts the game's own hint in the footer; ``footer_hint`` returns it.
-- ``option_lines`` turns a table's options (house rules included) into lobby sentences.
+- ``table_option_lines`` says the table's own options for the lobby (the platform adds the
+  house rules); ``option_lines`` adds every house rule's sentence.
 - ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows,
   ``deck="onion"``; a special card's marked copy carries ``*`` so it shows the badge):
   the public table from the spectator observation, a hand from its player's observation.
@@ -39,6 +40,8 @@ from cogs.onion.rules import DEFAULTS, HOUSE_RULES, MODIFIERS, PLAIN_VARIANT
 from cogs.onion.scoring import parse_card
 
 COLOUR = discord.Colour.dark_gold()
+#: A table plays one round of the channel's session (the end says "won the ... round").
+TABLE_UNIT = "round"
 
 POWER_LABELS = {
     "lady": "Declare the Lady: replace her",
@@ -207,16 +210,20 @@ def footer_hint(observation: Mapping[str, Any]) -> str:
             + " · ✦ marks a special card · The rules: /rules onion")
 
 
-def option_lines(options: Mapping[str, Any]) -> list[str]:
-    """A table's options as sentences for the lobby, then the house rules."""
+def table_option_lines(options: Mapping[str, Any]) -> list[str]:
+    """The table's own options (variant, chips, Stake, raise cap) as a sentence for the
+    lobby; the platform adds the house rules."""
     get = lambda key: options.get(key, DEFAULTS[key])  # noqa: E731
     if str(get("variant")) == "plain":
-        lines = ["Plain variant: no chips, no betting; the round's winner scores a win and deals next."]
-    else:
-        stake = get("stake")
-        lines = [f"Gambling: everyone starts with {plural(int(get('chips')), 'chip')}; the Stake is "
-                 f"{plural(int(stake), 'chip')} and a raise is at most {plural(int(get('raise_cap')) * int(stake), 'chip')}."]
-    return lines + house_rule_lines(HOUSE_RULES, options)
+        return ["Plain variant: no chips, no betting; the round's winner scores a win and deals next."]
+    stake = get("stake")
+    return [f"Gambling: everyone starts with {plural(int(get('chips')), 'chip')}; the Stake is "
+            f"{plural(int(stake), 'chip')} and a raise is at most {plural(int(get('raise_cap')) * int(stake), 'chip')}."]
+
+
+def option_lines(options: Mapping[str, Any]) -> list[str]:
+    """A table's options as sentences, then every house rule."""
+    return table_option_lines(options) + house_rule_lines(HOUSE_RULES, options)
 
 
 def _your_task(obs: Mapping[str, Any]) -> str:

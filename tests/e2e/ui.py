@@ -40,6 +40,22 @@ def has_control_for(message: Any, code: str) -> bool:
     return code in select_options(message) or any(cid.endswith(":" + code) and cid.startswith("dh:act:") for cid in button_ids(message))
 
 
+def _multi_select_for(message: Any, code: str) -> str | None:
+    """The custom_id of the multi-card select that plays ``code`` (``<kind>:<c1>.<c2>``,
+    several cards chosen at once, e.g. Onion's discard), if the message has one
+    offering every card in it."""
+    kind, _, cards = code.partition(":")
+    if not cards:
+        return None
+    for item in _items(message):
+        custom_id = item.get("custom_id", "")
+        if item["type"] == SELECT and custom_id.startswith("dh:multi:") and custom_id.endswith(":" + kind):
+            offered = {o["value"] for o in item.get("options", [])}
+            if set(cards.split(".")) <= offered:
+                return custom_id
+    return None
+
+
 async def use_control(actor: Any, message: Any, code: str, *, max_pages: int = 4) -> Any:
     """Play ``code`` from a hand message the way a person would: pick it in the
     select (turning pages if needed) or click its button. Returns the result."""
@@ -49,6 +65,9 @@ async def use_control(actor: Any, message: Any, code: str, *, max_pages: int = 4
         for custom_id in button_ids(message):
             if custom_id.startswith("dh:act:") and custom_id.endswith(":" + code):
                 return await actor.click(message, custom_id=custom_id)
+        multi = _multi_select_for(message, code)
+        if multi is not None:
+            return await actor.select(message, code.split(":", 1)[1].split("."), custom_id=multi)
         pager = next((cid for cid in button_ids(message) if cid.startswith("dh:page:")), None)
         if pager is None:
             break

@@ -14,7 +14,7 @@ import pytest
 
 from cogs.onion.rules import OnionGame
 from tests.conftest import restart
-from tests.e2e.ui import board, button_ids, game_place, use_control
+from tests.e2e.ui import board, button_ids, embed_of, game_place, text, use_control
 from tests.onion.onion_round_helpers import codes, stack
 
 SEED = 987654321
@@ -108,6 +108,11 @@ async def test_a_session_of_rounds(simcord_env, data_dir, stacked):
                         3: codes("Jc 9h Th Ts 9d")}, {2: codes("8s 9c")}))
     opened = await m0.slash(channel, "onion new", stake=1, raise_cap=10, chips=100)
     lobby = opened.response.message
+    # The lobby says the table's options in words, and counts the fourteen house rules at
+    # their usual setting rather than cutting their sentences off at the field's limit.
+    options = next(f.value for f in embed_of(lobby).fields if f.name == "Table options").split("\n")
+    assert options == ["Gambling: everyone starts with 100 chips; the Stake is 1 chip and a raise is at most 10 chips.",
+                       "14 house rules are at their usual setting: `/settings show game:onion` lists them."]
     for member in (m1, m2, m3):
         await member.click(lobby, label="Join")
     await m0.click(lobby, label="Start")
@@ -172,6 +177,7 @@ async def test_a_session_of_rounds(simcord_env, data_dir, stacked):
     assert (m3.id, "buy::3") in moves and (m3.id, "declare:Jc:fool") in moves and (m0.id, "bet::3") in moves
     assert "declares J♣✦ the Fool" in "\n".join(table.record.recent)
     final = board(channel)
+    assert "won the Cripple Mr Onion round!" in text(final)  # a table is a round of the session
     assert any(cid.startswith("dh:rematch:") for cid in button_ids(final))
     assert "Next round" in str(final.components)
     (carry_json,) = carry_row(data_dir, guild.id, channel.id)
