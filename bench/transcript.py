@@ -144,6 +144,10 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=300)
     parser.add_argument("--out", default="transcript.txt")
     args = parser.parse_args()
+    if args.game == "enid":
+        # Enid's rituals are typed, which this random clicker does not do.
+        parser.error("Enid's newcomer transcript comes from its test: "
+                     "ENID_TRANSCRIPT=enid.txt python -m pytest tests/enid/test_e2e_newcomer.py")
     with open(args.out, "w", encoding="utf-8") as out:
         asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves))
     print(f"{args.out}: {Path(args.out).stat().st_size} bytes")

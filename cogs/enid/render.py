@@ -36,6 +36,13 @@ COLOUR = discord.Colour.dark_teal()
 NEXT_LABEL = "Next game"
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
+
+def table_option_lines(options: Mapping[str, Any]) -> list[str]:
+    """The table's mode as a sentence for the lobby (the platform adds the house rules)."""
+    if options.get("mode", "enid") == "plain":
+        return ["Plain mode: Mike Taylor's Blackjack with its magic cards; nothing to type."]
+    return ["Enid mode: name every card you lay and say the rituals (the note below says where)."]
+
 RITUALS = {
     "name": "name their card",
     "last": "say the last-card call",
