@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, for tourname
 
 from tournament import MAX_MOVES, Result, report, summary  # noqa: E402
 
-from bot.ai import Budget, PlayerView, decide, game_ai  # noqa: E402
+from bot.ai import PlayerView, game_ai  # noqa: E402
 from bot.engine import Action  # noqa: E402
 from cogs.enid.rules import EnidGame  # noqa: E402
 
@@ -56,7 +56,6 @@ def play_one(levels: tuple[str, str], index: int, args: argparse.Namespace, resu
     options = {"mode": args.mode, **({"carry": carry} if carry else {})}
     game = EnidGame.new(players, options, seed=f"tournament-enid-{index // 2}")
     rngs = {p: random.Random(f"enid-{index}-{p}") for p in players}
-    clock = time.perf_counter
     hard_seconds = args.hard_ms / 1000
     moves = 0
     while not game.is_over() and moves < MAX_MOVES:
@@ -68,15 +67,7 @@ def play_one(levels: tuple[str, str], index: int, args: argparse.Namespace, resu
             continue
         player = askable[0]
         level = level_of[player]
-        view = PlayerView.of(game, player)
-        budget = Budget.timed(clock, hard_seconds, iterations=args.hard_iterations) if level == "hard" else None
-        start = clock()
-        action = decide(view, level, rngs[player], budget=budget)
-        spent = clock() - start
-        result.moves[level] = result.moves.get(level, 0) + 1
-        result.seconds[level] = result.seconds.get(level, 0.0) + spent
-        if level == "hard" and len(view.legal) > 1:
-            result.hard_times.append(spent)
+        action = result.decide(PlayerView.of(game, player), level, rngs[player], hard_seconds, args.hard_iterations)
         game.apply(player, action)
         moves += 1
     if not game.is_over():

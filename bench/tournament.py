@@ -38,6 +38,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo root
 
@@ -60,6 +61,21 @@ class Result:
     cut: int = 0
     #: Onion: (game index, the challenger's chips won in that round).
     chips: list[tuple[int, int]] = field(default_factory=list)
+
+    def decide(self, view: PlayerView, level: str, rng: random.Random, hard_seconds: float, hard_iterations: int) -> Any:
+        """One seat's decision through ``bot.ai.decide`` (hard within its budget),
+        timed and counted here: moves and seconds per level, and hard's time where it
+        had a choice to make."""
+        clock = time.perf_counter
+        budget = Budget.timed(clock, hard_seconds, iterations=hard_iterations, **HARD_CAPS) if level == "hard" else None
+        start = clock()
+        action = decide(view, level, rng, budget=budget)
+        spent = clock() - start
+        self.moves[level] = self.moves.get(level, 0) + 1
+        self.seconds[level] = self.seconds.get(level, 0.0) + spent
+        if level == "hard" and len(view.legal) > 1:
+            self.hard_times.append(spent)
+        return action
 
     def merge(self, other: Result) -> None:
         self.scores += other.scores
@@ -84,21 +100,12 @@ def play_one(key: str, levels: tuple[str, str], index: int, hard_seconds: float,
     # of the deal and of the seat cancels out within a pair.
     game = ai.game_cls.new(players, options, seed=f"tournament-{key}-{index // 2}")
     rngs = {p: random.Random(f"{key}-{index}-{p}") for p in players}
-    clock = time.perf_counter
     moves = 0
     while not game.is_over() and moves < MAX_MOVES:
         current = sorted(game.current_players())
         player = current[moves % len(current)]
         level = level_of[player]
-        view = PlayerView.of(game, player)
-        budget = Budget.timed(clock, hard_seconds, iterations=hard_iterations, **HARD_CAPS) if level == "hard" else None
-        start = clock()
-        action = decide(view, level, rngs[player], budget=budget)
-        spent = clock() - start
-        result.moves[level] = result.moves.get(level, 0) + 1
-        result.seconds[level] = result.seconds.get(level, 0.0) + spent
-        if level == "hard" and len(view.legal) > 1:
-            result.hard_times.append(spent)
+        action = result.decide(PlayerView.of(game, player), level, rngs[player], hard_seconds, hard_iterations)
         game.apply(player, action)
         moves += 1
     if not game.is_over():
