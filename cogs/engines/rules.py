@@ -330,6 +330,12 @@ class EnginesGame(Game):
         self.teams = {GOOGLE: google, YAHOO: yahoo}
         self.seats = [p for pair in zip(google, yahoo) for p in pair]
         self.side_of = {p: side for side in SIDES for p in self.teams[side]}
+        # Seats never change once seated, so the play order from each turn holder and
+        # the seat to each one's left are worked out once here, not on every search.
+        # Shared by clone() (never changed, only replaced by a new seating).
+        count = len(self.seats)
+        self._order_from = {p: tuple(self.seats[i:] + self.seats[:i]) for i, p in enumerate(self.seats)}
+        self._left_of = {p: self.seats[(i + 1) % count] for i, p in enumerate(self.seats)}
 
     def _deal_new_set(self, events: list[Event]) -> None:
         """Shuffle the three decks for set ``set_number``, deal, and decide who goes first."""
@@ -375,8 +381,7 @@ class EnginesGame(Game):
     def play_order(self) -> list[int]:
         """Seats starting with the turn holder, going left. Picks are simultaneous, so
         this is what "first played" means."""
-        start = self.seats.index(self.turn)
-        return self.seats[start:] + self.seats[:start]
+        return list(self._order_from[self.turn])
 
     def _ipos_left(self) -> int:
         if self.four_players:
@@ -636,13 +641,12 @@ class EnginesGame(Game):
         request_code = code_at[request._key]
         row = DISTANCE_FROM[request._key]
         side_of = self.side_of
-        start = seats.index(self.turn)
         plays: list[dict[str, Any]] = []
         gaps: dict[int, int] = {}  # the picks that answer the request
         matches: list[int] = []
         # The closest card of each side; "first played" (play order) among equals.
         best: dict[str, int] = {}
-        for p in seats[start:] + seats[:start]:  # self.play_order(), those who picked
+        for p in self._order_from[self.turn]:  # self.play_order(), those who picked
             if p in choices:
                 key = choices[p]._key
                 plays.append({"player": p, "card": code_at[key]})
@@ -841,9 +845,8 @@ class EnginesGame(Game):
     def _finish_refill(self, events: list[Event]) -> None:
         self.refill_pending = []
         self.search_winners = []
-        seats, hands, side_of, decks = self.seats, self.hands, self.side_of, self.decks
-        start = seats.index(self.turn)
-        for p in seats[start:] + seats[:start]:  # self.play_order()
+        hands, side_of, decks = self.hands, self.side_of, self.decks
+        for p in self._order_from[self.turn]:  # self.play_order()
             side = side_of[p]
             if len(hands[p]) < HAND_SIZE[side] and decks[side]:  # else _draw_to_size does nothing
                 self._draw_to_size(p, events)
@@ -864,7 +867,7 @@ class EnginesGame(Game):
                 self._finish_set(ended, events)
                 return
         if pass_turn:
-            self.turn = turn = seats[(seats.index(self.turn) + 1) % len(seats)]
+            self.turn = turn = self._left_of[self.turn]
             events.append(Event("turn", turn, {"player": turn}))
         self._turn_request(events)
 
