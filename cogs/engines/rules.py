@@ -43,6 +43,7 @@ from bot.engine import (
     cards_to_codes,
     changes_state,
     codes_to_cards,
+    new_event,
 )
 
 GOOGLE = "google"
@@ -417,7 +418,7 @@ class EnginesGame(Game):
         self.hands[player] = _sorted(self.hands[player] + drawn)
         code_at = _CODE_AT
         events.append(
-            Event(
+            new_event(
                 "drew",
                 player,
                 {"player": player, "cards": [code_at[c._key] for c in drawn], "count": len(drawn)},
@@ -624,7 +625,7 @@ class EnginesGame(Game):
             hand.remove(card)  # raises ValueError as before
         choices = self.choices
         choices[player] = card
-        events.append(Event("chosen", player, {"player": player, "card": _CODE_AT[key]}, True, {"player": player}))
+        events.append(new_event("chosen", player, {"player": player, "card": _CODE_AT[key]}, True, {"player": player}))
         hands = self.hands
         for p in self.seats:  # == `if not self.current_players()`, without building it
             if p not in choices and hands[p]:
@@ -659,7 +660,7 @@ class EnginesGame(Game):
                     if side not in best or gap < gaps[best[side]]:
                         best[side] = p
         self.reveal = {"search": self.search_count, "request": request_code, "plays": plays, "outcome": None}
-        events.append(Event("reveal", None, {"request": request_code, "plays": plays}))
+        events.append(new_event("reveal", None, {"request": request_code, "plays": plays}))
 
         if matches and len(seats) == 4:
             # SI: every card matching the request is put aside, whoever played it.
@@ -768,7 +769,7 @@ class EnginesGame(Game):
         if shown is not None:
             outcome["shown"] = shown
         self.reveal["outcome"] = outcome
-        events.append(Event("search_won", None, {"request": _CODE_AT[request._key], **outcome}))
+        events.append(new_event("search_won", None, {"request": _CODE_AT[request._key], **outcome}))
         self.request = None
         self.search_winners = list(winners)
         self._start_refill(events)
@@ -778,7 +779,7 @@ class EnginesGame(Game):
         self.search_discard.append(self.request)
         self.unanswered += 1
         self.reveal["outcome"] = {"kind": "discarded", "reason": reason}
-        events.append(Event("search_discarded", None, {"request": _CODE_AT[self.request._key], "reason": reason}))
+        events.append(new_event("search_discarded", None, {"request": _CODE_AT[self.request._key], "reason": reason}))
         self.request = None
         self.search_winners = []
         self._start_refill(events)
@@ -838,7 +839,7 @@ class EnginesGame(Game):
                 )
             )
         else:
-            events.append(Event("refill", player, {"player": player, "source": "deck"}))
+            events.append(new_event("refill", player, {"player": player, "source": "deck"}))
         if not self.refill_pending:
             self._finish_refill(events)
 
@@ -868,7 +869,7 @@ class EnginesGame(Game):
                 return
         if pass_turn:
             self.turn = turn = self._left_of[self.turn]
-            events.append(Event("turn", turn, {"player": turn}))
+            events.append(new_event("turn", turn, {"player": turn}))
         self._turn_request(events)
 
     def _set_end_reason(self) -> str | None:
@@ -899,7 +900,7 @@ class EnginesGame(Game):
         self.choices = {}
         self.phase = CHOOSE
         turn = self.turn
-        events.append(Event("search_request", turn, {"player": turn, "card": _CODE_AT[request._key], "search": self.search_count}))
+        events.append(new_event("search_request", turn, {"player": turn, "card": _CODE_AT[request._key], "search": self.search_count}))
         hands = self.hands
         for p in self.seats:  # == `if not self.current_players()` (nobody has picked yet)
             if hands[p]:

@@ -1,6 +1,7 @@
 """The engines' fast paths (issue 12) against plain reference versions of the same
 rule, on many random hands: the memoised Idiot plays, Engines picks and search
-distances, Blackjack's matching tables, and the one legal-actions cache drop."""
+distances, Blackjack's matching tables, the one legal-actions cache drop, and
+``new_event`` against the Event class."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 import pytest
 
 from bot.cards import Card, Rank, standard_deck
-from bot.engine import Action, Event, Game, changes_state
+from bot.engine import Action, Event, Game, changes_state, new_event
 from cogs.blackjack.rules import PICKUP_RANKS, BlackjackGame
 from cogs.engines.rules import DISTANCE_FROM, EnginesGame, distance
 from cogs.idiot.rules import IdiotGame, card_value, sorted_cards
@@ -148,3 +149,24 @@ def test_changes_state_drops_the_legal_cache_on_entry_and_exit_even_on_error():
     game.legal_actions(1)
     game.remove_player(1)
     assert game._legal_cache is None
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("turn",),
+        ("turn", 7),
+        ("turn", 7, {"player": 7}),
+        ("chosen", 7, {"player": 7, "card": "9h"}, True, {"player": 7}),
+        ("reveal", None, {"plays": []}, False),
+    ],
+)
+def test_new_event_builds_the_same_event_as_the_class(args):
+    fast, plain = new_event(*args), Event(*args)
+    assert type(fast) is Event
+    assert fast == plain and repr(fast) == repr(plain)
+    for name in ("kind", "player", "data", "private", "public_data"):
+        assert getattr(fast, name) == getattr(plain, name)
+    # Left-out dicts are fresh, never shared between events (as the field defaults are).
+    assert new_event("turn").data is not new_event("turn").data
+    assert new_event("turn").public_data is not new_event("turn").public_data
