@@ -183,10 +183,6 @@ _CODE_AT = {card._key: str(card) for card in standard_deck()}
 #: One shared pick action per card, so listing legal actions builds no new objects.
 _PICK_AT = {card._key: Action("play", (card,)) for card in standard_deck()}
 _IPO = Action("ipo")
-#: The last pick list made per player id, with the hand it was made for: reused only
-#: for an equal hand (it is a function of the hand alone, so games may share it).
-_LAST_PICKS: dict[int, tuple[tuple[Card, ...], list[Action]]] = {}
-_LAST_PICKS_MAX = 10_000
 #: distance(request, card) by the two cards' keys: DISTANCE_FROM[request._key][card._key].
 DISTANCE_FROM: list[list[int | None]] = [[None] * 64 for _ in range(64)]
 for _request in standard_deck():
@@ -198,6 +194,8 @@ _REFILL_LIST = list(_REFILL_ACTIONS)  # shared by _list_legal: never changed
 
 
 def _sorted(cards: Sequence[Card]) -> list[Card]:
+    # Every hand is kept in this order (legal_actions relies on it): made with it,
+    # and changed only by removals and sorted insertions.
     return sorted(cards, key=_KEY)  # == sorted(cards, key=card_sort_key), stable alike
 
 
@@ -385,7 +383,7 @@ class EnginesGame(Game):
         return list(self._order_from[self.turn])
 
     def _ipos_left(self) -> int:
-        if self.four_players:
+        if len(self.seats) == 4:  # == self.four_players, one call less
             return min(IPOS_PER_SET_FOUR_PLAYERS - self.ipos_this_set, IPOS_PER_GAME_FOUR_PLAYERS - self.ipos_this_game)
         return IPOS_PER_GAME_TWO_PLAYERS - self.ipos_this_game
 
@@ -451,51 +449,45 @@ class EnginesGame(Game):
     def legal_actions(self, player: int) -> list[Action]:
         cache = self._legal_cache
         if cache is None:  # the first listing since the last move
-            actions = self._list_legal(player)
-            self._legal_cache = {player: actions}
-            return list(actions)  # a copy: callers may change their list
-        actions = cache.get(player)
-        if actions is None:
+            cache = self._legal_cache = {}
+        else:
+            actions = cache.get(player)
+            if actions is not None:
+                return list(actions)  # a copy: callers may change their list
+        if self.phase != CHOOSE:
             actions = cache[player] = self._list_legal(player)
-        return list(actions)
+            return list(actions)
+        # Picking, inline: every step of a playout but a few asks for this listing.
+        # == player in current_players(), without building the set
+        if player not in self.side_of or player in self.choices or not self.hands[player]:
+            actions = cache[player] = []
+            return []
+        # One shared pick per distinct card, in card order (== _unique_sorted(hand)),
+        # in one pass: hands are always kept sorted by _KEY (see _sorted), so equal
+        # cards sit side by side and only the first of each run is listed.
+        pick_at = _PICK_AT
+        picks = []
+        last = -1
+        for card in self.hands[player]:
+            key = card._key
+            if key != last:
+                picks.append(pick_at[key])
+                last = key
+        # == self._ipo_allowed(player), whose phase and pick checks passed above
+        if player == self.turn and self.side_of[player] == GOOGLE and self.decks[GOOGLE] and self._ipos_left() > 0:
+            picks = [*picks, _IPO]
+        cache[player] = picks  # never changed: callers get copies
+        return list(picks)
 
     def _list_legal(self, player: int) -> list[Action]:
-        """What legal_actions lists, uncopied: the list may be shared, so it is
-        never changed (only legal_actions calls this, and it returns copies)."""
+        """What legal_actions lists outside the pick phase, uncopied: the list may be
+        shared, so it is never changed (legal_actions hands out copies)."""
         phase = self.phase
-        if phase == CHOOSE:
-            # == player in current_players(), without building the set
-            if player not in self.side_of or player in self.choices or not self.hands[player]:
-                return []
-        elif phase == REFILL:
+        if phase == REFILL:
             return _REFILL_LIST if player in self.refill_pending else []
-        elif player not in self.current_players():
+        if player not in self.current_players():
             return []
-        if phase == CHOOSE:
-            # One shared pick per distinct card, in card order (== _unique_sorted(hand)).
-            # A player whose pick went back holds the same cards at the next search, so
-            # the last listing per player id is kept and reused when the hand is equal
-            # (a tuple compare of the very same Card objects: no Python-level __eq__).
-            hand = tuple(self.hands[player])
-            last = _LAST_PICKS.get(player)
-            if last is not None and last[0] == hand:
-                picks = last[1]
-            else:
-                pick_at = _PICK_AT
-                picks = [pick_at[key] for key in sorted({card._key for card in hand})]
-                if len(_LAST_PICKS) >= _LAST_PICKS_MAX:
-                    _LAST_PICKS.clear()
-                _LAST_PICKS[player] = (hand, picks)
-            # == self._ipo_allowed(player), whose phase and pick checks passed above
-            if (
-                player == self.turn
-                and self.side_of[player] == GOOGLE
-                and self._ipos_left() > 0
-                and self.decks[GOOGLE]
-            ):
-                return [*picks, _IPO]
-            return picks  # shared with _LAST_PICKS: legal_actions hands out copies
-        if self.phase == TIEBREAK:
+        if phase == TIEBREAK:
             return [Action("tiebreak", (card,)) for card in self._tiebreak_cards(player)] + [_DECLINE]
         return []
 
@@ -1108,7 +1100,8 @@ class EnginesGame(Game):
         game.seed = data["seed"]
         game.tiebreak_mode = data["tiebreak_mode"]
         game._seat_players(data["teams"], shuffle_sides=False)
-        game.hands = {int(p): codes_to_cards(codes) for p, codes in data["hands"].items()}
+        # Saved hands are sorted already (a no-op then); a hand-made save is put in order.
+        game.hands = {int(p): _sorted(codes_to_cards(codes)) for p, codes in data["hands"].items()}
         game.choices = {int(p): codes_to_cards([code])[0] for p, code in data["choices"]}
         game.decks = {name: codes_to_cards(codes) for name, codes in data["decks"].items()}
         game.put_aside = {side: codes_to_cards(codes) for side, codes in data["put_aside"].items()}
