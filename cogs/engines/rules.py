@@ -579,7 +579,25 @@ class EnginesGame(Game):
         events: list[Event] = []
         kind = action.kind
         if kind == "play":
-            self._pick(player, action.cards[0], events)
+            # The pick, inline (nearly every move of a game is one): the card leaves the
+            # hand for the hidden picks; the last pick of the search resolves it.
+            card = action.cards[0]
+            key = card._key
+            hand = self.hands[player]
+            for i, held in enumerate(hand):  # hand.remove(card) without Card's slow equality
+                if held._key == key:
+                    del hand[i]
+                    break
+            else:
+                hand.remove(card)  # raises ValueError as before
+            choices = self.choices
+            choices[player] = card
+            events.append(new_event("chosen", player, {"player": player, "card": _CODE_AT[key]}, True, {"player": player}))
+            hands = self.hands
+            for p in self.seats:  # == `if not self.current_players()`, without building it
+                if p not in choices and hands[p]:
+                    return events
+            self._resolve(events)
         elif kind == "ipo":
             self._ipo(player, events)
         elif kind == "tiebreak":
@@ -605,24 +623,6 @@ class EnginesGame(Game):
                 public_data={"player": player, "count": len(drawn)},
             )
         )
-
-    def _pick(self, player: int, card: Card, events: list[Event]) -> None:
-        hand = self.hands[player]
-        key = card._key
-        for i, held in enumerate(hand):  # hand.remove(card) without Card's slow equality
-            if held._key == key:
-                del hand[i]
-                break
-        else:
-            hand.remove(card)  # raises ValueError as before
-        choices = self.choices
-        choices[player] = card
-        events.append(new_event("chosen", player, {"player": player, "card": _CODE_AT[key]}, True, {"player": player}))
-        hands = self.hands
-        for p in self.seats:  # == `if not self.current_players()`, without building it
-            if p not in choices and hands[p]:
-                return
-        self._resolve(events)
 
     # -- resolution --------------------------------------------------------------
 
