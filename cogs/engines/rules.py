@@ -640,8 +640,9 @@ class EnginesGame(Game):
         # The closest card of each side; "first played" (play order) among equals.
         best: dict[str, int] = {}
         for p in self._order_from[self.turn]:  # self.play_order(), those who picked
-            if p in choices:
-                key = choices[p]._key
+            card = choices.get(p)
+            if card is not None:
+                key = card._key
                 plays.append({"player": p, "card": code_at[key]})
                 gap = row[key]
                 if gap is not None:
@@ -751,11 +752,14 @@ class EnginesGame(Game):
         self._return_picks()
         request = self.request
         self.search_discard.append(request)
-        google, yahoo = sides.count(GOOGLE), sides.count(YAHOO)
-        if google != yahoo:  # the side with more winners
-            self.last_winner = GOOGLE if google > yahoo else YAHOO
-        else:  # both teams matched equally: the first match in play order leads
+        if len(sides) == 1:  # the usual lone winner: the counts below would pick its side
             self.last_winner = sides[0]
+        else:
+            google, yahoo = sides.count(GOOGLE), sides.count(YAHOO)
+            if google != yahoo:  # the side with more winners
+                self.last_winner = GOOGLE if google > yahoo else YAHOO
+            else:  # both teams matched equally: the first match in play order leads
+                self.last_winner = sides[0]
         self.unanswered = 0
         outcome = {"kind": "won", "reason": reason, "winners": won, "side": self.last_winner}
         if shown is not None:
@@ -764,7 +768,10 @@ class EnginesGame(Game):
         events.append(new_event("search_won", None, {"request": _CODE_AT[request._key], **outcome}))
         self.request = None
         self.search_winners = list(winners)
-        self._start_refill(events)
+        if len(self.seats) == 4:
+            self._start_refill(events)
+        else:  # 2 players: no refill choice to offer (what _start_refill would find)
+            self._finish_refill(events)
 
     def _discard(self, reason: str, events: list[Event]) -> None:
         self._return_picks()
@@ -774,7 +781,10 @@ class EnginesGame(Game):
         events.append(new_event("search_discarded", None, {"request": _CODE_AT[self.request._key], "reason": reason}))
         self.request = None
         self.search_winners = []
-        self._start_refill(events)
+        if len(self.seats) == 4:
+            self._start_refill(events)
+        else:  # 2 players: no refill choice to offer (what _start_refill would find)
+            self._finish_refill(events)
 
     # -- refilling and the end of a turn -------------------------------------------
 
