@@ -218,6 +218,14 @@ class EnginesGame(Game):
     min_players = 2
     max_players = 4
 
+    # The seating (set only by _seat_players) lives in slots, the rest of the state in
+    # the instance dict. CPython 3.11 keeps instance attributes in its fast shared-key
+    # layout only up to 29 names; an Engines game has more, and past that every
+    # ``self.method()`` on the hot paths is an unspecialised lookup (about a tenth of
+    # a random playout). tests/ai/test_fast_paths.py checks the count.
+    __slots__ = ("teams", "seats", "side_of", "_order_from")
+    _SEATING = __slots__
+
     # -- construction ----------------------------------------------------------
 
     @classmethod
@@ -329,12 +337,10 @@ class EnginesGame(Game):
         self.teams = {GOOGLE: google, YAHOO: yahoo}
         self.seats = [p for pair in zip(google, yahoo) for p in pair]
         self.side_of = {p: side for side in SIDES for p in self.teams[side]}
-        # Seats never change once seated, so the play order from each turn holder and
-        # the seat to each one's left are worked out once here, not on every search.
-        # Shared by clone() (never changed, only replaced by a new seating).
-        count = len(self.seats)
+        # Seats never change once seated, so the play order from each turn holder
+        # (its second seat: the one to the holder's left) is worked out once here, not
+        # on every search. Shared by clone() (never changed, only replaced).
         self._order_from = {p: tuple(self.seats[i:] + self.seats[:i]) for i, p in enumerate(self.seats)}
-        self._left_of = {p: self.seats[(i + 1) % count] for i, p in enumerate(self.seats)}
 
     def _deal_new_set(self, events: list[Event]) -> None:
         """Shuffle the three decks for set ``set_number``, deal, and decide who goes first."""
@@ -870,7 +876,7 @@ class EnginesGame(Game):
                 self._finish_set(ended, events)
                 return
         if pass_turn:
-            self.turn = turn = self._left_of[self.turn]
+            self.turn = turn = self._order_from[self.turn][1]  # the seat to the left
             events.append(new_event("turn", turn, {"player": turn}))
         self._turn_request(events)
 
@@ -1145,6 +1151,8 @@ class EnginesGame(Game):
         results), are shared."""
         copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__)
+        for name in self._SEATING:  # slots, not in __dict__; never changed, so shared
+            setattr(copy, name, getattr(self, name))
         copy.players = list(self.players)
         copy.hands = {p: list(h) for p, h in self.hands.items()}
         copy.choices = dict(self.choices)
@@ -1178,3 +1186,5 @@ class EnginesGame(Game):
         fresh = type(self).from_dict(swap_in_record(self.to_dict(), old, new, self._ID_KEYS))
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
+        for name in self._SEATING:  # slots, not in __dict__
+            setattr(self, name, getattr(fresh, name))

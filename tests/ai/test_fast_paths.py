@@ -171,3 +171,20 @@ def test_new_event_builds_the_same_event_as_the_class(args):
     # Left-out dicts are fresh, never shared between events (as the field defaults are).
     assert new_event("turn").data is not new_event("turn").data
     assert new_event("turn").public_data is not new_event("turn").public_data
+
+
+@pytest.mark.parametrize("game_cls, players", [(EnginesGame, 2), (EnginesGame, 4), (IdiotGame, 3), (BlackjackGame, 3)])
+def test_games_keep_few_enough_instance_attributes_for_fast_lookups(game_cls, players):
+    # CPython 3.11 keeps an instance's attributes in the shared-key layout, where
+    # attribute and method lookups specialise, only up to 29 names; past that every
+    # self.method() on a playout's path is a slow lookup (Engines keeps its seating
+    # in slots for this).
+    rng = random.Random(6)
+    game = game_cls.new(list(range(1, players + 1)), seed=6)
+    seen = [game, game.clone(), game_cls.from_dict(game.to_dict())]
+    while game.current_players():
+        player = rng.choice(sorted(game.current_players()))
+        game.apply(player, rng.choice(game.legal_actions(player)))
+    seen += [game, game.clone(), game_cls.from_dict(game.to_dict())]
+    for state in seen:
+        assert len(vars(state)) < 30, sorted(vars(state))
