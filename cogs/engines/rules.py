@@ -28,12 +28,11 @@ exactly one standard deck, and the search zones hold the third.
 from __future__ import annotations
 
 import json
-from bisect import insort
 from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Self
 
-from bot.cards import Card, remove_one, seeded_rng, shuffled, standard_deck
+from bot.cards import Card, insort_by_key, remove_one, seeded_rng, shuffled, standard_deck
 from bot.engine import (
     Action,
     Event,
@@ -419,7 +418,9 @@ class EnginesGame(Game):
             return
         drawn = deck[:missing]
         del deck[:missing]
-        self.hands[player] = _sorted(self.hands[player] + drawn)
+        hand = self.hands[player]
+        for card in drawn:  # == _sorted(hand + drawn), in place
+            insort_by_key(hand, card)
         code_at = _CODE_AT
         events.append(
             new_event(
@@ -741,8 +742,7 @@ class EnginesGame(Game):
     def _return_picks(self) -> None:
         hands = self.hands
         for p, card in self.choices.items():
-            # == _sorted(hand + [card]): after any equal cards, as the stable sort puts it
-            insort(hands[p], card, key=_KEY)
+            insort_by_key(hands[p], card)  # == _sorted(hand + [card])
         self.choices = {}
 
     def _win(self, winners: list[int], reason: str, events: list[Event], shown: dict | None = None) -> None:
