@@ -434,10 +434,12 @@ class EnginesGame(Game):
 
     # -- queries -----------------------------------------------------------------
 
-    # Legal actions per player for this state (a class default: new()/from_dict() skip
-    # __init__). Only _apply and remove_player change a game after it is made, and
-    # both drop it on entry and on exit, so nothing listed mid-move survives.
-    _legal_cache: dict[int, list[Action]] | None = None
+    # The last listing made for this state: (player, legal actions), or None (a class
+    # default: new()/from_dict() skip __init__). Only _apply and remove_player change
+    # a game after it is made, and both drop it on entry and on exit, so nothing
+    # listed mid-move survives. One player's listing, not a dict of them: a playout
+    # lists one player per move, and a dict made per move cost more than it saved.
+    _legal_cache: tuple[int, list[Action]] | None = None
 
     def current_players(self) -> frozenset[int]:
         if self.phase == CHOOSE:
@@ -455,19 +457,17 @@ class EnginesGame(Game):
 
     def legal_actions(self, player: int) -> list[Action]:
         cache = self._legal_cache
-        if cache is None:  # the first listing since the last move
-            cache = self._legal_cache = {}
-        else:
-            actions = cache.get(player)
-            if actions is not None:
-                return list(actions)  # a copy: callers may change their list
+        if cache is not None and cache[0] == player:
+            return list(cache[1])  # a copy: callers may change their list
         if self.phase != CHOOSE:
-            actions = cache[player] = self._list_legal(player)
+            actions = self._list_legal(player)
+            self._legal_cache = (player, actions)
             return list(actions)
         # Picking, inline: every step of a playout but a few asks for this listing.
         # == player in current_players(), without building the set
-        if player not in self.side_of or player in self.choices or not self.hands[player]:
-            actions = cache[player] = []
+        hand = self.hands.get(player)  # hands has a list for each seated player
+        if not hand or player in self.choices:
+            self._legal_cache = (player, [])
             return []
         # One shared pick per distinct card, in card order (== _unique_sorted(hand)),
         # in one pass: hands are always kept sorted by _KEY (see _sorted), so equal
@@ -475,15 +475,15 @@ class EnginesGame(Game):
         pick_at = _PICK_AT
         picks = []
         last = -1
-        for card in self.hands[player]:
+        for card in hand:
             key = card._key
             if key != last:
                 picks.append(pick_at[key])
                 last = key
         # == self._ipo_allowed(player), whose phase and pick checks passed above
         if player == self.turn and self.side_of[player] == GOOGLE and self.decks[GOOGLE] and self._ipos_left() > 0:
-            picks = [*picks, _IPO]
-        cache[player] = picks  # never changed: callers get copies
+            picks.append(_IPO)
+        self._legal_cache = (player, picks)  # never changed: callers get copies
         return list(picks)
 
     def _list_legal(self, player: int) -> list[Action]:
@@ -502,8 +502,8 @@ class EnginesGame(Game):
         # Fast path: the very action object listed as legal (callers usually pass one
         # back) is accepted at once; anything else takes Game.validate's road.
         cache = self._legal_cache
-        if cache is not None:
-            for allowed in cache.get(player, ()):
+        if cache is not None and cache[0] == player:
+            for allowed in cache[1]:
                 if allowed is action:
                     return
         super().validate(player, action)
@@ -511,8 +511,8 @@ class EnginesGame(Game):
     def apply(self, player: int, action: Action) -> list[Event]:
         # Game.apply with validate's fast path inlined (one call less per move).
         cache = self._legal_cache
-        if cache is not None:
-            for allowed in cache.get(player, ()):
+        if cache is not None and cache[0] == player:
+            for allowed in cache[1]:
                 if allowed is action:
                     return self._apply(player, action)
         self.validate(player, action)
@@ -773,11 +773,11 @@ class EnginesGame(Game):
         self.reveal["outcome"] = outcome
         events.append(new_event("search_won", None, {"request": _CODE_AT[request._key], **outcome}))
         self.request = None
-        self.search_winners = list(winners)
         if len(self.seats) == 4:
+            self.search_winners = list(winners)
             self._start_refill(events)
-        else:  # 2 players: no refill choice to offer (what _start_refill would find)
-            self._finish_refill(events)
+        else:  # 2 players: no refill choice to offer (what _start_refill would find),
+            self._finish_refill(events)  # and no winners left on record after it
 
     def _discard(self, reason: str, events: list[Event]) -> None:
         self._return_picks()
@@ -786,8 +786,8 @@ class EnginesGame(Game):
         self.reveal["outcome"] = {"kind": "discarded", "reason": reason}
         events.append(new_event("search_discarded", None, {"request": _CODE_AT[self.request._key], "reason": reason}))
         self.request = None
-        self.search_winners = []
         if len(self.seats) == 4:
+            self.search_winners = []
             self._start_refill(events)
         else:  # 2 players: no refill choice to offer (what _start_refill would find)
             self._finish_refill(events)
