@@ -637,15 +637,16 @@ class EnginesGame(Game):
         """Everybody has picked: reveal and decide the search."""
         request = self.request
         assert request is not None
-        choices, seats, code_at = self.choices, self.seats, _CODE_AT
+        choices, code_at, side_of = self.choices, _CODE_AT, self.side_of
         request_code = code_at[request._key]
         row = DISTANCE_FROM[request._key]
-        side_of = self.side_of
         plays: list[dict[str, Any]] = []
-        gaps: dict[int, int] = {}  # the picks that answer the request
         matches: list[int] = []
-        # The closest card of each side; "first played" (play order) among equals.
-        best: dict[str, int] = {}
+        # The closest pick of each side (player and gap; None: no pick answers the
+        # request); "first played" (play order) among equals. Locals, not dicts: this
+        # runs once per search of every playout.
+        google = yahoo = None
+        google_gap = yahoo_gap = 0
         for p in self._order_from[self.turn]:  # self.play_order(), those who picked
             card = choices.get(p)
             if card is not None:
@@ -653,32 +654,31 @@ class EnginesGame(Game):
                 plays.append({"player": p, "card": code_at[key]})
                 gap = row[key]
                 if gap is not None:
-                    gaps[p] = gap
                     if gap == 0:
                         matches.append(p)
-                    side = side_of[p]
-                    if side not in best or gap < gaps[best[side]]:
-                        best[side] = p
+                    if side_of[p] == GOOGLE:
+                        if google is None or gap < google_gap:
+                            google, google_gap = p, gap
+                    elif yahoo is None or gap < yahoo_gap:
+                        yahoo, yahoo_gap = p, gap
         self.reveal = {"search": self.search_count, "request": request_code, "plays": plays, "outcome": None}
         events.append(new_event("reveal", None, {"request": request_code, "plays": plays}))
 
-        if matches and len(seats) == 4:
+        if matches and len(self.seats) == 4:
             # SI: every card matching the request is put aside, whoever played it.
             self._win(matches, "match", events)
             return
-        if not best:  # nobody's card answers the request
-            reason = "no_match" if request.rank.is_picture else "no_value"
-            self._discard(reason, events)
+        if google is None or yahoo is None:
+            if google is None and yahoo is None:  # nobody's card answers the request
+                reason = "no_match" if request.rank.is_picture else "no_value"
+                self._discard(reason, events)
+            else:  # one side answers it
+                self._win([yahoo if google is None else google], "closest", events)
             return
-        if len(best) == 1:
-            self._win([next(iter(best.values()))], "closest", events)
+        if google_gap != yahoo_gap:
+            self._win([google if google_gap < yahoo_gap else yahoo], "closest", events)
             return
-        google, yahoo = best[GOOGLE], best[YAHOO]
-        if gaps[google] != gaps[yahoo]:
-            # == min((google, yahoo), key=gaps): the gaps differ
-            self._win([google if gaps[google] < gaps[yahoo] else yahoo], "closest", events)
-            return
-        self._tie(best, gaps[yahoo], events)
+        self._tie({GOOGLE: google, YAHOO: yahoo}, yahoo_gap, events)
 
     def _tie(self, best: dict[str, int], gap: int, events: list[Event]) -> None:
         request = self.request
