@@ -45,7 +45,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
 from typing import Any
+
+# Measure the checkout this file lives in: the repo root goes first on the path, so an
+# editable install of another worktree (or of main) does not shadow its code.
+_ROOT = str(Path(__file__).resolve().parent.parent)
+if _ROOT not in sys.path[:2]:
+    sys.path.insert(0, _ROOT)
 
 #: The clock is read once per this many steps, on every side alike.
 CLOCK_EVERY = 32

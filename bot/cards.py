@@ -241,6 +241,21 @@ def remove_one(cards: list[Card], card: Card) -> None:
     cards.remove(card)  # not held: raises ValueError exactly as list.remove does
 
 
+def insort_by_key(cards: list[Card], card: Card) -> None:
+    """Put ``card`` into ``cards``, kept in ``_key`` order (rank, then suit), after any
+    equal cards: ``bisect.insort(cards, card, key=operator.attrgetter("_key"))``, which
+    is also what re-sorting ``cards + [card]`` stably would give.
+
+    For a hand of a few cards a scan from the end is cheaper than bisect: its key
+    function reads ``_key`` through the generic attribute lookup, a loop here reads the
+    slot directly (rules engines call this on their per-move paths)."""
+    key = card._key
+    i = len(cards)
+    while i and cards[i - 1]._key > key:
+        i -= 1
+    cards.insert(i, card)
+
+
 def card_counter(groups: Iterable[Iterable[Card]]) -> Counter[Card]:
     """Multiset of all cards in ``groups``: the tool for card-conservation checks."""
     total: Counter[Card] = Counter()

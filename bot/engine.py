@@ -134,6 +134,32 @@ class Event:
         return self.public_data
 
 
+_new_object = object.__new__
+
+
+def new_event(
+    kind: str,
+    player: int | None = None,
+    data: Mapping[str, Any] | None = None,
+    private: bool = False,
+    public_data: Mapping[str, Any] | None = None,
+) -> Event:
+    """``Event(kind, player, data, private, public_data)``, an equal Event built faster,
+    for the per-move paths of rules engines (a playout builds several per move).
+
+    Calling the class goes through type.__call__ and the dataclass ``__init__`` (its
+    default factories included); setting the slots on a bare instance skips both.
+    ``data``/``public_data`` left out are fresh empty dicts, as the field defaults are.
+    """
+    event = _new_object(Event)
+    event.kind = kind
+    event.player = player
+    event.data = {} if data is None else data
+    event.private = private
+    event.public_data = {} if public_data is None else public_data
+    return event
+
+
 def changes_state(method: Callable[..., list[Event]]) -> Callable[..., list[Event]]:
     """Mark a :class:`Game` method that changes the state (``_apply``,
     ``remove_player``): the game's ``_legal_cache`` is dropped when it starts and

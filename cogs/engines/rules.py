@@ -28,12 +28,11 @@ exactly one standard deck, and the search zones hold the third.
 from __future__ import annotations
 
 import json
-from bisect import insort
 from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Self
 
-from bot.cards import Card, remove_one, seeded_rng, shuffled, standard_deck
+from bot.cards import Card, insort_by_key, remove_one, seeded_rng, shuffled, standard_deck
 from bot.engine import (
     Action,
     Event,
@@ -43,6 +42,7 @@ from bot.engine import (
     cards_to_codes,
     changes_state,
     codes_to_cards,
+    new_event,
 )
 
 GOOGLE = "google"
@@ -182,10 +182,6 @@ _CODE_AT = {card._key: str(card) for card in standard_deck()}
 #: One shared pick action per card, so listing legal actions builds no new objects.
 _PICK_AT = {card._key: Action("play", (card,)) for card in standard_deck()}
 _IPO = Action("ipo")
-#: The last pick list made per player id, with the hand it was made for: reused only
-#: for an equal hand (it is a function of the hand alone, so games may share it).
-_LAST_PICKS: dict[int, tuple[tuple[Card, ...], list[Action]]] = {}
-_LAST_PICKS_MAX = 10_000
 #: distance(request, card) by the two cards' keys: DISTANCE_FROM[request._key][card._key].
 DISTANCE_FROM: list[list[int | None]] = [[None] * 64 for _ in range(64)]
 for _request in standard_deck():
@@ -197,6 +193,8 @@ _REFILL_LIST = list(_REFILL_ACTIONS)  # shared by _list_legal: never changed
 
 
 def _sorted(cards: Sequence[Card]) -> list[Card]:
+    # Every hand is kept in this order (legal_actions relies on it): made with it,
+    # and changed only by removals and sorted insertions.
     return sorted(cards, key=_KEY)  # == sorted(cards, key=card_sort_key), stable alike
 
 
@@ -218,6 +216,14 @@ class EnginesGame(Game):
     title = "Engines of Discrimination"
     min_players = 2
     max_players = 4
+
+    # The seating (set only by _seat_players) lives in slots, the rest of the state in
+    # the instance dict. CPython 3.11 keeps instance attributes in its fast shared-key
+    # layout only up to 29 names; an Engines game has more, and past that every
+    # ``self.method()`` on the hot paths is an unspecialised lookup (about a tenth of
+    # a random playout). tests/ai/test_fast_paths.py checks the count.
+    __slots__ = ("teams", "seats", "side_of", "_order_from")
+    _SEATING = __slots__
 
     # -- construction ----------------------------------------------------------
 
@@ -330,6 +336,10 @@ class EnginesGame(Game):
         self.teams = {GOOGLE: google, YAHOO: yahoo}
         self.seats = [p for pair in zip(google, yahoo) for p in pair]
         self.side_of = {p: side for side in SIDES for p in self.teams[side]}
+        # Seats never change once seated, so the play order from each turn holder
+        # (its second seat: the one to the holder's left) is worked out once here, not
+        # on every search. Shared by clone() (never changed, only replaced).
+        self._order_from = {p: tuple(self.seats[i:] + self.seats[:i]) for i, p in enumerate(self.seats)}
 
     def _deal_new_set(self, events: list[Event]) -> None:
         """Shuffle the three decks for set ``set_number``, deal, and decide who goes first."""
@@ -375,11 +385,10 @@ class EnginesGame(Game):
     def play_order(self) -> list[int]:
         """Seats starting with the turn holder, going left. Picks are simultaneous, so
         this is what "first played" means."""
-        start = self.seats.index(self.turn)
-        return self.seats[start:] + self.seats[:start]
+        return list(self._order_from[self.turn])
 
     def _ipos_left(self) -> int:
-        if self.four_players:
+        if len(self.seats) == 4:  # == self.four_players, one call less
             return min(IPOS_PER_SET_FOUR_PLAYERS - self.ipos_this_set, IPOS_PER_GAME_FOUR_PLAYERS - self.ipos_this_game)
         return IPOS_PER_GAME_TWO_PLAYERS - self.ipos_this_game
 
@@ -409,24 +418,30 @@ class EnginesGame(Game):
             return
         drawn = deck[:missing]
         del deck[:missing]
-        self.hands[player] = _sorted(self.hands[player] + drawn)
-        code_at = _CODE_AT
+        hand = self.hands[player]
+        codes = []  # a plain loop: a list comprehension is one more call in CPython 3.11
+        for card in drawn:
+            insort_by_key(hand, card)  # == _sorted(hand + drawn), in place
+            codes.append(_CODE_AT[card._key])
+        count = len(drawn)
         events.append(
-            Event(
+            new_event(
                 "drew",
                 player,
-                {"player": player, "cards": [code_at[c._key] for c in drawn], "count": len(drawn)},
+                {"player": player, "cards": codes, "count": count},
                 True,
-                {"player": player, "count": len(drawn)},
+                {"player": player, "count": count},
             )
         )
 
     # -- queries -----------------------------------------------------------------
 
-    # Legal actions per player for this state (a class default: new()/from_dict() skip
-    # __init__). Only _apply and remove_player change a game after it is made, and
-    # both drop it on entry and on exit, so nothing listed mid-move survives.
-    _legal_cache: dict[int, list[Action]] | None = None
+    # The last listing made for this state: (player, legal actions), or None (a class
+    # default: new()/from_dict() skip __init__). Only _apply and remove_player change
+    # a game after it is made, and both drop it on entry and on exit, so nothing
+    # listed mid-move survives. One player's listing, not a dict of them: a playout
+    # lists one player per move, and a dict made per move cost more than it saved.
+    _legal_cache: tuple[int, list[Action]] | None = None
 
     def current_players(self) -> frozenset[int]:
         if self.phase == CHOOSE:
@@ -444,52 +459,44 @@ class EnginesGame(Game):
 
     def legal_actions(self, player: int) -> list[Action]:
         cache = self._legal_cache
-        if cache is None:  # the first listing since the last move
+        if cache is not None and cache[0] == player:
+            return list(cache[1])  # a copy: callers may change their list
+        if self.phase != CHOOSE:
             actions = self._list_legal(player)
-            self._legal_cache = {player: actions}
-            return list(actions)  # a copy: callers may change their list
-        actions = cache.get(player)
-        if actions is None:
-            actions = cache[player] = self._list_legal(player)
-        return list(actions)
+            self._legal_cache = (player, actions)
+            return list(actions)
+        # Picking, inline: every step of a playout but a few asks for this listing.
+        # == player in current_players(), without building the set
+        hand = self.hands.get(player)  # hands has a list for each seated player
+        if not hand or player in self.choices:
+            self._legal_cache = (player, [])
+            return []
+        # One shared pick per distinct card, in card order (== _unique_sorted(hand)),
+        # in one pass: hands are always kept sorted by _KEY (see _sorted), so equal
+        # cards sit side by side and only the first of each run is listed.
+        pick_at = _PICK_AT
+        picks = []
+        last = -1
+        for card in hand:
+            key = card._key
+            if key != last:
+                picks.append(pick_at[key])
+                last = key
+        # == self._ipo_allowed(player), whose phase and pick checks passed above
+        if player == self.turn and self.side_of[player] == GOOGLE and self.decks[GOOGLE] and self._ipos_left() > 0:
+            picks.append(_IPO)
+        self._legal_cache = (player, picks)  # never changed: callers get copies
+        return list(picks)
 
     def _list_legal(self, player: int) -> list[Action]:
-        """What legal_actions lists, uncopied: the list may be shared, so it is
-        never changed (only legal_actions calls this, and it returns copies)."""
+        """What legal_actions lists outside the pick phase, uncopied: the list may be
+        shared, so it is never changed (legal_actions hands out copies)."""
         phase = self.phase
-        if phase == CHOOSE:
-            # == player in current_players(), without building the set
-            if player not in self.side_of or player in self.choices or not self.hands[player]:
-                return []
-        elif phase == REFILL:
+        if phase == REFILL:
             return _REFILL_LIST if player in self.refill_pending else []
-        elif player not in self.current_players():
+        if player not in self.current_players():
             return []
-        if phase == CHOOSE:
-            # One shared pick per distinct card, in card order (== _unique_sorted(hand)).
-            # A player whose pick went back holds the same cards at the next search, so
-            # the last listing per player id is kept and reused when the hand is equal
-            # (a tuple compare of the very same Card objects: no Python-level __eq__).
-            hand = tuple(self.hands[player])
-            last = _LAST_PICKS.get(player)
-            if last is not None and last[0] == hand:
-                picks = last[1]
-            else:
-                pick_at = _PICK_AT
-                picks = [pick_at[key] for key in sorted({card._key for card in hand})]
-                if len(_LAST_PICKS) >= _LAST_PICKS_MAX:
-                    _LAST_PICKS.clear()
-                _LAST_PICKS[player] = (hand, picks)
-            # == self._ipo_allowed(player), whose phase and pick checks passed above
-            if (
-                player == self.turn
-                and self.side_of[player] == GOOGLE
-                and self._ipos_left() > 0
-                and self.decks[GOOGLE]
-            ):
-                return [*picks, _IPO]
-            return picks  # shared with _LAST_PICKS: legal_actions hands out copies
-        if self.phase == TIEBREAK:
+        if phase == TIEBREAK:
             return [Action("tiebreak", (card,)) for card in self._tiebreak_cards(player)] + [_DECLINE]
         return []
 
@@ -497,8 +504,8 @@ class EnginesGame(Game):
         # Fast path: the very action object listed as legal (callers usually pass one
         # back) is accepted at once; anything else takes Game.validate's road.
         cache = self._legal_cache
-        if cache is not None:
-            for allowed in cache.get(player, ()):
+        if cache is not None and cache[0] == player:
+            for allowed in cache[1]:
                 if allowed is action:
                     return
         super().validate(player, action)
@@ -506,8 +513,8 @@ class EnginesGame(Game):
     def apply(self, player: int, action: Action) -> list[Event]:
         # Game.apply with validate's fast path inlined (one call less per move).
         cache = self._legal_cache
-        if cache is not None:
-            for allowed in cache.get(player, ()):
+        if cache is not None and cache[0] == player:
+            for allowed in cache[1]:
                 if allowed is action:
                     return self._apply(player, action)
         self.validate(player, action)
@@ -581,7 +588,25 @@ class EnginesGame(Game):
         events: list[Event] = []
         kind = action.kind
         if kind == "play":
-            self._pick(player, action.cards[0], events)
+            # The pick, inline (nearly every move of a game is one): the card leaves the
+            # hand for the hidden picks; the last pick of the search resolves it.
+            card = action.cards[0]
+            key = card._key
+            hand = self.hands[player]
+            for i, held in enumerate(hand):  # hand.remove(card) without Card's slow equality
+                if held._key == key:
+                    del hand[i]
+                    break
+            else:
+                hand.remove(card)  # raises ValueError as before
+            choices = self.choices
+            choices[player] = card
+            events.append(new_event("chosen", player, {"player": player, "card": _CODE_AT[key]}, True, {"player": player}))
+            hands = self.hands
+            for p in self.seats:  # == `if not self.current_players()`, without building it
+                if p not in choices and hands[p]:
+                    return events
+            self._resolve(events)
         elif kind == "ipo":
             self._ipo(player, events)
         elif kind == "tiebreak":
@@ -608,72 +633,54 @@ class EnginesGame(Game):
             )
         )
 
-    def _pick(self, player: int, card: Card, events: list[Event]) -> None:
-        hand = self.hands[player]
-        key = card._key
-        for i, held in enumerate(hand):  # hand.remove(card) without Card's slow equality
-            if held._key == key:
-                del hand[i]
-                break
-        else:
-            hand.remove(card)  # raises ValueError as before
-        choices = self.choices
-        choices[player] = card
-        events.append(Event("chosen", player, {"player": player, "card": _CODE_AT[key]}, True, {"player": player}))
-        hands = self.hands
-        for p in self.seats:  # == `if not self.current_players()`, without building it
-            if p not in choices and hands[p]:
-                return
-        self._resolve(events)
-
     # -- resolution --------------------------------------------------------------
 
     def _resolve(self, events: list[Event]) -> None:
         """Everybody has picked: reveal and decide the search."""
         request = self.request
         assert request is not None
-        choices, seats, code_at = self.choices, self.seats, _CODE_AT
+        choices, code_at, side_of = self.choices, _CODE_AT, self.side_of
         request_code = code_at[request._key]
         row = DISTANCE_FROM[request._key]
-        side_of = self.side_of
-        start = seats.index(self.turn)
         plays: list[dict[str, Any]] = []
-        gaps: dict[int, int] = {}  # the picks that answer the request
         matches: list[int] = []
-        # The closest card of each side; "first played" (play order) among equals.
-        best: dict[str, int] = {}
-        for p in seats[start:] + seats[:start]:  # self.play_order(), those who picked
-            if p in choices:
-                key = choices[p]._key
+        # The closest pick of each side (player and gap; None: no pick answers the
+        # request); "first played" (play order) among equals. Locals, not dicts: this
+        # runs once per search of every playout.
+        google = yahoo = None
+        google_gap = yahoo_gap = 0
+        for p in self._order_from[self.turn]:  # self.play_order(), those who picked
+            card = choices.get(p)
+            if card is not None:
+                key = card._key
                 plays.append({"player": p, "card": code_at[key]})
                 gap = row[key]
                 if gap is not None:
-                    gaps[p] = gap
                     if gap == 0:
                         matches.append(p)
-                    side = side_of[p]
-                    if side not in best or gap < gaps[best[side]]:
-                        best[side] = p
+                    if side_of[p] == GOOGLE:
+                        if google is None or gap < google_gap:
+                            google, google_gap = p, gap
+                    elif yahoo is None or gap < yahoo_gap:
+                        yahoo, yahoo_gap = p, gap
         self.reveal = {"search": self.search_count, "request": request_code, "plays": plays, "outcome": None}
-        events.append(Event("reveal", None, {"request": request_code, "plays": plays}))
+        events.append(new_event("reveal", None, {"request": request_code, "plays": plays}))
 
-        if matches and len(seats) == 4:
+        if matches and len(self.seats) == 4:
             # SI: every card matching the request is put aside, whoever played it.
             self._win(matches, "match", events)
             return
-        if not best:  # nobody's card answers the request
-            reason = "no_match" if request.rank.is_picture else "no_value"
-            self._discard(reason, events)
+        if google is None or yahoo is None:
+            if google is None and yahoo is None:  # nobody's card answers the request
+                reason = "no_match" if request.rank.is_picture else "no_value"
+                self._discard(reason, events)
+            else:  # one side answers it
+                self._win([yahoo if google is None else google], "closest", events)
             return
-        if len(best) == 1:
-            self._win([next(iter(best.values()))], "closest", events)
+        if google_gap != yahoo_gap:
+            self._win([google if google_gap < yahoo_gap else yahoo], "closest", events)
             return
-        google, yahoo = best[GOOGLE], best[YAHOO]
-        if gaps[google] != gaps[yahoo]:
-            # == min((google, yahoo), key=gaps): the gaps differ
-            self._win([google if gaps[google] < gaps[yahoo] else yahoo], "closest", events)
-            return
-        self._tie(best, gaps[yahoo], events)
+        self._tie({GOOGLE: google, YAHOO: yahoo}, yahoo_gap, events)
 
     def _tie(self, best: dict[str, int], gap: int, events: list[Event]) -> None:
         request = self.request
@@ -737,8 +744,7 @@ class EnginesGame(Game):
     def _return_picks(self) -> None:
         hands = self.hands
         for p, card in self.choices.items():
-            # == _sorted(hand + [card]): after any equal cards, as the stable sort puts it
-            insort(hands[p], card, key=_KEY)
+            insort_by_key(hands[p], card)  # == _sorted(hand + [card])
         self.choices = {}
 
     def _win(self, winners: list[int], reason: str, events: list[Event], shown: dict | None = None) -> None:
@@ -754,30 +760,39 @@ class EnginesGame(Game):
         self._return_picks()
         request = self.request
         self.search_discard.append(request)
-        google, yahoo = sides.count(GOOGLE), sides.count(YAHOO)
-        if google != yahoo:  # the side with more winners
-            self.last_winner = GOOGLE if google > yahoo else YAHOO
-        else:  # both teams matched equally: the first match in play order leads
+        if len(sides) == 1:  # the usual lone winner: the counts below would pick its side
             self.last_winner = sides[0]
+        else:
+            google, yahoo = sides.count(GOOGLE), sides.count(YAHOO)
+            if google != yahoo:  # the side with more winners
+                self.last_winner = GOOGLE if google > yahoo else YAHOO
+            else:  # both teams matched equally: the first match in play order leads
+                self.last_winner = sides[0]
         self.unanswered = 0
         outcome = {"kind": "won", "reason": reason, "winners": won, "side": self.last_winner}
         if shown is not None:
             outcome["shown"] = shown
         self.reveal["outcome"] = outcome
-        events.append(Event("search_won", None, {"request": _CODE_AT[request._key], **outcome}))
+        events.append(new_event("search_won", None, {"request": _CODE_AT[request._key], **outcome}))
         self.request = None
-        self.search_winners = list(winners)
-        self._start_refill(events)
+        if len(self.seats) == 4:
+            self.search_winners = list(winners)
+            self._start_refill(events)
+        else:  # 2 players: no refill choice to offer (what _start_refill would find),
+            self._finish_refill(events)  # and no winners left on record after it
 
     def _discard(self, reason: str, events: list[Event]) -> None:
         self._return_picks()
         self.search_discard.append(self.request)
         self.unanswered += 1
         self.reveal["outcome"] = {"kind": "discarded", "reason": reason}
-        events.append(Event("search_discarded", None, {"request": _CODE_AT[self.request._key], "reason": reason}))
+        events.append(new_event("search_discarded", None, {"request": _CODE_AT[self.request._key], "reason": reason}))
         self.request = None
-        self.search_winners = []
-        self._start_refill(events)
+        if len(self.seats) == 4:
+            self.search_winners = []
+            self._start_refill(events)
+        else:  # 2 players: no refill choice to offer (what _start_refill would find)
+            self._finish_refill(events)
 
     # -- refilling and the end of a turn -------------------------------------------
 
@@ -834,22 +849,23 @@ class EnginesGame(Game):
                 )
             )
         else:
-            events.append(Event("refill", player, {"player": player, "source": "deck"}))
+            events.append(new_event("refill", player, {"player": player, "source": "deck"}))
         if not self.refill_pending:
             self._finish_refill(events)
 
     def _finish_refill(self, events: list[Event]) -> None:
         self.refill_pending = []
         self.search_winners = []
-        seats, hands, side_of, decks = self.seats, self.hands, self.side_of, self.decks
-        start = seats.index(self.turn)
-        for p in seats[start:] + seats[:start]:  # self.play_order()
+        hands, side_of, decks = self.hands, self.side_of, self.decks
+        for p in self._order_from[self.turn]:  # self.play_order()
             side = side_of[p]
             if len(hands[p]) < HAND_SIZE[side] and decks[side]:  # else _draw_to_size does nothing
                 self._draw_to_size(p, events)
-        self._end_turn(events, pass_turn=True)
+        self._end_turn(events, True)  # pass_turn
 
-    def _end_turn(self, events: list[Event], *, pass_turn: bool) -> None:
+    def _end_turn(self, events: list[Event], pass_turn: bool) -> None:
+        # ``pass_turn`` positional at the per-search call: a keyword call is a slower
+        # kind of call in CPython 3.11.
         self.phase = CHOOSE
         seats = self.seats
         if len(seats) != 4:
@@ -864,8 +880,8 @@ class EnginesGame(Game):
                 self._finish_set(ended, events)
                 return
         if pass_turn:
-            self.turn = turn = seats[(seats.index(self.turn) + 1) % len(seats)]
-            events.append(Event("turn", turn, {"player": turn}))
+            self.turn = turn = self._order_from[self.turn][1]  # the seat to the left
+            events.append(new_event("turn", turn, {"player": turn}))
         self._turn_request(events)
 
     def _set_end_reason(self) -> str | None:
@@ -896,7 +912,7 @@ class EnginesGame(Game):
         self.choices = {}
         self.phase = CHOOSE
         turn = self.turn
-        events.append(Event("search_request", turn, {"player": turn, "card": _CODE_AT[request._key], "search": self.search_count}))
+        events.append(new_event("search_request", turn, {"player": turn, "card": _CODE_AT[request._key], "search": self.search_count}))
         hands = self.hands
         for p in self.seats:  # == `if not self.current_players()` (nobody has picked yet)
             if hands[p]:
@@ -1104,7 +1120,8 @@ class EnginesGame(Game):
         game.seed = data["seed"]
         game.tiebreak_mode = data["tiebreak_mode"]
         game._seat_players(data["teams"], shuffle_sides=False)
-        game.hands = {int(p): codes_to_cards(codes) for p, codes in data["hands"].items()}
+        # Saved hands are sorted already (a no-op then); a hand-made save is put in order.
+        game.hands = {int(p): _sorted(codes_to_cards(codes)) for p, codes in data["hands"].items()}
         game.choices = {int(p): codes_to_cards([code])[0] for p, code in data["choices"]}
         game.decks = {name: codes_to_cards(codes) for name, codes in data["decks"].items()}
         game.put_aside = {side: codes_to_cards(codes) for side, codes in data["put_aside"].items()}
@@ -1138,6 +1155,8 @@ class EnginesGame(Game):
         results), are shared."""
         copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__)
+        for name in self._SEATING:  # slots, not in __dict__; never changed, so shared
+            setattr(copy, name, getattr(self, name))
         copy.players = list(self.players)
         copy.hands = {p: list(h) for p, h in self.hands.items()}
         copy.choices = dict(self.choices)
@@ -1171,3 +1190,5 @@ class EnginesGame(Game):
         fresh = type(self).from_dict(swap_in_record(self.to_dict(), old, new, self._ID_KEYS))
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
+        for name in self._SEATING:  # slots, not in __dict__
+            setattr(self, name, getattr(fresh, name))

@@ -1,6 +1,7 @@
 """The engines' fast paths (issue 12) against plain reference versions of the same
 rule, on many random hands: the memoised Idiot plays, Engines picks and search
-distances, Blackjack's matching tables, and the one legal-actions cache drop."""
+distances, Blackjack's matching tables, the one legal-actions cache drop, and
+``new_event`` against the Event class."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 import pytest
 
 from bot.cards import Card, Rank, standard_deck
-from bot.engine import Action, Event, Game, changes_state
+from bot.engine import Action, Event, Game, changes_state, new_event
 from cogs.blackjack.rules import PICKUP_RANKS, BlackjackGame
 from cogs.engines.rules import DISTANCE_FROM, EnginesGame, distance
 from cogs.idiot.rules import IdiotGame, card_value, sorted_cards
@@ -45,7 +46,8 @@ def test_engines_distances_and_picks_match_the_plain_rule():
     rng = random.Random(4)
     game = EnginesGame.new([1, 2], {"teams": {"google": [1], "yahoo": [2]}}, seed=2)
     for _ in range(2000):
-        hand = rng.sample(standard_deck(), rng.randint(1, 9))
+        # Two decks, so equal cards come up; the engine keeps every hand sorted.
+        hand = sorted(rng.sample(standard_deck(2), rng.randint(1, 9)), key=lambda c: c._key)
         game.hands[1] = hand
         game._legal_cache = None
         picks = [a for a in game.legal_actions(1) if a.kind == "play"]
@@ -148,3 +150,41 @@ def test_changes_state_drops_the_legal_cache_on_entry_and_exit_even_on_error():
     game.legal_actions(1)
     game.remove_player(1)
     assert game._legal_cache is None
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("turn",),
+        ("turn", 7),
+        ("turn", 7, {"player": 7}),
+        ("chosen", 7, {"player": 7, "card": "9h"}, True, {"player": 7}),
+        ("reveal", None, {"plays": []}, False),
+    ],
+)
+def test_new_event_builds_the_same_event_as_the_class(args):
+    fast, plain = new_event(*args), Event(*args)
+    assert type(fast) is Event
+    assert fast == plain and repr(fast) == repr(plain)
+    for name in ("kind", "player", "data", "private", "public_data"):
+        assert getattr(fast, name) == getattr(plain, name)
+    # Left-out dicts are fresh, never shared between events (as the field defaults are).
+    assert new_event("turn").data is not new_event("turn").data
+    assert new_event("turn").public_data is not new_event("turn").public_data
+
+
+@pytest.mark.parametrize("game_cls, players", [(EnginesGame, 2), (EnginesGame, 4), (IdiotGame, 3), (BlackjackGame, 3)])
+def test_games_keep_few_enough_instance_attributes_for_fast_lookups(game_cls, players):
+    # CPython 3.11 keeps an instance's attributes in the shared-key layout, where
+    # attribute and method lookups specialise, only up to 29 names; past that every
+    # self.method() on a playout's path is a slow lookup (Engines keeps its seating
+    # in slots for this).
+    rng = random.Random(6)
+    game = game_cls.new(list(range(1, players + 1)), seed=6)
+    seen = [game, game.clone(), game_cls.from_dict(game.to_dict())]
+    while game.current_players():
+        player = rng.choice(sorted(game.current_players()))
+        game.apply(player, rng.choice(game.legal_actions(player)))
+    seen += [game, game.clone(), game_cls.from_dict(game.to_dict())]
+    for state in seen:
+        assert len(vars(state)) < 30, sorted(vars(state))

@@ -3,9 +3,11 @@ they replace: every seeded deal must stay exactly what it was."""
 
 from __future__ import annotations
 
+import bisect
 import random
+from operator import attrgetter
 
-from bot.cards import Card, Rank, Suit, _shuffle, parse_card, seeded_rng, shuffled, standard_deck
+from bot.cards import Card, Rank, Suit, _shuffle, insort_by_key, parse_card, seeded_rng, shuffled, standard_deck
 
 
 def test_the_inline_shuffle_makes_the_same_swaps_as_random_shuffle():
@@ -44,3 +46,22 @@ def test_canonical_codes_and_other_spellings_parse_to_equal_cards():
         assert parse_card(str(card)) == card
         assert parse_card(str(card).lower()) == card
         assert parse_card(f" {card.display()} ") == card
+
+
+def test_insort_by_key_puts_a_card_where_bisect_insort_would():
+    rng = random.Random(9)
+    # Two decks of distinct objects: equal cards come up, told apart by identity (the
+    # new one must go after its equals).
+    deck = [Card(card.rank, card.suit) for card in standard_deck(2)]
+    for _ in range(2000):
+        hand = sorted(rng.sample(deck, rng.randint(0, 12)), key=lambda c: c._key)
+        card = rng.choice(deck)
+        expected = list(hand)
+        bisect.insort(expected, card, key=attrgetter("_key"))
+        insort_by_key(hand, card)
+        assert [id(c) for c in hand] == [id(c) for c in expected]
+    # Cards built apart from the shared deck: placed by key, not identity.
+    hand = [Card(Rank.TWO, Suit.CLUBS), Card(Rank.NINE, Suit.HEARTS)]
+    twin = Card(Rank.TWO, Suit.CLUBS)
+    insort_by_key(hand, twin)
+    assert hand[1] is twin and hand == [twin, twin, Card(Rank.NINE, Suit.HEARTS)]
