@@ -22,6 +22,9 @@ storage across real OS processes see bench/storage_backends.py):
   (a DM-hand player's clicks at shard 0): that process reloads its stale copy first,
   and the owner reloads on the notification.
 
+``stale`` counts moves not made: refused as stale by the version check, or a table
+the process could not load just then.
+
 Numbers only, never asserted. Compare rows of one run: the machine's load shows.
 """
 
@@ -120,6 +123,10 @@ async def run(label: str, url: str | None, processes: int, alternate: bool, tabl
             turn += 1
             began = loop.time()
             table = await lookup(m, guild, table_id)
+            if table is None:  # could not be loaded just now (the database busy under this load)
+                stale += 1
+                await asyncio.sleep(0)
+                continue
             async with table.lock:
                 await m._sync(table)
                 if table.state is None or table.status != "playing":
