@@ -49,3 +49,36 @@ def test_final_texts():
     assert final_text("Engines", _Over([[1, 2]], result={"reason": "deck_used_up"})) == "🤝 The Engines game ended in a draw between <@1> and <@2>."
     assert final_text("Toy", _Over([[1], [2]])) == "🏆 <@1> won the Toy game! Standings: 1st <@1>; 2nd <@2>."
     assert standings([[5], [6, 7], [8]]) == "1st <@5>; 2nd <@6> and <@7>; 3rd <@8>"
+
+
+def _lobby(spec, options):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(spec=spec, record=SimpleNamespace(publish={"lobby_options": options}, options=options))
+
+
+def test_a_lobby_lists_few_house_rules_whole_in_the_games_order_and_counts_many_at_their_usual_setting():
+    from bot.games import GameSpec
+    from bot.tables.lobby import LOBBY_RULES_LISTED, _option_lines
+    from cogs.blackjack import render as blackjack_render
+    from cogs.blackjack.rules import BlackjackGame
+    from cogs.onion import render as onion_render
+    from cogs.onion.rules import OnionGame
+
+    blackjack = GameSpec(game=BlackjackGame, render=blackjack_render, house_rules=BLACKJACK)
+    options = {r.key: r.default for r in reversed(BLACKJACK)}  # stored in another order
+    assert len(BLACKJACK) <= LOBBY_RULES_LISTED
+    assert _option_lines(_lobby(blackjack, options)) == [r.sentence(r.default) for r in BLACKJACK]
+
+    onion = GameSpec(game=OnionGame, render=onion_render, house_rules=ONION)
+    options = {"chips": 50, **{r.key: r.default for r in ONION}, "mod5": "off"}
+    (mod5,) = [r for r in ONION if r.key == "mod5"]
+    assert _option_lines(_lobby(onion, options)) == [
+        "Gambling: everyone starts with 50 chips; the Stake is 1 chip and a raise is at most 10 chips.",
+        mod5.sentence("off"),
+        f"{len(ONION) - 1} other house rules are at their usual setting: `/settings show game:onion` lists them.",
+    ]
+
+
+def test_an_onion_table_is_won_as_a_round():
+    assert final_text("Cripple Mr Onion", _Over([[1], [2]]), unit="round").startswith("🏆 <@1> won the Cripple Mr Onion round!")
