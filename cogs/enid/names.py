@@ -182,7 +182,12 @@ class Names:
 def find(pattern: Sequence[str], said: Sequence[str]) -> tuple[int, int, list[str]] | None:
     """First place where ``pattern`` (words; :data:`MIDDLE` = one or more words) runs
     in ``said``: (start, end, middle words), preferring the shortest middle name."""
+    # A start whose word is not the pattern's first word cannot match: skip it here
+    # rather than in a call (messages are matched on every ritual said).
+    first = pattern[0] if pattern and pattern[0] != MIDDLE else None
     for start in range(len(said)):
+        if first is not None and said[start] != first:
+            continue
         found = _match_at(pattern, said, start)
         if found is not None:
             return start, found[0], found[1]
