@@ -215,6 +215,12 @@ HOLDING = frozenset({"name", "first_line", "limerick"})
 #: that no other ritual used.
 _JUDGE_ORDER = {"name": 0, "last": 1, "church": 2, "cry": 3, "first_line": 8, "limerick": 9}
 
+#: By ``Card._key``: cards that do nothing when laid (Threes, Fours and Fives; the Enid
+#: is a Nine, and a Six starts or ends limericks).
+_NO_MAGIC = [False] * 64
+for _card in standard_deck():
+    _NO_MAGIC[_card._key] = _card.rank in (Rank.THREE, Rank.FOUR, Rank.FIVE)
+
 LAST_CARD_PICKUP = 7
 WATER_BUFFALO_PICKUP = 7
 
@@ -429,12 +435,16 @@ class EnidGame(Game):
             return [c for c in hand if c.rank is rank or c == enid]
         if self.limerick is not None:
             return [c for c in hand if c.rank is _SIX or c == enid]
+        follows = self._follows()
+        return [c for c in hand if follows[c._key]]
+
+    def _follows(self) -> list[bool]:
+        """By ``Card._key``: does the card follow the suit to match or the top card's rank?"""
         top = self.discard[-1]
         row = top._key
         if top.rank is _ACE and self.chosen_suit is not None:  # suit_to_match(): the named suit
             row = (row & ~3) + _SUIT_PLACE[self.chosen_suit]
-        follows = _FOLLOWS[row]
-        return [c for c in hand if follows[c._key]]
+        return _FOLLOWS[row]
 
     def legal_actions(self, player: int) -> list[Action]:
         return self._legal_for(player)
@@ -459,35 +469,66 @@ class EnidGame(Game):
         cached = self._legal_cache
         if cached is not None:
             return cached
-        if self.phase == SUIT:
+        phase = self.phase
+        if phase == SUIT:
             actions = list(SUIT_ACTIONS)
+            self._legal_cache = actions
+            return actions
+        # Each playable card's place in display order (sorted_cards), then its shared
+        # play action; after them a draw, recite or end where those are legal.
+        index = SUIT_RANK_INDEX
+        order = []
+        if phase == PLAY and not self.pickup and self.limerick is None:
+            # The usual turn (playable_cards, inline): follow the suit or the rank.
+            follows = self._follows()
+            for c in self.hands[self.current]:
+                key = c._key
+                if follows[key]:
+                    order.append(index[key])
+            extra = (DRAW,) if not order or self.options["voluntary_draw"] == "yes" else ()
         else:
-            playable = self.playable_cards()
-            # In display order (sorted_cards), each card's shared play action.
-            index = SUIT_RANK_INDEX
-            order = []
-            for c in playable:
+            for c in self.playable_cards():
                 order.append(index[c._key])
+            extra = ()
+            if phase == PLAY:
+                if self.facing() == "limerick":
+                    extra = (RECITE, DRAW)
+                else:  # facing a pickup
+                    extra = (DRAW,)
+            elif phase == TEN:
+                extra = (END,)
+            elif phase == EIGHT and not order:
+                extra = (DRAW,)
+        if len(order) > 1:
             order.sort()
-            play_at = _PLAY_AT
-            actions = []
-            for i in order:
-                actions.append(play_at[i])
-            if self.phase == PLAY:
-                facing = self.facing()
-                if facing == "limerick":
-                    actions.append(RECITE)
-                    actions.append(DRAW)
-                elif facing == "pickup" or not playable or self.options["voluntary_draw"] == "yes":
-                    actions.append(DRAW)
-            elif self.phase == TEN:
-                actions.append(END)
-            elif self.phase == EIGHT and not playable:
-                actions.append(DRAW)
+        play_at = _PLAY_AT
+        actions = []
+        for i in order:
+            actions.append(play_at[i])
+        actions.extend(extra)
         self._legal_cache = actions
         return actions
 
     # -- validation & explanations ----------------------------------------------
+
+    def apply(self, player: int, action: Action) -> list[Event]:
+        # The usual move, by the player whose turn it is, one of the very action
+        # objects their turn listed (a listing cached is of this state: changes_state
+        # drops it), is accepted here as validate would accept it, a call earlier.
+        legal = self._legal_cache
+        if (
+            legal is not None
+            and player == self.current
+            and self.phase != OVER
+            and self.vote is None
+            and not self.challengeable
+            and (not self.obligations or self.held() is None)
+        ):
+            for allowed in legal:
+                if allowed is action:
+                    return self._apply(player, action)
+        self.validate(player, action)
+        return self._apply(player, action)
 
     def validate(self, player: int, action: Action) -> None:
         if self.phase == OVER:
@@ -619,7 +660,10 @@ class EnidGame(Game):
         self.discard.append(card)
         phase = self.phase
         context = "ten" if phase == TEN else ("eight" if phase == EIGHT else "normal")
-        facing = self.facing()
+        if phase != PLAY:  # facing(), inline
+            facing = None
+        else:
+            facing = "pickup" if self.pickup else ("limerick" if self.limerick is not None else None)
         self.chosen_suit = None
         self.phase = PLAY
         code = CODE_BY_KEY[card._key]
@@ -637,7 +681,7 @@ class EnidGame(Game):
         what the turn does next."""
         hand = self.hands[player]
         rank = card.rank
-        if magic and context != "ten":
+        if magic and context != "ten" and not _NO_MAGIC[card._key]:
             if rank is _ACE:
                 self.phase = SUIT
                 return
@@ -740,10 +784,11 @@ class EnidGame(Game):
         self.skip = 0
         self.phase = PLAY
         self.ten_suit = None
-        base = player if player in self.hands else self.current
-        self.current = self._seat_after(base, self.direction, steps)
+        base = player if hand is not None else self.current
+        players = self.players  # _seat_after, inline
+        current = self.current = players[(players.index(base) + self.direction * steps) % len(players)]
         self.turn_number += 1
-        events.append(new_event("turn", self.current, {"player": self.current}))
+        events.append(new_event("turn", current, {"player": current}))
 
     def _seat_after(self, player: int, direction: int, steps: int) -> int:
         seat = self.players.index(player)
@@ -1004,6 +1049,13 @@ class EnidGame(Game):
     # -- drawing ------------------------------------------------------------------
 
     def _draw_cards(self, count: int, events: list[Event]) -> list[Card]:
+        deck = self.deck
+        if len(deck) >= count:  # the usual case, no reshuffle: the top ``count`` cards, top first
+            start = len(deck) - count
+            drawn = deck[start:]
+            drawn.reverse()
+            del deck[start:]
+            return drawn
         drawn: list[Card] = []
         while len(drawn) < count:
             if not self.deck:
