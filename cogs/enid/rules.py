@@ -762,6 +762,10 @@ class EnidGame(Game):
         else:
             if action_arg == "timeout":
                 reason = "timeout"
+            elif self.options["voluntary_draw"] == "no":
+                # Without the house rule a draw (not the timer's) is legal only with no
+                # card to lay: no need to look at the hand again.
+                reason = "cannot_play"
             else:
                 reason = "voluntary" if self.playable_cards() else "cannot_play"
             self._draw_for(player, 1, reason, events)
