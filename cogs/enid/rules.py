@@ -267,7 +267,7 @@ class EnidGame(Game):
         self.turn_number = 1
         self._names: Names | None = None
         self._keyword_cache: frozenset[str] | None = None
-        self._patterns: dict[Card, list[list[str]]] = {}  # card_patterns by card, for this table's names
+        self._patterns: dict[Card, list[list[str]]] | None = None  # card_patterns by card, for this table's names
         self._legal_cache: list[Action] | None = None
         #: The last naming judged, ((obligation id, words, chain length), result): a
         #: message is judged when validated and again when applied.
@@ -539,7 +539,7 @@ class EnidGame(Game):
             owed = self._owed(player)
             if not owed:
                 raise RuleError("Nobody is waiting for words from you just now.")
-            if not self._would_hear(player, action.arg):
+            if not self._would_hear(owed, action.arg):
                 raise RuleError("That doesn't answer what you owe (" + ", ".join(self._ritual_words(o["kind"]) for o in owed) + ").")
             return
         if action.kind == "timeout":
@@ -847,11 +847,12 @@ class EnidGame(Game):
     def _spans(self, said: Sequence[str]) -> list[tuple[int, int] | None]:
         return [said_shout(said), said_cry(said), said_last(said, self.enid_mode)]
 
-    def _would_hear(self, player: int, text: str) -> bool:
+    def _would_hear(self, owed: list[dict[str, Any]], text: str) -> bool:
+        """Whether ``text`` answers any of ``owed`` (a player's ``_owed``)."""
         said = words(text)
         if not said:
             return False
-        for o in self._owed(player):
+        for o in owed:
             if o["kind"] in ("first_line", "limerick"):
                 return True
             if o["kind"] == "name":
@@ -885,7 +886,10 @@ class EnidGame(Game):
         if card == self.enid:
             heard = hear_enid(said, [e["words"] for e in self.chain])
         else:
-            heard = hear_card(said, card, self.names, self._patterns)
+            patterns = self._patterns
+            if patterns is None:
+                patterns = self._patterns = _patterns_for(self.names)
+            heard = hear_card(said, card, self.names, patterns)
         if heard.right:
             result = True, heard.middle
         elif self._keywords().intersection(without(said, self._spans(said))):
@@ -1293,7 +1297,12 @@ class EnidGame(Game):
         if not self.obligations and not self.challengeable and self.phase != OVER:
             # The common case, kept cheap: the current player's uniform legal move.
             return self.current, rng.choice(self._turn_actions())
-        owers = sorted({o["player"] for o in self.obligations if o["kind"] != "vote"})
+        owers = []  # sorted({o["player"] for o in self.obligations if o["kind"] != "vote"}), for a few
+        for o in self.obligations:
+            if o["kind"] != "vote" and o["player"] not in owers:
+                owers.append(o["player"])
+        if len(owers) > 1:
+            owers.sort()
         current = sorted(self._current_players())
         if owers and (not current or rng.random() < 0.8):
             player = rng.choice(owers)
@@ -1432,6 +1441,22 @@ class EnidGame(Game):
         self.__dict__.update(fresh.__dict__)
         for name in EnidGame.__slots__:
             setattr(self, name, getattr(fresh, name))
+
+
+#: card_patterns by card, for each set of names in use, shared by every table with
+#: those names (most tables use the built-in ones): hear_card fills them in, and a
+#: card's patterns never change. A bot serves few sets of names; the cap is a backstop.
+_PATTERNS: dict[tuple[Any, ...], dict[Card, list[list[str]]]] = {}
+
+
+def _patterns_for(names: Names) -> dict[Card, list[list[str]]]:
+    key = (tuple(sorted(names.renames.items())), names.keep_builtin)
+    found = _PATTERNS.get(key)
+    if found is None:
+        if len(_PATTERNS) >= 64:
+            _PATTERNS.clear()
+        found = _PATTERNS[key] = {}
+    return found
 
 
 _RITUAL_WORDS = {
