@@ -187,7 +187,7 @@ _FOLLOWS: list[list[bool]] = [[False] * 64 for _ in range(64)]
 for _top in standard_deck():
     for _card in standard_deck():
         _FOLLOWS[_top._key][_card._key] = _card.suit is _top.suit or _card.rank is _top.rank
-_SUIT_PLACE = {c.suit: c._key & 3 for c in standard_deck()}
+_SUIT_PLACE = {c.suit.value: c._key & 3 for c in standard_deck()}  # by suit letter: Suit hashes in Python
 _IS_RED = [False] * 64
 for _card in standard_deck():
     _IS_RED[_card._key] = _card.is_red
@@ -400,6 +400,11 @@ class EnidGame(Game):
             return frozenset()
         return frozenset((self.current,))
 
+    def _is_enid(self, card: Card) -> bool:
+        """``card == self.enid``, without the dataclass's Python-level comparison."""
+        enid = self.enid
+        return enid is not None and card._key == enid._key
+
     def top_card(self) -> Card:
         return self.discard[-1]
 
@@ -443,7 +448,7 @@ class EnidGame(Game):
         top = self.discard[-1]
         row = top._key
         if top.rank is _ACE and self.chosen_suit is not None:  # suit_to_match(): the named suit
-            row = (row & ~3) + _SUIT_PLACE[self.chosen_suit]
+            row = (row & ~3) + _SUIT_PLACE[self.chosen_suit._value_]
         return _FOLLOWS[row]
 
     def legal_actions(self, player: int) -> list[Action]:
@@ -883,7 +888,7 @@ class EnidGame(Game):
             return memo[1]
         result: tuple[bool, tuple[str, ...]] | None
         card = _CARD[o["card"]]
-        if card == self.enid:
+        if self._is_enid(card):
             heard = hear_enid(said, [e["words"] for e in self.chain])
         else:
             patterns = self._patterns
@@ -953,7 +958,7 @@ class EnidGame(Game):
         card = _CARD[o["card"]]
         self._close(o, events)
         why = None
-        if right and card == self.enid:
+        if right and self._is_enid(card):
             self.chain.append({"words": list(middle), "author": player, "heard_by": list(self.players)})
             events.append(new_event("named", player, {"card": o["card"], "chain_length": len(self.chain)}))
         elif right and card.rank in MIDDLE_INITIAL:
@@ -983,7 +988,7 @@ class EnidGame(Game):
         self._after_lay(player, card, o["context"], o.get("facing"), right, events)
 
     def _misnamed(self, player: int, card: Card, why: str, events: list[Event]) -> None:
-        count = max(1, len(self.chain)) if card == self.enid else 1
+        count = max(1, len(self.chain)) if self._is_enid(card) else 1
         events.append(new_event("misnamed", player, {"card": str(card), "why": why, "draws": count}))
         self._draw_for(player, count, "misnamed", events)
 
@@ -1330,7 +1335,7 @@ class EnidGame(Game):
     def right_name(self, card: Card) -> str:
         """A correct name for ``card`` now, with a fresh middle name where one is needed."""
         fresh = f"{self.counter}{len(self.middle_names)}{len(self.chain)}"
-        if card == self.enid:
+        if self._is_enid(card):
             chain = " ".join(" ".join(e["words"]) for e in self.chain)
             return f"Enid {chain} Zed{fresh} Blyton".replace("  ", " ")
         name = self.names.display(card)
