@@ -181,7 +181,9 @@ PLAY_ACTIONS: dict[Card, Action] = {c: Action("play", (c,)) for c in standard_de
 # Per-move paths read cards through ``Card._key`` (rank * 4 + suit place) and these
 # tables: Card and Suit hash and compare through Python code.
 #: The shared play action of each card, by its place in display order (SUIT_RANK_INDEX).
-_PLAY_AT = {SUIT_RANK_INDEX[c._key]: a for c, a in PLAY_ACTIONS.items()}
+_PLAY_AT: list[Action | None] = [None] * 64
+for _card, _action in PLAY_ACTIONS.items():
+    _PLAY_AT[SUIT_RANK_INDEX[_card._key]] = _action
 #: _FOLLOWS[rank * 4 + suit place][card._key]: does the card follow that suit or rank?
 _FOLLOWS: list[list[bool]] = [[False] * 64 for _ in range(64)]
 for _top in standard_deck():
