@@ -486,8 +486,12 @@ class EnidGame(Game):
         index = SUIT_RANK_INDEX
         order = []
         if phase == PLAY and not self.pickup and self.limerick is None:
-            # The usual turn (playable_cards, inline): follow the suit or the rank.
-            follows = self._follows()
+            # The usual turn (playable_cards and _follows, inline): follow the suit or the rank.
+            top = self.discard[-1]
+            row = top._key
+            if top.rank is _ACE and self.chosen_suit is not None:
+                row = (row & ~3) + _SUIT_PLACE[self.chosen_suit._value_]
+            follows = _FOLLOWS[row]
             for c in self.hands[self.current]:
                 key = c._key
                 if follows[key]:
@@ -678,7 +682,7 @@ class EnidGame(Game):
         events.append(new_event("play", player, {"card": code, "context": context, "left": left}))
         if left == 1 and not (self.obligations and any(o["kind"] == "last" and o["player"] == player for o in self.obligations)):
             self._open(player, "last", self._seconds("ritual_seconds"), events)
-        if self.enid_mode:
+        if self.options["mode"] == ENID:  # enid_mode, inline
             self._open(player, "name", self._seconds("ritual_seconds"), events, card=code, context=context, facing=facing)
         else:
             self._after_lay(player, card, context, facing, True, events)
