@@ -855,6 +855,17 @@ class EnidGame(Game):
             owed.sort(key=lambda o: _JUDGE_ORDER[o["kind"]])
         return owed
 
+    def _next_owed(self, player: int, seen: set[str]) -> dict[str, Any] | None:
+        """The first of ``_owed(player)`` whose id is not in ``seen``, in one pass."""
+        first = None
+        first_order = 0
+        for o in self.obligations:
+            if o["player"] == player:
+                order = _JUDGE_ORDER.get(o["kind"])
+                if order is not None and (first is None or order < first_order) and o["id"] not in seen:
+                    first, first_order = o, order
+        return first
+
     def _spans(self, said: Sequence[str]) -> list[tuple[int, int] | None]:
         return [said_shout(said), said_cry(said), said_last(said, self.enid_mode)]
 
@@ -916,10 +927,9 @@ class EnidGame(Game):
         used = False
         seen: set[str] = set()
         while True:
-            pending = [o for o in self._owed(player) if o["id"] not in seen]
-            if not pending or self.phase == OVER:
+            o = self._next_owed(player, seen)
+            if o is None or self.phase == OVER:
                 break
-            o = pending[0]
             seen.add(o["id"])
             kind = o["kind"]
             if kind == "name":
