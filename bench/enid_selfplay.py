@@ -24,10 +24,12 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the repo root
 
 from selfplay import main  # noqa: E402
 
-from cogs.enid.rules import EnidGame  # noqa: E402
+from cogs.enid.rules import OVER, EnidGame  # noqa: E402
 
 
 def self_play_class(mode: str) -> type[EnidGame]:
+    apply = EnidGame.apply
+
     class SelfPlayEnid(EnidGame):
         title = "Enid" if mode == "enid" else "Enid (plain)"
 
@@ -38,20 +40,27 @@ def self_play_class(mode: str) -> type[EnidGame]:
             game._planned = None
             return game
 
-        def _plan(self):
-            if self._planned is None:
-                self._planned = self.random_move(self._rng)
-            return self._planned
-
+        # The runner asks for the current players, then the legal actions, then
+        # applies: the move is planned at the first question and kept for the others.
+        # (Written out rather than through helper calls and super(): this wrapper's
+        # own overhead counts in every step.)
         def current_players(self):
-            return frozenset() if self.is_over() else frozenset((self._plan()[0],))
+            if self.phase == OVER:
+                return frozenset()
+            planned = self._planned
+            if planned is None:
+                planned = self._planned = self.random_move(self._rng)
+            return frozenset((planned[0],))
 
         def legal_actions(self, player):
-            return [self._plan()[1]]
+            planned = self._planned
+            if planned is None:
+                planned = self._planned = self.random_move(self._rng)
+            return [planned[1]]
 
         def apply(self, player, action):
             self._planned = None
-            return super().apply(player, action)
+            return apply(self, player, action)
 
     return SelfPlayEnid
 

@@ -187,6 +187,22 @@ _ONE_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank i
 _BY_CODE: dict[str, Card] = {str(card): card for card in _ONE_DECK}
 
 
+#: ``str(card)`` by ``card._key``, for per-move paths (``Card.__str__`` is Python code).
+CODE_BY_KEY: list[str] = [""] * 64
+#: A card's place in suit-then-rank order (clubs, diamonds, hearts, spades; Ace low) by
+#: ``card._key`` (which is rank-then-suit): sorting these ints sorts the cards that way.
+SUIT_RANK_INDEX: list[int] = [0] * 64
+for _card in _ONE_DECK:
+    CODE_BY_KEY[_card._key] = str(_card)
+    SUIT_RANK_INDEX[_card._key] = _SUIT_ORDER[_card.suit.value] * 16 + _card.rank.value
+
+
+def card_codes(cards: Iterable[Card]) -> list[str]:
+    """``[str(c) for c in cards]`` without a ``__str__`` call per card."""
+    code_by_key = CODE_BY_KEY
+    return [code_by_key[c._key] for c in cards]
+
+
 def standard_deck(decks: int = 1) -> list[Card]:
     """Every card of ``decks`` 52-card decks in a fixed order (suit, then rank)."""
     return list(_ONE_DECK) * decks

@@ -507,6 +507,8 @@ class Imagined(EnidGame):
         fields["obligations"] = [dict(o) for o in self.obligations]
         fields["_legal_cache"] = None
         copy.__dict__.update(fields)
+        for name in EnidGame.__slots__:  # the session and name caches: never changed in a search
+            setattr(copy, name, getattr(self, name))
         return copy
 
 

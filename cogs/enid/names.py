@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from bot.cards import Card, Rank, Suit
@@ -135,6 +135,9 @@ class Names:
 
     renames: Mapping[str, tuple[str, ...]]
     keep_builtin: bool = True
+    #: display() by ``Card._key``, filled in as cards are said (self-play says them
+    #: on every naming; Card and Suit hash in Python code). Not part of the value.
+    _said: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_options(cls, renames: Mapping[str, object] | None, keep_builtin: bool = True) -> Names:
@@ -160,10 +163,13 @@ class Names:
         """One way to say ``card`` (the beginner's house rule shows this)."""
         if enid is not None and card == enid:
             return "the Enid Blyton"
-        key = slot(card)
-        own = self.renames.get(key)
-        first = own[0] if own else CANONICAL[key]
-        return f"{first} of {SUIT_NAMES[card.suit][0]}"
+        said = self._said.get(card._key)
+        if said is None:
+            key = slot(card)
+            own = self.renames.get(key)
+            first = own[0] if own else CANONICAL[key]
+            said = self._said[card._key] = f"{first} of {SUIT_NAMES[card.suit][0]}"
+        return said
 
     def keywords(self) -> frozenset[str]:
         found = {ENID_FIRST, ENID_LAST}
@@ -182,7 +188,12 @@ class Names:
 def find(pattern: Sequence[str], said: Sequence[str]) -> tuple[int, int, list[str]] | None:
     """First place where ``pattern`` (words; :data:`MIDDLE` = one or more words) runs
     in ``said``: (start, end, middle words), preferring the shortest middle name."""
+    # A start whose word is not the pattern's first word cannot match: skip it here
+    # rather than in a call (messages are matched on every ritual said).
+    first = pattern[0] if pattern and pattern[0] != MIDDLE else None
     for start in range(len(said)):
+        if first is not None and said[start] != first:
+            continue
         found = _match_at(pattern, said, start)
         if found is not None:
             return start, found[0], found[1]

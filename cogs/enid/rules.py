@@ -15,7 +15,7 @@ Two modes, one engine (``options["mode"]``):
 
 How rituals work here
 ---------------------
-Time never enters the rules. A ritual is an *obligation* (``Event("obligation",
+Time never enters the rules. A ritual is an *obligation* (``new_event("obligation",
 player, {"id", "seconds", "ritual"})``); the platform arms a timer and applies
 ``Action("timeout", arg=id)`` when it fires; ``obligation_closed`` says it is over.
 Words arrive as ``Action("say", arg=text)`` from any seated player: they are judged
@@ -41,7 +41,19 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.cards import Card, Rank, Suit, parse_card, seeded_rng, shuffled, standard_deck
+from bot.cards import (
+    CODE_BY_KEY,
+    SUIT_RANK_INDEX,
+    Card,
+    Rank,
+    Suit,
+    card_codes,
+    parse_card,
+    remove_one,
+    seeded_rng,
+    shuffled,
+    standard_deck,
+)
 from bot.engine import (
     Action,
     Event,
@@ -55,6 +67,7 @@ from bot.engine import (
     cards_to_codes,
     changes_state,
     codes_to_cards,
+    new_event,
 )
 from cogs.enid import limerick as limerick_hint
 from cogs.enid.names import (
@@ -165,6 +178,21 @@ def sorted_cards(cards: Sequence[Card]) -> list[Card]:
 
 _CARD = {str(c): c for c in standard_deck()}  # card code -> Card, without parsing
 PLAY_ACTIONS: dict[Card, Action] = {c: Action("play", (c,)) for c in standard_deck()}
+# Per-move paths read cards through ``Card._key`` (rank * 4 + suit place) and these
+# tables: Card and Suit hash and compare through Python code.
+#: The shared play action of each card, by its place in display order (SUIT_RANK_INDEX).
+_PLAY_AT: list[Action | None] = [None] * 64
+for _card, _action in PLAY_ACTIONS.items():
+    _PLAY_AT[SUIT_RANK_INDEX[_card._key]] = _action
+#: _FOLLOWS[rank * 4 + suit place][card._key]: does the card follow that suit or rank?
+_FOLLOWS: list[list[bool]] = [[False] * 64 for _ in range(64)]
+for _top in standard_deck():
+    for _card in standard_deck():
+        _FOLLOWS[_top._key][_card._key] = _card.suit is _top.suit or _card.rank is _top.rank
+_SUIT_PLACE = {c.suit.value: c._key & 3 for c in standard_deck()}  # by suit letter: Suit hashes in Python
+_IS_RED = [False] * 64
+for _card in standard_deck():
+    _IS_RED[_card._key] = _card.is_red
 DRAW = Action("draw")
 END = Action("end")
 RECITE = Action("recite")
@@ -189,6 +217,12 @@ HOLDING = frozenset({"name", "first_line", "limerick"})
 #: that no other ritual used.
 _JUDGE_ORDER = {"name": 0, "last": 1, "church": 2, "cry": 3, "first_line": 8, "limerick": 9}
 
+#: By ``Card._key``: cards that do nothing when laid (Threes, Fours and Fives; the Enid
+#: is a Nine, and a Six starts or ends limericks).
+_NO_MAGIC = [False] * 64
+for _card in standard_deck():
+    _NO_MAGIC[_card._key] = _card.rank in (Rank.THREE, Rank.FOUR, Rank.FIVE)
+
 LAST_CARD_PICKUP = 7
 WATER_BUFFALO_PICKUP = 7
 
@@ -199,6 +233,11 @@ class EnidGame(Game):
     min_players = 2
     max_players = 5
     hand_size = 7
+
+    # Kept out of __dict__: CPython 3.11 specialises attribute and method lookups only
+    # while an instance has at most 29 attributes there (see tests/ai/test_fast_paths.py),
+    # and Enid has more. These are read rarely on a playout's path.
+    __slots__ = ("removed", "seed", "results", "_names", "_keyword_cache", "_patterns", "_heard_memo")
 
     def __init__(self) -> None:
         self.players: list[int] = []
@@ -230,8 +269,11 @@ class EnidGame(Game):
         self.turn_number = 1
         self._names: Names | None = None
         self._keyword_cache: frozenset[str] | None = None
-        self._patterns: dict[Card, list[list[str]]] = {}  # card_patterns by card, for this table's names
+        self._patterns: dict[Card, list[list[str]]] | None = None  # card_patterns by card, for this table's names
         self._legal_cache: list[Action] | None = None
+        #: The last naming judged, ((obligation id, words, chain length), result): a
+        #: message is judged when validated and again when applied.
+        self._heard_memo: tuple[tuple[str, tuple[str, ...], int], Any] | None = None
 
     # -- construction ----------------------------------------------------------
 
@@ -294,7 +336,7 @@ class EnidGame(Game):
         opening = {"card": str(starter), "first": game.current}
         if game.enid is not None:
             opening["enid_suit"] = game.enid.suit.value
-        game.opening_events = (Event("turned_up", None, opening), Event("turn", game.current, {"player": game.current}))
+        game.opening_events = (new_event("turned_up", None, opening), new_event("turn", game.current, {"player": game.current}))
         return game
 
     @staticmethod
@@ -360,6 +402,11 @@ class EnidGame(Game):
             return frozenset()
         return frozenset((self.current,))
 
+    def _is_enid(self, card: Card) -> bool:
+        """``card == self.enid``, without the dataclass's Python-level comparison."""
+        enid = self.enid
+        return enid is not None and card._key == enid._key
+
     def top_card(self) -> Card:
         return self.discard[-1]
 
@@ -395,10 +442,16 @@ class EnidGame(Game):
             return [c for c in hand if c.rank is rank or c == enid]
         if self.limerick is not None:
             return [c for c in hand if c.rank is _SIX or c == enid]
+        follows = self._follows()
+        return [c for c in hand if follows[c._key]]
+
+    def _follows(self) -> list[bool]:
+        """By ``Card._key``: does the card follow the suit to match or the top card's rank?"""
         top = self.discard[-1]
-        suit = self.suit_to_match()
-        rank = top.rank
-        return [c for c in hand if c.suit is suit or c.rank is rank]
+        row = top._key
+        if top.rank is _ACE and self.chosen_suit is not None:  # suit_to_match(): the named suit
+            row = (row & ~3) + _SUIT_PLACE[self.chosen_suit._value_]
+        return _FOLLOWS[row]
 
     def legal_actions(self, player: int) -> list[Action]:
         return self._legal_for(player)
@@ -423,26 +476,70 @@ class EnidGame(Game):
         cached = self._legal_cache
         if cached is not None:
             return cached
-        if self.phase == SUIT:
+        phase = self.phase
+        if phase == SUIT:
             actions = list(SUIT_ACTIONS)
+            self._legal_cache = actions
+            return actions
+        # Each playable card's place in display order (sorted_cards), then its shared
+        # play action; after them a draw, recite or end where those are legal.
+        index = SUIT_RANK_INDEX
+        order = []
+        if phase == PLAY and not self.pickup and self.limerick is None:
+            # The usual turn (playable_cards and _follows, inline): follow the suit or the rank.
+            top = self.discard[-1]
+            row = top._key
+            if top.rank is _ACE and self.chosen_suit is not None:
+                row = (row & ~3) + _SUIT_PLACE[self.chosen_suit._value_]
+            follows = _FOLLOWS[row]
+            for c in self.hands[self.current]:
+                key = c._key
+                if follows[key]:
+                    order.append(index[key])
+            extra = (DRAW,) if not order or self.options["voluntary_draw"] == "yes" else ()
         else:
-            playable = sorted_cards(self.playable_cards())
-            actions = [PLAY_ACTIONS[c] for c in playable]
-            if self.phase == PLAY:
-                facing = self.facing()
-                if facing == "limerick":
-                    actions.append(RECITE)
-                    actions.append(DRAW)
-                elif facing == "pickup" or not playable or self.options["voluntary_draw"] == "yes":
-                    actions.append(DRAW)
-            elif self.phase == TEN:
-                actions.append(END)
-            elif self.phase == EIGHT and not playable:
-                actions.append(DRAW)
+            for c in self.playable_cards():
+                order.append(index[c._key])
+            extra = ()
+            if phase == PLAY:
+                if self.facing() == "limerick":
+                    extra = (RECITE, DRAW)
+                else:  # facing a pickup
+                    extra = (DRAW,)
+            elif phase == TEN:
+                extra = (END,)
+            elif phase == EIGHT and not order:
+                extra = (DRAW,)
+        if len(order) > 1:
+            order.sort()
+        play_at = _PLAY_AT
+        actions = []
+        for i in order:
+            actions.append(play_at[i])
+        actions.extend(extra)
         self._legal_cache = actions
         return actions
 
     # -- validation & explanations ----------------------------------------------
+
+    def apply(self, player: int, action: Action) -> list[Event]:
+        # The usual move, by the player whose turn it is, one of the very action
+        # objects their turn listed (a listing cached is of this state: changes_state
+        # drops it), is accepted here as validate would accept it, a call earlier.
+        legal = self._legal_cache
+        if (
+            legal is not None
+            and player == self.current
+            and self.phase != OVER
+            and self.vote is None
+            and not self.challengeable
+            and (not self.obligations or self.held() is None)
+        ):
+            for allowed in legal:
+                if allowed is action:
+                    return self._apply(player, action)
+        self.validate(player, action)
+        return self._apply(player, action)
 
     def validate(self, player: int, action: Action) -> None:
         if self.phase == OVER:
@@ -453,7 +550,7 @@ class EnidGame(Game):
             owed = self._owed(player)
             if not owed:
                 raise RuleError("Nobody is waiting for words from you just now.")
-            if not self._would_hear(player, action.arg):
+            if not self._would_hear(owed, action.arg):
                 raise RuleError("That doesn't answer what you owe (" + ", ".join(self._ritual_words(o["kind"]) for o in owed) + ").")
             return
         if action.kind == "timeout":
@@ -463,8 +560,16 @@ class EnidGame(Game):
             if o["player"] != player and not (o["kind"] == "vote" and self.vote and player in self.vote["voters"]):
                 raise RuleError("That ritual is not yours.")
             return
-        if player == self.current and self.vote is None and not self.challengeable and self.held() is None:
-            if action in self._turn_actions():  # the cached list: no new objects
+        if player == self.current and self.vote is None and not self.challengeable and (not self.obligations or self.held() is None):
+            legal = self._legal_cache
+            if legal is None:
+                legal = self._turn_actions()
+            # Listed actions are shared objects: an identity scan finds them without
+            # the dataclass's Python-level comparisons.
+            for allowed in legal:
+                if allowed is action:
+                    return
+            if action in legal:
                 return
         elif action in self._legal_for(player):
             return
@@ -523,7 +628,11 @@ class EnidGame(Game):
     def _apply(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         kind = action.kind
-        if kind == "say":
+        if kind == "play":
+            if self.obligations or self.challengeable:
+                self._moved(player, events)
+            self._lay(player, action.cards[0], events)
+        elif kind == "say":
             self._hear(player, action.arg, events)
         elif kind == "timeout":
             self._timeout(player, action.arg, events)
@@ -532,12 +641,11 @@ class EnidGame(Game):
         elif kind == "challenge":
             self._challenge(player, action.arg, events)
         else:
-            self._moved(player, events)
-            if kind == "play":
-                self._lay(player, action.cards[0], events)
-            elif kind == "suit":
+            if self.obligations or self.challengeable:
+                self._moved(player, events)
+            if kind == "suit":
                 self.chosen_suit = Suit(action.arg)
-                events.append(Event("suit", player, {"suit": action.arg}))
+                events.append(new_event("suit", player, {"suit": action.arg}))
                 self._end_turn(player, events)
             elif kind == "draw":
                 self._draw_move(player, action.arg, events)
@@ -553,23 +661,29 @@ class EnidGame(Game):
         for o in list(self.obligations):
             if o["kind"] == "last" and o["player"] != player:
                 self._close(o, events)
-                events.append(Event("ritual_failed", o["player"], {"ritual": "last", "why": "next_moved"}))
+                events.append(new_event("ritual_failed", o["player"], {"ritual": "last", "why": "next_moved"}))
                 self._draw_for(o["player"], LAST_CARD_PICKUP, "last_card", events)
         self.challengeable = [e for e in self.challengeable if e["player"] == player]
 
     def _lay(self, player: int, card: Card, events: list[Event]) -> None:
         hand = self.hands[player]
-        hand.remove(card)
+        remove_one(hand, card)
         self.discard.append(card)
-        context = "ten" if self.phase == TEN else ("eight" if self.phase == EIGHT else "normal")
-        facing = self.facing()
+        phase = self.phase
+        context = "ten" if phase == TEN else ("eight" if phase == EIGHT else "normal")
+        if phase != PLAY:  # facing(), inline
+            facing = None
+        else:
+            facing = "pickup" if self.pickup else ("limerick" if self.limerick is not None else None)
         self.chosen_suit = None
         self.phase = PLAY
-        events.append(Event("play", player, {"card": str(card), "context": context, "left": len(hand)}))
-        if len(hand) == 1 and not any(o["kind"] == "last" and o["player"] == player for o in self.obligations):
+        code = CODE_BY_KEY[card._key]
+        left = len(hand)
+        events.append(new_event("play", player, {"card": code, "context": context, "left": left}))
+        if left == 1 and not (self.obligations and any(o["kind"] == "last" and o["player"] == player for o in self.obligations)):
             self._open(player, "last", self._seconds("ritual_seconds"), events)
-        if self.enid_mode:
-            self._open(player, "name", self._seconds("ritual_seconds"), events, card=str(card), context=context, facing=facing)
+        if self.options["mode"] == ENID:  # enid_mode, inline
+            self._open(player, "name", self._seconds("ritual_seconds"), events, card=code, context=context, facing=facing)
         else:
             self._after_lay(player, card, context, facing, True, events)
 
@@ -578,29 +692,29 @@ class EnidGame(Game):
         what the turn does next."""
         hand = self.hands[player]
         rank = card.rank
-        if magic and context != "ten":
+        if magic and context != "ten" and not _NO_MAGIC[card._key]:
             if rank is _ACE:
                 self.phase = SUIT
                 return
             if rank is _TWO:
                 self.pickup += 2
                 self.pickup_kind = "two"
-                events.append(Event("pickup", player, {"pickup": self.pickup}))
-            elif rank is _JACK and not card.is_red:
+                events.append(new_event("pickup", player, {"pickup": self.pickup}))
+            elif rank is _JACK and not _IS_RED[card._key]:
                 self.pickup += 7
                 self.pickup_kind = "jack"
-                events.append(Event("pickup", player, {"pickup": self.pickup}))
+                events.append(new_event("pickup", player, {"pickup": self.pickup}))
             elif rank is _JACK and self.pickup_kind == "jack" and self.pickup:
                 self.pickup -= 7
                 if not self.pickup:
                     self.pickup_kind = None
-                events.append(Event("rafter_cancelled", player, {"pickup": self.pickup}))
+                events.append(new_event("rafter_cancelled", player, {"pickup": self.pickup}))
                 if self.enid_mode:
                     self._open(player, "cry", self._seconds("ritual_seconds"), events)
             elif rank is _SEVEN:
                 target = self._seat_after(player, self.direction, 1)
                 self.direction = -self.direction
-                events.append(Event("reverse", player, {"direction": self.direction}))
+                events.append(new_event("reverse", player, {"direction": self.direction}))
                 if self.enid_mode:
                     self._open(player, "church", self._seconds("ritual_seconds"), events, target=target)
             elif rank is _EIGHT:
@@ -608,40 +722,40 @@ class EnidGame(Game):
                     self._draw_for(player, 1, "eight_last", events)
                 else:
                     self.phase = EIGHT
-                    events.append(Event("eight", player, {}))
+                    events.append(new_event("eight", player, {}))
                     return
             elif rank is _TEN:
                 if any(c.suit is card.suit for c in hand):
                     self.phase = TEN
                     self.ten_suit = card.suit
-                    events.append(Event("ten", player, {"suit": card.suit.value}))
+                    events.append(new_event("ten", player, {"suit": card.suit.value}))
                     return
             elif rank is _QUEEN:
                 self.skip += 1
-                events.append(Event("skip", player, {"skip": self.skip}))
+                events.append(new_event("skip", player, {"skip": self.skip}))
             elif rank is _KING:
                 self.skip += 2
-                events.append(Event("skip", player, {"skip": self.skip}))
-            elif card == self.enid:
+                events.append(new_event("skip", player, {"skip": self.skip}))
+            elif self.enid is not None and card._key == self.enid._key:  # card == self.enid
                 cancelled = {}
                 if self.pickup:
                     cancelled["pickup"] = self.pickup
                 if self.limerick is not None:
                     cancelled["limerick"] = True
                 self.pickup, self.pickup_kind, self.limerick = 0, None, None
-                events.append(Event("enid", player, {"cancelled": cancelled}))
+                events.append(new_event("enid", player, {"cancelled": cancelled}))
                 for other in self._order_from(player)[1:]:
                     self._draw_for(other, 1, "enid", events)
             elif rank is _SIX and self.enid_mode:
-                if not card.is_red:
+                if not _IS_RED[card._key]:
                     if facing == "limerick":
-                        events.append(Event("limerick_passed", player, {}))
+                        events.append(new_event("limerick_passed", player, {}))
                     else:
                         self._open(player, "first_line", self._seconds("ritual_seconds"), events)
                         return  # the turn waits for the first line (or its timer)
                 elif facing == "limerick":
                     self.limerick = None
-                    events.append(Event("limerick_cancelled", player, {}))
+                    events.append(new_event("limerick_cancelled", player, {}))
         if context == "ten" and self.ten_suit is not None and any(c.suit is self.ten_suit for c in hand):
             self.phase = TEN
             return
@@ -654,11 +768,15 @@ class EnidGame(Game):
             self._draw_for(player, owed, "pickup", events)
         elif self.phase == PLAY and self.limerick is not None:
             self.limerick = None
-            events.append(Event("limerick_refused", player, {}))
+            events.append(new_event("limerick_refused", player, {}))
             self._draw_for(player, 1, "limerick_refused", events)
         else:
             if action_arg == "timeout":
                 reason = "timeout"
+            elif self.options["voluntary_draw"] == "no":
+                # Without the house rule a draw (not the timer's) is legal only with no
+                # card to lay: no need to look at the hand again.
+                reason = "cannot_play"
             else:
                 reason = "voluntary" if self.playable_cards() else "cannot_play"
             self._draw_for(player, 1, reason, events)
@@ -673,17 +791,19 @@ class EnidGame(Game):
     def _end_turn(self, player: int, events: list[Event]) -> None:
         if self.phase == OVER:
             return
-        if player in self.hands and not self.hands[player]:
+        hand = self.hands.get(player)
+        if hand is not None and not hand:
             self._win(player, events)
             return
         steps = 1 + self.skip
         self.skip = 0
         self.phase = PLAY
         self.ten_suit = None
-        base = player if player in self.hands else self.current
-        self.current = self._seat_after(base, self.direction, steps)
+        base = player if hand is not None else self.current
+        players = self.players  # _seat_after, inline
+        current = self.current = players[(players.index(base) + self.direction * steps) % len(players)]
         self.turn_number += 1
-        events.append(Event("turn", self.current, {"player": self.current}))
+        events.append(new_event("turn", current, {"player": current}))
 
     def _seat_after(self, player: int, direction: int, steps: int) -> int:
         seat = self.players.index(player)
@@ -701,8 +821,8 @@ class EnidGame(Game):
             self._close(o, events)
         self.vote = None
         self.challengeable = []
-        events.append(Event("won", player, {"player": player}))
-        events.append(Event("game_over", None, {"winner": player, "placements": self.placements()}))
+        events.append(new_event("won", player, {"player": player}))
+        events.append(new_event("game_over", None, {"winner": player, "placements": self.placements()}))
 
     # -- obligations -----------------------------------------------------------------
 
@@ -715,13 +835,13 @@ class EnidGame(Game):
             data["target"] = extra["target"]
         if kind == "name":
             data["card"] = extra["card"]
-        events.append(Event("obligation", player, data))
+        events.append(new_event("obligation", player, data))
         return o
 
     def _close(self, o: dict[str, Any], events: list[Event]) -> None:
         if o in self.obligations:
             self.obligations.remove(o)
-            events.append(Event("obligation_closed", o["player"], {"id": o["id"], "ritual": o["kind"]}))
+            events.append(new_event("obligation_closed", o["player"], {"id": o["id"], "ritual": o["kind"]}))
 
     def _obligation(self, oid: str) -> dict[str, Any] | None:
         for o in self.obligations:
@@ -731,17 +851,30 @@ class EnidGame(Game):
 
     def _owed(self, player: int) -> list[dict[str, Any]]:
         owed = [o for o in self.obligations if o["player"] == player and o["kind"] in _JUDGE_ORDER]
-        owed.sort(key=lambda o: _JUDGE_ORDER[o["kind"]])
+        if len(owed) > 1:
+            owed.sort(key=lambda o: _JUDGE_ORDER[o["kind"]])
         return owed
+
+    def _next_owed(self, player: int, seen: set[str]) -> dict[str, Any] | None:
+        """The first of ``_owed(player)`` whose id is not in ``seen``, in one pass."""
+        first = None
+        first_order = 0
+        for o in self.obligations:
+            if o["player"] == player:
+                order = _JUDGE_ORDER.get(o["kind"])
+                if order is not None and (first is None or order < first_order) and o["id"] not in seen:
+                    first, first_order = o, order
+        return first
 
     def _spans(self, said: Sequence[str]) -> list[tuple[int, int] | None]:
         return [said_shout(said), said_cry(said), said_last(said, self.enid_mode)]
 
-    def _would_hear(self, player: int, text: str) -> bool:
+    def _would_hear(self, owed: list[dict[str, Any]], text: str) -> bool:
+        """Whether ``text`` answers any of ``owed`` (a player's ``_owed``)."""
         said = words(text)
         if not said:
             return False
-        for o in self._owed(player):
+        for o in owed:
             if o["kind"] in ("first_line", "limerick"):
                 return True
             if o["kind"] == "name":
@@ -763,28 +896,40 @@ class EnidGame(Game):
     def _heard_name(self, o: dict[str, Any], said: Sequence[str]) -> tuple[bool, tuple[str, ...]] | None:
         """(right, middle words) for a naming attempt, or None when the words are no
         attempt at naming a card (they mention no name word outside other rituals)."""
+        # validate judges a message and _apply judges it again, in the same state: the
+        # answer depends only on the card (the obligation), the words and the chain
+        # (which only grows).
+        key = (o["id"], said, len(self.chain))
+        memo = self._heard_memo
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        result: tuple[bool, tuple[str, ...]] | None
         card = _CARD[o["card"]]
-        if card == self.enid:
+        if self._is_enid(card):
             heard = hear_enid(said, [e["words"] for e in self.chain])
         else:
-            heard = hear_card(said, card, self.names, self._patterns)
+            patterns = self._patterns
+            if patterns is None:
+                patterns = self._patterns = _patterns_for(self.names)
+            heard = hear_card(said, card, self.names, patterns)
         if heard.right:
-            return True, heard.middle
-        rest = without(said, self._spans(said))
-        if self._keywords().intersection(rest):
-            return False, ()
-        return None
+            result = True, heard.middle
+        elif self._keywords().intersection(without(said, self._spans(said))):
+            result = False, ()
+        else:
+            result = None
+        self._heard_memo = (key, result)
+        return result
 
     def _hear(self, player: int, text: str, events: list[Event]) -> None:
         said = words(text)
-        events.append(Event("said", player, {"text": text}))
+        events.append(new_event("said", player, {"text": text}))
         used = False
         seen: set[str] = set()
         while True:
-            pending = [o for o in self._owed(player) if o["id"] not in seen]
-            if not pending or self.phase == OVER:
+            o = self._next_owed(player, seen)
+            if o is None or self.phase == OVER:
                 break
-            o = pending[0]
             seen.add(o["id"])
             kind = o["kind"]
             if kind == "name":
@@ -796,22 +941,22 @@ class EnidGame(Game):
                 if self._ritual_span(kind, said) is not None:
                     used = True
                     self._close(o, events)
-                    events.append(Event("ritual_met", player, {"ritual": kind}))
+                    events.append(new_event("ritual_met", player, {"ritual": kind}))
             elif kind == "church":
                 if said_shout(said) is not None:
                     used = True
                     self._close(o, events)
                     if o["target"] in mentions(text):
-                        events.append(Event("ritual_met", player, {"ritual": "church"}))
+                        events.append(new_event("ritual_met", player, {"ritual": "church"}))
                     else:
-                        events.append(Event("ritual_failed", player, {"ritual": "church", "why": "wrong_player", "target": o["target"]}))
+                        events.append(new_event("ritual_failed", player, {"ritual": "church", "why": "wrong_player", "target": o["target"]}))
                         self._draw_for(player, 1, "church", events)
             elif kind == "first_line" and not used:
                 used = True
                 line = text.strip().splitlines()[0].strip() if text.strip() else text
                 self._close(o, events)
                 self.limerick = {"first_line": line, "by": player}
-                events.append(Event("limerick_set", player, {"first_line": line}))
+                events.append(new_event("limerick_set", player, {"first_line": line}))
                 self._end_turn(player, events)
             elif kind == "limerick" and not used:
                 used = True
@@ -829,13 +974,13 @@ class EnidGame(Game):
         card = _CARD[o["card"]]
         self._close(o, events)
         why = None
-        if right and card == self.enid:
+        if right and self._is_enid(card):
             self.chain.append({"words": list(middle), "author": player, "heard_by": list(self.players)})
-            events.append(Event("named", player, {"card": o["card"], "chain_length": len(self.chain)}))
+            events.append(new_event("named", player, {"card": o["card"], "chain_length": len(self.chain)}))
         elif right and card.rank in MIDDLE_INITIAL:
             key = name_key(middle)
             if card.rank is Rank.FOUR and key == WATER_BUFFALO:
-                events.append(Event("water_buffalo", player, {"card": o["card"]}))
+                events.append(new_event("water_buffalo", player, {"card": o["card"]}))
                 self._draw_for(player, WATER_BUFFALO_PICKUP, "water_buffalo", events)
             else:
                 why = middle_name_problem(card.rank, middle, (m["key"] for m in self.middle_names))
@@ -847,11 +992,11 @@ class EnidGame(Game):
                     }
                     self.middle_names.append(entry)
                     self.challengeable.append({"id": entry["id"], "player": player, "name": " ".join(middle)})
-                    events.append(Event("named", player, {"card": o["card"], "middle": " ".join(middle), "middle_id": entry["id"]}))
+                    events.append(new_event("named", player, {"card": o["card"], "middle": " ".join(middle), "middle_id": entry["id"]}))
                 else:
                     right = False
         elif right:
-            events.append(Event("named", player, {"card": o["card"]}))
+            events.append(new_event("named", player, {"card": o["card"]}))
         else:
             why = "wrong name"
         if not right:
@@ -859,8 +1004,8 @@ class EnidGame(Game):
         self._after_lay(player, card, o["context"], o.get("facing"), right, events)
 
     def _misnamed(self, player: int, card: Card, why: str, events: list[Event]) -> None:
-        count = max(1, len(self.chain)) if card == self.enid else 1
-        events.append(Event("misnamed", player, {"card": str(card), "why": why, "draws": count}))
+        count = max(1, len(self.chain)) if self._is_enid(card) else 1
+        events.append(new_event("misnamed", player, {"card": str(card), "why": why, "draws": count}))
         self._draw_for(player, count, "misnamed", events)
 
     def _timeout(self, player: int, oid: str, events: list[Event]) -> None:
@@ -871,7 +1016,7 @@ class EnidGame(Game):
         if kind == "vote":
             self._close_vote(events)
             return
-        events.append(Event("ritual_timeout", owner, {"ritual": kind, "id": oid}))
+        events.append(new_event("ritual_timeout", owner, {"ritual": kind, "id": oid}))
         if kind == "name":
             self._close(o, events)
             card = _CARD[o["card"]]
@@ -897,12 +1042,12 @@ class EnidGame(Game):
         voters = [p for p in self.players if p != subject]
         o = self._open(subject, "vote", self._seconds("vote_seconds"), events)
         self.vote = {"id": o["id"], "about": about, "subject": subject, "voters": voters, "votes": {}, **extra}
-        events.append(Event("vote_open", subject, {"id": o["id"], "about": about, "voters": voters, **extra}))
+        events.append(new_event("vote_open", subject, {"id": o["id"], "about": about, "voters": voters, **extra}))
 
     def _cast(self, player: int, choice: str, events: list[Event]) -> None:
         assert self.vote is not None
         self.vote["votes"][str(player)] = choice
-        events.append(Event("vote_cast", player, {"id": self.vote["id"]}))
+        events.append(new_event("vote_cast", player, {"id": self.vote["id"]}))
         if all(str(v) in self.vote["votes"] for v in self.vote["voters"]):
             self._close_vote(events)
 
@@ -917,7 +1062,7 @@ class EnidGame(Game):
         against = tally["no"] > tally["yes"]
         subject = vote["subject"]
         events.append(
-            Event("vote_closed", subject, {"id": vote["id"], "about": vote["about"], "yes": tally["yes"], "no": tally["no"], "against": against})
+            new_event("vote_closed", subject, {"id": vote["id"], "about": vote["about"], "yes": tally["yes"], "no": tally["no"], "against": against})
         )
         if against and subject in self.hands:
             self._draw_for(subject, 1, "vote_" + vote["about"], events)
@@ -927,12 +1072,19 @@ class EnidGame(Game):
     def _challenge(self, player: int, middle_id: str, events: list[Event]) -> None:
         entry = next(e for e in self.challengeable if e["id"] == middle_id)
         self.challengeable.remove(entry)
-        events.append(Event("challenge", player, {"id": middle_id, "of": entry["player"], "name": entry["name"]}))
+        events.append(new_event("challenge", player, {"id": middle_id, "of": entry["player"], "name": entry["name"]}))
         self._open_vote(entry["player"], "middle", events, name=entry["name"], challenger=player)
 
     # -- drawing ------------------------------------------------------------------
 
     def _draw_cards(self, count: int, events: list[Event]) -> list[Card]:
+        deck = self.deck
+        if len(deck) >= count:  # the usual case, no reshuffle: the top ``count`` cards, top first
+            start = len(deck) - count
+            drawn = deck[start:]
+            drawn.reverse()
+            del deck[start:]
+            return drawn
         drawn: list[Card] = []
         while len(drawn) < count:
             if not self.deck:
@@ -941,17 +1093,18 @@ class EnidGame(Game):
                 self.reshuffles += 1
                 self.deck = shuffled(self.discard[:-1], self.seed, f"reshuffle-{self.reshuffles}")
                 del self.discard[:-1]
-                events.append(Event("reshuffle", None, {"cards": len(self.deck), "number": self.reshuffles}))
+                events.append(new_event("reshuffle", None, {"cards": len(self.deck), "number": self.reshuffles}))
             drawn.append(self.deck.pop())
         return drawn
 
     def _draw_for(self, player: int, count: int, reason: str, events: list[Event]) -> list[Card]:
         drawn = self._draw_cards(count, events)
-        self.hands[player].extend(drawn)
+        hand = self.hands[player]
+        hand.extend(drawn)
         public = {"count": len(drawn), "reason": reason, "short": count - len(drawn)}
-        events.append(Event("draw", player, {**public, "cards": cards_to_codes(drawn)}, private=True, public_data=public))
+        events.append(new_event("draw", player, {**public, "cards": card_codes(drawn)}, True, public))
         # A hand that grew past one card owes no "last card" any more.
-        if len(self.hands[player]) != 1:
+        if self.obligations and len(hand) != 1:
             for o in list(self.obligations):
                 if o["kind"] == "last" and o["player"] == player:
                     self._close(o, events)
@@ -1000,7 +1153,7 @@ class EnidGame(Game):
         self.deck[0:0] = returned
         self.players.remove(player)
         self.removed.append(player)
-        events.append(Event("player_removed", player, {"player": player, "cards": len(returned)}))
+        events.append(new_event("player_removed", player, {"player": player, "cards": len(returned)}))
         if self.phase == OVER:
             return events
         for o in list(self.obligations):
@@ -1027,7 +1180,7 @@ class EnidGame(Game):
             step = 0 if self.direction > 0 else -1
             self.current = self.players[(seat + step) % len(self.players)]
             self.turn_number += 1
-            events.append(Event("turn", self.current, {"player": self.current}))
+            events.append(new_event("turn", self.current, {"player": self.current}))
         return events
 
     def carry_out(self) -> dict[str, Any]:
@@ -1117,31 +1270,43 @@ class EnidGame(Game):
         """Players who owe words or a timeout now (beside ``current_players``)."""
         return frozenset(o["player"] for o in self.obligations)
 
-    def ritual_answers(self, player: int) -> list[tuple[str, Action]]:
+    def ritual_answers(self, player: int, only: str | None = None) -> list[tuple[str, Action]]:
         """For self-play and tests: for each obligation ``player`` owes, the right
         words, some wrong words (where words can be wrong) and the timeout, each
-        tagged "right", "wrong" or "late"."""
+        tagged "right", "wrong" or "late". ``only``: just the answers of that tag
+        (the same, in the same order, without making the others)."""
         out: list[tuple[str, Action]] = []
+        right = only is None or only == "right"
+        wrong = only is None or only == "wrong"
         for o in self.obligations:
             if o["player"] != player:
                 continue
             kind = o["kind"]
             if kind == "name":
                 card = _CARD[o["card"]]
-                out.append(("right", Action("say", arg=self.right_name(card))))
-                out.append(("wrong", Action("say", arg=self.wrong_name(card))))
+                if right:
+                    out.append(("right", Action("say", arg=self.right_name(card))))
+                if wrong:
+                    out.append(("wrong", Action("say", arg=self.wrong_name(card))))
             elif kind == "last":
-                out.append(("right", Action("say", arg="Last St. Francis of Assisi!" if self.enid_mode else "Last card!")))
+                if right:
+                    out.append(("right", Action("say", arg="Last St. Francis of Assisi!" if self.enid_mode else "Last card!")))
             elif kind == "church":
-                out.append(("right", Action("say", arg=f"Haaargh! Be Alonzo Churched! (a bit) <@{o['target']}>")))
-                out.append(("wrong", Action("say", arg="Haaargh! Be Alonzo Churched! (a bit)")))
+                if right:
+                    out.append(("right", Action("say", arg=f"Haaargh! Be Alonzo Churched! (a bit) <@{o['target']}>")))
+                if wrong:
+                    out.append(("wrong", Action("say", arg="Haaargh! Be Alonzo Churched! (a bit)")))
             elif kind == "cry":
-                out.append(("right", Action("say", arg="My John Buckle casts your Mark Rafter to type void!")))
+                if right:
+                    out.append(("right", Action("say", arg="My John Buckle casts your Mark Rafter to type void!")))
             elif kind == "first_line":
-                out.append(("right", Action("say", arg="There once was a coder from Warwick")))
+                if right:
+                    out.append(("right", Action("say", arg="There once was a coder from Warwick")))
             elif kind == "limerick":
-                out.append(("right", Action("say", arg="\n".join(["a line that goes on"] * (5 - len(o["lines"]))))))
-            out.append(("late", Action("timeout", arg=o["id"])))
+                if right:
+                    out.append(("right", Action("say", arg="\n".join(["a line that goes on"] * (5 - len(o["lines"]))))))
+            if only is None or only == "late":
+                out.append(("late", Action("timeout", arg=o["id"])))
         return out
 
     def random_move(self, rng: Any, right: float = 0.8, wrong: float = 0.1) -> tuple[int, Action]:
@@ -1153,15 +1318,20 @@ class EnidGame(Game):
         if not self.obligations and not self.challengeable and self.phase != OVER:
             # The common case, kept cheap: the current player's uniform legal move.
             return self.current, rng.choice(self._turn_actions())
-        owers = sorted({o["player"] for o in self.obligations if o["kind"] != "vote"})
+        owers = []  # sorted({o["player"] for o in self.obligations if o["kind"] != "vote"}), for a few
+        for o in self.obligations:
+            if o["kind"] != "vote" and o["player"] not in owers:
+                owers.append(o["player"])
+        if len(owers) > 1:
+            owers.sort()
         current = sorted(self._current_players())
         if owers and (not current or rng.random() < 0.8):
             player = rng.choice(owers)
-            answers = self.ritual_answers(player)
             roll = rng.random()
             want = "right" if roll < right else ("wrong" if roll < right + wrong else "late")
-            pool = [a for tag, a in answers if tag == want and (tag != "late" or self._obligation(a.arg)["kind"] != "vote")]
+            pool = [a for tag, a in self.ritual_answers(player, want) if tag != "late" or self._obligation(a.arg)["kind"] != "vote"]
             if not pool:
+                answers = self.ritual_answers(player)
                 pool = [a for tag, a in answers if tag != "late"] or [a for _, a in answers]
             return player, rng.choice(pool)
         if self.vote is not None and rng.random() < 0.05:
@@ -1181,7 +1351,7 @@ class EnidGame(Game):
     def right_name(self, card: Card) -> str:
         """A correct name for ``card`` now, with a fresh middle name where one is needed."""
         fresh = f"{self.counter}{len(self.middle_names)}{len(self.chain)}"
-        if card == self.enid:
+        if self._is_enid(card):
             chain = " ".join(" ".join(e["words"]) for e in self.chain)
             return f"Enid {chain} Zed{fresh} Blyton".replace("  ", " ")
         name = self.names.display(card)
@@ -1290,6 +1460,24 @@ class EnidGame(Game):
         fresh = type(self).from_dict({**swap_in_record(data, old, new, self._ID_KEYS), **kept})
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
+        for name in EnidGame.__slots__:
+            setattr(self, name, getattr(fresh, name))
+
+
+#: card_patterns by card, for each set of names in use, shared by every table with
+#: those names (most tables use the built-in ones): hear_card fills them in, and a
+#: card's patterns never change. A bot serves few sets of names; the cap is a backstop.
+_PATTERNS: dict[tuple[Any, ...], dict[Card, list[list[str]]]] = {}
+
+
+def _patterns_for(names: Names) -> dict[Card, list[list[str]]]:
+    key = (tuple(sorted(names.renames.items())), names.keep_builtin)
+    found = _PATTERNS.get(key)
+    if found is None:
+        if len(_PATTERNS) >= 64:
+            _PATTERNS.clear()
+        found = _PATTERNS[key] = {}
+    return found
 
 
 _RITUAL_WORDS = {

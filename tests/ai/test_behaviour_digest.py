@@ -10,6 +10,7 @@ import hashlib
 import pytest
 
 from cogs.blackjack.rules import BlackjackGame
+from cogs.enid.rules import EnidGame
 from cogs.engines.rules import EnginesGame
 from cogs.idiot.rules import IdiotGame
 from tests.ai.trace import game_digest
@@ -46,4 +47,56 @@ def test_thirty_more_seeds_play_out_exactly_as_before(game_cls, count, expected)
     h = hashlib.sha256()
     for seed in range(100, 130):
         h.update(game_digest(game_cls, list(range(1, count + 1)), {}, seed).encode())
+    assert h.hexdigest()[:24] == expected
+
+
+# Enid (issue 12, later): recorded with Enid as it was before its speed work (commit
+# d9b450f). Enid mode's rituals are typed words and timers that ``legal_actions``
+# cannot list, so those games are driven by ``EnidGame.random_move`` (as
+# bench/enid_selfplay.py plays them): names right, wrong and late, shouts, limericks,
+# votes and challenges. Plain mode is digested both ways.
+
+
+def _enid_mover(game, rng):
+    return game.random_move(rng)
+
+
+_RENAMED = {
+    "mode": "enid",
+    "renames": {"queen": "Pat Smith", "black_ace": ["Bob Dobbs", "The Boss"]},
+    "builtin_names": "drop",
+    "beginner_names": "yes",
+}
+
+ENID_CASES = [
+    ([1, 2], {"mode": "plain"}, 1, None, "2cc1e53db3afe514fcda5b6a"),
+    ([1, 2, 3, 4], {"mode": "plain", "voluntary_draw": "yes"}, 2, None, "c651b7263734e63e7b4d054e"),
+    ([1, 2, 3, 4, 5], {"mode": "plain"}, 3, _enid_mover, "f5aa4038eefd62935da6987d"),
+    ([1, 2, 3], {"mode": "plain", "voluntary_draw": "yes"}, 4, _enid_mover, "35c617e4eabef04659b89703"),
+    ([1, 2], {"mode": "enid"}, 1, _enid_mover, "8f734ec063461c80243802e3"),
+    ([1, 2, 3], {"mode": "enid"}, 2, _enid_mover, "61c5117318fbb9f83d297b34"),
+    ([1, 2, 3, 4], {"mode": "enid", "voluntary_draw": "yes"}, 3, _enid_mover, "96b5c9437c49f343760e1714"),
+    ([1, 2, 3, 4, 5], {"mode": "enid"}, 4, _enid_mover, "7aead5983facf4e6568bac9f"),
+    ([1, 2, 3], _RENAMED, 5, _enid_mover, "a2dfd349aab4c4faea4f68ad"),
+]
+
+
+@pytest.mark.parametrize("players, options, seed, mover, expected", ENID_CASES)
+def test_a_fixed_seed_random_enid_game_plays_out_exactly_as_before(players, options, seed, mover, expected):
+    assert game_digest(EnidGame, players, options, seed, mover=mover) == expected
+
+
+ENID_MANY = [
+    (3, {"mode": "plain"}, None, "55eca991d9fc630cce930cf6"),
+    (3, {"mode": "plain"}, _enid_mover, "e4132a1b2aca353dbdd36ead"),
+    (3, {"mode": "enid"}, _enid_mover, "27fc86946d2d3d3843ea81bb"),
+    (4, {"mode": "enid", "voluntary_draw": "yes"}, _enid_mover, "e0b7c969ca17fd94762d8721"),
+]
+
+
+@pytest.mark.parametrize("count, options, mover, expected", ENID_MANY)
+def test_thirty_more_enid_seeds_play_out_exactly_as_before(count, options, mover, expected):
+    h = hashlib.sha256()
+    for seed in range(100, 130):
+        h.update(game_digest(EnidGame, list(range(1, count + 1)), options, seed, mover=mover).encode())
     assert h.hexdigest()[:24] == expected

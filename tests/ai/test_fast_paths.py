@@ -9,10 +9,12 @@ import random
 
 import pytest
 
-from bot.cards import Card, Rank, standard_deck
+from bot.cards import CODE_BY_KEY, SUIT_RANK_INDEX, Card, Rank, card_codes, standard_deck
 from bot.engine import Action, Event, Game, changes_state, new_event
 from cogs.blackjack.rules import PICKUP_RANKS, BlackjackGame
 from cogs.engines.rules import DISTANCE_FROM, EnginesGame, distance
+from cogs.enid import rules as enid_rules
+from cogs.enid.rules import EnidGame
 from cogs.idiot.rules import IdiotGame, card_value, sorted_cards
 
 
@@ -173,7 +175,7 @@ def test_new_event_builds_the_same_event_as_the_class(args):
     assert new_event("turn").public_data is not new_event("turn").public_data
 
 
-@pytest.mark.parametrize("game_cls, players", [(EnginesGame, 2), (EnginesGame, 4), (IdiotGame, 3), (BlackjackGame, 3)])
+@pytest.mark.parametrize("game_cls, players", [(EnginesGame, 2), (EnginesGame, 4), (IdiotGame, 3), (BlackjackGame, 3), (EnidGame, 3)])
 def test_games_keep_few_enough_instance_attributes_for_fast_lookups(game_cls, players):
     # CPython 3.11 keeps an instance's attributes in the shared-key layout, where
     # attribute and method lookups specialise, only up to 29 names; past that every
@@ -188,3 +190,29 @@ def test_games_keep_few_enough_instance_attributes_for_fast_lookups(game_cls, pl
     seen += [game, game.clone(), game_cls.from_dict(game.to_dict())]
     for state in seen:
         assert len(vars(state)) < 30, sorted(vars(state))
+
+
+def test_card_tables_by_key_match_the_cards():
+    deck = standard_deck()
+    assert card_codes(deck) == [str(c) for c in deck]
+    assert [CODE_BY_KEY[c._key] for c in deck] == [str(c) for c in deck]
+    by_suit = sorted(deck, key=lambda c: ("cdhs".index(c.suit.value), int(c.rank)))
+    assert sorted(deck, key=lambda c: SUIT_RANK_INDEX[c._key]) == by_suit
+
+
+def test_enid_follow_table_and_listing_match_the_plain_rule():
+    rng = random.Random(7)
+    game = EnidGame.new([1, 2], {"mode": "plain"}, seed=7)
+    deck = standard_deck()
+    for _ in range(3000):
+        hand = rng.sample(deck, rng.randint(1, 12))
+        top = rng.choice([c for c in deck if c not in hand])
+        game.hands[game.current] = hand
+        game.discard = [top]
+        game.phase, game.pickup, game.limerick = enid_rules.PLAY, 0, None
+        game.chosen_suit = rng.choice(list(enid_rules.SUIT_ORDER)) if top.rank is Rank.ACE and rng.random() < 0.5 else None
+        suit = game.suit_to_match()
+        assert game.playable_cards() == [c for c in hand if c.suit is suit or c.rank is top.rank]
+        game._legal_cache = None
+        plays = [a for a in game.legal_actions(game.current) if a.kind == "play"]
+        assert plays == [Action("play", (c,)) for c in enid_rules.sorted_cards(game.playable_cards())]

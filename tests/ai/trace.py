@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 
@@ -20,22 +21,39 @@ def _event_text(event: Any) -> str:
     )
 
 
-def game_digest(game_cls: type, players: list[int], options: dict[str, Any], seed: int, max_steps: int = 5000) -> str:
+def game_digest(
+    game_cls: type,
+    players: list[int],
+    options: dict[str, Any],
+    seed: int,
+    max_steps: int = 5000,
+    mover: Callable[[Any, random.Random], tuple[int, Any]] | None = None,
+) -> str:
     """Play a seeded random game (a random one of several simultaneous movers each step)
-    and hash everything that happened, including the legal action lists."""
+    and hash everything that happened, including the legal action lists.
+
+    ``mover(game, rng)``, when given, picks each step's (player, action) instead, for
+    moves ``legal_actions`` cannot list (Enid's typed rituals and their timers); the
+    mover's legal list is still digested each step."""
     rng = random.Random(seed)
     game = game_cls.new(players, options, seed=f"digest-{seed}")
     h = hashlib.sha256()
     for event in game.opening_events:
         h.update(_event_text(event).encode())
     for _ in range(max_steps):
-        current = sorted(game.current_players())
-        if not current:
-            break
-        player = rng.choice(current)
-        legal = game.legal_actions(player)
-        h.update(("|".join(a.code() for a in legal)).encode())
-        action = rng.choice(legal)
+        if mover is not None:
+            if game.is_over():
+                break
+            player, action = mover(game, rng)
+            h.update(("|".join(a.code() for a in game.legal_actions(player))).encode())
+        else:
+            current = sorted(game.current_players())
+            if not current:
+                break
+            player = rng.choice(current)
+            legal = game.legal_actions(player)
+            h.update(("|".join(a.code() for a in legal)).encode())
+            action = rng.choice(legal)
         h.update(f"{player}>{action.code()}".encode())
         for event in game.apply(player, action):
             h.update(_event_text(event).encode())
