@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.cards import Card, Rank, Suit, seeded_rng, shuffled, standard_deck
+from bot.cards import CODE_BY_KEY, Card, Rank, Suit, card_codes, remove_one, seeded_rng, shuffled, standard_deck
 from bot.engine import (
     Action,
     Event,
@@ -120,24 +120,6 @@ def sorted_cards(cards: Sequence[Card]) -> list[Card]:
 # hash through Python code): ``_SUIT_BASE[card.suit._value_] + card.rank`` is
 # 16 * suit order + rank, so sorting these ints is sorting by ``display_key``.
 _SUIT_BASE = {suit.value: SUIT_ORDER[suit] * 16 for suit in Suit}
-_CODE_AT = {_SUIT_BASE[card.suit.value] + card.rank: str(card) for card in standard_deck()}  # -> str(card)
-
-
-def _codes(cards: Sequence[Card]) -> list[str]:
-    """``cards_to_codes`` without a ``str(card)`` call per card."""
-    display_at, code_at = _DISPLAY_AT, _CODE_AT
-    return [code_at[display_at[c._key]] for c in cards]
-
-
-def _remove_card(hand: list[Card], card: Card) -> None:
-    """``hand.remove(card)``, comparing rank and suit inline rather than through a
-    Python-level ``Card.__eq__`` for every card passed over."""
-    key = card._key  # rank and suit
-    for i, held in enumerate(hand):
-        if held._key == key:
-            del hand[i]
-            return
-    hand.remove(card)  # not held: raises ValueError exactly as list.remove does
 
 
 def _sign(value: int) -> int:
@@ -501,13 +483,13 @@ class BlackjackGame(Game):
         return events
 
     def _play(self, player: int, card: Card, events: list[Event]) -> None:
-        _remove_card(self.hands[player], card)
+        remove_one(self.hands[player], card)
         self.discard.append(card)
         self.turn_cards.append(card)
         self.chosen_suit = None
         previous_phase = self.phase
         rank = card.rank
-        data: dict[str, Any] = {"card": _CODE_AT[_DISPLAY_AT[card._key]]}
+        data: dict[str, Any] = {"card": CODE_BY_KEY[card._key]}
         if rank is _TWO or rank is _JACK:  # rank in PICKUP_RANKS
             self.pickup += pickup_value(card)
         elif self.pickup:
@@ -586,7 +568,7 @@ class BlackjackGame(Game):
         if short and self.options["pickup_shortfall"] == SHORTFALL_DEBT and reason != "debt":
             self.debts[player] += short
         public = {"count": len(drawn), "reason": reason, "short": short}
-        events.append(Event("draw", player, {**public, "cards": _codes(drawn)}, private=True, public_data=public))
+        events.append(Event("draw", player, {**public, "cards": card_codes(drawn)}, private=True, public_data=public))
         return drawn
 
     def _pay_debts(self, first: int, events: list[Event]) -> None:
