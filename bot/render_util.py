@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot.cards import parse_card
-from bot.engine import HouseRule
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
 DESCRIPTION_LIMIT = 4096
@@ -86,6 +85,3 @@ def seat_label(players: Sequence[int], player: int, names: Mapping[int, str] | N
     return clip(name, 32) if short else f"{seat} · {clip(name, 32)}"
 
 
-def house_rule_lines(rules: Sequence[HouseRule], options: Mapping[str, object]) -> list[str]:
-    """The house rules in force at a table, one sentence each (never ``key: value``)."""
-    return [rule.describe(str(options.get(rule.key, rule.default))) for rule in rules]

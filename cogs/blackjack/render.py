@@ -9,8 +9,6 @@ state, so hidden cards cannot reach a public message.
   keeps it and adds its own note after it rather than replacing it.
 - ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows):
   the public table from the spectator observation, a hand from its player's observation.
-- ``option_lines`` turns a table's options (house rules included) into sentences for
-  the lobby.
 """
 
 from __future__ import annotations
@@ -23,7 +21,6 @@ import discord
 from bot.cardart import CardRow
 from bot.cards import Card, Rank, Suit, parse_card
 from bot.engine import Action, Control, Event
-from cogs.blackjack.rules import HOUSE_RULES
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -32,7 +29,6 @@ from bot.render_util import (
     clip,
     clip_lines_from_end,
     fit_embed,
-    house_rule_lines,
     name_of,
     plural,
     seat_label,
@@ -152,11 +148,6 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         embed.add_field(name="Recent", value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
     embed.set_footer(text=footer_hint(observation))
     return fit_embed(embed)
-
-
-def option_lines(options: Mapping[str, Any]) -> list[str]:
-    """A table's options as sentences for the lobby: Blackjack's are its house rules."""
-    return house_rule_lines(HOUSE_RULES, options)
 
 
 def footer_hint(observation: Mapping[str, Any]) -> str:

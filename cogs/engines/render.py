@@ -9,8 +9,6 @@ state, so a hidden hand or an unrevealed pick cannot reach a public message.
   note after it rather than replacing it.
 - ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows):
   the public table from the spectator observation, a hand from its player's observation.
-- ``option_lines`` turns a table's options (house rules included) into sentences for
-  the lobby.
 """
 
 from __future__ import annotations
@@ -23,7 +21,6 @@ import discord
 from bot.cardart import CardRow
 from bot.cards import parse_card
 from bot.engine import Action, Control, Event
-from cogs.engines.rules import HOUSE_RULES
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -32,7 +29,6 @@ from bot.render_util import (
     OPTION_TEXT_LIMIT,
     clip,
     clip_lines_from_end,
-    house_rule_lines,
     name_of,
     plural,
     seat_label,
@@ -228,19 +224,6 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
             embed.add_field(name="Recent", value=text, inline=False)
     embed.set_footer(text=footer_hint(observation))
     return embed
-
-
-TABLE_SIZE_WORDS = {2: "2 players: Google against Yahoo.", 4: "4 players: two teams of two, best of three sets."}
-
-
-def option_lines(options: Mapping[str, Any]) -> list[str]:
-    """A table's options as sentences for the lobby: the table size, then the house
-    rules. (Teams are chosen at Start and shown on the board, so not here.)"""
-    lines = []
-    size = options.get("players")
-    if size in TABLE_SIZE_WORDS:
-        lines.append(TABLE_SIZE_WORDS[size])
-    return lines + house_rule_lines(HOUSE_RULES, options)
 
 
 def footer_hint(observation: Mapping[str, Any]) -> str:

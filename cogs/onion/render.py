@@ -7,7 +7,7 @@ copies) carry a ✦ wherever they are shown.
 
 - ``table_embed`` puts the game's own hint in the footer; ``footer_hint`` returns it.
 - ``table_option_lines`` says the table's own options for the lobby (the platform adds the
-  house rules); ``option_lines`` adds every house rule's sentence.
+  house rules).
 - ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows,
   ``deck="onion"``; a special card's marked copy carries ``*`` so it shows the badge):
   the public table from the spectator observation, a hand from its player's observation.
@@ -31,12 +31,11 @@ from bot.render_util import (
     clip,
     clip_lines_from_end,
     fit_embed,
-    house_rule_lines,
     name_of,
     plural,
     seat_label,
 )
-from cogs.onion.rules import DEFAULTS, HOUSE_RULES, MODIFIERS, PLAIN_VARIANT
+from cogs.onion.rules import DEFAULTS, MODIFIERS, PLAIN_VARIANT
 from cogs.onion.scoring import parse_card
 
 COLOUR = discord.Colour.dark_gold()
@@ -219,11 +218,6 @@ def table_option_lines(options: Mapping[str, Any]) -> list[str]:
     stake = get("stake")
     return [f"Gambling: everyone starts with {plural(int(get('chips')), 'chip')}; the Stake is "
             f"{plural(int(stake), 'chip')} and a raise is at most {plural(int(get('raise_cap')) * int(stake), 'chip')}."]
-
-
-def option_lines(options: Mapping[str, Any]) -> list[str]:
-    """A table's options as sentences, then every house rule."""
-    return table_option_lines(options) + house_rule_lines(HOUSE_RULES, options)
 
 
 def _your_task(obs: Mapping[str, Any]) -> str:

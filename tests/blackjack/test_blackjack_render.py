@@ -264,7 +264,11 @@ def test_no_hidden_card_ever_reaches_a_table_picture():
 
 
 def test_lobby_options_read_as_sentences_not_keys():
-    lines = render.option_lines({"pickup_shortfall": "debt", "voluntary_draw": "yes"})
+    from tests.lobby import lobby_option_lines, spec_of
+
+    spec = spec_of(BlackjackGame, render, HOUSE_RULES)
+    lines = lobby_option_lines(spec, {"pickup_shortfall": "debt", "voluntary_draw": "yes"})
     assert lines == [HOUSE_RULES[0].describe("debt"), HOUSE_RULES[1].describe("yes")]
     assert lines[1] == "You may draw 1 card and end your turn even when you could play."
-    assert render.option_lines({}) == [rule.describe(rule.default) for rule in HOUSE_RULES]
+    defaults = {rule.key: rule.default for rule in HOUSE_RULES}
+    assert lobby_option_lines(spec, defaults) == [rule.describe(rule.default) for rule in HOUSE_RULES]

@@ -228,8 +228,10 @@ def test_no_hidden_card_ever_reaches_a_table_picture():
 
 
 def test_lobby_options_read_as_sentences_not_keys():
-    assert render.option_lines({"players": 2, "yahoo_tiebreak": "auto"}) == [
-        "2 players: Google against Yahoo.",
+    from tests.lobby import lobby_option_lines, spec_of
+
+    # The table size is said in the lobby's first line ("2 players."), not among the options.
+    spec = spec_of(EnginesGame, render, HOUSE_RULES)
+    assert lobby_option_lines(spec, {"players": 2, "yahoo_tiebreak": "auto"}) == [
         "Yahoo's tie-breaker: the bot shows the card for Yahoo whenever it can.",
     ]
-    assert render.option_lines({"players": 4})[0] == "4 players: two teams of two, best of three sets."

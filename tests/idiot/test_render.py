@@ -304,7 +304,10 @@ def test_the_pile_says_what_may_go_on_it_in_words():
 
 
 def test_lobby_options_read_as_sentences_not_keys():
-    assert render.option_lines({"finish": "last_idiot", "voluntary_pickup": "on"}) == [
+    from tests.lobby import lobby_option_lines, spec_of
+
+    spec = spec_of(IdiotGame, render, HOUSE_RULES)
+    assert lobby_option_lines(spec, {"finish": "last_idiot", "voluntary_pickup": "on"}) == [
         "Play goes on until one player is left holding cards, the Idiot; everyone is placed in the order they went out.",
         "You may also choose to pick up the pile on your turn.",
     ]

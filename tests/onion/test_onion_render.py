@@ -10,7 +10,7 @@ from onion_round_helpers import act, advance, codes, new_round
 
 from bot.cardart import CardRow, render_rows
 from cogs.onion import render
-from cogs.onion.rules import BUY, DECLARE, OnionGame
+from cogs.onion.rules import BUY, DECLARE, HOUSE_RULES, OnionGame
 from cogs.onion.scoring import parse_card
 from tests.e2e.embeds import assert_within_limits, embed_text
 
@@ -118,12 +118,18 @@ def test_every_state_of_random_rounds_renders_within_limits():
 
 
 def test_lobby_sentences_and_footer():
-    lines = render.option_lines({"stake": 2, "raise_cap": 5, "chips": 50, "mod11": "off", "rebuy": "on"})
-    assert lines[0] == "Gambling: everyone starts with 50 chips; the Stake is 2 chips and a raise is at most 10 chips."
-    assert "Modifier #11, the Fool (J♣), is switched off." in lines
+    from tests.lobby import lobby_option_lines, spec_of
+
+    spec = spec_of(OnionGame, render, HOUSE_RULES)
+    lines = lobby_option_lines(spec, {"stake": 2, "raise_cap": 5, "chips": 50, "mod0": "on", "mod11": "off", "rebuy": "on"})
+    assert lines == [
+        "Gambling: everyone starts with 50 chips; the Stake is 2 chips and a raise is at most 10 chips.",
+        next(r for r in HOUSE_RULES if r.key == "mod0").sentence("on"),
+        "Modifier #11, the Fool (J♣), is switched off.",
+        "A player without chips for the Stake buys back in with the starting chips.",
+    ]
     assert lines[1].startswith("Modifier #0, crippling, is in play: a nine/ten-card running flush")
-    assert lines[-1] == "A player without chips for the Stake buys back in with the starting chips."
-    assert render.option_lines({"variant": "plain"})[0].startswith("Plain variant")
+    assert render.table_option_lines({"variant": "plain"})[0].startswith("Plain variant")
     game = OnionGame.new([1, 2], {"mod3": "off"}, seed=1)
     assert "modifiers off: #3" in render.footer_hint(game.observation(None))
 
@@ -132,7 +138,7 @@ def test_lobby_sentences_and_footer():
 
 
 def test_house_rules_name_the_modifier_once_and_keep_card_names_capitalised():
-    lines = render.option_lines({"mod5": "off"})
+    lines = [rule.sentence("off" if rule.key == "mod5" else rule.default) for rule in HOUSE_RULES]
     assert "Modifier #5, Fate (K🏆), is switched off." in lines
     assert "Modifier #6, Great A'Tuin (Q🪙), is in play: shift 8 points from one card to another." in lines
     assert any(line.startswith("Modifier #4, the Lady (Q♠), is in play: replaced by") for line in lines)
@@ -141,7 +147,7 @@ def test_house_rules_name_the_modifier_once_and_keep_card_names_capitalised():
 
 
 def test_chip_counts_are_plural_only_when_they_should_be():
-    assert render.option_lines({"stake": 1, "chips": 1, "raise_cap": 1})[0] == (
+    assert render.table_option_lines({"stake": 1, "chips": 1, "raise_cap": 1})[0] == (
         "Gambling: everyone starts with 1 chip; the Stake is 1 chip and a raise is at most 1 chip.")
     game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("2s 3h 4s 7c 7s"),
                                     3: codes("2h 3c 4h 5h 7h")}, chips=2)

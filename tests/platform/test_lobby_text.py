@@ -51,29 +51,23 @@ def test_final_texts():
     assert standings([[5], [6, 7], [8]]) == "1st <@5>; 2nd <@6> and <@7>; 3rd <@8>"
 
 
-def _lobby(spec, options):
-    from types import SimpleNamespace
-
-    return SimpleNamespace(spec=spec, record=SimpleNamespace(publish={"lobby_options": options}, options=options))
-
-
 def test_a_lobby_lists_few_house_rules_whole_in_the_games_order_and_counts_many_at_their_usual_setting():
-    from bot.games import GameSpec
-    from bot.tables.lobby import LOBBY_RULES_LISTED, _option_lines
+    from bot.tables.lobby import LOBBY_RULES_LISTED
     from cogs.blackjack import render as blackjack_render
     from cogs.blackjack.rules import BlackjackGame
     from cogs.onion import render as onion_render
     from cogs.onion.rules import OnionGame
+    from tests.lobby import lobby_option_lines, spec_of
 
-    blackjack = GameSpec(game=BlackjackGame, render=blackjack_render, house_rules=BLACKJACK)
+    blackjack = spec_of(BlackjackGame, blackjack_render, BLACKJACK)
     options = {r.key: r.default for r in reversed(BLACKJACK)}  # stored in another order
     assert len(BLACKJACK) <= LOBBY_RULES_LISTED
-    assert _option_lines(_lobby(blackjack, options)) == [r.sentence(r.default) for r in BLACKJACK]
+    assert lobby_option_lines(blackjack, options) == [r.sentence(r.default) for r in BLACKJACK]
 
-    onion = GameSpec(game=OnionGame, render=onion_render, house_rules=ONION)
+    onion = spec_of(OnionGame, onion_render, ONION)
     options = {"chips": 50, **{r.key: r.default for r in ONION}, "mod5": "off"}
     (mod5,) = [r for r in ONION if r.key == "mod5"]
-    assert _option_lines(_lobby(onion, options)) == [
+    assert lobby_option_lines(onion, options) == [
         "Gambling: everyone starts with 50 chips; the Stake is 1 chip and a raise is at most 10 chips.",
         mod5.sentence("off"),
         f"{len(ONION) - 1} other house rules are at their usual setting: `/settings show game:onion` lists them.",
