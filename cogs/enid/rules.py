@@ -486,12 +486,8 @@ class EnidGame(Game):
         index = SUIT_RANK_INDEX
         order = []
         if phase == PLAY and not self.pickup and self.limerick is None:
-            # The usual turn (playable_cards and _follows, inline): follow the suit or the rank.
-            top = self.discard[-1]
-            row = top._key
-            if top.rank is _ACE and self.chosen_suit is not None:
-                row = (row & ~3) + _SUIT_PLACE[self.chosen_suit._value_]
-            follows = _FOLLOWS[row]
+            # The usual turn (playable_cards, inline): follow the suit or the rank.
+            follows = self._follows()
             for c in self.hands[self.current]:
                 key = c._key
                 if follows[key]:
