@@ -83,5 +83,3 @@ def seat_label(players: Sequence[int], player: int, names: Mapping[int, str] | N
     if not name or name.startswith("<"):
         return seat
     return clip(name, 32) if short else f"{seat} · {clip(name, 32)}"
-
-

@@ -411,10 +411,9 @@ def _option_lines(table: Table) -> list[str]:
     changed = [rule.sentence(value) for rule, value in rules if value != rule.default]
     usual = len(rules) - len(changed)
     if usual:
-        others = "other house rules are" if changed else "house rules are"
-        if usual == 1:
-            others = others.replace("rules are", "rule is")
-        changed.append(f"{usual} {others} at their usual setting: `/settings show game:{spec.key}` lists them.")
+        other = "other " if changed else ""
+        noun = "house rule is" if usual == 1 else "house rules are"
+        changed.append(f"{usual} {other}{noun} at their usual setting: `/settings show game:{spec.key}` lists them.")
     return lines + changed
 
 

@@ -43,6 +43,7 @@ def table_option_lines(options: Mapping[str, Any]) -> list[str]:
         return ["Plain mode: Mike Taylor's Blackjack with its magic cards; nothing to type."]
     return ["Enid mode: name every card you lay and say the rituals (the note below says where)."]
 
+
 RITUALS = {
     "name": "name their card",
     "last": "say the last-card call",
