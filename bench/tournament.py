@@ -2,6 +2,7 @@
 
     python bench/tournament.py [--games 1000] [--hard-games N] [--hard-ms 100] [--hard-iterations 1000000]
                                [--game blackjack|idiot|engines|onion ...] [--pairings random-easy random-hard easy-hard] [--jobs 1]
+                               [--onion-session-rounds 0]
 
 Games of a pairing come in pairs on one fixed seed (``tournament-<game>-<i // 2>``) with
 the two levels in swapped seats (for Engines: swap sides, Google/Yahoo), so neither gets the
@@ -25,6 +26,24 @@ mean with a 95% confidence interval over the deal pairs (each pair's mean is one
 observation: the two games of a deal share the cards, so the pair is the independent unit).
 Onion's hard is its own sampler (``cogs/onion/ai.py``), not the shared search, so
 ``--hard-iterations`` caps its hand evaluations.
+
+``--onion-session-rounds R`` (default 0: one round a game, as above): with R > 0 an Onion
+"game" is a whole 2-player session of up to R rounds. Round 1 is the fresh round above
+(same seed, so a deal pair still starts with the same cards and each level as Dealer
+once); each further round is ``OnionGame.new`` with ``options["carry"]`` set to the
+previous round's ``carry_out()`` (bankrolls, the Dealer, which is the previous round's
+winner or the same Dealer after an all-fold, a Pot left by an all-fold as the next ante,
+wild eights, the round number) on the seed ``tournament-onion-<i // 2>-round-<r>``. So
+only round 1 is exactly mirrored within a pair: later rounds share the cards but not
+necessarily who deals. The session stops after R rounds, or earlier when a player has
+fewer chips than the Stake and the ``rebuy`` house rule is off (the default; ``new`` would
+refuse the round, so the chips are checked before calling it). The score is the session's:
+1 if the challenger ends it with more chips than the other player (net of rebuys, none with
+the default options), 0.5 if equal, 0 if fewer; a Pot stranded by a last round everybody
+folded belongs to neither. The chips line then reports the challenger's chips won per
+session (its final chips minus rebuys minus the 100 it started with), again with a 95%
+confidence interval over deal pairs, and a line gives the rounds played per session and
+how many sessions ended early. Moves and decision times count every round's decisions.
 """
 
 from __future__ import annotations
@@ -59,8 +78,10 @@ class Result:
     hard_times: list[float] = field(default_factory=list)
     fallbacks: int = 0
     cut: int = 0
-    #: Onion: (game index, the challenger's chips won in that round).
+    #: Onion: (game index, the challenger's chips won in that round, or session).
     chips: list[tuple[int, int]] = field(default_factory=list)
+    #: Onion with --onion-session-rounds: rounds played per session (sessions not cut).
+    session_rounds: list[int] = field(default_factory=list)
 
     def decide(self, view: PlayerView, level: str, rng: random.Random, hard_seconds: float, hard_iterations: int) -> Any:
         """One seat's decision through ``bot.ai.decide`` (hard within its budget),
@@ -86,10 +107,67 @@ class Result:
         self.hard_times += other.hard_times
         self.cut += other.cut
         self.chips += other.chips
+        self.session_rounds += other.session_rounds
 
 
-def play_one(key: str, levels: tuple[str, str], index: int, hard_seconds: float, hard_iterations: int, result: Result) -> None:
-    """Game ``index``: ``levels[0]`` is the incumbent, ``levels[1]`` the challenger."""
+def play_out(game: Any, level_of: dict[int, str], rngs: dict[int, random.Random], hard_seconds: float,
+             hard_iterations: int, result: Result) -> bool:
+    """Play ``game`` to its end (at most MAX_MOVES moves); whether it ended."""
+    moves = 0
+    while not game.is_over() and moves < MAX_MOVES:
+        current = sorted(game.current_players())
+        player = current[moves % len(current)]
+        level = level_of[player]
+        action = result.decide(PlayerView.of(game, player), level, rngs[player], hard_seconds, hard_iterations)
+        game.apply(player, action)
+        moves += 1
+    return game.is_over()
+
+
+def play_onion_session(levels: tuple[str, str], index: int, rounds: int, hard_seconds: float, hard_iterations: int,
+                       result: Result) -> None:
+    """Onion game ``index`` as a 2-player session of up to ``rounds`` rounds (see the
+    module docstring): seats, seeds of round 1 and scoring as in :func:`play_one`."""
+    ai = game_ai("onion")
+    players = [1, 2]
+    level_of = {1: levels[index % 2], 2: levels[1 - index % 2]}
+    challenger = 1 if index % 2 else 2
+    other = 2 if challenger == 1 else 1
+    options: dict[str, Any] = {}
+    seed = f"tournament-onion-{index // 2}"
+    rngs = {p: random.Random(f"onion-{index}-{p}") for p in players}
+    game = ai.game_cls.new(players, options, seed=seed)
+    played = 1
+    while True:
+        if not play_out(game, level_of, rngs, hard_seconds, hard_iterations, result):
+            result.cut += 1
+            result.scores.append(0.5)
+            return
+        if played >= rounds:
+            break
+        # OnionGame.new raises RuleError when fewer than two players can pay the Stake
+        # (with rebuy on, it buys them back in first): stop the session there instead.
+        stake = game.options["stake"]
+        if game.gambling and game.options["rebuy"] != "on" and sum(game.chips[p] >= stake for p in players) < 2:
+            break
+        played += 1
+        game = ai.game_cls.new(players, {**options, "carry": game.carry_out()}, seed=f"{seed}-round-{played}")
+    net = {p: game.chips[p] - game.rebuys.get(p, 0) for p in players}
+    result.chips.append((index, net[challenger] - game.options["chips"]))
+    result.session_rounds.append(played)
+    if net[challenger] == net[other]:
+        result.scores.append(0.5)
+    else:
+        result.scores.append(1.0 if net[challenger] > net[other] else 0.0)
+
+
+def play_one(key: str, levels: tuple[str, str], index: int, hard_seconds: float, hard_iterations: int, result: Result,
+             onion_session_rounds: int = 0) -> None:
+    """Game ``index``: ``levels[0]`` is the incumbent, ``levels[1]`` the challenger.
+    Onion with ``onion_session_rounds`` > 0: a session of that many rounds."""
+    if key == "onion" and onion_session_rounds > 0:
+        play_onion_session(levels, index, onion_session_rounds, hard_seconds, hard_iterations, result)
+        return
     ai = game_ai(key)
     players = [1, 2]
     # Seats swap every game: player 1 is the challenger on odd games.
@@ -100,15 +178,7 @@ def play_one(key: str, levels: tuple[str, str], index: int, hard_seconds: float,
     # of the deal and of the seat cancels out within a pair.
     game = ai.game_cls.new(players, options, seed=f"tournament-{key}-{index // 2}")
     rngs = {p: random.Random(f"{key}-{index}-{p}") for p in players}
-    moves = 0
-    while not game.is_over() and moves < MAX_MOVES:
-        current = sorted(game.current_players())
-        player = current[moves % len(current)]
-        level = level_of[player]
-        action = result.decide(PlayerView.of(game, player), level, rngs[player], hard_seconds, hard_iterations)
-        game.apply(player, action)
-        moves += 1
-    if not game.is_over():
+    if not play_out(game, level_of, rngs, hard_seconds, hard_iterations, result):
         result.cut += 1
         result.scores.append(0.5)
         return
@@ -121,22 +191,24 @@ def play_one(key: str, levels: tuple[str, str], index: int, hard_seconds: float,
         result.scores.append(1.0 if challenger in groups[0] else 0.0)
 
 
-def run_chunk(key: str, levels: tuple[str, str], indices: range, hard_seconds: float, hard_iterations: int) -> Result:
+def run_chunk(key: str, levels: tuple[str, str], indices: range, hard_seconds: float, hard_iterations: int,
+              onion_session_rounds: int = 0) -> Result:
     result = Result()
     for index in indices:
-        play_one(key, levels, index, hard_seconds, hard_iterations, result)
+        play_one(key, levels, index, hard_seconds, hard_iterations, result, onion_session_rounds)
     return result
 
 
 def run_pairing(key: str, levels: tuple[str, str], games: int, args: argparse.Namespace) -> Result:
     hard_seconds = args.hard_ms / 1000
+    rounds = args.onion_session_rounds
     if args.jobs <= 1:
-        return run_chunk(key, levels, range(games), hard_seconds, args.hard_iterations)
+        return run_chunk(key, levels, range(games), hard_seconds, args.hard_iterations, rounds)
     step = math.ceil(games / args.jobs)
     chunks = [range(i, min(games, i + step)) for i in range(0, games, step)]
     total = Result()
     with ProcessPoolExecutor(args.jobs) as pool:
-        for part in pool.map(run_chunk, *zip(*[(key, levels, c, hard_seconds, args.hard_iterations) for c in chunks])):
+        for part in pool.map(run_chunk, *zip(*[(key, levels, c, hard_seconds, args.hard_iterations, rounds) for c in chunks])):
             total.merge(part)
     return total
 
@@ -149,11 +221,17 @@ def interval(scores: list[float]) -> tuple[float, float]:
 
 
 def chips_interval(chips: list[tuple[int, int]]) -> tuple[float, float]:
-    """Onion: mean chips won per round and the half-width of its 95% CI, over deal pairs."""
+    """Onion: mean chips won per round (or session) and the half-width of its 95% CI, over deal pairs."""
     pairs: dict[int, list[int]] = {}
     for index, won in chips:
         pairs.setdefault(index // 2, []).append(won)
     return interval([statistics.fmean(v) for v in pairs.values()])
+
+
+def onion_unit(args: argparse.Namespace) -> str:
+    """What one Onion game is: "round", or "session" with --onion-session-rounds (other
+    scripts reuse report/summary with their own arguments, hence getattr)."""
+    return "session" if getattr(args, "onion_session_rounds", 0) > 0 else "round"
 
 
 def p99(times: list[float]) -> float:
@@ -181,11 +259,14 @@ def summary(rows: list[tuple[str, tuple[str, str], Result]], args: argparse.Name
     budget = f"{args.hard_ms:g} ms a move"
     if args.hard_iterations < 1_000_000:
         budget += f" or {args.hard_iterations} simulations, whichever comes first"
-    print(f"(hard's budget: {budget}; scores: win 1, draw 0.5, loss 0; onion: a round won 1, everybody folded 0.5)")
+    rounds = getattr(args, "onion_session_rounds", 0)
+    onion = (f"onion: a game is a session of {rounds} rounds, ended with more chips 1, equal 0.5" if rounds > 0
+             else "onion: a round won 1, everybody folded 0.5")
+    print(f"(hard's budget: {budget}; scores: win 1, draw 0.5, loss 0; {onion})")
     for key, levels, result in rows:
         if result.chips:
             mean, half = chips_interval(result.chips)
-            print(f"{key:<9} {levels[1] + ' vs ' + levels[0]:<14} {levels[1]} chips won per round "
+            print(f"{key:<9} {levels[1] + ' vs ' + levels[0]:<14} {levels[1]} chips won per {onion_unit(args)} "
                   f"{mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}] (95% CI over deal pairs)")
 
 
@@ -204,8 +285,14 @@ def report(key: str, levels: tuple[str, str], result: Result, seconds: float, ar
     if result.chips:
         mean, half = chips_interval(result.chips)
         verdict = "excludes 0" if mean - half > 0 or mean + half < 0 else "does NOT exclude 0"
-        print(f"{'':<9} {levels[1]} chips won per round {mean:+.2f} [95% CI {mean - half:+.2f} .. {mean + half:+.2f}, "
+        print(f"{'':<9} {levels[1]} chips won per {onion_unit(args)} {mean:+.2f} [95% CI {mean - half:+.2f} .. {mean + half:+.2f}, "
               f"{verdict}; over {len(result.chips) // 2} deal pairs]")
+    if result.session_rounds:
+        rounds = args.onion_session_rounds
+        early = sum(1 for r in result.session_rounds if r < rounds)
+        print(f"{'':<9} a game is a session of {rounds} rounds: {statistics.fmean(result.session_rounds):.2f} rounds "
+              f"played on average, {early} of {len(result.session_rounds)} sessions ended early "
+              f"(a player could not pay the Stake)")
     print(f"{'':<9} {rates}  ({seconds:.0f} s wall)")
     if result.hard_times:
         times = sorted(result.hard_times)
@@ -227,14 +314,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--playout-moves", type=int, default=None, help="hard's playout length (default: Budget's)")
     parser.add_argument("--margin", type=float, default=None, help="hard's margin over easy (default: Budget's)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--onion-session-rounds", type=int, default=0, metavar="R",
+                        help="onion: a game is a 2-player session of up to R rounds, scored by chips at its end "
+                             "(default 0: a game is one round)")
     args = parser.parse_args(argv)
+    if args.onion_session_rounds < 0:
+        parser.error("--onion-session-rounds must be 0 or more")
     for name in ("playout_moves", "margin"):
         if getattr(args, name) is not None:
             HARD_CAPS[name] = getattr(args, name)
     if HARD_CAPS:
         print(f"hard's budget fields: {HARD_CAPS}")
     print(f"Tournament: 2 players, games in pairs on one deal with seats swapped, hard budget {args.hard_ms:g} ms/move, "
-          f"jobs {args.jobs}")
+          f"jobs {args.jobs}"
+          + (f"; onion: a game is a session of {args.onion_session_rounds} rounds"
+             if args.onion_session_rounds > 0 and "onion" in args.game else ""))
     rows = []
     for key in args.game:
         for pairing in args.pairings:
