@@ -311,6 +311,12 @@ class Game(ABC):
         """Whether this game implements :meth:`replace_player`."""
         return cls._replace_player is not Game._replace_player
 
+    def seat_choice(self, player: int) -> str | None:
+        """For games whose lobby offers seat choices (``spec.seat_choices``): the choice
+        the game gave ``player`` at Start ("google" for someone who joined "either side"),
+        so a lobby card of a running or finished game shows where they sat."""
+        return None
+
     def carry_out(self) -> dict[str, Any]:
         """State that outlives one game in a channel (a session): name chains,
         bankrolls, the dealer. Fed back as ``options["carry"]`` to the next game."""

@@ -101,6 +101,8 @@ class LobbyMixin:
         seats = []
         for player in record.players:
             choice = record.seat_choices.get(player)
+            if table.state is not None and record.status != "lobby":
+                choice = table.state.seat_choice(player) or choice  # the seat the game gave them
             label = dict(spec.seat_choices).get(choice, "") if choice else ""
             seats.append(computer.name(player) + (f" — {label}" if label else "") + (" (host)" if player == record.host_id else ""))
         embed.add_field(name=f"Players ({len(record.players)})", value="\n".join(seats) or "nobody yet", inline=False)

@@ -1024,6 +1024,9 @@ class EnginesGame(Game):
 
         return Action("play", (min(hand, key=closeness),))
 
+    def seat_choice(self, player: int) -> str | None:
+        return self.side_of.get(player)
+
     # -- what a player sees ----------------------------------------------------------
 
     def observation(self, player: int | None) -> dict[str, Any]:

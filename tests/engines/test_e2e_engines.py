@@ -504,6 +504,12 @@ async def test_four_players_in_teams(simcord_env, data_dir):
                                 state.teams["yahoo"][0] if state.teams["yahoo"][0] != ben.id else state.teams["yahoo"][1]}
     # Partners sit across: Google, Yahoo, Google, Yahoo.
     assert [state.side_of[p] for p in state.seats] == ["google", "yahoo", "google", "yahoo"]
+    # The lobby card now says where everyone sits, "either side" included.
+    card = embed_of(to_discord_message(env, env.backend.messages[channel.id][lobby.id]))
+    listing = card.fields[0].value
+    assert "either side" not in listing
+    for p in members:
+        assert f"<@{p}> — {state.side_of[p].title()}" in listing
     # The Yahoo players cut for low card; the lower one turns the first request.
     first = embed_of(newest(env, channel.id, board=True))
     cut = {entry["player"]: parse_card(entry["card"]) for entry in state.cut}
