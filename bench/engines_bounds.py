@@ -10,6 +10,11 @@ confidence interval. Numbers only: nothing is asserted.
 - ``ipo-at-once``: easy that declares it at its first chance;
 - ``keep-middle``: easy, but of two cards equally far from the request it plays the one
   further from the middle (easy plays the lower);
+- ``peek``: CHEATS a little: sees the other hand, so it knows the card easy is about to
+  pick (nothing more: not the decks' order). Of its cards that win this search against
+  that pick it plays the one that leaves the hand closest to the requests still in the
+  search deck (a multiset any player can count); if none wins it plays easy's card. An
+  upper bound on what reading the other player could be worth;
 - ``oracle``: CHEATS: sees every deck's order and the other hand, and plays whichever of
   its moves wins the game by most if both sides then play easy (full-game play-outs on
   the real engine). Not a fair player: an upper bound on what foresight is worth.
@@ -29,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo root
 from bot.ai import PlayerView  # noqa: E402
 from bot.cards import parse_card  # noqa: E402
 from cogs.engines import ai  # noqa: E402
-from cogs.engines.rules import CHOOSE, GOOGLE, YAHOO, EnginesGame, distance  # noqa: E402
+from cogs.engines.rules import CHOOSE, GOOGLE, OVER, SEARCH, YAHOO, EnginesGame, distance  # noqa: E402
 
 
 def no_ipo(view, rng, game):
@@ -57,6 +62,46 @@ def keep_middle(view, rng, game):
     return max(same, key=lambda a: (abs(2 * int(a.cards[0].rank) - 11), -int(a.cards[0].rank)))
 
 
+def _hand_fit(hand, requests) -> int:
+    """How close ``hand`` comes to the ``requests`` left, summed (higher is closer)."""
+    total = 0
+    for request in requests:
+        gaps = [g for g in (distance(request, c) for c in hand) if g is not None]
+        total -= min(gaps) if gaps else 13
+    return total
+
+
+def peek(view, rng, game):
+    easy_move = ai.easy(view, rng)
+    obs = view.observation
+    if obs["phase"] != CHOOSE or easy_move.kind != "play":
+        return easy_move
+    me = view.player
+    side = game.side_of[me]
+    other = next(p for p in game.side_of if p != me)
+    their = game.choices.get(other)
+    their_move = None if their is not None else ai.easy(PlayerView.of(game, other), rng)
+    best = None
+    for action in view.legal:
+        if action.kind != "play":
+            continue
+        copy = game.clone()
+        before = len(copy.put_aside[side])
+        copy._apply(me, action)
+        if their_move is not None:
+            copy._apply(other, their_move)
+        while copy.phase not in (CHOOSE, OVER) and copy.current_players():  # a tie-breaker to show
+            player = min(copy.current_players())
+            copy._apply(player, ai.playout(copy, player))
+        won = len(copy.put_aside[side]) > before
+        kept = list(game.hands[me])
+        kept.remove(action.cards[0])
+        score = (won, _hand_fit(kept, game.decks[SEARCH]) if won else 0, action == easy_move)
+        if best is None or score > best[0]:
+            best = (score, action)
+    return best[1]
+
+
 def oracle(view, rng, game):
     me = view.player
     side = game.side_of[me]
@@ -77,7 +122,7 @@ def oracle(view, rng, game):
     return best[1]
 
 
-POLICIES = {"no-ipo": no_ipo, "ipo-at-once": ipo_at_once, "keep-middle": keep_middle, "oracle": oracle}
+POLICIES = {"no-ipo": no_ipo, "ipo-at-once": ipo_at_once, "keep-middle": keep_middle, "peek": peek, "oracle": oracle}
 
 
 def play(policy, games: int) -> list[float]:

@@ -1,6 +1,7 @@
 """Play whole games through SimCord as newcomers and write down every message each member sees.
 
-    python bench/transcript.py [--game idiot|engines] [--players 3] [--seed 1] [--out FILE] [--max-moves 300]
+    python bench/transcript.py [--game idiot|engines|blackjack|onion] [--players 3] [--computers easy hard ...]
+                               [--seed 1] [--out FILE] [--max-moves 300]
 
 Members open a table, join, start, and play random legal moves from their hands the way
 bench/rest_calls.py does (Show hand on the board once, then the live hand). After every
@@ -8,6 +9,10 @@ step the file gets what changed for whom: the parent channel's messages, the gam
 thread's messages (content, embed text, picture names, buttons), each player's private
 hand (ephemeral) and DMs. It is for reading as a player would, not a measurement: it
 prints nothing but the transcript's path and size.
+
+``--computers`` adds computer seats in the lobby (the host's Add computer buttons, pause
+0) to the ``--players`` members; they move by themselves through the platform, and the
+transcript shows what their moves look like to the members.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import discord  # noqa: E402
 import simcord  # noqa: E402
 from simcord.results import to_discord_message  # noqa: E402
 
@@ -82,7 +88,7 @@ class Watcher:
             self.show(who, message)
 
 
-async def play(game: str, players: int, seed: int, out: Any, max_moves: int) -> None:
+async def play(game: str, players: int, seed: int, out: Any, max_moves: int, computers: list[str]) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="deckhand-transcript-") as tmp:
         bot = make_bot(Path(tmp))
@@ -90,25 +96,42 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int) -> 
             async with simcord.run(bot) as env:
                 guild = env.create_guild()
                 channel = guild.create_text_channel("cards")
-                members = [guild.add_member(env.create_user(name)) for name in ("ann", "bob", "cy", "dee")[:players]]
+                hosts = guild.create_role("Hosts", permissions=discord.Permissions(manage_guild=True))
+                members = [guild.add_member(env.create_user(name), roles=[hosts] if i == 0 else [])
+                           for i, name in enumerate(("ann", "bob", "cy", "dee")[:players])]
                 names = {m.id: m.user.name for m in members}
                 watch = Watcher(env, out)
-                out.write(f"===== {game}, {players} players: {', '.join(names.values())}\n")
-                options = {"players": players} if game == "engines" else {}
+                out.write(f"===== {game}, {players} players: {', '.join(names.values())}"
+                          + (f"; computers: {', '.join(computers)}" if computers else "") + "\n")
+                if computers:
+                    await members[0].slash(channel, "settings bot-pause", seconds=0.0)
+                options = {"players": players + len(computers)} if game == "engines" else {}
                 opened = await members[0].slash(channel, f"{game} new", **options)
                 lobby = opened.response.message
                 watch.place("channel", channel)
                 for m in members[1:]:
                     await m.click(lobby, label="Join either side" if game == "engines" else "Join")
+                for level in computers:
+                    lobby = (await members[0].click(lobby, label=f"Add computer ({level})")).response.message or lobby
                 await members[0].click(lobby, label="Start")
                 watch.place("channel", channel)
                 thread = channel.threads[-1]
                 (table,) = env.bot.tables.tables()
                 hands: dict[int, Any] = {}
                 moves = 0
+                waits = 0
                 while table.status == "playing" and moves < max_moves:
                     watch.place("thread", thread)
-                    pid = rng.choice(sorted(table.state.current_players()))
+                    waiting = sorted(set(table.state.current_players()) & set(names))
+                    if not waiting:  # only computers are to move: let them
+                        waits += 1
+                        if waits > 200:
+                            out.write("!!! the computers did not move within 10 s\n")
+                            break
+                        await asyncio.sleep(0.05)
+                        continue
+                    waits = 0
+                    pid = rng.choice(waiting)
                     who = names[pid]
                     legal = table.state.legal_actions(pid)
                     ready = [a for a in legal if a.kind == "ready"]
@@ -140,6 +163,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", default="idiot")
     parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--computers", nargs="*", default=[], choices=("easy", "hard"), help="computer seats to add")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=300)
     parser.add_argument("--out", default="transcript.txt")
@@ -149,7 +173,7 @@ def main() -> None:
         parser.error("Enid's newcomer transcript comes from its test: "
                      "ENID_TRANSCRIPT=enid.txt python -m pytest tests/enid/test_e2e_newcomer.py")
     with open(args.out, "w", encoding="utf-8") as out:
-        asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves))
+        asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves, args.computers))
     print(f"{args.out}: {Path(args.out).stat().st_size} bytes")
 
 
