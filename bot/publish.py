@@ -158,10 +158,16 @@ def game_over_data(state: Game, events: Sequence[Event] = ()) -> dict[str, Any]:
     return {"reason": "stalemate"} if getattr(state, "stalemate", False) else {}
 
 
-def final_text(title: str, state: Game, events: Sequence[Event] = (), unit: str = "game") -> str:
+def final_text(title: str, state: Game, events: Sequence[Event] = (), unit: str = "game", render: Any = None) -> str:
     """How the end reads: a stalemate is announced as one (with the standings), a
     draw as a draw, and only a real win as a win. ``unit``: what one table plays, in
-    the game's word (see :func:`table_unit`)."""
+    the game's word (see :func:`table_unit`). A game's render module may word an end
+    of its own with ``final_text(observation) -> str | None`` (None: the words below)."""
+    own = getattr(render, "final_text", None)
+    if own is not None:
+        text = own(state.observation(None))
+        if text:
+            return text
     what = f"{title} {unit}"
     placements = state.placements()
     data = game_over_data(state, events)
@@ -390,7 +396,7 @@ class Publisher:
         theirs = embed.footer.text if embed.footer else None
         embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
         if final:
-            content = final_text(table.spec.title, state, events, table_unit(table.spec)) + "\nThe result is recorded: see `/stats`."
+            content = final_text(table.spec.title, state, events, table_unit(table.spec), table.spec.render) + "\nThe result is recorded: see `/stats`."
             label = sessions.next_label(table.spec)
             view: discord.ui.View | None = views.rematch_view(table.guild_id, table.id, label=label)
         else:
@@ -597,7 +603,7 @@ class Publisher:
         """The parent message at the end: the result, where it was played, where it went."""
         assert table.state is not None
         where = f" Played in <#{table.record.thread_id}>." if table.record.thread_id else ""
-        return final_text(table.spec.title, table.state, unit=table_unit(table.spec)) + where + " The result is recorded: see `/stats`."
+        return final_text(table.spec.title, table.state, unit=table_unit(table.spec), render=table.spec.render) + where + " The result is recorded: see `/stats`."
 
     def note_chat(self, table: Table) -> None:
         """A message in the table's place scrolls the board up."""

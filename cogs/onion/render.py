@@ -488,6 +488,17 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     return rows
 
 
+def final_text(obs: Mapping[str, Any]) -> str | None:
+    """The end of a round everybody folded: no draw, nobody won it (the platform's
+    words for the other ends)."""
+    if obs.get("outcome") != "all_fold":
+        return None
+    text = "🤝 Everybody folded: nobody won the Cripple Mr Onion round."
+    if obs.get("pot"):
+        text += f" The Pot of {plural(int(obs['pot']), 'chip')} carries to the next round."
+    return text
+
+
 def session_summary(carry: Mapping[str, Any]) -> str:
     """The final standings of a session (``/onion session end``), from the carryover:
     bankrolls richest first, with rounds won and chips rebought; the plain variant has no

@@ -6,6 +6,8 @@ import pytest
 from onion_round_helpers import FULL_PACK, act, advance, all_cards, codes, kinds, new_round, stack
 
 from bot.engine import Action, RuleError
+from bot.publish import final_text
+from cogs.onion import render
 from cogs.onion.rules import AUCTION, BET, BUY, DECLARE, EXCHANGE, OFFER, OnionGame
 
 P = [1, 2, 3, 4]  # seat order; each player's left is the next one
@@ -176,6 +178,13 @@ def test_nobody_bidding_means_all_fold_and_the_pot_carries_to_the_next_round():
     assert nxt.pot == 12 and nxt.dealer == 1 and nxt.round_no == 2
     assert nxt.chips == {1: 97, 2: 97, 3: 97, 4: 97}
     assert nxt.total_chips() == 400
+    # The end is announced as nobody's round, not as a draw; a won round keeps the platform's words.
+    assert final_text("Cripple Mr Onion", game, unit="round", render=render) == (
+        "🤝 Everybody folded: nobody won the Cripple Mr Onion round. The Pot of 12 chips carries to the next round.")
+    won = new_round(P, 1, JUNK)
+    for p in (2, 3, 4):
+        act(won, p, "fold")
+    assert final_text("Cripple Mr Onion", won, unit="round", render=render).startswith("🏆 <@1> won the Cripple Mr Onion round!")
 
 
 def _to_buying(game: OnionGame) -> None:
