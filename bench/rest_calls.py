@@ -1,7 +1,7 @@
 """REST calls, interactions and messages per move, per game, through the real bot in SimCord.
 
     python bench/rest_calls.py [--games 3] [--seed 1] [--game blackjack|idiot|engines|all] [--max-moves 400]
-                               [--players N] [--forget P] [--layout v2|classic]
+                               [--players N] [--forget P] [--layout v2|classic] [--dm N]
 
 Simulated members open a table (``/<game> new``), join, start, and play whole games the
 way issue 9 expects a person to: a player clicks **Show hand** on the ping only when
@@ -13,6 +13,9 @@ random legal action (seeded ``random.Random``) made with the hand's select or bu
 closes their hand with probability P (they then need the board's Show hand, and the bot
 must ping them): 0 is the design's norm, 1 the worst case of nobody keeping a hand open.
 ``--layout``: the board and hand layout (``/settings layout``); Components V2 by default.
+``--dm N``: the last N players of each table keep their hands in DMs (``/settings hands
+where:dm``): their hand is the bot's latest DM, which it sends anew when their turn comes
+(Show hand on the board only when that DM cannot play the move); 0 by default.
 
 Printed per game (budgets of issue 9; numbers only, nothing is asserted):
 
@@ -62,7 +65,14 @@ def now(env: Any, message: Any) -> Any:
     return to_discord_message(env, env.backend.messages[message.channel.id][message.id])
 
 
-async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_moves: int, forget: float = 0.0, layout: str = "v2") -> dict[str, Any]:
+def latest_dm(env: Any, member: Any) -> Any:
+    """The bot's newest message in the member's DMs (their DM hand), or None."""
+    channel = member.user.dm_channel
+    mine = [m for m in channel.history() if m.author.bot] if channel is not None else []
+    return now(env, mine[-1]) if mine else None
+
+
+async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_moves: int, forget: float = 0.0, layout: str = "v2", dm: int = 0) -> dict[str, Any]:
     calls: list[int] = []
     clicks: list[int] = []
     thread_posts: list[int] = []
@@ -78,6 +88,10 @@ async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_mo
             if layout != "v2":  # the default needs no setting
                 admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
                 await admin.slash(guild.create_text_channel("settings"), "settings layout", style=layout)
+            in_dm = {m.id for m in members[len(members) - dm:]} if dm else set()
+            for m in members:
+                if m.id in in_dm:
+                    await m.slash(guild.create_text_channel(f"settings-{m.id}"), "settings hands", where="dm")
             for number in range(games):
                 channel = guild.create_text_channel(f"{game}-{number}")
                 opened = await members[0].slash(channel, f"{game} new", **({"players": PLAYERS[game]} if game == "engines" else {}))
@@ -94,12 +108,17 @@ async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_mo
                     mover = by_id[pid]
                     code = rng.choice(table.state.legal_actions(pid)).code()
                     start = len(env.http_requests)
-                    hand = now(env, hands[pid]) if pid in hands else None
+                    if pid in in_dm:
+                        hand = latest_dm(env, mover)
+                    else:
+                        hand = now(env, hands[pid]) if pid in hands else None
                     if hand is None or not has_control_for(hand, code) and "Your move" not in head(hand):
                         ping = next(m for m in reversed(channel.threads[-1].history() if channel.threads else channel.history()) if m.components)
-                        hand = (await mover.click(ping, label="Show hand")).response.message
+                        shown = (await mover.click(ping, label="Show hand")).response.message
+                        hand = latest_dm(env, mover) if pid in in_dm else shown
                     version = table.record.version
-                    result = await use_control(mover, hand, code)
+                    # A DM hand is clicked as the user (a DM is outside the server).
+                    result = await use_control(mover.user if pid in in_dm else mover, hand, code)
                     if table.record.version != version + 1:
                         raise RuntimeError(f"move {code} by {pid} was not applied: {result.response}")
                     hands[pid] = result.response.message
@@ -119,7 +138,7 @@ async def play(game: str, games: int, rng: random.Random, data_dir: Path, max_mo
     finally:
         await bot.storage.close()
     return {"calls": calls, "clicks": clicks, "thread_posts": thread_posts, "parent_posts": parent_posts,
-            "moves": moves_per_game, "by_path": by_path, "layout": layout}
+            "moves": moves_per_game, "by_path": by_path, "layout": layout, "dm": dm}
 
 
 def _shape(path: str) -> str:
@@ -131,7 +150,7 @@ def _shape(path: str) -> str:
 
 def report(game: str, data: dict[str, Any]) -> None:
     calls, clicks = data["calls"], data["clicks"]
-    print(f"== {game}: {len(data['moves'])} games, {PLAYERS[game]} players, {data['layout']} layout, moves per game {data['moves']}")
+    print(f"== {game}: {len(data['moves'])} games, {PLAYERS[game]} players ({data['dm']} with DM hands), {data['layout']} layout, moves per game {data['moves']}")
     print(f"  parent-channel messages per game: {data['parent_posts']} (the lobby, edited to 'in play' then the result; target <= 2)")
     print(f"  thread messages per move: mean {statistics.fmean(data['thread_posts']):.3f}, max {max(data['thread_posts'])}")
     print(f"  interactions per move by the acting player: mean {statistics.fmean(clicks):.3f}, max {max(clicks)} (target mean <= 1.2)")
@@ -150,6 +169,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, help="players at each table of the chosen game")
     parser.add_argument("--forget", type=float, default=0.0, help="chance a player closes their hand after a move")
     parser.add_argument("--layout", choices=("v2", "classic"), default="v2", help="board and hand layout (/settings layout)")
+    parser.add_argument("--dm", type=int, default=0, help="players per table (the last ones) whose hands are in their DMs")
     args = parser.parse_args(argv)
     if args.players:
         if args.game == "all":
@@ -159,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
         for game in (PLAYERS if args.game == "all" else (args.game,)):
-            report(game, asyncio.run(play(game, args.games, rng, Path(tmp), args.max_moves, args.forget, args.layout)))
+            report(game, asyncio.run(play(game, args.games, rng, Path(tmp), args.max_moves, args.forget, args.layout, args.dm)))
 
 
 if __name__ == "__main__":
