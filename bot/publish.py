@@ -8,6 +8,8 @@ board, ping and DM hands):
 - ``ping``: only in tables stored before the board carried the turn: that old ping
   message, deleted at the next publish;
 - ``dm``: ``{user: [dm channel id, message id]}``, each DM-hand player's latest hand;
+  the DM channel is also kept per player in the server's ``dm_channels`` table, so a
+  DM is sent straight to it (no user lookup, nothing opened again after a restart);
 - ``dm_closed``: ``{user: told}``, players whose DMs refused us (hands go ephemeral);
 - ``names``: ``{user: name}``, the players' display names as the table picture draws
   them (see :meth:`Publisher.picture_names`);
@@ -339,8 +341,7 @@ class Publisher:
         record = table.record
         hand = await self.hand_message(table, user, notice=notice, prefix=self._dm_prefix(table))
         try:
-            member = self.bot.get_user(user) or await self.bot.fetch_user(user)
-            message = await member.send(**hand.send())
+            message = await self._send_dm(table, user, hand)
         except discord.HTTPException as error:
             log.info("Could not DM user %s at table %s: %s", user, table.id, error)
             record.publish.setdefault("dm_closed", {}).setdefault(str(user), False)
@@ -348,7 +349,7 @@ class Publisher:
         previous = record.publish.setdefault("dm", {}).get(str(user))
         record.publish["dm"][str(user)] = [message.channel.id, message.id]
         if previous:
-            channel = self.bot.get_partial_messageable(previous[0])
+            channel = self._dm(previous[0])
             line = f"An earlier hand from {table.spec.title} #{table.id}: your current hand is in a newer message below."
             if isinstance(hand.view, discord.ui.LayoutView):
                 from bot.layout import text_layout
@@ -360,6 +361,47 @@ class Publisher:
                 await channel.get_partial_message(previous[1]).edit(**cut)
         return message
 
+    def _dm(self, channel_id: int) -> discord.PartialMessageable:
+        """A DM channel by id alone: sending to it costs only the send (no user lookup,
+        no channel to open; the bot has no members intent, so no user is ever cached)."""
+        return self.bot.get_partial_messageable(int(channel_id), type=discord.ChannelType.private)
+
+    async def _send_dm(self, table: Table, user: int, hand: HandMessage) -> discord.Message:
+        """Send the hand to the user's DM channel: the one this table or the server's
+        storage already knows, else opened now (one call, then kept). A kept channel
+        Discord no longer knows (404) is opened again, once. Raises HTTPException (403:
+        their DMs are closed)."""
+        channel_id = await self._dm_channel(table, user)
+        try:
+            return await self._dm(channel_id).send(**hand.send())
+        except discord.NotFound:
+            channel_id = await self._dm_channel(table, user, fresh=True)
+            return await self._dm(channel_id).send(**hand.send())
+
+    async def _dm_channel(self, table: Table, user: int, *, fresh: bool = False) -> int:
+        from storage import repos
+        from storage.db import StorageError
+
+        storage = self.manager.storage
+        if not fresh:
+            shown = table.record.publish.get("dm", {}).get(str(user))
+            if shown:
+                return int(shown[0])
+            try:
+                async with storage.reading(table.guild_id) as db:
+                    kept = await repos.get_dm_channel(db, user)
+            except StorageError:
+                kept = None  # open it again: one call
+            if kept is not None:
+                return kept
+        channel = await self.bot.create_dm(discord.Object(user))  # a 403 here too when DMs are closed
+        try:
+            async with storage.transaction(table.guild_id) as db:
+                await repos.set_dm_channel(db, user, channel.id)
+        except StorageError:
+            log.warning("Could not keep the DM channel of user %s; it is opened again next time", user)
+        return channel.id
+
     def _dm_prefix(self, table: Table) -> str:
         return f"{table.spec.title} #{table.id} in <#{table.record.place}>: "
 
@@ -369,7 +411,7 @@ class Publisher:
         if not previous:
             return None
         hand = await self.hand_message(table, user, prefix=self._dm_prefix(table))
-        message = self.bot.get_partial_messageable(previous[0]).get_partial_message(previous[1])
+        message = self._dm(previous[0]).get_partial_message(previous[1])
         try:
             await message.edit(**hand.edit())
         except discord.HTTPException:

@@ -380,6 +380,21 @@ async def set_user_setting(db: Connection, user_id: int, key: str, value: Any) -
     await _upsert(db, "user_settings", {"user_id": user_id, "key": key}, {"value": _dumps(value)})
 
 
+async def get_dm_channel(db: Connection, user_id: int) -> int | None:
+    """The DM channel the bot has with this user, if it was ever opened (bot/publish.py)."""
+    async with db.execute("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,)) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else None
+
+
+async def set_dm_channel(db: Connection, user_id: int, channel_id: int | None) -> None:
+    """Keep (or, with None, forget) the user's DM channel."""
+    if channel_id is None:
+        await _write(db, "DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
+    else:
+        await _upsert(db, "dm_channels", {"user_id": user_id}, {"channel_id": channel_id})
+
+
 # ------------------------------------------------------------------------ results
 
 

@@ -212,3 +212,18 @@ async def test_two_processes_moving_one_table_at_once_apply_exactly_one(storage_
         assert await repos.actions_for(db, table_id) == [(1, winner, "player")]
     assert record.version == 1 and record.state == winner
     await other.close()
+
+
+async def test_a_players_dm_channel_is_kept_per_server_replaced_and_forgotten(storage_backend):
+    """Migration 003: the DM channel bot/publish.py sends DM hands to."""
+    async with storage_backend.transaction(1) as db:
+        assert await repos.get_dm_channel(db, 7) is None
+        await repos.set_dm_channel(db, 7, 700)
+        await repos.set_dm_channel(db, 7, 701)
+    async with storage_backend.reading(1) as db:
+        assert await repos.get_dm_channel(db, 7) == 701
+    async with storage_backend.reading(2) as db:
+        assert await repos.get_dm_channel(db, 7) is None  # another server's rows are its own
+    async with storage_backend.transaction(1) as db:
+        await repos.set_dm_channel(db, 7, None)
+        assert await repos.get_dm_channel(db, 7) is None
