@@ -12,7 +12,7 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
-from bot import guard
+from bot import guard, mentions
 from bot.bus import bus_for
 from bot.config import ConfigError, Settings
 from bot.games import GameRegistry
@@ -77,7 +77,7 @@ class _Deckhand:
         super().__init__(  # type: ignore[call-arg]
             command_prefix=commands.when_mentioned,  # slash commands only; no prefix commands
             intents=intents,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            allowed_mentions=mentions.NONE,  # a message that pings says whom (bot/mentions.py)
             help_command=None,
             **shards,
         )
@@ -90,6 +90,7 @@ class _Deckhand:
         self.warm_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
+        mentions.default_on_every_edit(self)
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         if not self.settings.database_url:
             claim_data_dir(self.settings.data_dir)

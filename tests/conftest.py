@@ -15,6 +15,7 @@ import pytest
 from bot.app import EXTENSIONS, DeckhandBot
 from bot.config import Settings
 from storage.db import Storage
+from tests.e2e.mentions import mentions_are_explicit  # noqa: F401  (autouse: every SimCord test's messages)
 
 
 def make_settings(data_dir: Path) -> Settings:
