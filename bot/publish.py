@@ -58,7 +58,7 @@ import io
 import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -90,6 +90,26 @@ PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 class LiveHand:
     interaction: discord.Interaction
     since: float  # when its token was issued (our clock)
+
+
+@dataclass
+class _PendingShow:
+    """What the next round of :meth:`Publisher.show` shows: requests merged."""
+
+    ping: list[int] = field(default_factory=list)
+    final: bool = False
+    events: list[Event] = field(default_factory=list)
+    actor: int | None = None
+
+    def add(self, ping: Iterable[int], final: bool, events: Sequence[Event], actor: int | None) -> None:
+        if actor is not None:
+            # The actor's click answered with their hand as it is: no notice for them
+            # from earlier requests either.
+            self.ping = [p for p in self.ping if p != actor]
+        self.ping += [p for p in ping if p not in self.ping and p != actor]
+        self.final = self.final or final
+        self.events += list(events)
+        self.actor = actor
 
 
 @dataclass
@@ -517,6 +537,39 @@ class Publisher:
                 names[player] = stored[str(player)]
         return names
 
+    def show(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None) -> asyncio.Task[None]:
+        """Ask for the table to be shown as it is now (after a move): the board, the
+        newly current players' hands, at the end the result. Returns at once, so a
+        caller holding the table's lock never holds it through Discord's answers (a
+        rate limit makes discord.py sleep and retry inside the call, for seconds or
+        more). One task per table shows it, a round at a time: requests made while a
+        round is under way are merged (pings added up, events kept in order) into the
+        next round, which renders the latest state; so a delayed edit is followed by
+        the table as it is, never overtaken by an older one, and no board is posted
+        twice. Await the task to wait for it (never while holding the lock)."""
+        pending: _PendingShow | None = table.pending_show
+        if pending is None:
+            pending = table.pending_show = _PendingShow()
+        pending.add(ping, final, events, actor)
+        if table.show_task is None or table.show_task.done():
+            table.show_task = asyncio.create_task(self._show_rounds(table), name=f"deckhand-show-{table.guild_id}-{table.id}")
+        return table.show_task
+
+    async def _show_rounds(self, table: Table) -> None:
+        while table.pending_show is not None:
+            async with table.showing:
+                pending: _PendingShow | None = table.pending_show
+                table.pending_show = None
+                if pending is None:
+                    break
+                if table.status not in ("playing", "finished") or (table.status == "finished" and not pending.final):
+                    continue  # cancelled meanwhile (its board says so), or the end is shown already
+                try:
+                    await self.manager._publish(table, ping=pending.ping, final=pending.final, events=pending.events, actor=pending.actor)
+                except Exception:
+                    log.exception("Showing table %s in guild %s failed", table.id, table.guild_id)
+            await self.manager._tell_others(table)  # after showing: the owner reloads the new message ids too
+
     async def publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None, note: str = "") -> None:
         """Tell each newly current player (live hand edit or DM), then edit the board, or
         post it anew mentioning those who could not be told another way (see the top of
@@ -567,10 +620,12 @@ class Publisher:
                     # The old board would show a stale table and a stale "your move".
                     with contextlib.suppress(discord.HTTPException):
                         await place.get_partial_message(old).delete()
-            table.needs_publish = False
+            table.needs_publish, table.unpinged = False, None
         except discord.HTTPException as error:
             log.warning("Could not update the board of table %s in guild %s: %s", table.id, table.guild_id, error)
             table.needs_publish = True
+            # A retry pings these on the board; the others were told through their hands.
+            table.unpinged = sorted(set(table.unpinged or ()) | set(to_ping))
             if not final:
                 self.manager._schedule_publish_retry(table)
         await self._drop_old_ping(table)

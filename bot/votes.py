@@ -210,28 +210,32 @@ async def _cast(manager: TableManager, interaction: discord.Interaction, guild_i
     if not await manager.lock_or_busy(interaction, table):
         return
     try:
+        refused: str | None = None
+        outcome = None
         if table.status != "playing" or table.state is None:
-            await guard.answer(interaction, "This game is not in play any more, so that vote is closed.")
-            return
-        why = refusal(open_ballots(table), vote_id, user, code)
-        if why is not None:
-            await guard.answer(interaction, why)
-            return
-        try:
-            action = table.spec.game.parse_action(code)
-            outcome = await manager._apply(table, user, action, source="player")
-        except RuleError as error:
-            await guard.answer(interaction, str(error))
-            return
-        except _SaveFailed:
-            await guard.answer(interaction, "I could not save your vote, so nothing changed. Please try again.")
-            return
+            refused = "This game is not in play any more, so that vote is closed."
+        else:
+            refused = refusal(open_ballots(table), vote_id, user, code)
+        if refused is None:
+            try:
+                action = table.spec.game.parse_action(code)
+                outcome = await manager._apply(table, user, action, source="player")
+            except RuleError as error:
+                refused = str(error)
+            except _SaveFailed:
+                refused = "I could not save your vote, so nothing changed. Please try again."
+    finally:
+        table.lock.release()
+    # Answered outside the lock (a rate limit's retry holds up no move), in turn with
+    # the table's show task, which shows votes too.
+    if outcome is None:
+        await guard.answer(interaction, refused or "Nothing changed.")
+        return
+    async with table.showing:
         before = json.dumps(table.record.publish.get("votes"), sort_keys=True)
         answered = await sync(manager.publisher, table, outcome.events, interaction=interaction)
         if not answered:
             await guard.answer(interaction, "Your vote is counted.")
         if json.dumps(table.record.publish.get("votes"), sort_keys=True) != before:
             await manager._save_publish(table)  # the publish below sees no change to save
-        await manager._after_move(table, outcome, actor=user)
-    finally:
-        table.lock.release()
+    await manager._after_move(table, outcome, actor=user)

@@ -10,10 +10,13 @@ The order of every move is fixed, and it is what keeps games safe:
 2. validate and apply through the rules (an illegal move raises a readable
    :class:`RuleError` and changes nothing);
 3. commit the new snapshot and the action to SQLite;
-4. only then show the effect: the acting player's hand is updated in place by the
-   interaction's own response, the next player's open hand (or DM) tells them, and the
-   board is edited, or posted anew to ping whoever could not be told through a hand
-   (``bot/publish.py``).
+4. only then show the effect, after releasing the lock (Discord's answers can take
+   long: on a rate limit discord.py sleeps and retries inside the call): the acting
+   player's hand is updated in place by the interaction's own response, and the table's
+   show task (``Publisher.show`` in ``bot/publish.py``) tells the next player through
+   their open hand (or DM) and edits the board, or posts it anew to ping whoever could
+   not be told through a hand. Moves made while it is showing are merged into its next
+   round, which shows the latest state.
 
 That is two or three REST calls for most moves. A failed Discord call never loses a move:
 the state is already committed, the table message is re-posted on the next

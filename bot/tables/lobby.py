@@ -291,8 +291,8 @@ class LobbyMixin:
             where = f" in <#{record.thread_id}>" if record.thread_id and record.thread_id != interaction.channel_id else ""
             await _reply(interaction, f"Started{where}.", ephemeral=True)
             await self._edit_lobby_message(table, self._lobby_embed(table), None)
-        await self._publish(table, ping=current)
         self._arm_timers(table)
+        await self.publisher.show(table, ping=current)
 
     async def _open_thread(self, interaction: discord.Interaction, table: Table) -> None:
         """Start: a public thread from the lobby message, where the game is played.
@@ -349,6 +349,10 @@ class LobbyMixin:
         self._untrack(table)
 
     async def _edit_table_closed(self, table: Table, note: str) -> None:
+        async with table.showing:  # after any round of the show task under way (it then stops)
+            await self._show_table_closed(table, note)
+
+    async def _show_table_closed(self, table: Table, note: str) -> None:
         if table.record.message_id is None or table.state is None:
             return
         embed = table.spec.render.table_embed(table.state.observation(None), table.names(), [*table.record.recent, note][-RECENT_LINES:])

@@ -14,6 +14,7 @@ import discord
 
 from bot import computer, guard
 from bot.engine import Action, Event, Game, RuleError
+from bot.publish import HandMessage
 from bot.tables.table import RECENT_LINES, Table, _reply, now_ts
 from storage import repos
 from storage.repos import TableRecord
@@ -53,46 +54,46 @@ class MovesMixin:
         if not await self.lock_or_busy(interaction, table):
             return
         try:
-            await self._sync(table)
-            if table.status != "playing" or table.state is None:
-                await _reply(interaction, "This game is not in play any more.")
-                return
-            if user not in table.state.players:
-                await _reply(interaction, "You are not playing at this table.")
-                return
-            try:
-                action = table.spec.game.parse_action(code)
-            except RuleError as error:
-                await _reply(interaction, str(error))
-                return
-            if version != table.record.version and _is_stale(table, user, version, action):
-                await self._show_stale(interaction, table, user)
-                return
-            try:
-                outcome = await self._apply(table, user, action, source="player", synced=True)
-            except _Stale:
-                # Another process committed a move first: this one never happened.
-                if table.status != "playing" or table.state is None:
-                    await _reply(interaction, "This game is not in play any more.")
-                else:
-                    await self._show_stale(interaction, table, user)
-                return
-            except RuleError as error:
-                await _reply(interaction, str(error))
-                return
-            except _SaveFailed:
-                await _reply(interaction, "I could not save that move, so nothing changed. Please try again.")
-                return
-            hand = await self.publisher.hand_message(table, user)
-            await guard.edit_in_place(interaction, **hand.edit())
-            self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
-            await self._after_move(table, outcome, actor=user)
+            answer, moved = await self._act_locked(table, user, version, code)
         finally:
             table.lock.release()
+        # The click is answered outside the lock: a slow answer (discord.py sleeping
+        # through a rate limit) holds up no other move and no timer.
+        if isinstance(answer, str):
+            await _reply(interaction, answer)
+            return
+        await guard.edit_in_place(interaction, **answer.edit())
+        if moved:
+            self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
 
-    async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int) -> None:
-        hand = await self.publisher.hand_message(table, user, notice=STALE_CLICK)
-        await guard.edit_in_place(interaction, **hand.edit())
+    async def _act_locked(self, table: Table, user: int, version: int, code: str) -> tuple[str | HandMessage, bool]:
+        """The move itself, under the table's lock: what to answer (a refusal, or the
+        player's hand as it now is) and whether it was played. Nothing is sent from here."""
+        await self._sync(table)
+        if table.status != "playing" or table.state is None:
+            return "This game is not in play any more.", False
+        if user not in table.state.players:
+            return "You are not playing at this table.", False
+        try:
+            action = table.spec.game.parse_action(code)
+        except RuleError as error:
+            return str(error), False
+        if version != table.record.version and _is_stale(table, user, version, action):
+            return await self.publisher.hand_message(table, user, notice=STALE_CLICK), False
+        try:
+            outcome = await self._apply(table, user, action, source="player", synced=True)
+        except _Stale:
+            # Another process committed a move first: this one never happened.
+            if table.status != "playing" or table.state is None:
+                return "This game is not in play any more.", False
+            return await self.publisher.hand_message(table, user, notice=STALE_CLICK), False
+        except RuleError as error:
+            return str(error), False
+        except _SaveFailed:
+            return "I could not save that move, so nothing changed. Please try again.", False
+        hand = await self.publisher.hand_message(table, user)
+        await self._after_move(table, outcome, actor=user)  # shown by the table's show task
+        return hand, True
 
     async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
         """A move without an interaction (typed chat, tests). Caller holds no lock."""
@@ -166,13 +167,15 @@ class MovesMixin:
         except _Stale:
             log.info("Table %s in guild %s moved on in another process; reloading it", table.id, table.guild_id)
             table.state = table.spec.game.from_json(checkpoint.state_json)
-            table.record = checkpoint.record
+            table.record = checkpoint.restored(record)
             await self._reload(table)
             raise
         except Exception as error:
             log.exception("Could not save a move at table %s in guild %s", table.id, table.guild_id)
             table.state = table.spec.game.from_json(checkpoint.state_json)
-            table.record = checkpoint.record
+            table.record = checkpoint.restored(record)
+            # The show task (outside the lock) may have drawn the unsaved move: show the table as it is.
+            self.publisher.show(table)
             raise _SaveFailed() from error
         for user, _ in moves:
             table.last_moved[user] = record.version
@@ -181,10 +184,12 @@ class MovesMixin:
         return _Outcome(events, newly_current, over)
 
     async def _after_move(self, table: Table, outcome: _Outcome, *, actor: int | None = None) -> None:
-        await self._publish(table, ping=outcome.newly_current, final=outcome.over, events=outcome.events, actor=actor)
+        """Arm the timers and ask for the move to be shown. Sends nothing itself, so it
+        may be called with the lock held: the table's show task does the showing
+        (``Publisher.show``), then tells the other processes."""
         if not outcome.over:
             self._arm_timers(table)
-        await self._tell_others(table)  # after publishing: the owner reloads the new message ids too
+        self.publisher.show(table, ping=outcome.newly_current, final=outcome.over, events=outcome.events, actor=actor)
 
     async def leave_game(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
         """A player leaves a running game, or is removed by the host / a manager."""
@@ -267,6 +272,14 @@ class _Checkpoint:
     def of(cls, table: Table) -> _Checkpoint:
         assert table.state is not None
         return cls(table.state.current_players(), table.record.state or table.state.to_json(), copy.deepcopy(table.record))
+
+    def restored(self, live: TableRecord) -> TableRecord:
+        """The record as before the move, keeping what the show task posted meanwhile
+        (it runs outside the lock): the board's id and the publish keys."""
+        record = copy.deepcopy(self.record)
+        record.message_id, record.message_posted_at = live.message_id, live.message_posted_at
+        record.publish, record.turn_players = live.publish, live.turn_players
+        return record
 
 
 @dataclass

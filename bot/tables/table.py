@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
@@ -42,6 +43,15 @@ class Table:
     last_moved: dict[int, int] = field(default_factory=dict)
     #: The task playing the computer seats' next move (bot/computer.py), if any.
     computer: asyncio.Task[None] | None = None
+    #: Showing the table (bot/publish.py, ``Publisher.show``) happens outside ``lock``, one
+    #: round at a time under ``showing``; requests made meanwhile wait, merged, in
+    #: ``pending_show`` for the next round, which shows the latest state.
+    showing: asyncio.Lock = field(default_factory=asyncio.Lock)
+    pending_show: Any = None
+    show_task: asyncio.Task[None] | None = None
+    #: After a board Discord refused: the players it still has to ping (the others
+    #: were told through their hands), for the publish retry.
+    unpinged: list[int] | None = None
 
     @property
     def id(self) -> int:

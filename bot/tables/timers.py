@@ -31,12 +31,15 @@ class TimersMixin:
         async def retry() -> None:
             for n in range(attempt, PUBLISH_RETRIES + 1):
                 await asyncio.sleep(PUBLISH_RETRY_SECONDS * n)
-                async with table.lock:
-                    if table.status != "playing" or not table.needs_publish:
-                        return
-                    await self._publish(table, ping=table.record.turn_players)
-                    if not table.needs_publish:
-                        return
+                if table.status != "playing" or not table.needs_publish:
+                    return
+                # Through the show task, outside the lock. Pinged: only those the refused
+                # board was to ping (the others were told through their hands already,
+                # so no DM is sent twice); after a restart, everyone it names.
+                ping = table.unpinged if table.unpinged is not None else table.record.turn_players
+                await self.publisher.show(table, ping=ping)
+                if not table.needs_publish:
+                    return
 
         table.publish_retry = asyncio.create_task(retry(), name=f"deckhand-publish-{table.guild_id}-{table.id}")
 
