@@ -100,6 +100,7 @@ class _PendingShow:
     final: bool = False
     events: list[Event] = field(default_factory=list)
     actor: int | None = None
+    tell: bool = False
 
     def add(self, ping: Iterable[int], final: bool, events: Sequence[Event], actor: int | None) -> None:
         if actor is not None:
@@ -537,7 +538,7 @@ class Publisher:
                 names[player] = stored[str(player)]
         return names
 
-    def show(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None) -> asyncio.Task[None]:
+    def show(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None, tell: bool = False) -> asyncio.Task[None]:
         """Ask for the table to be shown as it is now (after a move): the board, the
         newly current players' hands, at the end the result. Returns at once, so a
         caller holding the table's lock never holds it through Discord's answers (a
@@ -546,11 +547,13 @@ class Publisher:
         round is under way are merged (pings added up, events kept in order) into the
         next round, which renders the latest state; so a delayed edit is followed by
         the table as it is, never overtaken by an older one, and no board is posted
-        twice. Await the task to wait for it (never while holding the lock)."""
+        twice. ``tell``: a move was made; other processes are told after it is shown.
+        Await the task to wait for it (never while holding the lock)."""
         pending: _PendingShow | None = table.pending_show
         if pending is None:
             pending = table.pending_show = _PendingShow()
         pending.add(ping, final, events, actor)
+        pending.tell = pending.tell or tell
         if table.show_task is None or table.show_task.done():
             table.show_task = asyncio.create_task(self._show_rounds(table), name=f"deckhand-show-{table.guild_id}-{table.id}")
         return table.show_task
@@ -562,13 +565,14 @@ class Publisher:
                 table.pending_show = None
                 if pending is None:
                     break
-                if table.status not in ("playing", "finished") or (table.status == "finished" and not pending.final):
-                    continue  # cancelled meanwhile (its board says so), or the end is shown already
-                try:
-                    await self.manager._publish(table, ping=pending.ping, final=pending.final, events=pending.events, actor=pending.actor)
-                except Exception:
-                    log.exception("Showing table %s in guild %s failed", table.id, table.guild_id)
-            await self.manager._tell_others(table)  # after showing: the owner reloads the new message ids too
+                shown = table.status == "playing" or (table.status == "finished" and pending.final)
+                if shown:  # else cancelled meanwhile (its board says so), or the end is shown already
+                    try:
+                        await self.manager._publish(table, ping=pending.ping, final=pending.final, events=pending.events, actor=pending.actor)
+                    except Exception:
+                        log.exception("Showing table %s in guild %s failed", table.id, table.guild_id)
+            if pending.tell:
+                await self.manager._tell_others(table)  # after showing: the owner reloads the new message ids too
 
     async def publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None, note: str = "") -> None:
         """Tell each newly current player (live hand edit or DM), then edit the board, or

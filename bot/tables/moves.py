@@ -189,7 +189,7 @@ class MovesMixin:
         (``Publisher.show``), then tells the other processes."""
         if not outcome.over:
             self._arm_timers(table)
-        self.publisher.show(table, ping=outcome.newly_current, final=outcome.over, events=outcome.events, actor=actor)
+        self.publisher.show(table, ping=outcome.newly_current, final=outcome.over, events=outcome.events, actor=actor, tell=True)
 
     async def leave_game(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
         """A player leaves a running game, or is removed by the host / a manager."""
