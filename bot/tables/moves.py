@@ -63,7 +63,7 @@ class MovesMixin:
             await _reply(interaction, answer)
             return
         await guard.edit_in_place(interaction, **answer.edit())
-        if moved:
+        if moved and table.status == "playing":  # (a finished table's hands are forgotten)
             self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
 
     async def _act_locked(self, table: Table, user: int, version: int, code: str) -> tuple[str | HandMessage, bool]:
