@@ -1,7 +1,7 @@
 """REST calls, interactions and messages per move, per game, through the real bot in SimCord.
 
     python bench/rest_calls.py [--games 3] [--seed 1] [--game blackjack|idiot|engines|all] [--max-moves 400]
-                               [--players N] [--forget P] [--layout v2|classic] [--dm N]
+                               [--players N] [--forget P] [--layout v2|classic] [--dm N] [--deal-seed S]
 
 Simulated members open a table (``/<game> new``), join, start, and play whole games the
 way issue 9 expects a person to: a player clicks **Show hand** on the ping only when
@@ -30,7 +30,10 @@ Printed per game (budgets of issue 9; numbers only, nothing is asserted):
   the board edit, pings and their clean-up, the next player's live hand, DM notices).
   Target: mean <= 3; the max is printed.
 
-The deal seed comes from the bot (``secrets``), so the games differ from run to run.
+The deal seed comes from the bot (``secrets``), so the games differ from run to run,
+unless ``--deal-seed S`` draws the deals from ``random.Random(S)`` instead: the same
+command then plays the same games, move for move, so two versions of the bot can be
+compared on exactly the same play.
 """
 
 from __future__ import annotations
@@ -170,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--forget", type=float, default=0.0, help="chance a player closes their hand after a move")
     parser.add_argument("--layout", choices=("v2", "classic"), default="v2", help="board and hand layout (/settings layout)")
     parser.add_argument("--dm", type=int, default=0, help="players per table (the last ones) whose hands are in their DMs")
+    parser.add_argument("--deal-seed", type=int, help="draw the deals from this seed (the same games every run) instead of secrets")
     args = parser.parse_args(argv)
     if args.players:
         if args.game == "all":
@@ -177,6 +181,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         PLAYERS[args.game] = args.players
     logging.basicConfig(level=logging.WARNING)
     rng = random.Random(args.seed)
+    if args.deal_seed is not None:
+        from types import SimpleNamespace
+
+        import bot.tables.lobby
+
+        deals = random.Random(args.deal_seed)
+        bot.tables.lobby.secrets = SimpleNamespace(randbits=deals.getrandbits)  # type: ignore[attr-defined]
     with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
         for game in (PLAYERS if args.game == "all" else (args.game,)):
             report(game, asyncio.run(play(game, args.games, rng, Path(tmp), args.max_moves, args.forget, args.layout, args.dm)))
