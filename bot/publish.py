@@ -39,7 +39,9 @@ deletion), and a move that keeps the turn costs two. Measured (``bench/rest_call
 --games 3``, players keeping their hand open): mean 2.52-2.57 / 2.88-2.92 / 2.52 calls per move (two runs) for
 Blackjack / Idiot / Engines (2 players), max 4; it was 3.62 / 4.68 / 4.01, max 6, with a
 separate ping message. Engines with 4 players: mean 2.75, max 6 (the move that ends a
-trick edits three other hands).
+trick edits three other hands). With one DM-hand player (``--dm 1 --deal-seed 1 --games
+5``): 2.75 / 3.17 / 2.74, max 5; a DM turn is four calls (the answer, the board edit, the
+new DM, the previous DM cut), with no user lookup (see bench/README.md).
 
 The trade-off: a player whose hand is open gets no notification sound, only the hand
 changing under their eyes. Discord does not tell a bot that an ephemeral message was
