@@ -172,6 +172,11 @@ class _Slot:
     users: int = 0  # coroutines holding or waiting for the lock; a slot in use is never evicted
 
 
+def _is_id(name: str) -> bool:
+    """A guild id in a file name: ASCII digits only (``isdigit`` also takes '²', which ``int`` refuses)."""
+    return name.isascii() and name.isdigit() and len(name) < 20
+
+
 def _connect_target(path: Path) -> str:
     """What aiosqlite opens (a seam: tests open read-only to stand in for a read-only disk)."""
     return str(path)
@@ -228,7 +233,7 @@ class Storage:
             return []
         ids = []
         for path in self.guild_dir.glob("*.sqlite3"):
-            if path.stem.isdigit():
+            if _is_id(path.stem):
                 ids.append(int(path.stem))
         return sorted(ids)
 
@@ -243,7 +248,7 @@ class Storage:
             marked = set()
             if self.index_dir.is_dir():
                 for path in self.index_dir.iterdir():
-                    if path.name.isdigit():
+                    if _is_id(path.name):
                         marked.add(int(path.name))
             self._marked = marked
         return self._marked
@@ -253,7 +258,40 @@ class Storage:
         (no index yet) checks every guild file once and writes the index."""
         if not (self.index_dir / _INDEX_BUILT).exists():
             await self._build_index()
-        return sorted(self._load_markers())
+        marked = self._load_markers()
+        for guild_id in sorted(marked):
+            self._drop_if_dangling(guild_id)
+        return sorted(marked)
+
+    def _drop_if_dangling(self, guild_id: int) -> None:
+        """A marker says a guild's file may hold an unfinished table. One whose file is
+        missing (deleted, moved, a backup restored without it) is dangling: following it
+        would create an empty database, and a marker never creates storage. It is
+        reported in one line and removed. A marker that is not a plain file (a directory)
+        is replaced by one when the guild's file is there, else removed the same way."""
+        marker = self.index_dir / str(guild_id)
+        database = self.path_for(guild_id)
+        plain = marker.is_file() and not marker.is_symlink()
+        if plain and database.is_file():
+            return
+        keep = database.is_file()  # only the marker's form is wrong: the guild stays listed
+        try:
+            if marker.is_dir() and not marker.is_symlink():
+                marker.rmdir()  # only an empty one: nothing of the owner's is deleted
+            else:
+                marker.unlink(missing_ok=True)
+            if keep:
+                marker.touch()
+            done = "replaced it with one" if keep else "removed it"
+        except OSError as error:
+            done = f"could not {'replace' if keep else 'remove'} it ({error.strerror or error}): remove it by hand"
+        if keep:
+            log.warning("The active-table marker %s was not a plain file; %s.", marker, done)
+            return
+        self._load_markers().discard(guild_id)
+        missing = "is not a file" if database.exists() else "is missing"
+        log.warning("The active-table marker %s names server %s, whose database %s %s: nothing to restore there; %s.",
+                    marker, guild_id, database, missing, done)
 
     async def _build_index(self) -> None:
         self._marked = set()

@@ -38,7 +38,7 @@ import socket
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any, NoReturn
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote
 
 import asyncpg
 
@@ -230,13 +230,14 @@ STARTUP_CHECK_SECONDS = 5.0
 def _url_parts(dsn: str) -> tuple[str, str, str]:
     """The user, the host[:port] list and the database a URL names, for sentences
     (asyncpg's defaults when a part is left out)."""
-    rest = dsn.partition("://")[2]
+    rest, _, query = dsn.partition("://")[2].partition("?")
     netloc, _, path = rest.partition("/")
-    netloc = netloc.split("?", 1)[0]
     userinfo, at, hosts = netloc.rpartition("@")
-    user = unquote(userinfo.partition(":")[0]) if at else ""
-    database = unquote(path.split("?", 1)[0])
-    return user or "(your system user)", hosts or "the local socket", database or user or "(named after the user)"
+    options = parse_qs(query)
+    user = unquote(userinfo.partition(":")[0]) if at else options.get("user", [""])[0]
+    hosts = hosts or options.get("host", ["the local socket"])[0]
+    database = unquote(path) or options.get("dbname", [""])[0]
+    return user or "(your system user)", hosts, database or user or "(named after the user)"
 
 
 def startup_sentence(error: BaseException, dsn: str) -> str:
