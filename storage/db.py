@@ -93,9 +93,11 @@ def pool_budget(cap: int = DEFAULT_MAX_OPEN) -> int:
 
 
 class StorageError(RuntimeError):
-    """A database problem. ``str()`` is a log line; ``sentence`` is for a player."""
+    """A database problem. ``str()`` is a log line (the cause); ``sentence`` is for a
+    player; ``remedy`` tells the bot's owner what to do, in the log."""
 
     sentence = "I could not reach this server's saved data just now, so nothing changed. Please try again."
+    remedy = "Check the disk under DATA_DIR (dmesg, df); nothing needs a restart."
 
 
 class GuildDataUnreadable(StorageError):
@@ -103,14 +105,29 @@ class GuildDataUnreadable(StorageError):
         "This server's saved data cannot be read (its database file is damaged), so I cannot do that. "
         "The bot's owner should restore it from a backup; see Troubleshooting in the README."
     )
+    remedy = "Restore the file from a backup, or set it aside with `python -m bot quarantine <server id>` (README, Troubleshooting)."
 
 
 class GuildDataReadOnly(StorageError):
     sentence = "I cannot save anything for this server right now (my data folder is read-only), so nothing changed."
+    remedy = "Let the bot's user write DATA_DIR (a read-only mount, its owner) or free disk space; nothing needs a restart."
 
 
 class GuildDataBusy(StorageError):
     sentence = "This server's saved data is busy right now, so nothing changed. Please try again in a moment."
+    remedy = (
+        "Something else held the database for over a second: on SQLite a backup or an open sqlite3 shell "
+        "(use the online .backup, which does not block the bot), on PostgreSQL a long transaction (see pg_stat_activity)."
+    )
+
+
+def log_failure(logger: logging.Logger, error: BaseException, message: str, *args: object, level: int = logging.WARNING) -> None:
+    """Log an expected failure (a damaged file, a full or read-only disk, a snapshot that
+    must be replayed): one line, ``message`` with its cause, then what to do when the error
+    is a StorageError. The traceback is no news to the owner, so it goes out at DEBUG only."""
+    remedy = getattr(error, "remedy", None)
+    logger.log(level, f"{message} {remedy.replace('%', '%%')}" if remedy else message, *args)
+    logger.debug("The failure above, in full:", exc_info=error)
 
 
 _UNREADABLE = {sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT}
@@ -393,7 +410,7 @@ class Storage:
         kind = type(error).__name__
         if (guild_id, kind) not in self._reported:
             self._reported.add((guild_id, kind))
-            log.error("Guild %s: %s (%s). Reported once until it recovers.", guild_id, error, kind)
+            log.error("Guild %s: %s (%s). %s Reported once until it recovers.", guild_id, error, kind, error.remedy)
         return error
 
     def _failure(self, guild_id: int, error: BaseException) -> StorageError | None:

@@ -69,14 +69,17 @@ _ACTIVE_GUILDS = "SELECT DISTINCT guild_id FROM deckhand.game_tables WHERE statu
 
 class DatabaseReadOnly(GuildDataReadOnly):
     sentence = "I cannot save anything right now (my database refuses writes), so nothing changed."
+    remedy = "PostgreSQL refuses writes (a read-only replica, or its disk is full): point DATABASE_URL at the primary, or free space."
 
 
 class DatabaseUnreachable(StorageUnavailable):
     sentence = "I could not reach my database just now, so nothing changed. Please try again in a moment."
+    remedy = "Check that PostgreSQL runs and answers at DATABASE_URL's host and port; the bot carries on once it does."
 
 
 class DatabaseRefused(StorageUnavailable):
     sentence = "My database refused me (the bot's owner must check its settings), so nothing changed."
+    remedy = "Check the user, password and database name in DATABASE_URL, and that user's rights; the bot carries on once they work."
 
 
 # ----------------------------------------------------------------- the adapter
@@ -409,7 +412,7 @@ class PostgresStorage:
         kind = type(classified).__name__
         if kind not in self._reported:
             self._reported.add(kind)
-            log.error("%s (%s). Reported once until it recovers.", classified, kind)
+            log.error("%s (%s). %s Reported once until it recovers.", classified, kind, classified.remedy)
         if classified is error:
             raise error
         raise classified from error
