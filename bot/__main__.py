@@ -6,6 +6,11 @@ cannot be read (see Troubleshooting in the README); the server then starts afres
 ``python -m bot migrate <guild_id>... | --all`` (or ``deckhand migrate``) copies
 servers' SQLite files under DATA_DIR into the PostgreSQL database of DATABASE_URL
 (idempotent; never overwrites a server that has other data there).
+
+Exit codes (README, Configure): 0 stopped, 1 an unexpected error (with its traceback),
+2 something the owner must fix first, said in one sentence on stderr. The database and
+the data directory are checked before connecting to Discord; Discord unreachable at
+start is retried, not an exit.
 """
 
 from __future__ import annotations
