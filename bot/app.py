@@ -20,6 +20,7 @@ from bot.games import GameRegistry
 from bot.tables import TableManager
 from bot.views import DYNAMIC_ITEMS, on_modal_submit
 from storage import open_storage
+from storage.db import StorageError, log_failure
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +129,10 @@ class _Deckhand:
     async def _restore_tables(self) -> None:
         try:
             restored = await self.tables.restore_all()
+        except StorageError as error:  # the database cannot be reached or read: one line, said by the storage too
+            log_failure(log, error, "Unfinished tables were not restored (%s): restart the bot once its database answers to bring them back.",
+                        type(error).__name__, level=logging.ERROR)
+            return
         except Exception:
             log.exception("Restoring unfinished tables failed")
             return

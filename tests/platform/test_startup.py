@@ -219,3 +219,18 @@ def test_discords_reconnect_tracebacks_become_one_line(caplog):
         logger.exception("Attempting a reconnect in %.2fs", 4.5)
     (record,) = [r for r in caplog.records if r.name == "discord.client"]
     assert record.exc_info is None and record.getMessage().startswith("Attempting a reconnect in 4.50s (ClientConnectorDNSError:")
+
+
+async def test_a_restore_that_cannot_reach_the_database_is_one_line(simcord_env, caplog, monkeypatch):
+    from storage.pg import DatabaseUnreachable
+
+    bot = simcord_env.bot
+
+    async def unreachable():
+        raise DatabaseUnreachable("PostgreSQL postgresql://u:***@db/d (listing active guilds): OSError: Connect call failed")
+
+    monkeypatch.setattr(bot.tables, "restore_all", unreachable)
+    caplog.set_level(logging.INFO)
+    await bot._restore_tables()
+    (line,) = [r for r in caplog.records if "were not restored" in r.getMessage()]
+    assert line.exc_info is None and "DatabaseUnreachable" in line.getMessage() and "PostgreSQL runs" in line.getMessage()
