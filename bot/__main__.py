@@ -229,7 +229,8 @@ def main() -> int:
 
 class _OneLineReconnects(logging.Filter):
     """discord.py logs each gateway reconnect with a full traceback of the network
-    error; above DEBUG, keep one line naming the cause (the traceback goes at DEBUG)."""
+    error. Unless the log is at DEBUG (which keeps it whole), the record becomes one
+    line naming the cause."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.exc_info and record.getMessage().startswith("Attempting a reconnect") and not logging.getLogger().isEnabledFor(logging.DEBUG):
