@@ -22,6 +22,7 @@ from bot.tables.moves import MovesMixin
 from bot.tables.restore import RestoreMixin, until_restored
 from bot.tables.sync import SyncMixin
 from bot.tables.table import Table, TableError, _reply
+from bot.tables.threads import PAUSED_SENTENCE, ThreadsMixin
 from bot.tables.timers import TimersMixin
 from storage import repos
 from storage.db import GuildDataMissing, Storage, StorageError
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from discord.ext import commands
 
 
-class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, RestoreMixin, SyncMixin, GuildSettingsMixin):
+class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, RestoreMixin, SyncMixin, GuildSettingsMixin, ThreadsMixin):
     """One per bot: every table this process holds. The mixins are its concerns, one
     module each; they share the state set up here and call each other through ``self``."""
 
@@ -55,6 +56,7 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         self._closing = False
         self._loading = asyncio.Lock()
         self.publisher = Publisher(self)
+        self._listen_to_threads()
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process holds the guild's shard: its timers, computer players
@@ -79,6 +81,9 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         typed in; in the parent channel, on its lobby)."""
         threads = [t for t in self._tables.values() if t.guild_id == guild_id and t.record.channel_id == channel_id and t.record.thread_id is not None]
         mine = [t for t in threads if user_id in t.record.players]
+        paused = [t for t in mine if t.record.publish.get("paused")]
+        if paused:
+            return PAUSED_SENTENCE.format(where=f"<#{paused[0].record.thread_id}>")
         if mine:
             where = ", ".join(f"<#{t.record.thread_id}>" for t in mine)
             return f"Your game is played in its thread, {where}: use the command there."

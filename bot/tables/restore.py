@@ -114,7 +114,12 @@ class RestoreMixin:
                 return False
             table.state = state
         self._track(table)
-        if record.status == "playing" and self.owns(guild_id):
+        if record.status == "playing" and self.owns(guild_id) and record.publish.get("paused"):
+            # Paused for a closed thread (bot/tables/threads.py): it may have been
+            # reopened or deleted while the bot was away. (The retry slot: cancelled with the table.)
+            table.needs_publish = True
+            table.publish_retry = asyncio.create_task(self._recheck_thread(table), name=f"deckhand-thread-{guild_id}-{record.id}")
+        elif record.status == "playing" and self.owns(guild_id):
             self._arm_timers(table)
             if record.message_id is None:
                 table.needs_publish = True

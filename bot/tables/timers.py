@@ -59,6 +59,8 @@ class TimersMixin:
         record = table.record
         if record.status != "playing" or not self.owns(table.guild_id):
             return  # timers belong to the process that holds the guild's shard
+        if record.publish.get("paused"):
+            return  # its thread is closed (bot/tables/threads.py): nothing runs until it reopens
         if record.deadline is not None:
             table.timer = asyncio.create_task(self._turn_timer(table, record.version, record.deadline), name=f"deckhand-timer-{table.guild_id}-{table.id}")
         for obligation_id, (player, deadline) in record.obligations.items():
