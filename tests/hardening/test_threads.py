@@ -241,3 +241,42 @@ async def test_a_paused_game_resumes_after_a_restart_when_its_thread_was_reopene
     assert "paused" not in table.record.publish
     await play_one(table, members, thread)
     assert table.record.version == 1
+
+
+# ------------------------------------------------------------------ item 8: a damaged table's notice
+
+
+def damage(data_dir, guild_id):
+    import sqlite3
+
+    with sqlite3.connect(data_dir / "guilds" / f"{guild_id}.sqlite3") as db:
+        db.execute("UPDATE game_tables SET state = 'nope', seed = NULL")
+
+
+def bot_said(place, words):
+    return [m for m in place.history() if m.author.bot and words in (m.content or "")]
+
+
+async def test_a_table_too_damaged_to_restore_is_announced_in_its_thread(simcord_env, data_dir):
+    env = simcord_env
+    guild, channel, members = world(env)
+    table, thread = await start(env, channel, members)
+    await env.bot.tables.close()
+    damage(data_dir, guild.id)
+    await restart(env, data_dir, TOY)
+    assert env.bot.tables.tables() == []
+    (notice,) = bot_said(thread, "could not be restored")  # where the players are
+    assert f"<#{channel.id}>" in notice.content  # and where a new table can be opened
+    assert bot_said(channel, "could not be restored") == []
+
+
+async def test_a_damaged_tables_notice_goes_to_the_parent_naming_a_thread_that_is_gone(simcord_env, data_dir):
+    env = simcord_env
+    guild, channel, members = world(env)
+    table, thread = await start(env, channel, members)
+    await env.bot.tables.close()
+    damage(data_dir, guild.id)
+    delete_unannounced(env, thread.id)
+    await restart(env, data_dir, TOY)
+    (notice,) = bot_said(channel, "could not be restored")
+    assert f"<#{thread.id}>" in notice.content
