@@ -170,6 +170,8 @@ class ThreadsMixin:
         if table.needs_publish and isinstance(table.board_error, discord.Forbidden):
             parent = f"<#{record.channel_id}>"
             await self._end_homeless(table, f"The thread of {title} #{table.id} was deleted and I may not post in {parent}, so the game ended. Its state is saved.")
+            return
+        await self._edit_lobby_message(table, self._lobby_embed(table), None)  # no longer "In play in <#thread>"
 
     async def _end_homeless(self, table: Table, why: str) -> None:
         """A game with nowhere to be played: closed with its state kept in its row, and

@@ -32,8 +32,8 @@ class TimersMixin:
             for n in range(attempt, PUBLISH_RETRIES + 1):
                 await asyncio.sleep(PUBLISH_RETRY_SECONDS * n)
                 async with table.lock:
-                    if table.status != "playing" or not table.needs_publish:
-                        return
+                    if table.status != "playing" or not table.needs_publish or table.record.publish.get("paused"):
+                        return  # shown, closed, or paused for a closed thread (shown when it reopens)
                     await self._publish(table, ping=table.record.turn_players)
                     if not table.needs_publish:
                         return
