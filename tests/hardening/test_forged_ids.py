@@ -151,3 +151,15 @@ async def test_reading_without_create_never_makes_a_file(tmp_path):
     async with storage.reading(42, create=False):
         pass
     await storage.close()
+
+
+async def test_forged_hand_controls_in_dms_for_an_unknown_server_create_nothing(simcord_env, data_dir):
+    """In DMs hand controls pass the boundary (a DM has no server); the lookup that
+    follows still never creates a database for the id a custom_id named."""
+    env = simcord_env
+    stranger = env.create_user("stranger")
+    dm = await stranger.send_dm("hi")
+    for shape, values in KINDS:
+        result = await forge_component(stranger, dm, shape.format(g=UNKNOWN, t=1), values=values)
+        assert result.ephemeral and text_of(result)
+    assert files(data_dir) == []

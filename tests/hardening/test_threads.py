@@ -280,3 +280,17 @@ async def test_a_damaged_tables_notice_goes_to_the_parent_naming_a_thread_that_i
     await restart(env, data_dir, TOY)
     (notice,) = bot_said(channel, "could not be restored")
     assert f"<#{thread.id}>" in notice.content
+
+
+async def test_the_host_can_cancel_a_paused_game_from_the_parent(simcord_env):
+    env = simcord_env
+    bot_user = env.bot.user
+    guild, channel, members = world(env, overwrites={bot_user: discord.PermissionOverwrite(manage_threads=False)})
+    table, thread = await start(env, channel, members)
+    lock(env, thread)
+    await env.settle()
+    assert "paused" in table.record.publish
+    refused = await members[1].slash(channel, "cancel")
+    assert "Only the host" in head(refused.response) and table.status == "playing"
+    cancelled = await members[0].slash(channel, "cancel")
+    assert "cancelled" in head(cancelled.response) and table.status == "cancelled"
