@@ -536,7 +536,12 @@ class Publisher:
             table.board_error = error
             # A thread deleted, archived or locked is a state of the table, not a
             # transient error: dealt with there (moved, reopened or paused), no retries.
-            if not await self.manager._board_refused(table, error, final=final):
+            try:
+                handled = await self.manager._board_refused(table, error, final=final)
+            except Exception:
+                log.exception("Could not deal with the closed thread of table %s in guild %s", table.id, table.guild_id)
+                handled = False
+            if not handled:
                 log.warning("Could not update the board of table %s in guild %s: %s", table.id, table.guild_id, error)
                 table.needs_publish = True
                 if not final:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import sqlite3
 from typing import Any
@@ -32,6 +33,7 @@ import discord
 from bot import guard
 from bot.tables.table import RECENT_LINES, Table, now_ts
 from storage import repos
+from storage.db import StorageError
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
 
@@ -144,8 +146,8 @@ class ThreadsMixin:
             await self._end_homeless(table, f"The thread of {title} #{table.id} was deleted and this channel has another table, so the game ended here. Its state is saved.")
             return
         line = "🧵 This game's thread was deleted, so the game goes on here in the channel."
+        kept = (record.thread_id, record.message_id, record.message_posted_at, copy.deepcopy(record.publish), list(record.recent), record.deadline, dict(record.obligations))
         self._unpause(table)
-        old_thread = record.thread_id
         record.thread_id = None
         record.message_id = None  # the board went with the thread
         record.message_posted_at = None
@@ -160,9 +162,12 @@ class ThreadsMixin:
                 )
         except sqlite3.IntegrityError:
             # Another process opened a table in the parent meanwhile (one table per place).
-            record.thread_id = old_thread
+            _restore_fields(table, kept)
             await self._end_homeless(table, f"The thread of {title} #{table.id} was deleted and this channel has another table, so the game ended here. Its state is saved.")
             return
+        except StorageError:
+            _restore_fields(table, kept)  # not moved: the next publish finds the thread gone again
+            raise
         self._track(table)  # the parent channel is its place now
         self._arm_timers(table)
         table.board_error = None
@@ -316,6 +321,11 @@ class ThreadsMixin:
                     await self._thread_gone(table)
                 elif not _closed(thread) and is_paused(table):
                     await self._resume(table)
+
+
+def _restore_fields(table: Table, kept: tuple[Any, ...]) -> None:
+    record = table.record
+    record.thread_id, record.message_id, record.message_posted_at, record.publish, record.recent, record.deadline, record.obligations = kept
 
 
 def _closed(thread: Any) -> bool:
