@@ -109,6 +109,10 @@ class MovesMixin:
         if not synced and await self._sync(table):
             raise _Stale()  # decided on an older copy: the caller re-decides or says so
         assert table.state is not None
+        if table.record.publish.get("paused"):
+            from bot.tables.threads import paused_sentence
+
+            raise RuleError(paused_sentence(table))
         checkpoint = _Checkpoint.of(table)
         events = table.state.apply(user, action)  # raises RuleError with the state untouched
         return await self._commit(table, [(user, action)], events, checkpoint, source)
