@@ -18,7 +18,7 @@ from bot.engine import Game
 from bot.games import GameSpec
 from bot.tables.table import Table, now_ts
 from storage import repos
-from storage.db import StorageError, log_failure
+from storage.db import GuildDataMissing, StorageError, log_failure
 from storage.repos import BadRecord, TableRecord
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
@@ -39,8 +39,11 @@ class RestoreMixin:
             if not self.owns(guild_id):
                 continue  # another process's shard: it restores its own
             try:
-                async with self.storage.reading(guild_id) as db:
+                # create=False: a marker never creates storage (storage drops dangling ones; this covers a file deleted since).
+                async with self.storage.reading(guild_id, create=False) as db:
                     rows = await repos.active_rows(db)
+            except GuildDataMissing:
+                continue
             except StorageError as error:  # expected (a damaged file, a disk error): one line
                 log_failure(log, error, "Guild %s: its unfinished tables stay closed until its database can be read (%s).",
                             guild_id, type(error).__name__, level=logging.ERROR)

@@ -245,3 +245,21 @@ async def test_a_start_with_a_dangling_marker_creates_no_database(data_dir, capl
         assert not (data_dir / "active" / "45").exists() and len(marker_lines(caplog)) == 1
     finally:
         await env.shutdown()
+
+
+async def test_a_file_deleted_after_the_markers_were_checked_is_not_created_by_the_restore(data_dir, monkeypatch):
+    from simcord import Env
+
+    from tests.conftest import make_bot
+
+    await built_index(data_dir)
+    (data_dir / "active" / "46").touch()
+    monkeypatch.setattr(Storage, "_drop_if_dangling", lambda self, guild_id: None)  # as if the file went just after
+    bot = make_bot(data_dir, ("bot.commands", "tests.platform.toy"))
+    env = Env(bot)
+    await env.start()
+    try:
+        await bot.restore_task
+        assert not (data_dir / "guilds" / "46.sqlite3").exists()
+    finally:
+        await env.shutdown()
