@@ -52,6 +52,10 @@ class Table:
     #: After a board Discord refused: the players it still has to ping (the others
     #: were told through their hands), for the publish retry.
     unpinged: list[int] | None = None
+    #: Discord's refusal of the latest board publish, if it failed (bot/tables/threads.py).
+    board_error: Exception | None = None
+    #: When the bot last reopened this table's archived or locked thread (our clock).
+    reopened_at: float | None = None
 
     @property
     def id(self) -> int:
