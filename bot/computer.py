@@ -173,6 +173,11 @@ async def _play(manager: TableManager, table: Table) -> None:
     await asyncio.sleep(await pause_seconds(manager, table.guild_id))
     only: int | None = None
     for _ in range(ATTEMPTS):
+        # Think once the last move is shown (the table's show task, bot/publish.py): the
+        # picture drawn meanwhile in a worker thread would eat into the decision's time.
+        shown = table.show_task
+        if shown is not None and not shown.done():
+            await asyncio.wait({shown})
         movers = _movers(table)
         if only is not None and table.state is not None:
             movers = [p for p in movers if p == only and _owes(table.state, p)]

@@ -291,8 +291,8 @@ class LobbyMixin:
             where = f" in <#{record.thread_id}>" if record.thread_id and record.thread_id != interaction.channel_id else ""
             await _reply(interaction, f"Started{where}.", ephemeral=True)
             await self._edit_lobby_message(table, self._lobby_embed(table), None)
-        self._arm_timers(table)
         await self.publisher.show(table, ping=current)
+        self._arm_timers(table)
 
     async def _open_thread(self, interaction: discord.Interaction, table: Table) -> None:
         """Start: a public thread from the lobby message, where the game is played.
