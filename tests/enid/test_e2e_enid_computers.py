@@ -166,7 +166,6 @@ async def test_plain_mode_with_a_computer_to_the_end(simcord_env, data_dir, monk
         await member_step(ada, channel, table, rng)
     else:
         pytest.fail("the plain game did not end within 500 of the member's steps")
-    print("ACTIONS", [(u if u > 0 else "C", c) for (u, c) in _rows(data_dir, guild.id, "SELECT user_id, code FROM actions WHERE table_id = ? ORDER BY seq", table.id)])
     said = [m.content for m in place.history() if (m.content or "").startswith("🤖 Deckhand")]
     assert all(line.endswith("Last card!") for line in said)  # the only words of plain mode
     seat = next(p for p in table.record.players if computer.is_computer(p))
