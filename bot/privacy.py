@@ -74,6 +74,15 @@ def replace_person(value: Any, user_id: int, new: int | None, *, label: str = FO
     and a mention in text becomes ``label``. Discord ids have 17 to 20 digits, so no
     other number in a game's record can be mistaken for one."""
     text, mention = str(int(user_id)), _mention(user_id)
+    digits = re.compile(rf"(?<!\d){text}(?!\d)")
+    instead = str(new) if new is not None else "former"
+
+    def words(item: str) -> str:
+        """Mentions become the label; the id inside other text (an obligation's
+        "last-<id>-46") becomes the former player's."""
+        if text not in item:
+            return item
+        return digits.sub(instead, mention.sub(label, item))
 
     def walk(item: Any, key: str | None = None) -> Any:
         if isinstance(item, bool):
@@ -85,15 +94,11 @@ def replace_person(value: Any, user_id: int, new: int | None, *, label: str = FO
         if isinstance(item, str):
             if item == text:
                 return None if key == "author" or new is None else str(new)
-            return mention.sub(label, item) if "<@" in item else item
+            return words(item)
         if isinstance(item, list):
             return [walk(v, key) for v in item]
         if isinstance(item, dict):
-            out = {}
-            for k, v in item.items():
-                new_key = k if k != text or new is None else str(new)
-                out[new_key] = walk(v, k)
-            return out
+            return {words(k) if isinstance(k, str) else k: walk(v, k) for k, v in item.items()}
         return item
 
     return walk(value)
@@ -108,9 +113,9 @@ def seat_label(players: list[int], player: int, you: int) -> str:
         return "you"
     if is_computer(player):
         return "a computer player"
-    if is_former(player):
-        return FORMER_NAME
-    return f"seat {players.index(player) + 1}" if player in players else "another player"
+    if player in players:  # a person, or a former one: by seat, so a forget elsewhere changes no export
+        return f"seat {players.index(player) + 1}"
+    return FORMER_NAME if is_former(player) else "another player"
 
 
 def hide_others(text: str, players: list[int], you: int) -> str:
@@ -210,8 +215,7 @@ async def export(db: Connection, user_id: int, guild_id: int, now: float) -> dic
         "exported_at": when(now),
         "other_people": (
             "Nobody else's id is in this file: the other people at your games are named by their seat "
-            "at that game ('seat 2'), computer players as 'a computer player', and people who asked to "
-            "be forgotten as 'a former player'."
+            "at that game ('seat 2'), computer players as 'a computer player'."
         ),
     }
     for kind in KINDS.values():
@@ -300,7 +304,7 @@ async def _describe_games(db: Connection, user_id: int, rules: Policy) -> str | 
     return (
         f"{_plural(len(tables), 'table')} you sat at or hosted ({', '.join(games)}"
         + (f"; {in_play} in play now" if in_play else "")
-        + "): the game, your seat, who hosted, when it was played, its final position and public log. "
+        + "): the game, your seat, who hosted, when it was played, and its final position and last public log lines. "
         f"Kept while Deckhand is in this server; deleted {_plural(rules.leave_grace_days, 'day')} after it leaves."
     )
 
@@ -318,7 +322,6 @@ async def _export_games(db: Connection, user_id: int) -> list[dict[str, Any]]:
             "your_seat": t.players.index(user_id) + 1 if user_id in t.players else None,
             "seats": [seat_label(t.players, p, user_id) for p in t.players],
             "host": seat_label(t.players, t.host_id, user_id),
-            "log": [hide_others(line, t.players, user_id) for line in t.recent],
         })
     return out
 
