@@ -517,7 +517,13 @@ def kinds() -> Iterable[DataKind]:
 # ------------------------------------------------------------------ retention
 
 
-async def purge_moves(db: Connection, now: float) -> int:
-    """Delete the move logs of games that ended longer ago than this server keeps them."""
-    rules = await policy(db)
-    return await repos.purge_old_actions(db, now - rules.moves_kept_days * DAY)
+async def moves_to_purge(db: Connection, now: float) -> float | None:
+    """The end time before which this server's finished games lose their move logs, if
+    any such log is left (None: nothing to delete). A read, so most runs take no lock."""
+    before = now - (await policy(db)).moves_kept_days * DAY
+    return before if await repos.has_old_actions(db, before) else None
+
+
+async def purge_moves(db: Connection, before: float) -> int:
+    """Delete the move logs of games that ended before ``before``."""
+    return await repos.purge_old_actions(db, before)

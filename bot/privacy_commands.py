@@ -209,8 +209,11 @@ class Privacy(commands.Cog):
             if not self.bot.settings.owns(guild_id):  # type: ignore[attr-defined]
                 continue
             try:
-                async with self.storage.transaction(guild_id) as db:
-                    deleted += await privacy.purge_moves(db, now)
+                async with self.storage.reading(guild_id) as db:
+                    before = await privacy.moves_to_purge(db, now)
+                if before is not None:
+                    async with self.storage.transaction(guild_id) as db:
+                        deleted += await privacy.purge_moves(db, before)
             except StorageError as error:
                 log_failure(log, error, "Could not purge old move logs of server %s; trying again next time.", guild_id)
             await asyncio.sleep(0)  # let moves in play go first

@@ -514,6 +514,17 @@ async def reassign_result(db: Connection, table_id: int, old: int, new: int) -> 
     return await execute_count(db, "UPDATE results SET user_id = ? WHERE table_id = ? AND user_id = ?", (new, table_id, old))
 
 
+async def has_old_actions(db: Connection, finished_before: float) -> bool:
+    """Whether :func:`purge_old_actions` would delete anything (a read: no write lock)."""
+    async with db.execute(
+        "SELECT EXISTS (SELECT 1 FROM actions WHERE table_id IN (SELECT id FROM game_tables"
+        " WHERE status NOT IN ('lobby', 'playing') AND updated_at < ?))",
+        (finished_before,),
+    ) as cursor:
+        (found,) = await cursor.fetchone()
+    return bool(found)
+
+
 async def purge_old_actions(db: Connection, finished_before: float) -> int:
     """Delete the move logs of tables that ended (finished, cancelled, broken) before
     ``finished_before``; their results and final state stay. Returns the rows deleted."""
