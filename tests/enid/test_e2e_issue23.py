@@ -173,3 +173,40 @@ async def test_a_typed_shout_that_draws_a_card_makes_the_older_hand_stale(simcor
     clicked = await use_control(ada, fresh(env, shown.response.message), f"challenge::{middle}")
     assert ("earlier moment" in head(clicked.response)) is not counts
     assert (table.state.vote is not None) is counts
+
+
+# ----------------------------------------------------------------- 5. a closed vote and the voter's hand
+
+
+async def reach_a_limerick_vote(env, channel, members, deals):
+    ada, bob, cyd = members
+    deals.append(([["6s", "9s", "5s"], ["5c", "3s", "4d"], ["Qs", "7s", "7c"]], ["4s"]))
+    _, table = await open_table(env, channel, members, "enid")
+    await play(ada, channel, "play:6s")
+    await type_(ada, channel, "Alan Turing of Sturgeon")
+    await type_(ada, channel, POEM[0])
+    await play(bob, channel, "recite")
+    await type_(bob, channel, "\n".join(POEM[1:]))
+    assert table.state.vote["about"] == "limerick"
+    return table
+
+
+@pytest.mark.parametrize("last", ["ada", "cyd"])
+async def test_a_closed_vote_leaves_no_your_move_on_the_last_voters_hand(simcord_env, data_dir, deals, last):
+    """Ada's turn does not come next (her hand must say she waits); Cyd's does (her hand
+    must offer her turn, not the closed vote)."""
+    env = simcord_env
+    guild, channel, (ada, bob, cyd) = setup_world(env)
+    table = await reach_a_limerick_vote(env, channel, [ada, bob, cyd], deals)
+    voter, other = (ada, cyd) if last == "ada" else (cyd, ada)
+    shown = await voter.click(board(channel), label="Show hand")
+    assert "Your move" in text(shown.response.message) and "Vote on the limerick" in text(shown.response.message)
+    await vote(other, channel, "yes")
+    await vote(voter, channel, "yes")
+    assert table.state.vote is None and table.state.current == cyd.id
+    hand = text(fresh(env, shown.response.message))
+    assert "Vote on the limerick" not in hand
+    if voter is ada:
+        assert "Your move" not in hand and "Waiting for" in hand
+    else:
+        assert "Your move" in hand and "Your turn: lay a card" in hand
