@@ -24,13 +24,17 @@ from bot.gamecog import GameCog
 from bot.games import GameSpec
 from bot.tables import reads_chat
 from cogs.enid import render
-from cogs.enid.rules import ENID, HOUSE_RULES, MODES, EnidGame
+from cogs.enid.rules import ENID, HOUSE_RULES, MODES, PLAIN, EnidGame
 
 GAME = EnidGame.key
 
 
-def lobby_note(reads: bool) -> str:
+def lobby_note(reads: bool, mode: str = ENID) -> str:
     """The lobby's word on how rituals are said."""
+    if mode == PLAIN:
+        where = "in the game's thread" + (" (or with /say)" if reads else " with /say (this bot cannot read chat here)")
+        return (f"Plain Blackjack: the buttons play your cards. The one thing to type is “Last card”, {where}, "
+                "when you lay your last-but-one card. See /rules game:enid.")
     if reads:
         return ("Enid: every card you lay must be named by typing its name in the game's thread (or with /say). "
                 "The Church's shout must @mention its target or reply to them (type @Deckhand 1 for a computer player). "
@@ -50,7 +54,7 @@ class EnidCog(GameCog, group_name="enid", group_description="Enid: Blackjack wit
     @app_commands.choices(
         mode=[
             app_commands.Choice(name="enid: name every card, limericks, the Enid chain", value="enid"),
-            app_commands.Choice(name="plain: Blackjack with its magic cards, nothing to type", value="plain"),
+            app_commands.Choice(name="plain: Blackjack with its magic cards, only “Last card” to type", value="plain"),
         ]
     )
     async def new(self, interaction: discord.Interaction, mode: str | None = None) -> None:
@@ -59,7 +63,7 @@ class EnidCog(GameCog, group_name="enid", group_description="Enid: Blackjack wit
         if chosen not in MODES:
             await guard.answer(interaction, f"Enid is played in mode enid or plain, not {guard.clip(chosen, 20)}.")
             return
-        note = lobby_note(reads_chat(self.bot)) if chosen == ENID else "Plain Blackjack: nothing to type, the buttons do it all."
+        note = lobby_note(reads_chat(self.bot), chosen)
         await self.open_table(interaction, note=note, mode=chosen)
 
     @session.command(name="end", description="End this channel's Enid session: show the chain and results, then start afresh.")

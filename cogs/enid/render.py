@@ -40,8 +40,24 @@ SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 def table_option_lines(options: Mapping[str, Any]) -> list[str]:
     """The table's mode as a sentence for the lobby (the platform adds the house rules)."""
     if options.get("mode", "enid") == "plain":
-        return ["Plain mode: Mike Taylor's Blackjack with its magic cards; nothing to type."]
+        return ["Plain mode: Mike Taylor's Blackjack with its magic cards; the one thing to type is “Last card”."]
     return ["Enid mode: name every card you lay and say the rituals (the note below says where)."]
+
+
+#: House rules only Enid mode's names, limericks and votes use: a plain table has none of them.
+ENID_MODE_RULES = frozenset({"beginner_names", "limerick_seconds", "vote_seconds", "builtin_names"})
+
+
+def house_rule_line(key: str, value: str, options: Mapping[str, Any]) -> str | None:
+    """A house rule's lobby sentence at this table (``bot/tables/lobby.py``): a plain
+    table leaves out Enid mode's rules, and its one ritual is “Last card”."""
+    if options.get("mode", "enid") != "plain":
+        return None
+    if key in ENID_MODE_RULES:
+        return ""
+    if key == "ritual_seconds":
+        return f"“Last card” must be typed within {value} seconds of laying your last-but-one card, or you pick up 7."
+    return None
 
 
 RITUALS = {

@@ -210,3 +210,28 @@ async def test_a_closed_vote_leaves_no_your_move_on_the_last_voters_hand(simcord
         assert "Your move" not in hand and "Waiting for" in hand
     else:
         assert "Your move" in hand and "Your turn: lay a card" in hand
+
+
+# ----------------------------------------------------------------- 7. the plain-mode lobby
+
+
+async def test_the_plain_lobby_says_only_what_plain_mode_has(simcord_env, data_dir):
+    import discord
+
+    env = simcord_env
+    guild, channel, (ada, bob, cyd) = setup_world(env)
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    # House rules away from their usual setting are listed in a lobby: Enid mode's among them.
+    for rule, value in (("ritual_seconds", "15"), ("limerick_seconds", "60"), ("vote_seconds", "60"), ("beginner_names", "yes")):
+        await admin.slash(channel, "settings house-rule", game="enid", rule=rule, value=value)
+    opened = await ada.slash(channel, "enid new", mode="plain")
+    lobby = text(opened.response.message)
+    # The one typed call of plain mode is said, and nothing claims there is none.
+    assert "nothing to type" not in lobby
+    assert "“Last card”" in lobby and "within 15 seconds" in lobby
+    # Enid mode's rituals, names, limericks and votes are not part of a plain table.
+    for word in ("a card's name", "shout", "limerick", "vote", "Enid name", "seed's names"):
+        assert word not in lobby, word
+    # Enid mode's lobby still lists them.
+    enid = text((await bob.slash(guild.create_text_channel("enid2"), "enid new")).response.message)
+    assert "a card's name, a shout, a cry" in enid and "limerick" in enid
