@@ -89,6 +89,17 @@ DRAW_REASONS = {
 }
 
 
+#: Which part of a name was wrong (a misnamed event's ``why``, ``cogs/enid/names.py``);
+#: a middle name's problem is already a sentence and is shown as it is.
+MISNAMED = {
+    "wrong name": "the name was wrong",
+    "wrong suit": "the name was right, the fish (the suit) was wrong",
+    "no suit": "the name was right, but “of” and the fish (the suit) were missing",
+    "no middle name": "it needs a made-up middle name (Dennis M… Richie, Brian W… Kernighan)",
+    "wrong chain": "“Enid … Blyton” was right, the middle names were not (the whole chain in order, then one new one)",
+}
+
+
 def _suit_word(letter: str | None, enid: bool) -> str:
     if not letter:
         return ""
@@ -351,7 +362,8 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             if data.get("why") == "time ran out":
                 lines.append(f"❌ {who} did not name {show_card(data.get('card'))} in time: its magic is void")
             else:
-                lines.append(f"❌ {who} misnamed {show_card(data.get('card'))} ({data.get('why', 'wrong name')}): its magic is void")
+                why = str(data.get("why", "wrong name"))
+                lines.append(f"❌ {who} misnamed {show_card(data.get('card'))}: {MISNAMED.get(why, why)}; its magic is void")
         elif kind == "draw":
             reason = str(data.get("reason", ""))
             count = data.get("count", 0)

@@ -235,3 +235,21 @@ async def test_the_plain_lobby_says_only_what_plain_mode_has(simcord_env, data_d
     # Enid mode's lobby still lists them.
     enid = text((await bob.slash(guild.create_text_channel("enid2"), "enid new")).response.message)
     assert "a card's name, a shout, a cry" in enid and "limerick" in enid
+
+
+# ----------------------------------------------------------------- 8. which part of a name was wrong
+
+
+async def test_a_misnamed_card_tells_the_table_which_part_was_wrong(simcord_env, data_dir, deals):
+    env = simcord_env
+    guild, channel, (ada, bob, cyd) = setup_world(env)
+    deals.append(([["6s", "9d", "5c"], ["5s", "3c", "4d"], ["Qs", "7s", "7c"]], ["4s"]))
+    _, table = await open_table(env, channel, [ada, bob, cyd], "enid")
+    await play(ada, channel, "play:6s")
+    await type_(ada, channel, "Alan Turing of Carp")
+    shown = text(board(channel))
+    assert f"misnamed 6♠: the name was right, the fish (the suit) was wrong; its magic is void" in shown
+    assert "(wrong name)" not in shown
+    await play(bob, channel, "play:5s")
+    await type_(bob, channel, "Tarski")
+    assert "misnamed 5♠: the name was right, but “of” and the fish (the suit) were missing" in text(board(channel))
