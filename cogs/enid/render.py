@@ -221,7 +221,12 @@ def _your_task(observation: Mapping[str, Any], names: Mapping[int, str] | None =
         return "The game is over."
     owed = [o["ritual"] for o in observation.get("obligations", []) if o.get("player") == viewer and o.get("ritual") != "vote"]
     if owed:
-        return "Now " + "; and ".join(_you_owe(r, observation) for r in owed) + "."
+        words = "Now " + "; and ".join(_you_owe(r, observation) for r in owed) + "."
+        if viewer in (observation.get("current") or []):
+            # "Last card", a shout or a cry does not hold the turn: say what the turn wants too
+            # (the Ace's suit, the Eight's follow-up), in the order the player does them.
+            words += " Then: " + _turn_task(observation)
+        return words
     vote = observation.get("vote")
     if vote and viewer in vote.get("voters", []) and viewer not in vote.get("voted", []):
         return f"Vote on {_vote_subject(vote)}: use the Yes / No buttons on the vote message in the game's thread."
@@ -233,6 +238,11 @@ def _your_task(observation: Mapping[str, Any], names: Mapping[int, str] | None =
         return f"Waiting: {name_of(names or {}, o.get('player'))} must {RITUALS.get(o.get('ritual', ''), 'finish a ritual')} in the thread."
     if viewer not in (observation.get("current") or []):
         return "Waiting for your turn."
+    return _turn_task(observation)
+
+
+def _turn_task(observation: Mapping[str, Any]) -> str:
+    """What the viewer's turn asks of them (they are current)."""
     phase = observation.get("phase")
     if phase == "suit":
         return "Name a suit for your Ace."
