@@ -15,6 +15,9 @@ restore; this file names the game, adds ``mode`` to ``/enid new`` and ``/enid se
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -23,10 +26,11 @@ from bot import guard, sessions
 from bot.gamecog import GameCog
 from bot.games import GameSpec
 from bot.tables import reads_chat
-from cogs.enid import render
+from cogs.enid import limerick, render
 from cogs.enid.rules import ENID, HOUSE_RULES, MODES, PLAIN, EnidGame
 
 GAME = EnidGame.key
+log = logging.getLogger(__name__)
 
 
 def lobby_note(reads: bool, mode: str = ENID) -> str:
@@ -45,6 +49,24 @@ def lobby_note(reads: bool, mode: str = ENID) -> str:
 
 class EnidCog(GameCog, group_name="enid", group_description="Enid: Blackjack with computer scientists, fish and rituals."):
     spec = GameSpec(game=EnidGame, render=render, house_rules=HOUSE_RULES, accepts_chat=True)
+    warm_task: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        # The limerick hint's pronouncing dictionary, read once in a worker thread at
+        # start-up (as bot/app.py warms the card faces): read by the first limerick
+        # instead, it froze every table of the process for about a second
+        # (bench/enid_limerick.py).
+        self.warm_task = asyncio.create_task(self._load_dictionary(), name="deckhand-enid-dictionary")
+
+    async def cog_unload(self) -> None:
+        if self.warm_task is not None and not self.warm_task.done():
+            self.warm_task.cancel()  # the worker thread finishes its reading on its own
+
+    async def _load_dictionary(self) -> None:
+        try:
+            await asyncio.to_thread(limerick.load_dictionary)
+        except Exception:
+            log.exception("Loading the pronouncing dictionary failed; the first limerick will load it")
 
     session = app_commands.Group(name="session", description="The channel's Enid session: its chain and results.")
 
