@@ -225,7 +225,8 @@ def _your_task(observation: Mapping[str, Any], names: Mapping[int, str] | None =
         if viewer in (observation.get("current") or []):
             # "Last card", a shout or a cry does not hold the turn: say what the turn wants too
             # (the Ace's suit, the Eight's follow-up), in the order the player does them.
-            words += " Then: " + _turn_task(observation)
+            then = _turn_task(observation).removeprefix("Your turn: ")
+            words += " Then " + then[:1].lower() + then[1:]
         return words
     vote = observation.get("vote")
     if vote and viewer in vote.get("voters", []) and viewer not in vote.get("voted", []):

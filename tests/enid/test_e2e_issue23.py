@@ -53,7 +53,7 @@ async def test_typing_last_card_after_an_ace_does_not_stale_the_suit_buttons(sim
     laid = await play(ada, channel, "play:As")
     hand = laid.response.message
     assert "Last card" in text(hand) and suit_button(hand, "d")
-    assert "Then: Name a suit for your Ace." in text(hand)  # both things the hand wants, in order
+    assert "pick up 7. Then name a suit for your Ace." in text(hand)  # both things the hand wants, in order
     await type_(ada, channel, "Last card!")
     assert not table.state.obligations  # the call was heard
     # Clicked from what the hand shows now, and from the message as it was before the
