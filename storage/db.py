@@ -109,6 +109,13 @@ class GuildDataReadOnly(StorageError):
     sentence = "I cannot save anything for this server right now (my data folder is read-only), so nothing changed."
 
 
+class GuildDataMissing(StorageError):
+    """``reading(guild_id, create=False)`` for a guild with no database: an id that
+    came from outside (a custom_id) never creates storage."""
+
+    sentence = "That table no longer exists."
+
+
 class GuildDataBusy(StorageError):
     sentence = "This server's saved data is busy right now, so nothing changed. Please try again in a moment."
 
@@ -303,7 +310,7 @@ class Storage:
 
     # -- connections ---------------------------------------------------------------
 
-    async def _slot(self, guild_id: int) -> _Slot:
+    async def _slot(self, guild_id: int, create: bool = True) -> _Slot:
         while True:
             slot = self._slots.get(guild_id)
             if slot is not None:
@@ -318,7 +325,7 @@ class Storage:
             future: asyncio.Future[_Slot] = asyncio.get_running_loop().create_future()
             self._opening[guild_id] = future
             try:
-                slot = await self._open(guild_id)
+                slot = await self._open(guild_id, create)
             except BaseException as error:
                 future.set_exception(error)
                 future.exception()  # retrieved: no "never retrieved" warning when nobody waited
@@ -362,9 +369,11 @@ class Storage:
         classified = classify(error, self.path_for(guild_id))
         return self._report(guild_id, classified) if classified is not None else None
 
-    async def _open(self, guild_id: int) -> _Slot:
+    async def _open(self, guild_id: int, create: bool = True) -> _Slot:
         path = self.path_for(guild_id)
         fresh = not path.exists()
+        if fresh and not create:
+            raise GuildDataMissing(f"guild {guild_id}: no database (not created for an id from outside)")
         try:
             if fresh:
                 self.guild_dir.mkdir(parents=True, exist_ok=True)
@@ -421,8 +430,8 @@ class Storage:
             self._evict_idle()
 
     @asynccontextmanager
-    async def _locked(self, guild_id: int) -> AsyncIterator[_Slot]:
-        slot = await self._slot(guild_id)
+    async def _locked(self, guild_id: int, create: bool = True) -> AsyncIterator[_Slot]:
+        slot = await self._slot(guild_id, create)
         try:
             try:
                 await asyncio.wait_for(slot.lock.acquire(), CONNECTION_WAIT_SECONDS)
@@ -470,9 +479,11 @@ class Storage:
                         self._set_marker(guild_id, False)
 
     @asynccontextmanager
-    async def reading(self, guild_id: int) -> AsyncIterator[aiosqlite.Connection]:
-        """Read without a write lock (WAL readers never block the writer)."""
-        async with self._locked(guild_id) as slot:
+    async def reading(self, guild_id: int, *, create: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+        """Read without a write lock (WAL readers never block the writer). With
+        ``create=False`` (ids taken from outside, e.g. a custom_id) a guild with no
+        database raises :class:`GuildDataMissing` instead of getting an empty one."""
+        async with self._locked(guild_id, create) as slot:
             try:
                 yield slot.connection
             except Exception as error:

@@ -402,8 +402,9 @@ class PostgresStorage:
                 yield db
 
     @asynccontextmanager
-    async def reading(self, guild_id: int) -> AsyncIterator[PgConnection]:
-        """Read one guild's rows (a read-only transaction; no guild lock)."""
+    async def reading(self, guild_id: int, *, create: bool = True) -> AsyncIterator[PgConnection]:
+        """Read one guild's rows (a read-only transaction; no guild lock). ``create`` is
+        for the SQLite backend's sake: here reading an unknown guild creates nothing."""
         async with self._session(guild_id, readonly=True) as db:
             yield db
 

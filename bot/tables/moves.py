@@ -114,6 +114,10 @@ class MovesMixin:
         if not synced and await self._sync(table):
             raise _Stale()  # decided on an older copy: the caller re-decides or says so
         assert table.state is not None
+        if table.record.publish.get("paused"):
+            from bot.tables.threads import paused_sentence
+
+            raise RuleError(paused_sentence(table))
         checkpoint = _Checkpoint.of(table)
         away_move = _away_move(table, user) if away else None
         events = table.state.apply(user, action)  # raises RuleError with the state untouched

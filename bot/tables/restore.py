@@ -1,7 +1,8 @@
 """Restore: every unfinished table brought back after a start (its state from the
 snapshot, or a replay of its seed, options and action log; its timers; its buttons
 through their dynamic custom_ids). A table that cannot be brought back is closed,
-with a sentence in its channel, and never stops the others."""
+with a sentence where its players are (its thread, else its channel), and never
+stops the others."""
 
 from __future__ import annotations
 
@@ -69,16 +70,18 @@ class RestoreMixin:
             self._untrack(table)
 
     async def _close_bad_row(self, guild_id: int, row: Any, why: str) -> None:
-        """Close a row that does not decode, by its id alone, and say so in its channel
-        if the row still names one."""
+        """Close a row that does not decode, by its id alone, and say so where its
+        players are (its thread, else its channel) if the row still names them."""
         table_id = row["id"]
         log.error("Table %s in guild %s has a damaged row (%s); closing it", table_id, guild_id, why)
         await self._set_broken(guild_id, table_id)
-        channel_id = row["channel_id"]
-        if isinstance(channel_id, int) and not isinstance(channel_id, bool) and 0 < channel_id < 1 << 63:
-            if self._by_channel.get((guild_id, channel_id)) is not None:
-                return  # the channel has a good table: do not confuse its players
-            await self._announce_closed(guild_id, channel_id, "A table in this channel could not be restored after a restart, because its saved data was damaged, and has been closed.")
+        channel_id, thread_id = _snowflake(row["channel_id"]), _snowflake(_column(row, "thread_id"))
+        if channel_id is not None:
+            if self._by_channel.get((guild_id, thread_id or channel_id)) is not None:
+                return  # that place has a good table: do not confuse its players
+            await self._announce_closed(
+                guild_id, channel_id, "A table here could not be restored after a restart, because its saved data was damaged, and has been closed.", thread_id=thread_id,
+            )
 
     async def _set_broken(self, guild_id: int, table_id: int) -> None:
         try:
@@ -87,10 +90,21 @@ class RestoreMixin:
         except Exception:
             log.exception("Could not mark table %s in guild %s as broken", table_id, guild_id)
 
-    async def _announce_closed(self, guild_id: int, channel_id: int, text: str) -> None:
+    async def _announce_closed(self, guild_id: int, channel_id: int, text: str, *, thread_id: int | None = None) -> None:
+        """Say it where the players are: the game's thread if it still takes messages,
+        else the parent channel, naming the thread it was played in."""
+        quiet = discord.AllowedMentions.none()
+        if thread_id is not None:
+            thread = self.bot.get_partial_messageable(thread_id, guild_id=guild_id)
+            try:
+                await thread.send(guard.fit(f"⚠️ {text} Sorry! You can open a new table in <#{channel_id}>."), allowed_mentions=quiet)
+                return
+            except discord.HTTPException as error:  # deleted, locked: the parent then
+                log.info("Could not post the closing notice of a table in its thread %s: %s", thread_id, error)
+            text = f"{text} It was played in the thread <#{thread_id}>."
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new table."), allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new table."), allowed_mentions=quiet)
 
     async def _restore(self, guild_id: int, record: TableRecord, *, announce: bool = True) -> bool:
         spec = self.games.get(record.game)
@@ -114,7 +128,12 @@ class RestoreMixin:
                 return False
             table.state = state
         self._track(table)
-        if record.status == "playing" and self.owns(guild_id):
+        if record.status == "playing" and self.owns(guild_id) and record.publish.get("paused"):
+            # Paused for a closed thread (bot/tables/threads.py): it may have been
+            # reopened or deleted while the bot was away. (The retry slot: cancelled with the table.)
+            table.needs_publish = True
+            table.publish_retry = asyncio.create_task(self._recheck_thread(table), name=f"deckhand-thread-{guild_id}-{record.id}")
+        elif record.status == "playing" and self.owns(guild_id):
             self._arm_timers(table)
             if record.message_id is None:
                 table.needs_publish = True
@@ -174,7 +193,22 @@ class RestoreMixin:
         await self._announce_closed(
             guild_id, record.channel_id,
             f"The {guard.clip(record.game, 40)} table #{record.id} could not be restored after a restart and has been closed. {why}",
+            thread_id=record.thread_id,
         )
+
+
+def _snowflake(value: Any) -> int | None:
+    """A channel id read from a row that may be damaged (None: not a usable id)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 1 << 63:
+        return value
+    return None
+
+
+def _column(row: Any, name: str) -> Any:
+    try:
+        return row[name]
+    except (IndexError, KeyError):
+        return None
 
 
 RESTORE_WAIT_SECONDS = 2.0
