@@ -514,6 +514,51 @@ def kinds() -> Iterable[DataKind]:
     return KINDS.values()
 
 
+def rows_kind(table: str, key: str, title: str, retention: str) -> DataKind:
+    """A kind for a table of rows keyed by ``user_id`` (ratings, per-player statistics):
+    ``/privacy show`` counts them, the export holds them (``user_id`` left out), and forget
+    deletes them. Register it, and add an :func:`after_forget` hook if others' rows derive
+    from the results (a ratings recompute)."""
+
+    async def rows(db: Connection, user_id: int) -> list[dict[str, Any]]:
+        async with db.execute(f"SELECT * FROM {table} WHERE user_id = ?", (user_id,)) as cursor:
+            found = await cursor.fetchall()
+        return [{k: row[k] for k in row.keys() if k not in ("user_id", "guild_id")} for row in found]
+
+    async def describe(db: Connection, user_id: int, rules: Policy) -> str | None:
+        found = await rows(db, user_id)
+        return f"{_plural(len(found), 'row')} of {title.lower()}. {retention}" if found else None
+
+    async def forget(db: Connection, user_id: int, context: ForgetContext) -> None:
+        await repos.execute_count(db, f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+
+    return DataKind(key, title, describe, rows, forget)
+
+
+def _wire_ratings() -> None:
+    """Ratings (issue 25, bot/ratings.py: ``recompute(db, game)``) derive from results:
+    once a forgotten player's results are a former player's, every game they played is
+    recomputed, in the forget's transaction, so others' ratings never keep their ghost."""
+    import importlib.util
+
+    if importlib.util.find_spec("bot.ratings") is None:
+        return
+    from bot import ratings
+
+    recompute = getattr(ratings, "recompute", None)
+    if recompute is None:
+        return
+
+    async def recompute_ratings(db: Connection, games: set[str]) -> None:
+        for game in sorted(games):
+            await recompute(db, game)
+
+    after_forget(recompute_ratings)
+
+
+_wire_ratings()
+
+
 # ------------------------------------------------------------------ retention
 
 

@@ -98,6 +98,7 @@ class Privacy(commands.Cog):
     @group.command(name="show", description="What Deckhand keeps about you on this server, and for how long.")
     async def show(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
+        guard.Deadline.start(interaction)  # a long history on a slow disk is still answered in time
         async with self.storage.reading(interaction.guild_id) as db:
             shown = await privacy.show(db, interaction.user.id)
             rules = await privacy.policy(db)
@@ -137,6 +138,7 @@ class Privacy(commands.Cog):
     @group.command(name="forget", description="Erase yourself from this server's data (asks you to confirm first).")
     async def forget(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
+        guard.Deadline.start(interaction)
         async with self.storage.reading(interaction.guild_id) as db:
             seated = await privacy.seated_in_play(db, interaction.user.id)
         if seated:
@@ -147,6 +149,7 @@ class Privacy(commands.Cog):
         await guard.answer(interaction, FORGET_WARNING, view=view)
 
     async def confirm_forget(self, interaction: discord.Interaction, guild_id: int, user_id: int) -> None:
+        guard.Deadline.start(interaction)  # rewriting many games' records may take a while
         async with self.storage.transaction(guild_id) as db:
             outcome = await privacy.forget(db, user_id, now_ts())
         if isinstance(outcome, list):

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import discord
 import pytest
 
+from bot import privacy_commands
 from tests.conftest import make_bot
 from tests.privacy.test_privacy_e2e import EXTENSIONS, play_toy_game, rows, world
 
@@ -18,7 +19,7 @@ DAY = 86400
 @pytest.fixture
 def simcord_bot(data_dir, monkeypatch):
     # Once a day rather than every 6 hours: months of SimCord's clock pass in fewer wake-ups.
-    monkeypatch.setattr("bot.privacy_commands.PURGE_EVERY_SECONDS", DAY)
+    monkeypatch.setattr(privacy_commands, "PURGE_EVERY_SECONDS", DAY)
     return make_bot(data_dir, EXTENSIONS)
 
 

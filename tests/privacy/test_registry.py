@@ -1,0 +1,45 @@
+"""The registry of personal-data kinds (bot/privacy.py): another module's table (ratings,
+issue 25) registers its part, and its recompute runs after a forget for the games touched."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import privacy
+from storage import open_storage
+
+from tests.privacy.test_purge_storage import A, B, fill
+
+
+@pytest.fixture
+def registered():
+    kinds, hooks = dict(privacy.KINDS), list(privacy.AFTER_FORGET)
+    yield
+    privacy.KINDS.clear()
+    privacy.KINDS.update(kinds)
+    privacy.AFTER_FORGET[:] = hooks
+
+
+async def test_a_registered_kind_is_shown_exported_and_forgotten(tmp_path, registered):
+    storage = open_storage(tmp_path / "data")
+    await fill(storage, 10)
+    async with storage.transaction(10) as db:
+        await db.execute("CREATE TABLE ratings (user_id INTEGER, game TEXT, mu REAL)")
+        await db.execute("INSERT INTO ratings VALUES (?, 'toy', 27.5), (?, 'toy', 22.5)", (A, B))
+    recomputed = []
+
+    async def recompute(db, games):
+        recomputed.append(sorted(games))
+
+    privacy.register(privacy.rows_kind("ratings", "ratings", "Your ratings", "Recomputed from the results."))
+    privacy.after_forget(recompute)
+    async with storage.reading(10) as db:
+        assert "Your ratings" in dict(await privacy.show(db, A))
+        assert (await privacy.export(db, A, 10, 5.0))["ratings"] == [{"game": "toy", "mu": 27.5}]
+    async with storage.transaction(10) as db:
+        await privacy.forget(db, A, 6.0)
+    assert recomputed == [["enid", "toy"]]
+    async with storage.reading(10) as db:
+        assert (await privacy.export(db, A, 10, 7.0))["ratings"] == []
+        assert (await privacy.export(db, B, 10, 7.0))["ratings"] == [{"game": "toy", "mu": 22.5}]
+    await storage.close()
