@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextvars import ContextVar
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -84,6 +85,13 @@ def replace_person(value: Any, user_id: int, new: int | None, *, label: str = FO
             return item
         return digits.sub(instead, mention.sub(label, item))
 
+    def rekey(key: Any) -> Any:
+        if isinstance(key, str):
+            return words(key)
+        if isinstance(key, int) and not isinstance(key, bool) and key == user_id:
+            return new if new is not None else instead  # decoded records key seats by int
+        return key
+
     def walk(item: Any, key: str | None = None) -> Any:
         if isinstance(item, bool):
             return item
@@ -98,7 +106,7 @@ def replace_person(value: Any, user_id: int, new: int | None, *, label: str = FO
         if isinstance(item, list):
             return [walk(v, key) for v in item]
         if isinstance(item, dict):
-            return {words(k) if isinstance(k, str) else k: walk(v, k) for k, v in item.items()}
+            return {rekey(k): walk(v, k if isinstance(k, str) else None) for k, v in item.items()}
         return item
 
     return walk(value)
@@ -198,10 +206,14 @@ async def show(db: Connection, user_id: int) -> list[tuple[str, str]]:
     """(title, sentence) for each kind that holds something about ``user_id``."""
     rules = await policy(db)
     shown = []
-    for kind in KINDS.values():
-        sentence = await kind.describe(db, user_id, rules)
-        if sentence:
-            shown.append((kind.title, sentence))
+    token = _READ.set({})
+    try:
+        for kind in KINDS.values():
+            sentence = await kind.describe(db, user_id, rules)
+            if sentence:
+                shown.append((kind.title, sentence))
+    finally:
+        _READ.reset(token)
     return shown
 
 
@@ -218,8 +230,12 @@ async def export(db: Connection, user_id: int, guild_id: int, now: float) -> dic
             "at that game ('seat 2'), computer players as 'a computer player'."
         ),
     }
-    for kind in KINDS.values():
-        data[kind.key] = await kind.export(db, user_id)
+    token = _READ.set({})
+    try:
+        for kind in KINDS.values():
+            data[kind.key] = await kind.export(db, user_id)
+    finally:
+        _READ.reset(token)
     return data
 
 
@@ -244,8 +260,12 @@ async def forget(db: Connection, user_id: int, now: float) -> list[TableRecord] 
     if seated:
         return seated
     context = ForgetContext(now=now, games=set())
-    for kind in KINDS.values():
-        await kind.forget(db, user_id, context)
+    token = _READ.set({})
+    try:
+        for kind in KINDS.values():
+            await kind.forget(db, user_id, context)
+    finally:
+        _READ.reset(token)
     for hook in AFTER_FORGET:
         await hook(db, set(context.games))
     return context.games
@@ -254,7 +274,33 @@ async def forget(db: Connection, user_id: int, now: float) -> list[TableRecord] 
 # ------------------------------------------------------------------ the built-in kinds
 
 
+#: What one show/export/forget has read (kinds share the person's tables, moves and results:
+#: each is read once). A forget's kinds all want the records as they were before it began.
+_READ: ContextVar[dict[Any, Any] | None] = ContextVar("deckhand_privacy_read", default=None)
+
+
+async def _once(key: Any, read: Callable[[], Awaitable[Any]]) -> Any:
+    cache = _READ.get()
+    if cache is None:
+        return await read()
+    if key not in cache:
+        cache[key] = await read()
+    return cache[key]
+
+
+async def _actions(db: Connection, user_id: int) -> list[Any]:
+    return await _once(("actions", user_id), lambda: repos.actions_of_user(db, user_id))
+
+
+async def _results(db: Connection, user_id: int) -> list[Any]:
+    return await _once(("results", user_id), lambda: repos.results_of_user(db, user_id))
+
+
 async def _tables(db: Connection, user_id: int) -> list[TableRecord]:
+    return await _once(("tables", user_id), lambda: _read_tables(db, user_id))
+
+
+async def _read_tables(db: Connection, user_id: int) -> list[TableRecord]:
     """Every table the person sat at, hosted, moved at or placed at (someone who left a
     game may no longer be in its seats, but their moves and place are)."""
     tables: dict[int, TableRecord] = {}
@@ -265,8 +311,8 @@ async def _tables(db: Connection, user_id: int) -> list[TableRecord]:
             continue
         if user_id in record.players or record.host_id == user_id:
             tables[record.id] = record
-    elsewhere = {m["table_id"] for m in await repos.actions_of_user(db, user_id)}
-    elsewhere |= {r["table_id"] for r in await repos.results_of_user(db, user_id)}
+    elsewhere = {m["table_id"] for m in await _actions(db, user_id)}
+    elsewhere |= {r["table_id"] for r in await _results(db, user_id)}
     for table_id in sorted(elsewhere - set(tables)):
         try:
             record = await repos.get_table(db, table_id)
@@ -327,6 +373,7 @@ async def _export_games(db: Connection, user_id: int) -> list[dict[str, Any]]:
 
 
 async def _forget_games(db: Connection, user_id: int, context: ForgetContext) -> None:
+    updates = []
     for t in await _tables(db, user_id):
         new = await _former_of(db, context, t, user_id)
         context.games.add(t.game)
@@ -334,7 +381,6 @@ async def _forget_games(db: Connection, user_id: int, context: ForgetContext) ->
             name: replace_person(getattr(t, name), user_id, new)
             for name in ("players", "seat_choices", "strikes", "obligations", "recent", "turn_players", "publish")
         }
-        columns = {k: {str(key): v for key, v in value.items()} if isinstance(value, dict) else value for k, value in columns.items()}
         if t.host_id == user_id:
             columns["host_id"] = new
         if t.state is not None:
@@ -342,11 +388,12 @@ async def _forget_games(db: Connection, user_id: int, context: ForgetContext) ->
                 columns["state"] = json.dumps(replace_person(json.loads(t.state), user_id, new), separators=(",", ":"))
             except ValueError:
                 columns["state"] = None  # unreadable: nothing of it can be kept safely
-        await repos.rewrite_table(db, t.id, **columns)
+        updates.append((t.id, columns))
+    await repos.rewrite_tables(db, updates)
 
 
 async def _describe_moves(db: Connection, user_id: int, rules: Policy) -> str | None:
-    moves = await repos.actions_of_user(db, user_id)
+    moves = await _actions(db, user_id)
     if not moves:
         return None
     tables = len({m["table_id"] for m in moves})
@@ -357,12 +404,10 @@ async def _describe_moves(db: Connection, user_id: int, rules: Policy) -> str | 
 
 
 async def _export_moves(db: Connection, user_id: int) -> list[dict[str, Any]]:
-    players: dict[int, list[int]] = {}
+    players = {t.id: t.players for t in await _tables(db, user_id)}
     out = []
-    for m in await repos.actions_of_user(db, user_id):
-        if m["table_id"] not in players:
-            record = await repos.get_table(db, m["table_id"])
-            players[m["table_id"]] = record.players if record else []
+    for m in await _actions(db, user_id):
+        players.setdefault(m["table_id"], [])
         out.append({
             "table": m["table_id"], "number": m["seq"], "move": hide_others(m["code"], players[m["table_id"]], user_id),
             "how": m["source"], "at": when(m["at"]),
@@ -370,13 +415,21 @@ async def _export_moves(db: Connection, user_id: int) -> list[dict[str, Any]]:
     return out
 
 
-async def _forget_moves(db: Connection, user_id: int, context: ForgetContext) -> None:
+async def _by_former(db: Connection, user_id: int, context: ForgetContext) -> dict[int, list[int]]:
+    """{former player id: the tables where the person becomes them}: one statement per seat."""
+    groups: dict[int, list[int]] = {}
     for t in await _tables(db, user_id):
-        await repos.reassign_actions(db, t.id, user_id, await _former_of(db, context, t, user_id))
+        groups.setdefault(await _former_of(db, context, t, user_id), []).append(t.id)
+    return groups
+
+
+async def _forget_moves(db: Connection, user_id: int, context: ForgetContext) -> None:
+    for new, table_ids in (await _by_former(db, user_id, context)).items():
+        await repos.reassign_user(db, "actions", user_id, new, table_ids)
 
 
 async def _describe_results(db: Connection, user_id: int, rules: Policy) -> str | None:
-    results = await repos.results_of_user(db, user_id)
+    results = await _results(db, user_id)
     if not results:
         return None
     wins = sum(r["place"] == 1 for r in results)
@@ -389,16 +442,14 @@ async def _describe_results(db: Connection, user_id: int, rules: Policy) -> str 
 async def _export_results(db: Connection, user_id: int) -> list[dict[str, Any]]:
     return [
         {"table": r["table_id"], "game": r["game"], "place": r["place"], "players": r["players"], "finished_at": when(r["finished_at"])}
-        for r in await repos.results_of_user(db, user_id)
+        for r in await _results(db, user_id)
     ]
 
 
 async def _forget_results(db: Connection, user_id: int, context: ForgetContext) -> None:
-    for r in await repos.results_of_user(db, user_id):
-        record = await repos.get_table(db, r["table_id"])
-        new = await _former_of(db, context, record, user_id) if record else FORMER_PLAYERS.start
-        await repos.reassign_result(db, r["table_id"], user_id, new)
-        context.games.add(r["game"])
+    context.games |= {r["game"] for r in await _results(db, user_id)}
+    for new, table_ids in (await _by_former(db, user_id, context)).items():
+        await repos.reassign_user(db, "results", user_id, new, table_ids)
 
 
 def _enid_names(data: dict[str, Any], user_id: int) -> list[list[str]]:

@@ -499,19 +499,36 @@ async def replace_carryover_data(db: Connection, channel_id: int, game: str, dat
     await _write(db, "UPDATE carryover SET data = ? WHERE channel_id = ? AND game = ?", (_dumps(data), channel_id, game))
 
 
-async def rewrite_table(db: Connection, table_id: int, **columns: Any) -> None:
-    """``update_table`` without touching ``updated_at``: rewriting who sat at a finished
-    game must not restart the clock its move log is kept by."""
-    assignments, values = _set_clause(columns)
-    await _write(db, f"UPDATE game_tables SET {assignments} WHERE id = ?", (*values, table_id))
+async def rewrite_tables(db: Connection, updates: Sequence[tuple[int, dict[str, Any]]]) -> None:
+    """``update_table`` of many tables, without touching ``updated_at``: rewriting who sat
+    at a finished game must not restart the clock its move log is kept by. Rows with the
+    same columns go in one ``executemany`` on SQLite (one trip to its thread, not one per row)."""
+    groups: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+    for table_id, columns in updates:
+        assignments, values = _set_clause(columns)
+        groups.setdefault(tuple(sorted(columns)), []).append((*values, table_id))
+    for names, rows in groups.items():
+        sql = f"UPDATE game_tables SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?"
+        if dialect(db) == "sqlite":
+            await db.executemany(sql, rows)
+        else:
+            for row in rows:
+                await _write(db, sql, row)
 
 
-async def reassign_actions(db: Connection, table_id: int, old: int, new: int) -> int:
-    return await execute_count(db, "UPDATE actions SET user_id = ? WHERE table_id = ? AND user_id = ?", (new, table_id, old))
-
-
-async def reassign_result(db: Connection, table_id: int, old: int, new: int) -> int:
-    return await execute_count(db, "UPDATE results SET user_id = ? WHERE table_id = ? AND user_id = ?", (new, table_id, old))
+async def reassign_user(db: Connection, table: str, old: int, new: int, table_ids: Sequence[int]) -> int:
+    """``old``'s rows of ``actions`` or ``results`` at these tables become ``new``'s, in
+    statements of up to 500 ids (SQLite's and asyncpg's parameter limits are far above)."""
+    if table not in ("actions", "results"):
+        raise ValueError(f"not a table of players' rows: {table}")
+    changed, ids = 0, list(table_ids)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        changed += await execute_count(
+            db, f"UPDATE {table} SET user_id = ? WHERE user_id = ? AND table_id IN ({', '.join('?' for _ in chunk)})",
+            (new, old, *chunk),
+        )
+    return changed
 
 
 async def has_old_actions(db: Connection, finished_before: float) -> bool:

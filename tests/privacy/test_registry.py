@@ -43,3 +43,17 @@ async def test_a_registered_kind_is_shown_exported_and_forgotten(tmp_path, regis
         assert (await privacy.export(db, A, 10, 7.0))["ratings"] == []
         assert (await privacy.export(db, B, 10, 7.0))["ratings"] == [{"game": "toy", "mu": 22.5}]
     await storage.close()
+
+
+def test_replace_person_reaches_every_place_an_id_hides():
+    record = {
+        "players": [A, B], "seat_choices": {A: "north", B: "south"}, "strikes": {str(A): 1},
+        "obligations": {f"last-{A}-46": [A, 9.5]}, "recent": [f"<@{A}> played 3h", f"<@!{A}> said hi to <@{B}>"],
+        "chain": [{"words": ["jam"], "author": A}], "count": A + 1, "flag": True,
+    }
+    new = privacy.former_id(0)
+    assert privacy.replace_person(record, A, new) == {
+        "players": [new, B], "seat_choices": {new: "north", B: "south"}, "strikes": {str(new): 1},
+        "obligations": {f"last-{new}-46": [new, 9.5]}, "recent": ["a former player played 3h", f"a former player said hi to <@{B}>"],
+        "chain": [{"words": ["jam"], "author": None}], "count": A + 1, "flag": True,
+    }
