@@ -502,7 +502,7 @@ async def replace_carryover_data(db: Connection, channel_id: int, game: str, dat
 async def rewrite_tables(db: Connection, updates: Sequence[tuple[int, dict[str, Any]]]) -> None:
     """``update_table`` of many tables, without touching ``updated_at``: rewriting who sat
     at a finished game must not restart the clock its move log is kept by. Rows with the
-    same columns go in one ``executemany`` on SQLite (one trip to its thread, not one per row)."""
+    same columns go in one ``executemany`` (one trip to SQLite's thread or to PostgreSQL)."""
     groups: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
     for table_id, columns in updates:
         assignments, values = _set_clause(columns)
@@ -512,8 +512,9 @@ async def rewrite_tables(db: Connection, updates: Sequence[tuple[int, dict[str, 
         if dialect(db) == "sqlite":
             await db.executemany(sql, rows)
         else:
-            for row in rows:
-                await _write(db, sql, row)
+            from storage.pg import translate  # asyncpg's executemany: one pipelined batch
+
+            await db.raw.executemany(translate(sql), rows, timeout=60)  # a rare request; the default 2 s is per move
 
 
 async def reassign_user(db: Connection, table: str, old: int, new: int, table_ids: Sequence[int]) -> int:
