@@ -524,7 +524,7 @@ async def _describe_bankrolls(db: Connection, user_id: int, rules: Policy) -> st
         return None
     return (
         f"Your bankroll in {_plural(len(found), 'Cripple Mr Onion session')} (chips, rounds won, rebuys). "
-        "Kept until the session ends (/onion session end, or a new session in that channel)."
+        "Kept until the session ends (/onion session end)."
     )
 
 
