@@ -57,3 +57,16 @@ def test_replace_person_reaches_every_place_an_id_hides():
         "obligations": {f"last-{new}-46": [new, 9.5]}, "recent": ["a former player played 3h", f"a former player said hi to <@{B}>"],
         "chain": [{"words": ["jam"], "author": None}], "count": A + 1, "flag": True,
     }
+
+
+def test_enid_session_summary_names_no_former_player():
+    from cogs.enid.render import session_summary
+
+    former = privacy.former_id(1)
+    text = session_summary({
+        "chain": [{"words": ["jam"], "author": None}, {"words": ["tea"], "author": B}],
+        "results": [{"winner": former, "placements": [[former], [B]]}],
+    })
+    assert "Jam — by a former player" in text and f"Tea — by <@{B}>" in text
+    assert "Game 1: a former player won (a former player, then <@" in text
+    assert "<@None>" not in text and f"<@{former}>" not in text
