@@ -2,7 +2,7 @@
 
 Pure: no Discord, asyncio, sqlite or clock imports. The rules text is
 ``shared/seeds/cripple-mr-onion.txt``; every reading we chose is written down in
-``docs/rules/onion.md``.
+``cogs/onion/rules.md``.
 
 Cards
 -----
