@@ -33,8 +33,7 @@ GAMES = sorted(p.parent.name for p in ROOT.glob("cogs/*/rules.py"))
 MIGRATIONS = sorted(p.relative_to(ROOT).as_posix() for p in ROOT.glob("storage/migrations/*/*.sql"))
 
 # Not needed to build the wheel, and some are large or private.
-_NOT_COPIED = {".git", ".venv", "venv", ".ci", "build", "dist", "data", ".env", "tests", "bench",
-               "__pycache__", ".pytest_cache", ".hypothesis"}
+_NOT_COPIED = {".git", ".venv", "venv", ".ci", "build", "dist", "data", ".env", "tests", "bench"}
 
 # Runs inside the new venv, from an empty folder, with -I (no checkout, no PYTHONPATH).
 PROBE = r"""
@@ -78,6 +77,13 @@ print(json.dumps({
 """
 
 
+def _not_copied(folder: str, names: list[str]) -> list[str]:
+    """Leave out the top level's environments, caches and build output (a package's own
+    folder of one of these names is copied: the wheel may need it)."""
+    skip = [n for n in names if n in ("__pycache__", ".pytest_cache", ".hypothesis") or n.endswith(".egg-info")]
+    return skip + [n for n in names if n in _NOT_COPIED] if Path(folder) == ROOT else skip
+
+
 def _clean_env(tmp: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON") and k != "VIRTUAL_ENV"}
     env.update(PYTHONNOUSERSITE="1", PYTHONDONTWRITEBYTECODE="1", PIP_NO_INPUT="1",
@@ -97,7 +103,7 @@ def installed(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("wheel")
     env = _clean_env(tmp)
     source = tmp / "source"
-    shutil.copytree(ROOT, source, ignore=lambda _, names: [n for n in names if n in _NOT_COPIED or n.endswith(".egg-info")])
+    shutil.copytree(ROOT, source, ignore=_not_copied)
     # Offline: setuptools from this environment (the test extra pins it), no build isolation.
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
           "-w", str(tmp / "dist"), str(source)], tmp, env)
