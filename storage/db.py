@@ -93,9 +93,11 @@ def pool_budget(cap: int = DEFAULT_MAX_OPEN) -> int:
 
 
 class StorageError(RuntimeError):
-    """A database problem. ``str()`` is a log line; ``sentence`` is for a player."""
+    """A database problem. ``str()`` is a log line (the cause); ``sentence`` is for a
+    player; ``remedy`` tells the bot's owner what to do, in the log."""
 
     sentence = "I could not reach this server's saved data just now, so nothing changed. Please try again."
+    remedy = "Check the disk under DATA_DIR (dmesg, df); nothing needs a restart."
 
 
 class GuildDataUnreadable(StorageError):
@@ -103,10 +105,12 @@ class GuildDataUnreadable(StorageError):
         "This server's saved data cannot be read (its database file is damaged), so I cannot do that. "
         "The bot's owner should restore it from a backup; see Troubleshooting in the README."
     )
+    remedy = "Restore the file from a backup, or set it aside with `python -m bot quarantine <server id>` (README, Troubleshooting)."
 
 
 class GuildDataReadOnly(StorageError):
     sentence = "I cannot save anything for this server right now (my data folder is read-only), so nothing changed."
+    remedy = "Let the bot's user write DATA_DIR (a read-only mount, its owner) or free disk space; nothing needs a restart."
 
 
 class GuildDataMissing(StorageError):
@@ -118,6 +122,19 @@ class GuildDataMissing(StorageError):
 
 class GuildDataBusy(StorageError):
     sentence = "This server's saved data is busy right now, so nothing changed. Please try again in a moment."
+    remedy = (
+        "Something else held the database for over a second: on SQLite a backup or an open sqlite3 shell "
+        "(use the online .backup, which does not block the bot), on PostgreSQL a long transaction (see pg_stat_activity)."
+    )
+
+
+def log_failure(logger: logging.Logger, error: BaseException, message: str, *args: object, level: int = logging.WARNING) -> None:
+    """Log an expected failure (a damaged file, a full or read-only disk, a snapshot that
+    must be replayed): one line, ``message`` with its cause, then what to do when the error
+    is a StorageError. The traceback is no news to the owner, so it goes out at DEBUG only."""
+    remedy = getattr(error, "remedy", None)
+    logger.log(level, f"{message} {remedy.replace('%', '%%')}" if remedy else message, *args)
+    logger.debug("The failure above, in full:", exc_info=error)
 
 
 _UNREADABLE = {sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT}
@@ -179,6 +196,11 @@ class _Slot:
     users: int = 0  # coroutines holding or waiting for the lock; a slot in use is never evicted
 
 
+def _is_id(name: str) -> bool:
+    """A guild id in a file name: ASCII digits only (``isdigit`` also takes '²', which ``int`` refuses)."""
+    return name.isascii() and name.isdigit() and len(name) < 20
+
+
 def _connect_target(path: Path) -> str:
     """What aiosqlite opens (a seam: tests open read-only to stand in for a read-only disk)."""
     return str(path)
@@ -235,7 +257,7 @@ class Storage:
             return []
         ids = []
         for path in self.guild_dir.glob("*.sqlite3"):
-            if path.stem.isdigit():
+            if _is_id(path.stem):
                 ids.append(int(path.stem))
         return sorted(ids)
 
@@ -250,7 +272,7 @@ class Storage:
             marked = set()
             if self.index_dir.is_dir():
                 for path in self.index_dir.iterdir():
-                    if path.name.isdigit():
+                    if _is_id(path.name):
                         marked.add(int(path.name))
             self._marked = marked
         return self._marked
@@ -260,7 +282,40 @@ class Storage:
         (no index yet) checks every guild file once and writes the index."""
         if not (self.index_dir / _INDEX_BUILT).exists():
             await self._build_index()
-        return sorted(self._load_markers())
+        marked = self._load_markers()
+        for guild_id in sorted(marked):
+            self._drop_if_dangling(guild_id)
+        return sorted(marked)
+
+    def _drop_if_dangling(self, guild_id: int) -> None:
+        """A marker says a guild's file may hold an unfinished table. One whose file is
+        missing (deleted, moved, a backup restored without it) is dangling: following it
+        would create an empty database, and a marker never creates storage. It is
+        reported in one line and removed. A marker that is not a plain file (a directory)
+        is replaced by one when the guild's file is there, else removed the same way."""
+        marker = self.index_dir / str(guild_id)
+        database = self.path_for(guild_id)
+        plain = marker.is_file() and not marker.is_symlink()
+        if plain and database.is_file():
+            return
+        keep = database.is_file()  # only the marker's form is wrong: the guild stays listed
+        try:
+            if marker.is_dir() and not marker.is_symlink():
+                marker.rmdir()  # only an empty one: nothing of the owner's is deleted
+            else:
+                marker.unlink(missing_ok=True)
+            if keep:
+                marker.touch()
+            done = "replaced it with one" if keep else "removed it"
+        except OSError as error:
+            done = f"could not {'replace' if keep else 'remove'} it ({error.strerror or error}): remove it by hand"
+        if keep:
+            log.warning("The active-table marker %s was not a plain file; %s.", marker, done)
+            return
+        self._load_markers().discard(guild_id)
+        missing = "is not a file" if database.exists() else "is missing"
+        log.warning("The active-table marker %s names server %s, whose database %s %s: nothing to restore there; %s.",
+                    marker, guild_id, database, missing, done)
 
     async def _build_index(self) -> None:
         self._marked = set()
@@ -362,7 +417,7 @@ class Storage:
         kind = type(error).__name__
         if (guild_id, kind) not in self._reported:
             self._reported.add((guild_id, kind))
-            log.error("Guild %s: %s (%s). Reported once until it recovers.", guild_id, error, kind)
+            log.error("Guild %s: %s (%s). %s Reported once until it recovers.", guild_id, error, kind, error.remedy)
         return error
 
     def _failure(self, guild_id: int, error: BaseException) -> StorageError | None:

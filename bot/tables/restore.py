@@ -18,7 +18,7 @@ from bot.engine import Game
 from bot.games import GameSpec
 from bot.tables.table import Table, now_ts
 from storage import repos
-from storage.db import StorageError
+from storage.db import GuildDataMissing, StorageError, log_failure
 from storage.repos import BadRecord, TableRecord
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
@@ -39,8 +39,15 @@ class RestoreMixin:
             if not self.owns(guild_id):
                 continue  # another process's shard: it restores its own
             try:
-                async with self.storage.reading(guild_id) as db:
+                # create=False: a marker never creates storage (storage drops dangling ones; this covers a file deleted since).
+                async with self.storage.reading(guild_id, create=False) as db:
                     rows = await repos.active_rows(db)
+            except GuildDataMissing:
+                continue
+            except StorageError as error:  # expected (a damaged file, a disk error): one line
+                log_failure(log, error, "Guild %s: its unfinished tables stay closed until its database can be read (%s).",
+                            guild_id, type(error).__name__, level=logging.ERROR)
+                continue
             except Exception:
                 log.exception("Could not read the database of guild %s; its tables stay closed until fixed", guild_id)
                 continue
@@ -155,8 +162,9 @@ class RestoreMixin:
             if logged == record.version:
                 try:
                     return spec.game.from_json(record.state)
-                except Exception:
-                    log.exception("Snapshot of table %s in guild %s is unreadable; replaying its log", record.id, guild_id)
+                except Exception as error:  # expected after a crash mid-write or a bad edit: the log replays it
+                    log_failure(log, error, "Snapshot of table %s in guild %s is unreadable (%s: %s); replaying its action log instead.",
+                                record.id, guild_id, type(error).__name__, guard.clip(str(error), 120))
             else:
                 log.error("Table %s in guild %s says version %s but logged %s actions; replaying its log", record.id, guild_id, record.version, logged)
         if record.seed is None:
