@@ -18,7 +18,8 @@ import discord
 from bot.engine import Action, Control, Event, Game, HouseRule
 
 #: A game's rules text for players (what ``/rules`` shows): this file in the game's
-#: package, beside its rules module (``cogs/<game>/rules.md``). It is package data,
+#: package, beside its rules module (``cogs/<game>/rules.md``, in the checkout a link to
+#: ``docs/rules/<game>.md``, where the texts are edited). It is package data,
 #: read with importlib.resources, so a plain ``pip install .`` or a wheel carries it.
 RULES_FILE = "rules.md"
 

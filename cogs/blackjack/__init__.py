@@ -2,5 +2,5 @@
 
 ``rules.py`` holds the pure rules engine (no Discord imports), ``render.py`` turns
 observations into embeds and controls. The player-facing rules text with every
-interpretation and house rule is ``cogs/blackjack/rules.md``.
+interpretation and house rule is ``docs/rules/blackjack.md``.
 """

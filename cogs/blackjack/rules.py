@@ -1,7 +1,7 @@
 """Blackjack: the chaining shedding game of ``seeds/blackjack.md`` (not casino blackjack).
 
 Pure rules: no Discord, asyncio, sqlite or clock. The player-facing summary, with
-every interpretation and house rule, is ``cogs/blackjack/rules.md``.
+every interpretation and house rule, is ``docs/rules/blackjack.md``.
 
 How the seed's turn pseudocode maps onto this engine
 ----------------------------------------------------

@@ -1,7 +1,7 @@
 """Engines of Discrimination: Google vs. Yahoo, for 2 players or 4 (two teams of two).
 
 Pure rules: no Discord, asyncio, sqlite or clock. The player-facing text, with every
-interpretation, is ``cogs/engines/rules.md``; the short version:
+interpretation, is ``docs/rules/engines.md``; the short version:
 
 - Three decks: Google's player deck, Yahoo's player deck, the search deck. Google
   holds 5 cards, Yahoo 4. A 2..10 is worth its face value, an ace 1; J, Q and K have

@@ -4,5 +4,5 @@ computer scientists and fish and extended with rituals typed in the channel (mod
 
 ``rules.py`` is the pure engine, ``names.py`` the card names and the forgiving
 matcher, ``limerick.py`` the rhyme and syllable hint for limerick votes. None of
-them imports Discord. The player-facing rules with every decision: ``cogs/enid/rules.md``.
+them imports Discord. The player-facing rules with every decision: ``docs/rules/enid.md``.
 """

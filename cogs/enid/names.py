@@ -1,7 +1,7 @@
 """Enid's card names and the forgiving matcher that judges what a player typed.
 
 Pure: no Discord, no clock. The names come from the seed's table and the paragraph
-after it; every alias is listed in ``cogs/enid/rules.md``.
+after it; every alias is listed in ``docs/rules/enid.md``.
 
 Matching is *forgiving of case, spacing and punctuation, strict about the words*::
 

@@ -1,7 +1,7 @@
 """Enid, and Mike Taylor's "natural" Blackjack it is built on (``seeds/enid.txt``).
 
 Pure rules: no Discord, asyncio, sqlite or clock. The player-facing text, with every
-decision where the seed is silent, is ``cogs/enid/rules.md``.
+decision where the seed is silent, is ``docs/rules/enid.md``.
 
 Two modes, one engine (``options["mode"]``):
 

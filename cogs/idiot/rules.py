@@ -1,4 +1,4 @@
-"""Idiot: the pure rules engine. The rules for players are in cogs/idiot/rules.md.
+"""Idiot: the pure rules engine. The rules for players are in docs/rules/idiot.md.
 
 Pure: no Discord, asyncio, sqlite or clock. The only randomness is the deal,
 ``shuffled(standard_deck(decks), seed, "deal")``, so a game is a pure function of

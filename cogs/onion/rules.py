@@ -2,7 +2,7 @@
 
 Pure rules: no Discord, asyncio, sqlite or clock. Hands are scored by
 ``cogs/onion/scoring.py``; the player-facing text, with every reading we chose, is
-``cogs/onion/rules.md``.
+``docs/rules/onion.md``.
 
 One game instance is ONE ROUND. What outlives a round (bankrolls, the Dealer, wild
 eights after a null eight, the round number, a pot left by an all-fold round, plain

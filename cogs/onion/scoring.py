@@ -2,7 +2,7 @@
 
 Pure: no Discord, asyncio, sqlite or clock imports. The rules text is
 ``shared/seeds/cripple-mr-onion.txt``; every reading we chose is written down in
-``cogs/onion/rules.md``.
+``docs/rules/onion.md``.
 
 Cards
 -----

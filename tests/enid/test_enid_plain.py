@@ -129,7 +129,7 @@ def test_ten_lays_three_more_of_its_suit():
     assert game.phase == "ten" and [a.code() for a in game.legal_actions(1)] == ["play:3h", "play:6h", "play:Jh", "end"]
     act(game, 1, "3h", "6h", "Jh")
     assert hand(game, 1) == ["5c"] and game.current == 2
-    assert game.pickup == 0  # cards laid under a Ten have no magic (cogs/enid/rules.md)
+    assert game.pickup == 0  # cards laid under a Ten have no magic (docs/rules/enid.md)
 
 
 def test_ten_may_stop_early_with_end():

@@ -17,7 +17,7 @@ from itertools import combinations
 
 from cogs.onion.scoring import ARCHCHANCELLOR, GREAT_ATUIN, Card, ScoringContext
 
-# Lowest to highest, written out from the rules text (see cogs/onion/rules.md).
+# Lowest to highest, written out from the rules text (see docs/rules/onion.md).
 NORMAL = (
     ["bagel", "double bagel", "triple bagel", "lesser bagel", "great bagel",
      "two-card onion", "broken flush",

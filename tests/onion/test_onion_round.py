@@ -1,4 +1,4 @@
-"""One round of Cripple Mr Onion, step by step, from stacked packs (rules in cogs/onion/rules.md)."""
+"""One round of Cripple Mr Onion, step by step, from stacked packs (rules in docs/rules/onion.md)."""
 
 from __future__ import annotations
 

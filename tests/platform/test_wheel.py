@@ -103,7 +103,8 @@ def installed(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("wheel")
     env = _clean_env(tmp)
     source = tmp / "source"
-    shutil.copytree(ROOT, source, ignore=_not_copied)
+    # symlinks=True: the build sees the checkout as it is (cogs/<game>/rules.md are links).
+    shutil.copytree(ROOT, source, ignore=_not_copied, symlinks=True)
     # Offline: setuptools from this environment (the test extra pins it), no build isolation.
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
           "-w", str(tmp / "dist"), str(source)], tmp, env)
@@ -145,7 +146,7 @@ def test_rules_storage_and_pictures_work_from_the_installed_wheel(installed):
 
     assert sorted(probe["rules"]) == GAMES
     for key, text in probe["rules"].items():
-        assert text == (ROOT / "cogs" / key / "rules.md").read_text(encoding="utf-8"), f"/rules {key} differs from cogs/{key}/rules.md"
+        assert text == (ROOT / "docs" / "rules" / f"{key}.md").read_text(encoding="utf-8"), f"/rules {key} differs from docs/rules/{key}.md"
     assert {"game_tables", "actions", "results"} <= set(probe["tables"]), probe["tables"]
     assert probe["font"].endswith(".ttf"), probe["font"]
     assert probe["png"] == b"\x89PNG\r\n\x1a\n".hex()

@@ -158,7 +158,7 @@ def check_swap(key: str, game: Game, old: int) -> None:
     assert old not in game.players and NEW in game.players
     # The newcomer sees exactly what the leaver saw; everyone else sees the same, relabelled.
     # (Not what the leaver *heard* earlier: Enid's ``heard`` is a seat's own memory of the
-    # chain and does not pass to whoever takes the seat; see cogs/enid/rules.md.)
+    # chain and does not pass to whoever takes the seat; see docs/rules/enid.md.)
     for viewer in viewers:
         now = NEW if viewer == old else viewer
         shown, was = without(game.observation(now), MEMORY), without(seen[viewer], MEMORY)
