@@ -63,7 +63,7 @@ STEP_HINTS = {
     ("auction", ""): "to bid for the dealership or decline (if nobody bids, everyone folds)",
     ("buy", "buy"): "to buy face-down cards (one Stake each; the rest of the five are dealt face up)",
     ("buy", "extra"): "to make an extra bet (the Dealer must match the total or pass the dealership)",
-    ("offer", ""): "to match the extra bets and take the dealership, or pass it on",
+    ("offer", ""): "to match the extra bets and take the passed dealership, or pass it on",
     ("declare", ""): "to declare special cards or say done",
 }
 
@@ -76,6 +76,8 @@ def step_hint(obs: Mapping[str, Any], default: str = "") -> str:
     key = (obs.get("phase"), obs.get("step", ""))
     if key == ("bet", "respond") and not obs.get("raising"):
         return "to match the Dealer's amount or fold (no raising in this part)"
+    if key == ("offer", "") and obs.get("dealer") in (obs.get("current") or []):
+        return "as the Dealer to match the extra bets, pass the dealership to the Elder, or fold"
     return STEP_HINTS.get(key, default)
 
 

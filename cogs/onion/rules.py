@@ -87,6 +87,9 @@ EXCHANGE, BET, AUCTION, BUY, OFFER, DECLARE, OVER = "exchange", "bet", "auction"
 PHASES = (EXCHANGE, BET, AUCTION, BUY, OFFER, DECLARE, OVER)
 #: Betting parts that allow raising: the first two of each round of betting.
 RAISING_PARTS = (1, 2, 4, 5)
+#: ``resume`` after an auction won when the Dealer folded on the extra bets: part 4 next
+#: (``4`` itself means "folded in part 3": the second deal comes first).
+AFTER_EXTRA_BETS = 6
 
 ALL_CARDS = onion_deck()
 
@@ -400,7 +403,8 @@ class OnionGame(Game):
             return [Action("extra", arg=str(a)) for a in self._quick(0, min(self.cap(), chips))]
         if self.phase == OFFER:
             out = [Action("match")] if self.owed(p) <= chips else []
-            return out + [Action("pass")]
+            # "WITHOUT being required to fold": the Dealer may also fold (then the auction).
+            return out + [Action("pass")] + ([Action("fold")] if p == self.dealer else [])
         if self.phase == DECLARE:
             return self._declarations(p) + [Action("done")]
         return []
@@ -542,7 +546,7 @@ class OnionGame(Game):
         if kind in ("pick", "disclose"):
             return "Choose one of the cards offered."
         names = {EXCHANGE: "discard or fold", BET: "bet, match, raise or fold", AUCTION: "bid or decline",
-                 BUY: "buy cards, then make an extra bet", OFFER: "match the extra bets or pass the dealership",
+                 BUY: "buy cards, then make an extra bet", OFFER: "match the extra bets or pass the dealership (the Dealer may also fold)",
                  DECLARE: "declare a special card or say you are done"}
         return f"That is not possible now: it is time to {names.get(self.phase, 'wait')}."
 
@@ -592,6 +596,12 @@ class OnionGame(Game):
         assert 0 <= n <= self.chips[p]
         self.chips[p] -= n
         self.pending[p] += n
+
+    def _return_pending(self) -> None:
+        """Bets lying near the Pot that nobody matched go back to whoever placed them."""
+        for p, v in self.pending.items():
+            self.chips[p] += v
+            self.pending[p] = 0
 
     def _pending_to_pot(self, who: Sequence[int] | None = None) -> None:
         for p in (who if who is not None else list(self.pending)):
@@ -768,9 +778,7 @@ class OnionGame(Game):
             self._close_part(events)
         else:
             # Raises were only placed near the Pot: a refused raise goes back to its raiser.
-            for q, v in self.pending.items():
-                self.chips[q] += v
-                self.pending[q] = 0
+            self._return_pending()
             self._fold(p, events)
             self._dealer_folded(events)
 
@@ -780,10 +788,11 @@ class OnionGame(Game):
         """The Dealer folded: auction the dealership (the plain variant passes it left)."""
         old = self.dealer
         bidders = self.order_from_elder(old)
-        self.resume = {EXCHANGE: 1, BET: self.part + 1}.get(self.phase, 1)
+        self.resume = {EXCHANGE: 1, BET: self.part + 1, OFFER: AFTER_EXTRA_BETS}.get(self.phase, 1)
+        # The last player standing takes the Pot at once: nobody is left to outbid them.
+        if self._lone_winner(events):
+            return
         if not self.gambling:
-            if self._lone_winner(events):
-                return
             self.dealer = bidders[0]
             events.append(Event("new_dealer", self.dealer, {"player": self.dealer, "bid": 0}))
             if not self.queue:
@@ -817,6 +826,8 @@ class OnionGame(Game):
         """The new Dealer carries on with the part after the one the old Dealer folded in."""
         if self.resume == 4:  # folded in the third part: the second deal comes next
             self._second_deal(events)
+        elif self.resume == AFTER_EXTRA_BETS:  # folded on the extra bets: the last two parts
+            self._start_part(4, events)
         else:
             self._start_part(self.resume, events)
 
@@ -877,6 +888,11 @@ class OnionGame(Game):
 
     def _offer(self, p: int, action: Action, events: list[Event]) -> None:
         self.queue.pop(0)
+        if action.kind == "fold":  # only the Dealer: the unmatched extra bets go back, as refused raises do
+            self._return_pending()
+            self._fold(p, events)
+            self._dealer_folded(events)
+            return
         if action.kind == "match":
             owed = self.owed(p)
             self._pay(p, owed)
@@ -1078,10 +1094,10 @@ class OnionGame(Game):
         if self.phase == OVER or player in self.out or player in self.folded:
             return events
         if player == self.dealer:
-            for q, v in self.pending.items():
-                self.chips[q] += v
-                self.pending[q] = 0
+            self._return_pending()
             self._fold(player, events, reason="left")
+            if self._lone_winner(events):  # the last player standing takes the Pot
+                return events
             live = self.order_from_elder(player)
             self.dealer = live[0] if live else player
             self._end(None, "abandoned", events)
