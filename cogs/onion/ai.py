@@ -413,8 +413,7 @@ class Mind:
             mine = int((obs["auction"] or {}).get("bids", {}).get(str(self.view.player), 0))
             low = int(obs["auction"]["minimum"])
             limit = min(chips + mine, int(p * self.pot()))
-            # The last one in wins the Pot by bidding the minimum: nobody else may outbid.
-            keen = e > 0 or not self.table.opponents
+            keen = e > 0
             return Action("bid", arg=str(low)) if keen and low <= limit else Action("decline")
         if phase == "buy" and step == "buy":
             reserve = chips - 3 * self.stake
@@ -430,7 +429,7 @@ class Mind:
         """hard, one opponent: the bet with the best expected chips, if the opponent calls
         a bet only with the part of its imagined hands strong enough for the price (its rank
         above the pot odds it is offered, as easy does) and folds the rest. A fold by the
-        opponent wins the Pot (a Dealer who folds leaves us the only bidder in the auction)."""
+        opponent wins the Pot (a Dealer who folds leaves us the last player in)."""
         pot = self.pot()
         (them,) = self.table.opponents
         wins, ranks, weights = [r[0] for r in sampler.results], sampler.ranks[them], sampler.weights
