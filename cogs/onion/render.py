@@ -32,6 +32,7 @@ from bot.render_util import (
     clip_lines_from_end,
     fit_embed,
     name_of,
+    ordinal,
     plural,
     seat_label,
 )
@@ -211,15 +212,35 @@ def footer_hint(observation: Mapping[str, Any]) -> str:
             + " · ✦ marks a special card · The rules: /rules onion")
 
 
-def table_option_lines(options: Mapping[str, Any]) -> list[str]:
+#: At most this many bankrolls are listed in a lobby (richest first).
+LOBBY_BANKROLLS = 10
+
+
+def table_option_lines(options: Mapping[str, Any], carry: Mapping[str, Any] | None = None) -> list[str]:
     """The table's own options (variant, chips, Stake, raise cap) as a sentence for the
-    lobby; the platform adds the house rules."""
+    lobby; the platform adds the house rules. ``carry``: the channel's session, when one
+    goes on (a Next round lobby): its bankrolls are what the players bring, not the
+    starting chips."""
     get = lambda key: options.get(key, DEFAULTS[key])  # noqa: E731
+    carry = carry or {}
+    rounds = int(carry.get("round", 0))
     if str(get("variant")) == "plain":
-        return ["Plain variant: no chips, no betting; the round's winner scores a win and deals next."]
-    stake = get("stake")
-    return [f"Gambling: everyone starts with {plural(int(get('chips')), 'chip')}; the Stake is "
-            f"{plural(int(stake), 'chip')} and a raise is at most {plural(int(get('raise_cap')) * int(stake), 'chip')}."]
+        lead = f"Plain variant, round {rounds + 1} of the session" if rounds else "Plain variant"
+        return [f"{lead}: no chips, no betting; the round's winner scores a win and deals next."]
+    stake, chips = int(get("stake")), plural(int(get("chips")), "chip")
+    rules = f"the Stake is {plural(stake, 'chip')} and a raise is at most {plural(int(get('raise_cap')) * stake, 'chip')}."
+    banks = {int(p): int(v) for p, v in (carry.get("bankrolls") or {}).items()}
+    if not banks:
+        return [f"Gambling: everyone starts with {chips}; {rules}"]
+    richest = sorted(banks, key=lambda p: (-banks[p], p))
+    listed = ", ".join(f"{computer.name(p)} {banks[p]}" for p in richest[:LOBBY_BANKROLLS])
+    more = f" and {len(richest) - LOBBY_BANKROLLS} more" if len(richest) > LOBBY_BANKROLLS else ""
+    lines = [f"Gambling, round {rounds + 1} of the session: bankrolls carry over ({listed}{more}); "
+             f"a newcomer starts with {chips}; {rules}"]
+    if int(carry.get("pot", 0)):
+        lines.append(f"The Pot of {plural(int(carry['pot']), 'chip')} from the last round, which everybody folded, "
+                     "is this round's ante: nobody antes.")
+    return lines
 
 
 def _your_task(obs: Mapping[str, Any]) -> str:
@@ -490,15 +511,71 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     return rows
 
 
-def final_text(obs: Mapping[str, Any]) -> str | None:
-    """The end of a round everybody folded: no draw, nobody won it (the platform's
-    words for the other ends)."""
-    if obs.get("outcome") != "all_fold":
-        return None
-    text = "🤝 Everybody folded: nobody won the Cripple Mr Onion round."
-    if obs.get("pot"):
-        text += f" The Pot of {plural(int(obs['pot']), 'chip')} carries to the next round."
-    return text
+def _people(players: Sequence[int]) -> str:
+    names = [computer.name(p) for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _lost_on(mine: Sequence[str], theirs: Sequence[str]) -> str:
+    """Why a hand with groupings ``mine`` lost to the winner's ``theirs`` (highest first)."""
+    top = mine[0] if mine else "no grouping"
+    for i in range(max(len(mine), len(theirs))):
+        a = mine[i] if i < len(mine) else "nothing"
+        b = theirs[i] if i < len(theirs) else "nothing"
+        if a != b:
+            return top if i == 0 else f"{top} too, lost on the {ordinal(i + 1)} grouping: {a} against {b}"
+    return f"{top}, the same groupings: the tie goes to seniority"
+
+
+def final_text(obs: Mapping[str, Any]) -> str:
+    """How a round ends, in full: who won and how, who was beaten at the showdown by
+    what, who folded (the platform's standings would lump them together); a round
+    everybody folded is nobody's, not a draw."""
+    seats = obs.get("seats") or []
+    folded = [s["player"] for s in seats if s.get("folded") and not s.get("left")]
+    left = [s["player"] for s in seats if s.get("left")]
+    out = [s["player"] for s in seats if s.get("out")]
+    tail = []
+    if folded:
+        tail.append(f"Folded: {_people(folded)}.")
+    if left:
+        tail.append(f"Left: {_people(left)}.")
+    if out:
+        tail.append(f"Sat out: {_people(out)}.")
+    winner = obs.get("winner")
+    if obs.get("outcome") in ("all_fold", "abandoned") or winner is None:
+        text = "🤝 Everybody folded: nobody won the Cripple Mr Onion round."
+        if obs.get("outcome") == "abandoned":
+            text = "🤝 The Dealer left: the Cripple Mr Onion round was abandoned and nobody won it."
+        if obs.get("pot"):
+            text += f" The Pot of {plural(int(obs['pot']), 'chip')} carries to the next round."
+        return text
+    who = computer.name(winner)
+    if obs.get("outcome") == "last":
+        return " ".join([f"🏆 {who} won the Cripple Mr Onion round as the last player in.", *tail])
+    shown = {s["player"]: s for s in obs.get("showdown") or []}
+    mine = shown.get(winner, {})
+    groupings = list(mine.get("groupings") or [])
+    victim = mine.get("cripples")
+    if victim is not None:
+        beaten_top = (shown.get(victim, {}).get("groupings") or ["Onion"])[0]
+        how = f"by crippling {computer.name(victim)}'s {beaten_top} with a running flush"
+    elif obs.get("outcome") == "seniority":
+        how = f"on a complete tie, by seniority ({', '.join(groupings) or 'no grouping'})"
+    else:
+        how = f"at the showdown ({', '.join(groupings[:2]) or 'no grouping'}{', ...' if len(groupings) > 2 else ''})"
+    beaten = []
+    for p, entry in shown.items():
+        if p == winner:
+            continue
+        theirs = list(entry.get("groupings") or [])
+        why = "crippled" if p == victim else (theirs[0] if theirs else "no grouping") if victim is not None \
+            else _lost_on(theirs, groupings)
+        beaten.append(f"{computer.name(p)} ({why})")
+    lines = [f"🏆 {who} won the Cripple Mr Onion round {how}."]
+    if beaten:
+        lines.append(f"Beaten: {'; '.join(beaten)}.")
+    return " ".join(lines + tail)
 
 
 def session_summary(carry: Mapping[str, Any]) -> str:

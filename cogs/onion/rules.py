@@ -251,7 +251,10 @@ class OnionGame(Game):
                     game.rebuys[p] += game.options["chips"] - game.chips[p]
                     game.chips[p] = game.options["chips"]
                     events.append(Event("rebuy", p, {"player": p, "chips": game.chips[p]}))
-            game.out = [p for p in game.players if game.chips[p] < stake]
+            # The Stake is the ante. A round opening on a carried Pot has no ante, so
+            # everyone seated is dealt in, chips or not (they may only fold what they cannot pay).
+            if not game.carried_pot:
+                game.out = [p for p in game.players if game.chips[p] < stake]
             if len(game.players) - len(game.out) < 2:
                 raise RuleError("At least two players need chips for the Stake to play a round.")
         dealer = carry.get("dealer")
@@ -1163,8 +1166,9 @@ class OnionGame(Game):
             "pot": self.pot if self.phase == OVER else 0,
             "wins": {**{p: a["wins"] for p, a in away.items()}, **{owner(p): v for p, v in self.wins.items()}},
             "rebuys": {**{p: a["rebuys"] for p, a in away.items()}, **{owner(p): v for p, v in self.rebuys.items()}},
+            # Who cannot ante next round (none when the Pot carries: it is the ante).
             "out": [stood.get(p, p) for p in self.players if self.gambling and self.chips[p] < self.options["stake"]
-                    and self.options["rebuy"] == "off"],
+                    and self.options["rebuy"] == "off" and not (self.phase == OVER and self.pot)],
         }
 
     # ------------------------------------------------------------------ views

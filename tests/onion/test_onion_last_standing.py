@@ -139,3 +139,32 @@ def test_nothing_is_asked_of_the_last_player_in_the_declarations():
     events = act(game, 2, "fold")
     won_at_once(game, 1, events)
     assert game.phase != DECLARE
+
+
+def test_a_round_on_a_carried_pot_deals_in_a_player_without_the_stake():
+    from cogs.onion.rules import OnionGame
+
+    # An all-fold round with a carried Pot: seat 1 has 1 chip, the Stake is 2.
+    carry = {"bankrolls": {"1": 1, "2": 40}, "pot": 9, "dealer": 2, "round": 3}
+    nxt = OnionGame.new([1, 2], {"stake": 2, "carry": carry}, seed=7)
+    assert nxt.out == [] and nxt.pot == 9 and nxt.chips == {1: 1, 2: 40}  # nobody antes
+    assert sorted(nxt.live()) == [1, 2]
+    # Where an ante is due, a player without the Stake sits out, as before.
+    with_ante = OnionGame.new([1, 2, 3], {"stake": 2, "carry": {**carry, "pot": 0, "bankrolls": {"1": 1, "2": 40, "3": 9}}},
+                              seed=7)
+    assert with_ante.out == [1]
+
+
+def test_the_carry_of_an_all_fold_round_names_nobody_out():
+    game = new_round([1, 2, 3], 1, {p: JUNK[p] for p in (1, 2, 3)}, stake=5,
+                     carry={"bankrolls": {"1": 6, "2": 50, "3": 50}})
+    advance(game, BET)
+    act(game, 1, "bet::0")
+    act(game, 2, "raise::5")
+    act(game, 3, "match")
+    act(game, 1, "fold")
+    act(game, 2, "decline")
+    act(game, 3, "decline")
+    assert game.winner is None and game.chips[1] == 1
+    carry = game.carry_out()
+    assert carry["pot"] == 15 and carry["out"] == []
