@@ -127,12 +127,15 @@ def read_table(view: PlayerView) -> Table:
     live = [p for p in obs["players"] if not (seats[p]["folded"] or seats[p]["out"] or seats[p]["left"])]
     mine = tuple(parse_card(c) for c in [*obs.get("hand", []), *obs.get("face_up", [])])
     opponents = tuple(p for p in live if p != me)
-    known = {p: tuple(parse_card(c) for c in seats[p]["up"]) for p in opponents}
-    hidden = {p: int(seats[p]["down"]) for p in opponents}
+    # A hand laid in the duel (Millard's showdown) lies face up: all its cards are known.
+    laid = {s["player"]: s["cards"] for s in obs.get("showdown") or [] if s["player"] != me}
+    known = {p: tuple(parse_card(c) for c in laid.get(p, seats[p]["up"])) for p in opponents}
+    hidden = {p: 0 if p in laid else int(seats[p]["down"]) for p in opponents}
     offered = [parse_card(c) for c in obs.get("offered", [])]
     seen = [*mine, *(c for c in offered if c not in mine)]  # a disclosure offers own cards
     for s in obs["seats"]:
-        seen += map(parse_card, [*(s["up"] if s["player"] != me else []), *s["aside"]])
+        shown = laid.get(s["player"], s["up"]) if s["player"] != me else []
+        seen += map(parse_card, [*shown, *s["aside"]])
     unseen = tuple(unseen_cards(FULL_PACK, seen))
     visible = {c for p in live for c in seats[p]["up"]}
     declared = {d["power"]: d["player"] for d in obs.get("declared", [])}
@@ -389,6 +392,8 @@ class Mind:
             return self.exchange()
         if phase == "declare":
             return self.declare()
+        if phase == "duel":
+            return self.duel()
         sampler = self.sampler()
         p = sampler.win_share(self.signals() if self.level == "hard" else None)
         e = self.edge(p)
@@ -484,14 +489,53 @@ class Mind:
             best_i = 0
         return Action("discard", options[best_i])
 
-    def declare(self) -> Action:
+    def duel(self) -> Action:
+        """Millard's showdown: show the hand when it may be shown and wins this duel; else a
+        modifier that wins it (easy: tried against the hand laid opposite; hard: the
+        declaration its imagined showdowns favour, as in the declaration round); else show
+        if allowed (never worse than conceding: the loser answers again), else concede."""
+        d = self.obs.get("duel") or {}
+        me = self.view.player
+        other = d.get("champion") if d.get("champion") != me else d.get("challenger")
+        show, concede = self.codes.get("show"), self.codes.get("concede", self.legal[-1])
+        mods = [a for a in self.legal if a.kind in ("declare", "rewild")]
+        if other is None or other not in self.table.known:
+            return show or concede
+        if show is not None and self._wins_duel(other, None):
+            return show
+        if self.level == "hard":
+            fallback = show or concede
+            chosen = self.declare(fallback)
+            if chosen != fallback:
+                return chosen
+        # A modifier that wins this duel outright (hard too, when its imagined deals were
+        # too few to be sure: conceding loses for certain).
+        for action in mods:
+            if action.arg not in ("lady", "fate") and self._wins_duel(other, _change(action, self.table)):
+                return action
+        return show or concede
+
+    def _wins_duel(self, other: int, change: Change | None) -> bool:
+        """Would this seat's hand beat ``other``'s laid hand, after ``change``?"""
+        t = self.table
+        hand, contexts = list(t.mine), dict(t.contexts)
+        if change is not None:
+            hand, contexts = change(hand, contexts, [])
+        mine = best_arrangement(hand, contexts[t.me])
+        theirs = best_arrangement(list(t.known[other]), contexts[other])
+        best = showdown_winners([mine, theirs])
+        if len(best) == 2:
+            return t.precedence.index(t.me) < t.precedence.index(other)
+        return best == [0]
+
+    def declare(self, fallback: Action | None = None) -> Action:
         t = self.table
         tries: list[tuple[Action, Callable]] = []
         for action in self.legal:
             change = _change(action, t)
             if change is not None:
                 tries.append((action, change))
-        done = self.codes.get("done", self.legal[-1])
+        done = fallback or self.codes.get("done", self.legal[-1])
         if not tries:
             return done
         need = t.future(t.me)

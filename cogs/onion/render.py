@@ -66,6 +66,7 @@ STEP_HINTS = {
     ("buy", "extra"): "to make an extra bet (the Dealer must match the total or pass the dealership)",
     ("offer", ""): "to match the extra bets and take the passed dealership, or pass it on",
     ("declare", ""): "to declare special cards or say done",
+    ("duel", ""): "to answer the hand laid: show yours if it equals or beats it, play a modifier, or concede",
 }
 
 OUTCOMES = {"showdown": "wins the showdown", "seniority": "wins a complete tie by seniority",
@@ -77,6 +78,9 @@ def step_hint(obs: Mapping[str, Any], default: str = "") -> str:
     key = (obs.get("phase"), obs.get("step", ""))
     if key == ("bet", "respond") and not obs.get("raising"):
         return "to match the Dealer's amount or fold (no raising in this part)"
+    duel = obs.get("duel") or {}
+    if key == ("duel", "") and duel.get("step") == "answer":
+        return "to answer with a modifier: your laid hand is beaten (or concede)"
     if key == ("offer", "") and obs.get("dealer") in (obs.get("current") or []):
         return "as the Dealer to match the extra bets, pass the dealership to the Elder, or fold"
     return STEP_HINTS.get(key, default)
@@ -105,7 +109,8 @@ def _part_line(obs: Mapping[str, Any]) -> str:
     return {"exchange": "**The exchange**", "auction": "**Auction for the dealership**",
             "buy": "**The second deal:** buying cards and extra bets",
             "offer": "**Extra bets:** the Dealer matches them or passes the dealership",
-            "declare": "**Declarations** before the showdown", "over": "**Round over**"}.get(str(phase), "")
+            "declare": "**Declarations** before the showdown", "over": "**Round over**",
+            "duel": "**The showdown**, hand against hand (Millard's duel)"}.get(str(phase), "")
 
 
 def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
@@ -138,6 +143,14 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
             owes = f" (owes {plural(owed, 'chip')})" if owed else ""
             thinking = " (a computer player: it moves in a moment)" if computer.is_computer(p) else ""
             lines.append(f"**Turn:** {name_of(names, p)} {hint}".rstrip() + owes + thinking)
+    duel = obs.get("duel")
+    if duel:
+        line = f"**Holds the better cards:** {name_of(names, duel['champion'])}"
+        if duel.get("challenger") is not None:
+            line += f" · **brought in:** {name_of(names, duel['challenger'])}"
+        if duel.get("to_come"):
+            line += " · then " + ", ".join(name_of(names, p) for p in duel["to_come"])
+        lines.append(line)
     auction = obs.get("auction")
     if auction:
         bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or "no bids yet"
@@ -314,6 +327,10 @@ def _label(action: Action) -> tuple[str, str, str]:
         return "Make my eights wild again (the Lady)", "button", "primary"
     if kind == "done":
         return "Done declaring", "button", "success"
+    if kind == "show":
+        return "Show my hand (it equals or beats)", "button", "success"
+    if kind == "concede":
+        return "Concede", "button", "danger"
     if kind in ("pick", "disclose"):
         verb = "Take" if kind == "pick" else "Disclose"
         return f"{verb} {show(str(action.cards[0]))}", "select", "primary"
@@ -418,6 +435,18 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             lines.append(f"{who} makes their own eights wild again with the Lady")
         elif kind == "showdown":
             lines.append(f"{who}: {d.get('explanation')}")
+        elif kind == "duel_start":
+            lines.append("The showdown, hand against hand: the Elder lays their hand first")
+        elif kind == "duel":
+            lines.append(f"{name_of(names, d.get('challenger'))} is brought in against {name_of(names, d.get('champion'))}")
+        elif kind == "duel_lead":
+            how = " (a complete tie: seniority)" if d.get("tie") else ""
+            lines.append(f"{name_of(names, d.get('winner'))}'s hand beats {name_of(names, d.get('loser'))}'s{how}")
+        elif kind == "concede":
+            why = " (no answer left)" if d.get("forced") else ""
+            lines.append(f"{who} concedes to {name_of(names, d.get('winner'))}{why}")
+        elif kind == "reformed":
+            lines.append(f"{who} re-forms: {d.get('explanation')}")
         elif kind == "crippled":
             lines.append(f"🧅 {who} cripples {name_of(names, d.get('victim'))} with a {d.get('run')}")
         elif kind == "won":

@@ -394,6 +394,18 @@ class OnionGame(Game):
         if task is not None:
             kind = "pick" if task["kind"] == "pick" else "disclose"
             return [Action(kind, (c,)) for c in _cards(task["cards"])]
+        return self._turn_actions(player) + self._anytime(player)
+
+    def _anytime(self, p: int) -> list[Action]:
+        """#10: the Archchancellor may be declared "at any time during the game": on any
+        turn of its holder from the first betting on (the declaration round and the duel
+        list it with the other declarations)."""
+        if (self.phase in (BET, AUCTION, BUY, OFFER) and self.on(10) and ARCHCHANCELLOR in self.hand(p)
+                and self.arch is None):
+            return [Action("declare", (ARCHCHANCELLOR,), "archchancellor")]
+        return []
+
+    def _turn_actions(self, player: int) -> list[Action]:
         p = player
         stake, chips = self.options["stake"], self.chips[p]
         if self.phase == EXCHANGE:
@@ -582,6 +594,8 @@ class OnionGame(Game):
             task = self._task_of(player)
             assert task is not None
             self._finish_task(task, action.cards[0], events)
+        elif kind == "declare" and self.phase in (BET, AUCTION, BUY, OFFER):
+            self._play_special(player, action, events)  # the Archchancellor; the turn goes on
         elif self.phase == EXCHANGE:
             self._exchange(player, action, events)
         elif self.phase == BET:

@@ -23,16 +23,18 @@ SEED = 987654321
 @pytest.fixture
 def stacked(monkeypatch):
     """A queue of stacked deals: while it holds one, Start deals it instead of a seed."""
-    queue: list[tuple[int, dict[int, list[str]], dict[int, list[str]]]] = []
+    queue: list[tuple] = []  # (dealer index, first five, exchange[, second five]) by seat index
     original = OnionGame.new.__func__
 
     def new(cls, players, options=None, *, seed=None, deal=None):
         if queue and deal is None:
-            dealer_index, first, exchange = queue.pop(0)
+            dealer_index, first, exchange, *more = queue.pop(0)
             dealer = players[dealer_index]
             hands = {players[i]: cards for i, cards in first.items()}
             swaps = {players[i]: cards for i, cards in exchange.items()}
-            return original(cls, players, options, deal={"deck": stack(list(players), dealer, hands, swaps), "dealer": dealer})
+            second = {players[i]: cards for i, cards in (more[0] if more else {}).items()}
+            deck = stack(list(players), dealer, hands, swaps, second)
+            return original(cls, players, options, deal={"deck": deck, "dealer": dealer})
         return original(cls, players, options, seed=seed, deal=deal)
 
     monkeypatch.setattr(OnionGame, "new", classmethod(new))
@@ -69,7 +71,7 @@ async def play(member, channel, code):
     return result
 
 
-PREFERRED = ("match", "discard", "bet::0", "extra::0", "buy::0", "decline", "done")
+PREFERRED = ("match", "discard", "bet::0", "extra::0", "buy::0", "decline", "done", "show", "concede")
 
 
 def choice(state, player, wanted=()):

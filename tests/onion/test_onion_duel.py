@@ -153,3 +153,20 @@ def test_a_duellist_leaving_brings_in_the_next_player():
     events += finish(game)
     assert game.is_over() and game.winner in (1, 3) and 2 in game.folded
     assert game.total_chips() == 300
+
+
+def test_the_archchancellor_may_be_declared_at_any_time_during_the_game():
+    # "At any time during the game": here by the Elder while the Dealer's amount is owed.
+    game = new_round(P, 1, {1: codes(DEALER_JUNK[0]), 2: codes("Jt 3h 4s 7c 7s"), 3: codes("Kw 3c 4h 5h 7h")})
+    advance(game, "bet")
+    act(game, 1, "bet::1")
+    assert game.current_players() == {2}
+    assert "declare:Jt:archchancellor" in [a.code() for a in game.legal_actions(2)]
+    events = act(game, 2, "declare:Jt:archchancellor")
+    assert [(e.data["card"], e.data["forced"]) for e in events if e.kind == "declared"] == [("Jt", False), ("Kw", True)]
+    assert game.current_players() == {1}  # the Dealer discloses a card first
+    act(game, 1, "disclose:2c")
+    assert game.current_players() == {2} and game.phase == "bet" and game.owed(2) == 1  # the turn goes on
+    assert "declare:Jt:archchancellor" not in [a.code() for a in game.legal_actions(2)]
+    act(game, 2, "match")
+    assert game.current_players() == {3}
