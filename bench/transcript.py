@@ -1,7 +1,7 @@
 """Play whole games through SimCord as newcomers and write down every message each member sees.
 
     python bench/transcript.py [--game idiot|engines|blackjack|onion] [--players 3] [--computers easy hard ...]
-                               [--seed 1] [--out FILE] [--max-moves 300]
+                               [--seed 1] [--out FILE] [--max-moves 300] [--house-rule KEY=VALUE ...]
 
 Members open a table, join, start, and play random legal moves from their hands the way
 bench/rest_calls.py does (Show hand on the board once, then the live hand). After every
@@ -88,7 +88,8 @@ class Watcher:
             self.show(who, message)
 
 
-async def play(game: str, players: int, seed: int, out: Any, max_moves: int, computers: list[str]) -> None:
+async def play(game: str, players: int, seed: int, out: Any, max_moves: int, computers: list[str],
+               house_rules: list[str] = ()) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="deckhand-transcript-") as tmp:
         bot = make_bot(Path(tmp))
@@ -105,6 +106,9 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
                           + (f"; computers: {', '.join(computers)}" if computers else "") + "\n")
                 if computers:
                     await members[0].slash(channel, "settings bot-pause", seconds=0.0)
+                for setting in house_rules:  # e.g. showdown=millard, set as the host would
+                    rule, _, value = setting.partition("=")
+                    await members[0].slash(channel, "settings house-rule", game=game, rule=rule, value=value)
                 options = {"players": players + len(computers)} if game == "engines" else {}
                 opened = await members[0].slash(channel, f"{game} new", **options)
                 lobby = opened.response.message
@@ -167,13 +171,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=300)
     parser.add_argument("--out", default="transcript.txt")
+    parser.add_argument("--house-rule", action="append", default=[], metavar="KEY=VALUE",
+                        help="a server house rule for the game (repeatable), e.g. showdown=millard")
     args = parser.parse_args()
     if args.game == "enid":
         # Enid's rituals are typed, which this random clicker does not do.
         parser.error("Enid's newcomer transcript comes from its test: "
                      "ENID_TRANSCRIPT=enid.txt python -m pytest tests/enid/test_e2e_newcomer.py")
     with open(args.out, "w", encoding="utf-8") as out:
-        asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves, args.computers))
+        asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves, args.computers, args.house_rule))
     print(f"{args.out}: {Path(args.out).stat().st_size} bytes")
 
 

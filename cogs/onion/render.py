@@ -598,8 +598,12 @@ def final_text(obs: Mapping[str, Any]) -> str:
         if p == winner:
             continue
         theirs = list(entry.get("groupings") or [])
-        why = "crippled" if p == victim else (theirs[0] if theirs else "no grouping") if victim is not None \
-            else _lost_on(theirs, groupings)
+        if entry.get("conceded"):
+            why = f"conceded with {theirs[0] if theirs else 'no grouping'}"
+        elif p == victim:
+            why = "crippled"
+        else:
+            why = (theirs[0] if theirs else "no grouping") if victim is not None else _lost_on(theirs, groupings)
         beaten.append(f"{computer.name(p)} ({why})")
     lines = [f"🏆 {who} won the Cripple Mr Onion round {how}."]
     if beaten:

@@ -1111,7 +1111,14 @@ class OnionGame(Game):
     def _pair_winner(self, a: int, b: int) -> tuple[int, bool]:
         """Who holds the better cards of ``a`` and ``b`` now (crippling counts), and whether
         it was a complete tie settled by seniority."""
-        best = showdown_winners([self._compared(a), self._compared(b)])
+        arrangements = [self._compared(a), self._compared(b)]
+        victim = next((e["cripples"] for e in self.showdown if e["player"] == a and e.get("cripples") is not None), None)
+        if victim is not None:
+            # A crippler "hence wins the game": it holds the crippled Onion's place, so a
+            # later hand must beat that Onion or out-cripple it (a longer run).
+            best = [i - 1 for i in showdown_winners([self._compared(victim), *arrangements]) if i > 0] or [0]
+        else:
+            best = showdown_winners(arrangements)
         if len(best) == 2:
             senior = min((a, b), key=self.precedence().index)
             return senior, True
@@ -1162,7 +1169,7 @@ class OnionGame(Game):
         order = self.order_from_elder() + [self.dealer]
         self.phase, self.step, self.showdown = DUEL, "", []
         self.duel = {"champion": order[0], "challenger": None, "queue": order[1:], "step": "", "loser": None,
-                     "laid": [], "conceded": [], "tie": False}
+                     "laid": [], "conceded": [], "tie": False, "cripples": None}
         events.append(Event("duel_start", None, {"order": order}))
         self._lay(order[0], events)  # beginning from the Elder, the hand is displayed
         self._duel_next(events)
@@ -1226,6 +1233,9 @@ class OnionGame(Game):
         winner, tie = self._pair_winner(c, x)
         loser = x if winner == c else c
         d["loser"], d["tie"] = loser, tie
+        # Won by crippling: the winner's running flush against a higher Onion.
+        w, lo = self._compared(winner), self._compared(loser)
+        d["cripples"] = loser if not tie and w.key < lo.key and showdown_winners([lo, w]) == [1] else None
         events.append(Event("duel_lead", winner, {"winner": winner, "loser": loser, "tie": tie}))
         self._duel_ask(loser, events)
 
@@ -1238,7 +1248,12 @@ class OnionGame(Game):
         c, x = d["champion"], d["challenger"]
         winner = c if p == x else x
         if d["step"] == "challenge":
-            d["tie"] = False
+            d["tie"], d["cripples"] = False, None
+        elif d.get("cripples") == p:  # "once crippled, may not be retracted": on the winner's record
+            entry = next(e for e in self.showdown if e["player"] == winner)
+            entry["cripples"] = entry["cripples"] if entry["cripples"] is not None else p
+        if not forced:  # a hand given up while it still had an answer
+            next(e for e in self.showdown if e["player"] == p)["conceded"] = True
         d["conceded"].append(p)
         events.append(Event("concede", p, {"player": p, "winner": winner, "forced": forced}))
         d.update(champion=winner, challenger=None, step="", loser=None)
@@ -1269,10 +1284,8 @@ class OnionGame(Game):
         mine = self._compared(winner)
         for entry in self.showdown:
             entry["best"] = entry["player"] == winner
-        beaten = [p for p in self.live() if p != winner and self._compared(p).key > mine.key]
-        if beaten:  # the survivor holds lower groupings: won by crippling the best of them
-            victim = max(beaten, key=lambda p: self._compared(p).key)
-            next(e for e in self.showdown if e["player"] == winner)["cripples"] = victim
+        victim = next(e for e in self.showdown if e["player"] == winner)["cripples"]
+        if victim is not None:  # the survivor crippled a hand on the way
             run = mine.running_flush.describe() if mine.running_flush else "running flush"
             events.append(Event("crippled", winner, {"player": winner, "victim": victim, "run": run}))
         self.duel = None
@@ -1521,7 +1534,7 @@ class OnionGame(Game):
     #: Keys of ``to_dict`` (at any depth) whose values are player ids.
     _ID_KEYS = frozenset({"players", "out", "folded", "left", "dealer", "original_dealer", "next_dealer",
                           "queue", "declined", "fate_unwild", "rewild", "player", "lady_user", "fate_user",
-                          "arch", "winner", "champion", "challenger", "loser", "laid", "conceded"})
+                          "arch", "winner", "champion", "challenger", "loser", "laid", "conceded", "cripples"})
     #: The session's absent players and the options name no seat of this round.
     _KEPT_ON_SWAP = ("absent", "options")
 

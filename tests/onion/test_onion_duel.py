@@ -170,3 +170,21 @@ def test_the_archchancellor_may_be_declared_at_any_time_during_the_game():
     assert "declare:Jt:archchancellor" not in [a.code() for a in game.legal_actions(2)]
     act(game, 2, "match")
     assert game.current_players() == {3}
+
+
+def test_a_hand_given_up_is_conceded_not_crippled_and_a_cripple_is_recorded():
+    from bot.publish import final_text
+    from cogs.onion import render
+
+    # Seat 3 (Death, a Double Onion of its own) beats the Elder's seven-card onion but gives up.
+    game, _ = to_duel(SEVEN, ("Kw Kh As Ks Ad", "2h 3h 4s 5h 6s"))
+    act(game, 3, "concede")
+    finish(game)
+    assert game.winner == 2
+    said = final_text("Cripple Mr Onion", game, unit="round", render=render)
+    assert "crippling" not in said and "<@3> (conceded with Double Onion)" in said
+    # A ten-card running flush against the Elder's Greater Onion: crippled, and said so.
+    game, events = to_duel(("Ac As Ah Ad Aw", "Kc Ks Kh Kd Qc"), ("2h 3h 4h 5h 6h", "7h 8u 9u Tu Ju"))
+    assert game.winner == 3 and "crippled" in kinds(events)
+    said = final_text("Cripple Mr Onion", game, unit="round", render=render)
+    assert "by crippling <@2>'s Greater Onion" in said
