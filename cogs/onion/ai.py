@@ -27,6 +27,11 @@ face-up and declared cards, chips, bets and counts), never from the game:
   Done. It never declares the Archchancellor (its forced disclosures help the others
   more than it) and picks the replacement or the card to disclose that keeps its best hand.
 
+- **The duel** (Millard's showdown): the laid hands are known. Show a hand that wins the duel
+  as it stands; else a modifier that wins it (hard first weighs its modifiers in imagined
+  showdowns against the hands still to come, as for declarations; easy tries each one
+  against the hand laid opposite, the Lady and Fate aside); else show if allowed, else concede.
+
 easy spends a fixed, small number of hand evaluations (about 40, a few ms);
 hard samples until its budget's deadline (or its caps: ``Budget.determinizations`` imagined
 deals, ``Budget.iterations`` hand evaluations it really makes), so with a 0.1 s budget it

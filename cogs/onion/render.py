@@ -50,7 +50,7 @@ POWER_LABELS = {
     "atuin": "Declare Great A'Tuin: shift 8 points",
     "elephants": "Declare the Elephants: a Double Onion",
     "sender": "Declare the Sender of Eight",
-    "death": "Declare Death",
+    "death": "Declare Death: one picture out of every Double Onion",
     "archchancellor": "Declare the Archchancellor",
     "fool": "Declare the Fool: bagels and Onions swap",
 }
@@ -266,6 +266,11 @@ def _your_task(obs: Mapping[str, Any]) -> str:
         return "The Archchancellor makes you disclose one face-down card: choose it."
     if viewer not in (obs.get("current") or []):
         return "Waiting for your turn."
+    duel = obs.get("duel") or {}
+    if obs.get("phase") == "duel" and duel.get("step") == "challenge":
+        if obs.get("may_show"):
+            return "Your turn: your hand equals or beats the hand laid. Show it, or play a modifier first."
+        return "Your turn: your hand cannot equal or beat the hand laid. Play a modifier that changes that, or concede."
     owed = (obs.get("owed") or {}).get(str(viewer))
     hint = step_hint(obs, "to act")
     if owed:

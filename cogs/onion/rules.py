@@ -10,8 +10,10 @@ wins) comes in as ``options["carry"]`` and goes out through :meth:`carry_out`.
 
 Flow of a round (``phase``; ``queue[0]`` is the player to act)::
 
-    exchange -> bet 1 -> bet 2 -> bet 3 -> buy/extra -> offer -> bet 4 -> bet 5 -> declare -> over
-                  (the Dealer folds in any bet part: auction, then the next part)
+    exchange -> bet 1 -> bet 2 -> bet 3 -> buy/extra -> offer -> bet 4 -> bet 5 -> declare -> [duel] -> over
+                  (the Dealer folds in any bet part or on the extra bets: auction, then the next part;
+                   the last player standing takes the Pot at once; the duel is the house rule
+                   ``showdown: millard``, the default)
 
 The plain variant skips antes, bets, buying and the auction (see the docs).
 
@@ -75,11 +77,11 @@ def _modifier_rule(n: int, text: str) -> HouseRule:
 
 HOUSE_RULES: tuple[HouseRule, ...] = tuple(_modifier_rule(n, text) for n, text in MODIFIERS) + (
     HouseRule(key="showdown", description="How the showdown is played.",
-              choices=("quick", "millard"), default="quick",
+              choices=("millard", "quick"), default="millard",
               choice_descriptions=(
-                  "The showdown is quick: every hand is laid at its best at once and the best wins.",
                   "The showdown is Millard's duel: the Elder's hand is shown, each player in turn equals or beats "
-                  "it, plays a modifier or concedes, and the survivor faces the next, up to the Dealer.")),
+                  "it, plays a modifier or concedes, and the survivor faces the next, up to the Dealer.",
+                  "The showdown is quick: every hand is laid at its best at once and the best wins.")),
     HouseRule(key="rebuy", description="Whether a player without chips for the Stake may buy back in.",
               choices=("off", "on"), default="off",
               choice_descriptions=("A player without chips for the Stake is out of the session.",
@@ -1151,7 +1153,7 @@ class OnionGame(Game):
         self.showdown.append(entry)
         events.append(Event("showdown", p, entry))
 
-    def _reform(self, events: list[Event]) -> None:
+    def _reform(self, events: list[Event], quiet: bool = False) -> None:
         """After a modifier, each laid hand it changed is re-formed, once, at its best under
         the modifiers now in play (the closing post's one re-forming after a devaluing
         modifier; a hand changes only when a modifier is played, and each is played once)."""
@@ -1163,7 +1165,8 @@ class OnionGame(Game):
             if a.explain() != entry["explanation"]:
                 entry.update({"cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
                               "groupings": [g.name for g in a.groupings]})
-                events.append(Event("reformed", p, {"player": p, "explanation": a.explain()}))
+                if not quiet:
+                    events.append(Event("reformed", p, {"player": p, "explanation": a.explain()}))
 
     def _start_duel(self, events: list[Event]) -> None:
         order = self.order_from_elder() + [self.dealer]
@@ -1209,6 +1212,8 @@ class OnionGame(Game):
             self._play_special(p, action, events)
             if not self.tasks:
                 self._duel_continue(events)
+            else:  # the table shows the hand as it is while the Lady's choice or disclosures wait
+                self._reform(events, quiet=True)
 
     def _duel_show(self, p: int, events: list[Event]) -> None:
         d = self.duel
@@ -1247,11 +1252,12 @@ class OnionGame(Game):
         self._lay(p, events)
         c, x = d["champion"], d["challenger"]
         winner = c if p == x else x
-        if d["step"] == "challenge":
-            d["tie"], d["cripples"] = False, None
-        elif d.get("cripples") == p:  # "once crippled, may not be retracted": on the winner's record
-            entry = next(e for e in self.showdown if e["player"] == winner)
-            entry["cripples"] = entry["cripples"] if entry["cripples"] is not None else p
+        mine = next(e for e in self.showdown if e["player"] == winner)
+        if d["step"] == "answer" and d.get("loser") == p:
+            if d.get("tie"):  # the winner held on by seniority
+                mine["seniority"] = True
+            if d.get("cripples") == p and mine["cripples"] is None:  # "may not be retracted"
+                mine["cripples"] = p
         if not forced:  # a hand given up while it still had an answer
             next(e for e in self.showdown if e["player"] == p)["conceded"] = True
         d["conceded"].append(p)
@@ -1289,7 +1295,8 @@ class OnionGame(Game):
             run = mine.running_flush.describe() if mine.running_flush else "running flush"
             events.append(Event("crippled", winner, {"player": winner, "victim": victim, "run": run}))
         self.duel = None
-        self._end(winner, "seniority" if d["tie"] else "showdown", events)
+        tie = bool(next(e for e in self.showdown if e["player"] == winner).get("seniority"))
+        self._end(winner, "seniority" if tie else "showdown", events)
 
     # ------------------------------------------------------------------ platform hooks
 
@@ -1459,6 +1466,7 @@ class OnionGame(Game):
             obs["hand_specials"] = special_names(self.hand(viewer))
             task = self._task_of(viewer)
             obs["offered"] = task["cards"] if task else []
+            obs["may_show"] = self.phase == DUEL and self._may_show(viewer)
         return obs
 
     # ------------------------------------------------------------------ persistence

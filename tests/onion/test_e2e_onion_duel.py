@@ -1,5 +1,5 @@
-"""Millard's showdown end to end through SimCord (issue 24): a server switches the house
-rule to the duel; a session of three rounds where, in round 1, the Younger answers the
+"""Millard's showdown end to end through SimCord (issue 24): the duel (the default house
+rule); a session of three rounds where, in round 1, the Younger answers the
 Elder's laid Double Onion with Death from their hand's buttons, after a restart in the
 middle of the showdown."""
 
@@ -20,6 +20,8 @@ async def test_three_rounds_of_the_duel_with_a_modifier_in_answer_and_a_restart(
     admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     admin = guild.add_member(env.create_user("admin"), roles=[admins])
     m0, m1, m2 = members = [guild.add_member(env.create_user(f"d{i}"), nick=f"Duellist{i}") for i in range(3)]
+    # The duel is the default; a server that chose quick switches back to it.
+    await admin.slash(channel, "settings house-rule", game="onion", rule="showdown", value="quick")
     await admin.slash(channel, "settings house-rule", game="onion", rule="showdown", value="millard")
 
     # m0 deals: the Elder m1 holds a Double Onion, the Younger m2 Death (face down) and a
@@ -28,7 +30,7 @@ async def test_three_rounds_of_the_duel_with_a_modifier_in_answer_and_a_restart(
                     {0: codes("2d 3d 4c 6c 9d"), 1: codes("Tc Ts 9u 6h 7u"), 2: codes("6s As Aw 9c 7c")}))
     opened = await m0.slash(channel, "onion new")
     lobby = opened.response.message
-    assert any("Millard's duel" in line for line in text(lobby).split("\n"))  # the lobby names the house rule
+    assert "15 house rules are at their usual setting" in text(lobby)
     for member in (m1, m2):
         await member.click(lobby, label="Join")
     await m0.click(lobby, label="Start")
@@ -45,7 +47,8 @@ async def test_three_rounds_of_the_duel_with_a_modifier_in_answer_and_a_restart(
     (table,) = env.bot.tables.tables()
     assert table.state.to_json() == before
     hand = await hand_of(m2, channel)
-    assert "Declare Death" in labels(hand) and "Concede" in labels(hand)
+    assert "Declare Death: one picture out of every Double Onion" in labels(hand) and "Concede" in labels(hand)
+    assert "your hand cannot equal or beat the hand laid" in text(hand)
     assert not any(label.startswith("Show my hand") for label in labels(hand))  # it cannot equal or beat
     await play(m2, channel, "declare:Kw:death")
     assert table.status == "finished" and table.state.winner == m2.id

@@ -37,10 +37,11 @@ def finish(game):
     return events
 
 
-def test_the_showdown_is_quick_unless_the_server_chooses_the_duel():
+def test_the_showdown_is_the_duel_unless_the_server_chooses_quick():
     rule = next(r for r in HOUSE_RULES if r.key == "showdown")
-    assert rule.choices == ("quick", "millard") and rule.default == "quick"
-    game = new_round(P, 1, {1: codes(DEALER_JUNK[0]), 2: codes("Ac Kd Ah Qh 2u"), 3: codes("Aw Ko Au Qu Tt")})
+    assert rule.choices == ("millard", "quick") and rule.default == "millard"
+    game = new_round(P, 1, {1: codes(DEALER_JUNK[0]), 2: codes("Ac Kd Ah Qh 2u"), 3: codes("Aw Ko Au Qu Tt")},
+                     showdown="quick")
     advance(game, DECLARE)
     events = []
     for p in (2, 3, 1):
