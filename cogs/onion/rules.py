@@ -1016,8 +1016,9 @@ class OnionGame(Game):
                 self.up[holder].append(DEATH)
             if not any(d["card"] == str(DEATH) for d in self.declared):
                 self._record(holder, DEATH, "death", events, forced=True)
+            laid = self.duel["laid"] if self.duel else []  # a laid hand has nothing left to disclose
             for q in self.live():
-                if q not in (p, holder) and self.down[q]:
+                if q not in (p, holder) and self.down[q] and q not in laid:
                     self._new_task(q, "disclose", _sorted(self.down[q]), events)
 
     def _finish_task(self, task: dict[str, Any], card: Card, events: list[Event], timed_out: bool = False) -> None:
@@ -1277,8 +1278,12 @@ class OnionGame(Game):
                 c = x
             else:
                 d["queue"] = [p for p in d["queue"] if p in live]
-                c = d["queue"].pop(0)
-                self._lay(c, events)
+                if d["queue"]:
+                    c = d["queue"].pop(0)
+                    self._lay(c, events)
+                else:  # only hands already beaten are left: the best of them holds on
+                    order = [p for p in self.precedence() if p in live]
+                    c = order[min(showdown_winners([self._compared(p) for p in order]))]
         d.update(champion=c, challenger=None, step="", loser=None)
         self._duel_next(events)
 
