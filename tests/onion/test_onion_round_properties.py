@@ -101,7 +101,7 @@ def test_no_face_down_card_reaches_another_player_or_the_channel(case):
         hidden = {p: {f'"{c}"' for c in game.down[p]} for p in game.players if p not in laid(game)}
         for task in game.tasks:
             if task["kind"] == "pick":
-                hidden[task["player"]] |= {f'"{c}"' for c in task["cards"]}
+                hidden.setdefault(task["player"], set()).update(f'"{c}"' for c in task["cards"])  # laid or not
         for viewer in [None, *game.players]:
             text = json.dumps(game.observation(viewer))
             for owner, codes in hidden.items():
