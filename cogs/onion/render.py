@@ -80,7 +80,7 @@ def step_hint(obs: Mapping[str, Any], default: str = "") -> str:
         return "to match the Dealer's amount or fold (no raising in this part)"
     duel = obs.get("duel") or {}
     if key == ("duel", "") and duel.get("step") == "answer":
-        return "to answer with a modifier: your laid hand is beaten (or concede)"
+        return "to answer a beaten hand with a modifier, or concede"
     if key == ("offer", "") and obs.get("dealer") in (obs.get("current") or []):
         return "as the Dealer to match the extra bets, pass the dealership to the Elder, or fold"
     return STEP_HINTS.get(key, default)
