@@ -168,3 +168,16 @@ def test_the_carry_of_an_all_fold_round_names_nobody_out():
     assert game.winner is None and game.chips[1] == 1
     carry = game.carry_out()
     assert carry["pot"] == 15 and carry["out"] == []
+
+
+def test_the_last_player_standing_in_the_duel_takes_the_pot():
+    # Millard's showdown, heads up: the Elder's Double Onion is laid, the Dealer (Death in
+    # hand) is asked to answer; the Elder leaves: the Dealer is the last player in.
+    game = new_round([1, 2], 1, {1: codes("Kw 2h 2s 4u 5h"), 2: codes("Ac Kd Ah Qh 2u")},
+                     second={1: codes("6s As Aw 9c 7c"), 2: codes("Tc Ts 9u 6h 7u")}, showdown="millard")
+    advance(game, DECLARE)
+    act(game, 2, "done")
+    act(game, 1, "done")
+    assert game.phase == "duel" and game.current_players() == {1}
+    events = game.remove_player(2)
+    won_at_once(game, 1, events)
