@@ -28,9 +28,12 @@ face-up and declared cards, chips, bets and counts), never from the game:
   more than it) and picks the replacement or the card to disclose that keeps its best hand.
 
 - **The duel** (Millard's showdown): the laid hands are known. Show a hand that wins the duel
-  as it stands; else a modifier that wins it (hard first weighs its modifiers in imagined
+  as it stands; else a rearrangement the rules offer (each one holds against the hand
+  opposite); else a modifier that wins it (hard first weighs its modifiers in imagined
   showdowns against the hands still to come, as for declarations; easy tries each one
   against the hand laid opposite, the Lady and Fate aside); else show if allowed, else concede.
+  The rules offer only modifiers that answer (they change the hand opposite or better one's
+  own), so neither level is tempted by a card that changes nothing.
 
 easy spends a fixed, small number of hand evaluations (about 40, a few ms);
 hard samples until its budget's deadline (or its caps: ``Budget.determinizations`` imagined
@@ -508,6 +511,11 @@ class Mind:
             return show or concede
         if show is not None and self._wins_duel(other, None):
             return show
+        # The rules offer only rearrangements that hold against the hand opposite (a smaller
+        # Onion escaping a cripple, or a dodged hand re-formed at its best): take one.
+        rearranged = [a for a in self.legal if a.kind == "rearrange"]
+        if rearranged:
+            return rearranged[0]
         if self.level == "hard":
             fallback = show or concede
             chosen = self.declare(fallback)

@@ -84,7 +84,7 @@ def test_a_modifier_played_in_answer_and_the_laid_hand_re_formed_once():
     # The seven-card onion can neither equal nor beat: show is not offered; Death (it
     # touches the Elder's Double Onion) and conceding are.
     assert [a.code() for a in game.legal_actions(3)] == ["declare:Kw:death", "concede"]
-    with pytest.raises(RuleError, match="show your hand, play a modifier or concede"):
+    with pytest.raises(RuleError, match="show your hand, rearrange it, play a modifier or concede"):
         act(game, 3, "show")
     events = act(game, 3, "declare:Kw:death")
     reformed = [e for e in events if e.kind == "reformed"]
@@ -131,6 +131,11 @@ def test_a_beaten_champion_answers_with_a_modifier():
     assert game.winner == 2
 
 
+# A Triple Onion with Death (K⚔) face down: Death cannot touch a Triple Onion with eights
+# normal, but it can touch the Elder's Double Onion (DOUBLE).
+TRIPLE_AND_DEATH = ("Kw Kh As Ks Ad", "Qc Ao 2h 3h 4s")
+
+
 def test_timer_concedes_unless_the_hand_may_be_shown_and_the_duel_survives_a_restart():
     game, _ = to_duel(DOUBLE, DEATH_AND_SEVEN)
     assert game.timeout_action(3) == Action("concede")
@@ -142,8 +147,9 @@ def test_timer_concedes_unless_the_hand_may_be_shown_and_the_duel_survives_a_res
     assert back.winner == 2
     game, _ = to_duel(DEATH_AND_SEVEN, DOUBLE)
     assert game.timeout_action(2) == Action("concede")  # beaten, with Death unplayed
-    # A challenger whose hand beats, asked because it holds a modifier: the cards speak.
-    game, _ = to_duel(SEVEN, ("Kw Kh As Ks Ad", "2h 3h 4s 5h 6s"))
+    # A challenger whose hand beats, asked because it holds a modifier that answers (Death
+    # touches the Elder's Double Onion): the cards speak.
+    game, _ = to_duel(DOUBLE, TRIPLE_AND_DEATH)
     assert [a.code() for a in game.legal_actions(3)] == ["show", "declare:Kw:death", "concede"]
     assert game.timeout_action(3) == Action("show")
 
@@ -177,15 +183,76 @@ def test_a_hand_given_up_is_conceded_not_crippled_and_a_cripple_is_recorded():
     from bot.publish import final_text
     from cogs.onion import render
 
-    # Seat 3 (Death, a Double Onion of its own) beats the Elder's seven-card onion but gives up.
-    game, _ = to_duel(SEVEN, ("Kw Kh As Ks Ad", "2h 3h 4s 5h 6s"))
+    # Seat 3 (Death, a Triple Onion) beats the Elder's Double Onion but gives up.
+    game, _ = to_duel(DOUBLE, TRIPLE_AND_DEATH)
     act(game, 3, "concede")
     finish(game)
     assert game.winner == 2
     said = final_text("Cripple Mr Onion", game, unit="round", render=render)
-    assert "crippling" not in said and "<@3> (conceded with Double Onion)" in said
+    assert "crippling" not in said and "<@3> (conceded with Triple Onion)" in said
     # A ten-card running flush against the Elder's Greater Onion: crippled, and said so.
     game, events = to_duel(("Ac As Ah Ad Aw", "Kc Ks Kh Kd Qc"), ("2h 3h 4h 5h 6h", "7h 8u 9u Tu Ju"))
     assert game.winner == 3 and "crippled" in kinds(events)
     said = final_text("Cripple Mr Onion", game, unit="round", render=render)
     assert "by crippling <@2>'s Greater Onion" in said
+
+
+# Seat 3 holds Death face down and a five-card onion; the Elder lays a seven-card onion and
+# a bagel, with no picture: Death cannot touch the laid hand, nor better seat 3's.
+NO_PICTURES = SEVEN
+DEATH_USELESS = ("Kw 2h 3h 4u 5h", "9c 6s 7d Jh Jw")
+
+
+def test_a_modifier_that_cannot_affect_the_shown_cards_is_not_offered():
+    game, events = to_duel(NO_PICTURES, DEATH_USELESS)
+    # Not asked: Death changes nothing here, so seat 3 has no answer and concedes by itself.
+    concede = next(e for e in events if e.kind == "concede")
+    assert concede.player == 3 and concede.data["forced"]
+    assert game.is_over() and game.winner == 2
+    # Against a Double Onion the same card answers, and is offered (it kills a picture there).
+    game, _ = to_duel(DOUBLE, DEATH_USELESS)
+    assert game.current_players() == {3}
+    assert [a.code() for a in game.legal_actions(3)] == ["declare:Kw:death", "concede"]
+
+
+# Seat 2 (Elder) holds a ten-card running flush 3..Q of clubs/swords. Seat 3 holds a Lesser
+# Onion and a bagel (T T): laid at its best the Lesser Onion would be crippled by that run,
+# but laid as a Triple Onion (and a two-card onion, a bagel) it beats the run's groupings.
+# The Dealer (seat 1) holds a Lesser Onion and nothing else, which beats a Triple Onion.
+RUN = ("3c 4c 5w 6w 7c", "8c 9w Tc Jw Qc")
+LESSER = ("Kh Ah Qd Ad Ks", "As Qu Au Th Td")
+DEALER_LESSER = ("Kc Ac Qw Aw Kt", "At Ko Ao 2s 3d")
+
+
+def test_a_hand_rearranged_to_escape_a_cripple_and_re_formed_once_when_beaten():
+    game, events = to_duel(RUN, LESSER, p1=DEALER_LESSER)
+    assert game.current_players() == {3}  # asked: laid otherwise, the hand holds
+    legal = [a.code() for a in game.legal_actions(3)]
+    assert "show" in legal and "concede" in legal
+    rearrange = [a for a in game.legal_actions(3) if a.kind == "rearrange"]
+    assert rearrange and rearrange[0].arg == "Triple-Onion" and len(rearrange[0].cards) == 6
+    assert game.timeout_action(3) == rearrange[0]  # the cards speak: laid so that they hold
+    # Shown at its best, the Lesser Onion is crippled (on a copy of the round).
+    shown = OnionGame.from_dict(game.to_dict())
+    lost = act(shown, 3, "show")  # crippled, it may not be retracted: no answer is left
+    assert [(e.player, e.data["forced"]) for e in lost if e.kind == "concede"][0] == (3, True)
+    assert shown.is_over() and shown.winner != 3
+    # Laid as a Triple Onion it holds; the Elder has no answer.
+    events = act(game, 3, rearrange[0].code())
+    mine = next(s for s in game.observation(None)["showdown"] if s["player"] == 3)
+    assert mine["groupings"][0] == "Triple Onion"
+    assert [e.player for e in events if e.kind == "concede"] == [2]
+    # The Dealer's Lesser Onion beats the Triple Onion; seat 3 may re-form at its best, once.
+    assert game.current_players() == {3} and game.observation(None)["duel"]["loser"] == 3
+    saved = game.to_dict()
+    back = OnionGame.from_dict(saved)  # a restart keeps the hand as laid
+    assert back.to_dict() == saved and back.legal_actions(3) == game.legal_actions(3)
+    assert [a.code() for a in game.legal_actions(3)] == ["rearrange::best", "concede"]
+    guarded = OnionGame.from_dict(saved)
+    guarded.duel["rearranged"].append(3)  # had it re-formed already, it could not again
+    assert guarded.legal_actions(3) == [Action("concede")]
+    events = act(game, 3, "rearrange::best")
+    assert [e.player for e in events if e.kind == "rearranged"] == [3]
+    mine = next(s for s in game.observation(None)["showdown"] if s["player"] == 3)
+    assert mine["groupings"][:2] == ["Lesser Onion", "bagel"]
+    assert game.is_over() and game.winner == 3 and game.outcome == "showdown"
