@@ -135,7 +135,8 @@ def _grouped_codes(arrangement: Arrangement) -> list[str]:
     return _codes(list(dict.fromkeys(c for c in order if c in arrangement.cards)))
 
 
-def laid_as(cards: Sequence[Card], top: Sequence[Card], context: ScoringContext) -> Arrangement | None:
+def laid_as(cards: Sequence[Card], top: Sequence[Card], context: ScoringContext,
+            whole: Arrangement | None = None) -> Arrangement | None:
     """``cards`` laid with ``top`` as one grouping (at its best) and the rest at their best:
     a voluntary arrangement in the duel (a smaller Onion, or bagel, that a running flush
     cannot cripple). None when ``top`` is no single grouping."""
@@ -143,7 +144,7 @@ def laid_as(cards: Sequence[Card], top: Sequence[Card], context: ScoringContext)
     if len(head.groupings) != 1 or head.unused:
         return None
     rest = best_arrangement([c for c in cards if c not in top], context)
-    whole = best_arrangement(cards, context)  # the hand's running flush, wild state, notes
+    whole = whole or best_arrangement(cards, context)  # the hand's running flush, wild state
     groups = tuple(sorted(head.groupings + rest.groupings, key=lambda g: -g.rank))
     return dataclasses.replace(whole, groupings=groups, unused=rest.unused, notes=head.notes + rest.notes)
 
@@ -1251,10 +1252,12 @@ class OnionGame(Game):
         best = self.arrange(p)
         if other is None or best.top is None or best.top.kind not in _CRIPPLEABLE:
             return []
-        if self._compared(other).running_flush is None:
+        theirs = self._compared(other)
+        if theirs.running_flush is None:
             return []
         family, n = _CRIPPLEABLE[best.top.kind], best.top.kind[1]
-        ctx, hand, out = self.context_for(p), self.hand(p), []
+        ctx, hand = self.context_for(p), self.hand(p)
+        # Only the largest top the run cannot cripple matters: a smaller one ranks lower.
         for m in range(n - 1, 1, -1):
             found: Arrangement | None = None
             tried = set()
@@ -1263,13 +1266,14 @@ class OnionGame(Game):
                 if sig in tried:
                     continue
                 tried.add(sig)
-                a = laid_as(hand, list(top), ctx)
+                a = laid_as(hand, list(top), ctx, best)
                 if a is not None and a.top is not None and a.top.kind == (family, m) and (
                         found is None or a.key > found.key):
                     found = a
-            if found is not None:
-                out.append(list(found.top.cards))
-        return out
+            if found is not None and not cripples(theirs.running_flush, found.top, found.eights_wild and self.on(2),
+                                                  found.fool):
+                return [list(found.top.cards)]
+        return []
 
     def _rearrangements(self, p: int) -> list[Action]:
         """The other ways ``p`` may lay their hand that would hold the better cards against

@@ -8,11 +8,16 @@ face up), then everyone says done."""
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from onion_round_helpers import act, advance, codes, default_step, kinds, new_round
 
 from bot.engine import Action, RuleError
-from cogs.onion.rules import DECLARE, DUEL, HOUSE_RULES, OnionGame
+from cogs.onion.rules import DECLARE, DUEL, HOUSE_RULES, OnionGame, laid_as
+from cogs.onion.scoring import PLAIN, best_arrangement, compare, cripples, onion_deck, parse_cards
 
 P = [1, 2, 3]
 DEALER_JUNK = ("2c 3s 4d 5c 9s", "2d 3d 4c 6c 9d")
@@ -256,3 +261,56 @@ def test_a_hand_rearranged_to_escape_a_cripple_and_re_formed_once_when_beaten():
     mine = next(s for s in game.observation(None)["showdown"] if s["player"] == 3)
     assert mine["groupings"][:2] == ["Lesser Onion", "bagel"]
     assert game.is_over() and game.winner == 3 and game.outcome == "showdown"
+
+
+def test_computers_lay_a_hand_otherwise_to_escape_a_cripple_and_re_form_it_when_beaten():
+    import random
+
+    from bot.ai import Budget, PlayerView, decide
+
+    game, _ = to_duel(RUN, LESSER, p1=DEALER_LESSER)
+    budget = Budget(iterations=60, determinizations=4)
+    for level in ("easy", "hard"):
+        chosen = decide(PlayerView.of(game, 3), level, random.Random(1), budget=budget)
+        assert chosen.kind == "rearrange" and chosen.arg == "Triple-Onion"
+    act(game, 3, decide(PlayerView.of(game, 3), "easy", random.Random(1), budget=budget).code())
+    assert game.current_players() == {3}  # the Dealer's Lesser Onion beats the Triple Onion
+    for level in ("easy", "hard"):
+        assert decide(PlayerView.of(game, 3), level, random.Random(1), budget=budget) == Action("rearrange", (), "best")
+
+
+def _split(cards):
+    return cards[:10], cards[10:]
+
+
+RICH = [c for c in onion_deck() if c.rank in (1, 11, 12, 13)] * 3 + onion_deck()  # Onions come up
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cards=st.lists(st.sampled_from(RICH), min_size=20, max_size=20, unique=True), data=st.data())
+@example(cards=parse_cards(" ".join(LESSER + RUN)), data=None)
+def test_a_hand_laid_otherwise_wins_only_by_escaping_a_cripple(cards, data):
+    """Why the duel offers a rearrangement only against a run that cripples: a hand laid
+    around another top grouping never outranks the evaluator's best arrangement (groupings
+    compare highest first and the best has the highest key), so it can win where the best
+    does not only when the best's top is crippled and the other top is not."""
+    hand, other = _split(cards)
+    best, theirs = best_arrangement(hand), best_arrangement(other)
+    tops = [t for t in _dodge_tops(hand, best)]
+    if data is not None:
+        tops.append(data.draw(st.lists(st.sampled_from(hand), min_size=2, max_size=7, unique=True)))
+    for top in tops:
+        laid = laid_as(hand, top, PLAIN)
+        if laid is None:
+            continue
+        assert laid.key <= best.key
+        if compare(laid, theirs) > 0 and compare(best, theirs) <= 0:
+            assert cripples(theirs.running_flush, best.top) and not cripples(theirs.running_flush, laid.top)
+
+
+def _dodge_tops(hand, best):
+    """Smaller Onions inside the best's top grouping (what the duel tries)."""
+    if best.top is None or best.top.kind not in (("Onion", 5), ("Onion", 4)):
+        return []
+    n = best.top.kind[1]
+    return [list(t) for m in range(n - 1, 1, -1) for t in combinations(best.top.cards, 2 * m)][:60]
