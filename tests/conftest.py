@@ -100,7 +100,7 @@ async def storage_backend(backend_name, request, tmp_path):
 
 
 # (the fixture and the hook live beside the checker, so a pytester run can load them as a plugin)
-from tests.discord_conformance import _discord_conformance, pytest_runtest_call  # noqa: E402, F401
+from tests.discord_conformance import _discord_conformance, pytest_runtest_call, pytest_terminal_summary  # noqa: E402, F401
 
 pytest_plugins = ["pytester"]  # tests/platform/test_discord_conformance.py runs a failing test inside
 
