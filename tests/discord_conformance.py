@@ -34,7 +34,7 @@ _SPEC_URI = "urn:discord-api:openapi"
 _METHODS = ("get", "put", "post", "patch", "delete")
 
 # Component types (discord.com/developers/docs/components/reference#component-object-component-types).
-ACTION_ROW, TEXT_DISPLAY, SECTION = 1, 10, 9
+TEXT_DISPLAY = 10
 V2_TOP_LEVEL = {9, 10, 11, 12, 13, 14, 17}  # section, text display, thumbnail, gallery, file, separator, container
 IS_COMPONENTS_V2 = 1 << 15  # message flag (docs: resources/message#message-object-message-flags)
 
