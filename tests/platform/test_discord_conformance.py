@@ -75,7 +75,15 @@ async def test_the_walk_reaches_every_command_option_and_choice(data_dir):
     in_payload = set().union(*(names(p) for p in payloads))
     assert {c.qualified_name for c in commands} <= in_payload
     options = [p for c in commands if isinstance(c, app_commands.Command) for p in c.parameters]
-    assert options and any(p.choices for p in options)  # choices are in the tree, and so checked
+
+    def leaves(node):  # the options and choices of a payload, subcommands walked into
+        inner = node.get("options") or ()
+        own = [o for o in inner if o.get("type") not in (1, 2)]
+        return own + [leaf for o in inner if o.get("type") in (1, 2) for leaf in leaves(o)]
+
+    in_payload_options = [o for p in payloads for o in leaves(p)]
+    assert len(in_payload_options) == len(options) > 0
+    assert sum(len(o.get("choices") or ()) for o in in_payload_options) == sum(len(p.choices) for p in options) > 0
 
 
 async def test_the_old_102_character_description_is_caught(data_dir):
