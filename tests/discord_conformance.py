@@ -154,7 +154,24 @@ def _x_dispatch(validator, spec, instance, schema):
         allowed = sorted(spec["branches"])
         yield jsonschema.ValidationError(f"type {kind!r} is not one of {allowed}", validator="enum", path=["type"])
         return
-    yield from validator.descend(instance, branch)
+    # A component a message sends again (the same button, select or text in the next edit) was
+    # valid last time: remembered by its content, only when valid (errors carry paths).
+    try:
+        key = (id(branch), json.dumps(instance, sort_keys=True))
+    except (TypeError, ValueError):
+        key = None
+    if key is not None and key in _VALID_PARTS:
+        return
+    errors = list(validator.descend(instance, branch))
+    if errors:
+        yield from errors
+    elif key is not None:
+        if len(_VALID_PARTS) >= 16384:
+            _VALID_PARTS.clear()
+        _VALID_PARTS.add(key)
+
+
+_VALID_PARTS: set[tuple[int, str]] = set()
 
 
 _Validator = jsonschema.validators.extend(
