@@ -366,14 +366,15 @@ def _embed_total(embed: dict[str, Any]) -> int:
     return total
 
 
-def _message(message: Any, field: str) -> Iterator[tuple[str, str]]:
-    """A message body: a channel message, a webhook/follow-up, an interaction callback's data."""
+def _message(message: Any, field: str, edits_v2: bool = False) -> Iterator[tuple[str, str]]:
+    """A message body: a channel message, a webhook/follow-up, an interaction callback's data.
+    ``edits_v2``: the body edits a message already sent as Components V2 (the flag stays)."""
     if not isinstance(message, dict):
         return
     content = message.get("content")
     components = message.get("components") or []
     embeds = message.get("embeds") or []
-    v2 = bool((message.get("flags") or 0) & IS_COMPONENTS_V2) or any(
+    v2 = edits_v2 or bool((message.get("flags") or 0) & IS_COMPONENTS_V2) or any(
         isinstance(c, dict) and c.get("type") in V2_TOP_LEVEL for c in components
     )
     # resources/message#create-message: content up to 2,000 characters (the schema says 4,000 on
@@ -435,13 +436,13 @@ _COMMAND_ROUTES = {
 }
 
 
-def _documented_limits(method: str, template: str, body: Any) -> Iterator[tuple[str, str]]:
+def _documented_limits(method: str, template: str, body: Any, edits_v2: bool) -> Iterator[tuple[str, str]]:
     key = (method, template)
     if key in _MESSAGE_ROUTES:
-        yield from _message(body, "body")
+        yield from _message(body, "body", edits_v2)
     elif key == ("POST", "/interactions/{interaction_id}/{interaction_token}/callback"):
         if isinstance(body, dict) and body.get("type") in (4, 7):  # CHANNEL_MESSAGE_WITH_SOURCE, UPDATE_MESSAGE
-            yield from _message(body.get("data"), "body.data")
+            yield from _message(body.get("data"), "body.data", edits_v2 and body.get("type") == 7)
     elif key == ("POST", "/channels/{channel_id}/threads") and isinstance(body, dict):
         yield from _message(body.get("message"), "body.message")  # a forum post's first message
     elif key in _COMMAND_LIST_ROUTES:
@@ -454,8 +455,9 @@ def _documented_limits(method: str, template: str, body: Any) -> Iterator[tuple[
 # ------------------------------------------------------------------ the check
 
 
-def check(method: str, path: str, body: Any) -> list[Violation]:
-    """Every way Discord would refuse this request's body (an empty list: it conforms)."""
+def check(method: str, path: str, body: Any, *, edits_v2: bool = False) -> list[Violation]:
+    """Every way Discord would refuse this request's body (an empty list: it conforms).
+    ``edits_v2``: the request edits a message that is Components V2 already."""
     method = method.upper()
     template = match_route(method, path)
     if template is None:
@@ -467,25 +469,25 @@ def check(method: str, path: str, body: Any) -> list[Violation]:
     try:
         # The same body is often sent again (the command sync of every test, a board edited
         # twice the same way): its verdict is remembered.
-        key = (method, template, json.dumps(body, sort_keys=True))
+        key = (method, template, edits_v2, json.dumps(body, sort_keys=True))
     except (TypeError, ValueError):
-        return _check_body(method, template, body)
+        return _check_body(method, template, body, edits_v2)
     found = _VERDICTS.get(key)
     if found is None:
-        found = _check_body(method, template, body)
+        found = _check_body(method, template, body, edits_v2)
         if len(_VERDICTS) >= 4096:
             _VERDICTS.clear()
         _VERDICTS[key] = found
     return list(found)
 
 
-_VERDICTS: dict[tuple[str, str, str], list[Violation]] = {}
+_VERDICTS: dict[tuple[str, str, bool, str], list[Violation]] = {}
 
 
-def _check_body(method: str, template: str, body: Any) -> list[Violation]:
+def _check_body(method: str, template: str, body: Any, edits_v2: bool) -> list[Violation]:
     found = _schema_violations(method, template, body)
     named = {v.field for v in found}
-    for field, problem in _documented_limits(method, template, body):
+    for field, problem in _documented_limits(method, template, body, edits_v2):
         if field not in named:  # the schema already said it
             found.append(Violation(method, template, field, problem))
     return found
@@ -521,7 +523,7 @@ def recording() -> Iterator[list[Violation]]:
 
     def checked_dispatch(backend, method, path, *, json=None, **kwargs):
         started = time.perf_counter()
-        RECORDED.extend(check(method, path, json))
+        RECORDED.extend(check(method, path, json, edits_v2=_edits_v2(backend, method, path, json)))
         STATS["requests"] += 1
         STATS["seconds"] += time.perf_counter() - started
         return original(backend, method, path, json=json, **kwargs)
@@ -532,6 +534,27 @@ def recording() -> Iterator[list[Violation]]:
         yield RECORDED
     finally:
         router.dispatch = original
+
+
+def _edits_v2(backend: Any, method: str, path: str, body: Any) -> bool:
+    """Does this request edit a message SimCord holds as Components V2? An edit need not repeat
+    the flag, and content or embeds on such a message are refused all the same."""
+    parts = path.strip("/").split("/")
+    try:
+        if method == "PATCH" and parts[0] == "channels" and len(parts) == 4:
+            message = backend.get_message(int(parts[1]), int(parts[3]))
+        elif method == "PATCH" and parts[0] == "webhooks" and len(parts) == 5:
+            record = backend.interaction_by_token(parts[2])
+            message_id = record.message_id if parts[4] == "@original" else int(parts[4])
+            message = backend.get_message(record.channel_id, message_id)
+        elif parts[0] == "interactions" and isinstance(body, dict) and body.get("type") == 7:
+            record = backend.interaction_by_token(parts[2])
+            message = backend.get_message(record.channel_id, record.source_message_id or record.message_id)
+        else:
+            return False
+    except Exception:  # not a message SimCord knows (SimCord itself answers that request)
+        return False
+    return bool(message.flags & IS_COMPONENTS_V2)
 
 
 def report(violations: list[Violation]) -> str:

@@ -331,3 +331,22 @@ def test_the_fast_schema_means_what_discords_document_says():
     verdicts = [(raw_valid(m, t, b), not discord_conformance._schema_violations(m, t, b)) for m, t, b in cases]
     assert [raw for raw, _ in verdicts] == [True, False, False, False, False, True, True, False, False, False, True, False]
     assert [raw for raw, _ in verdicts] == [fast for _, fast in verdicts]
+
+
+async def test_an_edit_putting_content_on_a_components_v2_message_is_caught(simcord_env):
+    """An edit need not repeat the V2 flag: the checker asks SimCord what the message is."""
+    env = simcord_env
+    channel = env.create_guild().create_text_channel("cards")
+    sent = await env.bot.http.request(
+        Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id),
+        json={"flags": V2, "components": [text_display("A board")]},
+    )
+    edit = Route("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=channel.id, message_id=sent["id"])
+    await env.bot.http.request(edit, json={"components": [row(button("a"))]})
+    assert discord_conformance.RECORDED == []
+    with contextlib.suppress(discord.HTTPException):
+        await env.bot.http.request(edit, json={"content": "The game is over."})
+    assert [str(v) for v in discord_conformance.RECORDED] == [
+        "PATCH /channels/{channel_id}/messages/{message_id}: body.content: set on a Components V2 message (flags 1<<15), which Discord rejects"
+    ]
+    discord_conformance.RECORDED.clear()  # planted on purpose
