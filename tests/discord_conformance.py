@@ -366,6 +366,18 @@ def _embed_total(embed: dict[str, Any]) -> int:
     return total
 
 
+def _unique_custom_ids(components: Any, field: str, where_kind: str) -> Iterator[tuple[str, str]]:
+    # components/reference#anatomy-of-a-component (custom_id): unique among the components of a
+    # message (or of a modal).
+    seen: Counter[str] = Counter()
+    for where, component in _walk_components(components, field):
+        custom_id = component.get("custom_id")
+        if isinstance(custom_id, str):
+            seen[custom_id] += 1
+            if seen[custom_id] == 2:
+                yield f"{where}.custom_id", f"{custom_id!r} is used twice, Discord requires custom_ids unique per {where_kind}"
+
+
 def _message(message: Any, field: str, edits_v2: bool = False) -> Iterator[tuple[str, str]]:
     """A message body: a channel message, a webhook/follow-up, an interaction callback's data.
     ``edits_v2``: the body edits a message already sent as Components V2 (the flag stays)."""
@@ -386,14 +398,7 @@ def _message(message: Any, field: str, edits_v2: bool = False) -> Iterator[tuple
     total = sum(_embed_total(e) for e in embeds if isinstance(e, dict))
     if total > 6000:
         yield f"{field}.embeds", f"{total} characters of embed text, Discord allows at most 6000 in one message"
-    # components/reference#anatomy-of-a-component (custom_id): unique among a message's components.
-    seen: Counter[str] = Counter()
-    for where, component in _walk_components(components, f"{field}.components"):
-        custom_id = component.get("custom_id")
-        if isinstance(custom_id, str):
-            seen[custom_id] += 1
-            if seen[custom_id] == 2:
-                yield f"{where}.custom_id", f"{custom_id!r} is used twice, Discord requires custom_ids unique per message"
+    yield from _unique_custom_ids(components, f"{field}.components", "message")
     if not v2:
         # components/reference#action-row: a message has at most 5 action rows.
         if len(components) > 5:
@@ -443,6 +448,8 @@ def _documented_limits(method: str, template: str, body: Any, edits_v2: bool) ->
     elif key == ("POST", "/interactions/{interaction_id}/{interaction_token}/callback"):
         if isinstance(body, dict) and body.get("type") in (4, 7):  # CHANNEL_MESSAGE_WITH_SOURCE, UPDATE_MESSAGE
             yield from _message(body.get("data"), "body.data", edits_v2 and body.get("type") == 7)
+        elif isinstance(body, dict) and body.get("type") == 9 and isinstance(body.get("data"), dict):  # MODAL
+            yield from _unique_custom_ids(body["data"].get("components"), "body.data.components", "modal")
     elif key == ("POST", "/channels/{channel_id}/threads") and isinstance(body, dict):
         yield from _message(body.get("message"), "body.message")  # a forum post's first message
     elif key in _COMMAND_LIST_ROUTES:

@@ -190,6 +190,11 @@ def test_the_documented_message_limits_are_caught():
     assert [str(v) for v in check("POST", callback, modal)] == [
         "POST /interactions/{interaction_id}/{interaction_token}/callback: body.data.title: 46 characters, Discord allows at most 45"
     ]
+    twice_in_modal = {"type": 9, "data": {"custom_id": "m", "title": "Amount", "components": [
+        row({"type": 4, "custom_id": "a", "style": 1, "label": "One"}), row({"type": 4, "custom_id": "a", "style": 1, "label": "Two"})]}}
+    assert [v.problem for v in check("POST", callback, twice_in_modal)] == [
+        "'a' is used twice, Discord requires custom_ids unique per modal"
+    ]
     thread = {"name": "n" * 101}
     assert [v.problem for v in check("POST", "/channels/1/messages/2/threads", thread)] == [
         "101 characters, Discord allows at most 100"
