@@ -1399,7 +1399,7 @@ class OnionGame(Game):
             self._lay(p, events)
             d["step"] = "answer"
         else:
-            d["rearranged"].append(p)
+            d.setdefault("rearranged", []).append(p)  # (a duel saved before this key had none)
             a = self._duel_arrangement(p)
             entry = next(e for e in self.showdown if e["player"] == p)
             entry.update({"cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
