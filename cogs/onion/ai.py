@@ -71,7 +71,7 @@ from typing import Any
 from bot.ai import Budget, GameAI, PlayerView
 from bot.ai.deal import standing, unseen_cards
 from bot.engine import Action
-from cogs.onion.rules import OnionGame
+from cogs.onion.rules import OnionGame, laid_as
 from cogs.onion.scoring import (
     DEATH, SENDER_OF_EIGHT, Arrangement, Card, ScoringContext, best_arrangement, onion_deck, parse_card,
     showdown_winners,
@@ -536,6 +536,11 @@ class Mind:
             hand, contexts = change(hand, contexts, [])
         mine = best_arrangement(hand, contexts[t.me])
         theirs = best_arrangement(list(t.known[other]), contexts[other])
+        # A hand laid otherwise (around a smaller Onion) is compared as it lies.
+        layouts = (self.obs.get("duel") or {}).get("layouts") or []
+        top = next((cards for q, cards in layouts if q == other), None)
+        if top:
+            theirs = laid_as(list(t.known[other]), [parse_card(c) for c in top], contexts[other], theirs) or theirs
         best = showdown_winners([mine, theirs])
         if len(best) == 2:
             return t.precedence.index(t.me) < t.precedence.index(other)

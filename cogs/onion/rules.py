@@ -1648,7 +1648,7 @@ class OnionGame(Game):
             "tasks": [{"id": t["id"], "player": t["player"], "kind": t["kind"]} for t in self.tasks],
             "showdown": [dict(s) for s in self.showdown], "winner": self.winner, "outcome": self.outcome,
             "duel": ({k: copy.deepcopy(self.duel.get(k, [])) for k in ("champion", "challenger", "step", "loser", "laid",
-                                                                 "conceded", "rearranged")}
+                                                                 "conceded", "rearranged", "layouts")}
                      | {"to_come": list(self.duel["queue"])} if self.duel else None),
             "over": self.phase == OVER, "rules": {k: v for k, v in self.options.items()},
             "wins": {str(p): v for p, v in self.wins.items()},
