@@ -377,7 +377,26 @@ class LobbyMixin:
             await _reply(interaction, f"Only the players of that game can call a rematch; open a new table with `/{spec.key} new`.")
             return
         options = record.publish.get("lobby_options") or {k: v for k, v in record.options.items() if k != "carry"}
-        await self.open_lobby(interaction, spec, dict(options), players=record.players, seat_choices=record.seat_choices, house_rules=False)
+        await self.open_lobby(interaction, spec, dict(options), players=record.players, seat_choices=_sides_played(spec, record), house_rules=False)
+
+
+def _sides_played(spec: GameSpec, record: repos.TableRecord) -> dict[int, str]:
+    """A rematch seats everyone on the side they played (Engines' Google or Yahoo, not
+    the "either side" they may have joined with); they can still switch in the lobby."""
+    choices = dict(record.seat_choices)
+    if not spec.seat_choices or not record.state:
+        return choices
+    try:
+        state = spec.game.from_json(record.state)
+    except Exception:  # a damaged state: keep the lobby's choices
+        log.warning("Could not read the sides of finished table %s", record.id)
+        return choices
+    offered = {choice for choice, _ in spec.seat_choices}
+    for player in record.players:
+        played = state.seat_choice(player)
+        if played in offered:
+            choices[player] = played
+    return choices
 
 
 def _table_size(table: Table) -> tuple[int, int]:

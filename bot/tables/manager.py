@@ -117,8 +117,12 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
                 return loaded
         if record.status == "finished":
             spec = self.games.get(record.game)
-            how = f"`/{spec.key} new`" if spec is not None else "a game's `new` command"
-            raise TableError(f"That game has finished. Start a new one with {how}.")
+            if spec is None:
+                raise TableError("That game has finished.")
+            # A late click on an old hand: the board of that game offers the next one.
+            from bot.publish import play_again
+
+            raise TableError(f"That game has finished. {play_again(spec, guild_id, record)}")
         if record.status == "cancelled":
             raise TableError("That table was cancelled.")
         raise TableError("That table could not be restored and has been closed.")

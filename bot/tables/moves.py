@@ -83,7 +83,7 @@ class MovesMixin:
             except _SaveFailed:
                 await _reply(interaction, "I could not save that move, so nothing changed. Please try again.")
                 return
-            hand = await self.publisher.hand_message(table, user)
+            hand = await self.publisher.hand_message(table, user, dm=interaction.guild_id is None)
             await guard.edit_in_place(interaction, **hand.edit())
             self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
             await self._after_move(table, outcome, actor=user)
@@ -91,7 +91,8 @@ class MovesMixin:
             table.lock.release()
 
     async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int) -> None:
-        hand = await self.publisher.hand_message(table, user, notice=STALE_CLICK)
+        notice = out_of_turn_notice(table, user)
+        hand = await self.publisher.hand_message(table, user, notice=notice or STALE_CLICK, status=notice is None, dm=interaction.guild_id is None)
         await guard.edit_in_place(interaction, **hand.edit())
 
     async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
@@ -238,6 +239,20 @@ class MovesMixin:
         await self.publisher.publish(table, ping=ping, final=final, events=events, actor=actor)
         if final:
             await self._edit_lobby_message(table, self._lobby_embed(table), None)
+
+
+def out_of_turn_notice(table: Table, user: int) -> str | None:
+    """The answer to a click from an older hand when it is simply not the player's turn
+    (someone else must act and this player may do nothing now): say so, rather than
+    that the button is stale. None: the click was stale for another reason."""
+    from bot.publish import possessive
+
+    state = table.state
+    assert state is not None
+    current = sorted(state.current_players())
+    if not current or user in current or state.legal_actions(user):
+        return None
+    return f"⚠️ It is {possessive(current)} turn, not yours, so nothing was played. You will be told when it is your move."
 
 
 def _is_stale(table: Table, user: int, version: int, action: Action) -> bool:

@@ -125,7 +125,9 @@ async def test_whole_game_in_a_thread_with_one_parent_message_and_live_hands(sim
     assert [m.id for m in bot_posts(thread)] == [final.id]  # one board in the thread, nothing stale
     for hand in hands.values():  # every open hand says so too, not a stale "Waiting for"
         shown = now(env, hand)
-        assert head(shown) == "The game is over." and labels(shown) == ["Refresh"]
+        # How it ended, and where the next game starts; no control left to click.
+        assert head(shown).startswith("🏆") and "won the Toy game" in head(shown) and labels(shown) == []
+        assert f"press **Rematch** on the board: https://discord.com/channels/{guild.id}/{thread.id}/{final.id}" in head(shown)
     assert not any("turn" in line for line in table.record.recent)
 
 
