@@ -434,7 +434,7 @@ class Publisher:
 
     # ------------------------------------------------------------------ the board
 
-    def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "") -> tuple[str | None, discord.Embed, discord.ui.View | None]:
+    def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", pinging: Sequence[int] = ()) -> tuple[str | None, discord.Embed, discord.ui.View | None]:
         state = table.state
         assert state is not None
         record = table.record
@@ -453,17 +453,22 @@ class Publisher:
             label = sessions.next_label(table.spec)
             view: discord.ui.View | None = views.rematch_view(table.guild_id, table.id, label=label)
         else:
-            # The board carries "who must act" (it is edited for every move anyway).
+            # The board carries "who must act" (it is edited for every move anyway), once:
+            # a game whose board names the turn itself (``render.TURN_ON_BOARD``, its Turn
+            # line) gets the platform's line only on a board posted anew to notify
+            # ``pinging`` (a mention in a new message is what notifies).
             current = [] if state.is_over() else sorted(state.current_players())
+            if getattr(table.spec.render, "TURN_ON_BOARD", False):
+                current = [p for p in current if p in pinging]
             content = "\n".join(line for line in (turn_line(current, ping_task(table)), note) if line) or None
             view = views.table_view(table.guild_id, table.id)
         return content, embed, view
 
-    def board_message(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", image: str | None = None) -> dict[str, Any]:
+    def board_message(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", image: str | None = None, pinging: Sequence[int] = ()) -> dict[str, Any]:
         """Keyword arguments for sending or editing the board: an embed, or (the
         server's layout setting, fixed at Start) a Components V2 layout of the same text.
         ``image`` is the card picture's ``attachment://`` address, if there is one."""
-        content, embed, view = self.board_payload(table, final=final, events=events, note=note)
+        content, embed, view = self.board_payload(table, final=final, events=events, note=note, pinging=pinging)
         if table.record.publish.get("layout") != "v2":
             if image:
                 embed.set_image(url=image)
@@ -553,7 +558,7 @@ class Publisher:
         drawn = await self.table_picture(table)
         picture, alt = drawn if drawn else (None, None)
         name = f"table-{table.id}.png"
-        board = self.board_message(table, final=final, events=events, note=note, image=f"attachment://{name}" if picture else None)
+        board = self.board_message(table, final=final, events=events, note=note, image=f"attachment://{name}" if picture else None, pinging=to_ping)
         # The picture rides on the edit (or post) that happens anyway: no extra call.
         file = (lambda: discord.File(io.BytesIO(picture), filename=name, description=alt)) if picture else None
         place = self.place(table)

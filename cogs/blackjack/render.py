@@ -36,6 +36,9 @@ from bot.render_util import (
 )
 
 COLOUR = discord.Colour.dark_green()
+#: The board's Turn line says who must act (and what to do): the platform's "👉 ...: your
+#: move" line is added only to a board posted anew to notify, and seats carry no ▶.
+TURN_ON_BOARD = True
 
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
@@ -122,13 +125,11 @@ def _turn_hint(observation: Mapping[str, Any]) -> str:
 
 
 def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
-    current = set(observation.get("current") or [])
     lines = []
     for seat in observation.get("seats", []):
         player = seat["player"]
-        marker = "▶ " if player in current else ""
         count = seat["cards"]
-        line = f"{marker}{name_of(names, player)}: {count} card{'s' if count != 1 else ''}"
+        line = f"{name_of(names, player)}: {count} card{'s' if count != 1 else ''}"
         if seat.get("debt"):
             line += f" (owes {seat['debt']})"
         lines.append(line)

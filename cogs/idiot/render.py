@@ -37,6 +37,9 @@ from bot.render_util import (
 )
 
 COLOUR = discord.Colour.dark_red()
+#: The board's Turn line says who must act (and what to do): the platform's "👉 ...: your
+#: move" line is added only to a board posted anew to notify, and seats carry no ▶.
+TURN_ON_BOARD = True
 
 
 FACE_DOWN = "🂠"
@@ -136,7 +139,6 @@ def _next_play(to_beat: str | None) -> str:
 
 def _seat_line(seat: Mapping[str, Any], observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
     player = seat["id"]
-    marker = "▶ " if player in observation["current"] and observation["phase"] == "play" else ""
     name = name_of(names, player)
     if seat["removed"]:
         return f"{name}: left the game"
@@ -150,7 +152,7 @@ def _seat_line(seat: Mapping[str, Any], observation: Mapping[str, Any], names: M
     status = ""
     if observation["phase"] == "swap":
         status = " ✅ ready" if seat["ready"] else " ⏳ swapping"
-    return f"{marker}{name}: " + " · ".join(parts) + status
+    return f"{name}: " + " · ".join(parts) + status
 
 
 def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> str:

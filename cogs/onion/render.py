@@ -41,6 +41,9 @@ from cogs.onion.scoring import parse_card
 COLOUR = discord.Colour.dark_gold()
 #: A table plays one round of the channel's session (the end says "won the ... round").
 TABLE_UNIT = "round"
+#: The board's Turn line says who must act (and what to do): the platform's "👉 ...: your
+#: move" line is added only to a board posted anew to notify, and seats carry no ▶.
+TURN_ON_BOARD = True
 
 POWER_LABELS = {
     "lady": "Declare the Lady: replace her",
@@ -143,12 +146,11 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
 
 
 def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
-    current = set(obs.get("current") or [])
     gambling = obs.get("variant") == "gambling"
     lines = []
     for seat in obs.get("seats", []):
         p = seat["player"]
-        who = ("▶ " if p in current else "") + name_of(names, p)
+        who = name_of(names, p)
         if seat.get("role"):
             who += f" ({seat['role']})"
         if seat.get("out"):

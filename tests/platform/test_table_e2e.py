@@ -14,7 +14,7 @@ import pytest
 from simcord.results import to_discord_message
 
 from tests.conftest import make_bot, restart
-from tests.e2e.ui import board, game_place, head, image_urls, labels
+from tests.e2e.ui import board, game_place, head, image_urls, labels, text
 
 TOY = ("bot.commands", "tests.platform.toy")
 
@@ -369,14 +369,18 @@ async def test_idiot_swap_ping(tmp_path):
             await first.click(hand.response.message, label="Ready")
             edited = now(env, shown)
             assert edited.id == board(channel).id and pinged(env, since) == set()  # the same board, edited: no new notice
-            assert first.mention not in head(edited) and all(m.mention in head(edited) for m in members[1:])
+            # Edited, it notifies nobody, so no ping line: each seat says who is still swapping.
+            seats = text(edited)
+            assert not head(edited).startswith("👉") and f"{first.mention}: hand 3" in seats and "✅ ready" in seats
+            assert all(f"{m.mention}: hand 3" in seats for m in members[1:]) and seats.count("⏳ swapping") == 2
             for m in members[1:]:
                 hand = await m.click(board(channel), label="Show hand")
                 await m.click(hand.response.message, label="Ready")
             assert table.state.phase == "play"
             (current,) = table.state.current_players()
-            assert head(board(channel)).startswith(f"👉 <@{current}>: your move.")
-            assert [m.id for m in turn_lines(thread)] == [board(channel).id]
+            # Their hand, open since the swap, told them: the board says the turn once, on its Turn line.
+            assert head(board(channel)).startswith(f"### Idiot\n**Turn:** <@{current}>") and "▶" not in text(board(channel))
+            assert turn_lines(thread) == []
     finally:
         await bot.storage.close()
 
