@@ -85,7 +85,7 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         if threads:
             where = ", ".join(f"<#{t.record.thread_id}>" for t in threads)
             return f"This channel's games are played in their threads ({where}); there is no open lobby here. Open one with `/blackjack new` (or another game's `new`)."
-        return "There is no table in this channel. Open one with `/blackjack new` (or another game's `new`)."
+        return "There is no lobby or game in this channel. Open a lobby with `/blackjack new` (or another game's `new`)."
 
     def tables(self) -> list[Table]:
         return list(self._tables.values())
@@ -100,16 +100,16 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
             return table
         if not self.storage.has_database(guild_id):
             # Never create a database for a guild id that only a custom_id named.
-            raise TableError("That table no longer exists.")
+            raise TableError("That game no longer exists.")
         try:
             async with self.storage.reading(guild_id) as db:
                 record = await repos.get_table(db, table_id)
         except BadRecord:
-            raise TableError("That table's saved data is damaged, so it has been closed. You can open a new table.") from None
+            raise TableError("That game's saved data is damaged, so it has been closed. You can open a new lobby.") from None
         except StorageError as error:
             raise TableError(error.sentence) from None
         if record is None:
-            raise TableError("That table no longer exists.")
+            raise TableError("That game no longer exists.")
         if record.status in repos.ACTIVE and self.shared:
             # Held by another process (a DM-hand click arrives at shard 0): load it here.
             loaded = await self._load_elsewhere(guild_id, record)
@@ -124,8 +124,8 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
 
             raise TableError(f"That game has finished. {play_again(spec, guild_id, record)}")
         if record.status == "cancelled":
-            raise TableError("That table was cancelled.")
-        raise TableError("That table could not be restored and has been closed.")
+            raise TableError("That game was cancelled.")
+        raise TableError("That game could not be restored and has been closed.")
 
     async def _table_or_reply(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> Table | None:
         """The table a component names, if this interaction may act on it: the server

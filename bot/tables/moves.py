@@ -41,7 +41,7 @@ class MovesMixin:
         try:
             await asyncio.wait_for(table.lock.acquire(), MAX_WAIT_FOR_LOCK)
         except TimeoutError:
-            await _reply(interaction, "The table is busy with another move; try again in a moment.")
+            await _reply(interaction, "The game is busy with another move; try again in a moment.")
             return False
         return True
 
@@ -58,7 +58,7 @@ class MovesMixin:
                 await _reply(interaction, "This game is not in play any more.")
                 return
             if user not in table.state.players:
-                await _reply(interaction, "You are not playing at this table.")
+                await _reply(interaction, "You are not playing in this game.")
                 return
             try:
                 action = table.spec.game.parse_action(code)

@@ -78,7 +78,7 @@ class RestoreMixin:
         if isinstance(channel_id, int) and not isinstance(channel_id, bool) and 0 < channel_id < 1 << 63:
             if self._by_channel.get((guild_id, channel_id)) is not None:
                 return  # the channel has a good table: do not confuse its players
-            await self._announce_closed(guild_id, channel_id, "A table in this channel could not be restored after a restart, because its saved data was damaged, and has been closed.")
+            await self._announce_closed(guild_id, channel_id, "A game in this channel could not be restored after a restart, because its saved data was damaged, and has been closed.")
 
     async def _set_broken(self, guild_id: int, table_id: int) -> None:
         try:
@@ -90,7 +90,7 @@ class RestoreMixin:
     async def _announce_closed(self, guild_id: int, channel_id: int, text: str) -> None:
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new table."), allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new lobby."), allowed_mentions=discord.AllowedMentions.none())
 
     async def _restore(self, guild_id: int, record: TableRecord, *, announce: bool = True) -> bool:
         spec = self.games.get(record.game)
@@ -103,7 +103,7 @@ class RestoreMixin:
         if self._by_channel.get((guild_id, record.channel_id)) not in (None, record.id):
             if not announce:
                 return False
-            await self._mark_broken(guild_id, record, "Its channel already has a table.")
+            await self._mark_broken(guild_id, record, "Its channel already has a lobby or game.")
             return False
         table = Table(guild_id, record, spec)
         if record.status == "playing":
@@ -173,7 +173,7 @@ class RestoreMixin:
         await self._set_broken(guild_id, record.id)
         await self._announce_closed(
             guild_id, record.channel_id,
-            f"The {guard.clip(record.game, 40)} table #{record.id} could not be restored after a restart and has been closed. {why}",
+            f"The {guard.clip(record.game, 40)} game #{record.id} could not be restored after a restart and has been closed. {why}",
         )
 
 

@@ -221,7 +221,7 @@ async def test_second_table_and_permissions(simcord_env):
     guild, channel, members = world(env)
     lobby = (await members[0].slash(channel, "blackjack new")).response.message
     second = await members[1].slash(channel, "blackjack new")
-    assert second.ephemeral and "already has a Blackjack table hosted by" in head(second.response)
+    assert second.ephemeral and "already has a Blackjack lobby hosted by" in head(second.response)
     await members[1].click(lobby, label="Join")
     refused = await members[1].slash(game_place(channel), "cancel")
     assert refused.ephemeral and "Only the host" in head(refused.response)

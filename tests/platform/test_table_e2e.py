@@ -202,7 +202,7 @@ async def test_threads_off_keeps_games_in_the_channel(simcord_env):
     await start(channel, members)
     assert channel.threads == []
     second = await members[1].slash(channel, "toy new")
-    assert second.ephemeral and "already has a Toy table" in head(second.response)
+    assert second.ephemeral and "already has a Toy game" in head(second.response)
 
 
 async def test_several_games_from_one_channel_each_in_its_thread(simcord_env):
