@@ -572,8 +572,9 @@ def spoken_list(items: Sequence[str]) -> str:
 
 
 def _sentence(text: str) -> str:
+    """A full stop at the end; the case is left alone (a sentence may start with a name)."""
     text = text.strip().rstrip(".")
-    return text[:1].upper() + text[1:] + "." if text else ""
+    return text + "." if text else ""
 
 
 def alt_text(rows: Sequence[CardRow], limit: int = 1024) -> str:

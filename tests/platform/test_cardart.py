@@ -325,6 +325,6 @@ def test_alt_text_names_the_face_up_cards_and_counts_the_backs():
                               "Your face-down cards: none. Seat 2: Queen of Spades (marked), and 3 cards face down.")
     # A game's own sentence for a row wins over its caption; {cards} names its cards.
     spoken = [CardRow("Seat 1 · Ann · 18 cards · to play", face_down=18, spoken="Ann, in seat 1, has 18 cards, and it is their turn"),
-              CardRow("Top card", ("Th",), spoken="the top card is {cards}")]
+              CardRow("Top card", ("Th",), spoken="The top card is {cards}")]
     assert alt_text(spoken) == "Card picture. Ann, in seat 1, has 18 cards, and it is their turn. The top card is 10 of Hearts."
     assert len(alt_text([CardRow("x" * 2000)])) == 1024
