@@ -6,26 +6,136 @@ cannot be read (see Troubleshooting in the README); the server then starts afres
 ``python -m bot migrate <guild_id>... | --all`` (or ``deckhand migrate``) copies
 servers' SQLite files under DATA_DIR into the PostgreSQL database of DATABASE_URL
 (idempotent; never overwrites a server that has other data there).
+
+Exit codes (README, Configure): 0 stopped, 1 an unexpected error (with its traceback),
+2 something the owner must fix first, said in one sentence on stderr. The database and
+the data directory are checked before connecting to Discord; Discord unreachable at
+start is retried, not an exit.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import sys
+from collections.abc import Awaitable, Callable
 
+import aiohttp
 import discord
 
-from bot.app import create_bot
-from bot.config import TOKEN_HELP, ConfigError, Settings
+from bot.app import claim_data_dir, create_bot
+from bot.config import EXIT_CONFIG, TOKEN_HELP, ConfigError, Settings, server_id
 
 log = logging.getLogger("deckhand")
 
+INTENT_HELP = (
+    "enable the Message Content Intent for your bot in the Developer Portal "
+    "(your application → Bot → Privileged Gateway Intents), then start it again."
+)
+
+#: Discord unreachable at start: the first retry after this many seconds, doubling up to the cap.
+RETRY_FIRST_SECONDS = 2.0
+RETRY_MAX_SECONDS = 60.0
+
+
+async def preflight(settings: Settings) -> None:
+    """What needs no Discord is checked before connecting to it: the data directory,
+    and the database of DATABASE_URL (one connection and ``SELECT 1``). A problem is
+    a ConfigError with one sentence, so nothing logs in to Discord with a bad setting."""
+    try:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(
+            f"DATA_DIR {settings.data_dir} cannot be created ({error.strerror or error}): "
+            "point DATA_DIR at a directory the bot's user may write."
+        ) from None
+    if settings.database_url:
+        from storage.pg import check_database
+
+        problem = await check_database(settings.database_url)
+        if problem is not None:
+            raise ConfigError(problem)
+    else:
+        claim_data_dir(settings.data_dir)
+
+
+def unreachable_sentence(error: BaseException) -> str | None:
+    """The sentence for a failure to reach Discord that is worth retrying, else None."""
+    if isinstance(error, discord.DiscordServerError):
+        return f"Discord answered {error.status} ({error.text or 'a server error'}): it may be having an outage (https://discordstatus.com)."
+    if isinstance(error, aiohttp.ClientConnectorDNSError) or isinstance(error, socket.gaierror):
+        host = getattr(error, "host", "discord.com")
+        return f"Cannot reach Discord: {host} could not be looked up; check this machine's network connection and DNS."
+    if isinstance(error, aiohttp.ClientConnectorError):
+        return f"Cannot reach Discord at {error.host}:{error.port} ({error.os_error.strerror or error.os_error}); check this machine's network connection."
+    if isinstance(error, (TimeoutError, asyncio.TimeoutError)):
+        return "Cannot reach Discord: it did not answer in time; check this machine's network connection."
+    if isinstance(error, (OSError, aiohttp.ClientError, discord.GatewayNotFound)):
+        return f"Cannot reach Discord ({type(error).__name__}: {error}); check this machine's network connection."
+    return None
+
+
+def failure_sentence(error: BaseException) -> str | None:
+    """The one sentence (exit code 2) for a start that cannot succeed until the owner
+    changes something, else None (an unexpected crash, which keeps its traceback)."""
+    if isinstance(error, ConfigError):
+        return str(error)
+    if isinstance(error, discord.LoginFailure) or (isinstance(error, discord.HTTPException) and error.status == 401):
+        return f"Discord rejected DISCORD_TOKEN. {TOKEN_HELP}"
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return INTENT_HELP[0].upper() + INTENT_HELP[1:]
+    if isinstance(error, discord.ConnectionClosed):
+        if error.code == 4004:  # the gateway's "authentication failed"
+            return f"Discord rejected DISCORD_TOKEN. {TOKEN_HELP}"
+        if error.code == 4014:
+            return INTENT_HELP[0].upper() + INTENT_HELP[1:]
+        if error.code == 4011:
+            return "Discord requires this bot to use shards (it is in too many servers for one connection): set SHARD_COUNT (see Shards in the README)."
+        if error.code == 4010:
+            return "Discord refused the shard settings: check that SHARD_IDS lists numbers below SHARD_COUNT, and that SHARD_COUNT is the same in every process."
+    return None
+
+
+async def start_bot(bot: discord.Client, token: str, *, sleep: Callable[[float], Awaitable[object]] = asyncio.sleep) -> None:
+    """``bot.start(token)``, with the login retried while Discord cannot be reached
+    (no network, DNS, Discord's 5xx): one log line per retry, waits doubling from
+    RETRY_FIRST_SECONDS to RETRY_MAX_SECONDS. A refused token or intent is raised at
+    once (``failure_sentence``). After the login, discord.py's own reconnect loop
+    keeps the gateway connection."""
+    delay = RETRY_FIRST_SECONDS
+    attempt = 1
+    while True:
+        try:
+            await bot.login(token)
+            break
+        except Exception as error:
+            sentence = unreachable_sentence(error)
+            if sentence is None or getattr(bot, "setup_started", False):
+                raise  # not a network failure, or one inside setup_hook: not retried
+            log.warning("%s Trying again in %g s (attempt %d failed).", sentence, delay, attempt)
+            log.debug("Reaching Discord failed", exc_info=error)
+            await _reset_http(bot)
+            await sleep(delay)
+            delay = min(RETRY_MAX_SECONDS, delay * 2)
+            attempt += 1
+    await bot.connect(reconnect=True)
+
+
+async def _reset_http(bot: discord.Client) -> None:
+    """Close the failed login's HTTP session; the next login opens a new one
+    (discord.py makes a connector only when it has none, and closing the session closed it)."""
+    try:
+        await bot.http.close()
+    finally:
+        bot.http.connector = discord.utils.MISSING
+
 
 async def _run(settings: Settings) -> None:
+    await preflight(settings)
     bot = create_bot(settings)
     async with bot:
-        await bot.start(settings.token)
+        await start_bot(bot, settings.token)
 
 
 def quarantine_command(args: list[str]) -> int:
@@ -36,17 +146,18 @@ def quarantine_command(args: list[str]) -> int:
 
     from storage.maintenance import MaintenanceError, quarantine
 
-    if len(args) != 1 or not args[0].isdigit():
-        print("Usage: python -m bot quarantine <server id>", file=sys.stderr)
-        return 2
+    guild_id = server_id(args[0]) if len(args) == 1 else None
+    if guild_id is None:
+        print("Usage: python -m bot quarantine <server id>   (the id in the digits 0-9)", file=sys.stderr)
+        return EXIT_CONFIG
     load_dotenv(Path.cwd() / ".env", override=False)
     data_dir = Path(os.environ.get("DATA_DIR", "").strip() or "./data")
     try:
-        moved = quarantine(data_dir, int(args[0]))
+        moved = quarantine(data_dir, guild_id)
     except (MaintenanceError, OSError) as error:
         print(f"Nothing was moved: {error}", file=sys.stderr)
         return 1
-    print(f"Moved server {args[0]}'s database to {moved}. Restart Deckhand; that server starts with empty data.")
+    print(f"Moved server {guild_id}'s database to {moved}. Restart Deckhand; that server starts with empty data.")
     return 0
 
 
@@ -64,20 +175,21 @@ def migrate_command(args: list[str]) -> int:
     from storage.transfer import copy_guilds
 
     every = args == ["--all"]
-    if not args or (not every and not all(a.isdigit() for a in args)):
+    guild_ids = [server_id(a) for a in args]
+    if not args or (not every and None in guild_ids):
         print(MIGRATE_USAGE, file=sys.stderr)
-        return 2
+        return EXIT_CONFIG
     load_dotenv(Path.cwd() / ".env", override=False)
     data_dir = Path(os.environ.get("DATA_DIR", "").strip() or "./data")
     url = os.environ.get("DATABASE_URL", "").strip()
     if not is_postgres_url(url):
         print("Nothing was copied: set DATABASE_URL to the PostgreSQL database to copy into (postgresql://...).", file=sys.stderr)
-        return 2
+        return EXIT_CONFIG
     if every and not (data_dir / "guilds").is_dir():
         print(f"Nothing was copied: there are no server databases under {data_dir / 'guilds'}.", file=sys.stderr)
         return 1
     try:
-        done, refused = asyncio.run(copy_guilds(data_dir, url, None if every else [int(a) for a in args]))
+        done, refused = asyncio.run(copy_guilds(data_dir, url, None if every else guild_ids))
     except StorageError as error:
         print(f"Nothing was copied: {error.sentence} ({error})", file=sys.stderr)
         return 1
@@ -99,26 +211,42 @@ def main() -> int:
         settings = Settings.from_env()
     except ConfigError as error:
         print(f"Deckhand cannot start: {error}", file=sys.stderr)
-        return 2
+        return EXIT_CONFIG
     discord.utils.setup_logging(level=settings.log_level, root=True)
+    quiet_reconnects()
     try:
         asyncio.run(_run(settings))
-    except ConfigError as error:  # found at start-up, e.g. a second process on one DATA_DIR of SQLite files
-        print(f"Deckhand cannot start: {error}", file=sys.stderr)
-        return 2
-    except discord.LoginFailure:
-        print(f"Deckhand cannot start: Discord rejected DISCORD_TOKEN. {TOKEN_HELP}", file=sys.stderr)
-        return 2
-    except discord.PrivilegedIntentsRequired:
-        print(
-            "Deckhand cannot start: enable the Message Content Intent for your bot in the Developer Portal "
-            "(your application → Bot → Privileged Gateway Intents), then start it again.",
-            file=sys.stderr,
-        )
-        return 2
     except KeyboardInterrupt:
         log.info("Stopped.")
+    except Exception as error:
+        sentence = failure_sentence(error)
+        if sentence is None:
+            raise  # unexpected: the traceback is the report (exit code 1)
+        print(f"Deckhand cannot start: {sentence}", file=sys.stderr)
+        return EXIT_CONFIG
     return 0
+
+
+class _OneLineReconnects(logging.Filter):
+    """discord.py logs each gateway reconnect with a full traceback of the network
+    error. Unless the log is at DEBUG (which keeps it whole), the record becomes one
+    line naming the cause."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.getMessage().startswith("Attempting a reconnect") and not logging.getLogger().isEnabledFor(logging.DEBUG):
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
+            record.args = ()
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def quiet_reconnects() -> None:
+    for name in ("discord.client", "discord.shard"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _OneLineReconnects) for f in logger.filters):
+            logger.addFilter(_OneLineReconnects())
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import os
 import pkgutil
 from pathlib import Path
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -19,6 +20,7 @@ from bot.games import GameRegistry
 from bot.tables import TableManager
 from bot.views import DYNAMIC_ITEMS, on_modal_submit
 from storage import open_storage
+from storage.db import StorageError, log_failure
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +90,13 @@ class _Deckhand:
         self.tables = TableManager(self, self.storage, self.games, bus=bus_for(settings.database_url, str(settings.data_dir.resolve())))
         self.restore_task: asyncio.Task[None] | None = None
         self.warm_task: asyncio.Task[None] | None = None
+        #: Set once setup_hook runs: a failure after it is not retried as "Discord unreachable".
+        self.setup_started = False
+        #: Whether this start's command sync succeeded (False: Discord's existing commands serve).
+        self.commands_synced = False
 
     async def setup_hook(self) -> None:
+        self.setup_started = True
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         if not self.settings.database_url:
             claim_data_dir(self.settings.data_dir)
@@ -122,20 +129,47 @@ class _Deckhand:
     async def _restore_tables(self) -> None:
         try:
             restored = await self.tables.restore_all()
+        except StorageError as error:  # the database cannot be reached or read: one line, said by the storage too
+            log_failure(log, error, "Unfinished tables were not restored (%s): restart the bot once its database answers to bring them back.",
+                        type(error).__name__, level=logging.ERROR)
+            return
         except Exception:
             log.exception("Restoring unfinished tables failed")
             return
         log.info("Restored %d unfinished table(s)", restored)
 
     async def sync_commands(self) -> None:
+        """Register the slash commands with Discord. A refusal (a 400 naming a field) or
+        an outage is logged with Discord's answer and the bot starts anyway: Discord keeps
+        the commands of the last sync that succeeded, and those go on working."""
         guild_id = self.settings.dev_guild_id
+        where = f"the development server {guild_id}" if guild_id else "every server (global commands)"
+        try:
+            if guild_id:
+                guild = discord.Object(id=guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+            else:
+                synced = await self.tree.sync()
+        except discord.HTTPException as error:
+            body = " ".join(str(error.text or "").split())
+            reason = getattr(error.response, "reason", "") or ""
+            log.error(
+                "Discord refused the slash commands for %s (HTTP %s %s, error code %s: %s). Starting anyway with the commands "
+                "Discord already has from the last sync that worked: commands added or changed since are missing until a sync "
+                "succeeds (see Troubleshooting in the README).", where, error.status, reason, error.code, body,
+            )
+            return
+        except (OSError, aiohttp.ClientError, asyncio.TimeoutError) as error:
+            log.error(
+                "Could not send the slash commands to Discord for %s (%s: %s). Starting anyway with the commands Discord "
+                "already has; they are sent again at the next start.", where, type(error).__name__, error,
+            )
+            return
+        self.commands_synced = True
         if guild_id:
-            guild = discord.Object(id=guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
             log.info("Synced %d commands to the development server %s", len(synced), guild_id)
         else:
-            synced = await self.tree.sync()
             log.info("Synced %d global commands (Discord may take a while to show new ones)", len(synced))
 
     async def close(self) -> None:

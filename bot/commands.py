@@ -59,6 +59,9 @@ class Platform(commands.Cog):
                 await guard.answer(interaction, error.sentence)
                 return None
         if table is None:
+            # The user's game whose thread was deleted (moved here now) or closed (paused).
+            table = await self.tables.find_lost(interaction.guild_id, interaction.channel_id, interaction.user.id)
+        if table is None:
             await guard.answer(interaction, self.tables.no_table_here(interaction.guild_id, interaction.channel_id, interaction.user.id))
         return table
 

@@ -19,6 +19,31 @@ class ConfigError(Exception):
     """A setting that stops the bot from starting; the message is one clear sentence."""
 
 
+#: The exit codes of ``python -m bot`` (README, Configure): 0 stopped, 1 an unexpected
+#: crash (Python's own), 2 a setting to fix (restarting will not help; the systemd unit
+#: does not restart on it).
+EXIT_OK, EXIT_CRASH, EXIT_CONFIG = 0, 1, 2
+
+#: The largest id SQLite and PostgreSQL's BIGINT hold (Discord's ids are well below it).
+MAX_ID = (1 << 63) - 1
+
+
+def whole_number(text: str) -> int | None:
+    """The number ``text`` spells in the ASCII digits 0-9, else None. Every number in the
+    configuration and the maintenance commands is read here: ``str.isdigit`` also says
+    yes to '²' (which ``int`` then refuses) and ``int`` also reads '٣' as 3."""
+    text = text.strip()
+    if not text or not text.isascii() or not text.isdigit():
+        return None
+    return int(text)
+
+
+def server_id(text: str) -> int | None:
+    """A Discord server (guild) id written in ASCII digits, else None."""
+    number = whole_number(text)
+    return number if number is not None and 0 < number <= MAX_ID else None
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str
@@ -57,17 +82,18 @@ class Settings:
         if not isinstance(level, int):
             raise ConfigError(f"LOG_LEVEL '{level_name}' is not a level: use DEBUG, INFO, WARNING or ERROR.")
         guild_text = env.get("DEV_GUILD_ID", "").strip()
-        if guild_text and not guild_text.isdigit():
-            raise ConfigError(f"DEV_GUILD_ID '{guild_text}' is not a server id (a long number; leave it empty for global commands).")
-        database_url = env.get("DATABASE_URL", "").strip() or None
-        if database_url and database_url.split("://", 1)[0] not in ("postgresql", "postgres"):
+        dev_guild_id = server_id(guild_text) if guild_text else None
+        if guild_text and dev_guild_id is None:
             raise ConfigError(
-                "DATABASE_URL must start with postgresql:// (for example postgresql://deckhand:secret@db:5432/deckhand), "
-                "or be left unset to keep one SQLite file per server under DATA_DIR."
+                f"DEV_GUILD_ID '{guild_text[:30]}' is not a server id (a long number in the digits 0-9; leave it empty for global commands)."
             )
+        database_url = env.get("DATABASE_URL", "").strip() or None
+        if database_url:
+            check_database_url(database_url)
         max_open_text = env.get("MAX_OPEN_DATABASES", "256").strip() or "256"
-        if not max_open_text.isdigit() or int(max_open_text) < 1:
-            raise ConfigError("MAX_OPEN_DATABASES must be a whole number of at least 1.")
+        max_open = whole_number(max_open_text)
+        if max_open is None or max_open < 1:
+            raise ConfigError(f"MAX_OPEN_DATABASES '{max_open_text[:20]}' must be a whole number of at least 1, in the digits 0-9.")
         shard_count, shard_ids = _shards(env)
         if shard_count is not None and not database_url:
             if shard_ids is not None and len(shard_ids) < shard_count:
@@ -80,9 +106,9 @@ class Settings:
             token=token,
             data_dir=Path(env.get("DATA_DIR", "").strip() or "./data"),
             log_level=level,
-            dev_guild_id=int(guild_text) if guild_text else None,
+            dev_guild_id=dev_guild_id,
             database_url=database_url,
-            max_open_databases=int(max_open_text),
+            max_open_databases=max_open,
             shard_count=shard_count,
             shard_ids=shard_ids,
         )
@@ -102,19 +128,59 @@ def _shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
         if ids_text:
             raise ConfigError("SHARD_IDS is set but SHARD_COUNT is not: set SHARD_COUNT to the total number of shards of all processes.")
         return None, None
-    if not count_text.isdigit() or int(count_text) < 1:
-        raise ConfigError(f"SHARD_COUNT '{count_text[:20]}' must be a whole number of at least 1 (the total number of shards of all processes).")
-    count = int(count_text)
+    count = whole_number(count_text)
+    if count is None or count < 1:
+        raise ConfigError(
+            f"SHARD_COUNT '{count_text[:20]}' must be a whole number of at least 1, in the digits 0-9 (the total number of shards of all processes)."
+        )
     if not ids_text:
         return count, None
     ids: list[int] = []
     for part in ids_text.split(","):
-        part = part.strip()
-        if not part.isdigit() or int(part) >= count:
+        shard = whole_number(part)
+        if shard is None or shard >= count:
             raise ConfigError(
-                f"SHARD_IDS '{ids_text[:60]}' must list shard numbers from 0 to {count - 1} separated by commas, e.g. SHARD_IDS=0,1."
+                f"SHARD_IDS '{ids_text[:60]}' must list shard numbers from 0 to {count - 1} separated by commas, e.g. SHARD_IDS=0,1 (digits 0-9 only)."
             )
-        if int(part) in ids:
-            raise ConfigError(f"SHARD_IDS lists shard {part} twice.")
-        ids.append(int(part))
+        if shard in ids:
+            raise ConfigError(f"SHARD_IDS lists shard {shard} twice.")
+        ids.append(shard)
     return count, tuple(sorted(ids))
+
+
+_URL_EXAMPLE = "postgresql://deckhand:secret@db:5432/deckhand"
+
+
+def check_database_url(url: str) -> None:
+    """Refuse a DATABASE_URL whose shape is wrong, naming the part: the scheme, a host's
+    port, an unclosed [IPv6] bracket. Whether the server answers is checked at start
+    (``storage.pg.check_database``), before the bot connects to Discord."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in ("postgresql", "postgres"):
+        raise ConfigError(
+            f"DATABASE_URL must start with postgresql:// (for example {_URL_EXAMPLE}), "
+            "or be left unset to keep one SQLite file per server under DATA_DIR."
+        )
+    netloc = rest.split("/", 1)[0].split("?", 1)[0]
+    hosts = netloc.rpartition("@")[2]
+    for host in hosts.split(",") if hosts else ():
+        if host.startswith("["):
+            address, bracket, tail = host[1:].partition("]")
+            name = f"[{address}]"
+            if not bracket or not address:
+                raise ConfigError(f"DATABASE_URL's host '{host[:60]}' opens a [ without closing it: write an IPv6 address as [::1]:5432.")
+            port_text = tail[1:] if tail.startswith(":") else None
+            if tail and port_text is None:
+                raise ConfigError(f"DATABASE_URL's host '{host[:60]}' has text after its ]: write an IPv6 address as [::1]:5432.")
+        else:
+            name, colon, port_text = host.partition(":")
+            port_text = port_text if colon else None
+            if not name and colon:
+                raise ConfigError(f"DATABASE_URL has a port but no host before it: write the host as in {_URL_EXAMPLE}.")
+        if port_text is not None:
+            port = whole_number(port_text)
+            if port is None or not 0 < port < 65536:
+                raise ConfigError(
+                    f"DATABASE_URL's port '{port_text[:20]}' (after the host '{name[:40]}') is not a port number: "
+                    f"use digits 0-9 from 1 to 65535, usually 5432, as in {_URL_EXAMPLE}."
+                )

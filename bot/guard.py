@@ -2,10 +2,14 @@
 
 - :func:`scope_refusal`: the server boundary. A custom_id names a guild and a table,
   but a custom_id is only text a client sends: a component acts only on tables of
-  the server the interaction comes from, and in DMs only a hand control, for the
-  clicking player's own seat. ``TableManager._table_or_reply`` calls it for every
-  component before any lookup; commands find their table from the interaction's own
-  server and channel, so they cannot name another server's table at all.
+  the server the interaction comes from (``interaction.guild_id``, which Discord
+  sets), and in DMs only a hand control, for the clicking player's own seat. Every
+  DynamicItem checks it in ``interaction_check`` (:func:`component_allowed`), before
+  its callback runs and so before any storage is opened; the amount form's submit
+  (not a DynamicItem) calls it first too, and ``TableManager._table_or_reply`` again
+  with the table's seats. Commands find their table from the interaction's own server
+  and channel, so they cannot name another server's table at all. An id from a
+  custom_id never creates storage: lookups read with ``reading(guild, create=False)``.
 - :class:`Deadline`: Discord drops an interaction not answered within 3 s. A move
   that is still running after :data:`DEFER_AFTER` seconds (a slow disk, a locked
   database) is deferred, and its answer follows as an edit or a follow-up.
@@ -57,13 +61,24 @@ def scope_refusal(interaction: discord.Interaction, guild_id: int, players: list
     ``players`` (once the table is known) limits DM hand controls to its seats."""
     if interaction.guild_id is not None:
         if interaction.guild_id != guild_id:
-            return "That control belongs to a table in another server, so nothing happened."
+            return "That control belongs to a game in another server, so nothing happened."
         return None
     if not _custom_id(interaction).startswith(_HAND_PREFIXES):
-        return "Lobby and table controls work only in the server where the table is."
+        return "Lobby, board and hand controls work only in the server where the game is."
     if players is not None and interaction.user.id not in players:
         return "That hand belongs to another player's seat, so nothing happened."
     return None
+
+
+async def component_allowed(interaction: discord.Interaction, guild_id: int) -> bool:
+    """``interaction_check`` of every component: refuse (with a sentence) a custom_id
+    whose guild is not the server the click came from. Nothing is looked up first."""
+    refusal = scope_refusal(interaction, guild_id)
+    if refusal is None:
+        return True
+    log.info("Refused a component naming guild %s from guild %s (user %s)", guild_id, interaction.guild_id, interaction.user.id)
+    await answer(interaction, refusal)
+    return False
 
 
 def _chain(error: BaseException) -> list[BaseException]:

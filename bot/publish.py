@@ -544,6 +544,9 @@ class Publisher:
         if state is None:
             return
         record = table.record
+        if record.publish.get("paused") and not final:
+            table.needs_publish = True  # its thread is closed: shown when it reopens (bot/tables/threads.py)
+            return
         before = (record.message_id, json.dumps(record.publish, sort_keys=True), list(record.turn_players))
         current = [] if final or state.is_over() else sorted(state.current_players())
         # Computers are named on the board but never pinged, and have no hands to show.
@@ -571,7 +574,9 @@ class Publisher:
                 try:
                     files = {"attachments": [file()] if file else []}
                     await place.get_partial_message(record.message_id).edit(**board, **files, allowed_mentions=NO_PINGS)
-                except discord.NotFound:
+                except discord.NotFound as error:
+                    if error.code == 10003:
+                        raise  # Unknown Channel: the thread itself is gone
                     repost = True  # someone deleted the board
             if repost:
                 files = {"file": file()} if file else {}
@@ -584,11 +589,21 @@ class Publisher:
                     with contextlib.suppress(discord.HTTPException):
                         await place.get_partial_message(old).delete()
             table.needs_publish = False
+            table.board_error = None
         except discord.HTTPException as error:
-            log.warning("Could not update the board of table %s in guild %s: %s", table.id, table.guild_id, error)
-            table.needs_publish = True
-            if not final:
-                self.manager._schedule_publish_retry(table)
+            table.board_error = error
+            # A thread deleted, archived or locked is a state of the table, not a
+            # transient error: dealt with there (moved, reopened or paused), no retries.
+            try:
+                handled = await self.manager._board_refused(table, error, final=final)
+            except Exception:
+                log.exception("Could not deal with the closed thread of table %s in guild %s", table.id, table.guild_id)
+                handled = False
+            if not handled:
+                log.warning("Could not update the board of table %s in guild %s: %s", table.id, table.guild_id, error)
+                table.needs_publish = True
+                if not final:
+                    self.manager._schedule_publish_retry(table)
         await self._drop_old_ping(table)
         if final:
             await self._close_live_hands(table, actor)

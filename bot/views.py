@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import Control
+from bot import guard as _guard
 from bot.guard import answer as _answer
 from bot.guard import answer_failure as _answer_failure
 
@@ -55,7 +56,19 @@ def manager_of(interaction: discord.Interaction) -> TableManager:
 # ------------------------------------------------------------------------- items
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:lobby:(?P<g>\d+):(?P<t>\d+):(?P<verb>join|leave|start|cancel|addbot|dropbot)(?::(?P<choice>[a-z0-9_-]{1,20}))?"):
+class _Guarded:
+    """Every item below: the server boundary (``bot/guard.py``) is checked in
+    ``interaction_check``, which discord.py runs before the callback, so a custom_id
+    naming another server's (or an unknown server's) table is refused before any
+    lookup or storage, whatever the item's callback does."""
+
+    guild_id: int
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await _guard.component_allowed(interaction, self.guild_id)
+
+
+class LobbyButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:lobby:(?P<g>\d+):(?P<t>\d+):(?P<verb>join|leave|start|cancel|addbot|dropbot)(?::(?P<choice>[a-z0-9_-]{1,20}))?"):
     def __init__(self, guild_id: int, table_id: int, verb: str, choice: str | None = None, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         custom_id = f"dh:lobby:{guild_id}:{table_id}:{verb}" + (f":{choice}" if choice else "")
         super().__init__(discord.ui.Button(label=label or verb.title(), style=style, custom_id=custom_id))
@@ -69,7 +82,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:lobby
         await manager_of(interaction).lobby_click(interaction, self.guild_id, self.table_id, self.verb, self.choice)
 
 
-class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:(?P<kind>hand|refresh):(?P<g>\d+):(?P<t>\d+)"):
+class ShowHandButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:(?P<kind>hand|refresh):(?P<g>\d+):(?P<t>\d+)"):
     def __init__(self, guild_id: int, table_id: int, *, refresh: bool = False) -> None:
         kind = "refresh" if refresh else "hand"
         button = discord.ui.Button(
@@ -89,7 +102,7 @@ class ShowHandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:(?
         await manager_of(interaction).show_hand(interaction, self.guild_id, self.table_id, in_place=self.refresh)
 
 
-class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:act:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<code>[^\s]{1,60})"):
+class ActButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:act:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<code>[^\s]{1,60})"):
     def __init__(self, guild_id: int, table_id: int, version: int, code: str, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None) -> None:
         super().__init__(discord.ui.Button(label=label[:80] or code, style=style, emoji=emoji, custom_id=f"dh:act:{guild_id}:{table_id}:{version}:{code}"))
         self.guild_id, self.table_id, self.version, self.code = guild_id, table_id, version, code
@@ -102,7 +115,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:act:(?P
         await manager_of(interaction).act(interaction, self.guild_id, self.table_id, self.version, self.code)
 
 
-class PlaySelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dh:sel:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<p>\d+)"):
+class PlaySelect(_Guarded, discord.ui.DynamicItem[discord.ui.Select], template=r"dh:sel:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<p>\d+)"):
     def __init__(self, guild_id: int, table_id: int, version: int, page: int, options: Sequence[discord.SelectOption] = (), placeholder: str = "Choose a card to play") -> None:
         select = discord.ui.Select(
             custom_id=f"dh:sel:{guild_id}:{table_id}:{version}:{page}",
@@ -124,7 +137,7 @@ class PlaySelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dh:sel:(?
         await manager_of(interaction).act(interaction, self.guild_id, self.table_id, self.version, code)
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:page:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<p>\d+)"):
+class PageButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:page:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<p>\d+)"):
     def __init__(self, guild_id: int, table_id: int, version: int, page: int, *, label: str = "", disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(label=label or f"Page {page + 1}", style=discord.ButtonStyle.secondary, disabled=disabled, custom_id=f"dh:page:{guild_id}:{table_id}:{version}:{page}"))
         self.guild_id, self.table_id, self.version, self.page = guild_id, table_id, version, page
@@ -137,7 +150,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:page:(
         await manager_of(interaction).show_hand(interaction, self.guild_id, self.table_id, in_place=True, page=self.page, version=self.version)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:rematch:(?P<g>\d+):(?P<t>\d+)"):
+class RematchButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:rematch:(?P<g>\d+):(?P<t>\d+)"):
     def __init__(self, guild_id: int, table_id: int, *, label: str = "Rematch") -> None:
         super().__init__(discord.ui.Button(label=label, emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"dh:rematch:{guild_id}:{table_id}"))
         self.guild_id, self.table_id = guild_id, table_id
@@ -162,7 +175,7 @@ class AmountModal(discord.ui.Modal):
         self.add_item(discord.ui.TextInput(label="Chips (a whole number)", custom_id=AMOUNT_FIELD, min_length=1, max_length=MAX_AMOUNT_DIGITS, placeholder="e.g. 3"))
 
 
-class AmountButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:amt:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<kind>[a-z_]{1,20})"):
+class AmountButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:amt:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<kind>[a-z_]{1,20})"):
     def __init__(self, guild_id: int, table_id: int, version: int, kind: str, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         super().__init__(discord.ui.Button(label=label[:80] or "Any amount…", style=style, custom_id=f"dh:amt:{guild_id}:{table_id}:{version}:{kind}"))
         self.guild_id, self.table_id, self.version, self.kind = guild_id, table_id, version, kind
@@ -213,6 +226,8 @@ async def on_modal_submit(interaction: discord.Interaction) -> None:
     if match is None:
         return
     try:
+        if not await _guard.component_allowed(interaction, int(match["g"])):
+            return  # the server boundary first, as for every component
         text = _field_value(data.get("components"), AMOUNT_FIELD) or ""
         refusal = amount_refusal(text)
         manager = manager_of(interaction)
@@ -226,7 +241,7 @@ async def on_modal_submit(interaction: discord.Interaction) -> None:
         await _answer_failure(interaction, error)
 
 
-class MultiSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dh:multi:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<kind>[a-z_]{1,20})"):
+class MultiSelect(_Guarded, discord.ui.DynamicItem[discord.ui.Select], template=r"dh:multi:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<kind>[a-z_]{1,20})"):
     def __init__(self, guild_id: int, table_id: int, version: int, kind: str, options: Sequence[discord.SelectOption] = (), *, placeholder: str = "Choose cards", max_values: int = 1) -> None:
         options = list(options) or [discord.SelectOption(label="—", value="none")]
         select = discord.ui.Select(
@@ -246,7 +261,7 @@ class MultiSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dh:multi
         await manager_of(interaction).act(interaction, self.guild_id, self.table_id, self.version, f"{self.kind}:{'.'.join(chosen)}")
 
 
-class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:vote:(?P<g>\d+):(?P<t>\d+):(?P<vote>[A-Za-z0-9_-]{1,30}):(?P<code>[^\s]{1,40})"):
+class VoteButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:vote:(?P<g>\d+):(?P<t>\d+):(?P<vote>[A-Za-z0-9_-]{1,30}):(?P<code>[^\s]{1,40})"):
     """A choice on a vote message of its own (``bot/votes.py``)."""
 
     def __init__(self, guild_id: int, table_id: int, vote_id: str, code: str, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:

@@ -93,9 +93,11 @@ def pool_budget(cap: int = DEFAULT_MAX_OPEN) -> int:
 
 
 class StorageError(RuntimeError):
-    """A database problem. ``str()`` is a log line; ``sentence`` is for a player."""
+    """A database problem. ``str()`` is a log line (the cause); ``sentence`` is for a
+    player; ``remedy`` tells the bot's owner what to do, in the log."""
 
     sentence = "I could not reach this server's saved data just now, so nothing changed. Please try again."
+    remedy = "Check the disk under DATA_DIR (dmesg, df); nothing needs a restart."
 
 
 class GuildDataUnreadable(StorageError):
@@ -103,14 +105,36 @@ class GuildDataUnreadable(StorageError):
         "This server's saved data cannot be read (its database file is damaged), so I cannot do that. "
         "The bot's owner should restore it from a backup; see Troubleshooting in the README."
     )
+    remedy = "Restore the file from a backup, or set it aside with `python -m bot quarantine <server id>` (README, Troubleshooting)."
 
 
 class GuildDataReadOnly(StorageError):
     sentence = "I cannot save anything for this server right now (my data folder is read-only), so nothing changed."
+    remedy = "Let the bot's user write DATA_DIR (a read-only mount, its owner) or free disk space; nothing needs a restart."
+
+
+class GuildDataMissing(StorageError):
+    """``reading(guild_id, create=False)`` for a guild with no database: an id that
+    came from outside (a custom_id) never creates storage."""
+
+    sentence = "That table no longer exists."
 
 
 class GuildDataBusy(StorageError):
     sentence = "This server's saved data is busy right now, so nothing changed. Please try again in a moment."
+    remedy = (
+        "Something else held the database for over a second: on SQLite a backup or an open sqlite3 shell "
+        "(use the online .backup, which does not block the bot), on PostgreSQL a long transaction (see pg_stat_activity)."
+    )
+
+
+def log_failure(logger: logging.Logger, error: BaseException, message: str, *args: object, level: int = logging.WARNING) -> None:
+    """Log an expected failure (a damaged file, a full or read-only disk, a snapshot that
+    must be replayed): one line, ``message`` with its cause, then what to do when the error
+    is a StorageError. The traceback is no news to the owner, so it goes out at DEBUG only."""
+    remedy = getattr(error, "remedy", None)
+    logger.log(level, f"{message} {remedy.replace('%', '%%')}" if remedy else message, *args)
+    logger.debug("The failure above, in full:", exc_info=error)
 
 
 _UNREADABLE = {sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT}
@@ -172,6 +196,11 @@ class _Slot:
     users: int = 0  # coroutines holding or waiting for the lock; a slot in use is never evicted
 
 
+def _is_id(name: str) -> bool:
+    """A guild id in a file name: ASCII digits only (``isdigit`` also takes '²', which ``int`` refuses)."""
+    return name.isascii() and name.isdigit() and len(name) < 20
+
+
 def _connect_target(path: Path) -> str:
     """What aiosqlite opens (a seam: tests open read-only to stand in for a read-only disk)."""
     return str(path)
@@ -228,7 +257,7 @@ class Storage:
             return []
         ids = []
         for path in self.guild_dir.glob("*.sqlite3"):
-            if path.stem.isdigit():
+            if _is_id(path.stem):
                 ids.append(int(path.stem))
         return sorted(ids)
 
@@ -243,7 +272,7 @@ class Storage:
             marked = set()
             if self.index_dir.is_dir():
                 for path in self.index_dir.iterdir():
-                    if path.name.isdigit():
+                    if _is_id(path.name):
                         marked.add(int(path.name))
             self._marked = marked
         return self._marked
@@ -253,7 +282,40 @@ class Storage:
         (no index yet) checks every guild file once and writes the index."""
         if not (self.index_dir / _INDEX_BUILT).exists():
             await self._build_index()
-        return sorted(self._load_markers())
+        marked = self._load_markers()
+        for guild_id in sorted(marked):
+            self._drop_if_dangling(guild_id)
+        return sorted(marked)
+
+    def _drop_if_dangling(self, guild_id: int) -> None:
+        """A marker says a guild's file may hold an unfinished table. One whose file is
+        missing (deleted, moved, a backup restored without it) is dangling: following it
+        would create an empty database, and a marker never creates storage. It is
+        reported in one line and removed. A marker that is not a plain file (a directory)
+        is replaced by one when the guild's file is there, else removed the same way."""
+        marker = self.index_dir / str(guild_id)
+        database = self.path_for(guild_id)
+        plain = marker.is_file() and not marker.is_symlink()
+        if plain and database.is_file():
+            return
+        keep = database.is_file()  # only the marker's form is wrong: the guild stays listed
+        try:
+            if marker.is_dir() and not marker.is_symlink():
+                marker.rmdir()  # only an empty one: nothing of the owner's is deleted
+            else:
+                marker.unlink(missing_ok=True)
+            if keep:
+                marker.touch()
+            done = "replaced it with one" if keep else "removed it"
+        except OSError as error:
+            done = f"could not {'replace' if keep else 'remove'} it ({error.strerror or error}): remove it by hand"
+        if keep:
+            log.warning("The active-table marker %s was not a plain file; %s.", marker, done)
+            return
+        self._load_markers().discard(guild_id)
+        missing = "is not a file" if database.exists() else "is missing"
+        log.warning("The active-table marker %s names server %s, whose database %s %s: nothing to restore there; %s.",
+                    marker, guild_id, database, missing, done)
 
     async def _build_index(self) -> None:
         self._marked = set()
@@ -303,7 +365,7 @@ class Storage:
 
     # -- connections ---------------------------------------------------------------
 
-    async def _slot(self, guild_id: int) -> _Slot:
+    async def _slot(self, guild_id: int, create: bool = True) -> _Slot:
         while True:
             slot = self._slots.get(guild_id)
             if slot is not None:
@@ -318,7 +380,7 @@ class Storage:
             future: asyncio.Future[_Slot] = asyncio.get_running_loop().create_future()
             self._opening[guild_id] = future
             try:
-                slot = await self._open(guild_id)
+                slot = await self._open(guild_id, create)
             except BaseException as error:
                 future.set_exception(error)
                 future.exception()  # retrieved: no "never retrieved" warning when nobody waited
@@ -355,16 +417,18 @@ class Storage:
         kind = type(error).__name__
         if (guild_id, kind) not in self._reported:
             self._reported.add((guild_id, kind))
-            log.error("Guild %s: %s (%s). Reported once until it recovers.", guild_id, error, kind)
+            log.error("Guild %s: %s (%s). %s Reported once until it recovers.", guild_id, error, kind, error.remedy)
         return error
 
     def _failure(self, guild_id: int, error: BaseException) -> StorageError | None:
         classified = classify(error, self.path_for(guild_id))
         return self._report(guild_id, classified) if classified is not None else None
 
-    async def _open(self, guild_id: int) -> _Slot:
+    async def _open(self, guild_id: int, create: bool = True) -> _Slot:
         path = self.path_for(guild_id)
         fresh = not path.exists()
+        if fresh and not create:
+            raise GuildDataMissing(f"guild {guild_id}: no database (not created for an id from outside)")
         try:
             if fresh:
                 self.guild_dir.mkdir(parents=True, exist_ok=True)
@@ -421,8 +485,8 @@ class Storage:
             self._evict_idle()
 
     @asynccontextmanager
-    async def _locked(self, guild_id: int) -> AsyncIterator[_Slot]:
-        slot = await self._slot(guild_id)
+    async def _locked(self, guild_id: int, create: bool = True) -> AsyncIterator[_Slot]:
+        slot = await self._slot(guild_id, create)
         try:
             try:
                 await asyncio.wait_for(slot.lock.acquire(), CONNECTION_WAIT_SECONDS)
@@ -470,9 +534,11 @@ class Storage:
                         self._set_marker(guild_id, False)
 
     @asynccontextmanager
-    async def reading(self, guild_id: int) -> AsyncIterator[aiosqlite.Connection]:
-        """Read without a write lock (WAL readers never block the writer)."""
-        async with self._locked(guild_id) as slot:
+    async def reading(self, guild_id: int, *, create: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+        """Read without a write lock (WAL readers never block the writer). With
+        ``create=False`` (ids taken from outside, e.g. a custom_id) a guild with no
+        database raises :class:`GuildDataMissing` instead of getting an empty one."""
+        async with self._locked(guild_id, create) as slot:
             try:
                 yield slot.connection
             except Exception as error:

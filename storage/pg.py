@@ -34,9 +34,11 @@ import asyncio
 import functools
 import logging
 import re
+import socket
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any, NoReturn
+from urllib.parse import parse_qs, unquote
 
 import asyncpg
 
@@ -67,14 +69,17 @@ _ACTIVE_GUILDS = "SELECT DISTINCT guild_id FROM deckhand.game_tables WHERE statu
 
 class DatabaseReadOnly(GuildDataReadOnly):
     sentence = "I cannot save anything right now (my database refuses writes), so nothing changed."
+    remedy = "PostgreSQL refuses writes (a read-only replica, or its disk is full): point DATABASE_URL at the primary, or free space."
 
 
 class DatabaseUnreachable(StorageUnavailable):
     sentence = "I could not reach my database just now, so nothing changed. Please try again in a moment."
+    remedy = "Check that PostgreSQL runs and answers at DATABASE_URL's host and port; the bot carries on once it does."
 
 
 class DatabaseRefused(StorageUnavailable):
     sentence = "My database refused me (the bot's owner must check its settings), so nothing changed."
+    remedy = "Check the user, password and database name in DATABASE_URL, and that user's rights; the bot carries on once they work."
 
 
 # ----------------------------------------------------------------- the adapter
@@ -218,6 +223,82 @@ def redact(dsn: str) -> str:
     return re.sub(r"(?i)([?&]password=)[^&]*", r"\1***", dsn)
 
 
+# ------------------------------------------------------------- the start-up check
+
+#: How long the start-up check waits for the server (longer than a move's 2 s: a
+#: remote database's first connection may need a TLS handshake).
+STARTUP_CHECK_SECONDS = 5.0
+
+
+def _url_parts(dsn: str) -> tuple[str, str, str]:
+    """The user, the host[:port] list and the database a URL names, for sentences
+    (asyncpg's defaults when a part is left out)."""
+    rest, _, query = dsn.partition("://")[2].partition("?")
+    netloc, _, path = rest.partition("/")
+    userinfo, at, hosts = netloc.rpartition("@")
+    options = parse_qs(query)
+    user = unquote(userinfo.partition(":")[0]) if at else options.get("user", [""])[0]
+    hosts = hosts or options.get("host", ["the local socket"])[0]
+    database = unquote(path) or options.get("dbname", [""])[0]
+    return user or "(your system user)", hosts, database or user or "(named after the user)"
+
+
+def startup_sentence(error: BaseException, dsn: str) -> str:
+    """One sentence for why the start-up check could not use DATABASE_URL: which part
+    of the URL is wrong and what to check."""
+    user, hosts, database = _url_parts(dsn)
+    text = str(error)
+    if isinstance(error, asyncpg.InvalidPasswordError):
+        return (f"PostgreSQL at {hosts} refused the password of user '{user}': check the password in DATABASE_URL "
+                "(between the ':' and the '@'; a '@', ':' or '/' in it must be written %40, %3A, %2F) or PGPASSWORD.")
+    if isinstance(error, asyncpg.InvalidCatalogNameError):
+        return (f"PostgreSQL at {hosts} has no database '{database}': check the name at the end of DATABASE_URL, "
+                f"or create it (createdb -O {user} {database}).")
+    if isinstance(error, asyncpg.InvalidAuthorizationSpecificationError):
+        return (f"PostgreSQL at {hosts} refused user '{user}' ({text}): check the user in DATABASE_URL, "
+                "and that the server's pg_hba.conf lets it connect from this machine.")
+    if isinstance(error, asyncpg.InsufficientPrivilegeError):
+        return f"PostgreSQL at {hosts} does not let user '{user}' connect to database '{database}' ({text}): grant it CONNECT, or use the database's owner."
+    if isinstance(error, asyncpg.CannotConnectNowError):
+        return f"PostgreSQL at {hosts} is starting up or shutting down ({text}): start Deckhand again once it is up."
+    if isinstance(error, (ValueError, asyncpg.ClientConfigurationError)):
+        return f"DATABASE_URL is malformed ({text}): write it as postgresql://user:password@host:5432/database."
+    if isinstance(error, socket.gaierror) or "Name or service not known" in text or "nodename nor servname" in text:
+        return (f"The host in DATABASE_URL ({hosts}) is not a name this machine can resolve ({text}): "
+                "check the host name after the '@', and this machine's DNS.")
+    if isinstance(error, ConnectionRefusedError) or (isinstance(error, OSError) and "Errno 111" in text) or "refused" in text.lower():
+        return (f"Nothing accepts connections at {hosts} (connection refused): check that PostgreSQL is running there "
+                "and the host and port in DATABASE_URL (5432 unless you changed it).")
+    if isinstance(error, FileNotFoundError):
+        return (f"There is no PostgreSQL socket where DATABASE_URL points ({text}): check that PostgreSQL is running "
+                "on this machine, or put the host after the '@'.")
+    if isinstance(error, (TimeoutError, asyncio.TimeoutError)):
+        return (f"PostgreSQL at {hosts} did not answer within {STARTUP_CHECK_SECONDS:g} s: check the host and port in DATABASE_URL, "
+                "and that no firewall drops the connection.")
+    if isinstance(error, OSError):
+        return f"Cannot connect to PostgreSQL at {hosts} ({text}): check the host and port in DATABASE_URL and the network between them."
+    return f"Cannot use the database of DATABASE_URL {redact(dsn)} ({type(error).__name__}: {text}): check the URL and the server's log."
+
+
+async def check_database(dsn: str, *, timeout: float = STARTUP_CHECK_SECONDS) -> str | None:
+    """Connect once and run ``SELECT 1``: None when the database answers, else the
+    sentence saying what to fix. Run before the bot connects to Discord."""
+    try:
+        connection = await asyncpg.connect(dsn, timeout=timeout, server_settings={"application_name": "deckhand-check"})
+    except Exception as error:
+        log.debug("The start-up check of %s failed", redact(dsn), exc_info=error)
+        return startup_sentence(error, dsn)
+    try:
+        await connection.fetchval("SELECT 1", timeout=timeout)
+    except Exception as error:
+        log.debug("The start-up check of %s failed", redact(dsn), exc_info=error)
+        return startup_sentence(error, dsn)
+    finally:
+        with suppress(Exception):
+            await connection.close(timeout=timeout)
+    return None
+
+
 # --------------------------------------------------------------------- storage
 
 
@@ -331,7 +412,7 @@ class PostgresStorage:
         kind = type(classified).__name__
         if kind not in self._reported:
             self._reported.add(kind)
-            log.error("%s (%s). Reported once until it recovers.", classified, kind)
+            log.error("%s (%s). %s Reported once until it recovers.", classified, kind, classified.remedy)
         if classified is error:
             raise error
         raise classified from error
@@ -402,8 +483,9 @@ class PostgresStorage:
                 yield db
 
     @asynccontextmanager
-    async def reading(self, guild_id: int) -> AsyncIterator[PgConnection]:
-        """Read one guild's rows (a read-only transaction; no guild lock)."""
+    async def reading(self, guild_id: int, *, create: bool = True) -> AsyncIterator[PgConnection]:
+        """Read one guild's rows (a read-only transaction; no guild lock). ``create`` is
+        for the SQLite backend's sake: here reading an unknown guild creates nothing."""
         async with self._session(guild_id, readonly=True) as db:
             yield db
 

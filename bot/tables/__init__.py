@@ -43,6 +43,7 @@ Where things are (one :class:`TableManager`, assembled from one class per concer
 - ``chat.py``: typed chat as a move (Enid's rituals) and ``/say``;
 - ``restore.py``: bringing unfinished tables back after a start, replaying a log;
 - ``sync.py``: other processes: version checks, reloads and the bus;
+- ``threads.py``: a game's thread deleted, archived or locked by a moderator;
 - ``guild_settings.py``: per-server settings (turn timer, house rules, layout...).
 """
 

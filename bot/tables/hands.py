@@ -69,6 +69,10 @@ class HandsMixin:
     def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True) -> tuple[str, discord.Embed, discord.ui.View]:
         state = table.state
         assert state is not None
+        if table.record.publish.get("paused") and not notice:
+            from bot.tables.threads import paused_sentence
+
+            notice = "⏸️ " + paused_sentence(table)
         observation = state.observation(user)
         current = state.current_players()
         # Not only current players: Enid's Challenge and vote buttons belong to players

@@ -11,10 +11,10 @@ from typing import Any
 
 import discord
 
-from bot import computer, views
+from bot import computer, guard, views
 from bot.engine import RuleError
 from bot.games import GameSpec
-from bot.tables.table import RECENT_LINES, Table, _reply, now_ts
+from bot.tables.table import RECENT_LINES, Table, TableError, _reply, now_ts
 from storage import repos
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
@@ -363,10 +363,22 @@ class LobbyMixin:
 
     async def rematch(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> None:
         """Rematch on a finished board: a lobby right here (the game's thread, or the
-        channel), with the same players seated and the same options; Start plays it here."""
-        async with self.storage.reading(guild_id) as db:
-            record = await repos.get_table(db, table_id)
-        if record is None or record.status != "finished":
+        channel), with the same players seated and the same options; Start plays it here.
+        Its ids come from a custom_id: the server boundary first, and no storage is
+        created for them."""
+        refusal = guard.scope_refusal(interaction, guild_id)  # also checked by the button itself
+        if refusal is not None:
+            await _reply(interaction, refusal)
+            return
+        try:
+            record = await self._stored_record(guild_id, table_id)
+        except TableError as error:
+            await _reply(interaction, str(error))
+            return
+        if record is None:
+            await _reply(interaction, "That game no longer exists.")
+            return
+        if record.status != "finished":
             await _reply(interaction, "Only a finished game offers a rematch.")
             return
         spec = self.games.get(record.game)

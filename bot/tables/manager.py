@@ -22,16 +22,17 @@ from bot.tables.moves import MovesMixin
 from bot.tables.restore import RestoreMixin, until_restored
 from bot.tables.sync import SyncMixin
 from bot.tables.table import Table, TableError, _reply
+from bot.tables.threads import PAUSED_SENTENCE, ThreadsMixin
 from bot.tables.timers import TimersMixin
 from storage import repos
-from storage.db import Storage, StorageError
+from storage.db import GuildDataMissing, Storage, StorageError
 from storage.repos import BadRecord
 
 if TYPE_CHECKING:
     from discord.ext import commands
 
 
-class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, RestoreMixin, SyncMixin, GuildSettingsMixin):
+class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, RestoreMixin, SyncMixin, GuildSettingsMixin, ThreadsMixin):
     """One per bot: every table this process holds. The mixins are its concerns, one
     module each; they share the state set up here and call each other through ``self``."""
 
@@ -55,6 +56,7 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         self._closing = False
         self._loading = asyncio.Lock()
         self.publisher = Publisher(self)
+        self._listen_to_threads()
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process holds the guild's shard: its timers, computer players
@@ -79,6 +81,9 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         typed in; in the parent channel, on its lobby)."""
         threads = [t for t in self._tables.values() if t.guild_id == guild_id and t.record.channel_id == channel_id and t.record.thread_id is not None]
         mine = [t for t in threads if user_id in t.record.players]
+        paused = [t for t in mine if t.record.publish.get("paused")]
+        if paused:
+            return PAUSED_SENTENCE.format(where=f"<#{paused[0].record.thread_id}>")
         if mine:
             where = ", ".join(f"<#{t.record.thread_id}>" for t in mine)
             return f"Your game is played in its thread, {where}: use the command there."
@@ -98,16 +103,7 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         table = self._tables.get((guild_id, table_id))
         if table is not None:
             return table
-        if not self.storage.has_database(guild_id):
-            # Never create a database for a guild id that only a custom_id named.
-            raise TableError("That game no longer exists.")
-        try:
-            async with self.storage.reading(guild_id) as db:
-                record = await repos.get_table(db, table_id)
-        except BadRecord:
-            raise TableError("That game's saved data is damaged, so it has been closed. You can open a new lobby.") from None
-        except StorageError as error:
-            raise TableError(error.sentence) from None
+        record = await self._stored_record(guild_id, table_id)
         if record is None:
             raise TableError("That game no longer exists.")
         if record.status in repos.ACTIVE and self.shared:
@@ -126,6 +122,21 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         if record.status == "cancelled":
             raise TableError("That game was cancelled.")
         raise TableError("That game could not be restored and has been closed.")
+
+    async def _stored_record(self, guild_id: int, table_id: int) -> repos.TableRecord | None:
+        """A table's row by ids a custom_id named (None: no such table). Never creates
+        a database for a guild id that only a custom_id named."""
+        if not self.storage.has_database(guild_id):
+            return None
+        try:
+            async with self.storage.reading(guild_id, create=False) as db:
+                return await repos.get_table(db, table_id)
+        except GuildDataMissing:
+            return None
+        except BadRecord:
+            raise TableError("That game's saved data is damaged, so it has been closed. You can open a new lobby.") from None
+        except StorageError as error:
+            raise TableError(error.sentence) from None
 
     async def _table_or_reply(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> Table | None:
         """The table a component names, if this interaction may act on it: the server

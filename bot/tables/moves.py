@@ -16,6 +16,7 @@ from bot import computer, guard
 from bot.engine import Action, Event, Game, RuleError
 from bot.tables.table import RECENT_LINES, Table, _reply, now_ts
 from storage import repos
+from storage.db import StorageError, log_failure
 from storage.repos import TableRecord
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
@@ -109,6 +110,10 @@ class MovesMixin:
         if not synced and await self._sync(table):
             raise _Stale()  # decided on an older copy: the caller re-decides or says so
         assert table.state is not None
+        if table.record.publish.get("paused"):
+            from bot.tables.threads import paused_sentence
+
+            raise RuleError(paused_sentence(table))
         checkpoint = _Checkpoint.of(table)
         events = table.state.apply(user, action)  # raises RuleError with the state untouched
         return await self._commit(table, [(user, action)], events, checkpoint, source)
@@ -171,7 +176,11 @@ class MovesMixin:
             await self._reload(table)
             raise
         except Exception as error:
-            log.exception("Could not save a move at table %s in guild %s", table.id, table.guild_id)
+            if isinstance(error, StorageError):  # expected (a locked, read-only or full disk): one line
+                log_failure(log, error, "Could not save a move at table %s in guild %s (%s); nothing changed and the player was told.",
+                            table.id, table.guild_id, error)
+            else:
+                log.exception("Could not save a move at table %s in guild %s", table.id, table.guild_id)
             table.state = table.spec.game.from_json(checkpoint.state_json)
             table.record = checkpoint.record
             raise _SaveFailed() from error

@@ -1,7 +1,8 @@
 """Restore: every unfinished table brought back after a start (its state from the
 snapshot, or a replay of its seed, options and action log; its timers; its buttons
 through their dynamic custom_ids). A table that cannot be brought back is closed,
-with a sentence in its channel, and never stops the others."""
+with a sentence where its players are (its thread, else its channel), and never
+stops the others."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from bot.engine import Game
 from bot.games import GameSpec
 from bot.tables.table import Table, now_ts
 from storage import repos
-from storage.db import StorageError
+from storage.db import GuildDataMissing, StorageError, log_failure
 from storage.repos import BadRecord, TableRecord
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
@@ -38,8 +39,15 @@ class RestoreMixin:
             if not self.owns(guild_id):
                 continue  # another process's shard: it restores its own
             try:
-                async with self.storage.reading(guild_id) as db:
+                # create=False: a marker never creates storage (storage drops dangling ones; this covers a file deleted since).
+                async with self.storage.reading(guild_id, create=False) as db:
                     rows = await repos.active_rows(db)
+            except GuildDataMissing:
+                continue
+            except StorageError as error:  # expected (a damaged file, a disk error): one line
+                log_failure(log, error, "Guild %s: its unfinished tables stay closed until its database can be read (%s).",
+                            guild_id, type(error).__name__, level=logging.ERROR)
+                continue
             except Exception:
                 log.exception("Could not read the database of guild %s; its tables stay closed until fixed", guild_id)
                 continue
@@ -69,16 +77,18 @@ class RestoreMixin:
             self._untrack(table)
 
     async def _close_bad_row(self, guild_id: int, row: Any, why: str) -> None:
-        """Close a row that does not decode, by its id alone, and say so in its channel
-        if the row still names one."""
+        """Close a row that does not decode, by its id alone, and say so where its
+        players are (its thread, else its channel) if the row still names them."""
         table_id = row["id"]
         log.error("Table %s in guild %s has a damaged row (%s); closing it", table_id, guild_id, why)
         await self._set_broken(guild_id, table_id)
-        channel_id = row["channel_id"]
-        if isinstance(channel_id, int) and not isinstance(channel_id, bool) and 0 < channel_id < 1 << 63:
-            if self._by_channel.get((guild_id, channel_id)) is not None:
-                return  # the channel has a good table: do not confuse its players
-            await self._announce_closed(guild_id, channel_id, "A game in this channel could not be restored after a restart, because its saved data was damaged, and has been closed.")
+        channel_id, thread_id = _snowflake(row["channel_id"]), _snowflake(_column(row, "thread_id"))
+        if channel_id is not None:
+            if self._by_channel.get((guild_id, thread_id or channel_id)) is not None:
+                return  # that place has a good table: do not confuse its players
+            await self._announce_closed(
+                guild_id, channel_id, "A game here could not be restored after a restart, because its saved data was damaged, and has been closed.", thread_id=thread_id,
+            )
 
     async def _set_broken(self, guild_id: int, table_id: int) -> None:
         try:
@@ -87,10 +97,21 @@ class RestoreMixin:
         except Exception:
             log.exception("Could not mark table %s in guild %s as broken", table_id, guild_id)
 
-    async def _announce_closed(self, guild_id: int, channel_id: int, text: str) -> None:
+    async def _announce_closed(self, guild_id: int, channel_id: int, text: str, *, thread_id: int | None = None) -> None:
+        """Say it where the players are: the game's thread if it still takes messages,
+        else the parent channel, naming the thread it was played in."""
+        quiet = discord.AllowedMentions.none()
+        if thread_id is not None:
+            thread = self.bot.get_partial_messageable(thread_id, guild_id=guild_id)
+            try:
+                await thread.send(guard.fit(f"⚠️ {text} Sorry! You can open a new lobby in <#{channel_id}>."), allowed_mentions=quiet)
+                return
+            except discord.HTTPException as error:  # deleted, locked: the parent then
+                log.info("Could not post the closing notice of a table in its thread %s: %s", thread_id, error)
+            text = f"{text} It was played in the thread <#{thread_id}>."
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new lobby."), allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new lobby."), allowed_mentions=quiet)
 
     async def _restore(self, guild_id: int, record: TableRecord, *, announce: bool = True) -> bool:
         spec = self.games.get(record.game)
@@ -114,7 +135,12 @@ class RestoreMixin:
                 return False
             table.state = state
         self._track(table)
-        if record.status == "playing" and self.owns(guild_id):
+        if record.status == "playing" and self.owns(guild_id) and record.publish.get("paused"):
+            # Paused for a closed thread (bot/tables/threads.py): it may have been
+            # reopened or deleted while the bot was away. (The retry slot: cancelled with the table.)
+            table.needs_publish = True
+            table.publish_retry = asyncio.create_task(self._recheck_thread(table), name=f"deckhand-thread-{guild_id}-{record.id}")
+        elif record.status == "playing" and self.owns(guild_id):
             self._arm_timers(table)
             if record.message_id is None:
                 table.needs_publish = True
@@ -136,8 +162,9 @@ class RestoreMixin:
             if logged == record.version:
                 try:
                     return spec.game.from_json(record.state)
-                except Exception:
-                    log.exception("Snapshot of table %s in guild %s is unreadable; replaying its log", record.id, guild_id)
+                except Exception as error:  # expected after a crash mid-write or a bad edit: the log replays it
+                    log_failure(log, error, "Snapshot of table %s in guild %s is unreadable (%s: %s); replaying its action log instead.",
+                                record.id, guild_id, type(error).__name__, guard.clip(str(error), 120))
             else:
                 log.error("Table %s in guild %s says version %s but logged %s actions; replaying its log", record.id, guild_id, record.version, logged)
         if record.seed is None:
@@ -174,7 +201,22 @@ class RestoreMixin:
         await self._announce_closed(
             guild_id, record.channel_id,
             f"The {guard.clip(record.game, 40)} game #{record.id} could not be restored after a restart and has been closed. {why}",
+            thread_id=record.thread_id,
         )
+
+
+def _snowflake(value: Any) -> int | None:
+    """A channel id read from a row that may be damaged (None: not a usable id)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 1 << 63:
+        return value
+    return None
+
+
+def _column(row: Any, name: str) -> Any:
+    try:
+        return row[name]
+    except (IndexError, KeyError):
+        return None
 
 
 RESTORE_WAIT_SECONDS = 2.0

@@ -42,6 +42,10 @@ class Table:
     last_moved: dict[int, int] = field(default_factory=dict)
     #: The task playing the computer seats' next move (bot/computer.py), if any.
     computer: asyncio.Task[None] | None = None
+    #: Discord's refusal of the latest board publish, if it failed (bot/tables/threads.py).
+    board_error: Exception | None = None
+    #: When the bot last reopened this table's archived or locked thread (our clock).
+    reopened_at: float | None = None
 
     @property
     def id(self) -> int:

@@ -32,8 +32,8 @@ class TimersMixin:
             for n in range(attempt, PUBLISH_RETRIES + 1):
                 await asyncio.sleep(PUBLISH_RETRY_SECONDS * n)
                 async with table.lock:
-                    if table.status != "playing" or not table.needs_publish:
-                        return
+                    if table.status != "playing" or not table.needs_publish or table.record.publish.get("paused"):
+                        return  # shown, closed, or paused for a closed thread (shown when it reopens)
                     await self._publish(table, ping=table.record.turn_players)
                     if not table.needs_publish:
                         return
@@ -59,6 +59,8 @@ class TimersMixin:
         record = table.record
         if record.status != "playing" or not self.owns(table.guild_id):
             return  # timers belong to the process that holds the guild's shard
+        if record.publish.get("paused"):
+            return  # its thread is closed (bot/tables/threads.py): nothing runs until it reopens
         if record.deadline is not None:
             table.timer = asyncio.create_task(self._turn_timer(table, record.version, record.deadline), name=f"deckhand-timer-{table.guild_id}-{table.id}")
         for obligation_id, (player, deadline) in record.obligations.items():

@@ -68,3 +68,13 @@ def text_of(result: Any) -> str:
         parts.append(text(result.response))
     parts.extend(text(f) for f in result.followups)
     return "\n".join(parts)
+
+
+async def forge_modal(actor: Any, channel: Any, custom_id: str, fields: dict[str, str]) -> Any:
+    """Submit a modal with ``custom_id`` and text ``fields`` that the bot never showed
+    (a modal submit names nothing but its custom_id and its fields' values)."""
+    data = {
+        "custom_id": custom_id,
+        "components": [{"type": 1, "components": [{"type": 4, "custom_id": key, "value": value}]} for key, value in fields.items()],
+    }
+    return await _dispatch_actor_interaction(actor, InteractionType.MODAL_SUBMIT, channel, data)

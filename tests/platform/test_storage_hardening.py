@@ -5,6 +5,7 @@ guild never blocks another, and the index of guilds with unfinished tables."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 
 import aiosqlite
@@ -145,3 +146,120 @@ async def test_the_pool_stays_within_its_cap_and_the_file_budget(tmp_path):
     assert storage.open_connections <= 4
     await storage.close()
     assert 1 <= dbmod.pool_budget(10**9) < 10**9  # bounded by RLIMIT_NOFILE
+
+
+# ------------------------------------------------------------------ dangling markers (issue 27, item 6)
+
+
+async def built_index(tmp_path):
+    """A data directory whose index was built (as after any earlier start)."""
+    storage = Storage(tmp_path)
+    assert await storage.active_guilds() == []
+    await storage.close()
+
+
+def marker_lines(caplog):
+    return [r for r in caplog.records if "active-table marker" in r.getMessage()]
+
+
+async def test_a_marker_without_its_database_creates_nothing_and_is_removed_once(tmp_path, caplog):
+    await built_index(tmp_path)
+    (tmp_path / "active" / "41").touch()
+    storage = Storage(tmp_path)
+    caplog.set_level(logging.INFO)
+    assert await storage.active_guilds() == []
+    assert not storage.path_for(41).exists() and not (tmp_path / "active" / "41").exists()
+    (line,) = marker_lines(caplog)
+    assert line.levelno == logging.WARNING and line.exc_info is None
+    assert "names server 41" in line.getMessage() and "is missing" in line.getMessage() and "removed it" in line.getMessage()
+    assert await storage.active_guilds() == [] and len(marker_lines(caplog)) == 1  # once
+    await storage.close()
+    again = Storage(tmp_path)
+    assert await again.active_guilds() == [] and len(marker_lines(caplog)) == 1  # and not at the next start
+    await again.close()
+
+
+async def test_a_directory_as_a_marker_is_reported_in_one_line_not_is_a_directory(tmp_path, caplog):
+    await built_index(tmp_path)
+    (tmp_path / "active" / "42").mkdir()
+    storage = Storage(tmp_path)
+    caplog.set_level(logging.INFO)
+    assert await storage.active_guilds() == []
+    assert not storage.path_for(42).exists() and not (tmp_path / "active" / "42").exists()
+    assert len(marker_lines(caplog)) == 1 and "Is a directory" not in caplog.text
+    await storage.close()
+
+
+async def test_a_directory_marker_of_a_server_with_a_table_becomes_a_plain_marker(tmp_path, caplog):
+    storage = Storage(tmp_path)
+    async with storage.transaction(43) as db:
+        await repos.insert_table(db, game="toy", channel_id=9, host_id=1, options={}, timer_seconds=60, now=0.0)
+    await storage.close()
+    marker = tmp_path / "active" / "43"
+    marker.unlink()
+    marker.mkdir()
+    caplog.set_level(logging.INFO)
+    again = Storage(tmp_path)
+    assert await again.active_guilds() == [43] and marker.is_file()
+    (line,) = marker_lines(caplog)
+    assert "replaced it with one" in line.getMessage()
+    await again.close()
+
+
+async def test_a_marker_whose_database_is_a_directory_is_removed(tmp_path, caplog):
+    await built_index(tmp_path)
+    (tmp_path / "active" / "44").touch()
+    storage = Storage(tmp_path)
+    storage.path_for(44).mkdir(parents=True)
+    caplog.set_level(logging.INFO)
+    assert await storage.active_guilds() == []
+    (line,) = marker_lines(caplog)
+    assert "is not a file" in line.getMessage() and not (tmp_path / "active" / "44").exists()
+    await storage.close()
+
+
+async def test_names_with_unicode_digits_are_not_guilds(tmp_path):
+    (tmp_path / "guilds").mkdir(parents=True)
+    (tmp_path / "guilds" / "².sqlite3").write_bytes(b"")
+    (tmp_path / "active").mkdir()
+    (tmp_path / "active" / "¹").touch()
+    storage = Storage(tmp_path)
+    assert storage.known_guilds() == [] and await storage.active_guilds() == []
+    await storage.close()
+
+
+async def test_a_start_with_a_dangling_marker_creates_no_database(data_dir, caplog):
+    from simcord import Env
+
+    from tests.conftest import make_bot
+
+    await built_index(data_dir)
+    (data_dir / "active" / "45").touch()
+    bot = make_bot(data_dir, ("bot.commands", "tests.platform.toy"))
+    env = Env(bot)
+    caplog.set_level(logging.INFO)
+    await env.start()
+    try:
+        await bot.restore_task
+        assert not (data_dir / "guilds" / "45.sqlite3").exists()  # before: an empty database was created
+        assert not (data_dir / "active" / "45").exists() and len(marker_lines(caplog)) == 1
+    finally:
+        await env.shutdown()
+
+
+async def test_a_file_deleted_after_the_markers_were_checked_is_not_created_by_the_restore(data_dir, monkeypatch):
+    from simcord import Env
+
+    from tests.conftest import make_bot
+
+    await built_index(data_dir)
+    (data_dir / "active" / "46").touch()
+    monkeypatch.setattr(Storage, "_drop_if_dangling", lambda self, guild_id: None)  # as if the file went just after
+    bot = make_bot(data_dir, ("bot.commands", "tests.platform.toy"))
+    env = Env(bot)
+    await env.start()
+    try:
+        await bot.restore_task
+        assert not (data_dir / "guilds" / "46.sqlite3").exists()
+    finally:
+        await env.shutdown()
