@@ -254,13 +254,15 @@ def out_of_turn_notice(table: Table, user: int) -> str | None:
     """The answer to a click from an older hand when it is simply not the player's turn
     (someone else must act and this player may do nothing now): say so, rather than
     that the button is stale. None: the click was stale for another reason."""
-    from bot.publish import possessive
+    from bot.publish import mentions, possessive
 
     state = table.state
     assert state is not None
     current = sorted(state.current_players())
     if not current or user in current or state.legal_actions(user):
         return None
+    if len(current) > 1:  # a phase where several choose at once (Engines' picks, Idiot's swaps)
+        return f"⚠️ Nothing was played: {mentions(current)} still have to move, not you. You will be told when it is your move."
     return f"⚠️ It is {possessive(current)} turn, not yours, so nothing was played. You will be told when it is your move."
 
 

@@ -53,6 +53,25 @@ async def test_3_an_out_of_turn_click_says_whose_turn_it_is_not_that_the_button_
     assert "earlier moment" not in text(refused.response) and table.record.version == version
 
 
+async def test_3_in_a_phase_where_all_choose_at_once_it_names_everyone_still_to_move(tmp_path):
+    bot = make_bot(tmp_path / "data")
+    try:
+        async with simcord.run(bot) as env:
+            guild, channel, members = world(env, 3)
+            await start(channel, members, "idiot new")
+            (table,) = env.bot.tables.tables()
+            first = (await members[0].click(board(channel), label="Show hand")).response.message
+            second = (await members[0].slash(game_place(channel), "hand")).response.message
+            await members[0].click(second, label="Ready")
+            refused = await members[0].click(now(env, first), label="Ready")
+            others = f"{members[1].mention} and {members[2].mention}"
+            assert head(refused.response) == (f"⚠️ Nothing was played: {others} still have to move, not you. "
+                                              "You will be told when it is your move.")
+            assert table.state.phase == "swap"
+    finally:
+        await bot.storage.close()
+
+
 # ------------------------------------------------------------------ item 4
 
 
