@@ -205,7 +205,9 @@ def board_link(guild_id: int, record: Any) -> str | None:
 
 def play_again(spec: GameSpec, guild_id: int, record: Any) -> str:
     """Where a finished game's players go next: the board's Rematch (Next round) button."""
-    return f"To play again, press **{sessions.next_label(spec)}** on the board: {board_link(guild_id, record)}"
+    label = sessions.next_label(spec)
+    what = "To play again" if label == "Rematch" else f"For the next {label.split()[-1].lower()}"  # "Next round": "round"
+    return f"{what}, press **{label}** on the board: {board_link(guild_id, record)}"
 
 
 def table_unit(spec: GameSpec) -> str:
