@@ -94,7 +94,10 @@ class MovesMixin:
 
     async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int) -> None:
         notice = out_of_turn_notice(table, user)
-        hand = await self.publisher.hand_message(table, user, notice=notice or STALE_CLICK, status=notice is None, dm=interaction.guild_id is None)
+        # The hand's own status line stays when it has more to say ("You may act now": a
+        # Challenge, a vote); "Waiting for @bob" would only repeat the notice.
+        status = notice is None or bool(table.state is not None and table.state.legal_actions(user))
+        hand = await self.publisher.hand_message(table, user, notice=notice or STALE_CLICK, status=status, dm=interaction.guild_id is None)
         await guard.edit_in_place(interaction, **hand.edit())
 
     async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
@@ -274,15 +277,15 @@ class MovesMixin:
 
 
 def out_of_turn_notice(table: Table, user: int) -> str | None:
-    """The answer to a click from an older hand when it is simply not the player's turn
-    (someone else must act and this player may do nothing now): say so, rather than
-    that the button is stale. None: the click was stale for another reason."""
+    """The answer to a click from an older hand when it is not the player's turn
+    (someone else must act now): say so, rather than that the button is stale. None:
+    the click was stale for another reason (it is their turn, or nobody's)."""
     from bot.publish import mentions, possessive
 
     state = table.state
     assert state is not None
     current = sorted(state.current_players())
-    if not current or user in current or state.legal_actions(user):
+    if not current or user in current:
         return None
     if len(current) > 1:  # a phase where several choose at once (Engines' picks, Idiot's swaps)
         return f"⚠️ Nothing was played: {mentions(current)} still have to move, not you. You will be told when it is your move."
