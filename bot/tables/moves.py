@@ -68,7 +68,7 @@ class MovesMixin:
                 await _reply(interaction, str(error))
                 return
             if version != table.record.version and _is_stale(table, user, version, action):
-                await self._show_stale(interaction, table, user)
+                await self._show_stale(interaction, table, user, action)
                 return
             try:
                 outcome = await self._apply(table, user, action, source="player", synced=True)
@@ -77,7 +77,7 @@ class MovesMixin:
                 if table.status != "playing" or table.state is None:
                     await _reply(interaction, "This game is not in play any more.")
                 else:
-                    await self._show_stale(interaction, table, user)
+                    await self._show_stale(interaction, table, user, action)
                 return
             except RuleError as error:
                 await _reply(interaction, str(error))
@@ -92,8 +92,8 @@ class MovesMixin:
         finally:
             table.lock.release()
 
-    async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int) -> None:
-        notice = out_of_turn_notice(table, user)
+    async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int, action: Action | None = None) -> None:
+        notice = out_of_turn_notice(table, user, action)
         # The hand's own status line stays when it has more to say ("You may act now": a
         # Challenge, a vote); "Waiting for @bob" would only repeat the notice.
         status = notice is None or bool(table.state is not None and table.state.legal_actions(user))
@@ -276,16 +276,20 @@ class MovesMixin:
             await self._edit_lobby_message(table, self._lobby_embed(table), None)
 
 
-def out_of_turn_notice(table: Table, user: int) -> str | None:
+def out_of_turn_notice(table: Table, user: int, action: Action | None = None) -> str | None:
     """The answer to a click from an older hand when it is not the player's turn
-    (someone else must act now): say so, rather than that the button is stale. None:
-    the click was stale for another reason (it is their turn, or nobody's)."""
+    (someone else must act now, and ``action`` is of no kind the player may do now):
+    say so, rather than that the button is stale. None: the click was stale for
+    another reason (it is their turn, or nobody's, or the player may still do that
+    kind of thing, e.g. an Enid Challenge from a hand their own draw made stale)."""
     from bot.publish import mentions, possessive
 
     state = table.state
     assert state is not None
     current = sorted(state.current_players())
     if not current or user in current:
+        return None
+    if action is not None and action.kind in {a.kind for a in state.legal_actions(user)}:
         return None
     if len(current) > 1:  # a phase where several choose at once (Engines' picks, Idiot's swaps)
         return f"⚠️ Nothing was played: {mentions(current)} still have to move, not you. You will be told when it is your move."
