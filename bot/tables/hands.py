@@ -94,7 +94,24 @@ class HandsMixin:
             elif legal:
                 line = "**You may act now** (the buttons below)."
             else:
-                waiting = mentions(sorted(current))
-                line = f"Waiting for {waiting}." if waiting else "No turn until a ritual is done (see below)."
+                line = waiting_line(table, user, current)
         content = "\n".join(part for part in (notice, line if status or not notice else "") if part)
         return content, embed, view
+
+
+def owers(table: Table) -> list[int]:
+    """Players who owe typed words now (open obligations), whoever's turn it is."""
+    return sorted({int(player) for player, _ in table.record.obligations.values() if player is not None})
+
+
+def waiting_line(table: Table, user: int, current: frozenset[int] | set[int]) -> str:
+    """A hand's status when its player may do nothing now: whom the game waits for. With
+    no turn (a ritual holds the game), those who owe words, or "you"."""
+    if current:
+        return f"Waiting for {mentions(sorted(current))}."
+    owing = owers(table)
+    if user in owing:
+        return "**It is up to you:** type what is asked below in the game's thread."
+    if owing:
+        return f"Waiting for {mentions(owing)} to type what they owe in the game's thread."
+    return "No turn until a ritual is done (see below)."

@@ -287,7 +287,15 @@ def out_of_turn_notice(table: Table, user: int, action: Action | None = None) ->
     state = table.state
     assert state is not None
     current = sorted(state.current_players())
-    if not current or user in current:
+    if not current:
+        from bot.tables.hands import owers
+
+        owing = [p for p in owers(table) if p != user]
+        if not owing or user in owers(table):
+            return None
+        return (f"⚠️ Nothing was played: the game waits for {mentions(owing)} to type what they owe. "
+                "You will be told when it is your move.")
+    if user in current:
         return None
     if action is not None and action.kind in {a.kind for a in state.legal_actions(user)}:
         return None
