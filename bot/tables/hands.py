@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot import views
-from bot.publish import final_text, mentions, play_again, table_unit
+from bot.publish import final_text, mentions, ping_task, play_again, table_unit
 from bot.tables.table import Table, _reply, now_ts
 from storage import repos
 
@@ -90,7 +90,9 @@ class HandsMixin:
         else:
             view = views.hand_view(table.guild_id, table.id, table.record.version, controls, page)
             if user in current:
-                line = "**Your move.**" + (f" Timer: <t:{int(table.record.deadline)}:R>." if table.record.deadline else "")
+                # A vote is not a move: the game's own word for what is owed, when it has one.
+                task = ping_task(table)
+                line = (f"**Now {task}.**" if task else "**Your move.**") + (f" Timer: <t:{int(table.record.deadline)}:R>." if table.record.deadline else "")
             elif legal:
                 line = "**You may act now** (the buttons below)."
             else:
