@@ -1,7 +1,8 @@
 """Play whole games through SimCord as newcomers and write down every message each member sees.
 
     python bench/transcript.py [--game idiot|engines|blackjack|onion|enid] [--players 3] [--computers easy hard ...]
-                               [--seed 1] [--out FILE] [--max-moves 300] [--mode enid|plain] [--dm bob] [--rounds 2]
+                               [--seed 1] [--out FILE] [--max-moves 300] [--mode enid|plain] [--house-rule KEY=VALUE ...]
+                               [--dm bob] [--rounds 2]
 
 Members open a table, join, start, and play random legal moves from their hands the way
 bench/rest_calls.py does (Show hand on the board once, then the live hand). After every
@@ -34,6 +35,7 @@ import random
 import sys
 import tempfile
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,7 +143,7 @@ async def click_vote(member: Any, thread: Any, code: str, out: Any) -> bool:
 
 
 async def play(game: str, players: int, seed: int, out: Any, max_moves: int, computers: list[str], mode: str = "enid",
-               dm: str | None = None, rounds: int = 1) -> None:
+               house_rules: Sequence[str] = (), dm: str | None = None, rounds: int = 1) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="deckhand-transcript-") as tmp:
         bot = make_bot(Path(tmp))
@@ -162,6 +164,9 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
                     await dm_member.slash(channel, "settings hands", where="dm")
                 if computers:
                     await members[0].slash(channel, "settings bot-pause", seconds=0.0)
+                for setting in house_rules:  # e.g. showdown=millard, set as the host would
+                    rule, _, value = setting.partition("=")
+                    await members[0].slash(channel, "settings house-rule", game=game, rule=rule, value=value)
                 options: dict[str, Any] = {"players": players + len(computers)} if game == "engines" else {}
                 if game == "enid":
                     options["mode"] = mode
@@ -296,6 +301,8 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=300)
     parser.add_argument("--out", default="transcript.txt")
     parser.add_argument("--mode", choices=("enid", "plain"), default="enid", help="Enid's mode")
+    parser.add_argument("--house-rule", action="append", default=[], metavar="KEY=VALUE",
+                        help="a server house rule for the game (repeatable), e.g. showdown=millard")
     parser.add_argument("--dm", default=None, help="this member (ann, bob, cy, dee) gets hands by DM")
     parser.add_argument("--rounds", type=int, default=1, help="tables played in a row (Rematch / Next round)")
     args = parser.parse_args()
@@ -304,7 +311,8 @@ def main() -> None:
         allowed = discord.ApplicationFlags(gateway_message_content_limited=True)
         discord.AppInfo.flags = property(lambda self: allowed)  # type: ignore[assignment]
     with open(args.out, "w", encoding="utf-8") as out:
-        asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves, args.computers, args.mode, args.dm, args.rounds))
+        asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves, args.computers, args.mode,
+                         args.house_rule, args.dm, args.rounds))
     print(f"{args.out}: {Path(args.out).stat().st_size} bytes")
 
 

@@ -156,7 +156,7 @@ class Platform(commands.Cog):
         for chunk in chunks[1:8]:
             await interaction.followup.send(chunk, ephemeral=True)
         if len(chunks) > 8:
-            await interaction.followup.send("(The rest is in docs/rules of the bot's installation.)", ephemeral=True)
+            await interaction.followup.send(f"(The rest is in {spec.rules_location} of the bot's installation.)", ephemeral=True)
 
     rules.autocomplete("game")(_game_autocomplete)
 
