@@ -351,7 +351,7 @@ class Platform(commands.Cog):
             "v2": "New games will show their board as Components V2 layout. Games already running keep theirs.",
         }, "how the board looks")
 
-    @settings.command(name="pictures", description="Card pictures on the board (on), or text only for screen readers and slow links (off) (Manage Server).")
+    @settings.command(name="pictures", description="Card pictures on boards (on), or text only for screen readers and slow links (off) (Manage Server).")
     @app_commands.choices(mode=[app_commands.Choice(name="on: card pictures", value="on"), app_commands.Choice(name="off: text only", value="off")])
     async def settings_pictures(self, interaction: discord.Interaction, mode: str) -> None:
         await self._set_server_choice(interaction, "pictures", mode, {
