@@ -27,7 +27,7 @@ import functools
 import io
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -44,12 +44,16 @@ class CardRow:
     ``deck="onion"``, Cripple Mr Onion's codes (French ``c s h d`` and Latin ``w t u o``
     suits); a trailing ``*`` marks Onion's marked copy of a special card.
     ``face_down`` is how many card backs to draw after them (a count, never identities).
+    ``spoken``: the row as a sentence a person would say, for the alt text (the label is
+    a caption for the eye); ``{cards}`` in it stands for the face-up cards by name.
+    Empty: the alt text is built from the label (see :func:`alt_text`).
     """
 
     label: str
     cards: tuple[str, ...] = ()
     face_down: int = 0
     deck: str = "french"
+    spoken: str = field(default="", compare=False)  # words, not the picture: rows compare by what they draw
 
 
 # --------------------------------------------------------------------------- look
@@ -550,23 +554,47 @@ def render_rows(
     return _encode(render_image(rows, title=title, max_width=max_width, columns=columns))
 
 
+def card_name(code: str, deck: str = "french") -> str:
+    """A card as said aloud: "10 of Hearts", "Queen of Coins (marked)"."""
+    try:
+        rank, suit, marked = parse_code(code, deck)
+    except ValueError:
+        return code
+    return f"{_RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}" + (" (marked)" if marked else "")
+
+
+def spoken_list(items: Sequence[str]) -> str:
+    """"a", "a and b", "a, b and c": a list as it is said."""
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _sentence(text: str) -> str:
+    """A full stop at the end; the case is left alone (a sentence may start with a name)."""
+    text = text.strip().rstrip(".")
+    return text + "." if text else ""
+
+
 def alt_text(rows: Sequence[CardRow], limit: int = 1024) -> str:
     """The picture in words, for a screen reader (a Discord attachment's description):
-    each row's label, its face-up cards by name and how many lie face down."""
-    parts = []
+    one sentence per row, read as a person would say it. A row's ``spoken`` sentence
+    when its game wrote one; else its label (" · " read as a pause) and its face-up
+    cards by name, then how many lie face down."""
+    sentences = []
     for row in rows:
-        names = []
-        for code in row.cards:
-            try:
-                rank, suit, marked = parse_code(code, row.deck)
-            except ValueError:
-                names.append(code)
-                continue
-            names.append(f"{_RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}" + (" (marked)" if marked else ""))
+        names = spoken_list([card_name(code, row.deck) for code in row.cards])
+        if row.spoken:
+            sentences.append(_sentence(row.spoken.replace("{cards}", names)))
+            continue
+        said = names
         if row.face_down:
-            names.append(f"{row.face_down} face down")
-        parts.append(f"{row.label}: {', '.join(names)}" if names else row.label)
-    text = "Card picture. " + "; ".join(parts) + "."
+            down = f"{row.face_down} card{'s' if row.face_down != 1 else ''} face down"
+            said = f"{names}, and {down}" if names else down
+        label = row.label.replace(" · ", ", ")
+        sentences.append(_sentence(f"{label}: {said}" if said else label))
+    text = "Card picture. " + " ".join(s for s in sentences if s)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

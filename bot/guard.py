@@ -61,10 +61,10 @@ def scope_refusal(interaction: discord.Interaction, guild_id: int, players: list
     ``players`` (once the table is known) limits DM hand controls to its seats."""
     if interaction.guild_id is not None:
         if interaction.guild_id != guild_id:
-            return "That control belongs to a table in another server, so nothing happened."
+            return "That control belongs to a game in another server, so nothing happened."
         return None
     if not _custom_id(interaction).startswith(_HAND_PREFIXES):
-        return "Lobby and table controls work only in the server where the table is."
+        return "Lobby, board and hand controls work only in the server where the game is."
     if players is not None and interaction.user.id not in players:
         return "That hand belongs to another player's seat, so nothing happened."
     return None

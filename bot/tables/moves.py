@@ -43,7 +43,7 @@ class MovesMixin:
         try:
             await asyncio.wait_for(table.lock.acquire(), MAX_WAIT_FOR_LOCK)
         except TimeoutError:
-            await _reply(interaction, "The table is busy with another move; try again in a moment.")
+            await _reply(interaction, "The game is busy with another move; try again in a moment.")
             return False
         return True
 
@@ -60,7 +60,7 @@ class MovesMixin:
                 await _reply(interaction, "This game is not in play any more.")
                 return
             if user not in table.state.players:
-                await _reply(interaction, "You are not playing at this table.")
+                await _reply(interaction, "You are not playing in this game.")
                 return
             try:
                 action = table.spec.game.parse_action(code)
@@ -68,7 +68,7 @@ class MovesMixin:
                 await _reply(interaction, str(error))
                 return
             if version != table.record.version and _is_stale(table, user, version, action):
-                await self._show_stale(interaction, table, user)
+                await self._show_stale(interaction, table, user, action)
                 return
             try:
                 outcome = await self._apply(table, user, action, source="player", synced=True)
@@ -77,7 +77,7 @@ class MovesMixin:
                 if table.status != "playing" or table.state is None:
                     await _reply(interaction, "This game is not in play any more.")
                 else:
-                    await self._show_stale(interaction, table, user)
+                    await self._show_stale(interaction, table, user, action)
                 return
             except RuleError as error:
                 await _reply(interaction, str(error))
@@ -85,15 +85,19 @@ class MovesMixin:
             except _SaveFailed:
                 await _reply(interaction, "I could not save that move, so nothing changed. Please try again.")
                 return
-            hand = await self.publisher.hand_message(table, user)
+            hand = await self.publisher.hand_message(table, user, dm=interaction.guild_id is None)
             await guard.edit_in_place(interaction, **hand.edit())
             self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
             await self._after_move(table, outcome, actor=user)
         finally:
             table.lock.release()
 
-    async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int) -> None:
-        hand = await self.publisher.hand_message(table, user, notice=STALE_CLICK)
+    async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int, action: Action | None = None) -> None:
+        notice = out_of_turn_notice(table, user, action)
+        # The hand's own status line stays when it has more to say ("You may act now": a
+        # Challenge, a vote); "Waiting for @bob" would only repeat the notice.
+        status = notice is None or bool(table.state is not None and table.state.legal_actions(user))
+        hand = await self.publisher.hand_message(table, user, notice=notice or STALE_CLICK, status=status, dm=interaction.guild_id is None)
         await guard.edit_in_place(interaction, **hand.edit())
 
     async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
@@ -270,6 +274,34 @@ class MovesMixin:
         await self.publisher.publish(table, ping=ping, final=final, events=events, actor=actor)
         if final:
             await self._edit_lobby_message(table, self._lobby_embed(table), None)
+
+
+def out_of_turn_notice(table: Table, user: int, action: Action | None = None) -> str | None:
+    """The answer to a click from an older hand when it is not the player's turn
+    (someone else must act now, and ``action`` is of no kind the player may do now):
+    say so, rather than that the button is stale. None: the click was stale for
+    another reason (it is their turn, or nobody's, or the player may still do that
+    kind of thing, e.g. an Enid Challenge from a hand their own draw made stale)."""
+    from bot.publish import mentions, possessive
+
+    state = table.state
+    assert state is not None
+    current = sorted(state.current_players())
+    if not current:
+        from bot.tables.hands import owers
+
+        owing = [p for p in owers(table) if p != user]
+        if not owing or user in owers(table):
+            return None
+        return (f"⚠️ Nothing was played: the game waits for {mentions(owing)} to type what they owe. "
+                "You will be told when it is your move.")
+    if user in current:
+        return None
+    if action is not None and action.kind in {a.kind for a in state.legal_actions(user)}:
+        return None
+    if len(current) > 1:  # a phase where several choose at once (Engines' picks, Idiot's swaps)
+        return f"⚠️ Nothing was played: {mentions(current)} still have to move, not you. You will be told when it is your move."
+    return f"⚠️ It is {possessive(current)} turn, not yours, so nothing was played. You will be told when it is your move."
 
 
 class _AwayMove:

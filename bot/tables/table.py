@@ -65,8 +65,9 @@ class Table:
         return {p: computer.name(p) for p in [*self.record.players, *seated]}
 
     def describe(self) -> str:
-        stage = "waiting in its lobby" if self.status == "lobby" else "in play"
-        return f"a {self.spec.title} table hosted by <@{self.record.host_id}>, {stage}"
+        if self.status == "lobby":
+            return f"a {self.spec.title} lobby hosted by <@{self.record.host_id}>"
+        return f"a {self.spec.title} game hosted by <@{self.record.host_id}>, in play"
 
 
 async def _reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:

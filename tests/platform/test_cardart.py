@@ -320,6 +320,11 @@ def test_alt_text_names_the_face_up_cards_and_counts_the_backs():
 
     rows = [CardRow("Pile", ("Th", "As")), CardRow("Draw pile", face_down=24), CardRow("Your face-down cards: none"),
             CardRow("Seat 2", ("Qs*",), face_down=3, deck="onion")]
-    assert alt_text(rows) == ("Card picture. Pile: 10 of Hearts, Ace of Spades; Draw pile: 24 face down; "
-                              "Your face-down cards: none; Seat 2: Queen of Spades (marked), 3 face down.")
+    # One sentence per row, a list said as a list ("a, b and c"), a count with its noun.
+    assert alt_text(rows) == ("Card picture. Pile: 10 of Hearts and Ace of Spades. Draw pile: 24 cards face down. "
+                              "Your face-down cards: none. Seat 2: Queen of Spades (marked), and 3 cards face down.")
+    # A game's own sentence for a row wins over its caption; {cards} names its cards.
+    spoken = [CardRow("Seat 1 · Ann · 18 cards · to play", face_down=18, spoken="Ann, in seat 1, has 18 cards, and it is their turn"),
+              CardRow("Top card", ("Th",), spoken="The top card is {cards}")]
+    assert alt_text(spoken) == "Card picture. Ann, in seat 1, has 18 cards, and it is their turn. The top card is 10 of Hearts."
     assert len(alt_text([CardRow("x" * 2000)])) == 1024
