@@ -283,7 +283,10 @@ async def set_up(env: Any, tables: int, guilds: int, pictures: str) -> list[Benc
             admin = guild.add_member(env.create_user(f"admin{g}"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
             await admin.slash(guild.create_text_channel("settings"), "settings pictures", mode="off")
         servers.append(guild)
+    began = time.perf_counter()
     for n in range(tables):
+        if n % 25 == 0:
+            print(f"  set-up: {n} tables, {time.perf_counter() - began:.0f} s", file=sys.stderr, flush=True)
         game = GAMES[n % len(GAMES)]
         guild = servers[n % guilds]
         channel = guild.create_text_channel(f"{game}-{n}")
