@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import io
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -547,7 +548,55 @@ def render_rows(
     The picture depends only on its arguments and is byte-identical for equal ones.
     Raises ValueError for an unknown card code or deck, or a negative ``face_down``.
     """
-    return _encode(render_image(rows, title=title, max_width=max_width, columns=columns))
+    key = (tuple(rows), title, max_width, columns)
+    png = _PNG_CACHE.get(key)
+    if png is None:
+        png = _encode(render_image(rows, title=title, max_width=max_width, columns=columns))
+        _PNG_CACHE.put(key, png)
+    return png
+
+
+def cached_png(rows: Sequence[CardRow], *, title: str = "", max_width: int = MAX_WIDTH, columns: int | None = None) -> bytes | None:
+    """The picture :func:`render_rows` would return, if it drew these rows lately (no
+    drawing: cheap enough to ask on the event loop before handing the work to a thread)."""
+    return _PNG_CACHE.get((tuple(rows), title, max_width, columns))
+
+
+class _PngCache:
+    """The last pictures drawn, by their whole input (a picture depends on nothing
+    else): a hand whose cards did not change, a board shown again, is not drawn twice.
+    Bounded in bytes, least recently used out first; safe across the drawing threads."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        self.entries: OrderedDict[tuple, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple) -> bytes | None:
+        with self.lock:
+            png = self.entries.get(key)
+            if png is not None:
+                self.entries.move_to_end(key)
+            return png
+
+    def put(self, key: tuple, png: bytes) -> None:
+        with self.lock:
+            old = self.entries.pop(key, None)
+            self.size += len(png) - (len(old) if old is not None else 0)
+            self.entries[key] = png
+            while self.size > self.max_bytes and self.entries:
+                _, dropped = self.entries.popitem(last=False)
+                self.size -= len(dropped)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.size = 0
+
+
+#: About 1,000-3,000 pictures (10-30 KB each): every open hand and board of a few hundred tables.
+_PNG_CACHE = _PngCache(32 * 2**20)
 
 
 def alt_text(rows: Sequence[CardRow], limit: int = 1024) -> str:
