@@ -178,12 +178,16 @@ class MovesMixin:
         start_version = record.version
         record.version += len(moves)
         record.state = state.to_json()
+        # Who the publish will name (and a retry ping): saved with the move, so the
+        # publish that follows needs no second transaction of its own (issue 22).
+        record.turn_players = computer.humans(sorted(current))
         try:
             async with self.storage.transaction(table.guild_id) as db:
                 # The table lock across processes: only the version this move was applied to.
                 if not await repos.update_table_at_version(
                     db, table.id, start_version, now=now, status=record.status, state=record.state, version=record.version,
                     deadline=record.deadline, strikes=record.strikes, recent=record.recent, obligations=record.obligations,
+                    turn_players=record.turn_players,
                 ):
                     raise _Stale()
                 for offset, (user, action) in enumerate(moves, start=1):
@@ -331,7 +335,23 @@ class _Checkpoint:
     @classmethod
     def of(cls, table: Table) -> _Checkpoint:
         assert table.state is not None
-        return cls(table.state.current_players(), table.record.state or table.state.to_json(), copy.deepcopy(table.record))
+        return cls(table.state.current_players(), table.record.state or table.state.to_json(), _record_copy(table.record))
+
+
+def _record_copy(record: TableRecord) -> TableRecord:
+    """The record as it was before a move, for a failed commit to put back: a copy of
+    the row and of its containers one level down (a move replaces or edits ``recent``,
+    ``strikes``, ``obligations``, ``turn_players``; the values inside them are numbers,
+    strings or lists replaced whole). ``publish`` is copied two levels down (its
+    ``dm``/``names`` maps), which is all a publish edits. No ``deepcopy``: it was the
+    largest single cost of saving a move (issue 22)."""
+    copied = copy.copy(record)
+    for name, value in vars(record).items():
+        if isinstance(value, list):
+            setattr(copied, name, list(value))
+        elif isinstance(value, dict):
+            setattr(copied, name, {k: dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v for k, v in value.items()})
+    return copied
 
 
 @dataclass
