@@ -274,8 +274,37 @@ def emit_click(env: Any, guild_id: int, user_id: int, message: Any, data: dict[s
     return record
 
 
+async def until(condition: Any, what: str, timeout: float = 30.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not condition():
+        if loop.time() > end:
+            raise TimeoutError(f"set-up: {what} did not happen within {timeout:.0f} s")
+        await asyncio.sleep(0.002)
+
+
+def light_settling(env: Any) -> Any:
+    """SimCord's settling scans every task the bot owns at each step, so with a few
+    hundred tables (a turn timer each) one set-up click takes seconds and then times
+    out. During set-up an operation waits only for its own interaction's answer; what
+    the set-up needs after that (the board of a started game) it waits for itself."""
+    last: list[Any] = []
+    env._dispatch_observers.append(last.append)
+
+    async def settle(*args: Any, **kwargs: Any) -> None:
+        if last:
+            record = last[-1]
+            last.clear()
+            await until(lambda: record.responded, f"the answer to interaction {record.id}")
+        await asyncio.sleep(0)
+
+    env._settle_internal = settle
+    return last.append
+
+
 async def set_up(env: Any, tables: int, guilds: int, pictures: str) -> list[BenchTable]:
     made: list[BenchTable] = []
+    observer = light_settling(env)
     servers = []
     for g in range(guilds):
         guild = env.create_guild()
@@ -296,13 +325,16 @@ async def set_up(env: Any, tables: int, guilds: int, pictures: str) -> list[Benc
         for m in members[1:]:
             await m.click(lobby, label="Join either side" if game == "engines" else "Join")
         await members[0].click(lobby, label="Start")
-        place = channel.threads[-1] if channel.threads else channel
+        await until(lambda: channel.threads and (t := env.bot.tables.active_in_channel(guild.id, channel.threads[-1].id)) is not None
+                    and t.record.message_id is not None and board_of(env, BenchTable(game, guild, channel, {}, t)) is not None, "the board")
+        place = channel.threads[-1]
         table = env.bot.tables.active_in_channel(guild.id, place.id)
         bt = BenchTable(game, guild, channel, {m.id: Seat(m) for m in members}, table)
         for pid in sorted(table.state.current_players()):
             result = await bt.seats[pid].member.click(to_discord_message(env, board_of(env, bt)), label="Show hand")
             bt.seats[pid].hand = (result.response.message.channel.id, result.response.message.id)
         made.append(bt)
+    env._dispatch_observers.remove(observer)
     return made
 
 
@@ -552,8 +584,8 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
         async with simcord.run(bot) as env:
             base = rss_bytes()
             began = time.perf_counter()
+            env._work.callbacks = IdentitySet(env._work.callbacks)  # no SimCord settling from here on
             tables = await set_up(env, args.tables, args.guilds, args.pictures)
-            env._work.callbacks = IdentitySet(env._work.callbacks)
             env.backend.http_requests.clear()
             env.backend.transcript.clear()
             per_table = (rss_bytes() - base) / len(tables)
