@@ -24,6 +24,8 @@ log = logging.getLogger("bot.tables")  # one logger for the whole package, as wh
 
 STALE_CLICK = "⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now."
 MAX_WAIT_FOR_LOCK = 1.0  # with the database's own bounded wait, a move is answered (or deferred) within 3 s
+#: A click that waits behind other moves is deferred first, so it may wait its turn this long.
+MAX_WAIT_IN_QUEUE = 60.0
 
 
 class MovesMixin:
@@ -33,18 +35,31 @@ class MovesMixin:
         """A move from a hand message (ephemeral or DM)."""
         deadline = guard.Deadline.start(interaction)  # deferred if still running near 3 s
         try:
-            await self._act(interaction, guild_id, table_id, version, code)
+            with guard.playing():
+                if guard.behind():
+                    await deadline.now()  # the loop is slow to come round: never let the answer be late
+                await self._act(interaction, guild_id, table_id, version, code)
         finally:
             deadline.stop()
 
     async def lock_or_busy(self, interaction: discord.Interaction, table: Table) -> bool:
         """Take the table's lock for a click (the caller releases it), or answer that the
         table is busy: a click must be answered within Discord's 3 s."""
+        wait = MAX_WAIT_FOR_LOCK
+        # Moves at a table queue behind the one in progress, in arrival order (an
+        # asyncio.Lock is first come, first served); deferred first, a click can
+        # wait its turn without its answer ever being late.
+        ahead = table.lock.locked() or table.clicks_in_line > 0
+        table.clicks_in_line += 1
         try:
-            await asyncio.wait_for(table.lock.acquire(), MAX_WAIT_FOR_LOCK)
+            if ahead and await guard.defer_now(interaction):
+                wait = MAX_WAIT_IN_QUEUE
+            await asyncio.wait_for(table.lock.acquire(), wait)
         except TimeoutError:
             await _reply(interaction, "The table is busy with another move; try again in a moment.")
             return False
+        finally:
+            table.clicks_in_line -= 1
         return True
 
     async def _act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
