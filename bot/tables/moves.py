@@ -26,17 +26,29 @@ STALE_CLICK = "⚠️ That button was from an earlier moment in the game, so not
 MAX_WAIT_FOR_LOCK = 1.0  # with the database's own bounded wait, a move is answered (or deferred) within 3 s
 #: A click that waits behind other moves is deferred first, so it may wait its turn this long.
 MAX_WAIT_IN_QUEUE = 60.0
+#: Moves played at once in the process (each at its own table). More clicks wait,
+#: deferred, for a slot: the event loop's backlog stays a few moves long, so a new
+#: click's deferral is never stuck behind seconds of other moves' work.
+MOVES_AT_ONCE = 8
 
 
 class MovesMixin:
     """Part of :class:`bot.tables.TableManager`: moves, their commit and their display."""
+
+    @property
+    def move_slots(self) -> asyncio.Semaphore:
+        """At most :data:`MOVES_AT_ONCE` clicked moves played at a time (created on first use, in the loop)."""
+        slots = self.__dict__.get("_move_slots")
+        if slots is None:
+            slots = self.__dict__["_move_slots"] = asyncio.Semaphore(MOVES_AT_ONCE)
+        return slots
 
     async def act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
         """A move from a hand message (ephemeral or DM)."""
         deadline = guard.Deadline.start(interaction)  # deferred if still running near 3 s
         try:
             with guard.playing():
-                if guard.behind():
+                if guard.behind() or self.move_slots.locked():
                     await deadline.now()  # the loop is slow to come round: never let the answer be late
                 await self._act(interaction, guild_id, table_id, version, code)
         finally:
@@ -69,6 +81,14 @@ class MovesMixin:
         user = interaction.user.id
         if not await self.lock_or_busy(interaction, table):
             return
+        slots = self.move_slots
+        if slots.locked():
+            await guard.defer_now(interaction)  # waits for a slot: deferred first
+        try:
+            await slots.acquire()
+        except BaseException:
+            table.lock.release()
+            raise
         try:
             await self._sync(table)
             if table.status != "playing" or table.state is None:
@@ -105,6 +125,7 @@ class MovesMixin:
             self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
             await self._after_move(table, outcome, actor=user)
         finally:
+            slots.release()
             table.lock.release()
 
     async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int) -> None:
