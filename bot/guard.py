@@ -187,14 +187,13 @@ async def defer_now(interaction: discord.Interaction) -> bool:
 class _Turn:
     """How long the event loop takes to come round: a callback scheduled with
     ``call_soon`` runs after everything already queued, so the time it waited is the
-    backlog the next event would wait behind too. Measured from a click's arrival for
-    as long as moves are being played (one probe at a time, each scheduling the next;
-    no timer). The process counts as behind for :data:`BEHIND_FOR` after a slow turn."""
+    backlog the next event would wait behind too. Measured at a click's arrival and at
+    each step of a move (:func:`measure`; one probe at a time, no timer, no busy loop).
+    The process counts as behind for :data:`BEHIND_FOR` after a slow turn."""
 
     def __init__(self) -> None:
         self.slow_at = float("-inf")  # when a turn last took longer than BEHIND_AFTER
         self.pending = False
-        self.moves = 0  # moves being played now (MovesMixin.act)
 
     def probe(self, loop: asyncio.AbstractEventLoop) -> None:
         if self.pending:
@@ -207,8 +206,6 @@ class _Turn:
             at = clock()
             if at - start > BEHIND_AFTER:
                 self.slow_at = at
-            if self.moves > 0:
-                self.probe(loop)
 
         loop.call_soon(done)
 
@@ -228,14 +225,10 @@ def behind() -> bool:
     return _TURN.behind(asyncio.get_running_loop())
 
 
-class playing:
-    """``with guard.playing():`` around a move: the loop's turn is measured meanwhile."""
-
-    def __enter__(self) -> None:
-        _TURN.moves += 1
-
-    def __exit__(self, *exc: object) -> None:
-        _TURN.moves -= 1
+def measure() -> None:
+    """Measure the loop's turn from here (a move's steps call it, so a busy process is
+    measured while it is busy)."""
+    _TURN.probe(asyncio.get_running_loop())
 
 
 async def claim(interaction: discord.Interaction) -> None:

@@ -239,6 +239,7 @@ class Storage:
         self.max_open = max_open
         #: Connections the file-handle limit allows, servers with a game in play included.
         self._handle_budget = max(max_open, pool_budget(2**31))
+        self._settled_size = 0  # the pool's size after the last eviction pass
         self.busy_timeout_ms = busy_timeout_ms
         self._slots: OrderedDict[int, _Slot] = OrderedDict()
         self._opening: dict[int, asyncio.Future[_Slot]] = {}
@@ -409,6 +410,7 @@ class Storage:
         idle = [g for g, s in self._slots.items() if s.users == 0]
         self._close_slots([g for g in idle if g not in active], self.max_open)
         self._close_slots([g for g in idle if g in active and g in self._slots], self._handle_budget)
+        self._settled_size = len(self._slots)
         # If every connection is in use the pool overshoots briefly rather than
         # deadlock; the extra ones close as soon as they are idle.
 
@@ -495,7 +497,9 @@ class Storage:
 
     def _release(self, slot: _Slot) -> None:
         slot.users -= 1
-        if slot.users == 0:
+        # With more active servers than the cap the pool stays above it; scanning it
+        # again at every release would find nothing to close until it grows.
+        if slot.users == 0 and len(self._slots) > max(self.max_open, self._settled_size):
             self._evict_idle()
 
     @asynccontextmanager

@@ -47,10 +47,9 @@ class MovesMixin:
         """A move from a hand message (ephemeral or DM)."""
         deadline = guard.Deadline.start(interaction)  # deferred if still running near 3 s
         try:
-            with guard.playing():
-                if guard.behind() or self.move_slots.locked():
-                    await deadline.now()  # the loop is slow to come round: never let the answer be late
-                await self._act(interaction, guild_id, table_id, version, code)
+            if guard.behind() or self.move_slots.locked():
+                await deadline.now()  # the loop is slow to come round: never let the answer be late
+            await self._act(interaction, guild_id, table_id, version, code)
         finally:
             deadline.stop()
 
@@ -90,6 +89,7 @@ class MovesMixin:
             table.lock.release()
             raise
         try:
+            guard.measure()  # the turn that includes this move's own work
             await self._sync(table)
             if table.status != "playing" or table.state is None:
                 await _reply(interaction, "This game is not in play any more.")
@@ -120,9 +120,11 @@ class MovesMixin:
             except _SaveFailed:
                 await _reply(interaction, "I could not save that move, so nothing changed. Please try again.")
                 return
+            guard.measure()
             hand = await self.publisher.hand_message(table, user)
             await guard.edit_in_place(interaction, **hand.edit())
             self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
+            guard.measure()
             await self._after_move(table, outcome, actor=user)
         finally:
             slots.release()
