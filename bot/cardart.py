@@ -473,6 +473,7 @@ def _columns(sizes: list[tuple[int, int]], head: int, max_width: int) -> int:
 class _Layout:
     rows: tuple[CardRow, ...]
     plans: tuple[_RowPlan, ...]
+    sizes: tuple[tuple[int, int], ...]  # each row's own width and height
     row_width: int
     widths: tuple[int, ...]     # of each column
     heights: tuple[int, ...]    # of each line of rows
@@ -480,6 +481,15 @@ class _Layout:
     height: int
     head: int
     columns: int
+
+    def patch_width(self, i: int) -> int:
+        """The width a row is drawn in: its own, unless its label is cut to its column's
+        width (then that). So a row's patch does not change with the other rows of its
+        column, and is reused when only they changed."""
+        own = self.sizes[i][0]
+        if _text_width(_font(LABEL_SIZE, 600), _clean(self.rows[i].label)) <= own:
+            return own
+        return self.widths[i % self.columns]
 
     def origin(self, i: int) -> tuple[int, int]:
         col, line = i % self.columns, i // self.columns
@@ -514,7 +524,7 @@ def _layout(rows: Sequence[CardRow], title: str, max_width: int, columns: int | 
     if title:
         width = max(width, min(max_width, _text_width(title_font, _clean(title)) + 2 * MARGIN))
     width = max(width, MIN_WIDTH)
-    return _Layout(rows, plans, row_width, tuple(widths), tuple(heights), width, height, head, columns)
+    return _Layout(rows, plans, tuple(sizes), row_width, tuple(widths), tuple(heights), width, height, head, columns)
 
 
 def _background(layout: _Layout, title: str) -> Image.Image:
@@ -556,7 +566,7 @@ def _render_palette(rows: Sequence[CardRow], title: str, max_width: int, columns
         return render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE)
     img = _background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE)
     for i, row in enumerate(layout.rows):
-        img.paste(_row_patch(row, layout.row_width, layout.widths[i % layout.columns]), layout.origin(i))
+        img.paste(_row_patch(row, layout.row_width, layout.patch_width(i)), layout.origin(i))
     return img
 
 
@@ -571,7 +581,7 @@ def _rows_keep_to_their_patches(layout: _Layout, title: str) -> bool:
         if 26 + box[3] > layout.head:
             return False
     for i, (row, plan) in enumerate(zip(layout.rows, layout.plans)):
-        width = layout.widths[i % layout.columns]
+        width = layout.patch_width(i)
         text = _fit(label_font, row.label, width)
         if text:
             box = label_font.getbbox(text, anchor="ls")
