@@ -29,6 +29,18 @@ from bot.config import EXIT_CONFIG, TOKEN_HELP, ConfigError, Settings, server_id
 
 log = logging.getLogger("deckhand")
 
+USAGE = """\
+Usage: deckhand [command]      (or: python -m bot [command])
+
+  (no command)                  run the bot: reads DISCORD_TOKEN and the other settings
+                                from the environment or from .env in this folder
+  quarantine <server id>        set aside a server's database file that cannot be read
+  migrate <server id>... | --all
+                                copy servers' SQLite files under DATA_DIR into DATABASE_URL
+  --help                        show this and exit (connects nowhere)
+"""
+
+
 INTENT_HELP = (
     "enable the Message Content Intent for your bot in the Developer Portal "
     "(your application → Bot → Privileged Gateway Intents), then start it again."
@@ -203,6 +215,9 @@ def migrate_command(args: list[str]) -> int:
 
 
 def main() -> int:
+    if sys.argv[1:2] in (["--help"], ["-h"], ["help"]):
+        print(USAGE, end="")
+        return 0
     if sys.argv[1:2] == ["quarantine"]:
         return quarantine_command(sys.argv[2:])
     if sys.argv[1:2] == ["migrate"]:

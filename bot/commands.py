@@ -156,7 +156,7 @@ class Platform(commands.Cog):
         for chunk in chunks[1:8]:
             await interaction.followup.send(chunk, ephemeral=True)
         if len(chunks) > 8:
-            await interaction.followup.send("(The rest is in docs/rules of the bot's installation.)", ephemeral=True)
+            await interaction.followup.send(f"(The rest is in {spec.rules_location} of the bot's installation.)", ephemeral=True)
 
     rules.autocomplete("game")(_game_autocomplete)
 
@@ -351,7 +351,7 @@ class Platform(commands.Cog):
             "v2": "New games will show their board as Components V2 layout. Games already running keep theirs.",
         }, "how the board looks")
 
-    @settings.command(name="pictures", description="Card pictures on the board (on), or text only for screen readers and slow links (off) (Manage Server).")
+    @settings.command(name="pictures", description="Card pictures on boards (on), or text only for screen readers and slow links (off) (Manage Server).")
     @app_commands.choices(mode=[app_commands.Choice(name="on: card pictures", value="on"), app_commands.Choice(name="off: text only", value="off")])
     async def settings_pictures(self, interaction: discord.Interaction, mode: str) -> None:
         await self._set_server_choice(interaction, "pictures", mode, {
