@@ -593,7 +593,7 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
             per_table = (rss_bytes() - base) / len(tables)
             print(f"set-up: {len(tables)} tables ({', '.join(GAMES)}) in {args.guilds} servers, pictures {args.pictures}, "
                   f"{args.backend}, {time.perf_counter() - began:.0f} s; RSS {rss_bytes() / 2**20:.0f} MiB, "
-                  f"{per_table / 1024:.0f} KiB per table; open SQLite connections {getattr(bot.storage, 'open_connections', '-')}, "
+                  f"{per_table / 1024:.0f} KiB per table; open database connections {getattr(bot.storage, 'open_connections', '-')}, "
                   f"threads {threading.active_count()}, file descriptors {len(os.listdir('/proc/self/fd'))}", flush=True)
             rows = []
             for rate in args.rates:
@@ -616,7 +616,7 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
                 del before_main, profiled
                 if args.profile_out:
                     pstats.Stats(profile).dump_stats(args.profile_out)
-            print(f"end: RSS {rss_bytes() / 2**20:.0f} MiB; open SQLite connections {getattr(bot.storage, 'open_connections', '-')}, "
+            print(f"end: RSS {rss_bytes() / 2**20:.0f} MiB; open database connections {getattr(bot.storage, 'open_connections', '-')}, "
                   f"threads {threading.active_count()}, file descriptors {len(os.listdir('/proc/self/fd'))}; load average {load_average()}")
     finally:
         await bot.storage.close()
