@@ -28,9 +28,12 @@ face-up and declared cards, chips, bets and counts), never from the game:
   more than it) and picks the replacement or the card to disclose that keeps its best hand.
 
 - **The duel** (Millard's showdown): the laid hands are known. Show a hand that wins the duel
-  as it stands; else a modifier that wins it (hard first weighs its modifiers in imagined
+  as it stands; else a rearrangement the rules offer (each one holds against the hand
+  opposite); else a modifier that wins it (hard first weighs its modifiers in imagined
   showdowns against the hands still to come, as for declarations; easy tries each one
   against the hand laid opposite, the Lady and Fate aside); else show if allowed, else concede.
+  The rules offer only modifiers that answer (they change the hand opposite or better one's
+  own), so neither level is tempted by a card that changes nothing.
 
 easy spends a fixed, small number of hand evaluations (about 40, a few ms);
 hard samples until its budget's deadline (or its caps: ``Budget.determinizations`` imagined
@@ -68,7 +71,7 @@ from typing import Any
 from bot.ai import Budget, GameAI, PlayerView
 from bot.ai.deal import standing, unseen_cards
 from bot.engine import Action
-from cogs.onion.rules import OnionGame
+from cogs.onion.rules import OnionGame, laid_as
 from cogs.onion.scoring import (
     DEATH, SENDER_OF_EIGHT, Arrangement, Card, ScoringContext, best_arrangement, onion_deck, parse_card,
     showdown_winners,
@@ -508,6 +511,11 @@ class Mind:
             return show or concede
         if show is not None and self._wins_duel(other, None):
             return show
+        # The rules offer only rearrangements that hold against the hand opposite (a smaller
+        # Onion escaping a cripple, or a dodged hand re-formed at its best): take one.
+        rearranged = [a for a in self.legal if a.kind == "rearrange"]
+        if rearranged:
+            return rearranged[0]
         if self.level == "hard":
             fallback = show or concede
             chosen = self.declare(fallback)
@@ -528,6 +536,11 @@ class Mind:
             hand, contexts = change(hand, contexts, [])
         mine = best_arrangement(hand, contexts[t.me])
         theirs = best_arrangement(list(t.known[other]), contexts[other])
+        # A hand laid otherwise (around a smaller Onion) is compared as it lies.
+        layouts = (self.obs.get("duel") or {}).get("layouts") or []
+        top = next((cards for q, cards in layouts if q == other), None)
+        if top:
+            theirs = laid_as(list(t.known[other]), [parse_card(c) for c in top], contexts[other], theirs) or theirs
         best = showdown_winners([mine, theirs])
         if len(best) == 2:
             return t.precedence.index(t.me) < t.precedence.index(other)

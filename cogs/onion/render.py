@@ -66,7 +66,7 @@ STEP_HINTS = {
     ("buy", "extra"): "to make an extra bet (the Dealer must match the total or pass the dealership)",
     ("offer", ""): "to match the extra bets and take the passed dealership, or pass it on",
     ("declare", ""): "to declare special cards or say done",
-    ("duel", ""): "to answer the hand laid: show yours if it equals or beats it, play a modifier, or concede",
+    ("duel", ""): "to answer the hand laid: show yours if it equals or beats it, lay it otherwise, play a modifier, or concede",
 }
 
 OUTCOMES = {"showdown": "wins the showdown", "seniority": "wins a complete tie by seniority",
@@ -80,7 +80,7 @@ def step_hint(obs: Mapping[str, Any], default: str = "") -> str:
         return "to match the Dealer's amount or fold (no raising in this part)"
     duel = obs.get("duel") or {}
     if key == ("duel", "") and duel.get("step") == "answer":
-        return "to answer a beaten hand with a modifier, or concede"
+        return "to answer a beaten hand with a modifier (or re-form it, once), or concede"
     if key == ("offer", "") and obs.get("dealer") in (obs.get("current") or []):
         return "as the Dealer to match the extra bets, pass the dealership to the Elder, or fold"
     return STEP_HINTS.get(key, default)
@@ -269,8 +269,9 @@ def _your_task(obs: Mapping[str, Any]) -> str:
     duel = obs.get("duel") or {}
     if obs.get("phase") == "duel" and duel.get("step") == "challenge":
         if obs.get("may_show"):
-            return "Your turn: your hand equals or beats the hand laid. Show it, or play a modifier first."
-        return "Your turn: your hand cannot equal or beat the hand laid. Play a modifier that changes that, or concede."
+            return "Your turn: your hand equals or beats the hand laid. Show it (or lay it otherwise), or play a modifier first."
+        return ("Your turn: your hand cannot equal or beat the hand laid as it is. Lay it otherwise or play a "
+                "modifier that changes that (if offered), or concede.")
     owed = (obs.get("owed") or {}).get(str(viewer))
     hint = step_hint(obs, "to act")
     if owed:
@@ -334,6 +335,10 @@ def _label(action: Action) -> tuple[str, str, str]:
         return "Done declaring", "button", "success"
     if kind == "show":
         return "Show my hand (it equals or beats)", "button", "success"
+    if kind == "rearrange":
+        if arg == "best":
+            return "Re-form my hand at its best (once)", "button", "primary"
+        return f"Lay a {arg.replace('-', ' ')} first (escapes the cripple)", "button", "primary"
     if kind == "concede":
         return "Concede", "button", "danger"
     if kind in ("pick", "disclose"):
@@ -452,6 +457,8 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             lines.append(f"{who} concedes to {name_of(names, d.get('winner'))}{why}")
         elif kind == "reformed":
             lines.append(f"{who} re-forms: {d.get('explanation')}")
+        elif kind == "rearranged":
+            lines.append(f"{who} re-forms their hand: {d.get('explanation')}")
         elif kind == "crippled":
             lines.append(f"🧅 {who} cripples {name_of(names, d.get('victim'))} with a {d.get('run')}")
         elif kind == "won":

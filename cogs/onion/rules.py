@@ -39,7 +39,7 @@ from bot.engine import (
 from cogs.onion.scoring import (
     ARCHCHANCELLOR, DEATH, FATE, FOOL, GREAT_ATUIN, LADY, SENDER_OF_EIGHT, SPECIAL_CARDS,
     Arrangement, Card, Grouping, ScoringContext, best_arrangement, grouping_order, onion_deck,
-    parse_card, showdown_winners,
+    parse_card, showdown_winners, cripples,
 )
 
 # --------------------------------------------------------------------------- options
@@ -133,6 +133,26 @@ def _grouped_codes(arrangement: Arrangement) -> list[str]:
     order = [c for g in arrangement.groupings for c in g.cards] + list(arrangement.unused)
     order += arrangement.cards
     return _codes(list(dict.fromkeys(c for c in order if c in arrangement.cards)))
+
+
+def laid_as(cards: Sequence[Card], top: Sequence[Card], context: ScoringContext,
+            whole: Arrangement | None = None) -> Arrangement | None:
+    """``cards`` laid with ``top`` as one grouping (at its best) and the rest at their best:
+    a voluntary arrangement in the duel (a smaller Onion, or bagel, that a running flush
+    cannot cripple). None when ``top`` is no single grouping."""
+    head = best_arrangement(top, context)
+    if len(head.groupings) != 1 or head.unused:
+        return None
+    rest = best_arrangement([c for c in cards if c not in top], context)
+    whole = whole or best_arrangement(cards, context)  # the hand's running flush, wild state
+    groups = tuple(sorted(head.groupings + rest.groupings, key=lambda g: -g.rank))
+    return dataclasses.replace(whole, groupings=groups, unused=rest.unused, notes=head.notes + rest.notes)
+
+
+#: Tops a running flush may cripple, and the smaller multiples a hand may lay instead.
+_CRIPPLEABLE = {("Onion", 5): "Onion", ("Onion", 4): "Onion", ("bagel", 5): "bagel"}
+_MULTIPLE_NAMES = {"Onion": ("", "", "Double-Onion", "Triple-Onion", "Lesser-Onion"),
+                   "bagel": ("", "", "double-bagel", "triple-bagel", "lesser-bagel")}
 
 
 def special_names(cards: Sequence[Card]) -> dict[str, str]:
@@ -439,7 +459,7 @@ class OnionGame(Game):
             return self._declarations(p) + [Action("done")]
         if self.phase == DUEL:
             show = [Action("show")] if self._may_show(p) else []
-            return show + self._duel_modifiers(p) + [Action("concede")]
+            return show + self._rearrangements(p) + self._duel_modifiers(p) + [Action("concede")]
         return []
 
     def _quick(self, low: int, high: int) -> list[int]:
@@ -574,6 +594,11 @@ class OnionGame(Game):
             return "You can only discard cards you hold."
         if kind == "match" and self.owed(player) > self.chips[player]:
             return f"Matching needs {self.owed(player)} chips and you have {self.chips[player]}: you can only fold."
+        if kind == "declare" and self.phase == DUEL and action in self._declarations(player):
+            return "That card would change nothing in this duel: neither the hand opposite nor yours."
+        if kind == "rearrange" and self.phase == DUEL:
+            return ("No other way of laying your hand would hold against the hand opposite now "
+                    "(a laid hand re-forms at most once, and a crippled Onion may not be retracted).")
         if kind == "declare":
             return "You cannot declare that card now (you do not hold it, it is already declared, or its rule does not apply)."
         if kind in ("pick", "disclose"):
@@ -581,7 +606,7 @@ class OnionGame(Game):
         names = {EXCHANGE: "discard or fold", BET: "bet, match, raise or fold", AUCTION: "bid or decline",
                  BUY: "buy cards, then make an extra bet", OFFER: "match the extra bets or pass the dealership (the Dealer may also fold)",
                  DECLARE: "declare a special card or say you are done",
-                 DUEL: "show your hand, play a modifier or concede"}
+                 DUEL: "show your hand, rearrange it, play a modifier or concede"}
         return f"That is not possible now: it is time to {names.get(self.phase, 'wait')}."
 
     # ------------------------------------------------------------------ applying
@@ -1106,9 +1131,31 @@ class OnionGame(Game):
 
     # -- Millard's showdown (house rule ``showdown: millard``)
 
+    def _layout(self, p: int) -> list[str] | None:
+        """The top grouping ``p`` chose to lay their hand around (a rearrangement), if any."""
+        d = self.duel
+        return next((top for q, top in d.get("layouts", []) if q == p), None) if d else None
+
+    def _set_layout(self, p: int, top: Sequence[Card] | None) -> None:
+        d = self.duel
+        assert d is not None
+        d["layouts"] = [[q, t] for q, t in d.get("layouts", []) if q != p] + ([[p, _codes(top)]] if top else [])
+
+    def _duel_arrangement(self, p: int) -> Arrangement:
+        """``p``'s hand as laid in the duel: at its best, or around the grouping they chose
+        (re-formed inside that choice when a modifier changes its worth)."""
+        top = self._layout(p)
+        if top:
+            hand, cards = self.hand(p), _cards(top)
+            if all(c in hand for c in cards):
+                a = laid_as(hand, cards, self.context_for(p))
+                if a is not None:
+                    return self._house_adjust(a)
+        return self.arrange(p)
+
     def _compared(self, p: int) -> Arrangement:
-        """``p``'s hand laid at its best now, as the showdown compares it (house switches applied)."""
-        a = self.arrange(p)
+        """``p``'s hand laid now, as the showdown compares it (house switches applied)."""
+        a = self._duel_arrangement(p) if self.duel else self.arrange(p)
         return a if self.on(2) else dataclasses.replace(a, eights_wild=False)
 
     def _pair_winner(self, a: int, b: int) -> tuple[int, bool]:
@@ -1136,10 +1183,127 @@ class OnionGame(Game):
         mine, theirs = self._compared(p), self._compared(d["champion"])
         return mine.key[:1] >= theirs.key[:1] or self._pair_winner(d["champion"], p)[0] == p
 
+    def _opponent(self, p: int) -> int | None:
+        d = self.duel
+        if not d or p not in (d["champion"], d["challenger"]):
+            return None
+        return d["challenger"] if p == d["champion"] else d["champion"]
+
     def _duel_modifiers(self, p: int) -> list[Action]:
         """What ``p`` may play now: the declarations the rules allow them, but the Fool
-        (declared "immediately before Showdown" only)."""
-        return [a for a in self._declarations(p) if a.arg != "fool"]
+        (declared "immediately before Showdown" only), and only those that answer: a modifier
+        that would change the hand opposite ("affects the Elder's cards"), better ``p``'s own
+        hand, or turn the duel ``p``'s way (docs/rules/onion.md, section 7)."""
+        other = self._opponent(p)
+        if other is None:
+            return []
+        return [a for a in self._declarations(p) if a.arg != "fool" and self._answers(p, other, a)]
+
+    def _unseen_by(self, p: int) -> list[Card]:
+        """One card of each kind ``p`` has not seen (what the Lady or Fate may bring)."""
+        seen = set(self.hand(p)) | {c for q in self.players for c in self.aside[q]} | set(self.visible_cards())
+        seen |= {c for e in self.showdown for c in _cards(e["cards"])}
+        kinds: dict[tuple, Card] = {}
+        for c in onion_deck():
+            if c not in seen:
+                kinds.setdefault((c.rank, c.paired_suit, c in SPECIAL_CARDS and c), c)
+        return list(kinds.values())
+
+    def _answers(self, p: int, other: int, action: Action) -> bool:
+        """Would playing ``action`` now change the hand opposite, better ``p``'s own hand or
+        turn this duel ``p``'s way? Tried on a copy of the round; the Lady's or Fate's
+        replacement is unknown, so it answers if some card ``p`` has not seen would."""
+        theirs, mine = self._compared(other), self._compared(p)
+        won = self._pair_winner(*self._pair())[0] == p
+
+        def signature(a: Arrangement) -> tuple:
+            rf = a.running_flush
+            return a.key, (rf.length, rf.wilds) if rf else None
+
+        def changed(g: OnionGame) -> bool:
+            if signature(g._compared(other)) != signature(theirs) or g._compared(p).key > mine.key:
+                return True
+            return not won and g._pair_winner(*g._pair())[0] == p
+
+        sim = copy.deepcopy(self)
+        sim._play_special(p, action, [])
+        pick = next((t for t in sim.tasks if t["player"] == p and t["kind"] == "pick"), None)
+        sim.tasks = []  # disclosures turn cards face up; they change no hand's worth
+        if pick is None:
+            return changed(sim)
+        place = sim.down[p] if pick["where"] == "down" else sim.up[p]
+        for card in self._unseen_by(p):
+            place.append(card)
+            if changed(sim):
+                return True
+            place.remove(card)
+        return False
+
+    def _pair(self) -> tuple[int, int]:
+        d = self.duel
+        assert d is not None
+        return d["champion"], d["challenger"]
+
+    def _dodges(self, p: int) -> list[list[Card]]:
+        """Smaller tops ``p`` may lay their hand around instead of a top grouping the hand
+        opposite can cripple (a Greater or Lesser Onion, a great bagel under the Fool): the
+        only case where a hand laid otherwise than at its best can do better (section 7)."""
+        other = self._opponent(p)
+        best = self.arrange(p)
+        if other is None or best.top is None or best.top.kind not in _CRIPPLEABLE:
+            return []
+        theirs = self._compared(other)
+        if theirs.running_flush is None:
+            return []
+        family, n = _CRIPPLEABLE[best.top.kind], best.top.kind[1]
+        ctx, hand = self.context_for(p), self.hand(p)
+        # Only the largest top the run cannot cripple matters: a smaller one ranks lower.
+        for m in range(n - 1, 1, -1):
+            found: Arrangement | None = None
+            tried = set()
+            for top in combinations(best.top.cards, 2 * m):
+                sig = tuple(sorted((c.rank, c.paired_suit) for c in top))
+                if sig in tried:
+                    continue
+                tried.add(sig)
+                a = laid_as(hand, list(top), ctx, best)
+                if a is not None and a.top is not None and a.top.kind == (family, m) and (
+                        found is None or a.key > found.key):
+                    found = a
+            if found is not None and not cripples(theirs.running_flush, found.top, found.eights_wild and self.on(2),
+                                                  found.fool):
+                return [list(found.top.cards)]
+        return []
+
+    def _rearrangements(self, p: int) -> list[Action]:
+        """The other ways ``p`` may lay their hand that would hold the better cards against
+        the hand opposite: before showing (a smaller top that escapes a cripple), or once,
+        when beaten, a laid hand that is not laid at its best (section 7)."""
+        d = self.duel
+        other = self._opponent(p)
+        if d is None or other is None:
+            return []
+        laid = p in d["laid"]
+        if not laid and not (p == d["challenger"] and d["step"] == "challenge"):
+            return []
+        if laid and (d["step"] != "answer" or d.get("loser") != p or p in d.get("rearranged", [])
+                     or d.get("cripples") == p):  # a crippled Onion "may not be retracted"
+            return []
+        current = self._layout(p)
+        options: list[list[Card] | None] = ([None] if laid and current else []) + self._dodges(p)
+        out = []
+        for top in options:
+            if top is not None and current == _codes(top):
+                continue
+            self._set_layout(p, top)
+            try:
+                holds = self._pair_winner(*self._pair())[0] == p
+            finally:
+                self._set_layout(p, _cards(current) if current else None)
+            if holds:
+                name = "best" if top is None else _MULTIPLE_NAMES[_CRIPPLEABLE[self.arrange(p).top.kind]][len(top) // 2]
+                out.append(Action("rearrange", tuple(top or ()), name))
+        return out
 
     def _lay(self, p: int, events: list[Event]) -> None:
         """``p``'s hand goes face up on the table in its groupings (once)."""
@@ -1148,7 +1312,7 @@ class OnionGame(Game):
         if p in d["laid"]:
             return
         d["laid"].append(p)
-        a = self.arrange(p)
+        a = self._duel_arrangement(p)
         entry = {"player": p, "cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
                  "groupings": [g.name for g in a.groupings], "best": False, "cripples": None}
         self.showdown.append(entry)
@@ -1162,7 +1326,7 @@ class OnionGame(Game):
             p = entry["player"]
             if p not in self.live():
                 continue
-            a = self.arrange(p)
+            a = self._duel_arrangement(p)
             if a.explain() != entry["explanation"]:
                 entry.update({"cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
                               "groupings": [g.name for g in a.groupings]})
@@ -1173,7 +1337,7 @@ class OnionGame(Game):
         order = self.order_from_elder() + [self.dealer]
         self.phase, self.step, self.showdown = DUEL, "", []
         self.duel = {"champion": order[0], "challenger": None, "queue": order[1:], "step": "", "loser": None,
-                     "laid": [], "conceded": [], "tie": False, "cripples": None}
+                     "laid": [], "conceded": [], "tie": False, "cripples": None, "layouts": [], "rearranged": []}
         events.append(Event("duel_start", None, {"order": order}))
         self._lay(order[0], events)  # beginning from the Elder, the hand is displayed
         self._duel_next(events)
@@ -1195,7 +1359,7 @@ class OnionGame(Game):
         """Ask ``p`` to answer, or answer for them when there is nothing to choose: with no
         modifier to play, a hand that may be shown is shown, and one that may not concedes."""
         self.queue = []
-        if self._duel_modifiers(p):
+        if self._rearrangements(p) or self._duel_modifiers(p):
             self.queue = [p]
             return
         if self._may_show(p):
@@ -1209,6 +1373,8 @@ class OnionGame(Game):
             self._duel_show(p, events)
         elif action.kind == "concede":
             self._duel_concede(p, events)
+        elif action.kind == "rearrange":
+            self._duel_rearrange(p, action, events)
         else:
             self._play_special(p, action, events)
             if not self.tasks:
@@ -1221,6 +1387,24 @@ class OnionGame(Game):
         assert d is not None
         self._lay(p, events)
         d["step"] = "answer"
+        self._duel_continue(events)
+
+    def _duel_rearrange(self, p: int, action: Action, events: list[Event]) -> None:
+        """``p`` lays their hand around another top grouping (before showing), or re-forms a
+        laid hand, once (the closing post's guard against endless re-forming)."""
+        d = self.duel
+        assert d is not None
+        self._set_layout(p, action.cards or None)
+        if p not in d["laid"]:
+            self._lay(p, events)
+            d["step"] = "answer"
+        else:
+            d.setdefault("rearranged", []).append(p)  # (a duel saved before this key had none)
+            a = self._duel_arrangement(p)
+            entry = next(e for e in self.showdown if e["player"] == p)
+            entry.update({"cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
+                          "groupings": [g.name for g in a.groupings]})
+            events.append(Event("rearranged", p, {"player": p, "explanation": a.explain()}))
         self._duel_continue(events)
 
     def _duel_continue(self, events: list[Event]) -> None:
@@ -1291,7 +1475,7 @@ class OnionGame(Game):
         d = self.duel
         assert d is not None
         winner = d["champion"]
-        self.null_played = any(g.null_eights for p in self.live() for g in self.arrange(p).groupings)
+        self.null_played = any(g.null_eights for p in self.live() for g in self._duel_arrangement(p).groupings)
         mine = self._compared(winner)
         for entry in self.showdown:
             entry["best"] = entry["player"] == winner
@@ -1328,7 +1512,10 @@ class OnionGame(Game):
             return Action("buy", arg="0") if self.step == "buy" else Action("extra", arg="0")
         if self.phase == OFFER:
             return Action("match") if self.owed(player) == 0 else Action("pass")
-        if self.phase == DUEL:  # the cards speak: a hand that equals or beats is shown
+        if self.phase == DUEL:  # the cards speak: laid so that they hold, else shown if they equal or beat
+            rearranged = self._rearrangements(player)
+            if rearranged:
+                return rearranged[0]
             return Action("show") if self._may_show(player) else Action("concede")
         return Action("done")
 
@@ -1460,7 +1647,8 @@ class OnionGame(Game):
             "owed": {str(p): self.owed(p) for p in self.current_players()} if self.phase in (BET, OFFER) else {},
             "tasks": [{"id": t["id"], "player": t["player"], "kind": t["kind"]} for t in self.tasks],
             "showdown": [dict(s) for s in self.showdown], "winner": self.winner, "outcome": self.outcome,
-            "duel": ({k: copy.deepcopy(self.duel[k]) for k in ("champion", "challenger", "step", "loser", "laid", "conceded")}
+            "duel": ({k: copy.deepcopy(self.duel.get(k, [])) for k in ("champion", "challenger", "step", "loser", "laid",
+                                                                 "conceded", "rearranged", "layouts")}
                      | {"to_come": list(self.duel["queue"])} if self.duel else None),
             "over": self.phase == OVER, "rules": {k: v for k, v in self.options.items()},
             "wins": {str(p): v for p, v in self.wins.items()},

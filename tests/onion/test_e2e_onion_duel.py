@@ -82,3 +82,34 @@ async def play_out_until_duel(env, channel, members):
         player = min(table.state.current_players(), key=table.state.players.index)
         await play(by_id[player], channel, choice(table.state, player))
     raise AssertionError("the duel never came")
+
+
+async def test_a_hand_laid_otherwise_from_its_buttons_escapes_a_cripple_and_re_forms_once(simcord_env, stacked):
+    """The Elder lays a ten-card running flush; the next player's Lesser Onion would be
+    crippled, so their hand offers to lay a Triple Onion first; the Dealer's Lesser Onion then
+    beats that, and the hand re-forms at its best, once, and wins."""
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("onion-dodge")
+    m0, m1, m2 = members = [guild.add_member(env.create_user(f"r{i}"), nick=f"Runner{i}") for i in range(3)]
+    stacked.append((0, {0: codes("Kc Ac Qw Aw Kt"), 1: codes("3c 4c 5w 6w 7c"), 2: codes("Kh Ah Qd Ad Ks")}, {},
+                    {0: codes("At Ko Ao 2s 3d"), 1: codes("8c 9w Tc Jw Qc"), 2: codes("As Qu Au Th Td")}))
+    opened = await m0.slash(channel, "onion new")
+    for member in (m1, m2):
+        await member.click(opened.response.message, label="Join")
+    await m0.click(opened.response.message, label="Start")
+    (table,) = env.bot.tables.tables()
+    await play_out_until_duel(env, channel, members)
+    assert table.state.current_players() == {m2.id}
+    hand = await hand_of(m2, channel)
+    assert "Lay a Triple Onion first (escapes the cripple)" in labels(hand)
+    assert "Show my hand (it equals or beats)" in labels(hand) and "Concede" in labels(hand)
+    (dodge,) = [a.code() for a in table.state.legal_actions(m2.id) if a.kind == "rearrange"]
+    await play(m2, channel, dodge)
+    assert table.state.current_players() == {m2.id}  # the Dealer's Lesser Onion beats it
+    hand = await hand_of(m2, channel)
+    assert "Re-form my hand at its best (once)" in labels(hand)
+    await play(m2, channel, "rearrange::best")
+    assert table.status == "finished" and table.state.winner == m2.id
+    recent = "\n".join(table.record.recent)
+    assert f"{m2.mention} re-forms their hand: Lesser Onion" in recent
