@@ -46,6 +46,9 @@ class Table:
     board_error: Exception | None = None
     #: When the bot last reopened this table's archived or locked thread (our clock).
     reopened_at: float | None = None
+    #: Clicks taking or waiting for the lock now: one arriving while others are
+    #: (even before they reach the lock) waits its turn, so it is deferred first.
+    clicks_in_line: int = 0
 
     @property
     def id(self) -> int:
