@@ -115,7 +115,7 @@ async def test_a_slow_loop_answers_every_click_defers_before_waiting_and_loses_n
     assert {t.id: t.record.version - versions[t.id] for _, _, t, _ in tables} == {t.id: 1 for _, _, t, _ in tables}
     assert sorted(tid for tid, _ in applied) == sorted(t.id for _, _, t, _ in tables)
     double_hand = env.backend.messages[double.channel_id][double.message_id]
-    assert "earlier moment" in str(double_hand.components)  # told, with the hand as it is now
+    assert "turn, not yours" in str(double_hand.components)  # told (the turn has passed), with the hand as it is now
 
     # Burst 2: the loop was measured behind (each move held it SLOW_MOVE s), so every
     # click is deferred before anything is done for it, then finished by an edit.
