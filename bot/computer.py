@@ -81,6 +81,8 @@ def name(player: int) -> str:
     """How a seat is shown: a computer by its name, a person as a mention."""
     if is_computer(player):
         return f"🤖 Deckhand {(-player) % 100} ({level_of(player)})"
+    if player in repos.FORMER_PLAYERS:  # someone who asked to be forgotten (bot/privacy.py): never a mention
+        return "a former player"
     return f"<@{player}>"
 
 
@@ -109,7 +111,7 @@ def add_refusal(key: str, players: list[int], max_players: int, level: str) -> s
     if level not in OFFERED:
         return f"There is no level called '{level[:20]}'; choose {' or '.join(OFFERED)}."
     if len(players) >= max_players:
-        return f"This table is full ({max_players} players)."
+        return f"This lobby is full ({max_players} players)."
     return None
 
 

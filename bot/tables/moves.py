@@ -9,6 +9,7 @@ import copy
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -24,15 +25,31 @@ log = logging.getLogger("bot.tables")  # one logger for the whole package, as wh
 
 STALE_CLICK = "⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now."
 MAX_WAIT_FOR_LOCK = 1.0  # with the database's own bounded wait, a move is answered (or deferred) within 3 s
+#: A click that waits behind other moves is deferred first, so it may wait its turn this long.
+MAX_WAIT_IN_QUEUE = 60.0
+#: Moves played at once in the process (each at its own table). More clicks wait,
+#: deferred, for a slot: the event loop's backlog stays a few moves long, so a new
+#: click's deferral is never stuck behind seconds of other moves' work.
+MOVES_AT_ONCE = 8
 
 
 class MovesMixin:
     """Part of :class:`bot.tables.TableManager`: moves, their commit and their display."""
 
+    @property
+    def move_slots(self) -> asyncio.Semaphore:
+        """At most :data:`MOVES_AT_ONCE` clicked moves played at a time (created on first use, in the loop)."""
+        slots = self.__dict__.get("_move_slots")
+        if slots is None:
+            slots = self.__dict__["_move_slots"] = asyncio.Semaphore(MOVES_AT_ONCE)
+        return slots
+
     async def act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
         """A move from a hand message (ephemeral or DM)."""
         deadline = guard.Deadline.start(interaction)  # deferred if still running near 3 s
         try:
+            if guard.behind() or self.move_slots.locked():
+                await deadline.now()  # the loop is slow to come round: never let the answer be late
             await self._act(interaction, guild_id, table_id, version, code)
         finally:
             deadline.stop()
@@ -40,11 +57,21 @@ class MovesMixin:
     async def lock_or_busy(self, interaction: discord.Interaction, table: Table) -> bool:
         """Take the table's lock for a click (the caller releases it), or answer that the
         table is busy: a click must be answered within Discord's 3 s."""
+        wait = MAX_WAIT_FOR_LOCK
+        # Moves at a table queue behind the one in progress, in arrival order (an
+        # asyncio.Lock is first come, first served); deferred first, a click can
+        # wait its turn without its answer ever being late.
+        ahead = table.lock.locked() or table.clicks_in_line > 0
+        table.clicks_in_line += 1
         try:
-            await asyncio.wait_for(table.lock.acquire(), MAX_WAIT_FOR_LOCK)
+            if ahead and await guard.defer_now(interaction):
+                wait = MAX_WAIT_IN_QUEUE
+            await asyncio.wait_for(table.lock.acquire(), wait)
         except TimeoutError:
-            await _reply(interaction, "The table is busy with another move; try again in a moment.")
+            await _reply(interaction, "The game is busy with another move; try again in a moment.")
             return False
+        finally:
+            table.clicks_in_line -= 1
         return True
 
     async def _act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
@@ -54,9 +81,19 @@ class MovesMixin:
         user = interaction.user.id
         if not await self.lock_or_busy(interaction, table):
             return
+        slots = self.move_slots
+        if slots.locked():
+            await guard.defer_now(interaction)  # waits for a slot: deferred first
         try:
-            answer, moved = await self._act_locked(table, user, version, code)
+            await slots.acquire()
+        except BaseException:
+            table.lock.release()
+            raise
+        try:
+            guard.measure()  # the turn that includes this move's own work
+            answer, moved = await self._act_locked(table, user, version, code, dm=interaction.guild_id is None)
         finally:
+            slots.release()
             table.lock.release()
         # The click is answered outside the lock: a slow answer (discord.py sleeping
         # through a rate limit) holds up no other move and no timer.
@@ -67,46 +104,63 @@ class MovesMixin:
         if moved and table.status == "playing":  # (a finished table's hands are forgotten)
             self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
 
-    async def _act_locked(self, table: Table, user: int, version: int, code: str) -> tuple[str | HandMessage, bool]:
+    async def _act_locked(self, table: Table, user: int, version: int, code: str, *, dm: bool) -> tuple[str | HandMessage, bool]:
         """The move itself, under the table's lock: what to answer (a refusal, or the
         player's hand as it now is) and whether it was played. Nothing is sent from here."""
         await self._sync(table)
         if table.status != "playing" or table.state is None:
             return "This game is not in play any more.", False
         if user not in table.state.players:
-            return "You are not playing at this table.", False
+            return "You are not playing in this game.", False
         try:
             action = table.spec.game.parse_action(code)
         except RuleError as error:
             return str(error), False
         if version != table.record.version and _is_stale(table, user, version, action):
-            return await self.publisher.hand_message(table, user, notice=STALE_CLICK), False
+            return await self._stale_hand(table, user, action, dm=dm), False
         try:
             outcome = await self._apply(table, user, action, source="player", synced=True)
         except _Stale:
             # Another process committed a move first: this one never happened.
             if table.status != "playing" or table.state is None:
                 return "This game is not in play any more.", False
-            return await self.publisher.hand_message(table, user, notice=STALE_CLICK), False
+            return await self._stale_hand(table, user, action, dm=dm), False
         except RuleError as error:
             return str(error), False
         except _SaveFailed:
             return "I could not save that move, so nothing changed. Please try again.", False
-        hand = await self.publisher.hand_message(table, user)
+        guard.measure()
+        hand = await self.publisher.hand_message(table, user, dm=dm)
         await self._after_move(table, outcome, actor=user)  # shown by the table's show task
         return hand, True
 
+    async def _stale_hand(self, table: Table, user: int, action: Action | None, *, dm: bool) -> HandMessage:
+        notice = out_of_turn_notice(table, user, action)
+        # The hand's own status line stays when it has more to say ("You may act now": a
+        # Challenge, a vote); "Waiting for @bob" would only repeat the notice.
+        status = notice is None or bool(table.state is not None and table.state.legal_actions(user))
+        return await self.publisher.hand_message(table, user, notice=notice or STALE_CLICK, status=status, dm=dm)
+
+    async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int, action: Action | None = None) -> None:
+        hand = await self._stale_hand(table, user, action, dm=interaction.guild_id is None)
+        await guard.edit_in_place(interaction, **hand.edit())
+
     async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
         """A move without an interaction (typed chat, tests). Caller holds no lock."""
+        typed = action.kind == "say"  # words typed in the channel (bot/tables/chat.py)
         async with table.lock:
-            outcome = await self._apply(table, user, action, source=source)
+            outcome = await self._apply(table, user, action, source=source, away=typed)
             await self._after_move(table, outcome)
+            if typed:
+                await self.redraw_own_hand(table, user, outcome)
             return outcome
 
-    async def _apply(self, table: Table, user: int, action: Action, *, source: str, synced: bool = False) -> _Outcome:
+    async def _apply(self, table: Table, user: int, action: Action, *, source: str, synced: bool = False, away: bool = False) -> _Outcome:
         """Apply and commit one action (caller holds the lock). Raises RuleError
         (nothing changed), _Stale (another process moved first: the table was
-        reloaded) or _SaveFailed (state rolled back)."""
+        reloaded) or _SaveFailed (state rolled back). ``away``: the move was not made
+        from the player's hand (typed words, a vote message's button); see
+        :func:`_away_move`."""
         if not synced and await self._sync(table):
             raise _Stale()  # decided on an older copy: the caller re-decides or says so
         assert table.state is not None
@@ -115,8 +169,25 @@ class MovesMixin:
 
             raise RuleError(paused_sentence(table))
         checkpoint = _Checkpoint.of(table)
+        away_move = _away_move(table, user) if away else None
         events = table.state.apply(user, action)  # raises RuleError with the state untouched
-        return await self._commit(table, [(user, action)], events, checkpoint, source)
+        outcome = await self._commit(table, [(user, action)], events, checkpoint, source)
+        if away_move is not None:
+            away_move.committed(table)
+        return outcome
+
+    async def redraw_own_hand(self, table: Table, user: int, outcome: _Outcome) -> None:
+        """After a move the player made away from their hand (typed words, a vote):
+        their open hand still shows the moment before it ("Now type “Last card”",
+        "Your move: vote"), so it is drawn again now. Not when the publish just did
+        (they became current, or the game ended)."""
+        if outcome.over or user in outcome.newly_current or table.state is None:
+            return
+        publisher = self.publisher
+        if await self.hands_in_dm(table.guild_id, user) and not publisher.dms_closed(table, user):
+            await publisher.refresh_dm_hand(table, user)  # an edit: no notification
+        else:
+            await publisher._update_live_hand(table, user)  # the ephemeral hand, through its token
 
     async def _commit(
         self, table: Table, moves: Sequence[tuple[int, Action]], events: list[Event], checkpoint: _Checkpoint, source: str,
@@ -156,12 +227,16 @@ class MovesMixin:
         start_version = record.version
         record.version += len(moves)
         record.state = state.to_json()
+        # Who the publish will name (and a retry ping): saved with the move, so the
+        # publish that follows needs no second transaction of its own (issue 22).
+        record.turn_players = computer.humans(sorted(current))
         try:
             async with self.storage.transaction(table.guild_id) as db:
                 # The table lock across processes: only the version this move was applied to.
                 if not await repos.update_table_at_version(
                     db, table.id, start_version, now=now, status=record.status, state=record.state, version=record.version,
                     deadline=record.deadline, strikes=record.strikes, recent=record.recent, obligations=record.obligations,
+                    turn_players=record.turn_players,
                 ):
                     raise _Stale()
                 for offset, (user, action) in enumerate(moves, start=1):
@@ -254,6 +329,67 @@ class MovesMixin:
             await self._edit_lobby_message(table, self._lobby_embed(table), None)
 
 
+def out_of_turn_notice(table: Table, user: int, action: Action | None = None) -> str | None:
+    """The answer to a click from an older hand when it is not the player's turn
+    (someone else must act now, and ``action`` is of no kind the player may do now):
+    say so, rather than that the button is stale. None: the click was stale for
+    another reason (it is their turn, or nobody's, or the player may still do that
+    kind of thing, e.g. an Enid Challenge from a hand their own draw made stale)."""
+    from bot.publish import mentions, possessive
+
+    state = table.state
+    assert state is not None
+    current = sorted(state.current_players())
+    if not current:
+        from bot.tables.hands import owers
+
+        owing = [p for p in owers(table) if p != user]
+        if not owing or user in owers(table):
+            return None
+        return (f"⚠️ Nothing was played: the game waits for {mentions(owing)} to type what they owe. "
+                "You will be told when it is your move.")
+    if user in current:
+        return None
+    if action is not None and action.kind in {a.kind for a in state.legal_actions(user)}:
+        return None
+    if len(current) > 1:  # a phase where several choose at once (Engines' picks, Idiot's swaps)
+        return f"⚠️ Nothing was played: {mentions(current)} still have to move, not you. You will be told when it is your move."
+    return f"⚠️ It is {possessive(current)} turn, not yours, so nothing was played. You will be told when it is your move."
+
+
+class _AwayMove:
+    """A move made away from the player's hand (typed words, a vote message's
+    button) cannot be a second click on that hand, so it does not make the player's
+    open hands stale (:func:`_is_stale`) unless it changed what only they can see
+    (their cards: a wrong name that drew one). Their next click on the hand they were
+    told to use (type “Last card”, then pick the Ace's suit) then counts, if still legal."""
+
+    def __init__(self, user: int, before: dict[str, Any], last_moved: int | None) -> None:
+        self.user, self.before, self.last_moved = user, before, last_moved
+
+    def committed(self, table: Table) -> None:
+        if table.state is None or _own_view(table.state, self.user) != self.before:
+            return  # their own view changed: their older hands stay stale
+        if self.last_moved is None:
+            table.last_moved.pop(self.user, None)
+        else:
+            table.last_moved[self.user] = self.last_moved
+
+
+def _away_move(table: Table, user: int) -> _AwayMove | None:
+    state = table.state
+    if state is None or user not in state.players:
+        return None
+    return _AwayMove(user, _own_view(state, user), table.last_moved.get(user))
+
+
+def _own_view(state: Game, user: int) -> dict[str, Any]:
+    """What only ``user`` sees: their observation where it differs from a
+    spectator's (their cards; not the turn, the pile or anyone's obligations)."""
+    public = state.observation(None)
+    return {key: value for key, value in state.observation(user).items() if key not in public or public[key] != value}
+
+
 def _is_stale(table: Table, user: int, version: int, action: Action) -> bool:
     """A click from a hand shown at an older ``version``. Other players' moves in
     a simultaneous phase must not spoil it, so it still counts when this player
@@ -280,15 +416,31 @@ class _Checkpoint:
     @classmethod
     def of(cls, table: Table) -> _Checkpoint:
         assert table.state is not None
-        return cls(table.state.current_players(), table.record.state or table.state.to_json(), copy.deepcopy(table.record))
+        return cls(table.state.current_players(), table.record.state or table.state.to_json(), _record_copy(table.record))
 
     def restored(self, live: TableRecord) -> TableRecord:
         """The record as before the move, keeping what the show task posted meanwhile
         (it runs outside the lock): the board's id and the publish keys."""
-        record = copy.deepcopy(self.record)
+        record = _record_copy(self.record)
         record.message_id, record.message_posted_at = live.message_id, live.message_posted_at
-        record.publish, record.turn_players = live.publish, live.turn_players
+        record.publish = live.publish
         return record
+
+
+def _record_copy(record: TableRecord) -> TableRecord:
+    """The record as it was before a move, for a failed commit to put back: a copy of
+    the row and of its containers one level down (a move replaces or edits ``recent``,
+    ``strikes``, ``obligations``, ``turn_players``; the values inside them are numbers,
+    strings or lists replaced whole). ``publish`` is copied two levels down (its
+    ``dm``/``names`` maps), which is all a publish edits. No ``deepcopy``: it was the
+    largest single cost of saving a move (issue 22)."""
+    copied = copy.copy(record)
+    for name, value in vars(record).items():
+        if isinstance(value, list):
+            setattr(copied, name, list(value))
+        elif isinstance(value, dict):
+            setattr(copied, name, {k: dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v for k, v in value.items()})
+    return copied
 
 
 @dataclass

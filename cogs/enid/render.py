@@ -30,18 +30,39 @@ from bot.render_util import (
     show_card,
 )
 from cogs.enid.names import SUIT_NAMES
+from storage.repos import FORMER_PLAYERS
 
 COLOUR = discord.Colour.dark_teal()
 #: The finished board's button (``bot/sessions.py``): the same players' next game, in the same session.
 NEXT_LABEL = "Next game"
+#: The board names who must act once: the Turn line, the vote line (who still votes) and
+#: the ⏳ ritual lines; the platform's "👉 ...: your move" line is added only to a board
+#: posted anew to notify, and seats carry no ▶.
+TURN_ON_BOARD = True
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
 
 def table_option_lines(options: Mapping[str, Any]) -> list[str]:
     """The table's mode as a sentence for the lobby (the platform adds the house rules)."""
     if options.get("mode", "enid") == "plain":
-        return ["Plain mode: Mike Taylor's Blackjack with its magic cards; nothing to type."]
+        return ["Plain mode: Mike Taylor's Blackjack with its magic cards; the one thing to type is “Last card”."]
     return ["Enid mode: name every card you lay and say the rituals (the note below says where)."]
+
+
+#: House rules only Enid mode's names, limericks and votes use: a plain table has none of them.
+ENID_MODE_RULES = frozenset({"beginner_names", "limerick_seconds", "vote_seconds", "builtin_names"})
+
+
+def house_rule_line(key: str, value: str, options: Mapping[str, Any]) -> str | None:
+    """A house rule's lobby sentence at this table (``bot/tables/lobby.py``): a plain
+    table leaves out Enid mode's rules, and its one ritual is “Last card”."""
+    if options.get("mode", "enid") != "plain":
+        return None
+    if key in ENID_MODE_RULES:
+        return ""
+    if key == "ritual_seconds":
+        return f"“Last card” must be typed within {value} seconds of laying your last-but-one card, or you pick up 7."
+    return None
 
 
 RITUALS = {
@@ -70,6 +91,17 @@ DRAW_REASONS = {
     "vote_middle": "drew 1: the middle name was voted down",
     "enid": "drew 1 (the Enid Blyton)",
     "pickup": "picked up {n}",
+}
+
+
+#: Which part of a name was wrong (a misnamed event's ``why``, ``cogs/enid/names.py``);
+#: a middle name's problem is already a sentence and is shown as it is.
+MISNAMED = {
+    "wrong name": "the name was wrong",
+    "wrong suit": "the name was right, the fish (the suit) was wrong",
+    "no suit": "the name was right, but “of” and the fish (the suit) were missing",
+    "no middle name": "it needs a made-up middle name (Dennis M… Richie, Brian W… Kernighan)",
+    "wrong chain": "“Enid … Blyton” was right, the middle names were not (the whole chain in order, then one new one)",
 }
 
 
@@ -108,7 +140,10 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
     vote = observation.get("vote")
     if vote:
         about = "the limerick" if vote.get("about") == "limerick" else f"the middle name “{clip(str(vote.get('name', '')), 100)}”"
-        lines.append(f"**Vote on {about}:** {len(vote.get('voted', []))}/{len(vote.get('voters', []))} voted{_closes(observation, vote.get('id'), 'closes')}")
+        voted = vote.get("voted", [])
+        waiting_for = [v for v in vote.get("voters", []) if v not in voted]
+        still = f", waiting for {', '.join(name_of(names, v) for v in waiting_for)}" if waiting_for else ""
+        lines.append(f"**Vote on {about}:** {len(voted)}/{len(vote.get('voters', []))} voted{still}{_closes(observation, vote.get('id'), 'closes')}")
     turn = observation.get("turn")
     if turn is not None:
         waiting = " (after the vote)" if vote else ("" if observation.get("current") else " (waiting for a ritual)")
@@ -128,14 +163,10 @@ def _closes(observation: Mapping[str, Any], obligation_id: Any, verb: str) -> st
 
 
 def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
-    current = set(observation.get("current") or [])
-    turn = observation.get("turn")
     lines = []
     for seat in observation.get("seats", []):
-        player = seat["player"]
-        marker = "▶ " if player in current or (not current and player == turn) else ""  # a vote: the voters
         count = seat["cards"]
-        lines.append(f"{marker}{name_of(names, player)}: {count} card{'s' if count != 1 else ''}")
+        lines.append(f"{name_of(names, seat['player'])}: {count} card{'s' if count != 1 else ''}")
     return lines
 
 
@@ -194,7 +225,13 @@ def _your_task(observation: Mapping[str, Any], names: Mapping[int, str] | None =
         return "The game is over."
     owed = [o["ritual"] for o in observation.get("obligations", []) if o.get("player") == viewer and o.get("ritual") != "vote"]
     if owed:
-        return "Now " + "; and ".join(_you_owe(r, observation) for r in owed) + "."
+        words = "Now " + "; and ".join(_you_owe(r, observation) for r in owed) + "."
+        if viewer in (observation.get("current") or []):
+            # "Last card", a shout or a cry does not hold the turn: say what the turn wants too
+            # (the Ace's suit, the Eight's follow-up), in the order the player does them.
+            then = _turn_task(observation).removeprefix("Your turn: ")
+            words += " Then " + then[:1].lower() + then[1:]
+        return words
     vote = observation.get("vote")
     if vote and viewer in vote.get("voters", []) and viewer not in vote.get("voted", []):
         return f"Vote on {_vote_subject(vote)}: use the Yes / No buttons on the vote message in the game's thread."
@@ -206,6 +243,11 @@ def _your_task(observation: Mapping[str, Any], names: Mapping[int, str] | None =
         return f"Waiting: {name_of(names or {}, o.get('player'))} must {RITUALS.get(o.get('ritual', ''), 'finish a ritual')} in the thread."
     if viewer not in (observation.get("current") or []):
         return "Waiting for your turn."
+    return _turn_task(observation)
+
+
+def _turn_task(observation: Mapping[str, Any]) -> str:
+    """What the viewer's turn asks of them (they are current)."""
     phase = observation.get("phase")
     if phase == "suit":
         return "Name a suit for your Ace."
@@ -335,7 +377,8 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             if data.get("why") == "time ran out":
                 lines.append(f"❌ {who} did not name {show_card(data.get('card'))} in time: its magic is void")
             else:
-                lines.append(f"❌ {who} misnamed {show_card(data.get('card'))} ({data.get('why', 'wrong name')}): its magic is void")
+                why = str(data.get("why", "wrong name"))
+                lines.append(f"❌ {who} misnamed {show_card(data.get('card'))}: {MISNAMED.get(why, why)}; its magic is void")
         elif kind == "draw":
             reason = str(data.get("reason", ""))
             count = data.get("count", 0)
@@ -389,6 +432,14 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
     return lines
 
 
+def _person(player: Any) -> str:
+    """A mention, or "a former player" for someone forgotten (bot/privacy.py): a chain
+    name without its author, or a reserved id that no one may be @mentioned as."""
+    if not isinstance(player, int) or isinstance(player, bool) or player in FORMER_PLAYERS:
+        return "a former player"
+    return f"<@{player}>"
+
+
 def session_summary(carry: Mapping[str, Any]) -> str:
     """A session's whole story (``/enid session end``, ``bot/sessions.py``): the Enid
     chain in order with each name's author, and each game's result."""
@@ -396,7 +447,7 @@ def session_summary(carry: Mapping[str, Any]) -> str:
     results = carry.get("results") or []
     lines = [f"**The Enid chain** ({len(chain)} middle name{'s' if len(chain) != 1 else ''}):"]
     if chain:
-        lines += [f"{n}. {' '.join(str(w).capitalize() for w in entry.get('words', []))} — by <@{entry.get('author')}>" for n, entry in enumerate(chain, 1)]
+        lines += [f"{n}. {' '.join(str(w).capitalize() for w in entry.get('words', []))} — by {_person(entry.get('author'))}" for n, entry in enumerate(chain, 1)]
         lines.append("In full: Enid " + " ".join(" ".join(str(w).capitalize() for w in e.get("words", [])) for e in chain) + " Blyton.")
     else:
         lines.append("Nobody named the Enid Blyton this session.")
@@ -406,9 +457,9 @@ def session_summary(carry: Mapping[str, Any]) -> str:
     lines.append(f"**Results** ({len(results)} game{'s' if len(results) != 1 else ''}):")
     for n, result in enumerate(results, 1):
         placements = result.get("placements") or []
-        order = ", then ".join(" and ".join(f"<@{p}>" for p in place) for place in placements)
+        order = ", then ".join(" and ".join(_person(p) for p in place) for place in placements)
         winner = result.get("winner")
-        lines.append(f"Game {n}: " + (f"<@{winner}> won" if winner is not None else "no winner") + (f" ({order})" if order else "") + ".")
+        lines.append(f"Game {n}: " + (f"{_person(winner)} won" if winner is not None else "no winner") + (f" ({order})" if order else "") + ".")
     lines.append("The next Enid game here starts a new chain.")
     return "\n".join(lines)
 
