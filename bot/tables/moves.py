@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot import computer, guard
+from bot import computer, guard, ratings
 from bot.engine import Action, Event, Game, RuleError
 from bot.tables.table import RECENT_LINES, Table, _reply, now_ts
 from storage import repos
@@ -153,6 +153,7 @@ class MovesMixin:
             record.deadline = None
             record.obligations = {}
         start_version = record.version
+        rating_moves: dict[int, int] = {}
         record.version += len(moves)
         record.state = state.to_json()
         try:
@@ -167,6 +168,7 @@ class MovesMixin:
                     await repos.append_action(db, table.id, start_version + offset, user, action.code(), source, now)
                 if over:
                     await repos.record_results(db, table.id, table.spec.key, state.placements(), now)
+                    rating_moves = await ratings.record_game(db, table.spec.key, table.id, state.placements(), now)
                     await repos.set_carryover(db, record.channel_id, table.spec.key, state.carry_out(), now)
         except _Stale:
             log.info("Table %s in guild %s moved on in another process; reloading it", table.id, table.guild_id)
@@ -186,6 +188,7 @@ class MovesMixin:
         for user, _ in moves:
             table.last_moved[user] = record.version
         if over:
+            table.rating_moves = rating_moves
             self._untrack(table)
         return _Outcome(events, newly_current, over)
 

@@ -46,6 +46,8 @@ class Table:
     board_error: Exception | None = None
     #: When the bot last reopened this table's archived or locked thread (our clock).
     reopened_at: float | None = None
+    #: How the finished game moved each person's rating (bot/ratings.py), for the final board.
+    rating_moves: dict[int, int] = field(default_factory=dict)
 
     @property
     def id(self) -> int:
