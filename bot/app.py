@@ -36,7 +36,7 @@ def game_extensions() -> tuple[str, ...]:
 
 
 #: Extensions loaded in setup_hook: the shared commands, then one cog per game.
-EXTENSIONS = ("bot.commands", *game_extensions())
+EXTENSIONS = ("bot.commands", "bot.profile_commands", *game_extensions())
 
 
 #: Open lock files, one per data directory, held for the process's life (POSIX

@@ -1,0 +1,132 @@
+"""The rating service over storage, on both backends: incremental updates equal a
+replay of the stored results, computers never get a rating, sessions rate once."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot import ratings
+from storage import repos
+
+GUILD = 7
+EASY, HARD = -201, -301
+
+
+async def finish(db, game: str, placements, now: float, channel: int = 1) -> tuple[int, dict[int, int]]:
+    """What bot/tables/moves.py does when a game ends: a finished table, its results, its rating."""
+    table_id = await repos.insert_table(db, game=game, channel_id=channel, host_id=1, options={}, timer_seconds=60, now=now)
+    await repos.update_table(db, table_id, now=now, status="finished")
+    await repos.record_results(db, table_id, game, placements, now)
+    return table_id, await ratings.record_game(db, game, table_id, placements, now)
+
+
+async def snapshot(db, game: str):
+    async with db.execute(
+        "SELECT user_id, mu, sigma, shown, played, won, updated_at FROM ratings WHERE game = ? ORDER BY user_id", (game,)
+    ) as cursor:
+        rows = [tuple(r) for r in await cursor.fetchall()]
+    async with db.execute(
+        "SELECT table_id, user_id, mu, sigma, shown, delta, finished_at FROM rating_history WHERE game = ? ORDER BY table_id, user_id", (game,)
+    ) as cursor:
+        history = [tuple(r) for r in await cursor.fetchall()]
+    return rows, history
+
+
+def random_game(rng: random.Random, people: list[int]) -> list[list[int]]:
+    seated = rng.sample(people + [EASY, HARD], rng.randint(2, 5))
+    if rng.random() < 0.1:
+        return [seated]  # a stalemate: everyone shares the place
+    groups, i = [], 0
+    while i < len(seated):
+        size = 2 if rng.random() < 0.2 and i + 1 < len(seated) else 1
+        groups.append(seated[i:i + size])
+        i += size
+    return groups
+
+
+@pytest.mark.parametrize("game", ["idiot", "engines"])
+async def test_a_replay_of_stored_results_equals_the_incremental_updates(storage_backend, game):
+    rng = random.Random(25)
+    people = [101, 102, 103, 104, 105]
+    async with storage_backend.transaction(GUILD) as db:
+        for n in range(40):
+            if game == "engines":
+                seated = rng.sample(people + [EASY], 4)
+                placements = [seated[:2], seated[2:]] if rng.random() < 0.9 else [seated]
+            else:
+                placements = random_game(rng, people)
+            await finish(db, game, placements, 1000.0 + n)
+        incremental = await snapshot(db, game)
+        assert incremental[0], "games were rated"
+        assert await ratings.recompute(db, game) == len({row[0] for row in incremental[1]})
+        assert await snapshot(db, game) == incremental
+    async with storage_backend.reading(GUILD) as db:
+        # Computers never get a rating row; a replay from a fresh read agrees too.
+        assert all(user > 0 for user, *_ in (await snapshot(db, game))[0])
+        feed = await repos.rating_feed(db, game, "results")
+    final, _, history = ratings.replay(game, feed)
+    assert {u: (r.mu, r.sigma) for u, r in final.items()} == {row[0]: (row[1], row[2]) for row in incremental[0]}
+
+
+async def test_only_games_with_two_people_rate_and_computers_stay_fixed(storage_backend):
+    async with storage_backend.transaction(GUILD) as db:
+        _, moves = await finish(db, "idiot", [[101], [EASY], [HARD]], 1.0)
+        assert moves == {}
+        _, moves = await finish(db, "idiot", [[EASY], [HARD]], 2.0)
+        assert moves == {}
+        _, moves = await finish(db, "idiot", [[101], [HARD], [102]], 3.0)
+        assert set(moves) == {101, 102} and moves[101] > 0
+        before = ratings.computer_mu("idiot", "hard")
+        for n in range(10):
+            await finish(db, "idiot", [[101], [HARD], [102]], 4.0 + n)
+        assert ratings.computer_mu("idiot", "hard") == before
+        rows = await repos.ratings_of(db, "idiot", [101, 102, EASY, HARD])
+    assert set(rows) == {101, 102}
+    assert rows[101].played == 11 and rows[101].won == 11 and rows[102].won == 0
+
+
+async def test_a_game_stored_out_of_order_replays_everything(storage_backend):
+    async with storage_backend.transaction(GUILD) as db:
+        await finish(db, "idiot", [[101], [102]], 10.0)
+        await finish(db, "idiot", [[102], [103]], 20.0)
+        # Another process's clock was behind: this game finished "before" the last one.
+        _, moves = await finish(db, "idiot", [[103], [101]], 15.0)
+        assert set(moves) == {101, 103}
+        incremental = await snapshot(db, "idiot")
+        await ratings.recompute(db, "idiot")
+        assert await snapshot(db, "idiot") == incremental
+        assert [row[6] for row in incremental[1]] == [10.0, 10.0, 20.0, 20.0, 15.0, 15.0]
+
+
+async def test_a_session_is_one_rated_game_and_its_rounds_do_not_rate(storage_backend):
+    async with storage_backend.transaction(GUILD) as db:
+        last = None
+        for n in range(3):
+            last, moves = await finish(db, "onion", [[101], [102, EASY]], 1.0 + n, channel=5)
+            assert moves == {}  # a round of a session
+        assert await repos.last_finished_table(db, 5, "onion") == last
+        moves = await ratings.record_session(db, "onion", last, [[102], [101], [EASY]], 10.0)
+        assert moves[102] > moves[101]
+        rows = await repos.ratings_of(db, "onion", [101, 102])
+        assert rows[101].played == rows[102].played == 1 and rows[102].won == 1
+        incremental = await snapshot(db, "onion")
+        await ratings.recompute(db, "onion")
+        assert await snapshot(db, "onion") == incremental
+        # /stats still counts the rounds.
+        assert {s.user_id: s.played for s in await repos.leaderboard(db, "onion", with_computers=True)} == {101: 3, 102: 3}
+
+
+async def test_leaderboard_place_and_rivals(storage_backend):
+    async with storage_backend.transaction(GUILD) as db:
+        for n in range(6):
+            await finish(db, "idiot", [[101], [102], [103]], 1.0 + n)
+        await finish(db, "idiot", [[103], [104]], 10.0)
+        top = await repos.top_ratings(db, "idiot", ratings.MIN_GAMES, 10)
+        assert [r.user_id for r in top] == [101, 102, 103]  # 104 has one game: not listed
+        assert await repos.rating_place(db, "idiot", top[2], ratings.MIN_GAMES) == (3, 3)
+        rivals = {r.user_id: r for r in await repos.rivals(db, "idiot", 102, "results")}
+        assert (rivals[101].ahead, rivals[101].behind, rivals[103].ahead, rivals[103].met) == (0, 6, 6, 6)
+        history = await repos.rating_history_of(db, "idiot", 101)
+        assert len(history) == 6 and history[-1][1] == top[0].shown
