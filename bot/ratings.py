@@ -20,6 +20,7 @@ Stalemates and draws store everyone sharing a place, which rates as a tie.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 from collections.abc import Mapping, Sequence
@@ -270,7 +271,8 @@ def replay(game: str, feed: Sequence[tuple[int, float, int, int]]) -> tuple[dict
 async def recompute(db: repos.Connection, game: str) -> int:
     """Rebuild ``game``'s ratings and history from its stored results; returns the rated games."""
     feed = await repos.rating_feed(db, game, source_of(game))
-    ratings, updated, history = replay(game, feed)
+    # CPU work of seconds for a big server (bench/ratings.py): off the event loop.
+    ratings, updated, history = await asyncio.to_thread(replay, game, feed)
     await repos.clear_ratings(db, game)
     await repos.insert_many(db, "ratings", ("game", "user_id", "mu", "sigma", "shown", "played", "won", "updated_at"), [
         (game, user, r.mu, r.sigma, r.shown, r.played, r.won, updated[user]) for user, r in sorted(ratings.items())
