@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import guard, ratings
-from bot.tables.table import now_ts
 from storage import repos
 
 if TYPE_CHECKING:
@@ -115,6 +114,8 @@ async def _rate_session(db: repos.Connection, spec: GameSpec, channel_id: int, c
     placements = getattr(spec.render, "session_placements", None)
     if not ratings.GAMES.get(spec.key, ratings.DEFAULT).per_session or placements is None:
         return {}
+    from bot.tables.table import now_ts  # here: bot.tables imports bot.publish, which imports this module
+
     last = await repos.last_finished_table(db, channel_id, spec.key)
     if last is None:
         return {}
