@@ -54,6 +54,23 @@ class Profiles(commands.Cog):
         names = ", ".join(s.key for s in self.bot.games)  # type: ignore[attr-defined]
         await guard.answer(interaction, f"I don't know a game called '{clip(game, 60)}'. Try one of: {names}.")
 
+    async def _up_to_date(self, interaction: discord.Interaction, games: list[str]) -> None:
+        """Replay the ratings of any of ``games`` a server has from another model, or from
+        before ratings existed (bot/ratings.py ``is_current``); defers first, as a long
+        history takes seconds."""
+        assert interaction.guild_id is not None
+        async with self.tables.storage.reading(interaction.guild_id) as db:
+            stale = [g for g in games if not await ratings.is_current(db, g)]
+        if not stale:
+            return
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            for game in stale:
+                if not await ratings.is_current(db, game):  # another process may have done it meanwhile
+                    rated = await ratings.recompute(db, game)
+                    log.info("Replayed %s ratings in guild %s: %s rated games", game, interaction.guild_id, rated)
+
     # ------------------------------------------------------------ /leaderboard
 
     @app_commands.command(name="leaderboard", description="This server's best players of a game, by skill rating.")
@@ -66,6 +83,7 @@ class Profiles(commands.Cog):
             await self._unknown_game(interaction, game)
             return
         me = interaction.user.id
+        await self._up_to_date(interaction, [spec.key])
         async with self.tables.storage.reading(interaction.guild_id) as db:
             top = await repos.top_ratings(db, spec.key, ratings.MIN_GAMES, TOP)
             mine = (await repos.ratings_of(db, spec.key, [me])).get(me)
@@ -83,7 +101,10 @@ class Profiles(commands.Cog):
             yours = f"You are {ordinal(place[0])} of {place[1]}: **{mine.shown}** · {_plural(mine.played, 'game')}, {mine.won} won."
         embed.add_field(name="You", value=yours, inline=False)
         embed.set_footer(text=EXPLAINED)
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     leaderboard.autocomplete("game")(_game_autocomplete)
 
@@ -99,6 +120,7 @@ class Profiles(commands.Cog):
             await self._unknown_game(interaction, game)
             return
         await interaction.response.defer(thinking=True)
+        await self._up_to_date(interaction, [game] if game else [s.key for s in self.bot.games])  # type: ignore[attr-defined]
         async with self.tables.storage.reading(interaction.guild_id) as db:
             every = await repos.player_ratings(db, who.id)
             if game is None and every:

@@ -45,6 +45,9 @@ SHOWN_BASE = 1000
 SHOWN_SCALE = 20
 #: Rated games a player needs before /leaderboard lists them.
 MIN_GAMES = 5
+#: Stored result rows (a row per player per game) a finished game's commit may replay
+#: when the ratings are stale: about 5,000 games, under two seconds.
+INLINE_REPLAY_ROWS = 20_000
 
 
 def shown(mu: float, sigma: float) -> int:
@@ -219,11 +222,35 @@ async def record_session(db: repos.Connection, game: str, table_id: int, placeme
     return await _rate_stored(db, game, table_id, places(placements), now)
 
 
+def model_version(game: str) -> str:
+    """Everything a replay's numbers depend on: when it changes (a fix to the model, new
+    computer ratings), a server's stored ratings are stale and are replayed."""
+    facts = GAMES.get(game, DEFAULT)
+    mus = ",".join(f"{computer_mu(game, level):.6f}" for level in LEVELS)
+    return (f"{type(MODEL).__name__}:{MODEL.mu:.6f}:{MODEL.sigma:.6f}:{MODEL.beta:.6f}:{MODEL.tau:.6f}:{MODEL.kappa}"
+            f"|computers:{mus}:{COMPUTER_SIGMA}|shown:{SHOWN_BASE}:{SHOWN_SCALE}|teams:{facts.teams}|sessions:{facts.per_session}")
+
+
+def _version_key(game: str) -> str:
+    return f"ratings_model:{game}"
+
+
+async def is_current(db: repos.Connection, game: str) -> bool:
+    """Whether ``game``'s stored ratings were made by this model (False: a server from
+    before ratings, or a model changed since: :func:`recompute` brings them up to date)."""
+    return await repos.get_guild_setting(db, _version_key(game)) == model_version(game)
+
+
 async def _rate_stored(db: repos.Connection, game: str, table_id: int, rows: list[tuple[int, int]], now: float) -> dict[int, int]:
     last = await repos.last_rated(db, game)
-    if last is not None and (now, table_id) <= last:
-        # Older than a game already rated (another process's clock ran ahead): the
-        # ratings after it would change, so replay them all rather than guess.
+    if (last is not None and (now, table_id) <= last) or not await is_current(db, game):
+        # Older than a game already rated (another process's clock ran ahead), or the
+        # stored ratings come from another model (or none, on a server from before
+        # ratings): replay them all rather than guess. A long history is not replayed
+        # inside a game's last move (about 0.3 ms a game, bench/ratings.py): the ratings
+        # stay stale and /leaderboard or /profile replays them, after deferring.
+        if await repos.count_results(db, game, source_of(game)) > INLINE_REPLAY_ROWS:
+            return {}
         await recompute(db, game)
         return await repos.rating_moves(db, game, table_id)
     people = rated_people(rows)
@@ -278,4 +305,5 @@ async def recompute(db: repos.Connection, game: str) -> int:
         (game, user, r.mu, r.sigma, r.shown, r.played, r.won, updated[user]) for user, r in sorted(ratings.items())
     ])
     await repos.add_rating_history(db, history)
+    await repos.set_guild_setting(db, _version_key(game), model_version(game))
     return len({row[1] for row in history})

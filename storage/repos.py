@@ -493,6 +493,12 @@ async def rating_feed(db: Connection, game: str, source: str) -> list[tuple[int,
         return [(row[0], row[1], row[2], row[3]) for row in await cursor.fetchall()]
 
 
+async def count_results(db: Connection, game: str, source: str) -> int:
+    async with db.execute(f"SELECT COUNT(*) FROM {_source(source)} WHERE game = ?", (game,)) as cursor:
+        (count,) = await cursor.fetchone()
+    return count
+
+
 @dataclass
 class RatingRow:
     user_id: int

@@ -105,3 +105,20 @@ async def test_a_series_of_games_then_leaderboard_and_profile(simcord_env, data_
     assert message.embeds[0].fields[3].name == "Toughest opponent" and f"<@{members[0].id}>" in message.embeds[0].fields[3].value
     nothing = await newcomer.slash(channel, "profile")
     assert "has no rated games" in head([nothing.response, *nothing.followups][-1])
+
+
+async def test_a_server_from_before_ratings_is_replayed_by_leaderboard(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    async with env.bot.tables.storage.transaction(guild.id) as db:
+        for n in range(ratings.MIN_GAMES):
+            table_id = await ratings.repos.insert_table(db, game="toy", channel_id=channel.id, host_id=members[0].id, options={}, timer_seconds=60, now=float(n))
+            await ratings.repos.update_table(db, table_id, now=float(n), status="finished")
+            await ratings.repos.record_results(db, table_id, "toy", [[members[1].id], [members[0].id]], float(n))
+    shown = await members[0].slash(channel, "leaderboard", game="toy")
+    message = next(m for m in [shown.response, *shown.followups] if m is not None and m.embeds)
+    lines = message.embeds[0].description.splitlines()
+    assert lines[0].startswith(f"1. <@{members[1].id}>") and f"{ratings.MIN_GAMES} games, {ratings.MIN_GAMES} won" in lines[0]
+    assert message.embeds[0].fields[0].value.startswith("You are 2nd of 2")
+    async with env.bot.tables.storage.reading(guild.id) as db:
+        assert await ratings.is_current(db, "toy")

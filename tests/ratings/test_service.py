@@ -130,3 +130,38 @@ async def test_leaderboard_place_and_rivals(storage_backend):
         assert (rivals[101].ahead, rivals[101].behind, rivals[103].ahead, rivals[103].met) == (0, 6, 6, 6)
         history = await repos.rating_history_of(db, "idiot", 101)
         assert len(history) == 6 and history[-1][1] == top[0].shown
+
+
+async def test_results_from_before_ratings_and_a_changed_model_are_replayed(storage_backend, monkeypatch):
+    async with storage_backend.transaction(GUILD) as db:
+        # A server that played before ratings existed: results, no ratings.
+        for n in range(3):
+            table_id = await repos.insert_table(db, game="idiot", channel_id=1, host_id=1, options={}, timer_seconds=60, now=float(n))
+            await repos.update_table(db, table_id, now=float(n), status="finished")
+            await repos.record_results(db, table_id, "idiot", [[101], [102]], float(n))
+        assert not await ratings.is_current(db, "idiot")
+        _, moves = await finish(db, "idiot", [[102], [101]], 10.0)
+        assert set(moves) == {101, 102}
+        rows = await repos.ratings_of(db, "idiot", [101, 102])
+        assert rows[101].played == 4 and rows[101].won == 3 and await ratings.is_current(db, "idiot")
+        before = await snapshot(db, "idiot")
+        # A fix to the model (here: the shown scale) makes the stored ratings stale: the next
+        # finished game replays everything with it.
+        monkeypatch.setattr(ratings, "SHOWN_SCALE", 30)
+        assert not await ratings.is_current(db, "idiot")
+        await finish(db, "idiot", [[101], [102]], 11.0)
+        after = await snapshot(db, "idiot")
+        assert [row[:3] for row in after[1][:8]] == [row[:3] for row in before[1]]  # the same games, same mu's
+        assert after[0][0][3] == ratings.shown(after[0][0][1], after[0][0][2])
+
+
+async def test_a_long_stale_history_is_not_replayed_inside_a_move(storage_backend, monkeypatch):
+    monkeypatch.setattr(ratings, "INLINE_REPLAY_ROWS", 3)
+    async with storage_backend.transaction(GUILD) as db:
+        await finish(db, "idiot", [[101], [102]], 1.0)  # 2 rows: replayed, now current
+        monkeypatch.setattr(ratings, "SHOWN_SCALE", 30)  # stale again
+        _, moves = await finish(db, "idiot", [[101], [102]], 2.0)  # 4 rows: too many to replay here
+        assert moves == {} and not await ratings.is_current(db, "idiot")
+        assert await ratings.recompute(db, "idiot") == 2  # what /leaderboard does, after deferring
+        assert await ratings.is_current(db, "idiot")
+        assert (await repos.ratings_of(db, "idiot", [101]))[101].played == 2
