@@ -7,9 +7,10 @@ Builds one guild's database (SQLite by default; PostgreSQL with --database-url) 
 or hard computer, one in twenty a stalemate), written straight into the tables, then
 measures through the same code the bot runs:
 
-1. a full ratings recompute (``bot.ratings.recompute`` in one transaction): wall time
-   and the process's peak RSS before and after (with --tracemalloc, a second run traces
-   the peak of Python allocations, about ten times slower);
+1. a full ratings recompute as /leaderboard runs it (``recompute_guild``: read, replay in a
+   worker thread, one write transaction), each phase timed, and the process's peak RSS
+   (with --tracemalloc also the peak of Python allocations, about ten times slower); then
+   ``recompute(db)`` inside one transaction;
 2. ``/leaderboard``'s reads (top ten, the caller's row and place) for a listed player,
    repeated: median and p99;
 3. ``/profile``'s reads and picture for the busiest player (history, rivals, the PNG);
@@ -91,20 +92,33 @@ async def main(args: argparse.Namespace) -> None:
         await build(storage, args.game, args.games, args.players, args.seed)
         print(f"{backend}: built {args.games:,} finished {args.game} games, {args.players} players, in {time.perf_counter() - started:.1f} s")
 
+        # The replay as /leaderboard runs it (ratings.recompute_guild), phase by phase.
         rss_before = rss_mb()
-        started = time.perf_counter()
-        async with storage.transaction(GUILD) as db:
-            rated = await ratings.recompute(db, args.game)
-        took = time.perf_counter() - started
-        print(f"recompute: {rated:,} rated games in {took:.2f} s ({took / max(rated, 1) * 1e6:.0f} µs a game); "
-              f"process peak RSS {rss_before:.0f} MiB before, {rss_mb():.0f} MiB after")
         if args.tracemalloc:
             tracemalloc.start()
-            async with storage.transaction(GUILD) as db:
-                await ratings.recompute(db, args.game)
-            _, peak = tracemalloc.get_traced_memory()
-            tracemalloc.stop()
-            print(f"recompute's peak of Python allocations (tracemalloc, a second run): {peak / 2**20:.1f} MiB")
+        started = time.perf_counter()
+        async with storage.reading(GUILD) as db:
+            feed = await repos.rating_feed(db, args.game, ratings.source_of(args.game))
+        read = time.perf_counter()
+        result = await asyncio.to_thread(ratings.replay, args.game, feed)
+        replayed = time.perf_counter()
+        async with storage.transaction(GUILD) as db:
+            assert await repos.results_mark(db, args.game, ratings.source_of(args.game)) == ratings._mark(feed)
+            rated = await ratings._write_replay(db, args.game, result)
+        written = time.perf_counter()
+        peak = tracemalloc.get_traced_memory()[1] if args.tracemalloc else None
+        tracemalloc.stop()
+        print(f"full recompute (recompute_guild): {rated:,} rated games, {len(result[2]):,} history rows in {written - started:.2f} s: "
+              f"read {read - started:.2f} s, replay {replayed - read:.2f} s ({(replayed - read) / max(rated, 1) * 1e6:.0f} µs a game, "
+              f"worker thread), write transaction {written - replayed:.2f} s")
+        print(f"memory: process peak RSS {rss_before:.0f} MiB before, {rss_mb():.0f} MiB after"
+              + (f"; peak of Python allocations {peak / 2**20:.1f} MiB (tracemalloc: times above are inflated)" if peak else ""))
+        del feed, result
+        started = time.perf_counter()
+        async with storage.transaction(GUILD) as db:
+            await ratings.recompute(db, args.game)
+        print(f"recompute(db) inside one transaction: {time.perf_counter() - started:.2f} s")
+
         async with storage.reading(GUILD) as db:
             top = await repos.top_ratings(db, args.game, ratings.MIN_GAMES, 10)
         caller = top[-1].user_id
@@ -160,7 +174,7 @@ if __name__ == "__main__":
     parser.add_argument("--game", default="idiot")
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--seed", type=int, default=25)
-    parser.add_argument("--tracemalloc", action="store_true", help="also trace the recompute's Python allocations (about 10x slower)")
+    parser.add_argument("--tracemalloc", action="store_true", help="also trace the replay's Python allocations (about 10x slower)")
     parser.add_argument("--data-dir")
     parser.add_argument("--database-url")
     asyncio.run(main(parser.parse_args()))

@@ -65,11 +65,9 @@ class Profiles(commands.Cog):
             return
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
-        async with self.tables.storage.transaction(interaction.guild_id) as db:
-            for game in stale:
-                if not await ratings.is_current(db, game):  # another process may have done it meanwhile
-                    rated = await ratings.recompute(db, game)
-                    log.info("Replayed %s ratings in guild %s: %s rated games", game, interaction.guild_id, rated)
+        for game in stale:
+            rated = await ratings.recompute_guild(self.tables.storage, interaction.guild_id, game)
+            log.info("Replayed %s ratings in guild %s: %s rated games", game, interaction.guild_id, rated)
 
     # ------------------------------------------------------------ /leaderboard
 

@@ -296,10 +296,34 @@ def replay(game: str, feed: Sequence[tuple[int, float, int, int]]) -> tuple[dict
 
 
 async def recompute(db: repos.Connection, game: str) -> int:
-    """Rebuild ``game``'s ratings and history from its stored results; returns the rated games."""
+    """Rebuild ``game``'s ratings and history from its stored results, in the caller's
+    transaction; returns the rated games. For a big server prefer :func:`recompute_guild`."""
     feed = await repos.rating_feed(db, game, source_of(game))
     # CPU work of seconds for a big server (bench/ratings.py): off the event loop.
-    ratings, updated, history = await asyncio.to_thread(replay, game, feed)
+    return await _write_replay(db, game, await asyncio.to_thread(replay, game, feed))
+
+
+def _mark(feed: Sequence[tuple[int, float, int, int]]) -> tuple[int, int]:
+    """What ``repos.results_mark`` says of the same rows."""
+    return len(feed), sum(abs(user) % repos.MARK_MODULUS + place for _, _, user, place in feed)
+
+
+async def recompute_guild(storage: Any, guild_id: int, game: str) -> int:
+    """:func:`recompute` with its slow part (the replay: about 0.3 ms a game) between
+    a read and a short write transaction, so a big server's games are not held up. If
+    the results changed meanwhile (a game ended, a player was forgotten), the write
+    transaction replays them again itself."""
+    async with storage.reading(guild_id) as db:
+        feed = await repos.rating_feed(db, game, source_of(game))
+    result = await asyncio.to_thread(replay, game, feed)
+    async with storage.transaction(guild_id) as db:
+        if await repos.results_mark(db, game, source_of(game)) != _mark(feed):
+            return await recompute(db, game)
+        return await _write_replay(db, game, result)
+
+
+async def _write_replay(db: repos.Connection, game: str, result: tuple[dict[int, Rating], dict[int, float], list[tuple[Any, ...]]]) -> int:
+    ratings, updated, history = result
     await repos.clear_ratings(db, game)
     await repos.insert_many(db, "ratings", ("game", "user_id", "mu", "sigma", "shown", "played", "won", "updated_at"), [
         (game, user, r.mu, r.sigma, r.shown, r.played, r.won, updated[user]) for user, r in sorted(ratings.items())

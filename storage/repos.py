@@ -499,6 +499,20 @@ async def count_results(db: Connection, game: str, source: str) -> int:
     return count
 
 
+#: results_mark folds user ids into this range so that its sum cannot overflow.
+MARK_MODULUS = 1_000_003
+
+
+async def results_mark(db: Connection, game: str, source: str) -> tuple[int, int]:
+    """(rows, a checksum of who placed where) of a game's results: whether they changed
+    between a read and a write (bot/ratings.py recompute_guild)."""
+    async with db.execute(
+        f"SELECT COUNT(*), COALESCE(SUM(ABS(user_id) % {MARK_MODULUS} + place), 0) FROM {_source(source)} WHERE game = ?", (game,)
+    ) as cursor:
+        count, total = await cursor.fetchone()
+    return int(count), int(total)
+
+
 @dataclass
 class RatingRow:
     user_id: int

@@ -165,3 +165,33 @@ async def test_a_long_stale_history_is_not_replayed_inside_a_move(storage_backen
         assert await ratings.recompute(db, "idiot") == 2  # what /leaderboard does, after deferring
         assert await ratings.is_current(db, "idiot")
         assert (await repos.ratings_of(db, "idiot", [101]))[101].played == 2
+
+
+async def test_recompute_guild_replays_outside_the_write_and_notices_changes(storage_backend, monkeypatch):
+    async with storage_backend.transaction(GUILD) as db:
+        for n in range(4):
+            await finish(db, "idiot", [[101], [EASY], [102]], float(n))
+        incremental = await snapshot(db, "idiot")
+        feed = await repos.rating_feed(db, "idiot", "results")
+        assert await repos.results_mark(db, "idiot", "results") == ratings._mark(feed)
+    assert await ratings.recompute_guild(storage_backend, GUILD, "idiot") == 4
+    async with storage_backend.reading(GUILD) as db:
+        assert await snapshot(db, "idiot") == incremental
+    # A game that ends between the read and the write is not lost: the write sees the
+    # results changed and replays them itself.
+    async with storage_backend.transaction(GUILD) as db:
+        await finish(db, "idiot", [[102], [101]], 10.0)
+        incremental = await snapshot(db, "idiot")
+    real_feed = repos.rating_feed
+    calls = []
+
+    async def feed_read_before_the_last_game(db, game, source):
+        rows = await real_feed(db, game, source)
+        calls.append(len(rows))
+        return [row for row in rows if row[1] < 10.0] if len(calls) == 1 else rows
+
+    monkeypatch.setattr(repos, "rating_feed", feed_read_before_the_last_game)
+    assert await ratings.recompute_guild(storage_backend, GUILD, "idiot") == 5
+    assert len(calls) == 2
+    async with storage_backend.reading(GUILD) as db:
+        assert await snapshot(db, "idiot") == incremental
