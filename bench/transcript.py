@@ -1,7 +1,7 @@
 """Play whole games through SimCord as newcomers and write down every message each member sees.
 
-    python bench/transcript.py [--game idiot|engines|blackjack|onion] [--players 3] [--computers easy hard ...]
-                               [--seed 1] [--out FILE] [--max-moves 300]
+    python bench/transcript.py [--game idiot|engines|blackjack|onion|enid] [--players 3] [--computers easy hard ...]
+                               [--seed 1] [--out FILE] [--max-moves 300] [--mode enid|plain]
 
 Members open a table, join, start, and play random legal moves from their hands the way
 bench/rest_calls.py does (Show hand on the board once, then the live hand). After every
@@ -9,6 +9,11 @@ step the file gets what changed for whom: the parent channel's messages, the gam
 thread's messages (content, embed text, picture names, buttons), each player's private
 hand (ephemeral) and DMs. It is for reading as a player would, not a measurement: it
 prints nothing but the transcript's path and size.
+
+Enid (``--mode`` enid or plain): members also type their rituals in the thread when
+they owe one (a card's name, "Last card", a shout, a limerick), the right words 85% of
+the time and a wrong name or shout otherwise (the rules' own ``ritual_answers``), and
+vote on the vote message's buttons. Nobody is ever late: no time passes.
 
 ``--computers`` adds computer seats in the lobby (the host's Add computer buttons, pause
 0) to the ``--players`` members; they move by themselves through the platform, and the
@@ -33,7 +38,12 @@ import simcord  # noqa: E402
 from simcord.results import to_discord_message  # noqa: E402
 
 from tests.conftest import make_bot  # noqa: E402
-from tests.e2e.ui import board, has_control_for, use_control  # noqa: E402
+from tests.e2e.ui import game_place, has_control_for, labels, use_control  # noqa: E402
+
+
+def board(channel: Any) -> Any:
+    """The board: the newest message with Show hand (not a vote's message)."""
+    return next(m for m in reversed(game_place(channel).history()) if "Show hand" in labels(m))
 
 
 def text_of(message: Any) -> str:
@@ -88,7 +98,43 @@ class Watcher:
             self.show(who, message)
 
 
-async def play(game: str, players: int, seed: int, out: Any, max_moves: int, computers: list[str]) -> None:
+async def enid_words(table: Any, members: list[Any], thread: Any, rng: random.Random, out: Any) -> bool:
+    """Enid: a member who owes words types them (right 85%, else wrong where words can
+    be wrong). False when nobody owes any."""
+    owers = sorted(table.state.ritual_owers() & {m.id for m in members})
+    owers = [p for p in owers if any(tag != "late" for tag, _ in table.state.ritual_answers(p))]
+    if not owers:
+        return False
+    pid = rng.choice(owers)
+    answers = table.state.ritual_answers(pid)
+    wrong = [a for tag, a in answers if tag == "wrong"]
+    right = [a for tag, a in answers if tag == "right"]
+    text = (rng.choice(wrong) if wrong and (not right or rng.random() < 0.15) else right[0]).arg
+    if text in {a.arg for a in wrong} and " of " in right[0].arg and rng.random() < 0.5:
+        # A newcomer's other slip: the right name with another card's fish.
+        name, _, fish = right[0].arg.rpartition(" of ")
+        text = f"{name} of {rng.choice([f for f in ('Carp', 'Sturgeon', 'Halibut', 'Dalmations') if f != fish])}"
+    member = next(m for m in members if m.id == pid)
+    text = text.replace(f"<@{pid}>", member.mention)
+    out.write(f">>> {member.user.name} types in the thread: {text}\n")
+    await member.send(thread, text)
+    return True
+
+
+async def click_vote(member: Any, thread: Any, code: str, out: Any) -> bool:
+    """A vote is cast on its own message's buttons (bot/votes.py), not from the hand."""
+    from tests.e2e.ui import button_ids
+
+    for message in reversed(thread.history()):
+        for custom_id in button_ids(message):
+            if custom_id.startswith("dh:vote:") and custom_id.endswith(":" + code):
+                out.write(f">>> {member.user.name} clicks {code.split(':')[-1]} on the vote message\n")
+                await member.click(message, custom_id=custom_id)
+                return True
+    return False
+
+
+async def play(game: str, players: int, seed: int, out: Any, max_moves: int, computers: list[str], mode: str = "enid") -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="deckhand-transcript-") as tmp:
         bot = make_bot(Path(tmp))
@@ -105,7 +151,9 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
                           + (f"; computers: {', '.join(computers)}" if computers else "") + "\n")
                 if computers:
                     await members[0].slash(channel, "settings bot-pause", seconds=0.0)
-                options = {"players": players + len(computers)} if game == "engines" else {}
+                options: dict[str, Any] = {"players": players + len(computers)} if game == "engines" else {}
+                if game == "enid":
+                    options["mode"] = mode
                 opened = await members[0].slash(channel, f"{game} new", **options)
                 lobby = opened.response.message
                 watch.place("channel", channel)
@@ -123,6 +171,11 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
                 while table.status == "playing" and moves < max_moves:
                     watch.place("thread", thread)
                     waiting = sorted(set(table.state.current_players()) & set(names))
+                    if game == "enid" and (not waiting or rng.random() < 0.8) and await enid_words(table, members, thread, rng, out):
+                        moves += 1
+                        for other, message in hands.items():
+                            watch.show(f"{names[other]} (hand)", message)
+                        continue
                     if not waiting:  # only computers are to move: let them
                         waits += 1
                         if waits > 200:
@@ -136,6 +189,11 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
                     legal = table.state.legal_actions(pid)
                     ready = [a for a in legal if a.kind == "ready"]
                     code = (ready[0] if ready and rng.random() < 0.7 else rng.choice(legal)).code()
+                    if code.startswith("vote:") and await click_vote(members[[m.id for m in members].index(pid)], thread, code, out):
+                        moves += 1
+                        for other, message in hands.items():
+                            watch.show(f"{names[other]} (hand)", message)
+                        continue
                     hand = hands.get(pid)
                     if hand is not None:
                         watch.show(f"{who} (hand)", hand)
@@ -167,13 +225,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=300)
     parser.add_argument("--out", default="transcript.txt")
+    parser.add_argument("--mode", choices=("enid", "plain"), default="enid", help="Enid's mode")
     args = parser.parse_args()
     if args.game == "enid":
-        # Enid's rituals are typed, which this random clicker does not do.
-        parser.error("Enid's newcomer transcript comes from its test: "
-                     "ENID_TRANSCRIPT=enid.txt python -m pytest tests/enid/test_e2e_newcomer.py")
+        # Typed rituals reach the bot only if it may read chat (as tests/enid/conftest.py sets).
+        allowed = discord.ApplicationFlags(gateway_message_content_limited=True)
+        discord.AppInfo.flags = property(lambda self: allowed)  # type: ignore[assignment]
     with open(args.out, "w", encoding="utf-8") as out:
-        asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves, args.computers))
+        asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves, args.computers, args.mode))
     print(f"{args.out}: {Path(args.out).stat().st_size} bytes")
 
 

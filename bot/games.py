@@ -49,6 +49,9 @@ class GameRender(Protocol):
     # Use :func:`card_rows` to call them.
     # Also optional: table_option_lines(options) -> list[str], the table's own options
     #   (not house rules) as lobby sentences; without it the lobby shows them as 'Key: value'.
+    # Also optional: house_rule_line(key, value, options) -> str | None, a house rule's lobby
+    #   sentence at a table with these own options: None for the rule's usual sentence, ""
+    #   to leave out a rule the table has no use for.
 
 
 def card_rows(render: GameRender, name: str, observation: Mapping[str, Any]) -> list[Any]:

@@ -219,7 +219,8 @@ async def _cast(manager: TableManager, interaction: discord.Interaction, guild_i
             return
         try:
             action = table.spec.game.parse_action(code)
-            outcome = await manager._apply(table, user, action, source="player")
+            # Away from the voter's hand: it does not make their open hand stale (bot/tables/moves.py).
+            outcome = await manager._apply(table, user, action, source="player", away=True)
         except RuleError as error:
             await guard.answer(interaction, str(error))
             return
@@ -232,6 +233,10 @@ async def _cast(manager: TableManager, interaction: discord.Interaction, guild_i
             await guard.answer(interaction, "Your vote is counted.")
         if json.dumps(table.record.publish.get("votes"), sort_keys=True) != before:
             await manager._save_publish(table)  # the publish below sees no change to save
-        await manager._after_move(table, outcome, actor=user)
+        # The click was on the vote message, not the voter's hand: the publish tells them
+        # as anyone else if the vote made them current, and their open hand, which still
+        # says "Vote on the limerick", is drawn again.
+        await manager._after_move(table, outcome)
+        await manager.redraw_own_hand(table, user, outcome)
     finally:
         table.lock.release()

@@ -419,10 +419,19 @@ def _option_lines(table: Table) -> list[str]:
         lines = list(describe_own(own))
     else:  # the size is said above; carried state is not an option
         lines = [f"{key.replace('_', ' ').capitalize()}: **{value}**" for key, value in sorted(own.items())]
-    rules = [(rule, str(options[rule.key])) for rule in spec.house_rules if rule.key in options]
+    # A game may word a house rule for this table, or leave out one it has no use
+    # for (its render's ``house_rule_line``: Enid's plain mode has no limericks).
+    own_line = getattr(spec.render, "house_rule_line", None)
+    rules = []
+    for rule in spec.house_rules:
+        if rule.key in options:
+            value = str(options[rule.key])
+            line = own_line(rule.key, value, own) if own_line is not None else None
+            if line != "":
+                rules.append((rule, value, line or rule.sentence(value)))
     if len(rules) <= LOBBY_RULES_LISTED:
-        return lines + [rule.sentence(value) for rule, value in rules]
-    changed = [rule.sentence(value) for rule, value in rules if value != rule.default]
+        return lines + [line for _, _, line in rules]
+    changed = [line for rule, value, line in rules if value != rule.default]
     usual = len(rules) - len(changed)
     if usual:
         other = "other " if changed else ""

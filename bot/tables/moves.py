@@ -9,6 +9,7 @@ import copy
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -97,15 +98,20 @@ class MovesMixin:
 
     async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
         """A move without an interaction (typed chat, tests). Caller holds no lock."""
+        typed = action.kind == "say"  # words typed in the channel (bot/tables/chat.py)
         async with table.lock:
-            outcome = await self._apply(table, user, action, source=source)
+            outcome = await self._apply(table, user, action, source=source, away=typed)
             await self._after_move(table, outcome)
+            if typed:
+                await self.redraw_own_hand(table, user, outcome)
             return outcome
 
-    async def _apply(self, table: Table, user: int, action: Action, *, source: str, synced: bool = False) -> _Outcome:
+    async def _apply(self, table: Table, user: int, action: Action, *, source: str, synced: bool = False, away: bool = False) -> _Outcome:
         """Apply and commit one action (caller holds the lock). Raises RuleError
         (nothing changed), _Stale (another process moved first: the table was
-        reloaded) or _SaveFailed (state rolled back)."""
+        reloaded) or _SaveFailed (state rolled back). ``away``: the move was not made
+        from the player's hand (typed words, a vote message's button); see
+        :func:`_away_move`."""
         if not synced and await self._sync(table):
             raise _Stale()  # decided on an older copy: the caller re-decides or says so
         assert table.state is not None
@@ -114,8 +120,25 @@ class MovesMixin:
 
             raise RuleError(paused_sentence(table))
         checkpoint = _Checkpoint.of(table)
+        away_move = _away_move(table, user) if away else None
         events = table.state.apply(user, action)  # raises RuleError with the state untouched
-        return await self._commit(table, [(user, action)], events, checkpoint, source)
+        outcome = await self._commit(table, [(user, action)], events, checkpoint, source)
+        if away_move is not None:
+            away_move.committed(table)
+        return outcome
+
+    async def redraw_own_hand(self, table: Table, user: int, outcome: _Outcome) -> None:
+        """After a move the player made away from their hand (typed words, a vote):
+        their open hand still shows the moment before it ("Now type “Last card”",
+        "Your move: vote"), so it is drawn again now. Not when the publish just did
+        (they became current, or the game ended)."""
+        if outcome.over or user in outcome.newly_current or table.state is None:
+            return
+        publisher = self.publisher
+        if await self.hands_in_dm(table.guild_id, user) and not publisher.dms_closed(table, user):
+            await publisher.refresh_dm_hand(table, user)  # an edit: no notification
+        else:
+            await publisher._update_live_hand(table, user)  # the ephemeral hand, through its token
 
     async def _commit(
         self, table: Table, moves: Sequence[tuple[int, Action]], events: list[Event], checkpoint: _Checkpoint, source: str,
@@ -250,6 +273,39 @@ class MovesMixin:
         await self.publisher.publish(table, ping=ping, final=final, events=events, actor=actor)
         if final:
             await self._edit_lobby_message(table, self._lobby_embed(table), None)
+
+
+class _AwayMove:
+    """A move made away from the player's hand (typed words, a vote message's
+    button) cannot be a second click on that hand, so it does not make the player's
+    open hands stale (:func:`_is_stale`) unless it changed what only they can see
+    (their cards: a wrong name that drew one). Their next click on the hand they were
+    told to use (type “Last card”, then pick the Ace's suit) then counts, if still legal."""
+
+    def __init__(self, user: int, before: dict[str, Any], last_moved: int | None) -> None:
+        self.user, self.before, self.last_moved = user, before, last_moved
+
+    def committed(self, table: Table) -> None:
+        if table.state is None or _own_view(table.state, self.user) != self.before:
+            return  # their own view changed: their older hands stay stale
+        if self.last_moved is None:
+            table.last_moved.pop(self.user, None)
+        else:
+            table.last_moved[self.user] = self.last_moved
+
+
+def _away_move(table: Table, user: int) -> _AwayMove | None:
+    state = table.state
+    if state is None or user not in state.players:
+        return None
+    return _AwayMove(user, _own_view(state, user), table.last_moved.get(user))
+
+
+def _own_view(state: Game, user: int) -> dict[str, Any]:
+    """What only ``user`` sees: their observation where it differs from a
+    spectator's (their cards; not the turn, the pile or anyone's obligations)."""
+    public = state.observation(None)
+    return {key: value for key, value in state.observation(user).items() if key not in public or public[key] != value}
 
 
 def _is_stale(table: Table, user: int, version: int, action: Action) -> bool:

@@ -15,6 +15,9 @@ restore; this file names the game, adds ``mode`` to ``/enid new`` and ``/enid se
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -23,14 +26,19 @@ from bot import guard, sessions
 from bot.gamecog import GameCog
 from bot.games import GameSpec
 from bot.tables import reads_chat
-from cogs.enid import render
-from cogs.enid.rules import ENID, HOUSE_RULES, MODES, EnidGame
+from cogs.enid import limerick, render
+from cogs.enid.rules import ENID, HOUSE_RULES, MODES, PLAIN, EnidGame
 
 GAME = EnidGame.key
+log = logging.getLogger(__name__)
 
 
-def lobby_note(reads: bool) -> str:
+def lobby_note(reads: bool, mode: str = ENID) -> str:
     """The lobby's word on how rituals are said."""
+    if mode == PLAIN:
+        where = "in the game's thread" + (" (or with /say)" if reads else " with /say (this bot cannot read chat here)")
+        return (f"Plain Blackjack: the buttons play your cards. The one thing to type is “Last card”, {where}, "
+                "when you lay your last-but-one card. See /rules game:enid.")
     if reads:
         return ("Enid: every card you lay must be named by typing its name in the game's thread (or with /say). "
                 "The Church's shout must @mention its target or reply to them (type @Deckhand 1 for a computer player). "
@@ -41,6 +49,24 @@ def lobby_note(reads: bool) -> str:
 
 class EnidCog(GameCog, group_name="enid", group_description="Enid: Blackjack with computer scientists, fish and rituals."):
     spec = GameSpec(game=EnidGame, render=render, house_rules=HOUSE_RULES, accepts_chat=True)
+    warm_task: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        # The limerick hint's pronouncing dictionary, read once in a worker thread at
+        # start-up (as bot/app.py warms the card faces): read by the first limerick
+        # instead, it froze every table of the process for about a second
+        # (bench/enid_limerick.py).
+        self.warm_task = asyncio.create_task(self._load_dictionary(), name="deckhand-enid-dictionary")
+
+    async def cog_unload(self) -> None:
+        if self.warm_task is not None and not self.warm_task.done():
+            self.warm_task.cancel()  # the worker thread finishes its reading on its own
+
+    async def _load_dictionary(self) -> None:
+        try:
+            await asyncio.to_thread(limerick.load_dictionary)
+        except Exception:
+            log.exception("Loading the pronouncing dictionary failed; the first limerick will load it")
 
     session = app_commands.Group(name="session", description="The channel's Enid session: its chain and results.")
 
@@ -50,7 +76,7 @@ class EnidCog(GameCog, group_name="enid", group_description="Enid: Blackjack wit
     @app_commands.choices(
         mode=[
             app_commands.Choice(name="enid: name every card, limericks, the Enid chain", value="enid"),
-            app_commands.Choice(name="plain: Blackjack with its magic cards, nothing to type", value="plain"),
+            app_commands.Choice(name="plain: Blackjack with its magic cards, only “Last card” to type", value="plain"),
         ]
     )
     async def new(self, interaction: discord.Interaction, mode: str | None = None) -> None:
@@ -59,7 +85,7 @@ class EnidCog(GameCog, group_name="enid", group_description="Enid: Blackjack wit
         if chosen not in MODES:
             await guard.answer(interaction, f"Enid is played in mode enid or plain, not {guard.clip(chosen, 20)}.")
             return
-        note = lobby_note(reads_chat(self.bot)) if chosen == ENID else "Plain Blackjack: nothing to type, the buttons do it all."
+        note = lobby_note(reads_chat(self.bot), chosen)
         await self.open_table(interaction, note=note, mode=chosen)
 
     @session.command(name="end", description="End this channel's Enid session: show the chain and results, then start afresh.")

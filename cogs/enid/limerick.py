@@ -10,6 +10,7 @@ Pure: no Discord, no clock.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -24,8 +25,29 @@ def _words(line: str) -> list[str]:
     return _WORD.findall(line.lower().replace("\u2019", "'"))
 
 
+_LOADING = threading.Lock()
+_loaded = False
+
+
+def load_dictionary() -> None:
+    """Read the pronouncing dictionary now (about 0.4-1 s of parsing). The first
+    lookup would do it anyway, on whatever thread asks: the bot calls this in a
+    worker thread at start-up (``cogs/enid/cog.py``) so that the first limerick
+    judged does not hold up the event loop. The lock makes a lookup that comes while
+    the worker is still reading wait for it, never see a half-built dictionary
+    (``pronouncing.init_cmu`` sets its globals one by one)."""
+    global _loaded
+    if _loaded:
+        return
+    with _LOADING:
+        if not _loaded:
+            pronouncing.init_cmu()
+            _loaded = True
+
+
 @lru_cache(maxsize=4096)
 def _phones(word: str) -> str | None:
+    load_dictionary()
     found = pronouncing.phones_for_word(word)
     return found[0] if found else None
 

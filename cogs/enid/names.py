@@ -273,6 +273,43 @@ def hear_enid(said: Sequence[str], chain: Sequence[Sequence[str]]) -> Heard:
     return Heard(True, tuple(found[2]))
 
 
+#: Which part of a card's name was wrong (a misnamed event's ``why``; the middle-name
+#: problems below and "time ran out" are the others). "wrong name" is also the Enid's
+#: when no "Enid … Blyton" was said: the words never say what the right name is.
+WRONG_NAME = "wrong name"
+WRONG_SUIT = "wrong suit"
+NO_SUIT = "no suit"
+NO_MIDDLE = "no middle name"
+WRONG_CHAIN = "wrong chain"
+
+
+def misnamed_part(said: Sequence[str], card: Card, names: Names, *, enid: bool = False) -> str:
+    """Which part of a wrong name (``hear_card`` / ``hear_enid`` said no) was wrong: the
+    name, the suit (wrong or missing), a Richie's or Kernighan's missing middle name, or
+    for the Enid its chain ("Enid … Blyton" said, but not the chain in order and one new
+    name: nothing about the chain itself is told)."""
+    if enid:
+        if ENID_FIRST in said and ENID_LAST in said[said.index(ENID_FIRST) + 1 :]:
+            return WRONG_CHAIN
+        return WRONG_NAME
+    for name in names.slot_names(slot(card)):
+        base = _pattern_words(name)
+        found = find(base, said)
+        if found is not None:
+            end = found[1]
+            if end < len(said) and said[end] == "of":
+                after = said[end + 1 :]
+                for suit_names in SUIT_NAMES.values():
+                    for suit_name in suit_names:
+                        suit_words = words(suit_name)
+                        if after[: len(suit_words)] == suit_words:
+                            return WRONG_SUIT
+            return NO_SUIT
+        if MIDDLE in base and find([w for w in base if w != MIDDLE], said) is not None:
+            return NO_MIDDLE
+    return WRONG_NAME
+
+
 def middle_name_problem(rank: Rank, middle: Sequence[str], used: Iterable[str]) -> str | None:
     """Why a Richie/Kernighan middle name is refused, or None when it is fine.
     (Water-buffalo is judged by the caller: it is a fine name that costs seven.)"""

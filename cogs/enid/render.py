@@ -40,8 +40,24 @@ SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 def table_option_lines(options: Mapping[str, Any]) -> list[str]:
     """The table's mode as a sentence for the lobby (the platform adds the house rules)."""
     if options.get("mode", "enid") == "plain":
-        return ["Plain mode: Mike Taylor's Blackjack with its magic cards; nothing to type."]
+        return ["Plain mode: Mike Taylor's Blackjack with its magic cards; the one thing to type is “Last card”."]
     return ["Enid mode: name every card you lay and say the rituals (the note below says where)."]
+
+
+#: House rules only Enid mode's names, limericks and votes use: a plain table has none of them.
+ENID_MODE_RULES = frozenset({"beginner_names", "limerick_seconds", "vote_seconds", "builtin_names"})
+
+
+def house_rule_line(key: str, value: str, options: Mapping[str, Any]) -> str | None:
+    """A house rule's lobby sentence at this table (``bot/tables/lobby.py``): a plain
+    table leaves out Enid mode's rules, and its one ritual is “Last card”."""
+    if options.get("mode", "enid") != "plain":
+        return None
+    if key in ENID_MODE_RULES:
+        return ""
+    if key == "ritual_seconds":
+        return f"“Last card” must be typed within {value} seconds of laying your last-but-one card, or you pick up 7."
+    return None
 
 
 RITUALS = {
@@ -70,6 +86,17 @@ DRAW_REASONS = {
     "vote_middle": "drew 1: the middle name was voted down",
     "enid": "drew 1 (the Enid Blyton)",
     "pickup": "picked up {n}",
+}
+
+
+#: Which part of a name was wrong (a misnamed event's ``why``, ``cogs/enid/names.py``);
+#: a middle name's problem is already a sentence and is shown as it is.
+MISNAMED = {
+    "wrong name": "the name was wrong",
+    "wrong suit": "the name was right, the fish (the suit) was wrong",
+    "no suit": "the name was right, but “of” and the fish (the suit) were missing",
+    "no middle name": "it needs a made-up middle name (Dennis M… Richie, Brian W… Kernighan)",
+    "wrong chain": "“Enid … Blyton” was right, the middle names were not (the whole chain in order, then one new one)",
 }
 
 
@@ -194,7 +221,13 @@ def _your_task(observation: Mapping[str, Any], names: Mapping[int, str] | None =
         return "The game is over."
     owed = [o["ritual"] for o in observation.get("obligations", []) if o.get("player") == viewer and o.get("ritual") != "vote"]
     if owed:
-        return "Now " + "; and ".join(_you_owe(r, observation) for r in owed) + "."
+        words = "Now " + "; and ".join(_you_owe(r, observation) for r in owed) + "."
+        if viewer in (observation.get("current") or []):
+            # "Last card", a shout or a cry does not hold the turn: say what the turn wants too
+            # (the Ace's suit, the Eight's follow-up), in the order the player does them.
+            then = _turn_task(observation).removeprefix("Your turn: ")
+            words += " Then " + then[:1].lower() + then[1:]
+        return words
     vote = observation.get("vote")
     if vote and viewer in vote.get("voters", []) and viewer not in vote.get("voted", []):
         return f"Vote on {_vote_subject(vote)}: use the Yes / No buttons on the vote message in the game's thread."
@@ -206,6 +239,11 @@ def _your_task(observation: Mapping[str, Any], names: Mapping[int, str] | None =
         return f"Waiting: {name_of(names or {}, o.get('player'))} must {RITUALS.get(o.get('ritual', ''), 'finish a ritual')} in the thread."
     if viewer not in (observation.get("current") or []):
         return "Waiting for your turn."
+    return _turn_task(observation)
+
+
+def _turn_task(observation: Mapping[str, Any]) -> str:
+    """What the viewer's turn asks of them (they are current)."""
     phase = observation.get("phase")
     if phase == "suit":
         return "Name a suit for your Ace."
@@ -335,7 +373,8 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             if data.get("why") == "time ran out":
                 lines.append(f"❌ {who} did not name {show_card(data.get('card'))} in time: its magic is void")
             else:
-                lines.append(f"❌ {who} misnamed {show_card(data.get('card'))} ({data.get('why', 'wrong name')}): its magic is void")
+                why = str(data.get("why", "wrong name"))
+                lines.append(f"❌ {who} misnamed {show_card(data.get('card'))}: {MISNAMED.get(why, why)}; its magic is void")
         elif kind == "draw":
             reason = str(data.get("reason", ""))
             count = data.get("count", 0)

@@ -73,11 +73,13 @@ from cogs.enid import limerick as limerick_hint
 from cogs.enid.names import (
     MIDDLE_INITIAL,
     WATER_BUFFALO,
+    WRONG_NAME,
     Names,
     hear_card,
     hear_enid,
     mentions,
     middle_name_problem,
+    misnamed_part,
     name_key,
     said_cry,
     said_last,
@@ -932,7 +934,7 @@ class EnidGame(Game):
                 heard = self._heard_name(o, said)
                 if heard is not None:
                     used = True
-                    self._judge_name(o, heard[0], heard[1], events)
+                    self._judge_name(o, heard[0], heard[1], events, said)
             elif kind in ("last", "cry"):
                 if self._ritual_span(kind, said) is not None:
                     used = True
@@ -965,7 +967,7 @@ class EnidGame(Game):
                     self._close(o, events)
                     self._open_vote(player, "limerick", events, lines=list(o["lines"]), hint=limerick_hint.hint(o["lines"]))
 
-    def _judge_name(self, o: dict[str, Any], right: bool, middle: tuple[str, ...], events: list[Event]) -> None:
+    def _judge_name(self, o: dict[str, Any], right: bool, middle: tuple[str, ...], events: list[Event], said: Sequence[str] = ()) -> None:
         player = o["player"]
         card = _CARD[o["card"]]
         self._close(o, events)
@@ -994,9 +996,9 @@ class EnidGame(Game):
         elif right:
             events.append(new_event("named", player, {"card": o["card"]}))
         else:
-            why = "wrong name"
+            why = misnamed_part(said, card, self.names, enid=self._is_enid(card))  # which part, never the chain
         if not right:
-            self._misnamed(player, card, why or "wrong name", events)
+            self._misnamed(player, card, why or WRONG_NAME, events)
         self._after_lay(player, card, o["context"], o.get("facing"), right, events)
 
     def _misnamed(self, player: int, card: Card, why: str, events: list[Event]) -> None:
