@@ -40,6 +40,8 @@ CREATE TABLE deckhand.rating_history (
     PRIMARY KEY (guild_id, game, table_id, user_id)
 );
 CREATE INDEX rating_history_by_user ON deckhand.rating_history (guild_id, game, user_id, finished_at);
+-- The newest rated game (a finished game checks it is not older: bot/ratings.py).
+CREATE INDEX rating_history_by_time ON deckhand.rating_history (guild_id, game, finished_at, table_id);
 
 CREATE VIEW deckhand_guild.session_results AS SELECT * FROM deckhand.session_results
     WHERE guild_id = current_setting('deckhand.guild_id')::bigint WITH CASCADED CHECK OPTION;

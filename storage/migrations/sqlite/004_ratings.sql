@@ -42,3 +42,5 @@ CREATE TABLE rating_history (
     PRIMARY KEY (game, table_id, user_id)
 );
 CREATE INDEX rating_history_by_user ON rating_history (game, user_id, finished_at);
+-- The newest rated game (a finished game checks it is not older: bot/ratings.py).
+CREATE INDEX rating_history_by_time ON rating_history (game, finished_at, table_id);
