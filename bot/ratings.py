@@ -14,7 +14,7 @@ Thurstone-Mosteller and Bradley-Terry "full" models compare every pair. It is al
 the library's default and the model the Weng-Lin paper recommends for rankings.
 
 What is rated: a finished game with at least two people at it (computer seats, ids
-below zero, do not count). Cancelled games store no results, so they never rate.
+below zero, do not count; a former player, someone forgotten, does). Cancelled games store no results, so they never rate.
 Stalemates and draws store everyone sharing a place, which rates as a tie.
 """
 
@@ -113,7 +113,17 @@ def computer_mu(game: str, level: str) -> float:
 
 
 def is_computer(player: int) -> bool:
-    return player < 0
+    return player in repos.COMPUTER_SEATS
+
+
+#: Ids a forgotten person becomes in finished games' records (the privacy work of issue 25
+#: reserves them in storage.repos; the same range until that lands here).
+FORMER_PLAYERS: range = getattr(repos, "FORMER_PLAYERS", range(4_194_000, 1 << 22))
+
+
+def is_person(player: int) -> bool:
+    """Someone with a rating of their own: a Discord id, not a computer seat nor a former player."""
+    return player > 0 and player not in FORMER_PLAYERS
 
 
 def level_of(player: int) -> str:
@@ -149,7 +159,7 @@ def groups(rows: Sequence[tuple[int, int]]) -> list[tuple[int, list[int]]]:
 
 
 def rated_people(rows: Sequence[tuple[int, int]]) -> list[int]:
-    return sorted({user for user, _ in rows if not is_computer(user)})
+    return sorted({user for user, _ in rows if is_person(user)})
 
 
 def rate(game: str, rows: Sequence[tuple[int, int]], current: Mapping[int, Rating]) -> dict[int, Rating] | None:
@@ -157,8 +167,8 @@ def rate(game: str, rows: Sequence[tuple[int, int]], current: Mapping[int, Ratin
     people's ratings before it (absent: a newcomer). Returns the people's new ratings,
     or None when the game does not rate (fewer than two people). Computers' fixed
     ratings go in and their updates are thrown away."""
-    people = rated_people(rows)
-    if len(people) < 2:
+    # A former player (someone forgotten) was a person: the game still had two people.
+    if sum(1 for user, _ in rows if not is_computer(user)) < 2 or not rated_people(rows):
         return None
     ranking = groups(rows)
     if len(ranking) < 2:
@@ -177,7 +187,10 @@ def rate(game: str, rows: Sequence[tuple[int, int]], current: Mapping[int, Ratin
     def model_rating(user: int) -> Any:
         if is_computer(user):
             return MODEL.rating(mu=computer_mu(game, level_of(user)), sigma=COMPUTER_SIGMA)
-        known = current.get(user) or Rating()
+        # A former player's id stands for a different forgotten person in each game: an
+        # unknown opponent, rated as a newcomer, whose own update is thrown away.
+        known = current.get(user) if is_person(user) else None
+        known = known or Rating()
         return MODEL.rating(mu=known.mu, sigma=known.sigma)
 
     rated = MODEL.rate([[model_rating(u) for u in team] for team in teams], ranks=ranks)
@@ -186,7 +199,7 @@ def rate(game: str, rows: Sequence[tuple[int, int]], current: Mapping[int, Ratin
     out: dict[int, Rating] = {}
     for team, new in zip(teams, rated):
         for user, after in zip(team, new):
-            if is_computer(user):
+            if not is_person(user):
                 continue
             before = current.get(user) or Rating()
             out[user] = Rating(after.mu, after.sigma, before.played + 1, before.won + (place_of[user] == best))

@@ -86,3 +86,12 @@ def test_shown_rating_is_conservative():
 def test_moves_text():
     assert ratings.moves_text({}) == ""
     assert ratings.moves_text({5: -12, 7: 23}) == "📈 Ratings: <@7> +23, <@5> -12."
+
+
+def test_a_former_player_is_an_unknown_opponent_and_never_rated():
+    former = ratings.FORMER_PLAYERS.start
+    after = rate("idiot", [(1, 1), (former, 2)], {1: Rating(), former: Rating(mu=40, sigma=1)})
+    assert set(after) == {1} and after[1].mu > 25  # counted as a person, rated as a newcomer, given nothing
+    assert after[1].mu == rate("idiot", [(1, 1), (2, 2)], {})[1].mu
+    assert rate("idiot", [(former, 1), (former + 1, 2)], {}) is None  # nobody left to rate
+    assert rate("idiot", [(1, 1), (EASY, 2), (former, 3)], {}) is not None
