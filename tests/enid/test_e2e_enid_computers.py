@@ -23,6 +23,7 @@ SEED = 5  # the deal's seed: a whole game with shouts both ways, the Enid and a 
 #: ids in creation order, after the bot's slash commands: pinned (above SimCord's counter), so
 #: that a new command elsewhere does not change this seed's story.
 GUILD_ID = 1456074443980900029
+PLAIN_GUILD_ID = 1456074443980900018
 
 
 def codes(message):
@@ -150,7 +151,7 @@ def _rows(data_dir, guild_id, sql, *args):
 async def test_plain_mode_with_a_computer_to_the_end(simcord_env, data_dir, monkeypatch):
     env = simcord_env
     monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
-    guild = env.create_guild()
+    guild = env.create_guild(id=PLAIN_GUILD_ID)
     channel = guild.create_text_channel("blackjack")
     ada = guild.add_member(env.create_user("ada"))
     await ada.slash(channel, "settings bot-pause", seconds=0.0)
