@@ -37,7 +37,8 @@ wild eights, the round number) on the seed ``tournament-onion-<i // 2>-round-<r>
 only round 1 is exactly mirrored within a pair: later rounds share the cards but not
 necessarily who deals. The session stops after R rounds, or earlier when a player has
 fewer chips than the Stake and the ``rebuy`` house rule is off (the default; ``new`` would
-refuse the round, so the chips are checked before calling it). The score is the session's:
+refuse the round, so the chips are checked before calling it), unless the last round left a
+Pot (everybody folded): that Pot is the next round's ante, so the session goes on. The score is the session's:
 1 if the challenger ends it with more chips than the other player (net of rebuys, none with
 the default options), 0.5 if equal, 0 if fewer; a Pot stranded by a last round everybody
 folded belongs to neither. The chips line then reports the challenger's chips won per
@@ -145,10 +146,13 @@ def play_onion_session(levels: tuple[str, str], index: int, rounds: int, hard_se
             return
         if played >= rounds:
             break
-        # OnionGame.new raises RuleError when fewer than two players can pay the Stake
-        # (with rebuy on, it buys them back in first): stop the session there instead.
+        # OnionGame.new raises RuleError when fewer than two players can pay the Stake as
+        # ante (with rebuy on, it buys them back in first; a Pot carried from an all-fold
+        # round is the ante, so then nobody needs the Stake): stop the session there instead.
         stake = game.options["stake"]
-        if game.gambling and game.options["rebuy"] != "on" and sum(game.chips[p] >= stake for p in players) < 2:
+        carried = game.carry_out()["pot"]
+        if (game.gambling and game.options["rebuy"] != "on" and not carried
+                and sum(game.chips[p] >= stake for p in players) < 2):
             break
         played += 1
         game = ai.game_cls.new(players, {**options, "carry": game.carry_out()}, seed=f"{seed}-round-{played}")

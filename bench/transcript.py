@@ -1,7 +1,7 @@
 """Play whole games through SimCord as newcomers and write down every message each member sees.
 
     python bench/transcript.py [--game idiot|engines|blackjack|onion|enid] [--players 3] [--computers easy hard ...]
-                               [--seed 1] [--out FILE] [--max-moves 300] [--mode enid|plain]
+                               [--seed 1] [--out FILE] [--max-moves 300] [--mode enid|plain] [--house-rule KEY=VALUE ...]
 
 Members open a table, join, start, and play random legal moves from their hands the way
 bench/rest_calls.py does (Show hand on the board once, then the live hand). After every
@@ -28,6 +28,7 @@ import random
 import sys
 import tempfile
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,7 +135,8 @@ async def click_vote(member: Any, thread: Any, code: str, out: Any) -> bool:
     return False
 
 
-async def play(game: str, players: int, seed: int, out: Any, max_moves: int, computers: list[str], mode: str = "enid") -> None:
+async def play(game: str, players: int, seed: int, out: Any, max_moves: int, computers: list[str], mode: str = "enid",
+               house_rules: Sequence[str] = ()) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="deckhand-transcript-") as tmp:
         bot = make_bot(Path(tmp))
@@ -151,6 +153,9 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
                           + (f"; computers: {', '.join(computers)}" if computers else "") + "\n")
                 if computers:
                     await members[0].slash(channel, "settings bot-pause", seconds=0.0)
+                for setting in house_rules:  # e.g. showdown=millard, set as the host would
+                    rule, _, value = setting.partition("=")
+                    await members[0].slash(channel, "settings house-rule", game=game, rule=rule, value=value)
                 options: dict[str, Any] = {"players": players + len(computers)} if game == "engines" else {}
                 if game == "enid":
                     options["mode"] = mode
@@ -226,13 +231,16 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=300)
     parser.add_argument("--out", default="transcript.txt")
     parser.add_argument("--mode", choices=("enid", "plain"), default="enid", help="Enid's mode")
+    parser.add_argument("--house-rule", action="append", default=[], metavar="KEY=VALUE",
+                        help="a server house rule for the game (repeatable), e.g. showdown=millard")
     args = parser.parse_args()
     if args.game == "enid":
         # Typed rituals reach the bot only if it may read chat (as tests/enid/conftest.py sets).
         allowed = discord.ApplicationFlags(gateway_message_content_limited=True)
         discord.AppInfo.flags = property(lambda self: allowed)  # type: ignore[assignment]
     with open(args.out, "w", encoding="utf-8") as out:
-        asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves, args.computers, args.mode))
+        asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves, args.computers, args.mode,
+                         args.house_rule))
     print(f"{args.out}: {Path(args.out).stat().st_size} bytes")
 
 

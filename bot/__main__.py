@@ -3,6 +3,10 @@
 ``python -m bot quarantine <guild_id>`` sets aside a server's database file that
 cannot be read (see Troubleshooting in the README); the server then starts afresh.
 
+``python -m bot purge <guild_id>`` deletes everything kept for a server at once (its
+SQLite file, or its rows in PostgreSQL), without waiting for the grace period after the
+bot leaves it.
+
 ``python -m bot migrate <guild_id>... | --all`` (or ``deckhand migrate``) copies
 servers' SQLite files under DATA_DIR into the PostgreSQL database of DATABASE_URL
 (idempotent; never overwrites a server that has other data there).
@@ -28,6 +32,18 @@ from bot.app import claim_data_dir, create_bot
 from bot.config import EXIT_CONFIG, TOKEN_HELP, ConfigError, Settings, server_id
 
 log = logging.getLogger("deckhand")
+
+USAGE = """\
+Usage: deckhand [command]      (or: python -m bot [command])
+
+  (no command)                  run the bot: reads DISCORD_TOKEN and the other settings
+                                from the environment or from .env in this folder
+  quarantine <server id>        set aside a server's database file that cannot be read
+  migrate <server id>... | --all
+                                copy servers' SQLite files under DATA_DIR into DATABASE_URL
+  --help                        show this and exit (connects nowhere)
+"""
+
 
 INTENT_HELP = (
     "enable the Message Content Intent for your bot in the Developer Portal "
@@ -161,6 +177,57 @@ def quarantine_command(args: list[str]) -> int:
     return 0
 
 
+PURGE_USAGE = "Usage: python -m bot purge <server id>   (deletes everything Deckhand kept for that server, at once)"
+
+
+def purge_command(args: list[str]) -> int:
+    """Delete one server's data now (the owner's shortcut past the grace period after the
+    bot leaves it): its SQLite file under DATA_DIR, or its rows in DATABASE_URL's database."""
+    import os
+    from pathlib import Path
+
+    from dotenv import load_dotenv
+
+    from storage import is_postgres_url, open_storage
+    from storage.db import StorageError
+    from storage.purge import purge_guild
+
+    guild_id = server_id(args[0]) if len(args) == 1 else None
+    if guild_id is None:
+        print(PURGE_USAGE, file=sys.stderr)
+        return EXIT_CONFIG
+    load_dotenv(Path.cwd() / ".env", override=False)
+    data_dir = Path(os.environ.get("DATA_DIR", "").strip() or "./data")
+    url = os.environ.get("DATABASE_URL", "").strip() or None
+    if url is not None and not is_postgres_url(url):
+        print("Nothing was deleted: DATABASE_URL must start with postgresql:// (or be left unset for SQLite files).", file=sys.stderr)
+        return EXIT_CONFIG
+    if url is None:
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            claim_data_dir(data_dir)  # a running bot holds the files open: it must stop first
+        except ConfigError:
+            print(f"Nothing was deleted: Deckhand is running on {data_dir}. Stop it first, then run this again.", file=sys.stderr)
+            return EXIT_CONFIG
+        except OSError as error:
+            print(f"Nothing was deleted: {data_dir} cannot be used ({error.strerror or error}).", file=sys.stderr)
+            return 1
+
+    async def run() -> str:
+        storage = open_storage(data_dir, url)
+        try:
+            return await purge_guild(storage, guild_id)
+        finally:
+            await storage.close()
+
+    try:
+        print(asyncio.run(run()))
+    except StorageError as error:
+        print(f"Nothing was deleted: {error.sentence} ({error})", file=sys.stderr)
+        return 1
+    return 0
+
+
 MIGRATE_USAGE = "Usage: deckhand migrate <server id> [<server id>...] | --all   (copies DATA_DIR's SQLite files into DATABASE_URL)"
 
 
@@ -203,10 +270,15 @@ def migrate_command(args: list[str]) -> int:
 
 
 def main() -> int:
+    if sys.argv[1:2] in (["--help"], ["-h"], ["help"]):
+        print(USAGE, end="")
+        return 0
     if sys.argv[1:2] == ["quarantine"]:
         return quarantine_command(sys.argv[2:])
     if sys.argv[1:2] == ["migrate"]:
         return migrate_command(sys.argv[2:])
+    if sys.argv[1:2] == ["purge"]:
+        return purge_command(sys.argv[2:])
     try:
         settings = Settings.from_env()
     except ConfigError as error:

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import computer, guard
+from bot import computer, guard, privacy
 from bot.games import GameSpec
 from bot.guard import clip
 from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, TableManager, until_restored
@@ -156,7 +156,7 @@ class Platform(commands.Cog):
         for chunk in chunks[1:8]:
             await interaction.followup.send(chunk, ephemeral=True)
         if len(chunks) > 8:
-            await interaction.followup.send("(The rest is in docs/rules of the bot's installation.)", ephemeral=True)
+            await interaction.followup.send(f"(The rest is in {spec.rules_location} of the bot's installation.)", ephemeral=True)
 
     rules.autocomplete("game")(_game_autocomplete)
 
@@ -210,8 +210,11 @@ class Platform(commands.Cog):
         async with self.tables.storage.reading(interaction.guild_id) as db:
             mine = await repos.get_user_setting(db, interaction.user.id, "pictures", "on") != "off"
         hands += ", with a picture of your cards" if mine else ", text only (`/settings my-pictures`)"
+        async with self.tables.storage.reading(interaction.guild_id) as db:
+            kept = await privacy.policy(db)
         lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s", f"**Computer players' pause:** {pause:g} s", f"**Games are played:** {threads}",
-                 f"**Boards:** {pictures}, {'Components V2 layout' if layout == 'v2' else 'classic embed'}"]
+                 f"**Boards:** {pictures}, {'Components V2 layout' if layout == 'v2' else 'classic embed'}",
+                 f"**Move logs of finished games kept:** {kept.moves_kept_days} days · **Data kept after Deckhand leaves:** {kept.leave_grace_days} days"]
         # Only the house rules a server changed: every rule of five games would not fit
         # in one message (Onion alone has a dozen); `game:` lists one game's in full.
         changed = []
@@ -297,6 +300,30 @@ class Platform(commands.Cog):
             await repos.set_guild_setting(db, "bot_pause", float(seconds))
         await guard.answer(interaction, f"Computer players now wait {seconds:g} s before each move.")
 
+    @settings.command(name="keep-moves", description="Days the move logs of finished games are kept; results stay (Manage Server).")
+    @app_commands.describe(days=f"1 to {privacy.MAX_MOVES_KEPT_DAYS} (default {privacy.DEFAULT_MOVES_KEPT_DAYS})")
+    async def settings_keep_moves(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, privacy.MAX_MOVES_KEPT_DAYS]) -> None:
+        await self._set_days(interaction, privacy.MOVES_KEPT_KEY, days, 1, privacy.MAX_MOVES_KEPT_DAYS, "how long move logs are kept",
+                             "The move logs of finished games will be deleted {days} after each game ends; results are kept.")
+
+    @settings.command(name="leave-grace", description="Days this server's data is kept after Deckhand leaves it (Manage Server).")
+    @app_commands.describe(days=f"0 to {privacy.MAX_LEAVE_GRACE_DAYS} (default {privacy.DEFAULT_LEAVE_GRACE_DAYS})")
+    async def settings_leave_grace(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, privacy.MAX_LEAVE_GRACE_DAYS]) -> None:
+        await self._set_days(interaction, privacy.LEAVE_GRACE_KEY, days, 0, privacy.MAX_LEAVE_GRACE_DAYS, "the grace period after Deckhand leaves",
+                             "If Deckhand leaves this server, everything it kept here will be deleted {days} later (adding it back before then keeps it).")
+
+    async def _set_days(self, interaction: discord.Interaction, key: str, days: int, low: int, high: int, what: str, sentence: str) -> None:
+        assert interaction.guild_id is not None
+        if not self._is_manager(interaction):
+            await guard.answer(interaction, f"Only members with Manage Server can change {what}.")
+            return
+        if isinstance(days, bool) or not isinstance(days, int) or not low <= days <= high:
+            await guard.answer(interaction, f"Give {what} as a whole number of days from {low} to {high}; nothing changed.")
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_guild_setting(db, key, int(days))
+        await guard.answer(interaction, sentence.format(days=f"{days} day{'s' if days != 1 else ''}"))
+
     @settings.command(name="house-rule", description="Choose a house rule for this server (Manage Server).")
     @app_commands.describe(game="Which game", rule="Which rule", value="The choice")
     async def settings_house_rule(self, interaction: discord.Interaction, game: str, rule: str, value: str) -> None:
@@ -351,7 +378,7 @@ class Platform(commands.Cog):
             "v2": "New games will show their board as Components V2 layout. Games already running keep theirs.",
         }, "how the board looks")
 
-    @settings.command(name="pictures", description="Card pictures on the board (on), or text only for screen readers and slow links (off) (Manage Server).")
+    @settings.command(name="pictures", description="Card pictures on boards (on), or text only for screen readers and slow links (off) (Manage Server).")
     @app_commands.choices(mode=[app_commands.Choice(name="on: card pictures", value="on"), app_commands.Choice(name="off: text only", value="off")])
     async def settings_pictures(self, interaction: discord.Interaction, mode: str) -> None:
         await self._set_server_choice(interaction, "pictures", mode, {

@@ -81,6 +81,8 @@ def name(player: int) -> str:
     """How a seat is shown: a computer by its name, a person as a mention."""
     if is_computer(player):
         return f"🤖 Deckhand {(-player) % 100} ({level_of(player)})"
+    if player in repos.FORMER_PLAYERS:  # someone who asked to be forgotten (bot/privacy.py): never a mention
+        return "a former player"
     return f"<@{player}>"
 
 

@@ -8,15 +8,20 @@ timers, storage, restore) is shared platform code in ``bot/``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+import sys
 from dataclasses import dataclass, replace
-from pathlib import Path
+from importlib import resources
 from typing import Any, Protocol
 
 import discord
 
 from bot.engine import Action, Control, Event, Game, HouseRule
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
+#: A game's rules text for players (what ``/rules`` shows): this file in the game's
+#: package, beside its rules module (``cogs/<game>/rules.md``, in the checkout a link to
+#: ``docs/rules/<game>.md``, where the texts are edited). It is package data,
+#: read with importlib.resources, so a plain ``pip install .`` or a wheel carries it.
+RULES_FILE = "rules.md"
 
 
 class GameRender(Protocol):
@@ -87,12 +92,25 @@ class GameSpec:
     def house_rule(self, key: str) -> HouseRule | None:
         return next((r for r in self.house_rules if r.key == key), None)
 
+    @property
+    def rules_package(self) -> str:
+        """The package that holds the game's rules module, and so its rules text."""
+        module = sys.modules.get(self.game.__module__)
+        return getattr(module, "__package__", None) or ""
+
+    @property
+    def rules_location(self) -> str:
+        """Where the rules text is, for people: ``cogs/enid/rules.md``."""
+        package = self.rules_package
+        return f"{package.replace('.', '/')}/{RULES_FILE}" if package else RULES_FILE
+
     def rules_text(self) -> str:
-        path = RULES_DIR / f"{self.key}.md"
         try:
-            return path.read_text(encoding="utf-8")
-        except OSError:
-            return f"The rules text for {self.title} is missing from this installation ({path.name})."
+            if not self.rules_package:
+                raise FileNotFoundError(RULES_FILE)
+            return resources.files(self.rules_package).joinpath(RULES_FILE).read_text(encoding="utf-8")
+        except (OSError, ImportError, TypeError, ValueError):
+            return f"The rules text for {self.title} is missing from this installation ({self.rules_location})."
 
 
 class GameRegistry:

@@ -130,6 +130,23 @@ def _takes_names(function: Any) -> bool:
         return False
 
 
+def picture_name(shown: str) -> str:
+    """A display name as a picture can draw it: the font's characters only, at most
+    ``PICTURE_NAME_CHARS``; "" when nothing readable is left (the row says "Seat N")."""
+    from bot import cardart
+
+    plain = cardart.drawable(shown)[:PICTURE_NAME_CHARS].strip()
+    return plain if any(ch.isalnum() for ch in plain) else ""
+
+
+def keep_name(publish: dict[str, Any], user: int, shown: str) -> None:
+    """Note ``user``'s display name in a table's ``publish`` (saved with the table), so a
+    restart still names them in its pictures before they click again."""
+    plain = picture_name(shown)
+    if plain and not computer.is_computer(user):
+        publish.setdefault("names", {})[str(user)] = plain
+
+
 def mentions(players: Iterable[int]) -> str:
     people = [computer.name(p) for p in players]
     if len(people) <= 1:
@@ -454,8 +471,6 @@ class Publisher:
         characters the picture's font can draw are kept, at most ``PICTURE_NAME_CHARS``;
         a player with no such name (not cached, or a name of emoji only) is left out and
         their row says "Seat N"."""
-        from bot import cardart
-
         guild = self.bot.get_guild(table.guild_id)
         seated = table.state.players if table.state is not None else table.record.players
         # Kept with the table, so a restart still names everyone before they click again.
@@ -467,8 +482,8 @@ class Publisher:
             else:
                 member = guild.get_member(player) if guild is not None else None
                 shown = member.display_name if member is not None else self.display_names.get((table.guild_id, player), "")
-            plain = cardart.drawable(shown)[:PICTURE_NAME_CHARS].strip()
-            if any(ch.isalnum() for ch in plain):
+            plain = picture_name(shown)
+            if plain:
                 if not computer.is_computer(player) and stored.get(str(player)) != plain:
                     stored[str(player)] = plain
                 names[player] = plain

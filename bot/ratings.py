@@ -21,6 +21,7 @@ Stalemates and draws store everyone sharing a place, which rates as a tie.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
 import math
 from collections.abc import Mapping, Sequence
@@ -344,3 +345,43 @@ async def _write_replay(db: repos.Connection, game: str, result: tuple[dict[int,
     await repos.add_rating_history(db, history)
     await repos.set_guild_setting(db, _version_key(game), model_version(game))
     return len({row[1] for row in history})
+
+
+# ------------------------------------------------------------------ /privacy
+
+
+def _register_privacy() -> None:
+    """What /privacy shows, exports and forgets of ratings (bot/privacy.py): the ratings and
+    their history are the person's rows (forget deletes them; the privacy module's hook then
+    replays every game they played, with a former player in their place); a session's
+    standing becomes a former player's, as results do."""
+    from bot import privacy  # here: bot.privacy imports this module to wire its replay hook
+
+    privacy.register(privacy.rows_kind(
+        "ratings", "ratings", "Your ratings",
+        "Derived from your results: kept as long as they are, rebuilt from them when needed."))
+    privacy.register(privacy.rows_kind(
+        "rating_history", "rating_history", "Your rating after each rated game",
+        "Derived from your results, for /profile's picture: kept as long as they are."))
+
+    async def describe(db: repos.Connection, user_id: int, rules: Any) -> str | None:
+        rows = await repos.session_results_of_user(db, user_id)
+        if not rows:
+            return None
+        return (f"{len(rows)} session standing{'s' if len(rows) != 1 else ''} (an Onion session's final place, "
+                "rated as one game). Kept while Deckhand is in the server, like results.")
+
+    async def export(db: repos.Connection, user_id: int) -> list[dict[str, Any]]:
+        return [{"last_round_table": r["table_id"], "game": r["game"], "place": r["place"], "players": r["players"],
+                 "finished_at": privacy.when(r["finished_at"])} for r in await repos.session_results_of_user(db, user_id)]
+
+    async def forget(db: repos.Connection, user_id: int, context: Any) -> None:
+        for row in await repos.session_results_of_user(db, user_id):
+            context.games.add(row["game"])
+            await repos.reassign_session_user(db, row["table_id"], user_id, FORMER_PLAYERS)
+
+    privacy.register(privacy.DataKind("session_results", "Your session standings", describe, export, forget))
+
+
+if importlib.util.find_spec("bot.privacy") is not None:
+    _register_privacy()

@@ -552,6 +552,14 @@ class Storage:
         async with self.reading(guild_id):
             pass
 
+    async def close_guild(self, guild_id: int) -> None:
+        """Close one guild's connection (waiting for its transaction), e.g. before its
+        file is deleted (storage/purge.py); the next use opens it afresh."""
+        slot = self._slots.pop(guild_id, None)
+        self._checked.discard(guild_id)
+        if slot is not None:
+            await self._close_quietly(slot)
+
     async def close(self) -> None:
         while self._slots:
             _, slot = self._slots.popitem()

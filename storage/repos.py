@@ -134,6 +134,10 @@ def _digits(value: Any) -> int | str:
 
 #: Player ids of computer seats (bot/computer.py): small negative numbers no Discord user has.
 COMPUTER_SEATS = range(-999, 0)
+#: Player ids of "a former player" (someone who used /privacy forget, bot/privacy.py): one per
+#: seat of a finished game. Below 2**22, where no Discord id can be (a snowflake's time part
+#: would be Discord's first millisecond), and positive, so they read as people, not computers.
+FORMER_PLAYERS = range(4_194_000, 1 << 22)
 
 
 def _seat(value: Any, column: str) -> int:
@@ -409,9 +413,10 @@ async def leaderboard(db: Connection, game: str, limit: int = 10, *, with_comput
     which = "IN" if with_computers else "NOT IN"
     async with db.execute(
         "SELECT user_id, COUNT(*) AS played, SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS wins FROM results WHERE game = ? AND user_id > 0"
+        " AND (user_id < ? OR user_id >= ?)"  # former players (bot/privacy.py) are nobody's standing
         f" AND table_id {which} (SELECT table_id FROM results WHERE user_id < 0)"
         " GROUP BY user_id ORDER BY wins DESC, played ASC, user_id LIMIT ?",
-        (game, limit),
+        (game, FORMER_PLAYERS.start, FORMER_PLAYERS.stop, limit),
     ) as cursor:
         return [Standing(row[0], row[1], row[2]) for row in await cursor.fetchall()]
 
@@ -442,6 +447,111 @@ async def last_host(db: Connection, channel_id: int, game: str) -> int | None:
     ) as cursor:
         row = await cursor.fetchone()
     return row[0] if row else None
+
+
+# ------------------------------------------------------------------------ privacy
+# What bot/privacy.py reads, rewrites and purges about one person (issue 25).
+
+
+async def tables_of_user(db: Connection, user_id: int) -> list[aiosqlite.Row]:
+    """Raw rows of every table ``user_id`` sat at or hosted (decode with TableRecord.from_row).
+    The LIKE is a coarse filter on the JSON text; callers check ``players`` exactly."""
+    async with db.execute(
+        "SELECT * FROM game_tables WHERE host_id = ? OR players LIKE ? ORDER BY id", (user_id, f"%{int(user_id)}%")
+    ) as cursor:
+        return list(await cursor.fetchall())
+
+
+async def actions_of_user(db: Connection, user_id: int) -> list[aiosqlite.Row]:
+    async with db.execute(
+        "SELECT table_id, seq, code, source, at FROM actions WHERE user_id = ? ORDER BY table_id, seq", (user_id,)
+    ) as cursor:
+        return list(await cursor.fetchall())
+
+
+async def results_of_user(db: Connection, user_id: int) -> list[aiosqlite.Row]:
+    async with db.execute(
+        "SELECT table_id, game, place, players, finished_at FROM results WHERE user_id = ? ORDER BY table_id", (user_id,)
+    ) as cursor:
+        return list(await cursor.fetchall())
+
+
+async def user_settings_of(db: Connection, user_id: int) -> dict[str, Any]:
+    async with db.execute("SELECT key, value FROM user_settings WHERE user_id = ? ORDER BY key", (user_id,)) as cursor:
+        return {row[0]: json.loads(row[1]) for row in await cursor.fetchall()}
+
+
+async def delete_user_settings(db: Connection, user_id: int) -> int:
+    return await execute_count(db, "DELETE FROM user_settings WHERE user_id = ?", (user_id,))
+
+
+async def all_carryover(db: Connection, game: str | None = None) -> list[tuple[int, str, dict[str, Any], float]]:
+    """(channel_id, game, data, updated_at) of every carryover row (of one game)."""
+    sql, args = ("SELECT channel_id, game, data, updated_at FROM carryover", ())
+    if game is not None:
+        sql, args = sql + " WHERE game = ?", (game,)
+    async with db.execute(sql + " ORDER BY channel_id, game", args) as cursor:
+        return [(row[0], row[1], json.loads(row[2]), row[3]) for row in await cursor.fetchall()]
+
+
+async def replace_carryover_data(db: Connection, channel_id: int, game: str, data: dict[str, Any]) -> None:
+    """Rewrite a carryover's data and keep its time (a forget is not a game)."""
+    await _write(db, "UPDATE carryover SET data = ? WHERE channel_id = ? AND game = ?", (_dumps(data), channel_id, game))
+
+
+async def rewrite_tables(db: Connection, updates: Sequence[tuple[int, dict[str, Any]]]) -> None:
+    """``update_table`` of many tables, without touching ``updated_at``: rewriting who sat
+    at a finished game must not restart the clock its move log is kept by. Rows with the
+    same columns go in one ``executemany`` (one trip to SQLite's thread or to PostgreSQL)."""
+    groups: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+    for table_id, columns in updates:
+        assignments, values = _set_clause(columns)
+        groups.setdefault(tuple(sorted(columns)), []).append((*values, table_id))
+    for names, rows in groups.items():
+        sql = f"UPDATE game_tables SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?"
+        if dialect(db) == "sqlite":
+            await db.executemany(sql, rows)
+        else:
+            from storage.pg import translate  # asyncpg's executemany: one pipelined batch
+
+            await db.raw.executemany(translate(sql), rows, timeout=60)  # a rare request; the default 2 s is per move
+
+
+async def reassign_user(db: Connection, table: str, old: int, new: int, table_ids: Sequence[int]) -> int:
+    """``old``'s rows of ``actions`` or ``results`` at these tables become ``new``'s, in
+    statements of up to 500 ids (SQLite's and asyncpg's parameter limits are far above)."""
+    if table not in ("actions", "results"):
+        raise ValueError(f"not a table of players' rows: {table}")
+    changed, ids = 0, list(table_ids)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        changed += await execute_count(
+            db, f"UPDATE {table} SET user_id = ? WHERE user_id = ? AND table_id IN ({', '.join('?' for _ in chunk)})",
+            (new, old, *chunk),
+        )
+    return changed
+
+
+async def has_old_actions(db: Connection, finished_before: float) -> bool:
+    """Whether :func:`purge_old_actions` would delete anything (a read: no write lock)."""
+    async with db.execute(
+        "SELECT EXISTS (SELECT 1 FROM actions WHERE table_id IN (SELECT id FROM game_tables"
+        " WHERE status NOT IN ('lobby', 'playing') AND updated_at < ?))",
+        (finished_before,),
+    ) as cursor:
+        (found,) = await cursor.fetchone()
+    return bool(found)
+
+
+async def purge_old_actions(db: Connection, finished_before: float) -> int:
+    """Delete the move logs of tables that ended (finished, cancelled, broken) before
+    ``finished_before``; their results and final state stay. Returns the rows deleted."""
+    return await execute_count(
+        db,
+        "DELETE FROM actions WHERE table_id IN (SELECT id FROM game_tables"
+        " WHERE status NOT IN ('lobby', 'playing') AND updated_at < ?)",
+        (finished_before,),
+    )
 
 
 # ------------------------------------------------------------------------ ratings
@@ -648,3 +758,20 @@ async def rivals(db: Connection, game: str, user_id: int, source: str) -> list[R
         (game, user_id),
     ) as cursor:
         return [Rival(row[0], row[1], row[2] or 0, row[3] or 0) for row in await cursor.fetchall()]
+
+
+async def session_results_of_user(db: Connection, user_id: int) -> list[aiosqlite.Row]:
+    async with db.execute(
+        "SELECT table_id, game, place, players, finished_at FROM session_results WHERE user_id = ? ORDER BY table_id", (user_id,)
+    ) as cursor:
+        return list(await cursor.fetchall())
+
+
+async def reassign_session_user(db: Connection, table_id: int, old: int, taken_from: range) -> int:
+    """``old``'s standing in one session becomes the first id of ``taken_from`` (the former
+    players) that nobody else in that session holds; returns that id."""
+    async with db.execute("SELECT user_id FROM session_results WHERE table_id = ?", (table_id,)) as cursor:
+        taken = {row[0] for row in await cursor.fetchall()}
+    new = next(i for i in taken_from if i not in taken)
+    await _write(db, "UPDATE session_results SET user_id = ? WHERE table_id = ? AND user_id = ?", (new, table_id, old))
+    return new

@@ -90,6 +90,21 @@ async def storage_backend(backend_name, request, tmp_path):
     await storage.close()
 
 
+# ------------------------------------------------------------------ Discord conformance
+#
+# SimCord accepts payloads real Discord refuses with a 400, so every request the bot sends in
+# every test is checked against Discord's OpenAPI document and documented limits
+# (tests/discord_conformance.py). A violation fails the test that caused it, even when the bot
+# swallowed the request's error: at the end of the test's call, or at its teardown for a request
+# sent while the fixtures wound down.
+
+
+# (the fixture and the hook live beside the checker, so a pytester run can load them as a plugin)
+from tests.discord_conformance import _discord_conformance, pytest_runtest_call, pytest_terminal_summary  # noqa: E402, F401
+
+pytest_plugins = ["pytester"]  # tests/platform/test_discord_conformance.py runs a failing test inside
+
+
 # ------------------------------------------------------------------ SQLite threads
 #
 # aiosqlite (0.22 and later) runs each connection on a non-daemon thread, so one

@@ -4,6 +4,7 @@ game's thread), Cancel, Rematch; and the lobby message that shows it all."""
 from __future__ import annotations
 
 import contextlib
+import inspect
 import logging
 import secrets
 from collections.abc import Sequence
@@ -11,9 +12,10 @@ from typing import Any
 
 import discord
 
-from bot import computer, guard, views
+from bot import computer, guard, sessions, views
 from bot.engine import RuleError
 from bot.games import GameSpec
+from bot.publish import keep_name
 from bot.tables.table import RECENT_LINES, Table, TableError, _reply, now_ts
 from storage import repos
 
@@ -26,6 +28,7 @@ class LobbyMixin:
     async def open_lobby(
         self, interaction: discord.Interaction, spec: GameSpec, options: dict[str, Any] | None = None, *,
         players: Sequence[int] = (), seat_choices: dict[int, str] | None = None, house_rules: bool = True, note: str = "",
+        names: dict[str, str] | None = None,
     ) -> None:
         """Open a lobby where the command was typed. In a thread (a Rematch, or a
         command typed in one) the game is then played in that thread; in a channel,
@@ -62,6 +65,17 @@ class LobbyMixin:
         if note:
             record.publish["note"] = note  # the game's word for the lobby (its footer)
         record.players = [host, *[p for p in players if p != host]]
+        # Display names go with the table (a Rematch brings the last table's): after a
+        # restart its pictures still name players who have not clicked since.
+        record.publish["names"] = {k: v for k, v in (names or {}).items() if int(k) in record.players}
+        keep_name(record.publish, host, interaction.user.display_name)
+        if sessions.has_sessions(spec):
+            # The lobby of a session's next round says what carries over (Onion's bankrolls);
+            # Start reads the carryover afresh.
+            async with self.storage.reading(guild_id) as db:
+                carry = await repos.get_carryover(db, parent_id, spec.key)
+            if carry:
+                record.publish["carry"] = carry
         if spec.seat_choices:
             # The opener joins the first side; they can switch with the other Join button.
             record.seat_choices = dict(seat_choices or {}) or {host: spec.seat_choices[0][0]}
@@ -188,7 +202,8 @@ class LobbyMixin:
             seat_choices = dict(record.seat_choices)
             if choice:
                 seat_choices[user] = choice
-            await self._save_lobby(table, players=players, seat_choices=seat_choices)
+            keep_name(record.publish, user, interaction.user.display_name)
+            await self._save_lobby(table, players=players, seat_choices=seat_choices, publish=record.publish)
         await self._refresh_lobby(interaction, table)
 
     async def leave(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
@@ -389,7 +404,8 @@ class LobbyMixin:
             await _reply(interaction, f"Only the players of that game can call a rematch; open a new table with `/{spec.key} new`.")
             return
         options = record.publish.get("lobby_options") or {k: v for k, v in record.options.items() if k != "carry"}
-        await self.open_lobby(interaction, spec, dict(options), players=record.players, seat_choices=record.seat_choices, house_rules=False)
+        await self.open_lobby(interaction, spec, dict(options), players=record.players, seat_choices=record.seat_choices, house_rules=False,
+                              names=record.publish.get("names"))
 
 
 def _table_size(table: Table) -> tuple[int, int]:
@@ -416,7 +432,8 @@ def _option_lines(table: Table) -> list[str]:
     own = {k: v for k, v in options.items() if spec.house_rule(k) is None and k not in ("carry", "players")}
     describe_own = getattr(spec.render, "table_option_lines", None)
     if describe_own is not None:
-        lines = list(describe_own(own))
+        carry = table.record.publish.get("carry")
+        lines = list(describe_own(own, carry=carry) if carry and _takes(describe_own, "carry") else describe_own(own))
     else:  # the size is said above; carried state is not an option
         lines = [f"{key.replace('_', ' ').capitalize()}: **{value}**" for key, value in sorted(own.items())]
     # A game may word a house rule for this table, or leave out one it has no use
@@ -438,6 +455,13 @@ def _option_lines(table: Table) -> list[str]:
         noun = "house rule is" if usual == 1 else "house rules are"
         changed.append(f"{usual} {other}{noun} at their usual setting: `/settings show game:{spec.key}` lists them.")
     return lines + changed
+
+
+def _takes(function: Any, name: str) -> bool:
+    try:
+        return name in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _can_manage(interaction: discord.Interaction, table: Table) -> bool:

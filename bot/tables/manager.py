@@ -13,7 +13,7 @@ from bot import guard
 from bot.bus import Bus, LocalBus
 from bot.config import Settings
 from bot.games import GameRegistry
-from bot.publish import Publisher
+from bot.publish import Publisher, table_unit
 from bot.tables.chat import ChatMixin
 from bot.tables.guild_settings import GuildSettingsMixin
 from bot.tables.hands import HandsMixin
@@ -113,6 +113,14 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
                 return loaded
         if record.status == "finished":
             spec = self.games.get(record.game)
+            following = self.active_in_channel(guild_id, record.place)
+            if spec is not None and following is not None and following.spec.key == spec.key:
+                # A later table of the same game here (Onion's next round): point to it.
+                unit = table_unit(spec)
+                if following.status == "lobby":
+                    raise TableError(f"That {unit} has finished; the next {unit} is waiting in its lobby here (press Join on it).")
+                raise TableError(f"That {unit} has finished; the next {unit} is in play here ({spec.title} #{following.id}): "
+                                 "`/hand` shows your cards in it.")
             how = f"`/{spec.key} new`" if spec is not None else "a game's `new` command"
             raise TableError(f"That game has finished. Start a new one with {how}.")
         if record.status == "cancelled":

@@ -30,6 +30,7 @@ from bot.render_util import (
     show_card,
 )
 from cogs.enid.names import SUIT_NAMES
+from storage.repos import FORMER_PLAYERS
 
 COLOUR = discord.Colour.dark_teal()
 #: The finished board's button (``bot/sessions.py``): the same players' next game, in the same session.
@@ -428,6 +429,14 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
     return lines
 
 
+def _person(player: Any) -> str:
+    """A mention, or "a former player" for someone forgotten (bot/privacy.py): a chain
+    name without its author, or a reserved id that no one may be @mentioned as."""
+    if not isinstance(player, int) or isinstance(player, bool) or player in FORMER_PLAYERS:
+        return "a former player"
+    return f"<@{player}>"
+
+
 def session_summary(carry: Mapping[str, Any]) -> str:
     """A session's whole story (``/enid session end``, ``bot/sessions.py``): the Enid
     chain in order with each name's author, and each game's result."""
@@ -435,7 +444,7 @@ def session_summary(carry: Mapping[str, Any]) -> str:
     results = carry.get("results") or []
     lines = [f"**The Enid chain** ({len(chain)} middle name{'s' if len(chain) != 1 else ''}):"]
     if chain:
-        lines += [f"{n}. {' '.join(str(w).capitalize() for w in entry.get('words', []))} — by <@{entry.get('author')}>" for n, entry in enumerate(chain, 1)]
+        lines += [f"{n}. {' '.join(str(w).capitalize() for w in entry.get('words', []))} — by {_person(entry.get('author'))}" for n, entry in enumerate(chain, 1)]
         lines.append("In full: Enid " + " ".join(" ".join(str(w).capitalize() for w in e.get("words", [])) for e in chain) + " Blyton.")
     else:
         lines.append("Nobody named the Enid Blyton this session.")
@@ -445,9 +454,9 @@ def session_summary(carry: Mapping[str, Any]) -> str:
     lines.append(f"**Results** ({len(results)} game{'s' if len(results) != 1 else ''}):")
     for n, result in enumerate(results, 1):
         placements = result.get("placements") or []
-        order = ", then ".join(" and ".join(f"<@{p}>" for p in place) for place in placements)
+        order = ", then ".join(" and ".join(_person(p) for p in place) for place in placements)
         winner = result.get("winner")
-        lines.append(f"Game {n}: " + (f"<@{winner}> won" if winner is not None else "no winner") + (f" ({order})" if order else "") + ".")
+        lines.append(f"Game {n}: " + (f"{_person(winner)} won" if winner is not None else "no winner") + (f" ({order})" if order else "") + ".")
     lines.append("The next Enid game here starts a new chain.")
     return "\n".join(lines)
 

@@ -27,6 +27,14 @@ face-up and declared cards, chips, bets and counts), never from the game:
   Done. It never declares the Archchancellor (its forced disclosures help the others
   more than it) and picks the replacement or the card to disclose that keeps its best hand.
 
+- **The duel** (Millard's showdown): the laid hands are known. Show a hand that wins the duel
+  as it stands; else a rearrangement the rules offer (each one holds against the hand
+  opposite); else a modifier that wins it (hard first weighs its modifiers in imagined
+  showdowns against the hands still to come, as for declarations; easy tries each one
+  against the hand laid opposite, the Lady and Fate aside); else show if allowed, else concede.
+  The rules offer only modifiers that answer (they change the hand opposite or better one's
+  own), so neither level is tempted by a card that changes nothing.
+
 easy spends a fixed, small number of hand evaluations (about 40, a few ms);
 hard samples until its budget's deadline (or its caps: ``Budget.determinizations`` imagined
 deals, ``Budget.iterations`` hand evaluations it really makes), so with a 0.1 s budget it
@@ -63,7 +71,7 @@ from typing import Any
 from bot.ai import Budget, GameAI, PlayerView
 from bot.ai.deal import standing, unseen_cards
 from bot.engine import Action
-from cogs.onion.rules import OnionGame
+from cogs.onion.rules import OnionGame, laid_as
 from cogs.onion.scoring import (
     DEATH, SENDER_OF_EIGHT, Arrangement, Card, ScoringContext, best_arrangement, onion_deck, parse_card,
     showdown_winners,
@@ -127,12 +135,15 @@ def read_table(view: PlayerView) -> Table:
     live = [p for p in obs["players"] if not (seats[p]["folded"] or seats[p]["out"] or seats[p]["left"])]
     mine = tuple(parse_card(c) for c in [*obs.get("hand", []), *obs.get("face_up", [])])
     opponents = tuple(p for p in live if p != me)
-    known = {p: tuple(parse_card(c) for c in seats[p]["up"]) for p in opponents}
-    hidden = {p: int(seats[p]["down"]) for p in opponents}
+    # A hand laid in the duel (Millard's showdown) lies face up: all its cards are known.
+    laid = {s["player"]: s["cards"] for s in obs.get("showdown") or [] if s["player"] != me}
+    known = {p: tuple(parse_card(c) for c in laid.get(p, seats[p]["up"])) for p in opponents}
+    hidden = {p: 0 if p in laid else int(seats[p]["down"]) for p in opponents}
     offered = [parse_card(c) for c in obs.get("offered", [])]
     seen = [*mine, *(c for c in offered if c not in mine)]  # a disclosure offers own cards
     for s in obs["seats"]:
-        seen += map(parse_card, [*(s["up"] if s["player"] != me else []), *s["aside"]])
+        shown = laid.get(s["player"], s["up"]) if s["player"] != me else []
+        seen += map(parse_card, [*shown, *s["aside"]])
     unseen = tuple(unseen_cards(FULL_PACK, seen))
     visible = {c for p in live for c in seats[p]["up"]}
     declared = {d["power"]: d["player"] for d in obs.get("declared", [])}
@@ -389,6 +400,8 @@ class Mind:
             return self.exchange()
         if phase == "declare":
             return self.declare()
+        if phase == "duel":
+            return self.duel()
         sampler = self.sampler()
         p = sampler.win_share(self.signals() if self.level == "hard" else None)
         e = self.edge(p)
@@ -413,8 +426,7 @@ class Mind:
             mine = int((obs["auction"] or {}).get("bids", {}).get(str(self.view.player), 0))
             low = int(obs["auction"]["minimum"])
             limit = min(chips + mine, int(p * self.pot()))
-            # The last one in wins the Pot by bidding the minimum: nobody else may outbid.
-            keen = e > 0 or not self.table.opponents
+            keen = e > 0
             return Action("bid", arg=str(low)) if keen and low <= limit else Action("decline")
         if phase == "buy" and step == "buy":
             reserve = chips - 3 * self.stake
@@ -430,7 +442,7 @@ class Mind:
         """hard, one opponent: the bet with the best expected chips, if the opponent calls
         a bet only with the part of its imagined hands strong enough for the price (its rank
         above the pot odds it is offered, as easy does) and folds the rest. A fold by the
-        opponent wins the Pot (a Dealer who folds leaves us the only bidder in the auction)."""
+        opponent wins the Pot (a Dealer who folds leaves us the last player in)."""
         pot = self.pot()
         (them,) = self.table.opponents
         wins, ranks, weights = [r[0] for r in sampler.results], sampler.ranks[them], sampler.weights
@@ -485,14 +497,63 @@ class Mind:
             best_i = 0
         return Action("discard", options[best_i])
 
-    def declare(self) -> Action:
+    def duel(self) -> Action:
+        """Millard's showdown: show the hand when it may be shown and wins this duel; else a
+        modifier that wins it (easy: tried against the hand laid opposite; hard: the
+        declaration its imagined showdowns favour, as in the declaration round); else show
+        if allowed (never worse than conceding: the loser answers again), else concede."""
+        d = self.obs.get("duel") or {}
+        me = self.view.player
+        other = d.get("champion") if d.get("champion") != me else d.get("challenger")
+        show, concede = self.codes.get("show"), self.codes.get("concede", self.legal[-1])
+        mods = [a for a in self.legal if a.kind in ("declare", "rewild")]
+        if other is None or other not in self.table.known:
+            return show or concede
+        if show is not None and self._wins_duel(other, None):
+            return show
+        # The rules offer only rearrangements that hold against the hand opposite (a smaller
+        # Onion escaping a cripple, or a dodged hand re-formed at its best): take one.
+        rearranged = [a for a in self.legal if a.kind == "rearrange"]
+        if rearranged:
+            return rearranged[0]
+        if self.level == "hard":
+            fallback = show or concede
+            chosen = self.declare(fallback)
+            if chosen != fallback:
+                return chosen
+        # A modifier that wins this duel outright (hard too, when its imagined deals were
+        # too few to be sure: conceding loses for certain).
+        for action in mods:
+            if action.arg not in ("lady", "fate") and self._wins_duel(other, _change(action, self.table)):
+                return action
+        return show or concede
+
+    def _wins_duel(self, other: int, change: Change | None) -> bool:
+        """Would this seat's hand beat ``other``'s laid hand, after ``change``?"""
+        t = self.table
+        hand, contexts = list(t.mine), dict(t.contexts)
+        if change is not None:
+            hand, contexts = change(hand, contexts, [])
+        mine = best_arrangement(hand, contexts[t.me])
+        theirs = best_arrangement(list(t.known[other]), contexts[other])
+        # A hand laid otherwise (around a smaller Onion) is compared as it lies.
+        layouts = (self.obs.get("duel") or {}).get("layouts") or []
+        top = next((cards for q, cards in layouts if q == other), None)
+        if top:
+            theirs = laid_as(list(t.known[other]), [parse_card(c) for c in top], contexts[other], theirs) or theirs
+        best = showdown_winners([mine, theirs])
+        if len(best) == 2:
+            return t.precedence.index(t.me) < t.precedence.index(other)
+        return best == [0]
+
+    def declare(self, fallback: Action | None = None) -> Action:
         t = self.table
         tries: list[tuple[Action, Callable]] = []
         for action in self.legal:
             change = _change(action, t)
             if change is not None:
                 tries.append((action, change))
-        done = self.codes.get("done", self.legal[-1])
+        done = fallback or self.codes.get("done", self.legal[-1])
         if not tries:
             return done
         need = t.future(t.me)

@@ -32,6 +32,7 @@ from bot.render_util import (
     clip_lines_from_end,
     fit_embed,
     name_of,
+    ordinal,
     plural,
     seat_label,
 )
@@ -49,7 +50,7 @@ POWER_LABELS = {
     "atuin": "Declare Great A'Tuin: shift 8 points",
     "elephants": "Declare the Elephants: a Double Onion",
     "sender": "Declare the Sender of Eight",
-    "death": "Declare Death",
+    "death": "Declare Death: one picture out of every Double Onion",
     "archchancellor": "Declare the Archchancellor",
     "fool": "Declare the Fool: bagels and Onions swap",
 }
@@ -63,8 +64,9 @@ STEP_HINTS = {
     ("auction", ""): "to bid for the dealership or decline (if nobody bids, everyone folds)",
     ("buy", "buy"): "to buy face-down cards (one Stake each; the rest of the five are dealt face up)",
     ("buy", "extra"): "to make an extra bet (the Dealer must match the total or pass the dealership)",
-    ("offer", ""): "to match the extra bets and take the dealership, or pass it on",
+    ("offer", ""): "to match the extra bets and take the passed dealership, or pass it on",
     ("declare", ""): "to declare special cards or say done",
+    ("duel", ""): "to answer the hand laid: show yours if it equals or beats it, lay it otherwise, play a modifier, or concede",
 }
 
 OUTCOMES = {"showdown": "wins the showdown", "seniority": "wins a complete tie by seniority",
@@ -76,6 +78,11 @@ def step_hint(obs: Mapping[str, Any], default: str = "") -> str:
     key = (obs.get("phase"), obs.get("step", ""))
     if key == ("bet", "respond") and not obs.get("raising"):
         return "to match the Dealer's amount or fold (no raising in this part)"
+    duel = obs.get("duel") or {}
+    if key == ("duel", "") and duel.get("step") == "answer":
+        return "to answer a beaten hand with a modifier (or re-form it, once), or concede"
+    if key == ("offer", "") and obs.get("dealer") in (obs.get("current") or []):
+        return "as the Dealer to match the extra bets, pass the dealership to the Elder, or fold"
     return STEP_HINTS.get(key, default)
 
 
@@ -102,7 +109,8 @@ def _part_line(obs: Mapping[str, Any]) -> str:
     return {"exchange": "**The exchange**", "auction": "**Auction for the dealership**",
             "buy": "**The second deal:** buying cards and extra bets",
             "offer": "**Extra bets:** the Dealer matches them or passes the dealership",
-            "declare": "**Declarations** before the showdown", "over": "**Round over**"}.get(str(phase), "")
+            "declare": "**Declarations** before the showdown", "over": "**Round over**",
+            "duel": "**The showdown**, hand against hand (Millard's duel)"}.get(str(phase), "")
 
 
 def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
@@ -135,6 +143,14 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
             owes = f" (owes {plural(owed, 'chip')})" if owed else ""
             thinking = " (a computer player: it moves in a moment)" if computer.is_computer(p) else ""
             lines.append(f"**Turn:** {name_of(names, p)} {hint}".rstrip() + owes + thinking)
+    duel = obs.get("duel")
+    if duel:
+        line = f"**Holds the better cards:** {name_of(names, duel['champion'])}"
+        if duel.get("challenger") is not None:
+            line += f" · **brought in:** {name_of(names, duel['challenger'])}"
+        if duel.get("to_come"):
+            line += " · then " + ", ".join(name_of(names, p) for p in duel["to_come"])
+        lines.append(line)
     auction = obs.get("auction")
     if auction:
         bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or "no bids yet"
@@ -209,15 +225,35 @@ def footer_hint(observation: Mapping[str, Any]) -> str:
             + " · ✦ marks a special card · The rules: /rules onion")
 
 
-def table_option_lines(options: Mapping[str, Any]) -> list[str]:
+#: At most this many bankrolls are listed in a lobby (richest first).
+LOBBY_BANKROLLS = 10
+
+
+def table_option_lines(options: Mapping[str, Any], carry: Mapping[str, Any] | None = None) -> list[str]:
     """The table's own options (variant, chips, Stake, raise cap) as a sentence for the
-    lobby; the platform adds the house rules."""
+    lobby; the platform adds the house rules. ``carry``: the channel's session, when one
+    goes on (a Next round lobby): its bankrolls are what the players bring, not the
+    starting chips."""
     get = lambda key: options.get(key, DEFAULTS[key])  # noqa: E731
+    carry = carry or {}
+    rounds = int(carry.get("round", 0))
     if str(get("variant")) == "plain":
-        return ["Plain variant: no chips, no betting; the round's winner scores a win and deals next."]
-    stake = get("stake")
-    return [f"Gambling: everyone starts with {plural(int(get('chips')), 'chip')}; the Stake is "
-            f"{plural(int(stake), 'chip')} and a raise is at most {plural(int(get('raise_cap')) * int(stake), 'chip')}."]
+        lead = f"Plain variant, round {rounds + 1} of the session" if rounds else "Plain variant"
+        return [f"{lead}: no chips, no betting; the round's winner scores a win and deals next."]
+    stake, chips = int(get("stake")), plural(int(get("chips")), "chip")
+    rules = f"the Stake is {plural(stake, 'chip')} and a raise is at most {plural(int(get('raise_cap')) * stake, 'chip')}."
+    banks = {int(p): int(v) for p, v in (carry.get("bankrolls") or {}).items()}
+    if not banks:
+        return [f"Gambling: everyone starts with {chips}; {rules}"]
+    richest = sorted(banks, key=lambda p: (-banks[p], p))
+    listed = ", ".join(f"{computer.name(p)} {banks[p]}" for p in richest[:LOBBY_BANKROLLS])
+    more = f" and {len(richest) - LOBBY_BANKROLLS} more" if len(richest) > LOBBY_BANKROLLS else ""
+    lines = [f"Gambling, round {rounds + 1} of the session: bankrolls carry over ({listed}{more}); "
+             f"a newcomer starts with {chips}; {rules}"]
+    if int(carry.get("pot", 0)):
+        lines.append(f"The Pot of {plural(int(carry['pot']), 'chip')} from the last round, which everybody folded, "
+                     "is this round's ante: nobody antes.")
+    return lines
 
 
 def _your_task(obs: Mapping[str, Any]) -> str:
@@ -230,6 +266,12 @@ def _your_task(obs: Mapping[str, Any]) -> str:
         return "The Archchancellor makes you disclose one face-down card: choose it."
     if viewer not in (obs.get("current") or []):
         return "Waiting for your turn."
+    duel = obs.get("duel") or {}
+    if obs.get("phase") == "duel" and duel.get("step") == "challenge":
+        if obs.get("may_show"):
+            return "Your turn: your hand equals or beats the hand laid. Show it (or lay it otherwise), or play a modifier first."
+        return ("Your turn: your hand cannot equal or beat the hand laid as it is. Lay it otherwise or play a "
+                "modifier that changes that (if offered), or concede.")
     owed = (obs.get("owed") or {}).get(str(viewer))
     hint = step_hint(obs, "to act")
     if owed:
@@ -291,6 +333,14 @@ def _label(action: Action) -> tuple[str, str, str]:
         return "Make my eights wild again (the Lady)", "button", "primary"
     if kind == "done":
         return "Done declaring", "button", "success"
+    if kind == "show":
+        return "Show my hand (it equals or beats)", "button", "success"
+    if kind == "rearrange":
+        if arg == "best":
+            return "Re-form my hand at its best (once)", "button", "primary"
+        return f"Lay a {arg.replace('-', ' ')} first (escapes the cripple)", "button", "primary"
+    if kind == "concede":
+        return "Concede", "button", "danger"
     if kind in ("pick", "disclose"):
         verb = "Take" if kind == "pick" else "Disclose"
         return f"{verb} {show(str(action.cards[0]))}", "select", "primary"
@@ -395,6 +445,20 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             lines.append(f"{who} makes their own eights wild again with the Lady")
         elif kind == "showdown":
             lines.append(f"{who}: {d.get('explanation')}")
+        elif kind == "duel_start":
+            lines.append("The showdown, hand against hand: the Elder lays their hand first")
+        elif kind == "duel":
+            lines.append(f"{name_of(names, d.get('challenger'))} is brought in against {name_of(names, d.get('champion'))}")
+        elif kind == "duel_lead":
+            how = " (a complete tie: seniority)" if d.get("tie") else ""
+            lines.append(f"{name_of(names, d.get('winner'))}'s hand beats {name_of(names, d.get('loser'))}'s{how}")
+        elif kind == "concede":
+            why = " (no answer left)" if d.get("forced") else ""
+            lines.append(f"{who} concedes to {name_of(names, d.get('winner'))}{why}")
+        elif kind == "reformed":
+            lines.append(f"{who} re-forms: {d.get('explanation')}")
+        elif kind == "rearranged":
+            lines.append(f"{who} re-forms their hand: {d.get('explanation')}")
         elif kind == "crippled":
             lines.append(f"🧅 {who} cripples {name_of(names, d.get('victim'))} with a {d.get('run')}")
         elif kind == "won":
@@ -488,15 +552,75 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     return rows
 
 
-def final_text(obs: Mapping[str, Any]) -> str | None:
-    """The end of a round everybody folded: no draw, nobody won it (the platform's
-    words for the other ends)."""
-    if obs.get("outcome") != "all_fold":
-        return None
-    text = "🤝 Everybody folded: nobody won the Cripple Mr Onion round."
-    if obs.get("pot"):
-        text += f" The Pot of {plural(int(obs['pot']), 'chip')} carries to the next round."
-    return text
+def _people(players: Sequence[int]) -> str:
+    names = [computer.name(p) for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _lost_on(mine: Sequence[str], theirs: Sequence[str]) -> str:
+    """Why a hand with groupings ``mine`` lost to the winner's ``theirs`` (highest first)."""
+    top = mine[0] if mine else "no grouping"
+    for i in range(max(len(mine), len(theirs))):
+        a = mine[i] if i < len(mine) else "nothing"
+        b = theirs[i] if i < len(theirs) else "nothing"
+        if a != b:
+            return top if i == 0 else f"{top} too, lost on the {ordinal(i + 1)} grouping: {a} against {b}"
+    return f"{top}, the same groupings: the tie goes to seniority"
+
+
+def final_text(obs: Mapping[str, Any]) -> str:
+    """How a round ends, in full: who won and how, who was beaten at the showdown by
+    what, who folded (the platform's standings would lump them together); a round
+    everybody folded is nobody's, not a draw."""
+    seats = obs.get("seats") or []
+    folded = [s["player"] for s in seats if s.get("folded") and not s.get("left")]
+    left = [s["player"] for s in seats if s.get("left")]
+    out = [s["player"] for s in seats if s.get("out")]
+    tail = []
+    if folded:
+        tail.append(f"Folded: {_people(folded)}.")
+    if left:
+        tail.append(f"Left: {_people(left)}.")
+    if out:
+        tail.append(f"Sat out: {_people(out)}.")
+    winner = obs.get("winner")
+    if obs.get("outcome") in ("all_fold", "abandoned") or winner is None:
+        text = "🤝 Everybody folded: nobody won the Cripple Mr Onion round."
+        if obs.get("outcome") == "abandoned":
+            text = "🤝 The Dealer left: the Cripple Mr Onion round was abandoned and nobody won it."
+        if obs.get("pot"):
+            text += f" The Pot of {plural(int(obs['pot']), 'chip')} carries to the next round."
+        return text
+    who = computer.name(winner)
+    if obs.get("outcome") == "last":
+        return " ".join([f"🏆 {who} won the Cripple Mr Onion round as the last player in.", *tail])
+    shown = {s["player"]: s for s in obs.get("showdown") or []}
+    mine = shown.get(winner, {})
+    groupings = list(mine.get("groupings") or [])
+    victim = mine.get("cripples")
+    if victim is not None:
+        beaten_top = (shown.get(victim, {}).get("groupings") or ["Onion"])[0]
+        how = f"by crippling {computer.name(victim)}'s {beaten_top} with a running flush"
+    elif obs.get("outcome") == "seniority":
+        how = f"on a complete tie, by seniority ({', '.join(groupings) or 'no grouping'})"
+    else:
+        how = f"at the showdown ({', '.join(groupings[:2]) or 'no grouping'}{', ...' if len(groupings) > 2 else ''})"
+    beaten = []
+    for p, entry in shown.items():
+        if p == winner:
+            continue
+        theirs = list(entry.get("groupings") or [])
+        if entry.get("conceded"):
+            why = f"conceded with {theirs[0] if theirs else 'no grouping'}"
+        elif p == victim:
+            why = "crippled"
+        else:
+            why = (theirs[0] if theirs else "no grouping") if victim is not None else _lost_on(theirs, groupings)
+        beaten.append(f"{computer.name(p)} ({why})")
+    lines = [f"🏆 {who} won the Cripple Mr Onion round {how}."]
+    if beaten:
+        lines.append(f"Beaten: {'; '.join(beaten)}.")
+    return " ".join(lines + tail)
 
 
 def session_placements(carry: Mapping[str, Any]) -> list[list[int]]:

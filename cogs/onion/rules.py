@@ -10,8 +10,10 @@ wins) comes in as ``options["carry"]`` and goes out through :meth:`carry_out`.
 
 Flow of a round (``phase``; ``queue[0]`` is the player to act)::
 
-    exchange -> bet 1 -> bet 2 -> bet 3 -> buy/extra -> offer -> bet 4 -> bet 5 -> declare -> over
-                  (the Dealer folds in any bet part: auction, then the next part)
+    exchange -> bet 1 -> bet 2 -> bet 3 -> buy/extra -> offer -> bet 4 -> bet 5 -> declare -> [duel] -> over
+                  (the Dealer folds in any bet part or on the extra bets: auction, then the next part;
+                   the last player standing takes the Pot at once; the duel is the house rule
+                   ``showdown: millard``, the default)
 
 The plain variant skips antes, bets, buying and the auction (see the docs).
 
@@ -24,6 +26,7 @@ codes (``w t u o`` suits): parse them with :meth:`OnionGame.parse_action`.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Mapping, Sequence
 from itertools import combinations
@@ -36,7 +39,7 @@ from bot.engine import (
 from cogs.onion.scoring import (
     ARCHCHANCELLOR, DEATH, FATE, FOOL, GREAT_ATUIN, LADY, SENDER_OF_EIGHT, SPECIAL_CARDS,
     Arrangement, Card, Grouping, ScoringContext, best_arrangement, grouping_order, onion_deck,
-    parse_card, showdown_winners,
+    parse_card, showdown_winners, cripples,
 )
 
 # --------------------------------------------------------------------------- options
@@ -73,6 +76,12 @@ def _modifier_rule(n: int, text: str) -> HouseRule:
 
 
 HOUSE_RULES: tuple[HouseRule, ...] = tuple(_modifier_rule(n, text) for n, text in MODIFIERS) + (
+    HouseRule(key="showdown", description="How the showdown is played.",
+              choices=("millard", "quick"), default="millard",
+              choice_descriptions=(
+                  "The showdown is Millard's duel: the Elder's hand is shown, each player in turn equals or beats "
+                  "it, plays a modifier or concedes, and the survivor faces the next, up to the Dealer.",
+                  "The showdown is quick: every hand is laid at its best at once and the best wins.")),
     HouseRule(key="rebuy", description="Whether a player without chips for the Stake may buy back in.",
               choices=("off", "on"), default="off",
               choice_descriptions=("A player without chips for the Stake is out of the session.",
@@ -84,9 +93,14 @@ DEFAULTS = {"stake": 1, "raise_cap": 10, "chips": 100, "variant": GAMBLING, "dec
 # --------------------------------------------------------------------------- phases
 
 EXCHANGE, BET, AUCTION, BUY, OFFER, DECLARE, OVER = "exchange", "bet", "auction", "buy", "offer", "declare", "over"
-PHASES = (EXCHANGE, BET, AUCTION, BUY, OFFER, DECLARE, OVER)
+#: Millard's showdown, fought pair by pair (house rule ``showdown: millard``).
+DUEL = "duel"
+PHASES = (EXCHANGE, BET, AUCTION, BUY, OFFER, DECLARE, DUEL, OVER)
 #: Betting parts that allow raising: the first two of each round of betting.
 RAISING_PARTS = (1, 2, 4, 5)
+#: ``resume`` after an auction won when the Dealer folded on the extra bets: part 4 next
+#: (``4`` itself means "folded in part 3": the second deal comes first).
+AFTER_EXTRA_BETS = 6
 
 ALL_CARDS = onion_deck()
 
@@ -119,6 +133,26 @@ def _grouped_codes(arrangement: Arrangement) -> list[str]:
     order = [c for g in arrangement.groupings for c in g.cards] + list(arrangement.unused)
     order += arrangement.cards
     return _codes(list(dict.fromkeys(c for c in order if c in arrangement.cards)))
+
+
+def laid_as(cards: Sequence[Card], top: Sequence[Card], context: ScoringContext,
+            whole: Arrangement | None = None) -> Arrangement | None:
+    """``cards`` laid with ``top`` as one grouping (at its best) and the rest at their best:
+    a voluntary arrangement in the duel (a smaller Onion, or bagel, that a running flush
+    cannot cripple). None when ``top`` is no single grouping."""
+    head = best_arrangement(top, context)
+    if len(head.groupings) != 1 or head.unused:
+        return None
+    rest = best_arrangement([c for c in cards if c not in top], context)
+    whole = whole or best_arrangement(cards, context)  # the hand's running flush, wild state
+    groups = tuple(sorted(head.groupings + rest.groupings, key=lambda g: -g.rank))
+    return dataclasses.replace(whole, groupings=groups, unused=rest.unused, notes=head.notes + rest.notes)
+
+
+#: Tops a running flush may cripple, and the smaller multiples a hand may lay instead.
+_CRIPPLEABLE = {("Onion", 5): "Onion", ("Onion", 4): "Onion", ("bagel", 5): "bagel"}
+_MULTIPLE_NAMES = {"Onion": ("", "", "Double-Onion", "Triple-Onion", "Lesser-Onion"),
+                   "bagel": ("", "", "double-bagel", "triple-bagel", "lesser-bagel")}
 
 
 def special_names(cards: Sequence[Card]) -> dict[str, str]:
@@ -181,6 +215,10 @@ class OnionGame(Game):
         self.next_dealer = 0
         self.absent: dict[str, dict[str, int]] = {}
         self.resume = 1                      # the betting part after an auction
+        #: Millard's showdown: champion, challenger, the challengers still to come, the
+        #: step ("challenge": the challenger answers the laid hand; "answer": both laid,
+        #: the loser answers), who must answer, who has laid their hand.
+        self.duel: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ construction
 
@@ -248,7 +286,10 @@ class OnionGame(Game):
                     game.rebuys[p] += game.options["chips"] - game.chips[p]
                     game.chips[p] = game.options["chips"]
                     events.append(Event("rebuy", p, {"player": p, "chips": game.chips[p]}))
-            game.out = [p for p in game.players if game.chips[p] < stake]
+            # The Stake is the ante. A round opening on a carried Pot has no ante, so
+            # everyone seated is dealt in, chips or not (they may only fold what they cannot pay).
+            if not game.carried_pot:
+                game.out = [p for p in game.players if game.chips[p] < stake]
             if len(game.players) - len(game.out) < 2:
                 raise RuleError("At least two players need chips for the Stake to play a round.")
         dealer = carry.get("dealer")
@@ -375,6 +416,18 @@ class OnionGame(Game):
         if task is not None:
             kind = "pick" if task["kind"] == "pick" else "disclose"
             return [Action(kind, (c,)) for c in _cards(task["cards"])]
+        return self._turn_actions(player) + self._anytime(player)
+
+    def _anytime(self, p: int) -> list[Action]:
+        """#10: the Archchancellor may be declared "at any time during the game": on any
+        turn of its holder from the first betting on (the declaration round and the duel
+        list it with the other declarations)."""
+        if (self.phase in (BET, AUCTION, BUY, OFFER) and self.on(10) and ARCHCHANCELLOR in self.hand(p)
+                and self.arch is None):
+            return [Action("declare", (ARCHCHANCELLOR,), "archchancellor")]
+        return []
+
+    def _turn_actions(self, player: int) -> list[Action]:
         p = player
         stake, chips = self.options["stake"], self.chips[p]
         if self.phase == EXCHANGE:
@@ -400,9 +453,13 @@ class OnionGame(Game):
             return [Action("extra", arg=str(a)) for a in self._quick(0, min(self.cap(), chips))]
         if self.phase == OFFER:
             out = [Action("match")] if self.owed(p) <= chips else []
-            return out + [Action("pass")]
+            # "WITHOUT being required to fold": the Dealer may also fold (then the auction).
+            return out + [Action("pass")] + ([Action("fold")] if p == self.dealer else [])
         if self.phase == DECLARE:
             return self._declarations(p) + [Action("done")]
+        if self.phase == DUEL:
+            show = [Action("show")] if self._may_show(p) else []
+            return show + self._rearrangements(p) + self._duel_modifiers(p) + [Action("concede")]
         return []
 
     def _quick(self, low: int, high: int) -> list[int]:
@@ -537,13 +594,19 @@ class OnionGame(Game):
             return "You can only discard cards you hold."
         if kind == "match" and self.owed(player) > self.chips[player]:
             return f"Matching needs {self.owed(player)} chips and you have {self.chips[player]}: you can only fold."
+        if kind == "declare" and self.phase == DUEL and action in self._declarations(player):
+            return "That card would change nothing in this duel: neither the hand opposite nor yours."
+        if kind == "rearrange" and self.phase == DUEL:
+            return ("No other way of laying your hand would hold against the hand opposite now "
+                    "(a laid hand re-forms at most once, and a crippled Onion may not be retracted).")
         if kind == "declare":
             return "You cannot declare that card now (you do not hold it, it is already declared, or its rule does not apply)."
         if kind in ("pick", "disclose"):
             return "Choose one of the cards offered."
         names = {EXCHANGE: "discard or fold", BET: "bet, match, raise or fold", AUCTION: "bid or decline",
-                 BUY: "buy cards, then make an extra bet", OFFER: "match the extra bets or pass the dealership",
-                 DECLARE: "declare a special card or say you are done"}
+                 BUY: "buy cards, then make an extra bet", OFFER: "match the extra bets or pass the dealership (the Dealer may also fold)",
+                 DECLARE: "declare a special card or say you are done",
+                 DUEL: "show your hand, rearrange it, play a modifier or concede"}
         return f"That is not possible now: it is time to {names.get(self.phase, 'wait')}."
 
     # ------------------------------------------------------------------ applying
@@ -558,6 +621,8 @@ class OnionGame(Game):
             task = self._task_of(player)
             assert task is not None
             self._finish_task(task, action.cards[0], events)
+        elif kind == "declare" and self.phase in (BET, AUCTION, BUY, OFFER):
+            self._play_special(player, action, events)  # the Archchancellor; the turn goes on
         elif self.phase == EXCHANGE:
             self._exchange(player, action, events)
         elif self.phase == BET:
@@ -570,6 +635,8 @@ class OnionGame(Game):
             self._offer(player, action, events)
         elif self.phase == DECLARE:
             self._declare(player, action, events)
+        elif self.phase == DUEL:
+            self._duel_act(player, action, events)
         if self.phase != OVER and not self.tasks and not self.queue:
             self._queue_empty(events)  # e.g. the last disclosure after the declarer left
         if self.phase != OVER and not self.tasks and self.queue:
@@ -592,6 +659,12 @@ class OnionGame(Game):
         assert 0 <= n <= self.chips[p]
         self.chips[p] -= n
         self.pending[p] += n
+
+    def _return_pending(self) -> None:
+        """Bets lying near the Pot that nobody matched go back to whoever placed them."""
+        for p, v in self.pending.items():
+            self.chips[p] += v
+            self.pending[p] = 0
 
     def _pending_to_pot(self, who: Sequence[int] | None = None) -> None:
         for p in (who if who is not None else list(self.pending)):
@@ -768,9 +841,7 @@ class OnionGame(Game):
             self._close_part(events)
         else:
             # Raises were only placed near the Pot: a refused raise goes back to its raiser.
-            for q, v in self.pending.items():
-                self.chips[q] += v
-                self.pending[q] = 0
+            self._return_pending()
             self._fold(p, events)
             self._dealer_folded(events)
 
@@ -780,10 +851,11 @@ class OnionGame(Game):
         """The Dealer folded: auction the dealership (the plain variant passes it left)."""
         old = self.dealer
         bidders = self.order_from_elder(old)
-        self.resume = {EXCHANGE: 1, BET: self.part + 1}.get(self.phase, 1)
+        self.resume = {EXCHANGE: 1, BET: self.part + 1, OFFER: AFTER_EXTRA_BETS}.get(self.phase, 1)
+        # The last player standing takes the Pot at once: nobody is left to outbid them.
+        if self._lone_winner(events):
+            return
         if not self.gambling:
-            if self._lone_winner(events):
-                return
             self.dealer = bidders[0]
             events.append(Event("new_dealer", self.dealer, {"player": self.dealer, "bid": 0}))
             if not self.queue:
@@ -817,6 +889,8 @@ class OnionGame(Game):
         """The new Dealer carries on with the part after the one the old Dealer folded in."""
         if self.resume == 4:  # folded in the third part: the second deal comes next
             self._second_deal(events)
+        elif self.resume == AFTER_EXTRA_BETS:  # folded on the extra bets: the last two parts
+            self._start_part(4, events)
         else:
             self._start_part(self.resume, events)
 
@@ -877,6 +951,11 @@ class OnionGame(Game):
 
     def _offer(self, p: int, action: Action, events: list[Event]) -> None:
         self.queue.pop(0)
+        if action.kind == "fold":  # only the Dealer: the unmatched extra bets go back, as refused raises do
+            self._return_pending()
+            self._fold(p, events)
+            self._dealer_folded(events)
+            return
         if action.kind == "match":
             owed = self.owed(p)
             self._pay(p, owed)
@@ -920,7 +999,11 @@ class OnionGame(Game):
             if not self.queue:
                 self._do_showdown(events)
             return
-        if kind == "rewild":
+        self._play_special(p, action, events)
+
+    def _play_special(self, p: int, action: Action, events: list[Event]) -> None:
+        """A declaration (or the Lady's rewild), in the declaration round or the duel."""
+        if action.kind == "rewild":
             self.rewild.append(p)
             events.append(Event("rewild", p, {"player": p}))
             return
@@ -958,8 +1041,9 @@ class OnionGame(Game):
                 self.up[holder].append(DEATH)
             if not any(d["card"] == str(DEATH) for d in self.declared):
                 self._record(holder, DEATH, "death", events, forced=True)
+            laid = self.duel["laid"] if self.duel else []  # a laid hand has nothing left to disclose
             for q in self.live():
-                if q not in (p, holder) and self.down[q]:
+                if q not in (p, holder) and self.down[q] and q not in laid:
                     self._new_task(q, "disclose", _sorted(self.down[q]), events)
 
     def _finish_task(self, task: dict[str, Any], card: Card, events: list[Event], timed_out: bool = False) -> None:
@@ -978,6 +1062,8 @@ class OnionGame(Game):
             self.down[p].remove(card)
             self.up[p].append(card)
             events.append(Event("disclosed", p, {"player": p, "card": str(card), "timeout": timed_out}))
+        if self.phase == DUEL and not self.tasks:
+            self._duel_continue(events)  # the Lady's replacement or the disclosures are in
 
     # -- the showdown
 
@@ -1017,6 +1103,9 @@ class OnionGame(Game):
         return arr
 
     def _do_showdown(self, events: list[Event]) -> None:
+        if self.options.get("showdown") == "millard" and len(self.live()) > 1:
+            self._start_duel(events)
+            return
         order = self.order_from_elder() + [self.dealer]  # showdown from the Elder
         arrangements = [self.arrange(p) for p in order]
         compared = arrangements if self.on(2) else [dataclasses.replace(a, eights_wild=False) for a in arrangements]
@@ -1038,6 +1127,364 @@ class OnionGame(Game):
             events.append(Event("crippled", winner, {"player": winner, "victim": victim,
                                                      "run": top.running_flush.describe()}))
         tie = len(best) > 1
+        self._end(winner, "seniority" if tie else "showdown", events)
+
+    # -- Millard's showdown (house rule ``showdown: millard``)
+
+    def _layout(self, p: int) -> list[str] | None:
+        """The top grouping ``p`` chose to lay their hand around (a rearrangement), if any."""
+        d = self.duel
+        return next((top for q, top in d.get("layouts", []) if q == p), None) if d else None
+
+    def _set_layout(self, p: int, top: Sequence[Card] | None) -> None:
+        d = self.duel
+        assert d is not None
+        d["layouts"] = [[q, t] for q, t in d.get("layouts", []) if q != p] + ([[p, _codes(top)]] if top else [])
+
+    def _duel_arrangement(self, p: int) -> Arrangement:
+        """``p``'s hand as laid in the duel: at its best, or around the grouping they chose
+        (re-formed inside that choice when a modifier changes its worth)."""
+        top = self._layout(p)
+        if top:
+            hand, cards = self.hand(p), _cards(top)
+            if all(c in hand for c in cards):
+                a = laid_as(hand, cards, self.context_for(p))
+                if a is not None:
+                    return self._house_adjust(a)
+        return self.arrange(p)
+
+    def _compared(self, p: int) -> Arrangement:
+        """``p``'s hand laid now, as the showdown compares it (house switches applied)."""
+        a = self._duel_arrangement(p) if self.duel else self.arrange(p)
+        return a if self.on(2) else dataclasses.replace(a, eights_wild=False)
+
+    def _pair_winner(self, a: int, b: int) -> tuple[int, bool]:
+        """Who holds the better cards of ``a`` and ``b`` now (crippling counts), and whether
+        it was a complete tie settled by seniority."""
+        arrangements = [self._compared(a), self._compared(b)]
+        victim = next((e["cripples"] for e in self.showdown if e["player"] == a and e.get("cripples") is not None), None)
+        if victim is not None:
+            # A crippler "hence wins the game": it holds the crippled Onion's place, so a
+            # later hand must beat that Onion or out-cripple it (a longer run).
+            best = [i - 1 for i in showdown_winners([self._compared(victim), *arrangements]) if i > 0] or [0]
+        else:
+            best = showdown_winners(arrangements)
+        if len(best) == 2:
+            senior = min((a, b), key=self.precedence().index)
+            return senior, True
+        return (a, b)[best[0]], False
+
+    def _may_show(self, p: int) -> bool:
+        """The challenger may show when their hand equals the laid hand's highest grouping
+        or beats it (a cripple included); a laid hand is already shown."""
+        d = self.duel
+        if not d or p != d.get("challenger") or d.get("step") != "challenge":
+            return False
+        mine, theirs = self._compared(p), self._compared(d["champion"])
+        return mine.key[:1] >= theirs.key[:1] or self._pair_winner(d["champion"], p)[0] == p
+
+    def _opponent(self, p: int) -> int | None:
+        d = self.duel
+        if not d or p not in (d["champion"], d["challenger"]):
+            return None
+        return d["challenger"] if p == d["champion"] else d["champion"]
+
+    def _duel_modifiers(self, p: int) -> list[Action]:
+        """What ``p`` may play now: the declarations the rules allow them, but the Fool
+        (declared "immediately before Showdown" only), and only those that answer: a modifier
+        that would change the hand opposite ("affects the Elder's cards"), better ``p``'s own
+        hand, or turn the duel ``p``'s way (docs/rules/onion.md, section 7)."""
+        other = self._opponent(p)
+        if other is None:
+            return []
+        return [a for a in self._declarations(p) if a.arg != "fool" and self._answers(p, other, a)]
+
+    def _unseen_by(self, p: int) -> list[Card]:
+        """One card of each kind ``p`` has not seen (what the Lady or Fate may bring)."""
+        seen = set(self.hand(p)) | {c for q in self.players for c in self.aside[q]} | set(self.visible_cards())
+        seen |= {c for e in self.showdown for c in _cards(e["cards"])}
+        kinds: dict[tuple, Card] = {}
+        for c in onion_deck():
+            if c not in seen:
+                kinds.setdefault((c.rank, c.paired_suit, c in SPECIAL_CARDS and c), c)
+        return list(kinds.values())
+
+    def _answers(self, p: int, other: int, action: Action) -> bool:
+        """Would playing ``action`` now change the hand opposite, better ``p``'s own hand or
+        turn this duel ``p``'s way? Tried on a copy of the round; the Lady's or Fate's
+        replacement is unknown, so it answers if some card ``p`` has not seen would."""
+        theirs, mine = self._compared(other), self._compared(p)
+        won = self._pair_winner(*self._pair())[0] == p
+
+        def signature(a: Arrangement) -> tuple:
+            rf = a.running_flush
+            return a.key, (rf.length, rf.wilds) if rf else None
+
+        def changed(g: OnionGame) -> bool:
+            if signature(g._compared(other)) != signature(theirs) or g._compared(p).key > mine.key:
+                return True
+            return not won and g._pair_winner(*g._pair())[0] == p
+
+        sim = copy.deepcopy(self)
+        sim._play_special(p, action, [])
+        pick = next((t for t in sim.tasks if t["player"] == p and t["kind"] == "pick"), None)
+        sim.tasks = []  # disclosures turn cards face up; they change no hand's worth
+        if pick is None:
+            return changed(sim)
+        place = sim.down[p] if pick["where"] == "down" else sim.up[p]
+        for card in self._unseen_by(p):
+            place.append(card)
+            if changed(sim):
+                return True
+            place.remove(card)
+        return False
+
+    def _pair(self) -> tuple[int, int]:
+        d = self.duel
+        assert d is not None
+        return d["champion"], d["challenger"]
+
+    def _dodges(self, p: int) -> list[list[Card]]:
+        """Smaller tops ``p`` may lay their hand around instead of a top grouping the hand
+        opposite can cripple (a Greater or Lesser Onion, a great bagel under the Fool): the
+        only case where a hand laid otherwise than at its best can do better (section 7)."""
+        other = self._opponent(p)
+        best = self.arrange(p)
+        if other is None or best.top is None or best.top.kind not in _CRIPPLEABLE:
+            return []
+        theirs = self._compared(other)
+        if theirs.running_flush is None:
+            return []
+        family, n = _CRIPPLEABLE[best.top.kind], best.top.kind[1]
+        ctx, hand = self.context_for(p), self.hand(p)
+        # Only the largest top the run cannot cripple matters: a smaller one ranks lower.
+        for m in range(n - 1, 1, -1):
+            found: Arrangement | None = None
+            tried = set()
+            for top in combinations(best.top.cards, 2 * m):
+                sig = tuple(sorted((c.rank, c.paired_suit) for c in top))
+                if sig in tried:
+                    continue
+                tried.add(sig)
+                a = laid_as(hand, list(top), ctx, best)
+                if a is not None and a.top is not None and a.top.kind == (family, m) and (
+                        found is None or a.key > found.key):
+                    found = a
+            if found is not None and not cripples(theirs.running_flush, found.top, found.eights_wild and self.on(2),
+                                                  found.fool):
+                return [list(found.top.cards)]
+        return []
+
+    def _rearrangements(self, p: int) -> list[Action]:
+        """The other ways ``p`` may lay their hand that would hold the better cards against
+        the hand opposite: before showing (a smaller top that escapes a cripple), or once,
+        when beaten, a laid hand that is not laid at its best (section 7)."""
+        d = self.duel
+        other = self._opponent(p)
+        if d is None or other is None:
+            return []
+        laid = p in d["laid"]
+        if not laid and not (p == d["challenger"] and d["step"] == "challenge"):
+            return []
+        if laid and (d["step"] != "answer" or d.get("loser") != p or p in d.get("rearranged", [])
+                     or d.get("cripples") == p):  # a crippled Onion "may not be retracted"
+            return []
+        current = self._layout(p)
+        options: list[list[Card] | None] = ([None] if laid and current else []) + self._dodges(p)
+        out = []
+        for top in options:
+            if top is not None and current == _codes(top):
+                continue
+            self._set_layout(p, top)
+            try:
+                holds = self._pair_winner(*self._pair())[0] == p
+            finally:
+                self._set_layout(p, _cards(current) if current else None)
+            if holds:
+                name = "best" if top is None else _MULTIPLE_NAMES[_CRIPPLEABLE[self.arrange(p).top.kind]][len(top) // 2]
+                out.append(Action("rearrange", tuple(top or ()), name))
+        return out
+
+    def _lay(self, p: int, events: list[Event]) -> None:
+        """``p``'s hand goes face up on the table in its groupings (once)."""
+        d = self.duel
+        assert d is not None
+        if p in d["laid"]:
+            return
+        d["laid"].append(p)
+        a = self._duel_arrangement(p)
+        entry = {"player": p, "cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
+                 "groupings": [g.name for g in a.groupings], "best": False, "cripples": None}
+        self.showdown.append(entry)
+        events.append(Event("showdown", p, entry))
+
+    def _reform(self, events: list[Event], quiet: bool = False) -> None:
+        """After a modifier, each laid hand it changed is re-formed, once, at its best under
+        the modifiers now in play (the closing post's one re-forming after a devaluing
+        modifier; a hand changes only when a modifier is played, and each is played once)."""
+        for entry in self.showdown:
+            p = entry["player"]
+            if p not in self.live():
+                continue
+            a = self._duel_arrangement(p)
+            if a.explain() != entry["explanation"]:
+                entry.update({"cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
+                              "groupings": [g.name for g in a.groupings]})
+                if not quiet:
+                    events.append(Event("reformed", p, {"player": p, "explanation": a.explain()}))
+
+    def _start_duel(self, events: list[Event]) -> None:
+        order = self.order_from_elder() + [self.dealer]
+        self.phase, self.step, self.showdown = DUEL, "", []
+        self.duel = {"champion": order[0], "challenger": None, "queue": order[1:], "step": "", "loser": None,
+                     "laid": [], "conceded": [], "tie": False, "cripples": None, "layouts": [], "rearranged": []}
+        events.append(Event("duel_start", None, {"order": order}))
+        self._lay(order[0], events)  # beginning from the Elder, the hand is displayed
+        self._duel_next(events)
+
+    def _duel_next(self, events: list[Event]) -> None:
+        """Bring in the next player against the holder of the better cards so far."""
+        d = self.duel
+        assert d is not None
+        d["queue"] = [p for p in d["queue"] if p in self.live()]
+        if not d["queue"]:
+            self._duel_finish(events)
+            return
+        x = d["queue"].pop(0)
+        d.update(challenger=x, step="challenge", loser=None)
+        events.append(Event("duel", x, {"champion": d["champion"], "challenger": x}))
+        self._duel_ask(x, events)
+
+    def _duel_ask(self, p: int, events: list[Event]) -> None:
+        """Ask ``p`` to answer, or answer for them when there is nothing to choose: with no
+        modifier to play, a hand that may be shown is shown, and one that may not concedes."""
+        self.queue = []
+        if self._rearrangements(p) or self._duel_modifiers(p):
+            self.queue = [p]
+            return
+        if self._may_show(p):
+            self._duel_show(p, events)
+        else:
+            self._duel_concede(p, events, forced=True)
+
+    def _duel_act(self, p: int, action: Action, events: list[Event]) -> None:
+        self.queue = []
+        if action.kind == "show":
+            self._duel_show(p, events)
+        elif action.kind == "concede":
+            self._duel_concede(p, events)
+        elif action.kind == "rearrange":
+            self._duel_rearrange(p, action, events)
+        else:
+            self._play_special(p, action, events)
+            if not self.tasks:
+                self._duel_continue(events)
+            else:  # the table shows the hand as it is while the Lady's choice or disclosures wait
+                self._reform(events, quiet=True)
+
+    def _duel_show(self, p: int, events: list[Event]) -> None:
+        d = self.duel
+        assert d is not None
+        self._lay(p, events)
+        d["step"] = "answer"
+        self._duel_continue(events)
+
+    def _duel_rearrange(self, p: int, action: Action, events: list[Event]) -> None:
+        """``p`` lays their hand around another top grouping (before showing), or re-forms a
+        laid hand, once (the closing post's guard against endless re-forming)."""
+        d = self.duel
+        assert d is not None
+        self._set_layout(p, action.cards or None)
+        if p not in d["laid"]:
+            self._lay(p, events)
+            d["step"] = "answer"
+        else:
+            d.setdefault("rearranged", []).append(p)  # (a duel saved before this key had none)
+            a = self._duel_arrangement(p)
+            entry = next(e for e in self.showdown if e["player"] == p)
+            entry.update({"cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
+                          "groupings": [g.name for g in a.groupings]})
+            events.append(Event("rearranged", p, {"player": p, "explanation": a.explain()}))
+        self._duel_continue(events)
+
+    def _duel_continue(self, events: list[Event]) -> None:
+        """After a show or a modifier: re-form what changed, then whoever is now losing the
+        duel answers (the challenger who has not shown answers the laid hand)."""
+        d = self.duel
+        assert d is not None
+        self._reform(events)
+        c, x = d["champion"], d["challenger"]
+        if x is None or x not in self.live() or c not in self.live():
+            self._duel_fix(events)
+            return
+        if d["step"] == "challenge":
+            self._duel_ask(x, events)
+            return
+        winner, tie = self._pair_winner(c, x)
+        loser = x if winner == c else c
+        d["loser"], d["tie"] = loser, tie
+        # Won by crippling: the winner's running flush against a higher Onion.
+        w, lo = self._compared(winner), self._compared(loser)
+        d["cripples"] = loser if not tie and w.key < lo.key and showdown_winners([lo, w]) == [1] else None
+        events.append(Event("duel_lead", winner, {"winner": winner, "loser": loser, "tie": tie}))
+        self._duel_ask(loser, events)
+
+    def _duel_concede(self, p: int, events: list[Event], forced: bool = False) -> None:
+        """``p`` cannot (or will not) answer: their cards lie face up, the other holds the
+        better cards and faces the next player."""
+        d = self.duel
+        assert d is not None
+        self._lay(p, events)
+        c, x = d["champion"], d["challenger"]
+        winner = c if p == x else x
+        mine = next(e for e in self.showdown if e["player"] == winner)
+        if d["step"] == "answer" and d.get("loser") == p:
+            if d.get("tie"):  # the winner held on by seniority
+                mine["seniority"] = True
+            if d.get("cripples") == p and mine["cripples"] is None:  # "may not be retracted"
+                mine["cripples"] = p
+        if not forced:  # a hand given up while it still had an answer
+            next(e for e in self.showdown if e["player"] == p)["conceded"] = True
+        d["conceded"].append(p)
+        events.append(Event("concede", p, {"player": p, "winner": winner, "forced": forced}))
+        d.update(champion=winner, challenger=None, step="", loser=None)
+        self._duel_next(events)
+
+    def _duel_fix(self, events: list[Event]) -> None:
+        """A duellist left (and folded): the other holds on, or the next player comes in."""
+        d = self.duel
+        assert d is not None
+        live = self.live()
+        c, x = d["champion"], d["challenger"]
+        if c not in live:
+            if x is not None and x in live:
+                self._lay(x, events)
+                c = x
+            else:
+                d["queue"] = [p for p in d["queue"] if p in live]
+                if d["queue"]:
+                    c = d["queue"].pop(0)
+                    self._lay(c, events)
+                else:  # only hands already beaten are left: the best of them holds on
+                    order = [p for p in self.precedence() if p in live]
+                    c = order[min(showdown_winners([self._compared(p) for p in order]))]
+        d.update(champion=c, challenger=None, step="", loser=None)
+        self._duel_next(events)
+
+    def _duel_finish(self, events: list[Event]) -> None:
+        d = self.duel
+        assert d is not None
+        winner = d["champion"]
+        self.null_played = any(g.null_eights for p in self.live() for g in self._duel_arrangement(p).groupings)
+        mine = self._compared(winner)
+        for entry in self.showdown:
+            entry["best"] = entry["player"] == winner
+        victim = next(e for e in self.showdown if e["player"] == winner)["cripples"]
+        if victim is not None:  # the survivor crippled a hand on the way
+            run = mine.running_flush.describe() if mine.running_flush else "running flush"
+            events.append(Event("crippled", winner, {"player": winner, "victim": victim, "run": run}))
+        self.duel = None
+        tie = bool(next(e for e in self.showdown if e["player"] == winner).get("seniority"))
         self._end(winner, "seniority" if tie else "showdown", events)
 
     # ------------------------------------------------------------------ platform hooks
@@ -1065,6 +1512,11 @@ class OnionGame(Game):
             return Action("buy", arg="0") if self.step == "buy" else Action("extra", arg="0")
         if self.phase == OFFER:
             return Action("match") if self.owed(player) == 0 else Action("pass")
+        if self.phase == DUEL:  # the cards speak: laid so that they hold, else shown if they equal or beat
+            rearranged = self._rearrangements(player)
+            if rearranged:
+                return rearranged[0]
+            return Action("show") if self._may_show(player) else Action("concede")
         return Action("done")
 
     def remove_player(self, player: int) -> list[Event]:
@@ -1078,10 +1530,10 @@ class OnionGame(Game):
         if self.phase == OVER or player in self.out or player in self.folded:
             return events
         if player == self.dealer:
-            for q, v in self.pending.items():
-                self.chips[q] += v
-                self.pending[q] = 0
+            self._return_pending()
             self._fold(player, events, reason="left")
+            if self._lone_winner(events):  # the last player standing takes the Pot
+                return events
             live = self.order_from_elder(player)
             self.dealer = live[0] if live else player
             self._end(None, "abandoned", events)
@@ -1092,6 +1544,12 @@ class OnionGame(Game):
             self.bids.pop(player, None)
         self._fold(player, events, reason="left")
         if self._lone_winner(events):
+            return events
+        if self.phase == DUEL and self.duel and player in (self.duel["champion"], self.duel["challenger"]):
+            if not self.tasks:
+                self._duel_fix(events)
+            if self.phase != OVER and not self.tasks and self.queue:
+                events.append(self._turn_event())
             return events
         if was_first and self.phase == BUY:
             self.step = "buy"
@@ -1131,6 +1589,8 @@ class OnionGame(Game):
             self._end(None, "all_fold", events)
         elif self.phase == DECLARE:
             self._do_showdown(events)
+        elif self.phase == DUEL:
+            self._duel_continue(events)
 
     def carry_out(self) -> dict[str, Any]:
         # A computer standing in for a leaver (see _replace_player) played their stack:
@@ -1147,8 +1607,9 @@ class OnionGame(Game):
             "pot": self.pot if self.phase == OVER else 0,
             "wins": {**{p: a["wins"] for p, a in away.items()}, **{owner(p): v for p, v in self.wins.items()}},
             "rebuys": {**{p: a["rebuys"] for p, a in away.items()}, **{owner(p): v for p, v in self.rebuys.items()}},
+            # Who cannot ante next round (none when the Pot carries: it is the ante).
             "out": [stood.get(p, p) for p in self.players if self.gambling and self.chips[p] < self.options["stake"]
-                    and self.options["rebuy"] == "off"],
+                    and self.options["rebuy"] == "off" and not (self.phase == OVER and self.pot)],
         }
 
     # ------------------------------------------------------------------ views
@@ -1186,6 +1647,9 @@ class OnionGame(Game):
             "owed": {str(p): self.owed(p) for p in self.current_players()} if self.phase in (BET, OFFER) else {},
             "tasks": [{"id": t["id"], "player": t["player"], "kind": t["kind"]} for t in self.tasks],
             "showdown": [dict(s) for s in self.showdown], "winner": self.winner, "outcome": self.outcome,
+            "duel": ({k: copy.deepcopy(self.duel.get(k, [])) for k in ("champion", "challenger", "step", "loser", "laid",
+                                                                 "conceded", "rearranged", "layouts")}
+                     | {"to_come": list(self.duel["queue"])} if self.duel else None),
             "over": self.phase == OVER, "rules": {k: v for k, v in self.options.items()},
             "wins": {str(p): v for p, v in self.wins.items()},
         }
@@ -1195,6 +1659,7 @@ class OnionGame(Game):
             obs["hand_specials"] = special_names(self.hand(viewer))
             task = self._task_of(viewer)
             obs["offered"] = task["cards"] if task else []
+            obs["may_show"] = self.phase == DUEL and self._may_show(viewer)
         return obs
 
     # ------------------------------------------------------------------ persistence
@@ -1225,6 +1690,7 @@ class OnionGame(Game):
             "tasks": [dict(t) for t in self.tasks], "task_counter": self.task_counter,
             "showdown": [dict(s) for s in self.showdown], "winner": self.winner, "outcome": self.outcome,
             "null_played": self.null_played, "absent": {p: dict(a) for p, a in self.absent.items()},
+            "duel": {k: list(v) if isinstance(v, list) else v for k, v in self.duel.items()} if self.duel else None,
         }
 
     @classmethod
@@ -1257,6 +1723,7 @@ class OnionGame(Game):
         g.showdown = [dict(s) for s in data["showdown"]]
         g.winner, g.outcome, g.null_played = data["winner"], data["outcome"], bool(data["null_played"])
         g.absent = {p: dict(a) for p, a in data.get("absent", {}).items()}
+        g.duel = {k: list(v) if isinstance(v, list) else v for k, v in data["duel"].items()} if data.get("duel") else None
         return g
 
     #: Action codes carry onion card codes (the eight suits): ``Game.parse_action``
@@ -1268,7 +1735,7 @@ class OnionGame(Game):
     #: Keys of ``to_dict`` (at any depth) whose values are player ids.
     _ID_KEYS = frozenset({"players", "out", "folded", "left", "dealer", "original_dealer", "next_dealer",
                           "queue", "declined", "fate_unwild", "rewild", "player", "lady_user", "fate_user",
-                          "arch", "winner"})
+                          "arch", "winner", "champion", "challenger", "loser", "laid", "conceded", "cripples"})
     #: The session's absent players and the options name no seat of this round.
     _KEPT_ON_SWAP = ("absent", "options")
 

@@ -29,6 +29,8 @@ def positions(count: int, seed: int = 0) -> Iterator[tuple[OnionGame, int]]:
         options = {"variant": "plain" if game_no % 5 == 4 else "gambling"}
         if game_no % 3 == 2:
             options["carry"] = {"round": 1, "eights_wild": True}
+        if game_no % 2 == 1:
+            options["showdown"] = "millard"  # the duel (issue 24)
         game = OnionGame.new(list(range(11, 11 + seats)), options, seed=f"onion-pos-{seed}-{game_no}")
         game_no += 1
         while not game.is_over() and made < count:
@@ -45,11 +47,14 @@ def redeal(game: OnionGame, player: int, rng: random.Random) -> OnionGame:
     it cannot see (the others' face-down cards and offered cards, the deck, the discard
     pot), each place keeping its count."""
     data = game.to_dict()
+    # A hand laid in the duel lies face up: everyone sees it.
+    laid = {s["player"] for s in data["showdown"]} if data["phase"] == "duel" else set()
+    hidden = [p for p in game.players if p != player and p not in laid]
     places: list[tuple[str, str]] = [("deck", ""), ("discard", "")]
-    places += [("down", str(p)) for p in game.players if p != player]
+    places += [("down", str(p)) for p in hidden]
     tasks = [t for t in data["tasks"] if t["player"] != player and t["kind"] == "pick"]
     pool = [*data["deck"], *data["discard"]]
-    pool += [c for p in game.players if p != player for c in data["down"][str(p)]]
+    pool += [c for p in hidden for c in data["down"][str(p)]]
     pool += [c for t in tasks for c in t["cards"]]
     rng.shuffle(pool)
     at = 0
@@ -60,9 +65,8 @@ def redeal(game: OnionGame, player: int, rng: random.Random) -> OnionGame:
         return pool[at - n:at]
 
     data["deck"], data["discard"] = take(len(data["deck"])), take(len(data["discard"]))
-    for p in game.players:
-        if p != player:
-            data["down"][str(p)] = take(len(data["down"][str(p)]))
+    for p in hidden:
+        data["down"][str(p)] = take(len(data["down"][str(p)]))
     for t in tasks:
         t["cards"] = take(len(t["cards"]))
     for t in data["tasks"]:  # a disclosure offers the discloser's own face-down cards
@@ -83,6 +87,8 @@ def test_the_chosen_action_is_always_accepted(level, count, budget):
             assert action in view.legal
         kinds.add(action.kind)
     assert {"discard", "bet", "match", "fold", "buy", "extra", "done"} <= kinds
+    if level != "random":
+        assert kinds & {"show", "concede"}  # the duel was met
 
 
 def test_hard_out_of_time_still_decides_legally():
@@ -118,7 +124,8 @@ def test_computers_alone_finish_rounds_and_a_session(variant, levels):
     players = list(range(1, len(levels) + 1))
     carry = None
     for round_no in range(3):
-        options = {"variant": variant, **({"carry": carry} if carry else {})}
+        options = {"variant": variant, **({"carry": carry} if carry else {}),
+                   "showdown": "millard" if round_no == 1 else "quick"}
         game = OnionGame.new(players, options, seed=f"alone-{variant}-{round_no}")
         total = game.total_chips()
         for step in range(400):
@@ -197,3 +204,27 @@ def test_hard_reads_the_announced_exchange_as_cards_that_group():
 
     assert grouped(table) >= 190
     assert grouped(replace(table, kept={})) < 80
+
+
+def test_in_the_duel_easy_and_hard_play_death_when_it_wins_and_concede_when_nothing_helps():
+    """Millard's showdown: the Elder's Double Onion is laid; seat 3 holds Death and a
+    seven-card onion. Death keeps a picture out of the Double Onion: it wins the duel."""
+    from tests.onion.onion_round_helpers import act, advance, codes
+
+    def duel(p3):
+        hands = {1: ("2c 3s 4d 5c 9s", "2d 3d 4c 6c 9d"), 2: ("Ac Kd Ah Qh 2u", "Tc Ts 9u 6h 7u"), 3: p3}
+        game = new_round([1, 2, 3], 1, {p: codes(h[0]) for p, h in hands.items()},
+                         second={p: codes(h[1]) for p, h in hands.items()}, showdown="millard")
+        advance(game, "declare")
+        for p in (2, 3, 1):
+            act(game, p, "done")
+        assert game.phase == "duel" and game.current_players() == {3}
+        return game
+
+    game = duel(("Kw 2h 2s 4u 5h", "6s As Aw 9c 7c"))
+    for level in ("easy", "hard"):
+        assert decide(_view(game, 3), level, random.Random(1), budget=SMALL) == Action("declare", (parse_card("Kw"),), "death")
+    # Death in a hand that loses anyway (a bagel and junk): nothing wins, so concede.
+    game = duel(("Kw 2h 3h 4u 7h", "6s 9c 9h Tt 5w"))
+    for level in ("easy", "hard"):
+        assert decide(_view(game, 3), level, random.Random(1), budget=SMALL) == Action("concede")

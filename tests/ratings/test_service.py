@@ -195,3 +195,32 @@ async def test_recompute_guild_replays_outside_the_write_and_notices_changes(sto
     assert len(calls) == 2
     async with storage_backend.reading(GUILD) as db:
         assert await snapshot(db, "idiot") == incremental
+
+
+async def test_privacy_shows_exports_and_forgets_ratings_and_replays_the_others(storage_backend):
+    from bot import privacy
+
+    async with storage_backend.transaction(GUILD) as db:
+        for n in range(3):
+            await finish(db, "idiot", [[101], [102], [103]], float(n))
+        last, _ = await finish(db, "onion", [[101], [102]], 5.0, channel=9)
+        await ratings.record_session(db, "onion", last, [[101], [102]], 6.0)
+        before = await repos.ratings_of(db, "idiot", [102, 103])
+        titles = [title for title, _ in await privacy.show(db, 101)]
+        data = await privacy.export(db, 101, GUILD, 10.0)
+    assert {"Your ratings", "Your rating after each rated game", "Your session standings"} <= set(titles)
+    assert {r["game"] for r in data["ratings"]} == {"idiot", "onion"} and len(data["rating_history"]) == 4
+    assert data["session_results"][0]["place"] == 1 and "101" not in str(data["ratings"])
+    async with storage_backend.transaction(GUILD) as db:
+        assert await privacy.forget(db, 101, 20.0)
+        assert await repos.ratings_of(db, "idiot", [101]) == {} and await repos.ratings_of(db, "onion", [101]) == {}
+        assert await repos.session_results_of_user(db, 101) == []
+        after = await repos.ratings_of(db, "idiot", [102, 103])
+        # Others were replayed against an unknown former player: 102 no longer lost to a
+        # player who had become strong, so the numbers changed, and they equal a replay.
+        assert after[102].mu != before[102].mu
+        incremental = await snapshot(db, "idiot")
+        await ratings.recompute(db, "idiot")
+        assert await snapshot(db, "idiot") == incremental
+        assert (await repos.ratings_of(db, "onion", [102]))[102].played == 1
+        assert [title for title, _ in await privacy.show(db, 101)] == []
