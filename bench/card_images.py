@@ -106,6 +106,8 @@ def run(scene, n: int, seed: int, cold: bool, warmed: bool = False) -> dict:
                 if warmed:  # what the bot's start-up now does (DeckhandBot.setup_hook)
                     for deck in ("french", "onion"):
                         cardart.warm_up(deck)
+            cardart._PNG_CACHE.clear()  # this bench times drawing, not the caches of pictures and rows
+            cardart._PATCHES.clear()
             spent[0] = 0.0
             t = time.perf_counter()
             data = render_rows(rows, title=title)

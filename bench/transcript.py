@@ -2,6 +2,7 @@
 
     python bench/transcript.py [--game idiot|engines|blackjack|onion|enid] [--players 3] [--computers easy hard ...]
                                [--seed 1] [--out FILE] [--max-moves 300] [--mode enid|plain] [--house-rule KEY=VALUE ...]
+                               [--dm bob] [--rounds 2]
 
 Members open a table, join, start, and play random legal moves from their hands the way
 bench/rest_calls.py does (Show hand on the board once, then the live hand). After every
@@ -14,6 +15,12 @@ Enid (``--mode`` enid or plain): members also type their rituals in the thread w
 they owe one (a card's name, "Last card", a shout, a limerick), the right words 85% of
 the time and a wrong name or shout otherwise (the rules' own ``ritual_answers``), and
 vote on the vote message's buttons. Nobody is ever late: no time passes.
+
+``--dm bob`` gives that member hands by direct message (``/settings hands where:dm``):
+they play from their latest DM hand. ``--rounds 2`` plays a second table with the
+board's Next round (Onion) or Rematch. Once per game a player opens a second copy of
+their hand, plays from it and then clicks the first copy out of turn; every copy of
+every hand is watched to the end.
 
 ``--computers`` adds computer seats in the lobby (the host's Add computer buttons, pause
 0) to the ``--players`` members; they move by themselves through the platform, and the
@@ -136,7 +143,7 @@ async def click_vote(member: Any, thread: Any, code: str, out: Any) -> bool:
 
 
 async def play(game: str, players: int, seed: int, out: Any, max_moves: int, computers: list[str], mode: str = "enid",
-               house_rules: Sequence[str] = ()) -> None:
+               house_rules: Sequence[str] = (), dm: str | None = None, rounds: int = 1) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="deckhand-transcript-") as tmp:
         bot = make_bot(Path(tmp))
@@ -150,7 +157,11 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
                 names = {m.id: m.user.name for m in members}
                 watch = Watcher(env, out)
                 out.write(f"===== {game}, {players} players: {', '.join(names.values())}"
-                          + (f"; computers: {', '.join(computers)}" if computers else "") + "\n")
+                          + (f"; computers: {', '.join(computers)}" if computers else "")
+                          + (f"; {dm} gets hands by DM" if dm else "") + "\n")
+                dm_member = next((m for m in members if m.user.name == dm), None)
+                if dm_member is not None:
+                    await dm_member.slash(channel, "settings hands", where="dm")
                 if computers:
                     await members[0].slash(channel, "settings bot-pause", seconds=0.0)
                 for setting in house_rules:  # e.g. showdown=millard, set as the host would
@@ -169,57 +180,116 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
                 await members[0].click(lobby, label="Start")
                 watch.place("channel", channel)
                 thread = channel.threads[-1]
-                (table,) = env.bot.tables.tables()
-                hands: dict[int, Any] = {}
                 moves = 0
-                waits = 0
-                while table.status == "playing" and moves < max_moves:
+                for round_number in range(1, rounds + 1):
+                    (table,) = env.bot.tables.tables()
+                    moves += await play_one(env, game, table, channel, thread, members, dm_member, watch, out, rng, max_moves)
                     watch.place("thread", thread)
-                    waiting = sorted(set(table.state.current_players()) & set(names))
-                    if game == "enid" and (not waiting or rng.random() < 0.8) and await enid_words(table, members, thread, rng, out):
-                        moves += 1
-                        for other, message in hands.items():
-                            watch.show(f"{names[other]} (hand)", message)
-                        continue
-                    if not waiting:  # only computers are to move: let them
-                        waits += 1
-                        if waits > 200:
-                            out.write("!!! the computers did not move within 10 s\n")
-                            break
-                        await asyncio.sleep(0.05)
-                        continue
-                    waits = 0
-                    pid = rng.choice(waiting)
-                    who = names[pid]
-                    legal = table.state.legal_actions(pid)
-                    ready = [a for a in legal if a.kind == "ready"]
-                    code = (ready[0] if ready and rng.random() < 0.7 else rng.choice(legal)).code()
-                    if code.startswith("vote:") and await click_vote(members[[m.id for m in members].index(pid)], thread, code, out):
-                        moves += 1
-                        for other, message in hands.items():
-                            watch.show(f"{names[other]} (hand)", message)
-                        continue
-                    hand = hands.get(pid)
-                    if hand is not None:
-                        watch.show(f"{who} (hand)", hand)
-                        hand = to_discord_message(env, env.backend.messages[hand.channel.id][hand.id])
-                    if hand is None or not has_control_for(hand, code):
-                        out.write(f">>> {who} clicks Show hand on the board\n")
-                        hand = (await members[[m.id for m in members].index(pid)].click(board(channel), label="Show hand")).response.message
-                        watch.show(f"{who} (hand)", hand)
-                    out.write(f">>> {who} plays {code}\n")
-                    result = await use_control(members[[m.id for m in members].index(pid)], hand, code)
-                    hands[pid] = result.response.message
-                    watch.show(f"{who} (hand)", hands[pid])
-                    for other, message in hands.items():
-                        if other != pid:
-                            watch.show(f"{names[other]} (hand)", message)
-                    moves += 1
-                watch.place("thread", thread)
-                watch.place("channel", channel)
-                out.write(f"===== {moves} moves; status {table.status}\n\n")
+                    watch.place("channel", channel)
+                    if dm_member is not None and dm_member.user.dm_channel is not None:
+                        watch.place(f"{dm} (DMs)", dm_member.user.dm_channel)
+                    out.write(f"===== {'round ' + str(round_number) + ': ' if rounds > 1 else ''}{moves} moves; status {table.status}\n\n")
+                    if round_number < rounds and table.status == "finished":
+                        # The host presses the finished board's Next round (Rematch), then Start.
+                        final = next(m for m in reversed(thread.history()) if {"Next round", "Next game", "Rematch"} & set(labels(m)))
+                        label = next(lbl for lbl in ("Next round", "Next game", "Rematch") if lbl in labels(final))
+                        out.write(f">>> ann presses {label} on the board\n")
+                        lobby = (await members[0].click(final, label=label)).response.message
+                        watch.place("thread", thread)
+                        await members[0].click(lobby, label="Start")
         finally:
             await bot.storage.close()
+
+
+async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, members: list[Any], dm_member: Any,
+                   watch: Watcher, out: Any, rng: random.Random, max_moves: int) -> int:
+    """One table played to its end; every copy of every hand is watched, the DM player's
+    hand in their DMs. Once per game a player opens a second copy of their hand, plays
+    from it, then clicks the first copy out of turn (what the reply says is the point)."""
+    names = {m.id: m.user.name for m in members}
+    by_id = {m.id: m for m in members}
+    hands: dict[int, list[Any]] = {}  # every hand message each player opened, newest last
+    moves = waits = 0
+    stray_done = False
+
+    def dms() -> list[Any]:
+        place = dm_member.user.dm_channel if dm_member is not None else None
+        return [m for m in place.history() if m.author.bot] if place is not None else []
+
+    def current(message: Any) -> Any:
+        return to_discord_message(env, env.backend.messages[message.channel.id][message.id])
+
+    def watch_hands() -> None:
+        for other, messages in hands.items():
+            for message in messages:
+                watch.show(f"{names[other]} (hand)", message)
+        if dms():
+            watch.show(f"{dm_member.user.name} (DM hand)", dms()[-1])
+
+    while table.status == "playing" and moves < max_moves:
+        watch.place("thread", thread)
+        waiting = sorted(set(table.state.current_players()) & set(names))
+        if game == "enid" and (not waiting or rng.random() < 0.8) and await enid_words(table, members, thread, rng, out):
+            moves += 1
+            watch_hands()
+            continue
+        if not waiting:  # only computers are to move: let them
+            waits += 1
+            if waits > 200:
+                out.write("!!! the computers did not move within 10 s\n")
+                break
+            await asyncio.sleep(0.05)
+            continue
+        waits = 0
+        pid = rng.choice(waiting)
+        who, member = names[pid], by_id[pid]
+        legal = table.state.legal_actions(pid)
+        ready = [a for a in legal if a.kind == "ready"]
+        code = (ready[0] if ready and rng.random() < 0.7 else rng.choice(legal)).code()
+        if code.startswith("vote:") and await click_vote(member, thread, code, out):
+            moves += 1
+            watch_hands()
+            continue
+        on_dm = dm_member is not None and pid == dm_member.id
+        actor = member.user if on_dm else member
+        if on_dm:
+            hand = dms()[-1] if dms() else None
+            if hand is not None:
+                watch.show(f"{who} (DM hand)", hand)
+                hand = current(hand)
+            if hand is None or not has_control_for(hand, code):
+                out.write(f">>> {who} clicks Show hand on the board (their hand is in DMs)\n")
+                answer = (await member.click(board(channel), label="Show hand")).response
+                out.write(f"--- {who} is told: {answer.content}\n")
+                hand = current(dms()[-1])
+                watch.show(f"{who} (DM hand)", hand)
+        else:
+            hand = hands[pid][-1] if hands.get(pid) else None
+            if hand is not None:
+                watch.show(f"{who} (hand)", hand)
+                hand = current(hand)
+            second_copy = not stray_done and moves >= 3 and hand is not None and has_control_for(hand, code)
+            if hand is None or not has_control_for(hand, code) or second_copy:
+                out.write(f">>> {who} clicks Show hand on the board" + (" again (a second copy of their hand)" if second_copy else "") + "\n")
+                hand = (await member.click(board(channel), label="Show hand")).response.message
+                hands.setdefault(pid, []).append(hand)
+                watch.show(f"{who} (hand)", hand)
+        out.write(f">>> {who} plays {code}\n")
+        result = await use_control(actor, hand, code)
+        if not on_dm:
+            hands[pid][-1] = result.response.message
+        watch_hands()
+        moves += 1
+        if not stray_done and len(hands.get(pid, [])) > 1 and table.status == "playing" and pid not in table.state.current_players():
+            stray_done = True
+            old = current(hands[pid][-2])
+            stray = next((c for c in (a.code() for a in legal) if has_control_for(old, c)), None)
+            if stray is not None:
+                out.write(f">>> {who} clicks {stray} on their first copy of the hand, out of turn\n")
+                refused = await use_control(member, old, stray)
+                watch.show(f"{who} (hand)", refused.response.message)
+    watch_hands()  # the end: every hand copy as it is left
+    return moves
 
 
 def main() -> None:
@@ -233,6 +303,8 @@ def main() -> None:
     parser.add_argument("--mode", choices=("enid", "plain"), default="enid", help="Enid's mode")
     parser.add_argument("--house-rule", action="append", default=[], metavar="KEY=VALUE",
                         help="a server house rule for the game (repeatable), e.g. showdown=millard")
+    parser.add_argument("--dm", default=None, help="this member (ann, bob, cy, dee) gets hands by DM")
+    parser.add_argument("--rounds", type=int, default=1, help="tables played in a row (Rematch / Next round)")
     args = parser.parse_args()
     if args.game == "enid":
         # Typed rituals reach the bot only if it may read chat (as tests/enid/conftest.py sets).
@@ -240,7 +312,7 @@ def main() -> None:
         discord.AppInfo.flags = property(lambda self: allowed)  # type: ignore[assignment]
     with open(args.out, "w", encoding="utf-8") as out:
         asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves, args.computers, args.mode,
-                         args.house_rule))
+                         args.house_rule, args.dm, args.rounds))
     print(f"{args.out}: {Path(args.out).stat().st_size} bytes")
 
 

@@ -26,10 +26,12 @@ from __future__ import annotations
 import functools
 import io
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -44,12 +46,16 @@ class CardRow:
     ``deck="onion"``, Cripple Mr Onion's codes (French ``c s h d`` and Latin ``w t u o``
     suits); a trailing ``*`` marks Onion's marked copy of a special card.
     ``face_down`` is how many card backs to draw after them (a count, never identities).
+    ``spoken``: the row as a sentence a person would say, for the alt text (the label is
+    a caption for the eye); ``{cards}`` in it stands for the face-up cards by name.
+    Empty: the alt text is built from the label (see :func:`alt_text`).
     """
 
     label: str
     cards: tuple[str, ...] = ()
     face_down: int = 0
     deck: str = "french"
+    spoken: str = field(default="", compare=False)  # words, not the picture: rows compare by what they draw
 
 
 # --------------------------------------------------------------------------- look
@@ -467,20 +473,44 @@ def _columns(sizes: list[tuple[int, int]], head: int, max_width: int) -> int:
     return best
 
 
-@_serialised
-def render_image(
-    rows: Sequence[CardRow], *, title: str = "", max_width: int = MAX_WIDTH, columns: int | None = None
-) -> Image.Image:
-    """The picture of :func:`render_rows` as an RGB image (before palette and PNG)."""
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    rows: tuple[CardRow, ...]
+    plans: tuple[_RowPlan, ...]
+    sizes: tuple[tuple[int, int], ...]  # each row's own width and height
+    row_width: int
+    widths: tuple[int, ...]     # of each column
+    heights: tuple[int, ...]    # of each line of rows
+    width: int
+    height: int
+    head: int
+    columns: int
+
+    def patch_width(self, i: int) -> int:
+        """The width a row is drawn in: its own, unless its label is cut to its column's
+        width (then that). So a row's patch does not change with the other rows of its
+        column, and is reused when only they changed."""
+        own = self.sizes[i][0]
+        if _text_width(_font(LABEL_SIZE, 600), _clean(self.rows[i].label)) <= own:
+            return own
+        return self.widths[i % self.columns]
+
+    def origin(self, i: int) -> tuple[int, int]:
+        col, line = i % self.columns, i // self.columns
+        return (MARGIN + sum(self.widths[:col]) + COLUMN_GAP * col,
+                MARGIN + self.head + sum(self.heights[:line]) + ROW_GAP * line)
+
+
+def _layout(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> _Layout:
     max_width = max(CARD_W + 2 * MARGIN + MIN_STEP, min(max_width, HARD_MAX_WIDTH))
-    rows = list(rows)
+    rows = tuple(rows)
     for row in rows:
         if row.face_down < 0:
             raise ValueError(f"Row {row.label!r} has {row.face_down} face-down cards: a count cannot be negative.")
         for code in row.cards:
             parse_code(code, row.deck)
     row_width = min(max_width, ROW_WIDTH) - 2 * MARGIN
-    plans = [_plan(row, row_width) for row in rows]
+    plans = tuple(_plan(row, row_width) for row in rows)
     label_font = _font(LABEL_SIZE, 600)
     title_font = _font(TITLE_SIZE, 700)
     # An empty picture is one line of text, "No cards.", where the rows would be.
@@ -498,19 +528,82 @@ def render_image(
     if title:
         width = max(width, min(max_width, _text_width(title_font, _clean(title)) + 2 * MARGIN))
     width = max(width, MIN_WIDTH)
-    img = Image.new("RGB", (width, height), BG)
+    return _Layout(rows, plans, tuple(sizes), row_width, tuple(widths), tuple(heights), width, height, head, columns)
+
+
+def _background(layout: _Layout, title: str) -> Image.Image:
+    """The picture without its rows: the felt, the title, or "No cards."."""
+    img = Image.new("RGB", (layout.width, layout.height), BG)
     draw = ImageDraw.Draw(img)
     if title:
-        draw.text((MARGIN, MARGIN + 26), _fit(title_font, title, width - 2 * MARGIN), font=title_font,
+        title_font = _font(TITLE_SIZE, 700)
+        draw.text((MARGIN, MARGIN + 26), _fit(title_font, title, layout.width - 2 * MARGIN), font=title_font,
                   fill=LABEL_INK, anchor="ls")
-    if not rows:
-        draw.text((MARGIN, MARGIN + head + 18), "No cards.", font=label_font, fill=MUTED_INK, anchor="ls")
-    for i, (row, plan) in enumerate(zip(rows, plans)):
-        col, line = i % columns, i // columns
-        x0 = MARGIN + sum(widths[:col]) + COLUMN_GAP * col
-        y0 = MARGIN + head + sum(heights[:line]) + ROW_GAP * line
-        _draw_row(img, draw, row, plan, x0, y0, widths[col], label_font)
+    if not layout.rows:
+        draw.text((MARGIN, MARGIN + layout.head + 18), "No cards.", font=_font(LABEL_SIZE, 600), fill=MUTED_INK, anchor="ls")
     return img
+
+
+@_serialised
+def render_image(
+    rows: Sequence[CardRow], *, title: str = "", max_width: int = MAX_WIDTH, columns: int | None = None
+) -> Image.Image:
+    """The picture of :func:`render_rows` as an RGB image (before palette and PNG)."""
+    layout = _layout(rows, title, max_width, columns)
+    img = _background(layout, title)
+    draw = ImageDraw.Draw(img)
+    label_font = _font(LABEL_SIZE, 600)
+    for i, (row, plan) in enumerate(zip(layout.rows, layout.plans)):
+        x0, y0 = layout.origin(i)
+        _draw_row(img, draw, row, plan, x0, y0, layout.widths[i % layout.columns], label_font)
+    return img
+
+
+@_serialised
+def _render_palette(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> Image.Image:
+    """:func:`render_image` mapped onto the palette, composed from cached parts: each
+    row is drawn on its own patch of felt and mapped once (:func:`_row_patch`); the
+    mapping is per pixel (no dithering) and rows never overlap, so the composed picture
+    is the same, pixel for pixel, as the whole one mapped at once (tested)."""
+    layout = _layout(rows, title, max_width, columns)
+    if not _rows_keep_to_their_patches(layout, title):
+        return render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE)
+    img = _background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE)
+    for i, row in enumerate(layout.rows):
+        img.paste(_row_patch(row, layout.row_width, layout.patch_width(i)), layout.origin(i))
+    return img
+
+
+def _rows_keep_to_their_patches(layout: _Layout, title: str) -> bool:
+    """Whether no text reaches past its row's patch (an accent above a label, a title's
+    descender into the first row): then the picture is composed from patches, else
+    drawn whole (rare: the result is the same either way)."""
+    label_font = _font(LABEL_SIZE, 600)
+    if title and layout.rows:
+        title_font = _font(TITLE_SIZE, 700)
+        box = title_font.getbbox(_fit(title_font, title, layout.width - 2 * MARGIN), anchor="ls")
+        if 26 + box[3] > layout.head:
+            return False
+    for i, (row, plan) in enumerate(zip(layout.rows, layout.plans)):
+        width = layout.patch_width(i)
+        text = _fit(label_font, row.label, width)
+        if text:
+            box = label_font.getbbox(text, anchor="ls")
+            if box[0] < 0 or box[2] > width or 18 + box[1] < 0 or 18 + box[3] > plan.height:
+                return False
+    return True
+
+
+def _row_patch(row: CardRow, row_width: int, width: int) -> Image.Image:
+    key = (row, row_width, width)
+    patch = _PATCHES.get(key)
+    if patch is None:
+        plan = _plan(row, row_width)
+        rgb = Image.new("RGB", (width, plan.height), BG)
+        _draw_row(rgb, ImageDraw.Draw(rgb), row, plan, 0, 0, width, _font(LABEL_SIZE, 600))
+        patch = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
+        _PATCHES.put(key, patch, patch.width * patch.height)
+    return patch
 
 
 def _draw_row(img, draw, row: CardRow, plan: _RowPlan, x0: int, y: int, width: int, label_font) -> None:
@@ -547,26 +640,106 @@ def render_rows(
     The picture depends only on its arguments and is byte-identical for equal ones.
     Raises ValueError for an unknown card code or deck, or a negative ``face_down``.
     """
-    return _encode(render_image(rows, title=title, max_width=max_width, columns=columns))
+    key = (tuple(rows), title, max_width, columns)
+    png = _PNG_CACHE.get(key)
+    if png is None:
+        buf = io.BytesIO()
+        _render_palette(rows, title, max_width, columns).save(buf, format="PNG", compress_level=6)
+        png = buf.getvalue()
+        _PNG_CACHE.put(key, png, len(png))
+    return png
+
+
+def cached_png(rows: Sequence[CardRow], *, title: str = "", max_width: int = MAX_WIDTH, columns: int | None = None) -> bytes | None:
+    """The picture :func:`render_rows` would return, if it drew these rows lately (no
+    drawing: cheap enough to ask on the event loop before handing the work to a thread)."""
+    return _PNG_CACHE.get((tuple(rows), title, max_width, columns))
+
+
+class _Cache:
+    """The last pictures (or rows of pictures) drawn, by their whole input (a picture
+    depends on nothing else): a hand whose cards did not change, a board shown again,
+    a player's row that the move did not touch, is not drawn twice. Bounded in bytes,
+    least recently used out first; safe across the drawing threads."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        self.entries: OrderedDict[tuple, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple) -> Any:
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is None:
+                return None
+            self.entries.move_to_end(key)
+            return entry[0]
+
+    def put(self, key: tuple, value: Any, size: int) -> None:
+        with self.lock:
+            old = self.entries.pop(key, None)
+            if old is not None:
+                self.size -= old[1]
+            self.entries[key] = (value, size)
+            self.size += size
+            while self.size > self.max_bytes and self.entries:
+                _, (_, dropped) = self.entries.popitem(last=False)
+                self.size -= dropped
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.size = 0
+
+
+#: About 1,000-3,000 pictures (10-30 KB each): every open hand and board of a few hundred tables.
+_PNG_CACHE = _Cache(32 * 2**20)
+#: Rows mapped onto the palette (a byte a pixel, 20-150 KB each).
+_PATCHES = _Cache(64 * 2**20)
+
+
+def card_name(code: str, deck: str = "french") -> str:
+    """A card as said aloud: "10 of Hearts", "Queen of Coins (marked)"."""
+    try:
+        rank, suit, marked = parse_code(code, deck)
+    except ValueError:
+        return code
+    return f"{_RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}" + (" (marked)" if marked else "")
+
+
+def spoken_list(items: Sequence[str]) -> str:
+    """"a", "a and b", "a, b and c": a list as it is said."""
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _sentence(text: str) -> str:
+    """A full stop at the end; the case is left alone (a sentence may start with a name)."""
+    text = text.strip().rstrip(".")
+    return text + "." if text else ""
 
 
 def alt_text(rows: Sequence[CardRow], limit: int = 1024) -> str:
     """The picture in words, for a screen reader (a Discord attachment's description):
-    each row's label, its face-up cards by name and how many lie face down."""
-    parts = []
+    one sentence per row, read as a person would say it. A row's ``spoken`` sentence
+    when its game wrote one; else its label (" · " read as a pause) and its face-up
+    cards by name, then how many lie face down."""
+    sentences = []
     for row in rows:
-        names = []
-        for code in row.cards:
-            try:
-                rank, suit, marked = parse_code(code, row.deck)
-            except ValueError:
-                names.append(code)
-                continue
-            names.append(f"{_RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}" + (" (marked)" if marked else ""))
+        names = spoken_list([card_name(code, row.deck) for code in row.cards])
+        if row.spoken:
+            sentences.append(_sentence(row.spoken.replace("{cards}", names)))
+            continue
+        said = names
         if row.face_down:
-            names.append(f"{row.face_down} face down")
-        parts.append(f"{row.label}: {', '.join(names)}" if names else row.label)
-    text = "Card picture. " + "; ".join(parts) + "."
+            down = f"{row.face_down} card{'s' if row.face_down != 1 else ''} face down"
+            said = f"{names}, and {down}" if names else down
+        label = row.label.replace(" · ", ", ")
+        sentences.append(_sentence(f"{label}: {said}" if said else label))
+    text = "Card picture. " + " ".join(s for s in sentences if s)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

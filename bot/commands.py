@@ -28,7 +28,7 @@ HANDS_WHERE = {
 
 MY_PICTURES = {
     "on": "Your hands will show a picture of your cards again (unless this server turned pictures off). Every picture has the same cards as its text.",
-    "off": "Your hands will be text only from now on, in every game on this server; the table's text says everything its picture shows.",
+    "off": "Your hands will be text only from now on, in every game on this server; the board's and the hand's text say everything their pictures show.",
 }
 
 
@@ -67,25 +67,25 @@ class Platform(commands.Cog):
 
     # ------------------------------------------------------------ table commands
 
-    @app_commands.command(name="join", description="Join the table in this channel.")
+    @app_commands.command(name="join", description="Join the lobby in this channel.")
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction) -> None:
         if table := await self._channel_table(interaction):
             await self.tables.join(interaction, table)
 
-    @app_commands.command(name="leave", description="Leave the table in this channel (during a game: forfeit your seat).")
+    @app_commands.command(name="leave", description="Leave the lobby in this channel (during a game: forfeit your seat).")
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         if table := await self._channel_table(interaction):
             await self.tables.leave(interaction, table)
 
-    @app_commands.command(name="start", description="Start the game at this channel's table (host only).")
+    @app_commands.command(name="start", description="Start the game in this channel's lobby (host only).")
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction) -> None:
         if table := await self._channel_table(interaction):
             await self.tables.start(interaction, table)
 
-    @app_commands.command(name="cancel", description="Cancel this channel's table (host or Manage Server).")
+    @app_commands.command(name="cancel", description="Cancel this channel's lobby or game (host or Manage Server).")
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction) -> None:
         if table := await self._channel_table(interaction):
@@ -97,7 +97,7 @@ class Platform(commands.Cog):
         if table := await self._channel_table(interaction):
             await self.tables.show_hand(interaction, table.guild_id, table.id)
 
-    @app_commands.command(name="remove", description="Remove a player from this channel's table (host or Manage Server).")
+    @app_commands.command(name="remove", description="Remove a player from this channel's lobby or game (host or Manage Server).")
     @app_commands.guild_only()
     @app_commands.describe(player="The player to remove")
     async def remove(self, interaction: discord.Interaction, player: discord.User) -> None:
@@ -106,9 +106,9 @@ class Platform(commands.Cog):
             return
         await self.tables.remove(interaction, table, player.id)
 
-    computers_group = app_commands.Group(name="bot-player", description="Computer players in this table's lobby (host only).", guild_only=True)
+    computers_group = app_commands.Group(name="bot-player", description="Computer players in this channel's lobby (host only).", guild_only=True)
 
-    @computers_group.command(name="add", description="Seat a computer player in this table's lobby (host only).")
+    @computers_group.command(name="add", description="Seat a computer player in this channel's lobby (host only).")
     @app_commands.describe(level="easy (a sensible heuristic) or hard (searches ahead)")
     @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in computer.OFFERED])
     async def computer_add(self, interaction: discord.Interaction, level: str = "easy") -> None:
@@ -116,12 +116,12 @@ class Platform(commands.Cog):
         if table := await self._channel_table(interaction):
             await self.tables.add_computer(interaction, table, level)
 
-    @computers_group.command(name="remove", description="Take the last computer player out of this table's lobby (host only).")
+    @computers_group.command(name="remove", description="Take the last computer player out of this channel's lobby (host only).")
     async def computer_remove(self, interaction: discord.Interaction) -> None:
         if table := await self._channel_table(interaction):
             await self.tables.remove_computer(interaction, table)
 
-    @app_commands.command(name="say", description="Say words to the table (for games with spoken rituals, if chat isn't read).")
+    @app_commands.command(name="say", description="Say words out loud in the game (for games with spoken rituals, if chat isn't read).")
     @app_commands.guild_only()
     @app_commands.describe(text="What you say out loud")
     async def say(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, SAY_LIMIT]) -> None:
@@ -179,7 +179,7 @@ class Platform(commands.Cog):
                         name = f"{spec.title} · with computer players" if with_computers else spec.title
                         embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)
         if not embed.fields:
-            embed.description = "No finished games yet. Open a table with `/blackjack new`!"
+            embed.description = "No finished games yet. Open a lobby with `/blackjack new`!"
         await interaction.response.send_message(embed=embed)
 
     stats.autocomplete("game")(_game_autocomplete)

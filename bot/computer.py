@@ -111,7 +111,7 @@ def add_refusal(key: str, players: list[int], max_players: int, level: str) -> s
     if level not in OFFERED:
         return f"There is no level called '{level[:20]}'; choose {' or '.join(OFFERED)}."
     if len(players) >= max_players:
-        return f"This table is full ({max_players} players)."
+        return f"This lobby is full ({max_players} players)."
     return None
 
 

@@ -245,10 +245,10 @@ class Game(ABC):
     @classmethod
     def check_player_count(cls, players: Sequence[int]) -> None:
         if len(set(players)) != len(players):
-            raise RuleError("A player cannot take two seats at one table.")
+            raise RuleError("A player cannot take two seats in one game.")
         if not cls.min_players <= len(players) <= cls.max_players:
             raise RuleError(
-                f"{cls.title} needs {cls.min_players} to {cls.max_players} players; this table has {len(players)}."
+                f"{cls.title} needs {cls.min_players} to {cls.max_players} players; this game has {len(players)}."
             )
 
     # -- queries -----------------------------------------------------------------
@@ -295,9 +295,9 @@ class Game(ABC):
             raise GameOver("This game is over.")
         seated = getattr(self, "active_players", None)
         if old not in (seated() if callable(seated) else self.players):
-            raise UnknownPlayer("That player is not playing at this table.")
+            raise UnknownPlayer("That player is not playing in this game.")
         if new in self.players or new in getattr(self, "removed", ()):
-            raise RuleError("That seat's replacement is already at this table.")
+            raise RuleError("That seat's replacement is already in this game.")
         self._replace_player(old, new)
         return [Event("player_replaced", new, {"old": old, "new": new})]
 
@@ -343,7 +343,7 @@ class Game(ABC):
         if self.is_over():
             raise GameOver("This game is over.")
         if player not in self.players:
-            raise UnknownPlayer("You are not playing at this table.")
+            raise UnknownPlayer("You are not playing in this game.")
         if action in self.legal_actions(player):
             return
         if player not in self.current_players():

@@ -30,7 +30,7 @@ class GameCog(commands.GroupCog):
     async def open_table(self, interaction: discord.Interaction, *, note: str = "", **options: str | int) -> None:
         await self.bot.tables.open_lobby(interaction, self.spec, dict(options), note=note)  # type: ignore[attr-defined]
 
-    @app_commands.command(name="new", description="Open a table in this channel; others join with the buttons.")
+    @app_commands.command(name="new", description="Open a lobby in this channel; others join with the buttons.")
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction) -> None:
         await self.open_table(interaction)

@@ -12,7 +12,11 @@
   custom_id never creates storage: lookups read with ``reading(guild, create=False)``.
 - :class:`Deadline`: Discord drops an interaction not answered within 3 s. A move
   that is still running after :data:`DEFER_AFTER` seconds (a slow disk, a locked
-  database) is deferred, and its answer follows as an edit or a follow-up.
+  database) is deferred, and its answer follows as an edit or a follow-up. When the
+  process is behind (:func:`behind`: the event loop takes more than
+  :data:`BEHIND_AFTER` to come round) or the table is busy with an earlier move, the
+  click is deferred at once instead (:func:`defer_now`), so waiting its turn can
+  never make it late.
 - :func:`answer_failure`: every failure gets a sentence, a storage one included.
 - :func:`clip`: echoed input never pushes a message past Discord's limits.
 """
@@ -22,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -34,6 +39,11 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000
 ECHO_LIMIT = 100
 DEFER_AFTER = 2.0  # seconds; leaves a second for the defer call itself
+#: The event loop's turn (from scheduling a callback to running it) past which the
+#: process counts as behind and a click is deferred before any work is done for it.
+BEHIND_AFTER = 0.5
+#: After a slow turn, clicks are deferred at once for this long.
+BEHIND_FOR = 2.0
 
 _HAND_PREFIXES = ("dh:hand:", "dh:refresh:", "dh:act:", "dh:sel:", "dh:page:", "dh:amt:", "dh:amtm:", "dh:multi:")
 GENERIC_FAILURE = "Something went wrong on my side; nothing was changed. Please try again."
@@ -61,10 +71,10 @@ def scope_refusal(interaction: discord.Interaction, guild_id: int, players: list
     ``players`` (once the table is known) limits DM hand controls to its seats."""
     if interaction.guild_id is not None:
         if interaction.guild_id != guild_id:
-            return "That control belongs to a table in another server, so nothing happened."
+            return "That control belongs to a game in another server, so nothing happened."
         return None
     if not _custom_id(interaction).startswith(_HAND_PREFIXES):
-        return "Lobby and table controls work only in the server where the table is."
+        return "Lobby, board and hand controls work only in the server where the game is."
     if players is not None and interaction.user.id not in players:
         return "That hand belongs to another player's seat, so nothing happened."
     return None
@@ -125,6 +135,16 @@ class Deadline:
 
     async def _watch(self) -> None:
         await asyncio.sleep(self.after)
+        await self._defer()
+
+    async def now(self) -> None:
+        """Defer at once (the process is behind, or the move must wait its turn), in the
+        caller's task: nothing the loop has queued before it can make it late."""
+        if self.state == "pending" and self.task is not None:
+            self.task.cancel()
+        await self._defer()
+
+    async def _defer(self) -> None:
         if self.state != "pending" or self.interaction.response.is_done():
             return
         self.state = "deferring"
@@ -149,6 +169,66 @@ class Deadline:
     def stop(self) -> None:
         if self.task is not None and not self.task.done():
             self.task.cancel()
+
+
+async def defer_now(interaction: discord.Interaction) -> bool:
+    """Defer a click that has a :class:`Deadline` now; True if it is deferred (its answer
+    then goes as an edit), False if it has none or was already answered."""
+    deadline = interaction.extras.get(Deadline.KEY)
+    if not isinstance(deadline, Deadline):
+        return False
+    if deadline.state == "pending":
+        await deadline.now()
+    elif deadline.state == "deferring" and deadline.task is not None:
+        await asyncio.shield(deadline.task)
+    return deadline.state == "deferred"
+
+
+class _Turn:
+    """How long the event loop takes to come round: a callback scheduled with
+    ``call_soon`` runs after everything already queued, so the time it waited is the
+    backlog the next event would wait behind too. Measured at a click's arrival and at
+    each step of a move (:func:`measure`; one probe at a time, no timer, no busy loop).
+    The process counts as behind for :data:`BEHIND_FOR` after a slow turn."""
+
+    def __init__(self) -> None:
+        self.slow_at = float("-inf")  # when a turn last took longer than BEHIND_AFTER
+        self.pending = False
+
+    def probe(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self.pending:
+            return
+        self.pending = True
+        start = clock()
+
+        def done() -> None:
+            self.pending = False
+            at = clock()
+            if at - start > BEHIND_AFTER:
+                self.slow_at = at
+
+        loop.call_soon(done)
+
+    def behind(self, loop: asyncio.AbstractEventLoop) -> bool:
+        self.probe(loop)
+        return clock() - self.slow_at < BEHIND_FOR
+
+
+_TURN = _Turn()
+#: The wall clock the loop's turn is measured on (a test's simulated loop keeps its own time).
+clock = time.perf_counter
+
+
+def behind() -> bool:
+    """Whether the process is behind: the last measured turn of the event loop took
+    more than :data:`BEHIND_AFTER` (a burst of clicks, a slow move on the loop)."""
+    return _TURN.behind(asyncio.get_running_loop())
+
+
+def measure() -> None:
+    """Measure the loop's turn from here (a move's steps call it, so a busy process is
+    measured while it is busy)."""
+    _TURN.probe(asyncio.get_running_loop())
 
 
 async def claim(interaction: discord.Interaction) -> None:

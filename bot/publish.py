@@ -90,6 +90,11 @@ class LiveHand:
     since: float  # when its token was issued (our clock)
 
 
+#: Copies of one player's hand kept editable (each its latest token): a player may open
+#: Show hand several times; at the end every copy the bot can still edit is closed.
+HAND_COPIES = 8
+
+
 @dataclass
 class HandMessage:
     """A player's private hand, ready to send or to edit in: text and controls (an embed
@@ -154,6 +159,11 @@ def mentions(players: Iterable[int]) -> str:
     return ", ".join(people[:-1]) + " and " + people[-1]
 
 
+def possessive(players: Sequence[int]) -> str:
+    """Whose turn it is: "<@1>'s", "<@1> and <@2>'s"."""
+    return f"{mentions(players)}'s"
+
+
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
@@ -202,6 +212,21 @@ def final_text(title: str, state: Game, events: Sequence[Event] = (), unit: str 
     return text
 
 
+def board_link(guild_id: int, record: Any) -> str | None:
+    """A link to the board message (where Rematch / Next round is), or to the game's
+    place when no board was posted."""
+    if record.message_id is None:
+        return f"https://discord.com/channels/{guild_id}/{record.place}"
+    return f"https://discord.com/channels/{guild_id}/{record.place}/{record.message_id}"
+
+
+def play_again(spec: GameSpec, guild_id: int, record: Any) -> str:
+    """Where a finished game's players go next: the board's Rematch (Next round) button."""
+    label = sessions.next_label(spec)
+    what = "To play again" if label == "Rematch" else f"For the next {label.split()[-1].lower()}"  # "Next round": "round"
+    return f"{what}, press **{label}** on the board: {board_link(guild_id, record)}"
+
+
 def table_unit(spec: GameSpec) -> str:
     """What one table plays, in the game's word: ``render.TABLE_UNIT`` ("round" for
     Cripple Mr Onion, whose tables are the rounds of a session), else "game"."""
@@ -245,6 +270,9 @@ class Publisher:
     def __init__(self, manager: TableManager) -> None:
         self.manager = manager
         self.live: dict[tuple[int, int, int], LiveHand] = {}
+        #: (guild, table, user) -> {hand message id: its latest token}: every ephemeral
+        #: copy of the hand, so the end (or a cancel) closes all of them, not only the newest.
+        self.copies: dict[tuple[int, int, int], dict[int, LiveHand]] = {}
         #: (guild, user) -> display name, noted from every interaction: the bot has no
         #: member list (no privileged intent) and a picture may not cost a REST call.
         self.display_names: dict[tuple[int, int], str] = {}
@@ -266,17 +294,38 @@ class Publisher:
 
     # ------------------------------------------------------------------ live hands
 
-    def remember_hand(self, table: Table, interaction: discord.Interaction) -> None:
-        """The player's newest hand message in the channel (its token edits it later)."""
+    def remember_hand(self, table: Table, interaction: discord.Interaction, message_id: int | None = None) -> None:
+        """The player's newest hand message in the channel (its token edits it later).
+        ``message_id``: the hand message the interaction's token edits (its original
+        response), when it was sent as a new message (Show hand); else the clicked message."""
         if interaction.guild_id is None:
             return  # a DM hand is edited as a message, not through a token
         from bot.tables import now_ts
 
-        self.live[(table.guild_id, table.id, interaction.user.id)] = LiveHand(interaction, now_ts())
+        key = (table.guild_id, table.id, interaction.user.id)
+        live = LiveHand(interaction, now_ts())
+        self.live[key] = live
+        if message_id is None:
+            message_id = interaction.message.id if interaction.message is not None else interaction.id
+        copies = self.copies.setdefault(key, {})
+        copies.pop(message_id, None)
+        copies[message_id] = live  # newest last
+        while len(copies) > HAND_COPIES:
+            del copies[next(iter(copies))]
 
     def forget_table(self, table: Table) -> None:
         for key in [k for k in self.live if k[:2] == (table.guild_id, table.id)]:
             del self.live[key]
+        for key in [k for k in self.copies if k[:2] == (table.guild_id, table.id)]:
+            del self.copies[key]
+
+    def _editable_copies(self, table: Table) -> list[tuple[int, int, LiveHand]]:
+        """(user, message id, token) of every hand copy whose token still lives."""
+        from bot.tables import now_ts
+
+        return [(key[2], message_id, live) for key, copies in self.copies.items() if key[:2] == (table.guild_id, table.id)
+                for message_id, live in copies.items() if now_ts() - live.since <= LIVE_HAND_SECONDS]
+
 
     async def _update_live_hand(self, table: Table, user: int) -> bool:
         """Edit the player's open hand through its token. True when that is their notice
@@ -330,12 +379,16 @@ class Publisher:
             log.exception("Could not draw the hand picture at table %s; showing text only", table.id)
             return None
 
-    async def hand_message(self, table: Table, user: int, *, notice: str = "", page: int = 0, prefix: str = "") -> HandMessage:
+    async def hand_message(self, table: Table, user: int, *, notice: str = "", page: int = 0, dm: bool = False, status: bool = True) -> HandMessage:
         """The hand as sent or edited everywhere (Show hand, a move's answer, the live
         hand, the DM): the text of ``_hand_payload``, the picture of the player's own
-        cards, and, when the table's layout is V2, one LayoutView holding all of it."""
-        content, embed, view = self.manager._hand_payload(table, user, notice=notice, page=page)
-        content = f"{prefix}{content}"
+        cards, and, when the table's layout is V2, one LayoutView holding all of it.
+        ``dm``: a hand in DMs, which always starts by naming the game with a link to its
+        thread (every DM hand, whether sent, refreshed or answering a click, the same way).
+        ``status``: False when the notice already says whose turn it is."""
+        content, embed, view = self.manager._hand_payload(table, user, notice=notice, page=page, status=status)
+        if dm:
+            content = f"{self._dm_prefix(table)}{content}"
         drawn = await self.hand_picture(table, user)
         picture, alt = drawn if drawn else (None, None)
         filename = f"hand-{table.id}.png"
@@ -354,7 +407,7 @@ class Publisher:
         """A new DM with the hand (so Discord notifies), the previous one cut to a line.
         None when the DM could not be sent (then ``dm_closed`` says so)."""
         record = table.record
-        hand = await self.hand_message(table, user, notice=notice, prefix=self._dm_prefix(table))
+        hand = await self.hand_message(table, user, notice=notice, dm=True)
         try:
             member = self.bot.get_user(user) or await self.bot.fetch_user(user)
             message = await member.send(**hand.send())
@@ -378,14 +431,16 @@ class Publisher:
         return message
 
     def _dm_prefix(self, table: Table) -> str:
-        return f"{table.spec.title} #{table.id} in <#{table.record.place}>: "
+        """A DM hand's first words: the game, linked to its thread (or channel). Not the
+        thread's mention: a thread is named after its game, so that read twice."""
+        return f"[{table.spec.title} #{table.id}](https://discord.com/channels/{table.guild_id}/{table.record.place}): "
 
     async def refresh_dm_hand(self, table: Table, user: int) -> discord.PartialMessage | None:
         """Edit the player's latest DM hand in place (Show hand in the channel)."""
         previous = table.record.publish.get("dm", {}).get(str(user))
         if not previous:
             return None
-        hand = await self.hand_message(table, user, prefix=self._dm_prefix(table))
+        hand = await self.hand_message(table, user, dm=True)
         message = self.bot.get_partial_messageable(previous[0]).get_partial_message(previous[1])
         try:
             await message.edit(**hand.edit())
@@ -398,7 +453,7 @@ class Publisher:
 
     # ------------------------------------------------------------------ the board
 
-    def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "") -> tuple[str | None, discord.Embed, discord.ui.View | None]:
+    def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", pinging: Sequence[int] = ()) -> tuple[str | None, discord.Embed, discord.ui.View | None]:
         state = table.state
         assert state is not None
         record = table.record
@@ -418,17 +473,22 @@ class Publisher:
             label = sessions.next_label(table.spec)
             view: discord.ui.View | None = views.rematch_view(table.guild_id, table.id, label=label)
         else:
-            # The board carries "who must act" (it is edited for every move anyway).
+            # The board carries "who must act" (it is edited for every move anyway), once:
+            # a game whose board names the turn itself (``render.TURN_ON_BOARD``, its Turn
+            # line) gets the platform's line only on a board posted anew to notify
+            # ``pinging`` (a mention in a new message is what notifies).
             current = [] if state.is_over() else sorted(state.current_players())
+            if getattr(table.spec.render, "TURN_ON_BOARD", False):
+                current = [p for p in current if p in pinging]
             content = "\n".join(line for line in (turn_line(current, ping_task(table)), note) if line) or None
             view = views.table_view(table.guild_id, table.id)
         return content, embed, view
 
-    def board_message(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", image: str | None = None) -> dict[str, Any]:
+    def board_message(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", image: str | None = None, pinging: Sequence[int] = ()) -> dict[str, Any]:
         """Keyword arguments for sending or editing the board: an embed, or (the
         server's layout setting, fixed at Start) a Components V2 layout of the same text.
         ``image`` is the card picture's ``attachment://`` address, if there is one."""
-        content, embed, view = self.board_payload(table, final=final, events=events, note=note)
+        content, embed, view = self.board_payload(table, final=final, events=events, note=note, pinging=pinging)
         if table.record.publish.get("layout") != "v2":
             if image:
                 embed.set_image(url=image)
@@ -519,7 +579,7 @@ class Publisher:
         drawn = await self.table_picture(table)
         picture, alt = drawn if drawn else (None, None)
         name = f"table-{table.id}.png"
-        board = self.board_message(table, final=final, events=events, note=note, image=f"attachment://{name}" if picture else None)
+        board = self.board_message(table, final=final, events=events, note=note, image=f"attachment://{name}" if picture else None, pinging=to_ping)
         # The picture rides on the edit (or post) that happens anyway: no extra call.
         file = (lambda: discord.File(io.BytesIO(picture), filename=name, description=alt)) if picture else None
         place = self.place(table)
@@ -573,17 +633,28 @@ class Publisher:
                                          turn_players=list(people))
 
     async def _close_live_hands(self, table: Table, actor: int | None) -> None:
-        """At the end, every other open hand is shown once more: "The game is over." and
-        no controls, instead of a stale "Waiting for ..." (one call per open hand, once
-        per game)."""
-        from bot.tables import now_ts
+        """At the end, every hand the bot can still edit is shown once more, without
+        controls and saying how the game ended and where Rematch is: each ephemeral copy
+        whose token lives (not only the newest; the actor's clicked one was answered
+        already) and each player's latest DM hand (one call per copy, once per game)."""
+        answered = self.live.get((table.guild_id, table.id, actor)) if actor is not None else None
+        ended: dict[tuple[int, bool], HandMessage] = {}
 
-        for (guild_id, table_id, user), live in list(self.live.items()):
-            if (guild_id, table_id) != (table.guild_id, table.id) or user == actor or now_ts() - live.since > LIVE_HAND_SECONDS:
+        async def hand_of(user: int, dm: bool) -> HandMessage:
+            if (user, dm) not in ended:
+                ended[(user, dm)] = await self.hand_message(table, user, dm=dm)
+            return ended[(user, dm)]
+
+        for user, _message_id, live in self._editable_copies(table):
+            if live is answered:
                 continue
-            hand = await self.hand_message(table, user)
+            hand = await hand_of(user, False)
             with contextlib.suppress(discord.HTTPException):
                 await live.interaction.edit_original_response(**hand.edit())
+        for user, (channel_id, message_id) in list(table.record.publish.get("dm", {}).items()):
+            hand = await hand_of(int(user), True)
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**hand.edit())
 
     def cancelled_board(self, table: Table, embed: discord.Embed, note: str) -> dict[str, Any]:
         """Keyword arguments for the board's last edit when a game is cancelled: the turn
@@ -596,19 +667,15 @@ class Publisher:
         return {"content": content, "embed": embed, "view": None, "attachments": []}
 
     async def close_hands(self, table: Table, line: str) -> None:
-        """A cancelled game: every open hand is cut to one line (no controls, no picture),
-        and forgotten."""
-        from bot.tables import now_ts
+        """A cancelled game: every open hand copy is cut to one line (no controls, no
+        picture), and forgotten."""
+        if table.record.publish.get("layout") == "v2":
+            from bot.layout import text_layout
 
-        for (guild_id, table_id, _user), live in list(self.live.items()):
-            if (guild_id, table_id) != (table.guild_id, table.id) or now_ts() - live.since > LIVE_HAND_SECONDS:
-                continue
-            if table.record.publish.get("layout") == "v2":
-                from bot.layout import text_layout
-
-                cut: dict[str, Any] = {"view": text_layout(line), "attachments": []}
-            else:
-                cut = {"content": line, "embed": None, "view": None, "attachments": []}
+            cut: dict[str, Any] = {"view": text_layout(line), "attachments": []}
+        else:
+            cut = {"content": line, "embed": None, "view": None, "attachments": []}
+        for _user, _message_id, live in self._editable_copies(table):
             with contextlib.suppress(discord.HTTPException):
                 await live.interaction.edit_original_response(**cut)
         self.forget_table(table)

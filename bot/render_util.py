@@ -74,6 +74,18 @@ def ordinal(number: int) -> str:
     return f"{number}{suffix}"
 
 
+def seat_spoken(players: Sequence[int], player: int, names: Mapping[int, str] | None = None, role: str = "") -> str:
+    """A player as the subject of an alt-text sentence: "Ann, in seat 2," (so "Ann, in
+    seat 2, has 5 cards"), or "Seat 2" without a plain-text name; ``role`` is said
+    after it ("Ann, in seat 2, the Dealer,")."""
+    seat = f"seat {list(players).index(player) + 1}" if player in players else "a seat"
+    name = (names or {}).get(player, "")
+    extra = f" the {role}," if role else ""
+    if not name or name.startswith("<"):
+        return seat[:1].upper() + seat[1:] + ("," + extra if extra else "")
+    return f"{clip(name, 32)}, in {seat},{extra}"
+
+
 def seat_label(players: Sequence[int], player: int, names: Mapping[int, str] | None = None, *, short: bool = False) -> str:
     """A player as a picture's row label: 'Seat 2', or 'Seat 2 · Ann' with a plain-text
     display name ('Ann' alone when ``short``). A mention (``<@id>``) is left out: an

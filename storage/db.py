@@ -237,6 +237,9 @@ class Storage:
         self.guild_dir = self.data_dir / "guilds"
         self.index_dir = self.data_dir / "active"
         self.max_open = max_open
+        #: Connections the file-handle limit allows, servers with a game in play included.
+        self._handle_budget = max(max_open, pool_budget(2**31))
+        self._settled_size = 0  # the pool's size after the last eviction pass
         self.busy_timeout_ms = busy_timeout_ms
         self._slots: OrderedDict[int, _Slot] = OrderedDict()
         self._opening: dict[int, asyncio.Future[_Slot]] = {}
@@ -394,18 +397,31 @@ class Storage:
             return slot
 
     def _evict_idle(self) -> None:
-        """Close least recently used idle connections beyond the cap, in the background."""
+        """Close least recently used idle connections beyond the cap, in the background.
+
+        Idle servers go first: a server with an unfinished table (its marker in the
+        index) keeps its connection, since its next move would only open it again
+        (issue 22: with more active servers than the cap, most moves reopened their
+        database). Active servers are closed too only past what the process's file
+        handles allow (:func:`pool_budget` without a cap: three handles each)."""
         if len(self._slots) <= self.max_open:
             return
-        for guild_id in [g for g, s in self._slots.items() if s.users == 0]:
-            if len(self._slots) <= self.max_open:
+        active = self._load_markers()
+        idle = [g for g, s in self._slots.items() if s.users == 0]
+        self._close_slots([g for g in idle if g not in active], self.max_open)
+        self._close_slots([g for g in idle if g in active and g in self._slots], self._handle_budget)
+        self._settled_size = len(self._slots)
+        # If every connection is in use the pool overshoots briefly rather than
+        # deadlock; the extra ones close as soon as they are idle.
+
+    def _close_slots(self, guilds: list[int], keep: int) -> None:
+        for guild_id in guilds:
+            if len(self._slots) <= keep:
                 break
             slot = self._slots.pop(guild_id)
             task = asyncio.create_task(self._close_quietly(slot))
             self._closers.add(task)
             task.add_done_callback(self._closers.discard)
-        # If every connection is in use the pool overshoots briefly rather than
-        # deadlock; the extra ones close as soon as they are idle.
 
     @staticmethod
     async def _close_quietly(slot: _Slot) -> None:
@@ -481,7 +497,9 @@ class Storage:
 
     def _release(self, slot: _Slot) -> None:
         slot.users -= 1
-        if slot.users == 0:
+        # With more active servers than the cap the pool stays above it; scanning it
+        # again at every release would find nothing to close until it grows.
+        if slot.users == 0 and len(self._slots) > max(self.max_open, self._settled_size):
             self._evict_idle()
 
     @asynccontextmanager

@@ -65,7 +65,7 @@ class ChatMixin:
         if table.state is None or table.status != "playing":
             return "The game is not in play."
         if user not in table.state.players:
-            return "You are not playing at this table."
+            return "You are not playing in this game."
         try:
             text = computer.addressed(text[:1900], table.state.players)  # "@Deckhand 2" addresses a computer seat
             await self.play_as(table, user, Action("say", arg=text), source="player")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot import views
-from bot.publish import mentions, table_unit
+from bot.publish import final_text, mentions, ping_task, play_again, table_unit
 from bot.tables.table import Table, _reply, now_ts
 from storage import repos
 
@@ -28,13 +28,13 @@ class HandsMixin:
             await _reply(interaction, "The game has not started yet.")
             return
         if user not in table.state.players:
-            await _reply(interaction, "You are not playing at this table, so you have no hand here. Spectators can follow the table message.")
+            await _reply(interaction, "You are not playing in this game, so you have no hand here. Spectators can follow the game on its board.")
             return
         notice = ""
         if version is not None and version != table.record.version:
             notice = "The game moved on since that page was shown; here is your hand now."
             page = 0
-        hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
+        hand = await self.publisher.hand_message(table, user, notice=notice, page=page, dm=interaction.guild_id is None)
         if in_place:
             await interaction.response.edit_message(**hand.edit())
             self.publisher.remember_hand(table, interaction)
@@ -59,14 +59,14 @@ class HandsMixin:
                 hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
                 closed[str(user)] = True
                 await self._save_publish(table)
-        await interaction.response.send_message(**hand.send(), ephemeral=True)
-        self.publisher.remember_hand(table, interaction)
+        sent = await interaction.response.send_message(**hand.send(), ephemeral=True)
+        self.publisher.remember_hand(table, interaction, getattr(sent, "message_id", None))
 
     async def _save_publish(self, table: Table) -> None:
         async with self.storage.transaction(table.guild_id) as db:
             await repos.update_table(db, table.id, now=now_ts(), publish=table.record.publish)
 
-    def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0) -> tuple[str, discord.Embed, discord.ui.View]:
+    def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True) -> tuple[str, discord.Embed, discord.ui.View]:
         state = table.state
         assert state is not None
         if table.record.publish.get("paused") and not notice:
@@ -81,15 +81,39 @@ class HandsMixin:
         controls = table.spec.render.controls(observation, legal)
         embed = table.spec.render.hand_embed(observation, table.names())
         embed.set_footer(text=f"{table.spec.title} #{table.id} · move {table.record.version}")
-        view = views.hand_view(table.guild_id, table.id, table.record.version, controls, page)
         if state.is_over():
-            status = f"The {table_unit(table.spec)} is over."
-        elif user in current:
-            status = "**Your move.**" + (f" Timer: <t:{int(table.record.deadline)}:R>." if table.record.deadline else "")
-        elif legal:
-            status = "**You may act now** (the buttons below)."
+            # No controls at all (not even ↻): the game is over; the line says how, and
+            # where the next one starts.
+            view = discord.ui.View(timeout=None)
+            view.stop()  # nothing to dispatch
+            line = f"{final_text(table.spec.title, state, unit=table_unit(table.spec), render=table.spec.render)} {play_again(table.spec, table.guild_id, table.record)}"
         else:
-            waiting = mentions(sorted(current))
-            status = f"Waiting for {waiting}." if waiting else "No turn until a ritual is done (see below)."
-        content = f"{notice}\n{status}" if notice else status
+            view = views.hand_view(table.guild_id, table.id, table.record.version, controls, page)
+            if user in current:
+                # A vote is not a move: the game's own word for what is owed, when it has one.
+                task = ping_task(table)
+                line = (f"**Now {task}.**" if task else "**Your move.**") + (f" Timer: <t:{int(table.record.deadline)}:R>." if table.record.deadline else "")
+            elif legal:
+                line = "**You may act now** (the buttons below)."
+            else:
+                line = waiting_line(table, user, current)
+        content = "\n".join(part for part in (notice, line if status or not notice else "") if part)
         return content, embed, view
+
+
+def owers(table: Table) -> list[int]:
+    """Players who owe typed words now (open obligations), whoever's turn it is."""
+    return sorted({int(player) for player, _ in table.record.obligations.values() if player is not None})
+
+
+def waiting_line(table: Table, user: int, current: frozenset[int] | set[int]) -> str:
+    """A hand's status when its player may do nothing now: whom the game waits for. With
+    no turn (a ritual holds the game), those who owe words, or "you"."""
+    if current:
+        return f"Waiting for {mentions(sorted(current))}."
+    owing = owers(table)
+    if user in owing:
+        return "**It is up to you:** type what is asked below in the game's thread."
+    if owing:
+        return f"Waiting for {mentions(owing)} to type what they owe in the game's thread."
+    return "No turn until a ritual is done (see below)."

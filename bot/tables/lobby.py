@@ -43,7 +43,7 @@ class LobbyMixin:
             what = "thread" if isinstance(interaction.channel, discord.Thread) else "channel"
             why = ("Two lobbies here would share Join, Start and `/join`" if existing.status == "lobby"
                    else "Its game is played right here, so a second one would share its pings and commands")
-            await _reply(interaction, f"This {what} already has {existing.describe()}. {why}: finish it or `/cancel` it first, or open a table in another {what}.")
+            await _reply(interaction, f"This {what} already has {existing.describe()}. {why}: finish it or `/cancel` it first, or open a lobby in another {what}.")
             return
         table_options = dict(options or {})
         if house_rules:
@@ -55,7 +55,7 @@ class LobbyMixin:
         thread_id = channel_id if in_thread is not None else None
         async with self.storage.transaction(guild_id) as db:
             if await repos.active_table_at(db, channel_id) is not None:
-                await _reply(interaction, "This channel already has a table. Finish it or `/cancel` it first.")
+                await _reply(interaction, "This channel already has a lobby or game. Finish it or `/cancel` it first.")
                 return
             table_id = await repos.insert_table(db, game=spec.key, channel_id=parent_id, thread_id=thread_id, host_id=host, options=table_options, timer_seconds=timer, now=now)
             record = await repos.get_table(db, table_id)
@@ -94,23 +94,23 @@ class LobbyMixin:
         spec, record = table.spec, table.record
         low, high = _table_size(table)
         size = f"{low} players" if low == high else f"{low} to {high} players"
-        embed = discord.Embed(title=f"{spec.title}: table #{table.id}", colour=discord.Colour.blurple())
+        embed = discord.Embed(title=f"{spec.title} #{table.id}", colour=discord.Colour.blurple())
         if record.status == "lobby":
             embed.description = (
                 f"Hosted by <@{record.host_id}>. {size}. "
                 f"Press **Join**, then the host presses **Start**.\nTurn timer: {record.timer_seconds} s."
             )
         elif record.status == "cancelled":
-            embed.description = "This table was cancelled."
+            embed.description = "This game was cancelled." if record.version or record.state else "This lobby was cancelled."
             embed.colour = discord.Colour.dark_grey()
         elif record.status == "finished" and table.state is not None:
             embed.description = self.publisher.final_line(table)
             embed.colour = discord.Colour.gold()
         elif record.thread_id is not None and record.publish.get("lobby_channel") != record.thread_id:
-            embed.description = f"▶️ In play in <#{record.thread_id}>: the table, your turns and your hand are there."
+            embed.description = f"▶️ In play in <#{record.thread_id}>: the board, your turns and your hand are there."
             embed.colour = discord.Colour.green()
         else:
-            embed.description = "▶️ In play: the table message is below."
+            embed.description = "▶️ In play: the board is below."
             embed.colour = discord.Colour.green()
         seats = []
         for player in record.players:
@@ -122,7 +122,7 @@ class LobbyMixin:
         embed.add_field(name=f"Players ({len(record.players)})", value="\n".join(seats) or "nobody yet", inline=False)
         rules = _option_lines(table)
         if rules:
-            embed.add_field(name="Table options", value="\n".join(rules)[:1024], inline=False)
+            embed.add_field(name="Game options", value="\n".join(rules)[:1024], inline=False)
         note = note or record.publish.get("note", "")
         if note:
             embed.set_footer(text=note[:2048])
@@ -173,7 +173,7 @@ class LobbyMixin:
             if refusal is None and interaction.user.id != record.host_id:
                 refusal = f"Only the host, <@{record.host_id}>, can remove computer players."
             if refusal is None and not seats:
-                refusal = "There is no computer player at this table."
+                refusal = "There is no computer player in this lobby."
             if refusal is not None:
                 await _reply(interaction, refusal)
                 return
@@ -193,10 +193,10 @@ class LobbyMixin:
             if valid_choices:
                 choice = choice if choice in valid_choices else valid_choices[0]
             if user in record.players and (not valid_choices or record.seat_choices.get(user) == choice):
-                await _reply(interaction, "You are already at this table.")
+                await _reply(interaction, "You are already in this lobby.")
                 return
             if user not in record.players and len(record.players) >= table.spec.game.max_players:
-                await _reply(interaction, f"This table is full ({table.spec.game.max_players} players).")
+                await _reply(interaction, f"This lobby is full ({table.spec.game.max_players} players).")
                 return
             players = record.players if user in record.players else [*record.players, user]
             seat_choices = dict(record.seat_choices)
@@ -215,12 +215,12 @@ class LobbyMixin:
         async with table.lock:
             record = table.record
             if user not in record.players:
-                await _reply(interaction, "That player is not at this table." if target else "You are not at this table.")
+                await _reply(interaction, "That player is not in this lobby." if target else "You are not in this lobby.")
                 return
             players = [p for p in record.players if p != user]
             if not computer.humans(players):
                 await self._close(table, "cancelled")
-                note = "Everyone left; the table is closed."
+                note = "Everyone left; the lobby is closed."
             else:
                 host = record.host_id if record.host_id != user else computer.humans(players)[0]
                 seat_choices = {p: c for p, c in record.seat_choices.items() if p != user}
@@ -266,7 +266,7 @@ class LobbyMixin:
                 await _reply(interaction, "This game has already started.")
                 return
             if interaction.user.id != record.host_id:
-                await _reply(interaction, f"Only the host, <@{record.host_id}>, can start this table.")
+                await _reply(interaction, f"Only the host, <@{record.host_id}>, can start this game.")
                 return
             spec = table.spec
             players = list(record.players)
@@ -338,11 +338,11 @@ class LobbyMixin:
 
     async def cancel(self, interaction: discord.Interaction, table: Table) -> None:
         if not _can_manage(interaction, table):
-            await _reply(interaction, f"Only the host, <@{table.record.host_id}>, or someone with Manage Server can cancel this table.")
+            await _reply(interaction, f"Only the host, <@{table.record.host_id}>, or someone with Manage Server can cancel this game.")
             return
         async with table.lock:
             if table.status not in repos.ACTIVE:
-                await _reply(interaction, "This table is already closed.")
+                await _reply(interaction, "This game is already closed.")
                 return
             was_playing = table.status == "playing"
             await self._close(table, "cancelled")
@@ -350,7 +350,7 @@ class LobbyMixin:
         if _is_component_on(interaction, table.record.lobby_message_id):
             await interaction.response.edit_message(embed=self._lobby_embed(table, note), view=None)
         else:
-            await _reply(interaction, f"The {table.spec.title} table was cancelled.", ephemeral=False)
+            await _reply(interaction, f"The {table.spec.title} game was cancelled.", ephemeral=False)
             await self._edit_lobby_message(table, self._lobby_embed(table, note), None)
         if was_playing:
             await self._edit_table_closed(table, note)
@@ -401,11 +401,30 @@ class LobbyMixin:
             await _reply(interaction, f"This server no longer runs {record.game}.")
             return
         if interaction.user.id not in record.players:
-            await _reply(interaction, f"Only the players of that game can call a rematch; open a new table with `/{spec.key} new`.")
+            await _reply(interaction, f"Only the players of that game can call a rematch; open a new lobby with `/{spec.key} new`.")
             return
         options = record.publish.get("lobby_options") or {k: v for k, v in record.options.items() if k != "carry"}
-        await self.open_lobby(interaction, spec, dict(options), players=record.players, seat_choices=record.seat_choices, house_rules=False,
+        await self.open_lobby(interaction, spec, dict(options), players=record.players, seat_choices=_sides_played(spec, record), house_rules=False,
                               names=record.publish.get("names"))
+
+
+def _sides_played(spec: GameSpec, record: repos.TableRecord) -> dict[int, str]:
+    """A rematch seats everyone on the side they played (Engines' Google or Yahoo, not
+    the "either side" they may have joined with); they can still switch in the lobby."""
+    choices = dict(record.seat_choices)
+    if not spec.seat_choices or not record.state:
+        return choices
+    try:
+        state = spec.game.from_json(record.state)
+    except Exception:  # a damaged state: keep the lobby's choices
+        log.warning("Could not read the sides of finished table %s", record.id)
+        return choices
+    offered = {choice for choice, _ in spec.seat_choices}
+    for player in record.players:
+        played = state.seat_choice(player)
+        if played in offered:
+            choices[player] = played
+    return choices
 
 
 def _table_size(table: Table) -> tuple[int, int]:

@@ -90,7 +90,7 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         if threads:
             where = ", ".join(f"<#{t.record.thread_id}>" for t in threads)
             return f"This channel's games are played in their threads ({where}); there is no open lobby here. Open one with `/blackjack new` (or another game's `new`)."
-        return "There is no table in this channel. Open one with `/blackjack new` (or another game's `new`)."
+        return "There is no lobby or game in this channel. Open a lobby with `/blackjack new` (or another game's `new`)."
 
     def tables(self) -> list[Table]:
         return list(self._tables.values())
@@ -105,7 +105,7 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
             return table
         record = await self._stored_record(guild_id, table_id)
         if record is None:
-            raise TableError("That table no longer exists.")
+            raise TableError("That game no longer exists.")
         if record.status in repos.ACTIVE and self.shared:
             # Held by another process (a DM-hand click arrives at shard 0): load it here.
             loaded = await self._load_elsewhere(guild_id, record)
@@ -121,11 +121,15 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
                     raise TableError(f"That {unit} has finished; the next {unit} is waiting in its lobby here (press Join on it).")
                 raise TableError(f"That {unit} has finished; the next {unit} is in play here ({spec.title} #{following.id}): "
                                  "`/hand` shows your cards in it.")
-            how = f"`/{spec.key} new`" if spec is not None else "a game's `new` command"
-            raise TableError(f"That game has finished. Start a new one with {how}.")
+            if spec is None:
+                raise TableError("That game has finished.")
+            # A late click on an old hand: the board of that game offers the next one.
+            from bot.publish import play_again
+
+            raise TableError(f"That game has finished. {play_again(spec, guild_id, record)}")
         if record.status == "cancelled":
-            raise TableError("That table was cancelled.")
-        raise TableError("That table could not be restored and has been closed.")
+            raise TableError("That game was cancelled.")
+        raise TableError("That game could not be restored and has been closed.")
 
     async def _stored_record(self, guild_id: int, table_id: int) -> repos.TableRecord | None:
         """A table's row by ids a custom_id named (None: no such table). Never creates
@@ -138,7 +142,7 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         except GuildDataMissing:
             return None
         except BadRecord:
-            raise TableError("That table's saved data is damaged, so it has been closed. You can open a new table.") from None
+            raise TableError("That game's saved data is damaged, so it has been closed. You can open a new lobby.") from None
         except StorageError as error:
             raise TableError(error.sentence) from None
 

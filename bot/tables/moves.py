@@ -24,15 +24,31 @@ log = logging.getLogger("bot.tables")  # one logger for the whole package, as wh
 
 STALE_CLICK = "⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now."
 MAX_WAIT_FOR_LOCK = 1.0  # with the database's own bounded wait, a move is answered (or deferred) within 3 s
+#: A click that waits behind other moves is deferred first, so it may wait its turn this long.
+MAX_WAIT_IN_QUEUE = 60.0
+#: Moves played at once in the process (each at its own table). More clicks wait,
+#: deferred, for a slot: the event loop's backlog stays a few moves long, so a new
+#: click's deferral is never stuck behind seconds of other moves' work.
+MOVES_AT_ONCE = 8
 
 
 class MovesMixin:
     """Part of :class:`bot.tables.TableManager`: moves, their commit and their display."""
 
+    @property
+    def move_slots(self) -> asyncio.Semaphore:
+        """At most :data:`MOVES_AT_ONCE` clicked moves played at a time (created on first use, in the loop)."""
+        slots = self.__dict__.get("_move_slots")
+        if slots is None:
+            slots = self.__dict__["_move_slots"] = asyncio.Semaphore(MOVES_AT_ONCE)
+        return slots
+
     async def act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
         """A move from a hand message (ephemeral or DM)."""
         deadline = guard.Deadline.start(interaction)  # deferred if still running near 3 s
         try:
+            if guard.behind() or self.move_slots.locked():
+                await deadline.now()  # the loop is slow to come round: never let the answer be late
             await self._act(interaction, guild_id, table_id, version, code)
         finally:
             deadline.stop()
@@ -40,11 +56,21 @@ class MovesMixin:
     async def lock_or_busy(self, interaction: discord.Interaction, table: Table) -> bool:
         """Take the table's lock for a click (the caller releases it), or answer that the
         table is busy: a click must be answered within Discord's 3 s."""
+        wait = MAX_WAIT_FOR_LOCK
+        # Moves at a table queue behind the one in progress, in arrival order (an
+        # asyncio.Lock is first come, first served); deferred first, a click can
+        # wait its turn without its answer ever being late.
+        ahead = table.lock.locked() or table.clicks_in_line > 0
+        table.clicks_in_line += 1
         try:
-            await asyncio.wait_for(table.lock.acquire(), MAX_WAIT_FOR_LOCK)
+            if ahead and await guard.defer_now(interaction):
+                wait = MAX_WAIT_IN_QUEUE
+            await asyncio.wait_for(table.lock.acquire(), wait)
         except TimeoutError:
-            await _reply(interaction, "The table is busy with another move; try again in a moment.")
+            await _reply(interaction, "The game is busy with another move; try again in a moment.")
             return False
+        finally:
+            table.clicks_in_line -= 1
         return True
 
     async def _act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
@@ -54,13 +80,22 @@ class MovesMixin:
         user = interaction.user.id
         if not await self.lock_or_busy(interaction, table):
             return
+        slots = self.move_slots
+        if slots.locked():
+            await guard.defer_now(interaction)  # waits for a slot: deferred first
         try:
+            await slots.acquire()
+        except BaseException:
+            table.lock.release()
+            raise
+        try:
+            guard.measure()  # the turn that includes this move's own work
             await self._sync(table)
             if table.status != "playing" or table.state is None:
                 await _reply(interaction, "This game is not in play any more.")
                 return
             if user not in table.state.players:
-                await _reply(interaction, "You are not playing at this table.")
+                await _reply(interaction, "You are not playing in this game.")
                 return
             try:
                 action = table.spec.game.parse_action(code)
@@ -68,7 +103,7 @@ class MovesMixin:
                 await _reply(interaction, str(error))
                 return
             if version != table.record.version and _is_stale(table, user, version, action):
-                await self._show_stale(interaction, table, user)
+                await self._show_stale(interaction, table, user, action)
                 return
             try:
                 outcome = await self._apply(table, user, action, source="player", synced=True)
@@ -77,7 +112,7 @@ class MovesMixin:
                 if table.status != "playing" or table.state is None:
                     await _reply(interaction, "This game is not in play any more.")
                 else:
-                    await self._show_stale(interaction, table, user)
+                    await self._show_stale(interaction, table, user, action)
                 return
             except RuleError as error:
                 await _reply(interaction, str(error))
@@ -85,15 +120,22 @@ class MovesMixin:
             except _SaveFailed:
                 await _reply(interaction, "I could not save that move, so nothing changed. Please try again.")
                 return
-            hand = await self.publisher.hand_message(table, user)
+            guard.measure()
+            hand = await self.publisher.hand_message(table, user, dm=interaction.guild_id is None)
             await guard.edit_in_place(interaction, **hand.edit())
             self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
+            guard.measure()
             await self._after_move(table, outcome, actor=user)
         finally:
+            slots.release()
             table.lock.release()
 
-    async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int) -> None:
-        hand = await self.publisher.hand_message(table, user, notice=STALE_CLICK)
+    async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int, action: Action | None = None) -> None:
+        notice = out_of_turn_notice(table, user, action)
+        # The hand's own status line stays when it has more to say ("You may act now": a
+        # Challenge, a vote); "Waiting for @bob" would only repeat the notice.
+        status = notice is None or bool(table.state is not None and table.state.legal_actions(user))
+        hand = await self.publisher.hand_message(table, user, notice=notice or STALE_CLICK, status=status, dm=interaction.guild_id is None)
         await guard.edit_in_place(interaction, **hand.edit())
 
     async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
@@ -179,12 +221,16 @@ class MovesMixin:
         rating_moves: dict[int, int] = {}
         record.version += len(moves)
         record.state = state.to_json()
+        # Who the publish will name (and a retry ping): saved with the move, so the
+        # publish that follows needs no second transaction of its own (issue 22).
+        record.turn_players = computer.humans(sorted(current))
         try:
             async with self.storage.transaction(table.guild_id) as db:
                 # The table lock across processes: only the version this move was applied to.
                 if not await repos.update_table_at_version(
                     db, table.id, start_version, now=now, status=record.status, state=record.state, version=record.version,
                     deadline=record.deadline, strikes=record.strikes, recent=record.recent, obligations=record.obligations,
+                    turn_players=record.turn_players,
                 ):
                     raise _Stale()
                 for offset, (user, action) in enumerate(moves, start=1):
@@ -275,6 +321,34 @@ class MovesMixin:
             await self._edit_lobby_message(table, self._lobby_embed(table), None)
 
 
+def out_of_turn_notice(table: Table, user: int, action: Action | None = None) -> str | None:
+    """The answer to a click from an older hand when it is not the player's turn
+    (someone else must act now, and ``action`` is of no kind the player may do now):
+    say so, rather than that the button is stale. None: the click was stale for
+    another reason (it is their turn, or nobody's, or the player may still do that
+    kind of thing, e.g. an Enid Challenge from a hand their own draw made stale)."""
+    from bot.publish import mentions, possessive
+
+    state = table.state
+    assert state is not None
+    current = sorted(state.current_players())
+    if not current:
+        from bot.tables.hands import owers
+
+        owing = [p for p in owers(table) if p != user]
+        if not owing or user in owers(table):
+            return None
+        return (f"⚠️ Nothing was played: the game waits for {mentions(owing)} to type what they owe. "
+                "You will be told when it is your move.")
+    if user in current:
+        return None
+    if action is not None and action.kind in {a.kind for a in state.legal_actions(user)}:
+        return None
+    if len(current) > 1:  # a phase where several choose at once (Engines' picks, Idiot's swaps)
+        return f"⚠️ Nothing was played: {mentions(current)} still have to move, not you. You will be told when it is your move."
+    return f"⚠️ It is {possessive(current)} turn, not yours, so nothing was played. You will be told when it is your move."
+
+
 class _AwayMove:
     """A move made away from the player's hand (typed words, a vote message's
     button) cannot be a second click on that hand, so it does not make the player's
@@ -334,7 +408,23 @@ class _Checkpoint:
     @classmethod
     def of(cls, table: Table) -> _Checkpoint:
         assert table.state is not None
-        return cls(table.state.current_players(), table.record.state or table.state.to_json(), copy.deepcopy(table.record))
+        return cls(table.state.current_players(), table.record.state or table.state.to_json(), _record_copy(table.record))
+
+
+def _record_copy(record: TableRecord) -> TableRecord:
+    """The record as it was before a move, for a failed commit to put back: a copy of
+    the row and of its containers one level down (a move replaces or edits ``recent``,
+    ``strikes``, ``obligations``, ``turn_players``; the values inside them are numbers,
+    strings or lists replaced whole). ``publish`` is copied two levels down (its
+    ``dm``/``names`` maps), which is all a publish edits. No ``deepcopy``: it was the
+    largest single cost of saving a move (issue 22)."""
+    copied = copy.copy(record)
+    for name, value in vars(record).items():
+        if isinstance(value, list):
+            setattr(copied, name, list(value))
+        elif isinstance(value, dict):
+            setattr(copied, name, {k: dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v for k, v in value.items()})
+    return copied
 
 
 @dataclass

@@ -87,7 +87,7 @@ class RestoreMixin:
             if self._by_channel.get((guild_id, thread_id or channel_id)) is not None:
                 return  # that place has a good table: do not confuse its players
             await self._announce_closed(
-                guild_id, channel_id, "A table here could not be restored after a restart, because its saved data was damaged, and has been closed.", thread_id=thread_id,
+                guild_id, channel_id, "A game here could not be restored after a restart, because its saved data was damaged, and has been closed.", thread_id=thread_id,
             )
 
     async def _set_broken(self, guild_id: int, table_id: int) -> None:
@@ -104,14 +104,14 @@ class RestoreMixin:
         if thread_id is not None:
             thread = self.bot.get_partial_messageable(thread_id, guild_id=guild_id)
             try:
-                await thread.send(guard.fit(f"⚠️ {text} Sorry! You can open a new table in <#{channel_id}>."), allowed_mentions=quiet)
+                await thread.send(guard.fit(f"⚠️ {text} Sorry! You can open a new lobby in <#{channel_id}>."), allowed_mentions=quiet)
                 return
             except discord.HTTPException as error:  # deleted, locked: the parent then
                 log.info("Could not post the closing notice of a table in its thread %s: %s", thread_id, error)
             text = f"{text} It was played in the thread <#{thread_id}>."
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new table."), allowed_mentions=quiet)
+            await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new lobby."), allowed_mentions=quiet)
 
     async def _restore(self, guild_id: int, record: TableRecord, *, announce: bool = True) -> bool:
         spec = self.games.get(record.game)
@@ -124,7 +124,7 @@ class RestoreMixin:
         if self._by_channel.get((guild_id, record.channel_id)) not in (None, record.id):
             if not announce:
                 return False
-            await self._mark_broken(guild_id, record, "Its channel already has a table.")
+            await self._mark_broken(guild_id, record, "Its channel already has a lobby or game.")
             return False
         table = Table(guild_id, record, spec)
         if record.status == "playing":
@@ -200,7 +200,7 @@ class RestoreMixin:
         await self._set_broken(guild_id, record.id)
         await self._announce_closed(
             guild_id, record.channel_id,
-            f"The {guard.clip(record.game, 40)} table #{record.id} could not be restored after a restart and has been closed. {why}",
+            f"The {guard.clip(record.game, 40)} game #{record.id} could not be restored after a restart and has been closed. {why}",
             thread_id=record.thread_id,
         )
 

@@ -46,6 +46,9 @@ class Table:
     board_error: Exception | None = None
     #: When the bot last reopened this table's archived or locked thread (our clock).
     reopened_at: float | None = None
+    #: Clicks taking or waiting for the lock now: one arriving while others are
+    #: (even before they reach the lock) waits its turn, so it is deferred first.
+    clicks_in_line: int = 0
     #: How the finished game moved each person's rating (bot/ratings.py), for the final board.
     rating_moves: dict[int, int] = field(default_factory=dict)
 
@@ -67,8 +70,9 @@ class Table:
         return {p: computer.name(p) for p in [*self.record.players, *seated]}
 
     def describe(self) -> str:
-        stage = "waiting in its lobby" if self.status == "lobby" else "in play"
-        return f"a {self.spec.title} table hosted by <@{self.record.host_id}>, {stage}"
+        if self.status == "lobby":
+            return f"a {self.spec.title} lobby hosted by <@{self.record.host_id}>"
+        return f"a {self.spec.title} game hosted by <@{self.record.host_id}>, in play"
 
 
 async def _reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:

@@ -137,13 +137,13 @@ class ThreadsMixin:
         title = table.spec.title
         if table.status == "lobby":
             await self._close(table, "cancelled")
-            await self._say_in_parent(table, f"⚠️ The thread of the {title} lobby #{table.id} was deleted, so the lobby is closed. Open a new table with `/{table.spec.key} new`.")
+            await self._say_in_parent(table, f"⚠️ The thread of the {title} lobby #{table.id} was deleted, so the lobby is closed. Open a new lobby with `/{table.spec.key} new`.")
             return
         if table.status != "playing":
             return
         occupied = self._by_channel.get((table.guild_id, record.channel_id)) not in (None, table.id)
         if occupied:
-            await self._end_homeless(table, f"The thread of {title} #{table.id} was deleted and this channel has another table, so the game ended here. Its state is saved.")
+            await self._end_homeless(table, f"The thread of {title} #{table.id} was deleted and this channel has another lobby or game, so the game ended here. Its state is saved.")
             return
         line = "🧵 This game's thread was deleted, so the game goes on here in the channel."
         kept = (record.thread_id, record.message_id, record.message_posted_at, copy.deepcopy(record.publish), list(record.recent), record.deadline, dict(record.obligations))
@@ -163,7 +163,7 @@ class ThreadsMixin:
         except sqlite3.IntegrityError:
             # Another process opened a table in the parent meanwhile (one table per place).
             _restore_fields(table, kept)
-            await self._end_homeless(table, f"The thread of {title} #{table.id} was deleted and this channel has another table, so the game ended here. Its state is saved.")
+            await self._end_homeless(table, f"The thread of {title} #{table.id} was deleted and this channel has another lobby or game, so the game ended here. Its state is saved.")
             return
         except StorageError:
             _restore_fields(table, kept)  # not moved: the next publish finds the thread gone again

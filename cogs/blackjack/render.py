@@ -32,10 +32,14 @@ from bot.render_util import (
     name_of,
     plural,
     seat_label,
+    seat_spoken,
     show_card,
 )
 
 COLOUR = discord.Colour.dark_green()
+#: The board's Turn line says who must act (and what to do): the platform's "👉 ...: your
+#: move" line is added only to a board posted anew to notify, and seats carry no ▶.
+TURN_ON_BOARD = True
 
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
@@ -122,13 +126,11 @@ def _turn_hint(observation: Mapping[str, Any]) -> str:
 
 
 def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
-    current = set(observation.get("current") or [])
     lines = []
     for seat in observation.get("seats", []):
         player = seat["player"]
-        marker = "▶ " if player in current else ""
         count = seat["cards"]
-        line = f"{marker}{name_of(names, player)}: {count} card{'s' if count != 1 else ''}"
+        line = f"{name_of(names, player)}: {count} card{'s' if count != 1 else ''}"
         if seat.get("debt"):
             line += f" (owes {seat['debt']})"
         lines.append(line)
@@ -360,27 +362,39 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     top = observation.get("top")
     turn_cards = tuple(observation.get("turn_cards") or ())
     discard = observation.get("discard_size", 0)
+    pile = f". The discard pile has {plural(discard, 'card')}"
     if len(turn_cards) > 1:
-        rows.append(CardRow(f"Played this turn (top card last) · discard pile {discard}", turn_cards))
+        rows.append(CardRow(f"Played this turn (top card last) · discard pile {discard}", turn_cards,
+                            spoken="Played this turn, top card last: {cards}" + pile))
     elif top:
         label = f"Top card · discard pile {discard}"
+        spoken = "The top card is {cards}"
         if observation.get("chosen_suit"):
-            label += f" · {Suit(observation['chosen_suit']).title.lower()} named"
-        rows.append(CardRow(label, (top,)))
+            suit = Suit(observation["chosen_suit"]).title.lower()
+            label += f" · {suit} named"
+            spoken += f", and {suit} are named"
+        rows.append(CardRow(label, (top,), spoken=spoken + pile))
     else:
-        rows.append(CardRow("Discard pile: empty"))
+        rows.append(CardRow("Discard pile: empty", spoken="The discard pile is empty"))
     if observation.get("pickup"):
-        rows[-1] = CardRow(rows[-1].label + f" · pickup {observation['pickup']} waiting", rows[-1].cards)
-    rows.append(CardRow(f"Draw pile · {plural(observation.get('deck_size', 0), 'card')}", face_down=observation.get("deck_size", 0)))
+        waiting = observation["pickup"]
+        rows[-1] = CardRow(rows[-1].label + f" · pickup {waiting} waiting", rows[-1].cards,
+                           spoken=rows[-1].spoken + f". A pickup of {plural(waiting, 'card')} is waiting")
+    deck = observation.get("deck_size", 0)
+    rows.append(CardRow(f"Draw pile · {plural(deck, 'card')}", face_down=deck,
+                        spoken=f"The draw pile has {plural(deck, 'card')}" if deck else "The draw pile is empty"))
     players = observation.get("players") or [s["player"] for s in observation.get("seats", [])]
     current = set(observation.get("current") or [])
     for seat in observation.get("seats", []):
         label = f"{seat_label(players, seat['player'], names)} · {plural(seat['cards'], 'card')}"
+        spoken = f"{seat_spoken(players, seat['player'], names)} has {plural(seat['cards'], 'card')}"
         if seat.get("debt"):
             label += f" · owes {seat['debt']}"
+            spoken += f" and owes {plural(seat['debt'], 'card')}"
         if seat["player"] in current:
             label += " · to play"
-        rows.append(CardRow(label, face_down=seat["cards"]))
+            spoken += ", and it is their turn"
+        rows.append(CardRow(label, face_down=seat["cards"], spoken=spoken))
     return rows
 
 
@@ -388,12 +402,13 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     """A player's own picture, from their observation: the top card to match, then
     their hand, one row per suit."""
     top = observation.get("top")
-    rows = [CardRow("Top card", (top,)) if top else CardRow("Top card: none yet, play any card")]
+    rows = [CardRow("Top card", (top,), spoken="The top card is {cards}") if top
+            else CardRow("Top card: none yet, play any card", spoken="There is no top card yet: you may play any card")]
     cards = [parse_card(code) for code in observation.get("hand") or []]
     for suit in SUIT_ORDER:
         mine = tuple(str(c) for c in cards if c.suit is suit)
         if mine:
             rows.append(CardRow(f"Your {suit.title.lower()}", mine))
     if len(rows) == 1:
-        rows.append(CardRow("Your hand: no cards"))
+        rows.append(CardRow("Your hand: no cards", spoken="You have no cards left"))
     return rows

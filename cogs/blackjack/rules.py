@@ -377,7 +377,7 @@ class BlackjackGame(Game):
         # timer's move, even when the player could have played; nowhere else.
         if action == TIMEOUT_DRAW and self.phase in (START, MUST_PLAY, ANY_CARD) and action == self.timeout_action(player):
             if player not in self.players:
-                raise UnknownPlayer("You are not playing at this table.")
+                raise UnknownPlayer("You are not playing in this game.")
             if player != self.current:
                 raise NotYourTurn(self.why_not_your_turn(player))
             return

@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.cardart import CardRow
+from bot.cardart import CardRow, card_name, spoken_list
 from bot.cards import parse_card
 from bot.engine import Action, Control, Event
 from bot.render_util import (
@@ -32,6 +32,7 @@ from bot.render_util import (
     name_of,
     plural,
     seat_label,
+    seat_spoken,
     show_card,
 )
 
@@ -397,27 +398,35 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     order = [seat["player"] for seat in seats]
     rows: list[CardRow] = []
     if observation.get("request"):
-        rows.append(CardRow(f"Search Request #{observation['search_number']}", (observation["request"],)))
+        rows.append(CardRow(f"Search Request #{observation['search_number']}", (observation["request"],),
+                            spoken=f"Search number {observation['search_number']} requests {{cards}}"))
     reveal = observation.get("reveal")
     if reveal:
         this = reveal["search"] == observation["search_number"] and observation["phase"] != "choose"
         who = ", ".join(seat_label(order, play["player"], names, short=True) for play in reveal["plays"])
         outcome = reveal.get("outcome") or {}
         won = f", won by {SIDE_TITLE[outcome['side']]}" if outcome.get("kind") == "won" and outcome.get("side") in SIDE_TITLE else ""
+        plays = spoken_list([f"{seat_label(order, play['player'], names, short=True)} played {card_name(play['card'])}" for play in reveal["plays"]])
         rows.append(
             CardRow(
                 f"{'This' if this else 'Last'} search, request #{reveal['search']}{won}: {who}",
                 tuple(play["card"] for play in reveal["plays"]),
+                spoken=f"In {'this' if this else 'the last'} search, number {reveal['search']}, {plays}"
+                + (f"; {SIDE_TITLE[outcome['side']]} won it" if won else ""),
             )
         )
     for seat in seats:
         label = f"{seat_label(order, seat['player'], names)} · {SIDE_TITLE.get(seat['side'], '')} · {seat['hand_size']} in hand"
+        spoken = f"{seat_spoken(order, seat['player'], names)} plays for {SIDE_TITLE.get(seat['side'], 'no side')} and has {plural(seat['hand_size'], 'card')} in hand"
         if seat["chosen"]:
             label += " · has picked"
-        rows.append(CardRow(label, face_down=seat["hand_size"]))
+            spoken += ", and has picked"
+        rows.append(CardRow(label, face_down=seat["hand_size"], spoken=spoken))
     search = observation["decks"]["search"]
+    discarded = observation["search_discard"]
     rows.append(
-        CardRow(f"Search deck · {plural(search, 'card')} · {observation['search_discard']} discarded", face_down=search)
+        CardRow(f"Search deck · {plural(search, 'card')} · {discarded} discarded", face_down=search,
+                spoken=f"The search deck has {plural(search, 'card')} left, and {discarded} {'is' if discarded == 1 else 'are'} discarded")
     )
     return rows
 
@@ -427,9 +436,11 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     hidden pick (theirs to see) and their hand."""
     rows: list[CardRow] = []
     if observation.get("request"):
-        rows.append(CardRow("Search Request", (observation["request"],)))
+        rows.append(CardRow("Search Request", (observation["request"],), spoken="The Search Request is {cards}"))
     if observation.get("my_choice"):
-        rows.append(CardRow("Your pick (hidden from the others until everyone has picked)", (observation["my_choice"],)))
+        rows.append(CardRow("Your pick (hidden from the others until everyone has picked)", (observation["my_choice"],),
+                            spoken="Your pick is {cards}; the others see it when everyone has picked"))
     hand = tuple(observation.get("hand") or ())
-    rows.append(CardRow(f"Your hand · {plural(len(hand), 'card')}", hand))
+    rows.append(CardRow(f"Your hand · {plural(len(hand), 'card')}", hand,
+                        spoken=f"Your hand has {plural(len(hand), 'card')}: {{cards}}" if hand else "Your hand is empty"))
     return rows

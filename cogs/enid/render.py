@@ -35,6 +35,10 @@ from storage.repos import FORMER_PLAYERS
 COLOUR = discord.Colour.dark_teal()
 #: The finished board's button (``bot/sessions.py``): the same players' next game, in the same session.
 NEXT_LABEL = "Next game"
+#: The board names who must act once: the Turn line, the vote line (who still votes) and
+#: the ⏳ ritual lines; the platform's "👉 ...: your move" line is added only to a board
+#: posted anew to notify, and seats carry no ▶.
+TURN_ON_BOARD = True
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
 
@@ -136,7 +140,10 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
     vote = observation.get("vote")
     if vote:
         about = "the limerick" if vote.get("about") == "limerick" else f"the middle name “{clip(str(vote.get('name', '')), 100)}”"
-        lines.append(f"**Vote on {about}:** {len(vote.get('voted', []))}/{len(vote.get('voters', []))} voted{_closes(observation, vote.get('id'), 'closes')}")
+        voted = vote.get("voted", [])
+        waiting_for = [v for v in vote.get("voters", []) if v not in voted]
+        still = f", waiting for {', '.join(name_of(names, v) for v in waiting_for)}" if waiting_for else ""
+        lines.append(f"**Vote on {about}:** {len(voted)}/{len(vote.get('voters', []))} voted{still}{_closes(observation, vote.get('id'), 'closes')}")
     turn = observation.get("turn")
     if turn is not None:
         waiting = " (after the vote)" if vote else ("" if observation.get("current") else " (waiting for a ritual)")
@@ -156,14 +163,10 @@ def _closes(observation: Mapping[str, Any], obligation_id: Any, verb: str) -> st
 
 
 def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
-    current = set(observation.get("current") or [])
-    turn = observation.get("turn")
     lines = []
     for seat in observation.get("seats", []):
-        player = seat["player"]
-        marker = "▶ " if player in current or (not current and player == turn) else ""  # a vote: the voters
         count = seat["cards"]
-        lines.append(f"{marker}{name_of(names, player)}: {count} card{'s' if count != 1 else ''}")
+        lines.append(f"{name_of(names, seat['player'])}: {count} card{'s' if count != 1 else ''}")
     return lines
 
 

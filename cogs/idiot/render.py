@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.cardart import CardRow
+from bot.cardart import CardRow, spoken_list
 from bot.cards import Rank, parse_card
 from bot.engine import Action, Control, Event
 from bot.render_util import (
@@ -33,10 +33,14 @@ from bot.render_util import (
     ordinal,
     plural,
     seat_label,
+    seat_spoken,
     show_card,
 )
 
 COLOUR = discord.Colour.dark_red()
+#: The board's Turn line says who must act (and what to do): the platform's "👉 ...: your
+#: move" line is added only to a board posted anew to notify, and seats carry no ▶.
+TURN_ON_BOARD = True
 
 
 FACE_DOWN = "🂠"
@@ -136,7 +140,6 @@ def _next_play(to_beat: str | None) -> str:
 
 def _seat_line(seat: Mapping[str, Any], observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
     player = seat["id"]
-    marker = "▶ " if player in observation["current"] and observation["phase"] == "play" else ""
     name = name_of(names, player)
     if seat["removed"]:
         return f"{name}: left the game"
@@ -150,7 +153,7 @@ def _seat_line(seat: Mapping[str, Any], observation: Mapping[str, Any], names: M
     status = ""
     if observation["phase"] == "swap":
         status = " ✅ ready" if seat["ready"] else " ⏳ swapping"
-    return f"{marker}{name}: " + " · ".join(parts) + status
+    return f"{name}: " + " · ".join(parts) + status
 
 
 def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
@@ -397,32 +400,58 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
             label += f" (top {len(top)} shown)"
         if observation["phase"] != "over":
             label += f" · next: {_next_play(observation['to_beat'])}"
-        rows = [CardRow(label, top)]
+        rows = [CardRow(label, top, spoken=_pile_spoken(observation))]
     else:
-        rows = [CardRow("Pile: empty, any card starts it")]
+        rows = [CardRow("Pile: empty, any card starts it", spoken="The pile is empty: any card starts it")]
+    draw, burned = observation["draw_size"], observation["burned_count"]
     rows.append(
         CardRow(
-            f"Draw pile · {plural(observation['draw_size'], 'card')} · burned {observation['burned_count']}",
-            face_down=observation["draw_size"],
+            f"Draw pile · {plural(draw, 'card')} · burned {burned}",
+            face_down=draw,
+            spoken=(f"The draw pile has {plural(draw, 'card')}" if draw else "The draw pile is empty")
+            + (f", and {plural(burned, 'card')} {'was' if burned == 1 else 'were'} burned" if burned else ""),
         )
     )
     players = observation["players"]
     playing = observation["phase"] == "play"
     for seat in observation["seats"]:
         label = seat_label(players, seat["id"], names)
+        who = seat_spoken(players, seat["id"], names)
         if seat["removed"]:
-            rows.append(CardRow(f"{label} · left the game"))
+            rows.append(CardRow(f"{label} · left the game", spoken=f"{who} left the game"))
             continue
         if seat["finished"]:
-            rows.append(CardRow(f"{label} · out of cards ({ordinal(seat['finished'])})"))
+            rows.append(CardRow(f"{label} · out of cards ({ordinal(seat['finished'])})",
+                                spoken=f"{who} is out of cards, finishing {ordinal(seat['finished'])}"))
             continue
         label += f" · {seat['hand_count']} in hand"
+        spoken = f"{who} has {plural(seat['hand_count'], 'card')} in hand"
+        spoken += "; face up: {cards}" if seat["face_up"] else "; no cards face up"
+        spoken += f"; and {len(seat['face_down'])} face down" if seat["face_down"] else "; and none face down"
         if playing and seat["id"] in observation["current"]:
             label += " · to play"
+            spoken += ". It is their turn"
         elif observation["phase"] == "swap":
             label += " · ready" if seat["ready"] else " · swapping"
-        rows.append(CardRow(label, tuple(seat["face_up"]), face_down=len(seat["face_down"])))
+            spoken += ". They are ready" if seat["ready"] else ". They are still swapping"
+        rows.append(CardRow(label, tuple(seat["face_up"]), face_down=len(seat["face_down"]), spoken=spoken))
     return rows
+
+
+def _pile_spoken(observation: Mapping[str, Any]) -> str:
+    """The pile as said aloud: its size, its top cards (the top one last), what may come next."""
+    size, top = observation["pile_size"], observation["pile_top"]
+    if not top:
+        said = "The pile is empty"
+    elif size == 1:
+        said = "The pile has 1 card: {cards}"
+    elif size > len(top):
+        said = f"The pile has {size} cards; the top {len(top)}, top card last, are {{cards}}"
+    else:
+        said = f"The pile has {size} cards, top card last: {{cards}}"
+    if observation["phase"] != "over":
+        said += f". Next to play: {_next_play(observation['to_beat'])}"
+    return said
 
 
 def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
@@ -432,13 +461,19 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     seat = next(s for s in observation["seats"] if s["id"] == me)
     top = tuple(observation["pile_top"])
     if observation["phase"] == "over":
-        rows = [CardRow("Pile", top) if top else CardRow("Pile: empty")]
+        rows = [CardRow("Pile", top, spoken=_pile_spoken(observation)) if top else CardRow("Pile: empty", spoken="The pile is empty")]
     else:
-        rows = [CardRow(f"Pile · next: {_next_play(observation['to_beat'])}", top) if top else CardRow("Pile: empty, any card starts it")]
+        rows = [CardRow(f"Pile · next: {_next_play(observation['to_beat'])}", top, spoken=_pile_spoken(observation)) if top
+                else CardRow("Pile: empty, any card starts it", spoken="The pile is empty: any card starts it")]
     hand = tuple(observation.get("hand", ()))
-    rows.append(CardRow(f"Your hand · {plural(len(hand), 'card')}", hand))
-    rows.append(CardRow("Your face-up cards", tuple(seat["face_up"])))
+    rows.append(CardRow(f"Your hand · {plural(len(hand), 'card')}", hand,
+                        spoken=f"Your hand has {plural(len(hand), 'card')}: {{cards}}" if hand else "Your hand is empty"))
+    rows.append(CardRow("Your face-up cards", tuple(seat["face_up"]),
+                        spoken="Your face-up cards: {cards}" if seat["face_up"] else "You have no face-up cards"))
     positions = seat["face_down"]
     label = "Your face-down cards: " + (", ".join(str(p) for p in positions) if positions else "none")
-    rows.append(CardRow(label, face_down=len(positions)))
+    # The numbers are the Turn face-down card buttons'; not even their owner sees these cards.
+    spoken = (f"You have {plural(len(positions), 'face-down card')}, unseen even by you, "
+              f"numbered {spoken_list([str(p) for p in positions])}" if positions else "You have no face-down cards")
+    rows.append(CardRow(label, face_down=len(positions), spoken=spoken))
     return rows

@@ -35,6 +35,7 @@ from bot.render_util import (
     ordinal,
     plural,
     seat_label,
+    seat_spoken,
 )
 from cogs.onion.rules import DEFAULTS, MODIFIERS, PLAIN_VARIANT
 from cogs.onion.scoring import parse_card
@@ -42,6 +43,9 @@ from cogs.onion.scoring import parse_card
 COLOUR = discord.Colour.dark_gold()
 #: A table plays one round of the channel's session (the end says "won the ... round").
 TABLE_UNIT = "round"
+#: The board's Turn line says who must act (and what to do): the platform's "👉 ...: your
+#: move" line is added only to a board posted anew to notify, and seats carry no ▶.
+TURN_ON_BOARD = True
 
 POWER_LABELS = {
     "lady": "Declare the Lady: replace her",
@@ -159,12 +163,11 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
 
 
 def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
-    current = set(obs.get("current") or [])
     gambling = obs.get("variant") == "gambling"
     lines = []
     for seat in obs.get("seats", []):
         p = seat["player"]
-        who = ("▶ " if p in current else "") + name_of(names, p)
+        who = name_of(names, p)
         if seat.get("role"):
             who += f" ({seat['role']})"
         if seat.get("out"):
@@ -501,32 +504,40 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     for seat in obs.get("seats", []):
         p = seat["player"]
         label = seat_label(players, p, names)
+        who = seat_spoken(players, p, names, role=seat.get("role") or "")
         if seat.get("role"):
             label += f" · {seat['role']}"
         if seat.get("out"):
-            rows.append(CardRow(f"{label} · sitting out", deck="onion"))
+            rows.append(CardRow(f"{label} · sitting out", deck="onion", spoken=f"{who} sits out, with no chips for the Stake"))
             continue
         if seat.get("left"):
-            rows.append(CardRow(f"{label} · left the table", deck="onion"))
+            rows.append(CardRow(f"{label} · left the table", deck="onion", spoken=f"{who} left the game"))
             continue
         if seat.get("folded"):
-            rows.append(CardRow(f"{label} · folded", deck="onion"))
+            rows.append(CardRow(f"{label} · folded", deck="onion", spoken=f"{who} folded"))
             continue
+        status = ""
         if p == obs.get("winner"):
             label += " · wins"
+            status = ". They win the round"
         elif p in current and not obs.get("over"):
             label += " · to act"
+            status = ". It is their turn"
         if p in shown:  # the revealed hand, grouping by grouping as the label names them
             entry = shown[p]
-            label += " · " + (", ".join(entry.get("groupings") or []) or "no grouping")
-            rows.append(CardRow(label, _art(entry.get("grouped") or entry["cards"]), deck="onion"))
+            groupings = ", ".join(entry.get("groupings") or []) or "no grouping"
+            label += " · " + groupings
+            rows.append(CardRow(label, _art(entry.get("grouped") or entry["cards"]), deck="onion",
+                                spoken=f"{who} shows {{cards}}: {groupings}" + status))
         else:
             up = seat.get("up") or []
             label += f" · {seat['down']} face down" + (f", {len(up)} face up" if up else "")
-            rows.append(CardRow(label, _art(up), face_down=seat["down"], deck="onion"))
+            spoken = f"{who} has {seat['down']} {'card' if seat['down'] == 1 else 'cards'} face down" + ("; face up: {cards}" if up else "")
+            rows.append(CardRow(label, _art(up), face_down=seat["down"], deck="onion", spoken=spoken + status))
         if seat.get("aside"):
             rows.append(CardRow(f"{seat_label(players, p, names)} · set aside, no longer in the hand",
-                                _art(seat["aside"]), deck="onion"))
+                                _art(seat["aside"]), deck="onion",
+                                spoken=f"{seat_spoken(players, p, names)} set aside {{cards}}, no longer in the hand"))
     return rows
 
 
@@ -539,16 +550,22 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     seat = next((s for s in obs.get("seats", []) if s["player"] == obs.get("viewer")), None)
     rows: list[CardRow] = []
     if down or up:
-        rows.append(CardRow(f"Your face-down cards · {len(down)} (only you see them)", _art(down), deck="onion"))
+        rows.append(CardRow(f"Your face-down cards · {len(down)} (only you see them)", _art(down), deck="onion",
+                            spoken=f"Your {plural(len(down), 'face-down card')}, which only you see: {{cards}}" if down
+                            else "You have no face-down cards"))
         if up:
-            rows.append(CardRow(f"Your face-up cards · {len(up)}", _art(up), deck="onion"))
+            rows.append(CardRow(f"Your face-up cards · {len(up)}", _art(up), deck="onion",
+                                spoken=f"Your {plural(len(up), 'face-up card')}: {{cards}}"))
     else:
-        why = " (folded)" if seat and seat.get("folded") else ""
-        rows.append(CardRow(f"Your cards: none{why}", deck="onion"))
+        folded = bool(seat and seat.get("folded"))
+        rows.append(CardRow(f"Your cards: none{' (folded)' if folded else ''}", deck="onion",
+                            spoken="You folded, so you have no cards" if folded else "You have no cards"))
     if seat and seat.get("aside"):
-        rows.append(CardRow("Set aside, no longer in your hand", _art(seat["aside"]), deck="onion"))
+        rows.append(CardRow("Set aside, no longer in your hand", _art(seat["aside"]), deck="onion",
+                            spoken="You set aside {cards}; it is no longer in your hand"))
     if obs.get("offered"):
-        rows.append(CardRow("Offered: take one in the special card's place", _art(obs["offered"]), deck="onion"))
+        rows.append(CardRow("Offered: take one in the special card's place", _art(obs["offered"]), deck="onion",
+                            spoken="Offered to you in the special card's place, take one: {cards}"))
     return rows
 
 

@@ -60,7 +60,8 @@ def test_table_shows_the_public_facts():
     text = embed_text(render.table_embed(obs, {1: "<@1>", 2: "<@2>"}, ["<@1> played 9♣"]))
     assert "**Top card:** 9♣" in text
     assert "**This turn:** 9♣" in text
-    assert "▶ <@1>: 2 cards" in text and "<@2>: 1 card" in text
+    assert "<@1>: 2 cards" in text and "<@2>: 1 card" in text
+    assert "**Turn:** <@1>" in text and "▶" not in text  # the turn is said once, on the Turn line
 
 
 def test_suit_and_turn_controls():

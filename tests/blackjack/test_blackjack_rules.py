@@ -340,7 +340,7 @@ UNKNOWN_KIND = "Blackjack has no 'dance' action: play a card, draw, end your tur
     ("player", "code", "error", "message"),
     [
         (2, "play:Kc", NotYourTurn, "It is not your turn yet: wait for the player whose turn it is."),
-        (9, "draw", UnknownPlayer, "You are not playing at this table."),
+        (9, "draw", UnknownPlayer, "You are not playing in this game."),
         (1, "play:Kc", IllegalAction, "You don't have K♣."),
         (1, "end", IllegalAction, "You haven't played yet: play a card or draw."),
         (1, "suit::h", IllegalAction, "There is no Ace waiting for a suit."),

@@ -125,7 +125,9 @@ async def test_out_of_turn_click_is_refused_and_changes_nothing(simcord_env):
     after = table.record.version
     stale_code = select_options(own.response.message)[0]
     refused = await mover.select(own.response.message, [stale_code])
-    assert "earlier moment" in head(refused.response)
+    # Not "stale": what is true is that it is someone else's turn now.
+    now_moving = mover_of(table, members)
+    assert head(refused.response) == f"⚠️ It is {now_moving.mention}'s turn, not yours, so nothing was played. You will be told when it is your move."
     assert table.record.version == after > before
 
 
@@ -219,7 +221,7 @@ async def test_second_table_and_permissions(simcord_env):
     guild, channel, members = world(env)
     lobby = (await members[0].slash(channel, "blackjack new")).response.message
     second = await members[1].slash(channel, "blackjack new")
-    assert second.ephemeral and "already has a Blackjack table hosted by" in head(second.response)
+    assert second.ephemeral and "already has a Blackjack lobby hosted by" in head(second.response)
     await members[1].click(lobby, label="Join")
     refused = await members[1].slash(game_place(channel), "cancel")
     assert refused.ephemeral and "Only the host" in head(refused.response)

@@ -17,7 +17,7 @@ from tests.enid.test_e2e_enid import (
     vote,
     vote_message,
 )
-from tests.e2e.ui import button_ids, embed_of, game_place, head
+from tests.e2e.ui import button_ids, embed_of, game_place, head, text
 from tests.hardening.forge import forge_component, text_of
 
 
@@ -52,9 +52,11 @@ async def test_a_limerick_vote_on_its_own_message(simcord_env, data_dir, deals):
     assert f"⏳ to vote: {ada.mention}" in voters and f"⏳ to vote: {cyd.mention}" in voters and bob.mention not in voters
     assert "Closes <t:" in embed.fields[1].value
     assert sorted(cid.rsplit(":", 1)[1] for cid in button_ids(message)) == ["no", "yes"]
-    # The ping names the voters and says what for; hands no longer carry vote buttons.
+    # The ping notifies the voter with no open hand (ada's open hand is redrawn to tell her)
+    # and says what for; the board's vote line names both; hands carry no vote buttons.
     ping = [m for m in game_place(channel).history() if head(m) and head(m).startswith("👉")][-1]
-    assert head(ping).startswith(f"👉 {ada.mention} and {cyd.mention}: vote on the limerick")
+    assert head(ping).startswith(f"👉 {cyd.mention}: vote on the limerick")
+    assert f"waiting for {ada.mention}, {cyd.mention}" in text(ping)
     shown = await ada.click(board(channel), label="Show hand")
     assert not [cid for cid in button_ids(shown.response.message) if ":vote:" in cid]
     assert "vote message" in embed_of(shown.response).description

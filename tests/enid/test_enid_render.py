@@ -79,3 +79,17 @@ def test_open_obligations_show_their_deadlines_as_discord_timestamps():
     assert "must name their card" in plain.description and "<t:" not in plain.description
     timed = render.table_embed({**observation, "deadlines": {obligation["id"]: 1_900_000_000}}, LONG_NAMES, [])
     assert f"{LONG_NAMES[1]} must name their card · time runs out <t:1900000000:R>" in timed.description
+
+
+def test_the_board_names_whose_turn_it_is_once():
+    """The Turn line names the player to move; seats carry no ▶ (issue 23, item 12), and a
+    vote names who still has to vote instead of marking their seats."""
+    game = stacked({1: ["6s", "5c"], 2: ["Kc", "Kd"], 3: ["Qc", "Qd"]}, discard=["4s"], deck=["3c", "3d"])
+    observation = game.observation(None)
+    text = embed_text(render.table_embed(observation, LONG_NAMES, []))
+    assert text.count("**Turn:**") == 1 and f"**Turn:** {LONG_NAMES[1]}" in text
+    assert "▶" not in text and "👉" not in text
+    voting = {**observation, "current": [2, 3], "vote": {"about": "limerick", "voters": [2, 3], "voted": [3]}}
+    text = embed_text(render.table_embed(voting, LONG_NAMES, []))
+    assert f"**Vote on the limerick:** 1/2 voted, waiting for {LONG_NAMES[2]}" in text
+    assert "▶" not in text and render.TURN_ON_BOARD

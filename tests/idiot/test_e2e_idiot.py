@@ -265,10 +265,13 @@ async def test_ready_from_a_hand_shown_before_others_moved_counts_at_once(simcor
     assert table.state.phase == "play"
     version = table.record.version
     twice = await members[2].click(again.response.message, label="Ready")
-    assert "earlier moment" in head(twice.response) and table.record.version == version
-    # Play begins: the first player is pinged by a new table message.
     (first,) = table.state.current_players()
-    assert f"<@{first}>" in head(game_place(channel).last_message) and "your move" in head(game_place(channel).last_message)
+    # Refused, saying why: the button is stale, or (someone else to play) it is not their turn.
+    why = "earlier moment" if first == members[2].id else f"It is <@{first}>'s turn, not yours"
+    assert why in head(twice.response) and table.record.version == version
+    # Play begins: the first player, whose hand is open, was told there; the board says
+    # whose turn it is once, on its Turn line.
+    assert head(game_place(channel).last_message).startswith(f"### Idiot\n**Turn:** <@{first}>")
 
 
 async def test_turn_timer_plays_the_lowest_card_else_picks_up(simcord_env, data_dir, fixed_seed):

@@ -72,7 +72,7 @@ def test_table_and_hand_show_what_players_need():
     table = render.table_embed(game.observation(None), NAMES, ["A played 7♦."])
     text = embed_text(table)
     assert "(1 more below) 5♣ 6♣ 6♦ **7♦** · next: a 7 or higher, or a 2 or 10" in text
-    assert f"▶ {NAMES[A]}: hand 2 · face up Q♠ · face down 🂠🂠" in text
+    assert f"\n{NAMES[A]}: hand 2 · face up Q♠ · face down 🂠🂠" in text and "▶" not in text  # the Turn line says whose turn
     assert f"{NAMES[B]}: hand 1 · face up 2♣ 2♦ · face down 🂠🂠🂠" in text
     assert "Draw pile:** 1" in text and "The first player out wins" in text
     hand = render.hand_embed(game.observation(A), NAMES)

@@ -156,7 +156,7 @@ async def test_simultaneous_conflicting_moves_in_both_processes_apply_once(simco
     result = await dm_player.user.select(dms(dm_player)[-1], [clicked])
     other.storage.transaction = original
     assert raced
-    assert "earlier moment in the game, so nothing was played" in head(result.response)
+    assert "turn, not yours, so nothing was played" in head(result.response)  # the rival played their move: the turn passed
     log = await logged(owner, guild.id, table.id)
     assert len(log) == version + 1 and log[-1][1] == rival  # applied exactly once: the rival's move
     # Both copies agree with the database.

@@ -112,7 +112,7 @@ async def test_a_session_of_rounds(simcord_env, data_dir, stacked):
     lobby = opened.response.message
     # The lobby says the table's options in words, and counts the fifteen house rules at
     # their usual setting rather than cutting their sentences off at the field's limit.
-    options = next(f.value for f in embed_of(lobby).fields if f.name == "Table options").split("\n")
+    options = next(f.value for f in embed_of(lobby).fields if f.name == "Game options").split("\n")
     assert options == ["Gambling: everyone starts with 100 chips; the Stake is 1 chip and a raise is at most 10 chips.",
                        "15 house rules are at their usual setting: `/settings show game:onion` lists them."]
     for member in (m1, m2, m3):

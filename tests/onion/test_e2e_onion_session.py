@@ -13,7 +13,7 @@ from tests.onion.test_e2e_onion import hand_of, play, play_out, stacked  # noqa:
 
 
 def options_of(lobby) -> list[str]:
-    return next(f.value for f in embed_of(lobby).fields if f.name == "Table options").split("\n")
+    return next(f.value for f in embed_of(lobby).fields if f.name == "Game options").split("\n")
 
 
 async def refresh(member, hand):

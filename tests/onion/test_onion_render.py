@@ -60,7 +60,7 @@ def test_table_shows_pot_roles_betting_part_and_who_must_act():
     assert "Dealer Ann · Elder Bob · Younger Cy" in text
     assert "**Pot:** 5" in text and "first round, part 1 (raising allowed)" in text
     assert "**Turn:** Bob to match the Dealer's amount, raise, or fold (owes 2 chips)" in text
-    assert "▶ Bob (Elder): 99 chips" in text
+    assert "\nBob (Elder): 99 chips" in text and "▶" not in text  # the Turn line says whose turn
 
 
 def test_controls_label_amounts_discards_and_declarations():
@@ -258,7 +258,7 @@ def test_a_declared_lady_is_set_aside_and_the_offer_is_only_in_the_hand_picture(
     assert hand[0].label == "Your face-down cards · 5 (only you see them)"
     act(game, 2, "declare:Qs:lady")
     text = embed_text(render.table_embed(game.observation(None), PICTURE_NAMES, []))
-    assert "▶ Bob (Elder): 99 chips · 4 face down · face up 10♣ 10♥ 9♥ 10♠ 6♠ · set aside Q♠✦" in text
+    assert "\nBob (Elder): 99 chips · 4 face down · face up 10♣ 10♥ 9♥ 10♠ 6♠ · set aside Q♠✦" in text
     table = render.table_cards(game.observation(None), PICTURE_NAMES)
     assert table[1].face_down == 4
     assert (table[2].label, table[2].cards) == ("Seat 2 · Bob · set aside, no longer in the hand", ("Qs*",))

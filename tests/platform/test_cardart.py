@@ -106,6 +106,8 @@ def test_pictures_are_deterministic():
     first = render_rows(rows, title="Onion")
     cardart._face.cache_clear()
     cardart.card_back.cache_clear()
+    cardart._PNG_CACHE.clear()
+    cardart._PATCHES.clear()
     assert render_rows(rows, title="Onion") == first
     assert render_rows(rows, title="Onion!") != first
 
@@ -320,6 +322,50 @@ def test_alt_text_names_the_face_up_cards_and_counts_the_backs():
 
     rows = [CardRow("Pile", ("Th", "As")), CardRow("Draw pile", face_down=24), CardRow("Your face-down cards: none"),
             CardRow("Seat 2", ("Qs*",), face_down=3, deck="onion")]
-    assert alt_text(rows) == ("Card picture. Pile: 10 of Hearts, Ace of Spades; Draw pile: 24 face down; "
-                              "Your face-down cards: none; Seat 2: Queen of Spades (marked), 3 face down.")
+    # One sentence per row, a list said as a list ("a, b and c"), a count with its noun.
+    assert alt_text(rows) == ("Card picture. Pile: 10 of Hearts and Ace of Spades. Draw pile: 24 cards face down. "
+                              "Your face-down cards: none. Seat 2: Queen of Spades (marked), and 3 cards face down.")
+    # A game's own sentence for a row wins over its caption; {cards} names its cards.
+    spoken = [CardRow("Seat 1 · Ann · 18 cards · to play", face_down=18, spoken="Ann, in seat 1, has 18 cards, and it is their turn"),
+              CardRow("Top card", ("Th",), spoken="The top card is {cards}")]
+    assert alt_text(spoken) == "Card picture. Ann, in seat 1, has 18 cards, and it is their turn. The top card is 10 of Hearts."
     assert len(alt_text([CardRow("x" * 2000)])) == 1024
+
+
+def test_a_picture_drawn_again_is_the_cached_one_byte_for_byte_and_new_cards_are_drawn():
+    """Whole pictures are kept by their input (issue 22): a hand or board whose cards did
+    not change is not drawn twice, and what comes from the cache is exactly what drawing
+    gives; any change of a row, its label, the title or the size is a new picture."""
+    import random
+
+    rng = random.Random(7)
+    scenes = []
+    for _ in range(12):
+        deck = rng.sample(FRENCH, 30)
+        scenes.append(([CardRow("Pile", tuple(deck[:rng.randint(0, 5)]), face_down=rng.randint(0, 40)),
+                        CardRow("Seat 1 · Ann", tuple(deck[5:5 + rng.randint(0, 3)]), face_down=3),
+                        CardRow("Hand", tuple(deck[10:10 + rng.randint(1, 20)]))], f"Idiot #{rng.randint(1, 9)}"))
+    first = [render_rows(rows, title=title) for rows, title in scenes]
+    # Composed from cached rows, a picture is the whole picture drawn and mapped at once.
+    assert first == [cardart._encode(cardart.render_image(rows, title=title)) for rows, title in scenes]
+    assert [render_rows(rows, title=title) for rows, title in scenes] == first  # from the cache
+    assert all(cardart.cached_png(rows, title=title) == png for (rows, title), png in zip(scenes, first))
+    cardart._PNG_CACHE.clear()
+    cardart._PATCHES.clear()
+    assert cardart.cached_png(scenes[0][0], title=scenes[0][1]) is None
+    assert [render_rows(rows, title=title) for rows, title in scenes] == first  # drawn afresh: the same bytes
+    rows, title = scenes[0]
+    changed = [rows[0], rows[1], CardRow("Hand", rows[2].cards[:-1])]
+    assert render_rows(changed, title=title) != first[0]
+    assert render_rows(rows, title=title + "!") != first[0]
+    assert render_rows(rows, title=title, columns=1) == cardart._encode(cardart.render_image(rows, title=title, columns=1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.text(min_size=0, max_size=30), st.lists(st.sampled_from(FRENCH), max_size=26, unique=True),
+                          st.integers(0, 60)), min_size=0, max_size=8),
+       st.text(max_size=40), st.sampled_from([None, 1, 2, 3]), st.sampled_from([400, 700, 1400]))
+def test_a_picture_composed_from_cached_rows_is_the_picture_drawn_whole(rows, title, columns, max_width):
+    rows = [CardRow(label, tuple(cards), down) for label, cards, down in rows]
+    composed = render_rows(rows, title=title, columns=columns, max_width=max_width)
+    assert composed == cardart._encode(cardart.render_image(rows, title=title, columns=columns, max_width=max_width))

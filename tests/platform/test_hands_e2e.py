@@ -222,7 +222,8 @@ async def test_table_picture_names_the_players_by_their_display_names(tmp_path):
     finally:
         await bot.storage.close()
     alt = picture.description
-    assert "Seat 1 · Ann ·" in alt  # the emoji is not drawn
-    assert f"Seat 2 · {long_name[:24].strip()} ·" in alt and long_name not in alt  # cut
-    assert "Seat 3 · " in alt and "🃏" not in alt  # nothing drawable: the seat alone
+    # The alt text says each row as a sentence: "Ann, in seat 1, has 3 cards in hand; ...".
+    assert "Ann, in seat 1, has" in alt  # the emoji is not drawn
+    assert f"{long_name[:24].strip()}, in seat 2, has" in alt and long_name not in alt  # cut
+    assert "Seat 3 has" in alt and "🃏" not in alt  # nothing drawable: the seat alone
     assert "<@" not in alt

@@ -31,3 +31,34 @@ async def test_open_connections_stay_bounded(tmp_path):
         assert await repos.get_guild_setting(db, "turn_timer") == 30
     await storage.close()
     assert storage.open_connections == 0
+
+
+async def test_a_server_with_a_game_in_play_keeps_its_database_open(tmp_path):
+    """Issue 22: with more active servers than the pool's cap, evicting least recently
+    used connections made most moves reopen their database. Idle servers go first; an
+    active one (its marker in the index) is closed only past the file-handle budget."""
+    storage = Storage(tmp_path, max_open=2)
+    opened = []
+    original = storage._open
+
+    async def counting_open(guild_id, create=True):
+        opened.append(guild_id)
+        return await original(guild_id, create)
+
+    storage._open = counting_open
+    for guild in (1, 2):
+        async with storage.transaction(guild) as db:
+            await repos.set_guild_setting(db, "turn_timer", 30)
+        storage._set_marker(guild, True)  # a table is open there
+    for _ in range(3):  # moves at both active servers, between idle servers' reads
+        for guild in (1, 10, 2, 11, 12):
+            async with storage.reading(guild) as db:
+                await repos.get_guild_setting(db, "turn_timer")
+    assert opened.count(1) == 1 and opened.count(2) == 1  # never reopened
+    assert opened.count(10) == 3  # idle servers still make room
+    assert {1, 2} <= set(storage._slots) and storage.open_connections <= 3
+    storage._handle_budget = 2  # past what the file handles allow, active servers are closed too
+    async with storage.reading(13) as db:
+        await repos.get_guild_setting(db, "turn_timer")
+    assert storage.open_connections == 2
+    await storage.close()

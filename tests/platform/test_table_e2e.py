@@ -14,7 +14,7 @@ import pytest
 from simcord.results import to_discord_message
 
 from tests.conftest import make_bot, restart
-from tests.e2e.ui import board, game_place, head, image_urls, labels
+from tests.e2e.ui import board, game_place, head, image_urls, labels, text
 
 TOY = ("bot.commands", "tests.platform.toy")
 
@@ -125,7 +125,9 @@ async def test_whole_game_in_a_thread_with_one_parent_message_and_live_hands(sim
     assert [m.id for m in bot_posts(thread)] == [final.id]  # one board in the thread, nothing stale
     for hand in hands.values():  # every open hand says so too, not a stale "Waiting for"
         shown = now(env, hand)
-        assert head(shown) == "The game is over." and labels(shown) == ["Refresh"]
+        # How it ended, and where the next game starts; no control left to click.
+        assert head(shown).startswith("🏆") and "won the Toy game" in head(shown) and labels(shown) == []
+        assert f"press **Rematch** on the board: https://discord.com/channels/{guild.id}/{thread.id}/{final.id}" in head(shown)
     assert not any("turn" in line for line in table.record.recent)
 
 
@@ -200,7 +202,7 @@ async def test_threads_off_keeps_games_in_the_channel(simcord_env):
     await start(channel, members)
     assert channel.threads == []
     second = await members[1].slash(channel, "toy new")
-    assert second.ephemeral and "already has a Toy table" in head(second.response)
+    assert second.ephemeral and "already has a Toy game" in head(second.response)
 
 
 async def test_several_games_from_one_channel_each_in_its_thread(simcord_env):
@@ -367,14 +369,18 @@ async def test_idiot_swap_ping(tmp_path):
             await first.click(hand.response.message, label="Ready")
             edited = now(env, shown)
             assert edited.id == board(channel).id and pinged(env, since) == set()  # the same board, edited: no new notice
-            assert first.mention not in head(edited) and all(m.mention in head(edited) for m in members[1:])
+            # Edited, it notifies nobody, so no ping line: each seat says who is still swapping.
+            seats = text(edited)
+            assert not head(edited).startswith("👉") and f"{first.mention}: hand 3" in seats and "✅ ready" in seats
+            assert all(f"{m.mention}: hand 3" in seats for m in members[1:]) and seats.count("⏳ swapping") == 2
             for m in members[1:]:
                 hand = await m.click(board(channel), label="Show hand")
                 await m.click(hand.response.message, label="Ready")
             assert table.state.phase == "play"
             (current,) = table.state.current_players()
-            assert head(board(channel)).startswith(f"👉 <@{current}>: your move.")
-            assert [m.id for m in turn_lines(thread)] == [board(channel).id]
+            # Their hand, open since the swap, told them: the board says the turn once, on its Turn line.
+            assert head(board(channel)).startswith(f"### Idiot\n**Turn:** <@{current}>") and "▶" not in text(board(channel))
+            assert turn_lines(thread) == []
     finally:
         await bot.storage.close()
 

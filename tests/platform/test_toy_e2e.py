@@ -75,7 +75,7 @@ async def test_second_table_in_channel_is_refused_with_its_name(simcord_env):
     await members[0].slash(channel, "toy new")
     second = await members[1].slash(channel, "toy new")
     assert second.ephemeral
-    assert "already has a Toy table hosted by" in head(second.response)
+    assert "already has a Toy lobby hosted by" in head(second.response)
 
 
 async def test_only_host_starts_and_min_players(simcord_env):
@@ -107,7 +107,9 @@ async def test_out_of_turn_stale_and_nonplayer_clicks_change_nothing(simcord_env
     await mover.select(mover_hand.response.message, [first])
     assert table.record.version == version + 1
     again = await mover.select(second_hand.response.message, [second])
-    assert "earlier moment" in head(again.response)
+    # The turn passed: the refusal says whose turn it is, not that the button is stale.
+    (following,) = table.state.current_players()
+    assert head(again.response) == f"⚠️ It is <@{following}>'s turn, not yours, so nothing was played. You will be told when it is your move."
     assert table.record.version == version + 1
     # The next player's hand now offers a move; the previous mover's is out of turn.
     (now_current,) = table.state.current_players()
@@ -285,5 +287,6 @@ async def test_two_clicks_at_the_same_instant_apply_exactly_once(simcord_env, da
     # Through the UI too: both hand messages are now a move behind; both clicks are refused.
     for hand in (one, two):
         refused = await mover.select(hand.response.message, [code])
-        assert "earlier moment" in head(refused.response)
+        (following,) = table.state.current_players()
+        assert f"It is <@{following}>'s turn, not yours, so nothing was played" in head(refused.response)
     assert table.record.version == 1

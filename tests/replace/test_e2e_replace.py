@@ -85,7 +85,7 @@ async def test_a_leaver_is_replaced_and_the_computer_finishes_across_a_restart(s
     guild, channel, members = world(env)
     table = await start(env, channel, members, monkeypatch)
     # The lobby said so before anyone joined a game under it.
-    lobby = next(m for m in channel.history() if m.embeds and "table #" in (m.embeds[0].title or ""))
+    lobby = next(m for m in channel.history() if m.embeds and (m.embeds[0].title or "") == f"Idiot #{table.id}")
     assert "replaced by an easy computer player" in " ".join(f.value for f in lobby.embeds[0].fields)
     leaver = members[1]
     seats = list(table.state.players)
@@ -107,7 +107,7 @@ async def test_a_leaver_is_replaced_and_the_computer_finishes_across_a_restart(s
     again = await leaver.slash(game_place(channel), "leave")
     assert "You are not in this game" in again.response.content
     refused = await leaver.slash(game_place(channel), "hand")
-    assert "You are not playing at this table" in refused.response.content
+    assert "You are not playing in this game" in refused.response.content
 
     # The restart replays the log (the snapshot is made unreadable), swap included.
     with sqlite3.connect(data_dir / "guilds" / f"{guild.id}.sqlite3") as con:

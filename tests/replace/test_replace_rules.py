@@ -230,7 +230,7 @@ def test_refused_swaps_change_nothing(key):
     saved = game.to_json()
     first, second = game.players[0], game.players[1]
     for old, new, words in [
-        (first, second, "already at this table"),  # the newcomer must be new to the game
+        (first, second, "already in this game"),  # the newcomer must be new to the game
         (BASE + 99, NEW, "not playing"),  # nobody of that id is seated
     ]:
         with pytest.raises(RuleError, match=words):
