@@ -21,7 +21,6 @@ Stalemates and draws store everyone sharing a place, which rates as a tie.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 import math
 from collections.abc import Mapping, Sequence
@@ -31,6 +30,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from bot import privacy
 from bot.ai import LEVELS
 from storage import repos
 
@@ -354,8 +354,10 @@ def _register_privacy() -> None:
     """What /privacy shows, exports and forgets of ratings (bot/privacy.py): the ratings and
     their history are the person's rows (forget deletes them; the privacy module's hook then
     replays every game they played, with a former player in their place); a session's
-    standing becomes a former player's, as results do."""
-    from bot import privacy  # here: bot.privacy imports this module to wire its replay hook
+    standing becomes a former player's, as results do. Ratings are derived from results,
+    so once a forgotten person's results are a former player's, every game they played is
+    replayed in the forget's transaction (the ``after_forget`` hook) and nobody's rating
+    keeps their ghost. The registry never imports this module: ratings register here."""
 
     privacy.register(privacy.rows_kind(
         "ratings", "ratings", "Your ratings",
@@ -382,6 +384,11 @@ def _register_privacy() -> None:
 
     privacy.register(privacy.DataKind("session_results", "Your session standings", describe, export, forget))
 
+    async def replay_forgotten_games(db: repos.Connection, games: set[str]) -> None:
+        for game in sorted(games):
+            await recompute(db, game)
 
-if importlib.util.find_spec("bot.privacy") is not None:
-    _register_privacy()
+    privacy.after_forget(replay_forgotten_games)
+
+
+_register_privacy()
