@@ -11,9 +11,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import computer, guard, rating_chart, ratings
+from bot.gamecog import PlatformCog
 from bot.guard import clip
-from bot.publish import ordinal
-from bot.tables import TableManager
+from bot.render_util import ordinal, plural
 from storage import repos
 
 log = logging.getLogger(__name__)
@@ -24,24 +24,7 @@ EXPLAINED = (f"Rating = {ratings.SHOWN_BASE} + {ratings.SHOWN_SCALE} × (skill �
              f"{ratings.MIN_GAMES} rated games to be listed.")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _who(user_id: int) -> str:
-    return computer.name(user_id) if user_id < 0 else f"<@{user_id}>"
-
-
-class Profiles(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    @property
-    def tables(self) -> TableManager:
-        return self.bot.tables  # type: ignore[attr-defined]
-
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        await guard.answer_command_error(interaction, error)
+class Profiles(PlatformCog):
 
     async def _game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         games = self.bot.games  # type: ignore[attr-defined]
@@ -88,15 +71,15 @@ class Profiles(commands.Cog):
             listed = mine is not None and mine.played >= ratings.MIN_GAMES
             place = await repos.rating_place(db, spec.key, mine, ratings.MIN_GAMES) if listed else None
         embed = discord.Embed(title=f"{spec.title} leaderboard", colour=discord.Colour.gold())
-        lines = [f"{i}. {_who(r.user_id)} — **{r.shown}** · {_plural(r.played, 'game')}, {r.won} won" for i, r in enumerate(top, 1)]
+        lines = [f"{i}. {computer.name(r.user_id)} — **{r.shown}** · {plural(r.played, 'game')}, {r.won} won" for i, r in enumerate(top, 1)]
         embed.description = "\n".join(lines) if lines else f"Nobody has {ratings.MIN_GAMES} rated {spec.title} games yet."
         if mine is None:
             yours = f"You have no rated {spec.title} games yet."
         elif place is None:
             more = ratings.MIN_GAMES - mine.played
-            yours = f"Your rating is {mine.shown} after {_plural(mine.played, 'rated game')}: {_plural(more, 'more game')} to be listed."
+            yours = f"Your rating is {mine.shown} after {plural(mine.played, 'rated game')}: {plural(more, 'more game')} to be listed."
         else:
-            yours = f"You are {ordinal(place[0])} of {place[1]}: **{mine.shown}** · {_plural(mine.played, 'game')}, {mine.won} won."
+            yours = f"You are {ordinal(place[0])} of {place[1]}: **{mine.shown}** · {plural(mine.played, 'game')}, {mine.won} won."
         embed.add_field(name="You", value=yours, inline=False)
         embed.set_footer(text=EXPLAINED)
         if interaction.response.is_done():
@@ -138,17 +121,17 @@ class Profiles(commands.Cog):
         embed = discord.Embed(title=f"{name} · {title}", colour=discord.Colour.blurple())
         rate = round(100 * mine.won / mine.played) if mine.played else 0
         standing = (f"{ordinal(place[0])} of {place[1]} on /leaderboard" if place
-                    else f"{_plural(ratings.MIN_GAMES - mine.played, 'more game')} to be on /leaderboard")
+                    else f"{plural(ratings.MIN_GAMES - mine.played, 'more game')} to be on /leaderboard")
         embed.add_field(name="Rating", value=f"**{mine.shown}** ({standing}); skill {mine.mu:.1f} ± {mine.sigma:.1f}", inline=False)
-        embed.add_field(name="Record", value=f"{_plural(mine.played, 'rated game')}, {mine.won} won ({rate}%)", inline=False)
+        embed.add_field(name="Record", value=f"{plural(mine.played, 'rated game')}, {mine.won} won ({rate}%)", inline=False)
         best, worst = _rivals(rivals)
         embed.add_field(name="Best against", value=best, inline=True)
         embed.add_field(name="Toughest opponent", value=worst, inline=True)
-        others = [f"{(self._spec(g).title if self._spec(g) else g)} {r.shown} ({_plural(r.played, 'game')})" for g, r in sorted(every.items()) if g != game]
+        others = [f"{(self._spec(g).title if self._spec(g) else g)} {r.shown} ({plural(r.played, 'game')})" for g, r in sorted(every.items()) if g != game]
         if others:
             embed.add_field(name="Other games", value=", ".join(others)[:1024], inline=False)
         change = points[-1] - points[0] if len(points) > 1 else 0
-        summary = (f"{name}'s {title} rating is {mine.shown} after {_plural(len(points), 'rated game')}"
+        summary = (f"{name}'s {title} rating is {mine.shown} after {plural(len(points), 'rated game')}"
                    + (f", {change:+d} since the first; highest {max(points)}, lowest {min(points)}." if len(points) > 1 else "."))
         alt = rating_chart.alt_text(name, title, points)
         try:
@@ -169,7 +152,7 @@ def _rivals(rivals: list[repos.Rival]) -> tuple[str, str]:
     """(best, worst) opponent lines: the most games finished above them, net of those
     below (ties broken by games together); teammates only sharing places count for neither."""
     def line(r: repos.Rival, ahead: bool) -> str:
-        return f"{_who(r.user_id)}: {'ahead' if ahead else 'behind'} in {r.ahead if ahead else r.behind} of {_plural(r.met, 'game')} together"
+        return f"{computer.name(r.user_id)}: {'ahead' if ahead else 'behind'} in {r.ahead if ahead else r.behind} of {plural(r.met, 'game')} together"
 
     best = max((r for r in rivals if r.ahead > r.behind), key=lambda r: (r.ahead - r.behind, r.met, -r.user_id), default=None)
     worst = max((r for r in rivals if r.behind > r.ahead), key=lambda r: (r.behind - r.ahead, r.met, -r.user_id), default=None)

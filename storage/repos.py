@@ -387,17 +387,23 @@ async def set_user_setting(db: Connection, user_id: int, key: str, value: Any) -
 # ------------------------------------------------------------------------ results
 
 
-async def record_results(
-    db: Connection, table_id: int, game: str, placements: Sequence[Sequence[int]], now: float
+async def _record_placements(
+    db: Connection, into: str, table_id: int, game: str, placements: Sequence[Sequence[int]], now: float
 ) -> None:
     # Dense ranking: a winning team shares place 1 and the other team is 2nd, not 3rd.
     players = sum(len(group) for group in placements)
     for place, group in enumerate(placements, start=1):
         for user_id in group:
             await _upsert(
-                db, "results", {"table_id": table_id, "user_id": user_id},
+                db, into, {"table_id": table_id, "user_id": user_id},
                 {"game": game, "place": place, "players": players, "finished_at": now},
             )
+
+
+async def record_results(
+    db: Connection, table_id: int, game: str, placements: Sequence[Sequence[int]], now: float
+) -> None:
+    await _record_placements(db, "results", table_id, game, placements, now)
 
 
 @dataclass
@@ -574,13 +580,7 @@ async def record_session_results(
     db: Connection, table_id: int, game: str, placements: Sequence[Sequence[int]], now: float
 ) -> None:
     """A session's final standings, keyed by its last round's table (dense places, as results)."""
-    players = sum(len(group) for group in placements)
-    for place, group in enumerate(placements, start=1):
-        for user_id in group:
-            await _upsert(
-                db, "session_results", {"table_id": table_id, "user_id": user_id},
-                {"game": game, "place": place, "players": players, "finished_at": now},
-            )
+    await _record_placements(db, "session_results", table_id, game, placements, now)
 
 
 async def last_finished_table(db: Connection, channel_id: int, game: str) -> int | None:
