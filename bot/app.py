@@ -35,8 +35,9 @@ def game_extensions() -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-#: Extensions loaded in setup_hook: the shared commands, /privacy, then one cog per game.
-EXTENSIONS = ("bot.commands", "bot.privacy_commands", *game_extensions())
+#: Extensions loaded in setup_hook: the shared commands, /privacy, /leaderboard and /profile,
+#: then one cog per game.
+EXTENSIONS = ("bot.commands", "bot.privacy_commands", "bot.profile_commands", *game_extensions())
 
 
 #: Open lock files, one per data directory, held for the process's life (POSIX

@@ -11,8 +11,9 @@ from discord.ext import commands
 
 from bot import computer, guard, privacy
 from bot.games import GameSpec
+from bot.gamecog import PlatformCog
 from bot.guard import clip
-from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, TableManager, until_restored
+from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, until_restored
 from storage import repos
 from storage.db import StorageError
 
@@ -32,16 +33,7 @@ MY_PICTURES = {
 }
 
 
-class Platform(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    @property
-    def tables(self) -> TableManager:
-        return self.bot.tables  # type: ignore[attr-defined]
-
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        await guard.answer_command_error(interaction, error)
+class Platform(PlatformCog):
 
     async def _channel_table(self, interaction: discord.Interaction) -> Table | None:
         if interaction.guild_id is None or interaction.channel_id is None:

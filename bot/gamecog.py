@@ -6,7 +6,7 @@ command group. Games with table options (Engines' 2 or 4 players) override ``new
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import discord
 from discord import app_commands
@@ -15,17 +15,35 @@ from discord.ext import commands
 from bot import guard
 from bot.games import GameSpec
 
+if TYPE_CHECKING:
+    from bot.tables import TableManager
 
-class GameCog(commands.GroupCog):
+
+class AnswersCommandErrors:
+    """Every Deckhand cog: a failing slash command is answered with a sentence."""
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await guard.answer_command_error(interaction, error)
+
+
+class PlatformCog(AnswersCommandErrors, commands.Cog):
+    """The base of the cogs that are not one game's (settings, stats, profiles, privacy)."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def tables(self) -> TableManager:
+        return self.bot.tables  # type: ignore[attr-defined]
+
+
+class GameCog(AnswersCommandErrors, commands.GroupCog):
     spec: ClassVar[GameSpec]
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         # As registered: with the platform's house rules (a computer replacing a leaver).
         self.spec = bot.games.add(self.spec)  # type: ignore[attr-defined,misc]
-
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        await guard.answer_command_error(interaction, error)
 
     async def open_table(self, interaction: discord.Interaction, *, note: str = "", **options: str | int) -> None:
         await self.bot.tables.open_lobby(interaction, self.spec, dict(options), note=note)  # type: ignore[attr-defined]

@@ -586,30 +586,6 @@ def rows_kind(table: str, key: str, title: str, retention: str) -> DataKind:
     return DataKind(key, title, describe, rows, forget)
 
 
-def _wire_ratings() -> None:
-    """Ratings (issue 25, bot/ratings.py: ``recompute(db, game)``) derive from results:
-    once a forgotten player's results are a former player's, every game they played is
-    recomputed, in the forget's transaction, so others' ratings never keep their ghost."""
-    import importlib.util
-
-    if importlib.util.find_spec("bot.ratings") is None:
-        return
-    from bot import ratings
-
-    recompute = getattr(ratings, "recompute", None)
-    if recompute is None:
-        return
-
-    async def recompute_ratings(db: Connection, games: set[str]) -> None:
-        for game in sorted(games):
-            await recompute(db, game)
-
-    after_forget(recompute_ratings)
-
-
-_wire_ratings()
-
-
 # ------------------------------------------------------------------ retention
 
 

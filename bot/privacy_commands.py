@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import guard, privacy
+from bot.gamecog import PlatformCog
 from bot.tables.restore import until_restored
 from bot.tables.table import now_ts
 from storage import purge as guild_purge
@@ -74,9 +75,9 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:forg
         await cog.confirm_forget(interaction, self.guild_id, self.user_id)
 
 
-class Privacy(commands.Cog):
+class Privacy(PlatformCog):
     def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.purge_task: asyncio.Task[None] | None = None
 
     @property
@@ -89,9 +90,6 @@ class Privacy(commands.Cog):
     async def cog_unload(self) -> None:
         if self.purge_task is not None:
             self.purge_task.cancel()
-
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        await guard.answer_command_error(interaction, error)
 
     group = app_commands.Group(name="privacy", description="See, export or erase what Deckhand keeps about you on this server.", guild_only=True)
 

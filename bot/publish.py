@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import computer, sessions, views, votes
+from bot import computer, ratings, sessions, views, votes
 from bot.engine import Event, Game
 
 if TYPE_CHECKING:
@@ -533,7 +533,8 @@ class Publisher:
         theirs = embed.footer.text if embed.footer else None
         embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
         if final:
-            content = final_text(table.spec.title, state, events, table_unit(table.spec), table.spec.render) + "\nThe result is recorded: see `/stats`."
+            moved = ratings.moves_text(table.rating_moves)
+            content = final_text(table.spec.title, state, events, table_unit(table.spec), table.spec.render) + (f"\n{moved}" if moved else "") + "\nThe result is recorded: see `/stats`."
             label = sessions.next_label(table.spec)
             view: discord.ui.View | None = views.rematch_view(table.guild_id, table.id, label=label)
         else:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import guard
+from bot import guard, ratings
 from storage import repos
 
 if TYPE_CHECKING:
@@ -96,9 +96,27 @@ async def end_session(interaction: discord.Interaction, manager: TableManager, s
     if interaction.user.id != host and not (permissions and permissions.manage_guild):
         await guard.answer(interaction, f"Only the host of the last {unit}, <@{host}>, or someone with Manage Server can end this session.")
         return
+    moves: dict[int, int] = {}
     async with manager.storage.transaction(guild_id) as db:
         await repos.clear_carryover(db, channel_id, spec.key)
+        moves = await _rate_session(db, spec, channel_id, carry)
     summary = spec.render.session_summary(carry)  # type: ignore[attr-defined]
+    if moves:
+        summary += "\n" + ratings.moves_text(moves)
     for part in chunks(f"**{spec.title}: the session is over.**\n{summary}"):
         # The first part answers the command; a long story continues in follow-ups.
         await guard.answer(interaction, part, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+
+
+async def _rate_session(db: repos.Connection, spec: GameSpec, channel_id: int, carry: dict) -> dict[int, int]:
+    """A game rated per session (bot/ratings.py; its render gives ``session_placements(carry)``):
+    the session's final standings are one rated game, keyed by its last round."""
+    placements = getattr(spec.render, "session_placements", None)
+    if not ratings.GAMES.get(spec.key, ratings.DEFAULT).per_session or placements is None:
+        return {}
+    from bot.tables.table import now_ts  # here: bot.tables imports bot.publish, which imports this module
+
+    last = await repos.last_finished_table(db, channel_id, spec.key)
+    if last is None:
+        return {}
+    return await ratings.record_session(db, spec.key, last, placements(carry), now_ts())

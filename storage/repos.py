@@ -402,17 +402,23 @@ async def set_dm_channel(db: Connection, user_id: int, channel_id: int | None) -
 # ------------------------------------------------------------------------ results
 
 
-async def record_results(
-    db: Connection, table_id: int, game: str, placements: Sequence[Sequence[int]], now: float
+async def _record_placements(
+    db: Connection, into: str, table_id: int, game: str, placements: Sequence[Sequence[int]], now: float
 ) -> None:
     # Dense ranking: a winning team shares place 1 and the other team is 2nd, not 3rd.
     players = sum(len(group) for group in placements)
     for place, group in enumerate(placements, start=1):
         for user_id in group:
             await _upsert(
-                db, "results", {"table_id": table_id, "user_id": user_id},
+                db, into, {"table_id": table_id, "user_id": user_id},
                 {"game": game, "place": place, "players": players, "finished_at": now},
             )
+
+
+async def record_results(
+    db: Connection, table_id: int, game: str, placements: Sequence[Sequence[int]], now: float
+) -> None:
+    await _record_placements(db, "results", table_id, game, placements, now)
 
 
 @dataclass
@@ -567,3 +573,220 @@ async def purge_old_actions(db: Connection, finished_before: float) -> int:
         " WHERE status NOT IN ('lobby', 'playing') AND updated_at < ?)",
         (finished_before,),
     )
+
+
+# ------------------------------------------------------------------------ ratings
+#
+# Issue 25 (bot/ratings.py). The rated results of a game are ``results`` rows, or,
+# for a game rated per session, ``session_results`` rows; ``ratings`` and
+# ``rating_history`` are derived from them and rebuilt at will.
+
+#: Where a game's rated results live (bot/ratings.py says which a game uses).
+RESULT_SOURCES = ("results", "session_results")
+
+
+def _source(source: str) -> str:
+    if source not in RESULT_SOURCES:
+        raise ValueError(f"not a results table: {source!r}")
+    return source
+
+
+async def record_session_results(
+    db: Connection, table_id: int, game: str, placements: Sequence[Sequence[int]], now: float
+) -> None:
+    """A session's final standings, keyed by its last round's table (dense places, as results)."""
+    await _record_placements(db, "session_results", table_id, game, placements, now)
+
+
+async def last_finished_table(db: Connection, channel_id: int, game: str) -> int | None:
+    """The newest finished ``game`` table opened from ``channel_id`` (a session's last round)."""
+    async with db.execute(
+        "SELECT MAX(id) FROM game_tables WHERE channel_id = ? AND game = ? AND status = 'finished'", (channel_id, game)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return row[0] if row and row[0] is not None else None
+
+
+async def rating_feed(db: Connection, game: str, source: str) -> list[tuple[int, float, int, int]]:
+    """Every stored result of ``game``: (table_id, finished_at, user_id, place), in the
+    order ratings replay them (finished_at, then table id)."""
+    async with db.execute(
+        f"SELECT table_id, finished_at, user_id, place FROM {_source(source)} WHERE game = ?"
+        " ORDER BY finished_at, table_id, place, user_id",
+        (game,),
+    ) as cursor:
+        return [(row[0], row[1], row[2], row[3]) for row in await cursor.fetchall()]
+
+
+async def count_results(db: Connection, game: str, source: str) -> int:
+    async with db.execute(f"SELECT COUNT(*) FROM {_source(source)} WHERE game = ?", (game,)) as cursor:
+        (count,) = await cursor.fetchone()
+    return count
+
+
+#: results_mark folds user ids into this range so that its sum cannot overflow.
+MARK_MODULUS = 1_000_003
+
+
+async def results_mark(db: Connection, game: str, source: str) -> tuple[int, int]:
+    """(rows, a checksum of who placed where) of a game's results: whether they changed
+    between a read and a write (bot/ratings.py recompute_guild)."""
+    async with db.execute(
+        f"SELECT COUNT(*), COALESCE(SUM(ABS(user_id) % {MARK_MODULUS} + place), 0) FROM {_source(source)} WHERE game = ?", (game,)
+    ) as cursor:
+        count, total = await cursor.fetchone()
+    return int(count), int(total)
+
+
+@dataclass
+class RatingRow:
+    user_id: int
+    mu: float
+    sigma: float
+    shown: int
+    played: int
+    won: int
+    updated_at: float = 0.0
+
+
+def _rating(row: Any) -> RatingRow:
+    return RatingRow(row[0], row[1], row[2], row[3], row[4], row[5], row[6])
+
+
+_RATING_COLUMNS = "user_id, mu, sigma, shown, played, won, updated_at"
+
+
+async def ratings_of(db: Connection, game: str, user_ids: Sequence[int]) -> dict[int, RatingRow]:
+    if not user_ids:
+        return {}
+    marks = ", ".join("?" for _ in user_ids)
+    async with db.execute(
+        f"SELECT {_RATING_COLUMNS} FROM ratings WHERE game = ? AND user_id IN ({marks})", (game, *user_ids)
+    ) as cursor:
+        return {row[0]: _rating(row) for row in await cursor.fetchall()}
+
+
+async def last_rated(db: Connection, game: str) -> tuple[float, int] | None:
+    """(finished_at, table_id) of the newest rated game of ``game``."""
+    async with db.execute(
+        "SELECT finished_at, table_id FROM rating_history WHERE game = ? ORDER BY finished_at DESC, table_id DESC LIMIT 1", (game,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return (row[0], row[1]) if row else None
+
+
+async def save_ratings(db: Connection, game: str, rows: Sequence[RatingRow]) -> None:
+    for r in rows:
+        await _upsert(
+            db, "ratings", {"game": game, "user_id": r.user_id},
+            {"mu": r.mu, "sigma": r.sigma, "shown": r.shown, "played": r.played, "won": r.won, "updated_at": r.updated_at},
+        )
+
+
+#: Rows per multi-row INSERT: under SQLite's oldest limit of 999 parameters.
+_BATCH = 100
+
+
+async def insert_many(db: Connection, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Plain INSERTs in multi-row statements (a full ratings rebuild writes many rows)."""
+    one = "(" + ", ".join("?" for _ in columns) + ")"
+    for start in range(0, len(rows), _BATCH):
+        batch = rows[start:start + _BATCH]
+        await _write(
+            db, f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join(one for _ in batch)}",
+            [value for row in batch for value in row],
+        )
+
+
+HISTORY_COLUMNS = ("game", "table_id", "user_id", "mu", "sigma", "shown", "delta", "finished_at")
+
+
+async def add_rating_history(db: Connection, rows: Sequence[Sequence[Any]]) -> None:
+    """Rows of :data:`HISTORY_COLUMNS`."""
+    await insert_many(db, "rating_history", HISTORY_COLUMNS, rows)
+
+
+async def clear_ratings(db: Connection, game: str) -> None:
+    await _write(db, "DELETE FROM rating_history WHERE game = ?", (game,))
+    await _write(db, "DELETE FROM ratings WHERE game = ?", (game,))
+
+
+async def rating_moves(db: Connection, game: str, table_id: int) -> dict[int, int]:
+    """{user: shown rating change} of one rated game."""
+    async with db.execute("SELECT user_id, delta FROM rating_history WHERE game = ? AND table_id = ?", (game, table_id)) as cursor:
+        return {row[0]: row[1] for row in await cursor.fetchall()}
+
+
+async def top_ratings(db: Connection, game: str, min_played: int, limit: int) -> list[RatingRow]:
+    async with db.execute(
+        f"SELECT {_RATING_COLUMNS} FROM ratings WHERE game = ? AND played >= ?"
+        " ORDER BY shown DESC, played DESC, user_id LIMIT ?",
+        (game, min_played, limit),
+    ) as cursor:
+        return [_rating(row) for row in await cursor.fetchall()]
+
+
+async def rating_place(db: Connection, game: str, row: RatingRow, min_played: int) -> tuple[int, int]:
+    """(place, everyone listed) of a listed player, in :func:`top_ratings`' order."""
+    async with db.execute(
+        "SELECT COUNT(*), SUM(CASE WHEN shown > ? OR (shown = ? AND (played > ? OR (played = ? AND user_id < ?))) THEN 1 ELSE 0 END)"
+        " FROM ratings WHERE game = ? AND played >= ?",
+        (row.shown, row.shown, row.played, row.played, row.user_id, game, min_played),
+    ) as cursor:
+        total, ahead = await cursor.fetchone()
+    return (ahead or 0) + 1, total
+
+
+async def rating_history_of(db: Connection, game: str, user_id: int) -> list[tuple[float, int, int]]:
+    """(finished_at, shown, delta) after each rated game of a player, oldest first."""
+    async with db.execute(
+        "SELECT finished_at, shown, delta FROM rating_history WHERE game = ? AND user_id = ? ORDER BY finished_at, table_id",
+        (game, user_id),
+    ) as cursor:
+        return [(row[0], row[1], row[2]) for row in await cursor.fetchall()]
+
+
+async def player_ratings(db: Connection, user_id: int) -> dict[str, RatingRow]:
+    """A player's rating in every game they have one in."""
+    async with db.execute(f"SELECT game, {_RATING_COLUMNS} FROM ratings WHERE user_id = ?", (user_id,)) as cursor:
+        return {row[0]: _rating(row[1:]) for row in await cursor.fetchall()}
+
+
+@dataclass
+class Rival:
+    user_id: int
+    met: int  # rated games together
+    ahead: int  # games the player finished above them
+    behind: int  # games they finished above the player
+
+
+async def rivals(db: Connection, game: str, user_id: int, source: str) -> list[Rival]:
+    """Results against each opponent over the player's rated games (teammates, who
+    share a place, count as met but neither ahead nor behind)."""
+    table = _source(source)
+    async with db.execute(
+        "SELECT o.user_id, COUNT(*), SUM(CASE WHEN m.place < o.place THEN 1 ELSE 0 END),"
+        " SUM(CASE WHEN m.place > o.place THEN 1 ELSE 0 END)"
+        f" FROM rating_history h JOIN {table} m ON m.table_id = h.table_id AND m.user_id = h.user_id"
+        f" JOIN {table} o ON o.table_id = h.table_id AND o.user_id <> h.user_id"
+        " WHERE h.game = ? AND h.user_id = ? GROUP BY o.user_id",
+        (game, user_id),
+    ) as cursor:
+        return [Rival(row[0], row[1], row[2] or 0, row[3] or 0) for row in await cursor.fetchall()]
+
+
+async def session_results_of_user(db: Connection, user_id: int) -> list[aiosqlite.Row]:
+    async with db.execute(
+        "SELECT table_id, game, place, players, finished_at FROM session_results WHERE user_id = ? ORDER BY table_id", (user_id,)
+    ) as cursor:
+        return list(await cursor.fetchall())
+
+
+async def reassign_session_user(db: Connection, table_id: int, old: int, taken_from: range) -> int:
+    """``old``'s standing in one session becomes the first id of ``taken_from`` (the former
+    players) that nobody else in that session holds; returns that id."""
+    async with db.execute("SELECT user_id FROM session_results WHERE table_id = ?", (table_id,)) as cursor:
+        taken = {row[0] for row in await cursor.fetchall()}
+    new = next(i for i in taken_from if i not in taken)
+    await _write(db, "UPDATE session_results SET user_id = ? WHERE table_id = ? AND user_id = ?", (new, table_id, old))
+    return new

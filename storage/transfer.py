@@ -21,7 +21,9 @@ from storage.db import Storage, StorageError
 from storage.pg import PostgresStorage
 
 #: In dependency order (game_tables first: actions and results refer to it).
-TABLES = ("game_tables", "actions", "results", "user_settings", "guild_settings", "carryover", "dm_channels")
+TABLES = ("game_tables", "actions", "results", "user_settings", "guild_settings", "carryover",
+          # Issue 25: a session's result, and the ratings derived from the results (carried as they are).
+          "session_results", "ratings", "rating_history", "dm_channels")
 #: An advisory lock per guild while its rows are compared and copied (two runs at once).
 _LOCK_CLASS = 0x4D49  # "MI"
 

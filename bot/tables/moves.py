@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot import computer, guard
+from bot import computer, guard, ratings
 from bot.engine import Action, Event, Game, RuleError
 from bot.publish import HandMessage
 from bot.tables.table import RECENT_LINES, Table, _reply, now_ts
@@ -225,6 +225,7 @@ class MovesMixin:
             record.deadline = None
             record.obligations = {}
         start_version = record.version
+        rating_moves: dict[int, int] = {}
         record.version += len(moves)
         record.state = state.to_json()
         # Who the publish will name (and a retry ping): saved with the move, so the
@@ -243,6 +244,7 @@ class MovesMixin:
                     await repos.append_action(db, table.id, start_version + offset, user, action.code(), source, now)
                 if over:
                     await repos.record_results(db, table.id, table.spec.key, state.placements(), now)
+                    rating_moves = await ratings.record_game(db, table.spec.key, table.id, state.placements(), now)
                     await repos.set_carryover(db, record.channel_id, table.spec.key, state.carry_out(), now)
         except _Stale:
             log.info("Table %s in guild %s moved on in another process; reloading it", table.id, table.guild_id)
@@ -264,6 +266,7 @@ class MovesMixin:
         for user, _ in moves:
             table.last_moved[user] = record.version
         if over:
+            table.rating_moves = rating_moves
             self._untrack(table)
         return _Outcome(events, newly_current, over)
 

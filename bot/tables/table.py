@@ -59,6 +59,8 @@ class Table:
     #: Clicks taking or waiting for the lock now: one arriving while others are
     #: (even before they reach the lock) waits its turn, so it is deferred first.
     clicks_in_line: int = 0
+    #: How the finished game moved each person's rating (bot/ratings.py), for the final board.
+    rating_moves: dict[int, int] = field(default_factory=dict)
 
     @property
     def id(self) -> int:

@@ -640,6 +640,20 @@ def final_text(obs: Mapping[str, Any]) -> str:
     return " ".join(lines + tail)
 
 
+def session_placements(carry: Mapping[str, Any]) -> list[list[int]]:
+    """The session's final standings as a ranking, the one rated game of a session
+    (bot/ratings.py): by chips won, i.e. bankroll less chips rebought (a rebuy is a
+    loan, not a win), equal amounts sharing a place; the plain variant by rounds won."""
+    banks = {int(p): int(v) for p, v in (carry.get("bankrolls") or {}).items()}
+    wins = {int(p): int(v) for p, v in (carry.get("wins") or {}).items()}
+    rebuys = {int(p): int(v) for p, v in (carry.get("rebuys") or {}).items()}
+    if carry.get("variant") == PLAIN_VARIANT:
+        score = {p: wins.get(p, 0) for p in set(banks) | set(wins)}
+    else:
+        score = {p: banks[p] - rebuys.get(p, 0) for p in banks}
+    return [sorted(p for p in score if score[p] == value) for value in sorted(set(score.values()), reverse=True)]
+
+
 def session_summary(carry: Mapping[str, Any]) -> str:
     """The final standings of a session (``/onion session end``), from the carryover:
     bankrolls richest first, with rounds won and chips rebought; the plain variant has no

@@ -24,14 +24,15 @@ async def test_a_registered_kind_is_shown_exported_and_forgotten(tmp_path, regis
     storage = open_storage(tmp_path / "data")
     await fill(storage, 10)
     async with storage.transaction(10) as db:
-        await db.execute("CREATE TABLE ratings (user_id INTEGER, game TEXT, mu REAL)")
-        await db.execute("INSERT INTO ratings VALUES (?, 'toy', 27.5), (?, 'toy', 22.5)", (A, B))
+        # A stand-in table (the real ratings tables register themselves, bot/ratings.py).
+        await db.execute("CREATE TABLE toy_ratings (user_id INTEGER, game TEXT, mu REAL)")
+        await db.execute("INSERT INTO toy_ratings VALUES (?, 'toy', 27.5), (?, 'toy', 22.5)", (A, B))
     recomputed = []
 
     async def recompute(db, games):
         recomputed.append(sorted(games))
 
-    privacy.register(privacy.rows_kind("ratings", "ratings", "Your ratings", "Recomputed from the results."))
+    privacy.register(privacy.rows_kind("toy_ratings", "ratings", "Your ratings", "Recomputed from the results."))
     privacy.after_forget(recompute)
     async with storage.reading(10) as db:
         assert "Your ratings" in dict(await privacy.show(db, A))

@@ -1,0 +1,163 @@
+"""/leaderboard and /profile (issue 25): the Discord face of bot/ratings.py."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import computer, guard, rating_chart, ratings
+from bot.gamecog import PlatformCog
+from bot.guard import clip
+from bot.render_util import ordinal, plural
+from storage import repos
+
+log = logging.getLogger(__name__)
+
+TOP = 10
+EXPLAINED = (f"Rating = {ratings.SHOWN_BASE} + {ratings.SHOWN_SCALE} × (skill − 3 × uncertainty): it rises as you win and as "
+             f"the bot grows sure of you. Rated: finished games with two or more people. "
+             f"{ratings.MIN_GAMES} rated games to be listed.")
+
+
+class Profiles(PlatformCog):
+
+    async def _game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        games = self.bot.games  # type: ignore[attr-defined]
+        return [app_commands.Choice(name=s.title, value=s.key) for s in games if current.lower() in s.title.lower() or current.lower() in s.key][:25]
+
+    def _spec(self, game: str):
+        return self.bot.games.get(game)  # type: ignore[attr-defined]
+
+    async def _unknown_game(self, interaction: discord.Interaction, game: str) -> None:
+        names = ", ".join(s.key for s in self.bot.games)  # type: ignore[attr-defined]
+        await guard.answer(interaction, f"I don't know a game called '{clip(game, 60)}'. Try one of: {names}.")
+
+    async def _up_to_date(self, interaction: discord.Interaction, games: list[str]) -> None:
+        """Replay the ratings of any of ``games`` a server has from another model, or from
+        before ratings existed (bot/ratings.py ``is_current``); defers first, as a long
+        history takes seconds."""
+        assert interaction.guild_id is not None
+        async with self.tables.storage.reading(interaction.guild_id) as db:
+            stale = [g for g in games if not await ratings.is_current(db, g)]
+        if not stale:
+            return
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        for game in stale:
+            rated = await ratings.recompute_guild(self.tables.storage, interaction.guild_id, game)
+            log.info("Replayed %s ratings in guild %s: %s rated games", game, interaction.guild_id, rated)
+
+    # ------------------------------------------------------------ /leaderboard
+
+    @app_commands.command(name="leaderboard", description="This server's best players of a game, by skill rating.")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Which game")
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        assert interaction.guild_id is not None
+        spec = self._spec(game)
+        if spec is None:
+            await self._unknown_game(interaction, game)
+            return
+        me = interaction.user.id
+        await self._up_to_date(interaction, [spec.key])
+        async with self.tables.storage.reading(interaction.guild_id) as db:
+            top = await repos.top_ratings(db, spec.key, ratings.MIN_GAMES, TOP)
+            mine = (await repos.ratings_of(db, spec.key, [me])).get(me)
+            listed = mine is not None and mine.played >= ratings.MIN_GAMES
+            place = await repos.rating_place(db, spec.key, mine, ratings.MIN_GAMES) if listed else None
+        embed = discord.Embed(title=f"{spec.title} leaderboard", colour=discord.Colour.gold())
+        lines = [f"{i}. {computer.name(r.user_id)} — **{r.shown}** · {plural(r.played, 'game')}, {r.won} won" for i, r in enumerate(top, 1)]
+        embed.description = "\n".join(lines) if lines else f"Nobody has {ratings.MIN_GAMES} rated {spec.title} games yet."
+        if mine is None:
+            yours = f"You have no rated {spec.title} games yet."
+        elif place is None:
+            more = ratings.MIN_GAMES - mine.played
+            yours = f"Your rating is {mine.shown} after {plural(mine.played, 'rated game')}: {plural(more, 'more game')} to be listed."
+        else:
+            yours = f"You are {ordinal(place[0])} of {place[1]}: **{mine.shown}** · {plural(mine.played, 'game')}, {mine.won} won."
+        embed.add_field(name="You", value=yours, inline=False)
+        embed.set_footer(text=EXPLAINED)
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    leaderboard.autocomplete("game")(_game_autocomplete)
+
+    # ------------------------------------------------------------ /profile
+
+    @app_commands.command(name="profile", description="A player's rating, record, rivals and progress in a game.")
+    @app_commands.guild_only()
+    @app_commands.describe(player="Whose profile (default: yours)", game="Which game (default: the one they played most)")
+    async def profile(self, interaction: discord.Interaction, player: discord.User | None = None, game: str | None = None) -> None:
+        assert interaction.guild_id is not None
+        who = player or interaction.user
+        if game is not None and self._spec(game) is None:
+            await self._unknown_game(interaction, game)
+            return
+        await interaction.response.defer(thinking=True)
+        await self._up_to_date(interaction, [game] if game else [s.key for s in self.bot.games])  # type: ignore[attr-defined]
+        async with self.tables.storage.reading(interaction.guild_id) as db:
+            every = await repos.player_ratings(db, who.id)
+            if game is None and every:
+                game = max(every, key=lambda g: (every[g].played, g))
+            mine = every.get(game) if game else None
+            history = await repos.rating_history_of(db, game, who.id) if mine else []
+            rivals = await repos.rivals(db, game, who.id, ratings.source_of(game)) if mine else []
+            place = await repos.rating_place(db, game, mine, ratings.MIN_GAMES) if mine and mine.played >= ratings.MIN_GAMES else None
+        name = who.display_name
+        if mine is None:
+            what = self._spec(game).title if game else "any game"
+            await guard.answer(interaction, f"{name} has no rated games of {what} on this server yet: ratings count finished games with two or more people.",
+                               ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
+            return
+        title = self._spec(game).title if self._spec(game) else game
+        points = [shown for _, shown, _ in history]
+        embed = discord.Embed(title=f"{name} · {title}", colour=discord.Colour.blurple())
+        rate = round(100 * mine.won / mine.played) if mine.played else 0
+        standing = (f"{ordinal(place[0])} of {place[1]} on /leaderboard" if place
+                    else f"{plural(ratings.MIN_GAMES - mine.played, 'more game')} to be on /leaderboard")
+        embed.add_field(name="Rating", value=f"**{mine.shown}** ({standing}); skill {mine.mu:.1f} ± {mine.sigma:.1f}", inline=False)
+        embed.add_field(name="Record", value=f"{plural(mine.played, 'rated game')}, {mine.won} won ({rate}%)", inline=False)
+        best, worst = _rivals(rivals)
+        embed.add_field(name="Best against", value=best, inline=True)
+        embed.add_field(name="Toughest opponent", value=worst, inline=True)
+        others = [f"{(self._spec(g).title if self._spec(g) else g)} {r.shown} ({plural(r.played, 'game')})" for g, r in sorted(every.items()) if g != game]
+        if others:
+            embed.add_field(name="Other games", value=", ".join(others)[:1024], inline=False)
+        change = points[-1] - points[0] if len(points) > 1 else 0
+        summary = (f"{name}'s {title} rating is {mine.shown} after {plural(len(points), 'rated game')}"
+                   + (f", {change:+d} since the first; highest {max(points)}, lowest {min(points)}." if len(points) > 1 else "."))
+        alt = rating_chart.alt_text(name, title, points)
+        try:
+            png = await asyncio.to_thread(rating_chart.draw, f"{name} · {title} rating", points)
+        except Exception:  # the text says it all; a picture that fails is left out
+            log.exception("Could not draw the rating chart")
+            png = None
+        kwargs: dict = {"embed": embed, "allowed_mentions": discord.AllowedMentions.none()}
+        if png is not None:
+            embed.set_image(url="attachment://rating.png")
+            kwargs["file"] = discord.File(fp=io.BytesIO(png), filename="rating.png", description=alt)
+        await interaction.followup.send(summary, **kwargs)
+
+    profile.autocomplete("game")(_game_autocomplete)
+
+
+def _rivals(rivals: list[repos.Rival]) -> tuple[str, str]:
+    """(best, worst) opponent lines: the most games finished above them, net of those
+    below (ties broken by games together); teammates only sharing places count for neither."""
+    def line(r: repos.Rival, ahead: bool) -> str:
+        return f"{computer.name(r.user_id)}: {'ahead' if ahead else 'behind'} in {r.ahead if ahead else r.behind} of {plural(r.met, 'game')} together"
+
+    best = max((r for r in rivals if r.ahead > r.behind), key=lambda r: (r.ahead - r.behind, r.met, -r.user_id), default=None)
+    worst = max((r for r in rivals if r.behind > r.ahead), key=lambda r: (r.behind - r.ahead, r.met, -r.user_id), default=None)
+    return (line(best, True) if best else "Nobody yet", line(worst, False) if worst else "Nobody yet")
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Profiles(bot))
