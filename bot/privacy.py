@@ -549,6 +549,7 @@ async def _export_settings(db: Connection, user_id: int) -> dict[str, Any]:
 
 async def _forget_settings(db: Connection, user_id: int, context: ForgetContext) -> None:
     await repos.delete_user_settings(db, user_id)
+    await repos.set_dm_channel(db, user_id, None)  # the DM channel kept for DM hands (bot/publish.py)
 
 
 # Order matters for forget: moves and results find the seat in the table rows, so the
