@@ -85,7 +85,6 @@ SCROLL_REPOST_MESSAGES = 25
 #: A name in a picture's row label is cut to this many characters (then to the width).
 PICTURE_NAME_CHARS = 24
 NO_PINGS = discord.AllowedMentions.none()
-PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
 @dataclass
