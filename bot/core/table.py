@@ -1,5 +1,5 @@
-"""The table as the manager holds it in memory, and what every part of the manager
-shares: the clock, the one-sentence refusal, the short answer to an interaction."""
+"""The table as the core holds it in memory, and the one-sentence refusal every
+part of the core (and every front end) shares."""
 
 from __future__ import annotations
 
@@ -7,24 +7,16 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-import discord
-
-from bot import computer, guard
+from bot.core import computer
+from bot.core.errors import TableError
+from bot.core.games import GameSpec
 from bot.engine import Game
-from bot.games import GameSpec
 from storage.repos import TableRecord
+
+__all__ = ["RECENT_LINES", "REPOST_AFTER_SECONDS", "Table", "TableError"]
 
 REPOST_AFTER_SECONDS = 50 * 60  # edits of messages older than 1 h have a tighter rate limit
 RECENT_LINES = 6
-
-
-def now_ts() -> float:
-    # discord.utils.utcnow is the clock discord.py itself uses (and the one tests control).
-    return discord.utils.utcnow().timestamp()
-
-
-class TableError(Exception):
-    """A refusal for the user, phrased as one sentence."""
 
 
 @dataclass
@@ -41,7 +33,7 @@ class Table:
     #: user -> the table version just after their latest move (in memory only: after
     #: a restart an old click can at worst be applied once, if it is still legal).
     last_moved: dict[int, int] = field(default_factory=dict)
-    #: The task playing the computer seats' next move (bot/computer.py), if any.
+    #: The task playing the computer seats' next move (bot/core/computer.py), if any.
     computer: asyncio.Task[None] | None = None
     #: Showing the table (bot/publish.py, ``Publisher.show``) happens outside ``lock``, one
     #: round at a time under ``showing``; requests made meanwhile wait, merged, in
@@ -84,8 +76,3 @@ class Table:
             return f"a {self.spec.title} lobby hosted by <@{self.record.host_id}>"
         return f"a {self.spec.title} game hosted by <@{self.record.host_id}>, in play"
 
-
-async def _reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
-    """Answer once: a new message if the interaction is unanswered, else a follow-up;
-    clipped to Discord's limit (refusals may echo what a user typed)."""
-    await guard.answer(interaction, text, ephemeral=ephemeral)
