@@ -26,11 +26,12 @@ def make_bot(data_dir: Path, extensions: tuple[str, ...] = EXTENSIONS) -> Deckha
     return DeckhandBot(make_settings(data_dir), extensions=extensions)
 
 
-async def restart(env, data_dir: Path, extensions: tuple[str, ...] = EXTENSIONS) -> DeckhandBot:
+async def restart(env, data_dir: Path, extensions: tuple[str, ...] | None = None) -> DeckhandBot:
     """Restart the bot on the same databases, as a process restart would: SimCord
-    swaps in a fresh bot; the old one's connections are closed as its exit would."""
+    swaps in a fresh bot (with the extensions the running one loaded, unless told);
+    the old one's connections are closed as its exit would."""
     old = env.bot
-    await env.restart_bot(make_bot(data_dir, extensions))
+    await env.restart_bot(make_bot(data_dir, old.extension_names if extensions is None else extensions))
     await old.tables.close()
     await old.storage.close()
     return env.bot
@@ -41,9 +42,20 @@ def data_dir(tmp_path: Path) -> Path:
     return tmp_path / "data"
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "extensions(*names): the bot extensions the simcord_bot fixture loads (every one without the "
+        "marker); tests/e2e/world.py names the usual sets",
+    )
+
+
 @pytest.fixture
-def simcord_bot(data_dir: Path) -> DeckhandBot:
-    return make_bot(data_dir)
+def simcord_bot(data_dir: Path, request) -> DeckhandBot:
+    """The bot SimCord's ``simcord_env`` runs; ``@pytest.mark.extensions(...)`` on a test or a
+    module (``pytestmark``) chooses its cogs, the closest marker winning."""
+    marker = request.node.get_closest_marker("extensions")
+    return make_bot(data_dir, marker.args if marker else EXTENSIONS)
 
 
 # ------------------------------------------------------------------ PostgreSQL

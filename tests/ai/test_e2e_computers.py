@@ -6,28 +6,19 @@ only; the computers through the platform (bot/core/computer.py), never from the 
 from __future__ import annotations
 
 import random
-import sqlite3
 
-import discord
 import pytest
 
 from bot.core import computer
 from tests.conftest import restart
 from tests.e2e.ui import button_ids, game_place, head, select_options, use_control
+from tests.e2e.world import admin_world, db_rows
 from tests.hardening.forge import forge_slash, text_of
 
 
 def world(env):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    host = guild.add_member(env.create_user("host"), roles=[admins])
+    guild, channel, host, _ = admin_world(env, 0, admin="host", channel="games")
     return guild, channel, host
-
-
-def db_rows(data_dir, guild_id, sql, *args):
-    with sqlite3.connect(data_dir / "guilds" / f"{guild_id}.sqlite3") as con:
-        return con.execute(sql, args).fetchall()
 
 
 def the_table(env):

@@ -10,13 +10,11 @@ import sqlite3
 
 from tests.conftest import restart
 from tests.e2e.ui import embed_of, game_place, has_control_for, head, select_options, text, use_control
+from tests.e2e.world import world as shared_world
 
 
 def world(env, n=3):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("blackjack")
-    members = [guild.add_member(env.create_user(name)) for name in ("ada", "bob", "cy", "di")[:n]]
-    return guild, channel, members
+    return shared_world(env, channel="blackjack", names=("ada", "bob", "cy", "di")[:n])
 
 
 async def start_table(channel, members):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 import re
-import sqlite3
 from types import SimpleNamespace
 
 import pytest
@@ -26,6 +25,7 @@ import bot.tables.lobby
 from bot.cards import parse_card
 from tests.conftest import restart
 from tests.e2e.ui import embed_of, head, is_v2
+from tests.e2e.world import db_rows, world
 
 TIMER = 120
 
@@ -41,15 +41,7 @@ def fixed_seed(monkeypatch):
 
 
 def setup_world(env, n):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("engines")
-    members = [guild.add_member(env.create_user(f"player{i}")) for i in range(n)]
-    return guild, channel, members
-
-
-def db_rows(data_dir, guild_id, sql, *args):
-    with sqlite3.connect(data_dir / "guilds" / f"{guild_id}.sqlite3") as con:
-        return con.execute(sql, args).fetchall()
+    return world(env, n, channel="engines", prefix="player")
 
 
 def place_of(env, channel_id):

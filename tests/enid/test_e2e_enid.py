@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from tests.conftest import restart
 from tests.e2e.ui import button_ids, embed_of, game_place, head, is_v2, labels, use_control
+from tests.e2e.world import world
 
 POEM = [
     "There once was a coder from Warwick",
@@ -19,10 +20,7 @@ POEM = [
     "And her chain of names grew euphoric",
 ]
 def setup_world(env):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("enid")
-    members = [guild.add_member(env.create_user(name)) for name in ("ada", "bob", "cyd")]
-    return guild, channel, members
+    return world(env, channel="enid", names=("ada", "bob", "cyd"))
 
 
 async def open_and_start(env, channel, members, **options):

@@ -9,13 +9,13 @@ from __future__ import annotations
 import random
 import re
 
-import discord
 import pytest
 
 from bot.core import computer
 from cogs.enid import ai as enid_ai
 from tests.conftest import restart
 from tests.e2e.ui import button_ids, game_place, select_options, text, use_control
+from tests.e2e.world import admin_world, world
 from tests.enid.test_e2e_enid import vote
 
 SEED = 5  # the deal's seed: a whole game with shouts both ways, the Enid and a limerick
@@ -78,10 +78,7 @@ async def member_step(member, channel, table, rng):
 async def test_a_member_and_two_computers_play_enid_through_a_restart(simcord_env, data_dir, monkeypatch):
     env = simcord_env
     monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
-    guild = env.create_guild(id=GUILD_ID)
-    channel = guild.create_text_channel("enid")
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    ada = guild.add_member(env.create_user("ada"), roles=[admins])
+    guild, channel, ada, _ = admin_world(env, 0, admin="ada", channel="enid", id=GUILD_ID)
     await ada.slash(channel, "settings bot-pause", seconds=0.0)
     lobby = (await ada.slash(channel, "enid new")).response.message
     for level in ("easy", "hard"):
@@ -153,9 +150,7 @@ def _rows(data_dir, guild_id, sql, *args):
 async def test_plain_mode_with_a_computer_to_the_end(simcord_env, data_dir, monkeypatch):
     env = simcord_env
     monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
-    guild = env.create_guild(id=PLAIN_GUILD_ID)
-    channel = guild.create_text_channel("blackjack")
-    ada = guild.add_member(env.create_user("ada"))
+    guild, channel, (ada,) = world(env, channel="blackjack", names=["ada"], id=PLAIN_GUILD_ID)
     await ada.slash(channel, "settings bot-pause", seconds=0.0)
     lobby = (await ada.slash(channel, "enid new", mode="plain")).response.message
     await ada.click(lobby, label="Add computer (hard)")
@@ -191,9 +186,7 @@ async def test_a_computer_says_last_card_as_it_lays_not_after_the_pause(simcord_
 
     monkeypatch.setattr(EnidGame, "new", classmethod(stacked_new))
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("blackjack")
-    ada = guild.add_member(env.create_user("ada"))
+    guild, channel, (ada,) = world(env, channel="blackjack", names=["ada"])
     await ada.slash(channel, "settings bot-pause", seconds=2.0)
     lobby = (await ada.slash(channel, "enid new", mode="plain")).response.message
     await ada.click(lobby, label="Add computer (easy)")

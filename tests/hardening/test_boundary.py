@@ -6,15 +6,10 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.conftest import make_bot
+from tests.e2e.world import TOY
 from tests.hardening.forge import forge_component, text_of
 
-TOY = ("bot.commands", "tests.platform.toy")
-
-
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 def two_servers(env):

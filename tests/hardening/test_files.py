@@ -14,16 +14,11 @@ import storage.db
 from bot.tables import TableManager
 from storage.db import StorageError
 from storage.maintenance import quarantine
-from tests.conftest import make_bot
 from tests.e2e.ui import game_place, head
+from tests.e2e.world import TOY, world
 from tests.hardening.forge import text_of
 
-TOY = ("bot.commands", "tests.platform.toy")
-
-
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 def acknowledge_storage_errors(env):
@@ -105,9 +100,7 @@ async def test_a_read_only_data_directory_refuses_with_a_sentence(simcord_env, d
 
 async def test_a_locked_database_refuses_the_move_and_keeps_the_game(simcord_env, data_dir):
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
+    guild, channel, members = world(env, 2)
     table, mover, place = await start_toy(env, guild, channel, members)
     hand = await mover.slash(place, "hand")
     code = table.state.legal_actions(mover.id)[0].code()
@@ -127,9 +120,7 @@ async def test_a_locked_database_refuses_the_move_and_keeps_the_game(simcord_env
 
 async def test_a_slow_move_is_deferred_then_answered(simcord_env, monkeypatch):
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
+    guild, channel, members = world(env, 2)
     table, mover, place = await start_toy(env, guild, channel, members)
     hand = await mover.slash(place, "hand")
     code = table.state.legal_actions(mover.id)[0].code()

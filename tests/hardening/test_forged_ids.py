@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import make_bot
 from tests.e2e.ui import board, game_place
+from tests.e2e.world import TOY
 from tests.hardening.forge import forge_component, forge_modal, text_of
 from tests.hardening.test_boundary import two_servers
 
-TOY = ("bot.commands", "tests.platform.toy")
 UNKNOWN = 123456789012345678
 
 
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 def files(data_dir):

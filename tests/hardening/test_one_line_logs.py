@@ -10,17 +10,13 @@ import sqlite3
 import pytest
 
 from storage.db import GuildDataReadOnly, log_failure
-from tests.conftest import make_bot, restart
+from tests.conftest import restart
 from tests.e2e.ui import game_place
+from tests.e2e.world import TOY, world
 from tests.hardening.forge import text_of
 from tests.hardening.test_files import start_toy
 
-TOY = ("bot.commands", "tests.platform.toy")
-
-
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 def tracebacks(caplog, level=logging.INFO):
@@ -47,9 +43,7 @@ def test_log_failure_is_one_line_with_the_remedy_and_the_traceback_at_debug(capl
 
 async def test_a_move_that_cannot_be_saved_is_one_line(simcord_env, data_dir, caplog):
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
+    guild, channel, members = world(env, 2)
     table, mover, place = await start_toy(env, guild, channel, members)
     hand = await mover.slash(place, "hand")
     code = table.state.legal_actions(mover.id)[0].code()
@@ -69,9 +63,7 @@ async def test_a_move_that_cannot_be_saved_is_one_line(simcord_env, data_dir, ca
 
 async def test_an_unreadable_file_at_restore_is_one_line_each(simcord_env, data_dir, caplog):
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
+    guild, channel, members = world(env, 2)
     await start_toy(env, guild, channel, members)
     await env.bot.tables.close()
     await env.bot.storage.close()
@@ -90,9 +82,7 @@ async def test_an_unreadable_file_at_restore_is_one_line_each(simcord_env, data_
 
 async def test_a_snapshot_replayed_from_its_log_is_one_line_and_its_traceback_is_at_debug(simcord_env, data_dir, caplog):
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
+    guild, channel, members = world(env, 2)
     table, mover, place = await start_toy(env, guild, channel, members)
     hand = await mover.slash(place, "hand")
     await mover.select(hand.response.message, [table.state.legal_actions(mover.id)[0].code()])

@@ -4,28 +4,20 @@ pushes a reply past Discord's 2,000 characters."""
 
 from __future__ import annotations
 
-import discord
 import pytest
 
 from storage import repos
-from tests.conftest import make_bot
+from tests.e2e.world import admin_world
 from tests.hardening.forge import forge_component, forge_slash, text_of
 
 TOY = ("bot.commands", "tests.platform.toy", "cogs.engines.cog")
 
 
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 def world(env):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    admin = guild.add_member(env.create_user("admin"), roles=[admins])
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
-    return guild, channel, admin, members
+    return admin_world(env, 2)
 
 
 async def test_timer_outside_its_range_is_refused_and_not_stored(simcord_env):

@@ -9,22 +9,15 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.conftest import make_bot, restart
+from tests.conftest import restart
 from tests.e2e.ui import board, head, text
+from tests.e2e.world import TOY, world as shared_world
 
-TOY = ("bot.commands", "tests.platform.toy")
-
-
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 def world(env, n=2, overwrites=None):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards", overwrites=overwrites)
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(n)]
-    return guild, channel, members
+    return shared_world(env, n, overwrites=overwrites)
 
 
 async def start(env, channel, members):

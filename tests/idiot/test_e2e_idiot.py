@@ -5,14 +5,13 @@ is only read, to know whose turn it is and to check what the messages show."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from bot.cards import parse_card
 from cogs.idiot.rules import IdiotGame, card_value
 from tests.conftest import make_bot
 from tests.e2e.ui import board, embed_of, game_place, head, text
+from tests.e2e.world import db_rows, world
 
 SEED = 20240611  # the deal's seed, fixed so the whole-game test is reproducible
 TURN_SECONDS = 120  # the platform's default turn timer
@@ -26,15 +25,7 @@ def fixed_seed(monkeypatch):
 
 
 def setup_world(env, n=3):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("idiot")
-    members = [guild.add_member(env.create_user(f"player{i}")) for i in range(n)]
-    return guild, channel, members
-
-
-def db_rows(data_dir, guild_id, sql, *args):
-    with sqlite3.connect(data_dir / "guilds" / f"{guild_id}.sqlite3") as con:
-        return con.execute(sql, args).fetchall()
+    return world(env, n, channel="idiot", prefix="player")
 
 
 async def open_and_start(env, channel, members):

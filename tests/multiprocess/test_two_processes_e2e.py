@@ -13,6 +13,7 @@ from bot.config import shard_of
 from bot.tables.moves import _Stale
 from storage import repos
 from tests.e2e.ui import game_place, head
+from tests.e2e.world import world as shared_world
 from tests.multiprocess.harness import SHARDS, TwoProcessBot, close_all, kill, new_process
 
 pytestmark = pytest.mark.simcord(shard_count=SHARDS)
@@ -41,10 +42,8 @@ async def eventually(check, seconds=5.0):
 
 
 def world(env):
-    guild = env.create_guild(shard_id=1)
+    guild, channel, members = shared_world(env, 3, shard_id=1)
     assert shard_of(guild.id, SHARDS) == 1
-    channel = guild.create_text_channel("cards")
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(3)]
     return guild, channel, members
 
 

@@ -15,6 +15,7 @@ import pytest
 from cogs.onion.rules import OnionGame
 from tests.conftest import restart
 from tests.e2e.ui import board, button_ids, embed_of, game_place, text, use_control
+from tests.e2e.world import world
 from tests.onion.onion_round_helpers import codes, stack
 
 SEED = 987654321
@@ -97,9 +98,8 @@ async def play_out(env, channel, members, wanted=None, limit=200):
 
 async def test_a_session_of_rounds(simcord_env, data_dir, stacked):
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("onion")
-    m0, m1, m2, m3, m4 = members = [guild.add_member(env.create_user(f"player{i}")) for i in range(5)]
+    guild, channel, members = world(env, 5, channel="onion", prefix="player")
+    m0, m1, m2, m3, m4 = members
 
     refused = await m0.slash(channel, "onion new", stake=0)
     assert refused.ephemeral and "The Stake is a whole number of chips from 1" in refused.response.content
@@ -228,9 +228,7 @@ async def test_a_session_of_rounds(simcord_env, data_dir, stacked):
 
 async def test_a_plain_variant_round(simcord_env, data_dir, stacked):
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("onion-plain")
-    members = [guild.add_member(env.create_user(f"plain{i}")) for i in range(3)]
+    guild, channel, members = world(env, 3, channel="onion-plain", prefix="plain")
     refused = await members[0].slash(channel, "onion new", chips=0)
     assert "Starting chips must be at least one Stake (1)" in refused.response.content
     opened = await members[0].slash(channel, "onion new", variant="plain")

@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 
 from bot.core import computer
-import discord
 
 from tests.ai.test_e2e_computers import db_rows, the_table
 from tests.conftest import restart
 from tests.e2e.embeds import embed_text
 from tests.e2e.ui import board, embed_of, game_place, head, use_control
+from tests.e2e.world import admin_world
 from tests.onion.test_e2e_onion import choice, hand_of
 
 SEED = 20261123
@@ -25,10 +25,7 @@ GUILD_ID = 1456074443980900018
 
 
 def world(env):
-    guild = env.create_guild(id=GUILD_ID)
-    channel = guild.create_text_channel("games")
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    host = guild.add_member(env.create_user("host"), roles=[admins])
+    guild, channel, host, _ = admin_world(env, 0, admin="host", channel="games", id=GUILD_ID)
     return guild, channel, host
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tests.conftest import restart
 from tests.e2e.ui import board, button_ids, embed_of, text
+from tests.e2e.world import world
 from tests.onion.onion_round_helpers import codes
 from tests.onion.test_e2e_onion import hand_of, play, play_out, stacked  # noqa: F401 (a fixture)
 
@@ -73,9 +74,8 @@ async def test_next_round_lobby_refresh_result_line_and_names_after_restart(simc
 
 async def test_a_player_without_the_stake_plays_the_round_the_carried_pot_antes(simcord_env, data_dir, stacked):
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("onion-pot")
-    m0, m1 = members = [guild.add_member(env.create_user(f"q{i}")) for i in range(2)]
+    guild, channel, members = world(env, 2, channel="onion-pot", prefix="q")
+    m0, m1 = members
     stacked.append((0, {0: codes("2c 3s 4d 5c 9s"), 1: codes("2h 3w 4w 5s 9u")}, {}))
     opened = await m0.slash(channel, "onion new", stake=5, chips=10)
     await m1.click(opened.response.message, label="Join")

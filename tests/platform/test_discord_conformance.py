@@ -245,9 +245,7 @@ def test_valid_payloads_pass():
 # ------------------------------------------------------------------ wired into every SimCord test
 
 
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, ("bot.commands",))
+pytestmark = pytest.mark.extensions("bot.commands")  # the SimCord tests below: commands only
 
 
 async def test_a_simcord_test_records_what_the_bot_sends_even_if_the_bot_swallows_the_error(simcord_env):

@@ -8,14 +8,12 @@ from __future__ import annotations
 import pytest
 
 from storage import repos
-from tests.conftest import make_bot, restart
+from tests.conftest import restart
 from tests.e2e.ui import board, game_place, head
 from tests.platform.test_table_e2e import TOY, mover_of, play_code, start, world
 
 
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 def dms(member):

@@ -18,12 +18,11 @@ from bot.cardart import CardRow
 from tests.cardcodes import card_codes_in
 from tests.conftest import make_bot
 from tests.e2e.ui import board, game_place, head, image_urls, text, use_control
+from tests.e2e.world import ALL_EXTENSIONS
 from tests.platform.test_table_e2e import TOY, mover_of, now, play_code, start, world
 
 
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 @pytest.fixture
@@ -121,7 +120,8 @@ async def test_v2_layout_hand_is_one_layout_with_text_picture_and_controls(simco
     assert table.record.version == version + 1
 
 
-async def test_hand_pictures_never_show_a_card_hidden_from_their_player(tmp_path, monkeypatch):
+@pytest.mark.extensions(*ALL_EXTENSIONS)
+async def test_hand_pictures_never_show_a_card_hidden_from_their_player(simcord_env, monkeypatch):
     """A whole 3-player Idiot game: every hand picture's rows are built from one player's
     observation, and no card code in them is in another player's hand, anyone's
     face-down cards or the draw pile at that moment."""
@@ -131,7 +131,7 @@ async def test_hand_pictures_never_show_a_card_hidden_from_their_player(tmp_path
     def spy(render, name, observation):
         rows = original(render, name, observation)
         if name == "hand_cards":
-            (table,) = bot.tables.tables()
+            (table,) = env.bot.tables.tables()
             state = table.state
             viewer = observation["viewer"]
             hidden = {str(c) for p, cards in state.hands.items() if p != viewer for c in cards}
@@ -141,29 +141,25 @@ async def test_hand_pictures_never_show_a_card_hidden_from_their_player(tmp_path
         return rows
 
     monkeypatch.setattr(games, "card_rows", spy)
-    bot = make_bot(tmp_path / "data")
-    try:
-        async with simcord.run(bot) as env:
-            guild, channel, members = world(env, 3)
-            await start(channel, members, "idiot new")
-            (table,) = env.bot.tables.tables()
-            hands = {}
-            moves = 0
-            rng = random.Random(7)
-            while env.bot.tables.tables() and moves < 400:
-                pid = rng.choice(sorted(table.state.current_players()))
-                member = next(m for m in members if m.id == pid)
-                legal = table.state.legal_actions(pid)
-                code = next((a.code() for a in legal if a.kind == "ready"), None) or rng.choice(legal).code()
-                if pid not in hands:
-                    hands[pid] = (await member.click(board(channel), label="Show hand")).response.message
-                result = await use_control(member, now(env, hands[pid]), code)
-                hands[pid] = result.response.message
-                moves += 1
-            thread = game_place(channel)
-            assert thread is not channel
-    finally:
-        await bot.storage.close()
+    env = simcord_env
+    guild, channel, members = world(env, 3)
+    await start(channel, members, "idiot new")
+    (table,) = env.bot.tables.tables()
+    hands = {}
+    moves = 0
+    rng = random.Random(7)
+    while env.bot.tables.tables() and moves < 400:
+        pid = rng.choice(sorted(table.state.current_players()))
+        member = next(m for m in members if m.id == pid)
+        legal = table.state.legal_actions(pid)
+        code = next((a.code() for a in legal if a.kind == "ready"), None) or rng.choice(legal).code()
+        if pid not in hands:
+            hands[pid] = (await member.click(board(channel), label="Show hand")).response.message
+        result = await use_control(member, now(env, hands[pid]), code)
+        hands[pid] = result.response.message
+        moves += 1
+    thread = game_place(channel)
+    assert thread is not channel
     assert moves > 30 and len({viewer for viewer, *_ in drawn}) == 3
     assert all(own_view for *_, own_view in drawn)
     leaks = [(viewer, codes & hidden) for viewer, codes, hidden, _ in drawn if codes & hidden]
@@ -202,25 +198,22 @@ async def test_classic_layout_hand_is_an_embed_with_picture_and_controls(simcord
     assert not board(channel).flags.components_v2 and board(channel).embeds  # the board is classic too
 
 
-async def test_table_picture_names_the_players_by_their_display_names(tmp_path):
+@pytest.mark.extensions(*ALL_EXTENSIONS)
+async def test_table_picture_names_the_players_by_their_display_names(simcord_env):
     """The public picture's row labels carry each player's server display name (plain
     text: an image cannot resolve a mention), cut when long, emoji left out; a name the
     font cannot draw at all falls back to the seat number."""
     long_name = "Bartholomew-Maximilian Featherstonehaugh the Third"
-    bot = make_bot(tmp_path / "data")
-    try:
-        async with simcord.run(bot) as env:
-            guild = env.create_guild()
-            channel = guild.create_text_channel("cards")
-            members = [
-                guild.add_member(env.create_user("ann"), nick="Ann 🎲"),
-                guild.add_member(env.create_user("bob"), nick=long_name),
-                guild.add_member(env.create_user("cy"), nick="🃏🃏🃏"),
-            ]
-            await start(channel, members, "idiot new")
-            (picture,) = board(channel).attachments
-    finally:
-        await bot.storage.close()
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("cards")
+    members = [
+        guild.add_member(env.create_user("ann"), nick="Ann 🎲"),
+        guild.add_member(env.create_user("bob"), nick=long_name),
+        guild.add_member(env.create_user("cy"), nick="🃏🃏🃏"),
+    ]
+    await start(channel, members, "idiot new")
+    (picture,) = board(channel).attachments
     alt = picture.description
     # The alt text says each row as a sentence: "Ann, in seat 1, has 3 cards in hand; ...".
     assert "Ann, in seat 1, has" in alt  # the emoji is not drawn

@@ -10,15 +10,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.conftest import make_bot
 from tests.e2e.mentions import problems
 from tests.e2e.ui import board, game_place
 from tests.platform.test_table_e2e import TOY, mover_of, play_code, start, world
 
 
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 def request(method, path, json):

@@ -6,19 +6,16 @@ from __future__ import annotations
 import re
 
 import pytest
-import simcord
 
 import bot.publish as publish
-from tests.conftest import make_bot
 from tests.e2e.ui import board, game_place, head, labels, select_options, text
+from tests.e2e.world import ALL_EXTENSIONS
 from tests.platform.test_table_e2e import TOY, mover_of, now, play_code, start, world
 
 OUT_OF_TURN = "⚠️ It is {who}'s turn, not yours, so nothing was played. You will be told when it is your move."
 
 
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 async def play_toy_to_the_end(env, channel, members, hands):
@@ -53,23 +50,20 @@ async def test_3_an_out_of_turn_click_says_whose_turn_it_is_not_that_the_button_
     assert "earlier moment" not in text(refused.response) and table.record.version == version
 
 
-async def test_3_in_a_phase_where_all_choose_at_once_it_names_everyone_still_to_move(tmp_path):
-    bot = make_bot(tmp_path / "data")
-    try:
-        async with simcord.run(bot) as env:
-            guild, channel, members = world(env, 3)
-            await start(channel, members, "idiot new")
-            (table,) = env.bot.tables.tables()
-            first = (await members[0].click(board(channel), label="Show hand")).response.message
-            second = (await members[0].slash(game_place(channel), "hand")).response.message
-            await members[0].click(second, label="Ready")
-            refused = await members[0].click(now(env, first), label="Ready")
-            others = f"{members[1].mention} and {members[2].mention}"
-            assert head(refused.response) == (f"⚠️ Nothing was played: {others} still have to move, not you. "
-                                              "You will be told when it is your move.")
-            assert table.state.phase == "swap"
-    finally:
-        await bot.storage.close()
+@pytest.mark.extensions(*ALL_EXTENSIONS)
+async def test_3_in_a_phase_where_all_choose_at_once_it_names_everyone_still_to_move(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 3)
+    await start(channel, members, "idiot new")
+    (table,) = env.bot.tables.tables()
+    first = (await members[0].click(board(channel), label="Show hand")).response.message
+    second = (await members[0].slash(game_place(channel), "hand")).response.message
+    await members[0].click(second, label="Ready")
+    refused = await members[0].click(now(env, first), label="Ready")
+    others = f"{members[1].mention} and {members[2].mention}"
+    assert head(refused.response) == (f"⚠️ Nothing was played: {others} still have to move, not you. "
+                                      "You will be told when it is your move.")
+    assert table.state.phase == "swap"
 
 
 # ------------------------------------------------------------------ item 4
@@ -126,28 +120,25 @@ async def test_4_a_late_click_on_a_hand_the_bot_could_not_close_points_to_rematc
 # ------------------------------------------------------------------ item 6
 
 
-async def test_6_an_engines_rematch_keeps_the_side_each_player_played(tmp_path):
-    bot = make_bot(tmp_path / "data")
-    try:
-        async with simcord.run(bot) as env:
-            guild, channel, members = world(env, 2)
-            ada, bob = members
-            lobby = (await ada.slash(channel, "engines new")).response.message
-            await bob.click(lobby, label="Join either side")
-            await ada.click(lobby, label="Start")
-            (table,) = env.bot.tables.tables()
-            played = {p: table.state.seat_choice(p) for p in (ada.id, bob.id)}
-            await bob.slash(game_place(channel), "leave")  # Engines: a leaver forfeits, the game ends
-            assert table.status == "finished"
-            again = await ada.click(board(channel), label="Rematch")
-            (rematch,) = env.bot.tables.tables()
-            assert rematch.record.seat_choices == played
-            seats = next(f.value for f in again.response.message.embeds[0].fields if f.name.startswith("Players"))
-            title = {"google": "Google", "yahoo": "Yahoo"}
-            assert f"{ada.mention} — {title[played[ada.id]]} (host)" in seats and "either side" not in seats
-            assert f"{bob.mention} — {title[played[bob.id]]}" in seats
-    finally:
-        await bot.storage.close()
+@pytest.mark.extensions(*ALL_EXTENSIONS)
+async def test_6_an_engines_rematch_keeps_the_side_each_player_played(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    ada, bob = members
+    lobby = (await ada.slash(channel, "engines new")).response.message
+    await bob.click(lobby, label="Join either side")
+    await ada.click(lobby, label="Start")
+    (table,) = env.bot.tables.tables()
+    played = {p: table.state.seat_choice(p) for p in (ada.id, bob.id)}
+    await bob.slash(game_place(channel), "leave")  # Engines: a leaver forfeits, the game ends
+    assert table.status == "finished"
+    again = await ada.click(board(channel), label="Rematch")
+    (rematch,) = env.bot.tables.tables()
+    assert rematch.record.seat_choices == played
+    seats = next(f.value for f in again.response.message.embeds[0].fields if f.name.startswith("Players"))
+    title = {"google": "Google", "yahoo": "Yahoo"}
+    assert f"{ada.mention} — {title[played[ada.id]]} (host)" in seats and "either side" not in seats
+    assert f"{bob.mention} — {title[played[bob.id]]}" in seats
 
 
 # ------------------------------------------------------------------ item 9
@@ -184,17 +175,14 @@ async def test_9_a_dm_hand_names_the_game_with_a_link_the_same_way_before_and_af
 # ------------------------------------------------------------------ item 10
 
 
-async def test_10_alt_text_reads_as_sentences(tmp_path):
-    bot = make_bot(tmp_path / "data")
-    try:
-        async with simcord.run(bot) as env:
-            guild, channel, members = world(env, 3)
-            await start(channel, members, "idiot new")
-            board_alt = board(channel).attachments[0].description
-            hand = (await members[0].click(board(channel), label="Show hand")).response.message
-            hand_alt = now(env, hand).attachments[0].description
-    finally:
-        await bot.storage.close()
+@pytest.mark.extensions(*ALL_EXTENSIONS)
+async def test_10_alt_text_reads_as_sentences(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 3)
+    await start(channel, members, "idiot new")
+    board_alt = board(channel).attachments[0].description
+    hand = (await members[0].click(board(channel), label="Show hand")).response.message
+    hand_alt = now(env, hand).attachments[0].description
     for alt in (board_alt, hand_alt):
         assert alt.startswith("Card picture. ") and " · " not in alt and "; " not in alt.split(" has ")[0]
     # Not "Seat 1 · p0 · 3 in hand · to play: 2 of Clubs, ..., 3 face down": a sentence per seat.
@@ -231,31 +219,28 @@ async def test_11_one_name_for_one_thing_lobby_board_hand_game(simcord_env):
 # ------------------------------------------------------------------ item 12
 
 
-async def test_12_the_board_says_whose_turn_it_is_once(tmp_path):
-    bot = make_bot(tmp_path / "data")
-    try:
-        async with simcord.run(bot) as env:
-            guild, channel, members = world(env, 2)
-            await start(channel, members, "blackjack new")
-            (table,) = env.bot.tables.tables()
-            (first,) = table.state.current_players()
-            # The first board is a new message that notifies: it carries the ping line.
-            assert head(board(channel)).startswith(f"👉 <@{first}>: your move.")
-            hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
-            for _ in range(6):  # everyone's hand is open: the turn passes by editing the board
-                if not env.bot.tables.tables():
-                    break
-                (pid,) = table.state.current_players()
-                mover = next(m for m in members if m.id == pid)
-                code = table.state.legal_actions(pid)[0].code()
-                from tests.e2e.ui import use_control
+@pytest.mark.extensions(*ALL_EXTENSIONS)
+async def test_12_the_board_says_whose_turn_it_is_once(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members, "blackjack new")
+    (table,) = env.bot.tables.tables()
+    (first,) = table.state.current_players()
+    # The first board is a new message that notifies: it carries the ping line.
+    assert head(board(channel)).startswith(f"👉 <@{first}>: your move.")
+    hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
+    for _ in range(6):  # everyone's hand is open: the turn passes by editing the board
+        if not env.bot.tables.tables():
+            break
+        (pid,) = table.state.current_players()
+        mover = next(m for m in members if m.id == pid)
+        code = table.state.legal_actions(pid)[0].code()
+        from tests.e2e.ui import use_control
 
-                hands[pid] = (await use_control(mover, now(env, hands[pid]), code)).response.message
-                if env.bot.tables.tables():
-                    (pid,) = table.state.current_players()
-                    words = text(board(channel))
-                    # Once: the Turn line (no ▶ on their seat, no ping line on an edited board).
-                    assert words.count("**Turn:**") == 1 and f"**Turn:** <@{pid}>" in words
-                    assert "▶" not in words and "👉" not in words
-    finally:
-        await bot.storage.close()
+        hands[pid] = (await use_control(mover, now(env, hands[pid]), code)).response.message
+        if env.bot.tables.tables():
+            (pid,) = table.state.current_players()
+            words = text(board(channel))
+            # Once: the Turn line (no ▶ on their seat, no ping line on an edited board).
+            assert words.count("**Turn:**") == 1 and f"**Turn:** <@{pid}>" in words
+            assert "▶" not in words and "👉" not in words

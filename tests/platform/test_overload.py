@@ -16,16 +16,13 @@ from simcord import interactions as sim_interactions
 from simcord.backend import serializers
 
 from bot import guard
-from tests.conftest import make_bot
 from tests.e2e.ui import _items
+from tests.e2e.world import TOY, world
 
-TOY = ("bot.commands", "tests.platform.toy")
 SLOW_MOVE = 0.6  # seconds each move's rules hold the event loop (more than guard.BEHIND_AFTER)
 
 
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 def emit(env, member, guild_id, message, custom_id, values=None):
@@ -56,9 +53,7 @@ def move_control(message, code):
 async def tables_with_hands(env, count):
     made = []
     for n in range(count):
-        guild = env.create_guild()
-        channel = guild.create_text_channel(f"cards{n}")
-        members = [guild.add_member(env.create_user(f"p{n}x{i}")) for i in range(2)]
+        guild, channel, members = world(env, 2, channel=f"cards{n}", prefix=f"p{n}x")
         lobby = (await members[0].slash(channel, "toy new")).response.message
         await members[1].click(lobby, label="Join")
         await members[0].click(lobby, label="Start")

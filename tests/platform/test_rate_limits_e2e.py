@@ -9,15 +9,12 @@ from __future__ import annotations
 import pytest
 
 from storage import repos
-from tests.conftest import make_bot
 from tests.e2e.ratelimit import rate_limit
 from tests.e2e.ui import board, embed_of, game_place, head
 from tests.platform.test_table_e2e import TOY, bot_posts, mover_of, now, play_code, start, world
 
 
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 async def open_hands(channel, members):

@@ -3,27 +3,12 @@ and a hand message older than its 15-minute token still works."""
 
 from __future__ import annotations
 
-import discord
 import pytest
 
-from tests.conftest import make_bot
 from tests.e2e.ui import game_place, head
+from tests.e2e.world import TOY, admin_world as world
 
-TOY = ("bot.commands", "tests.platform.toy")
-
-
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
-
-
-def world(env, n=3):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    admin = guild.add_member(env.create_user("admin"), roles=[admins])
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(n)]
-    return guild, channel, admin, members
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 async def test_server_settings_need_manage_server_and_apply_to_new_tables(simcord_env):

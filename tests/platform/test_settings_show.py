@@ -3,16 +3,12 @@ house rules a server changed), and `game:` lists one game's rules in full."""
 
 from __future__ import annotations
 
-import discord
-
 from bot.guard import MESSAGE_LIMIT
+from tests.e2e.world import admin_world
 
 
 def world(env):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    admin = guild.add_member(env.create_user("admin"), roles=[admins])
+    _, channel, admin, _ = admin_world(env, 0)
     return channel, admin
 
 

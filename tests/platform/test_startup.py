@@ -16,15 +16,13 @@ from simcord import Env
 import bot.__main__ as entry
 from bot.config import ConfigError
 from tests.conftest import make_bot
+from tests.e2e.world import TOY, world
 
-TOY = ("bot.commands", "tests.platform.toy")
 #: Discord's answer to a command over a limit (the body of a real 400, flattened by discord.py).
 REFUSAL = "Invalid Form Body In 3.options.0.description: Must be between 1 and 100 in length."
 
 
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 # ------------------------------------------------------------------ the command sync
@@ -52,9 +50,7 @@ async def test_the_bot_comes_up_when_discord_refuses_the_command_sync(data_dir, 
 
 async def test_after_a_refused_sync_the_commands_of_the_last_good_sync_still_work(simcord_env, data_dir, caplog):
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    member = guild.add_member(env.create_user("ann"))
+    guild, channel, (member,) = world(env, names=["ann"])
     env.inject_error("PUT", "/applications/*/commands", status=400, code=50035, message=REFUSAL)
     old = env.bot
     caplog.set_level(logging.INFO)

@@ -13,22 +13,11 @@ import discord
 import pytest
 from simcord.results import to_discord_message
 
-from tests.conftest import make_bot, restart
+from tests.conftest import restart
 from tests.e2e.ui import board, game_place, head, image_urls, labels, text
+from tests.e2e.world import ALL_EXTENSIONS, TOY, world
 
-TOY = ("bot.commands", "tests.platform.toy")
-
-
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
-
-
-def world(env, n=3):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(n)]
-    return guild, channel, members
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 async def start(channel, members, game="toy new"):
@@ -320,69 +309,59 @@ async def test_board_is_reposted_when_about_an_hour_old(simcord_env):
 
 
 @pytest.mark.parametrize("players", [2, 4])
-async def test_engines_ping_names_everyone_still_to_pick(players, tmp_path):
-    import simcord
-
-    bot = make_bot(tmp_path / "data")
-    try:
-        async with simcord.run(bot) as env:
-            guild, channel, members = world(env, players)
-            lobby = (await members[0].slash(channel, "engines new", players=players)).response.message
-            for m in members[1:]:
-                await m.click(lobby, label="Join either side")
-            await members[0].click(lobby, label="Start")
-            assert "2 to 4" not in now(env, lobby).embeds[0].description
-            thread = game_place(channel)
-            (table,) = env.bot.tables.tables()
-            waiting = sorted(table.state.current_players())
-            assert len(waiting) == players
-            ping = thread.last_message
-            assert all(f"<@{p}>" in head(ping) for p in waiting)
-            picker = next(m for m in members if m.id == waiting[0])
-            hand = await picker.click(ping, label="Show hand")
-            code = next(a.code() for a in table.state.legal_actions(picker.id) if a.kind == "play")
-            await picker.select(hand.response.message, [code])
-            still = sorted(table.state.current_players())
-            assert picker.id not in still
-            edited = now(env, ping)
-            assert edited.id == thread.last_message.id  # the same ping, edited: no new notice
-            assert f"<@{picker.id}>" not in head(edited) and all(f"<@{p}>" in head(edited) for p in still)
-    finally:
-        await bot.storage.close()
+@pytest.mark.extensions(*ALL_EXTENSIONS)
+async def test_engines_ping_names_everyone_still_to_pick(players, simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, players)
+    lobby = (await members[0].slash(channel, "engines new", players=players)).response.message
+    for m in members[1:]:
+        await m.click(lobby, label="Join either side")
+    await members[0].click(lobby, label="Start")
+    assert "2 to 4" not in now(env, lobby).embeds[0].description
+    thread = game_place(channel)
+    (table,) = env.bot.tables.tables()
+    waiting = sorted(table.state.current_players())
+    assert len(waiting) == players
+    ping = thread.last_message
+    assert all(f"<@{p}>" in head(ping) for p in waiting)
+    picker = next(m for m in members if m.id == waiting[0])
+    hand = await picker.click(ping, label="Show hand")
+    code = next(a.code() for a in table.state.legal_actions(picker.id) if a.kind == "play")
+    await picker.select(hand.response.message, [code])
+    still = sorted(table.state.current_players())
+    assert picker.id not in still
+    edited = now(env, ping)
+    assert edited.id == thread.last_message.id  # the same ping, edited: no new notice
+    assert f"<@{picker.id}>" not in head(edited) and all(f"<@{p}>" in head(edited) for p in still)
 
 
-async def test_idiot_swap_ping(tmp_path):
-    import simcord
-
-    bot = make_bot(tmp_path / "data")
-    try:
-        async with simcord.run(bot) as env:
-            guild, channel, members = world(env, 3)
-            await start(channel, members, "idiot new")
-            thread = game_place(channel)
-            (table,) = env.bot.tables.tables()
-            shown = board(channel)
-            assert all(m.mention in head(shown) for m in members) and "your picks" in head(shown)
-            first = members[0]
-            hand = await first.click(shown, label="Show hand")
-            since = len(env.http_requests)
-            await first.click(hand.response.message, label="Ready")
-            edited = now(env, shown)
-            assert edited.id == board(channel).id and pinged(env, since) == set()  # the same board, edited: no new notice
-            # Edited, it notifies nobody, so no ping line: each seat says who is still swapping.
-            seats = text(edited)
-            assert not head(edited).startswith("👉") and f"{first.mention}: hand 3" in seats and "✅ ready" in seats
-            assert all(f"{m.mention}: hand 3" in seats for m in members[1:]) and seats.count("⏳ swapping") == 2
-            for m in members[1:]:
-                hand = await m.click(board(channel), label="Show hand")
-                await m.click(hand.response.message, label="Ready")
-            assert table.state.phase == "play"
-            (current,) = table.state.current_players()
-            # Their hand, open since the swap, told them: the board says the turn once, on its Turn line.
-            assert head(board(channel)).startswith(f"### Idiot\n**Turn:** <@{current}>") and "▶" not in text(board(channel))
-            assert turn_lines(thread) == []
-    finally:
-        await bot.storage.close()
+@pytest.mark.extensions(*ALL_EXTENSIONS)
+async def test_idiot_swap_ping(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 3)
+    await start(channel, members, "idiot new")
+    thread = game_place(channel)
+    (table,) = env.bot.tables.tables()
+    shown = board(channel)
+    assert all(m.mention in head(shown) for m in members) and "your picks" in head(shown)
+    first = members[0]
+    hand = await first.click(shown, label="Show hand")
+    since = len(env.http_requests)
+    await first.click(hand.response.message, label="Ready")
+    edited = now(env, shown)
+    assert edited.id == board(channel).id and pinged(env, since) == set()  # the same board, edited: no new notice
+    # Edited, it notifies nobody, so no ping line: each seat says who is still swapping.
+    seats = text(edited)
+    assert not head(edited).startswith("👉") and f"{first.mention}: hand 3" in seats and "✅ ready" in seats
+    assert all(f"{m.mention}: hand 3" in seats for m in members[1:]) and seats.count("⏳ swapping") == 2
+    for m in members[1:]:
+        hand = await m.click(board(channel), label="Show hand")
+        await m.click(hand.response.message, label="Ready")
+    assert table.state.phase == "play"
+    (current,) = table.state.current_players()
+    # Their hand, open since the swap, told them: the board says the turn once, on its Turn line.
+    assert head(board(channel)).startswith(f"### Idiot\n**Turn:** <@{current}>") and "▶" not in text(board(channel))
+    assert turn_lines(thread) == []
 
 
 async def test_leak_scan_no_hidden_card_in_any_public_message(simcord_env):

@@ -4,33 +4,20 @@ out-of-turn clicks, timers, obligations with typed chat, restart, REST failures.
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 
 from bot.engine import Action
 
-from tests.conftest import make_bot, restart
+from tests.conftest import restart
 from tests.e2e.ui import game_place, head
+from tests.e2e.world import TOY, db_rows, world
 
-TOY = ("bot.commands", "tests.platform.toy")
-
-
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, TOY)
+pytestmark = pytest.mark.extensions(*TOY)
 
 
 def setup_world(env, n=2):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(n)]
-    return guild, channel, members
-
-
-def db_rows(data_dir, guild_id, sql, *args):
-    with sqlite3.connect(data_dir / "guilds" / f"{guild_id}.sqlite3") as con:
-        return con.execute(sql, args).fetchall()
+    return world(env, n)
 
 
 async def open_and_start(env, channel, members):

@@ -4,7 +4,6 @@ session and an Onion session carried in the channel (as their games leave them).
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 
@@ -12,21 +11,12 @@ from bot.privacy import FORMER_NAME, is_former
 from storage import repos
 from storage.repos import FORMER_PLAYERS
 
-from tests.conftest import make_bot
 from tests.e2e.ui import game_place
+from tests.e2e.world import db_rows as rows, world as shared_world
 from tests.hardening.forge import forge_component, text_of
 
 EXTENSIONS = ("bot.commands", "bot.privacy_commands", "tests.platform.toy")
-
-
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, EXTENSIONS)
-
-
-def rows(data_dir, guild_id, sql, *args):
-    with sqlite3.connect(data_dir / "guilds" / f"{guild_id}.sqlite3") as con:
-        return con.execute(sql, args).fetchall()
+pytestmark = pytest.mark.extensions(*EXTENSIONS)
 
 
 async def play_toy_game(env, channel, members):
@@ -65,10 +55,7 @@ async def sessions(env, guild, channel, a, b):
 
 
 async def world(env, n=2):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(n)]
-    return guild, channel, members
+    return shared_world(env, n)
 
 
 async def export_of(env, member, channel) -> dict:

@@ -6,14 +6,13 @@ from __future__ import annotations
 from bot import ratings
 from storage import repos
 from tests.e2e.ui import board, text
+from tests.e2e.world import world
 from tests.onion.test_e2e_onion import play_out
 
 
 async def test_rounds_do_not_rate_and_the_session_end_does(simcord_env):
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("onion")
-    members = [guild.add_member(env.create_user(f"o{i}")) for i in range(3)]
+    guild, channel, members = world(env, 3, channel="onion", prefix="o")
     opened = await members[0].slash(channel, "onion new", variant="plain")
     for member in members[1:]:
         await member.click(opened.response.message, label="Join")

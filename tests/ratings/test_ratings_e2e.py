@@ -10,22 +10,13 @@ import pytest
 from PIL import Image
 
 from bot import ratings
-from tests.conftest import make_bot
 from tests.e2e.ui import game_place, head
+from tests.e2e.world import world
 
 EXTENSIONS = ("bot.commands", "bot.profile_commands", "tests.platform.toy")
 
 
-@pytest.fixture
-def simcord_bot(data_dir):
-    return make_bot(data_dir, EXTENSIONS)
-
-
-def world(env, n=3):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(n)]
-    return guild, channel, members
+pytestmark = pytest.mark.extensions(*EXTENSIONS)
 
 
 async def play(env, channel, members) -> str:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 import sqlite3
 
-import discord
 import pytest
 
 from bot.core import computer
 from tests.conftest import restart
 from tests.e2e.ui import board, button_ids, embed_of, game_place, head, select_options, use_control
+from tests.e2e.world import add_admin, add_members, db_rows, guild_with_channel
 
 SEED = 20261123
 TURN_SECONDS = 120
@@ -24,16 +24,10 @@ TOOK = f"{computer.name(SEAT)} took"
 
 
 def world(env, n=3):
-    guild = env.create_guild()
-    channel = guild.create_text_channel("games")
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    members = [guild.add_member(env.create_user(f"player{i}"), roles=[admins] if i == 0 else []) for i in range(n)]
-    return guild, channel, members
-
-
-def db_rows(data_dir, guild_id, sql, *args):
-    with sqlite3.connect(data_dir / "guilds" / f"{guild_id}.sqlite3") as con:
-        return con.execute(sql, args).fetchall()
+    """player0 may change the server's settings."""
+    guild, channel = guild_with_channel(env, "games")
+    host = add_admin(env, guild, "player0")
+    return guild, channel, [host, *add_members(env, guild, [f"player{i}" for i in range(1, n)])]
 
 
 def the_table(env):

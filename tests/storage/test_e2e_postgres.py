@@ -14,8 +14,7 @@ from bot.config import Settings
 from bot.tables import until_restored
 from storage import repos
 from tests.e2e.ui import game_place
-
-TOY = ("bot.commands", "tests.platform.toy")
+from tests.e2e.world import TOY, world
 
 
 def postgres_bot(data_dir: Path, dsn: str) -> DeckhandBot:
@@ -42,9 +41,7 @@ async def move(env, channel, members):
 
 async def test_a_game_on_postgresql_survives_a_restart(simcord_env, data_dir, postgres_dsn):
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("cards")
-    members = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
+    guild, channel, members = world(env, 2)
     assert env.bot.storage.dialect == "postgresql"
     assert not (data_dir / "guilds").exists()  # no SQLite file is made
 
