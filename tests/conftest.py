@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import guard
 from bot.app import EXTENSIONS, DeckhandBot
 from bot.config import Settings
 from storage.db import Storage
@@ -162,3 +163,13 @@ def pytest_unconfigure(config):
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(int(pytest.ExitCode.TESTS_FAILED))
+
+
+@pytest.fixture(autouse=True)
+def _a_fresh_measure_of_the_loop(monkeypatch):
+    """``guard.behind()`` measures the event loop's lag process-wide: one garbage
+    collection pause or a starved CPU in an earlier test would make the next tests'
+    clicks deferred at once, and their requests come in another order. Every test gets
+    a fresh measure and no threshold; the overload tests set the production one."""
+    monkeypatch.setattr(guard, "_TURN", guard._Turn())
+    monkeypatch.setattr(guard, "BEHIND_AFTER", float("inf"))

@@ -16,6 +16,8 @@ from simcord import interactions as sim_interactions
 from simcord.backend import serializers
 
 from bot import guard
+
+PRODUCTION_BEHIND_AFTER = guard.BEHIND_AFTER  # read at import, before any test's fixture changes it
 from tests.e2e.ui import _items
 from tests.e2e.world import TOY, world
 
@@ -23,6 +25,13 @@ SLOW_MOVE = 0.6  # seconds each move's rules hold the event loop (more than guar
 
 
 pytestmark = pytest.mark.extensions(*TOY)
+
+
+@pytest.fixture(autouse=True)
+def _production_threshold(monkeypatch):
+    """tests/conftest.py turns the lag threshold off for every other test: here it is
+    what production uses."""
+    monkeypatch.setattr(guard, "BEHIND_AFTER", PRODUCTION_BEHIND_AFTER)
 
 
 def emit(env, member, guild_id, message, custom_id, values=None):
