@@ -33,6 +33,8 @@ _SKIP_PARTS = {"locales", "__pycache__"}
 def area_of(path: str) -> str:
     """Which catalog file a sentence found in ``path`` (relative, with /) belongs to."""
     parts = path.split("/")
+    if parts[-1] in {"cog.py", "gamecog.py", "commands.py"} or parts[-1].endswith("_commands.py") or parts[-1] == "translator.py":
+        return "commands"  # slash commands' descriptions and choices (bot/translator.py)
     if parts[0] == "cogs" and len(parts) > 2:
         return parts[1]
     if parts[0] == "bot" and len(parts) > 2 and parts[1] in {"core", "discord_front", "terminal"}:

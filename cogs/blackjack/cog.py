@@ -7,11 +7,12 @@ from discord.ext import commands
 
 from bot.gamecog import GameCog
 from bot.games import GameSpec
+from bot.i18n import N_
 from cogs.blackjack import render
 from cogs.blackjack.rules import HOUSE_RULES, BlackjackGame
 
 
-class BlackjackCog(GameCog, group_name="blackjack", group_description="Blackjack, the chaining shedding game."):
+class BlackjackCog(GameCog, group_name="blackjack", group_description=N_("Blackjack, the chaining shedding game.")):
     spec = GameSpec(game=BlackjackGame, render=render, house_rules=HOUSE_RULES)
 
 

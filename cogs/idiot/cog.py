@@ -17,11 +17,12 @@ from discord.ext import commands
 
 from bot.gamecog import GameCog
 from bot.games import GameSpec
+from bot.i18n import N_
 from cogs.idiot import render
 from cogs.idiot.rules import HOUSE_RULES, IdiotGame
 
 
-class IdiotCog(GameCog, group_name="idiot", group_description="Idiot: shed your hand, then your face-up and face-down cards."):
+class IdiotCog(GameCog, group_name="idiot", group_description=N_("Idiot: shed your hand, then your face-up and face-down cards.")):
     spec = GameSpec(game=IdiotGame, render=render, house_rules=HOUSE_RULES)
 
 
