@@ -568,7 +568,7 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     for seat in obs.get("seats", []):
         p = seat["player"]
         label = seat_label(players, p, names)
-        who = seat_spoken(players, p, names, role=seat.get("role") or "")
+        who = seat_spoken(players, p, names, role=role_text(seat.get("role") or ""))
         if seat.get("role"):
             label += f" · {role_text(seat['role'])}"
         if seat.get("out"):
