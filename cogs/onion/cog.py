@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot import guard, sessions
 from bot.gamecog import GameCog
+from bot.i18n import _, number
 from bot.games import GameSpec
 from bot.i18n import N_
 from cogs.onion import render
@@ -32,14 +33,17 @@ MAX_CHIPS = 1_000_000
 def option_refusal(stake: int, raise_cap: int, chips: int, variant: str) -> str | None:
     """The sentence refusing a bad ``/onion new`` option, or None when all are good."""
     if not 1 <= stake <= MAX_STAKE:
-        return f"The Stake is a whole number of chips from 1 to {MAX_STAKE:,}, not {guard.clip(stake, 20)}."
+        return _("The Stake is a whole number of chips from 1 to {most}, not {given}.", most=number(MAX_STAKE),
+                 given=guard.clip(stake, 20))
     if not 1 <= raise_cap <= MAX_RAISE_CAP:
-        return f"The raise cap is a number of Stakes from 1 to {MAX_RAISE_CAP}, not {guard.clip(raise_cap, 20)}."
+        return _("The raise cap is a number of Stakes from 1 to {most}, not {given}.", most=MAX_RAISE_CAP,
+                 given=guard.clip(raise_cap, 20))
     if not stake <= chips <= MAX_CHIPS:
-        return (f"Starting chips must be at least one Stake ({stake}) and at most {MAX_CHIPS:,}, "
-                f"not {guard.clip(chips, 20)}.")
+        return _("Starting chips must be at least one Stake ({stake}) and at most {most}, not {given}.", stake=stake,
+                 most=number(MAX_CHIPS), given=guard.clip(chips, 20))
     if variant not in (GAMBLING, PLAIN_VARIANT):
-        return f"The variant is `{GAMBLING}` or `{PLAIN_VARIANT}`, not `{guard.clip(variant, 20)}`."
+        return _("The variant is `{gambling}` or `{plain}`, not `{given}`.", gambling=GAMBLING, plain=PLAIN_VARIANT,
+                 given=guard.clip(variant, 20))
     return None
 
 
