@@ -19,9 +19,8 @@ from discord.ext import commands
 
 from bot import guard, sessions
 from bot.gamecog import GameCog
-from bot.i18n import _, number
 from bot.games import GameSpec
-from bot.i18n import N_
+from bot.i18n import N_, _, number
 from cogs.onion import render
 from cogs.onion.rules import DEFAULTS, GAMBLING, HOUSE_RULES, PLAIN_VARIANT, OnionGame
 
