@@ -18,6 +18,7 @@ from bot.bus import bus_for
 from bot.config import ConfigError, Settings
 from bot.core.games import GameRegistry
 from bot.tables import TableManager
+from bot.translator import CatalogTranslator
 from bot.views import DYNAMIC_ITEMS, on_modal_submit
 from storage import open_storage
 from storage.db import StorageError, log_failure
@@ -106,6 +107,8 @@ class _Deckhand:
         guard.answer_component_failures(DYNAMIC_ITEMS)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.add_listener(on_modal_submit, "on_interaction")  # the amount form (see bot/views.py)
+        # Descriptions and choices in each user's client language (bot/translator.py).
+        await self.tree.set_translator(CatalogTranslator())
         for name in self.extension_names:
             try:
                 await self.load_extension(name)

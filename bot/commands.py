@@ -14,6 +14,8 @@ from bot.core import computer
 from bot.core.games import GameSpec
 from bot.gamecog import PlatformCog
 from bot.guard import clip
+from bot.i18n import N_
+from bot.translator import with_numbers
 from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, until_restored
 from storage import repos
 from storage.db import StorageError
@@ -60,63 +62,63 @@ class Platform(PlatformCog):
 
     # ------------------------------------------------------------ table commands
 
-    @app_commands.command(name="join", description="Join the lobby in this channel.")
+    @app_commands.command(name="join", description=N_("Join the lobby in this channel."))
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction) -> None:
         if table := await self._channel_table(interaction):
             await self.tables.join(interaction, table)
 
-    @app_commands.command(name="leave", description="Leave the lobby in this channel (during a game: forfeit your seat).")
+    @app_commands.command(name="leave", description=N_("Leave the lobby in this channel (during a game: forfeit your seat)."))
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         if table := await self._channel_table(interaction):
             await self.tables.leave(interaction, table)
 
-    @app_commands.command(name="start", description="Start the game in this channel's lobby (host only).")
+    @app_commands.command(name="start", description=N_("Start the game in this channel's lobby (host only)."))
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction) -> None:
         if table := await self._channel_table(interaction):
             await self.tables.start(interaction, table)
 
-    @app_commands.command(name="cancel", description="Cancel this channel's lobby or game (host or Manage Server).")
+    @app_commands.command(name="cancel", description=N_("Cancel this channel's lobby or game (host or Manage Server)."))
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction) -> None:
         if table := await self._channel_table(interaction):
             await self.tables.cancel(interaction, table)
 
-    @app_commands.command(name="hand", description="Show your private hand for this channel's game.")
+    @app_commands.command(name="hand", description=N_("Show your private hand for this channel's game."))
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
         if table := await self._channel_table(interaction):
             await self.tables.show_hand(interaction, table.guild_id, table.id)
 
-    @app_commands.command(name="remove", description="Remove a player from this channel's lobby or game (host or Manage Server).")
+    @app_commands.command(name="remove", description=N_("Remove a player from this channel's lobby or game (host or Manage Server)."))
     @app_commands.guild_only()
-    @app_commands.describe(player="The player to remove")
+    @app_commands.describe(player=N_("The player to remove"))
     async def remove(self, interaction: discord.Interaction, player: discord.User) -> None:
         table = await self._channel_table(interaction)
         if table is None:
             return
         await self.tables.remove(interaction, table, player.id)
 
-    computers_group = app_commands.Group(name="bot-player", description="Computer players in this channel's lobby (host only).", guild_only=True)
+    computers_group = app_commands.Group(name="bot-player", description=N_("Computer players in this channel's lobby (host only)."), guild_only=True)
 
-    @computers_group.command(name="add", description="Seat a computer player in this channel's lobby (host only).")
-    @app_commands.describe(level="easy (a sensible heuristic) or hard (searches ahead)")
+    @computers_group.command(name="add", description=N_("Seat a computer player in this channel's lobby (host only)."))
+    @app_commands.describe(level=N_("easy (a sensible heuristic) or hard (searches ahead)"))
     @app_commands.choices(level=[app_commands.Choice(name=level, value=level) for level in computer.OFFERED])
     async def computer_add(self, interaction: discord.Interaction, level: str = "easy") -> None:
         # A plain str checked in add_computer: a forged level gets a sentence, not an error.
         if table := await self._channel_table(interaction):
             await self.tables.add_computer(interaction, table, level)
 
-    @computers_group.command(name="remove", description="Take the last computer player out of this channel's lobby (host only).")
+    @computers_group.command(name="remove", description=N_("Take the last computer player out of this channel's lobby (host only)."))
     async def computer_remove(self, interaction: discord.Interaction) -> None:
         if table := await self._channel_table(interaction):
             await self.tables.remove_computer(interaction, table)
 
-    @app_commands.command(name="say", description="Say words out loud in the game (for games with spoken rituals, if chat isn't read).")
+    @app_commands.command(name="say", description=N_("Say words out loud in the game (for games with spoken rituals, if chat isn't read)."))
     @app_commands.guild_only()
-    @app_commands.describe(text="What you say out loud")
+    @app_commands.describe(text=N_("What you say out loud"))
     async def say(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, SAY_LIMIT]) -> None:
         if not 1 <= len(text) <= SAY_LIMIT:  # declared lengths are not enforced on receipt
             await guard.answer(interaction, f"Say between 1 and {SAY_LIMIT} characters.")
@@ -136,8 +138,8 @@ class Platform(PlatformCog):
         games = self.bot.games  # type: ignore[attr-defined]
         return [app_commands.Choice(name=s.title, value=s.key) for s in games if current.lower() in s.title.lower() or current.lower() in s.key][:25]
 
-    @app_commands.command(name="rules", description="Read the rules Deckhand plays by, with every interpretation and house rule.")
-    @app_commands.describe(game="Which game")
+    @app_commands.command(name="rules", description=N_("Read the rules Deckhand plays by, with every interpretation and house rule."))
+    @app_commands.describe(game=N_("Which game"))
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         spec = self.bot.games.get(game)  # type: ignore[attr-defined]
         if spec is None:
@@ -153,9 +155,9 @@ class Platform(PlatformCog):
 
     rules.autocomplete("game")(_game_autocomplete)
 
-    @app_commands.command(name="stats", description="This server's leaderboard.")
+    @app_commands.command(name="stats", description=N_("This server's leaderboard."))
     @app_commands.guild_only()
-    @app_commands.describe(game="Only this game")
+    @app_commands.describe(game=N_("Only this game"))
     async def stats(self, interaction: discord.Interaction, game: str | None = None) -> None:
         assert interaction.guild_id is not None
         specs = [s for s in self.bot.games if game is None or s.key == game]  # type: ignore[attr-defined]
@@ -179,10 +181,10 @@ class Platform(PlatformCog):
 
     # ------------------------------------------------------------ settings
 
-    settings = app_commands.Group(name="settings", description="Your settings and this server's.", guild_only=True)
+    settings = app_commands.Group(name="settings", description=N_("Your settings and this server's."), guild_only=True)
 
-    @settings.command(name="show", description="Show your settings and this server's (one game's house rules with game).")
-    @app_commands.describe(game="List every house rule of this game")
+    @settings.command(name="show", description=N_("Show your settings and this server's (one game's house rules with game)."))
+    @app_commands.describe(game=N_("List every house rule of this game"))
     async def settings_show(self, interaction: discord.Interaction, game: str | None = None) -> None:
         assert interaction.guild_id is not None
         games = self.bot.games  # type: ignore[attr-defined]
@@ -237,8 +239,8 @@ class Platform(PlatformCog):
 
     settings_show.autocomplete("game")(_game_autocomplete)
 
-    @settings.command(name="hands", description="Where your private hand appears: here (ephemeral) or in DMs.")
-    @app_commands.choices(where=[app_commands.Choice(name="here (private messages in the channel)", value="here"), app_commands.Choice(name="in my DMs", value="dm")])
+    @settings.command(name="hands", description=N_("Where your private hand appears: here (ephemeral) or in DMs."))
+    @app_commands.choices(where=[app_commands.Choice(name=N_("here (private messages in the channel)"), value="here"), app_commands.Choice(name=N_("in my DMs"), value="dm")])
     async def settings_hands(self, interaction: discord.Interaction, where: str) -> None:
         # A plain str: a value outside the choices reaches this check, not a transformer error.
         assert interaction.guild_id is not None
@@ -250,8 +252,8 @@ class Platform(PlatformCog):
         extra = " Make sure this server's members may send you direct messages." if where == "dm" else ""
         await guard.answer(interaction, f"From now on your hands will be shown {HANDS_WHERE[where]}.{extra}")
 
-    @settings.command(name="my-pictures", description="Card pictures in your own hands (on), or text only for screen readers and slow links (off).")
-    @app_commands.choices(mode=[app_commands.Choice(name="on: a picture of my cards", value="on"), app_commands.Choice(name="off: text only", value="off")])
+    @settings.command(name="my-pictures", description=N_("Card pictures in your own hands (on), or text only for screen readers and slow links (off)."))
+    @app_commands.choices(mode=[app_commands.Choice(name=N_("on: a picture of my cards"), value="on"), app_commands.Choice(name=N_("off: text only"), value="off")])
     async def settings_my_pictures(self, interaction: discord.Interaction, mode: str) -> None:
         assert interaction.guild_id is not None
         if mode not in MY_PICTURES:
@@ -264,8 +266,8 @@ class Platform(PlatformCog):
     def _is_manager(self, interaction: discord.Interaction) -> bool:
         return bool(interaction.permissions and interaction.permissions.manage_guild)
 
-    @settings.command(name="timer", description="Turn timer for new tables, in seconds (Manage Server).")
-    @app_commands.describe(seconds=f"{MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}")
+    @settings.command(name="timer", description=N_("Turn timer for new tables, in seconds (Manage Server)."))
+    @app_commands.describe(seconds=with_numbers(N_("{low} to {high}"), low=MIN_TURN_SECONDS, high=MAX_TURN_SECONDS))
     async def settings_timer(self, interaction: discord.Interaction, seconds: app_commands.Range[int, MIN_TURN_SECONDS, MAX_TURN_SECONDS]) -> None:
         assert interaction.guild_id is not None
         if not self._is_manager(interaction):
@@ -279,8 +281,8 @@ class Platform(PlatformCog):
             await repos.set_guild_setting(db, "turn_timer", int(seconds))
         await interaction.response.send_message(f"New tables will give each turn {seconds} s. Tables already open keep their timer.", ephemeral=True)
 
-    @settings.command(name="bot-pause", description="Seconds a computer player waits before its move, so people can follow (Manage Server).")
-    @app_commands.describe(seconds=f"0 to {computer.MAX_PAUSE:g}")
+    @settings.command(name="bot-pause", description=N_("Seconds a computer player waits before its move, so people can follow (Manage Server)."))
+    @app_commands.describe(seconds=with_numbers(N_("{low} to {high}"), low=0, high=f"{computer.MAX_PAUSE:g}"))
     async def settings_bot_pause(self, interaction: discord.Interaction, seconds: float) -> None:
         assert interaction.guild_id is not None
         if not self._is_manager(interaction):
@@ -293,14 +295,14 @@ class Platform(PlatformCog):
             await repos.set_guild_setting(db, "bot_pause", float(seconds))
         await guard.answer(interaction, f"Computer players now wait {seconds:g} s before each move.")
 
-    @settings.command(name="keep-moves", description="Days the move logs of finished games are kept; results stay (Manage Server).")
-    @app_commands.describe(days=f"1 to {privacy.MAX_MOVES_KEPT_DAYS} (default {privacy.DEFAULT_MOVES_KEPT_DAYS})")
+    @settings.command(name="keep-moves", description=N_("Days the move logs of finished games are kept; results stay (Manage Server)."))
+    @app_commands.describe(days=with_numbers(N_("{low} to {high} (default {default})"), low=1, high=privacy.MAX_MOVES_KEPT_DAYS, default=privacy.DEFAULT_MOVES_KEPT_DAYS))
     async def settings_keep_moves(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, privacy.MAX_MOVES_KEPT_DAYS]) -> None:
         await self._set_days(interaction, privacy.MOVES_KEPT_KEY, days, 1, privacy.MAX_MOVES_KEPT_DAYS, "how long move logs are kept",
                              "The move logs of finished games will be deleted {days} after each game ends; results are kept.")
 
-    @settings.command(name="leave-grace", description="Days this server's data is kept after Deckhand leaves it (Manage Server).")
-    @app_commands.describe(days=f"0 to {privacy.MAX_LEAVE_GRACE_DAYS} (default {privacy.DEFAULT_LEAVE_GRACE_DAYS})")
+    @settings.command(name="leave-grace", description=N_("Days this server's data is kept after Deckhand leaves it (Manage Server)."))
+    @app_commands.describe(days=with_numbers(N_("{low} to {high} (default {default})"), low=0, high=privacy.MAX_LEAVE_GRACE_DAYS, default=privacy.DEFAULT_LEAVE_GRACE_DAYS))
     async def settings_leave_grace(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, privacy.MAX_LEAVE_GRACE_DAYS]) -> None:
         await self._set_days(interaction, privacy.LEAVE_GRACE_KEY, days, 0, privacy.MAX_LEAVE_GRACE_DAYS, "the grace period after Deckhand leaves",
                              "If Deckhand leaves this server, everything it kept here will be deleted {days} later (adding it back before then keeps it).")
@@ -317,8 +319,8 @@ class Platform(PlatformCog):
             await repos.set_guild_setting(db, key, int(days))
         await guard.answer(interaction, sentence.format(days=f"{days} day{'s' if days != 1 else ''}"))
 
-    @settings.command(name="house-rule", description="Choose a house rule for this server (Manage Server).")
-    @app_commands.describe(game="Which game", rule="Which rule", value="The choice")
+    @settings.command(name="house-rule", description=N_("Choose a house rule for this server (Manage Server)."))
+    @app_commands.describe(game=N_("Which game"), rule=N_("Which rule"), value=N_("The choice"))
     async def settings_house_rule(self, interaction: discord.Interaction, game: str, rule: str, value: str) -> None:
         assert interaction.guild_id is not None
         if not self._is_manager(interaction):
@@ -355,24 +357,24 @@ class Platform(PlatformCog):
             await repos.set_guild_setting(db, key, value)
         await guard.answer(interaction, sentences[value])
 
-    @settings.command(name="threads", description="Play each game in its own thread (on), or in the channel (off) (Manage Server).")
-    @app_commands.choices(mode=[app_commands.Choice(name="on: a thread per game", value="on"), app_commands.Choice(name="off: games in the channel", value="off")])
+    @settings.command(name="threads", description=N_("Play each game in its own thread (on), or in the channel (off) (Manage Server)."))
+    @app_commands.choices(mode=[app_commands.Choice(name=N_("on: a thread per game"), value="on"), app_commands.Choice(name=N_("off: games in the channel"), value="off")])
     async def settings_threads(self, interaction: discord.Interaction, mode: str) -> None:
         await self._set_server_choice(interaction, "threads", mode, {
             "on": "Each new game will be played in its own thread, opened from its lobby message. Games already running stay where they are.",
             "off": "New games will be played in the channel where their lobby was opened. Games already running stay where they are.",
         }, "where games are played")
 
-    @settings.command(name="layout", description="How the board looks: classic (an embed) or v2 (Discord's newer layout) (Manage Server).")
-    @app_commands.choices(style=[app_commands.Choice(name="classic: an embed", value="classic"), app_commands.Choice(name="v2: Components V2 layout", value="v2")])
+    @settings.command(name="layout", description=N_("How the board looks: classic (an embed) or v2 (Discord's newer layout) (Manage Server)."))
+    @app_commands.choices(style=[app_commands.Choice(name=N_("classic: an embed"), value="classic"), app_commands.Choice(name=N_("v2: Components V2 layout"), value="v2")])
     async def settings_layout(self, interaction: discord.Interaction, style: str) -> None:
         await self._set_server_choice(interaction, "layout", style, {
             "classic": "New games will show their board as an embed. Games already running keep theirs.",
             "v2": "New games will show their board as Components V2 layout. Games already running keep theirs.",
         }, "how the board looks")
 
-    @settings.command(name="pictures", description="Card pictures on boards (on), or text only for screen readers and slow links (off) (Manage Server).")
-    @app_commands.choices(mode=[app_commands.Choice(name="on: card pictures", value="on"), app_commands.Choice(name="off: text only", value="off")])
+    @settings.command(name="pictures", description=N_("Card pictures on boards (on), or text only for screen readers and slow links (off) (Manage Server)."))
+    @app_commands.choices(mode=[app_commands.Choice(name=N_("on: card pictures"), value="on"), app_commands.Choice(name=N_("off: text only"), value="off")])
     async def settings_pictures(self, interaction: discord.Interaction, mode: str) -> None:
         await self._set_server_choice(interaction, "pictures", mode, {
             "on": "New games will show card pictures on the board. Games already running keep theirs.",

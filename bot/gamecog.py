@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot import guard
 from bot.core.games import GameSpec
+from bot.i18n import N_
 
 if TYPE_CHECKING:
     from bot.tables import TableManager
@@ -48,7 +49,7 @@ class GameCog(AnswersCommandErrors, commands.GroupCog):
     async def open_table(self, interaction: discord.Interaction, *, note: str = "", **options: str | int) -> None:
         await self.bot.tables.open_lobby(interaction, self.spec, dict(options), note=note)  # type: ignore[attr-defined]
 
-    @app_commands.command(name="new", description="Open a lobby in this channel; others join with the buttons.")
+    @app_commands.command(name="new", description=N_("Open a lobby in this channel; others join with the buttons."))
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction) -> None:
         await self.open_table(interaction)

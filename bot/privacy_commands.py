@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot import guard, privacy
 from bot.gamecog import PlatformCog
+from bot.i18n import N_
 from bot.tables.restore import until_restored
 from bot.discord_front.common import now_ts
 from storage import purge as guild_purge
@@ -91,9 +92,9 @@ class Privacy(PlatformCog):
         if self.purge_task is not None:
             self.purge_task.cancel()
 
-    group = app_commands.Group(name="privacy", description="See, export or erase what Deckhand keeps about you on this server.", guild_only=True)
+    group = app_commands.Group(name="privacy", description=N_("See, export or erase what Deckhand keeps about you on this server."), guild_only=True)
 
-    @group.command(name="show", description="What Deckhand keeps about you on this server, and for how long.")
+    @group.command(name="show", description=N_("What Deckhand keeps about you on this server, and for how long."))
     async def show(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         guard.Deadline.start(interaction)  # a long history on a slow disk is still answered in time
@@ -110,7 +111,7 @@ class Privacy(PlatformCog):
         )
         await guard.answer(interaction, "\n".join(lines))
 
-    @group.command(name="export", description="Get a file (JSON) of everything Deckhand keeps about you on this server.")
+    @group.command(name="export", description=N_("Get a file (JSON) of everything Deckhand keeps about you on this server."))
     async def export(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -133,7 +134,7 @@ class Privacy(PlatformCog):
             return
         await interaction.followup.send("I sent you the file in a direct message.", ephemeral=True)
 
-    @group.command(name="forget", description="Erase yourself from this server's data (asks you to confirm first).")
+    @group.command(name="forget", description=N_("Erase yourself from this server's data (asks you to confirm first)."))
     async def forget(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         guard.Deadline.start(interaction)

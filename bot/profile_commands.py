@@ -14,6 +14,7 @@ from bot import guard, rating_chart, ratings
 from bot.core import computer
 from bot.gamecog import PlatformCog
 from bot.guard import clip
+from bot.i18n import N_
 from bot.render_util import ordinal, plural
 from storage import repos
 
@@ -55,9 +56,9 @@ class Profiles(PlatformCog):
 
     # ------------------------------------------------------------ /leaderboard
 
-    @app_commands.command(name="leaderboard", description="This server's best players of a game, by skill rating.")
+    @app_commands.command(name="leaderboard", description=N_("This server's best players of a game, by skill rating."))
     @app_commands.guild_only()
-    @app_commands.describe(game="Which game")
+    @app_commands.describe(game=N_("Which game"))
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         assert interaction.guild_id is not None
         spec = self._spec(game)
@@ -92,9 +93,9 @@ class Profiles(PlatformCog):
 
     # ------------------------------------------------------------ /profile
 
-    @app_commands.command(name="profile", description="A player's rating, record, rivals and progress in a game.")
+    @app_commands.command(name="profile", description=N_("A player's rating, record, rivals and progress in a game."))
     @app_commands.guild_only()
-    @app_commands.describe(player="Whose profile (default: yours)", game="Which game (default: the one they played most)")
+    @app_commands.describe(player=N_("Whose profile (default: yours)"), game=N_("Which game (default: the one they played most)"))
     async def profile(self, interaction: discord.Interaction, player: discord.User | None = None, game: str | None = None) -> None:
         assert interaction.guild_id is not None
         who = player or interaction.user

@@ -6,10 +6,11 @@ from __future__ import annotations
 from discord.ext import commands
 
 from bot.gamecog import GameCog
+from bot.i18n import N_
 from cogs.blackjack.spec import SPEC
 
 
-class BlackjackCog(GameCog, group_name="blackjack", group_description="Blackjack, the chaining shedding game."):
+class BlackjackCog(GameCog, group_name="blackjack", group_description=N_("Blackjack, the chaining shedding game.")):
     spec = SPEC
 
 

@@ -18,20 +18,21 @@ from discord.ext import commands
 
 from bot import guard
 from bot.gamecog import GameCog
+from bot.i18n import N_
 from cogs.engines.spec import SPEC
 from cogs.engines.rules import DEFAULT_TABLE_SIZE
 
 
-class EnginesCog(GameCog, group_name="engines", group_description="Engines of Discrimination: Google against Yahoo."):
+class EnginesCog(GameCog, group_name="engines", group_description=N_("Engines of Discrimination: Google against Yahoo.")):
     spec = SPEC
 
-    @app_commands.command(name="new", description="Open an Engines of Discrimination table: 2 players, or 4 in two teams.")
+    @app_commands.command(name="new", description=N_("Open an Engines of Discrimination table: 2 players, or 4 in two teams."))
     @app_commands.guild_only()
-    @app_commands.describe(players="2: Google against Yahoo (the default); 4: two teams of two")
+    @app_commands.describe(players=N_("2: Google against Yahoo (the default); 4: two teams of two"))
     @app_commands.choices(
         players=[
-            app_commands.Choice(name="2 players: Google against Yahoo", value=2),
-            app_commands.Choice(name="4 players: two teams of two", value=4),
+            app_commands.Choice(name=N_("2 players: Google against Yahoo"), value=2),
+            app_commands.Choice(name=N_("4 players: two teams of two"), value=4),
         ]
     )
     async def new(self, interaction: discord.Interaction, players: int | None = None) -> None:

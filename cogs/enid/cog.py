@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from bot import guard, sessions
 from bot.gamecog import GameCog
+from bot.i18n import N_
 from bot.tables import reads_chat
 from cogs.enid import limerick
 from cogs.enid.spec import SPEC
@@ -47,7 +48,7 @@ def lobby_note(reads: bool, mode: str = ENID) -> str:
             "with /say in the game's thread, and @mention the Church's target. See /rules game:enid.")
 
 
-class EnidCog(GameCog, group_name="enid", group_description="Enid: Blackjack with computer scientists, fish and rituals."):
+class EnidCog(GameCog, group_name="enid", group_description=N_("Enid: Blackjack with computer scientists, fish and rituals.")):
     spec = SPEC
     warm_task: asyncio.Task[None] | None = None
 
@@ -68,15 +69,15 @@ class EnidCog(GameCog, group_name="enid", group_description="Enid: Blackjack wit
         except Exception:
             log.exception("Loading the pronouncing dictionary failed; the first limerick will load it")
 
-    session = app_commands.Group(name="session", description="The channel's Enid session: its chain and results.")
+    session = app_commands.Group(name="session", description=N_("The channel's Enid session: its chain and results."))
 
-    @app_commands.command(name="new", description="Open an Enid table: rituals typed in the thread, or plain Blackjack.")
+    @app_commands.command(name="new", description=N_("Open an Enid table: rituals typed in the thread, or plain Blackjack."))
     @app_commands.guild_only()
-    @app_commands.describe(mode="enid: names and rituals (the default); plain: Mike Taylor's Blackjack without them")
+    @app_commands.describe(mode=N_("enid: names and rituals (the default); plain: Mike Taylor's Blackjack without them"))
     @app_commands.choices(
         mode=[
-            app_commands.Choice(name="enid: name every card, limericks, the Enid chain", value="enid"),
-            app_commands.Choice(name="plain: Blackjack with its magic cards, only “Last card” to type", value="plain"),
+            app_commands.Choice(name=N_("enid: name every card, limericks, the Enid chain"), value="enid"),
+            app_commands.Choice(name=N_("plain: Blackjack with its magic cards, only “Last card” to type"), value="plain"),
         ]
     )
     async def new(self, interaction: discord.Interaction, mode: str | None = None) -> None:
@@ -88,7 +89,7 @@ class EnidCog(GameCog, group_name="enid", group_description="Enid: Blackjack wit
         note = lobby_note(reads_chat(self.bot), chosen)
         await self.open_table(interaction, note=note, mode=chosen)
 
-    @session.command(name="end", description="End this channel's Enid session: show the chain and results, then start afresh.")
+    @session.command(name="end", description=N_("End this channel's Enid session: show the chain and results, then start afresh."))
     @app_commands.guild_only()
     async def session_end(self, interaction: discord.Interaction) -> None:
         await sessions.end_session(interaction, self.bot.tables, self.spec)  # type: ignore[attr-defined]

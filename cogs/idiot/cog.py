@@ -16,10 +16,11 @@ from __future__ import annotations
 from discord.ext import commands
 
 from bot.gamecog import GameCog
+from bot.i18n import N_
 from cogs.idiot.spec import SPEC
 
 
-class IdiotCog(GameCog, group_name="idiot", group_description="Idiot: shed your hand, then your face-up and face-down cards."):
+class IdiotCog(GameCog, group_name="idiot", group_description=N_("Idiot: shed your hand, then your face-up and face-down cards.")):
     spec = SPEC
 
 

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot import guard, sessions
 from bot.gamecog import GameCog
+from bot.i18n import N_, _, number
 from cogs.onion.spec import SPEC
 from cogs.onion.rules import DEFAULTS, GAMBLING, PLAIN_VARIANT
 
@@ -30,33 +31,36 @@ MAX_CHIPS = 1_000_000
 def option_refusal(stake: int, raise_cap: int, chips: int, variant: str) -> str | None:
     """The sentence refusing a bad ``/onion new`` option, or None when all are good."""
     if not 1 <= stake <= MAX_STAKE:
-        return f"The Stake is a whole number of chips from 1 to {MAX_STAKE:,}, not {guard.clip(stake, 20)}."
+        return _("The Stake is a whole number of chips from 1 to {most}, not {given}.", most=number(MAX_STAKE),
+                 given=guard.clip(stake, 20))
     if not 1 <= raise_cap <= MAX_RAISE_CAP:
-        return f"The raise cap is a number of Stakes from 1 to {MAX_RAISE_CAP}, not {guard.clip(raise_cap, 20)}."
+        return _("The raise cap is a number of Stakes from 1 to {most}, not {given}.", most=MAX_RAISE_CAP,
+                 given=guard.clip(raise_cap, 20))
     if not stake <= chips <= MAX_CHIPS:
-        return (f"Starting chips must be at least one Stake ({stake}) and at most {MAX_CHIPS:,}, "
-                f"not {guard.clip(chips, 20)}.")
+        return _("Starting chips must be at least one Stake ({stake}) and at most {most}, not {given}.", stake=stake,
+                 most=number(MAX_CHIPS), given=guard.clip(chips, 20))
     if variant not in (GAMBLING, PLAIN_VARIANT):
-        return f"The variant is `{GAMBLING}` or `{PLAIN_VARIANT}`, not `{guard.clip(variant, 20)}`."
+        return _("The variant is `{gambling}` or `{plain}`, not `{given}`.", gambling=GAMBLING, plain=PLAIN_VARIANT,
+                 given=guard.clip(variant, 20))
     return None
 
 
-class OnionCog(GameCog, group_name="onion", group_description="Cripple Mr Onion: a session of rounds with chips."):
+class OnionCog(GameCog, group_name="onion", group_description=N_("Cripple Mr Onion: a session of rounds with chips.")):
     spec = SPEC
 
-    session = app_commands.Group(name="session", description="The channel's session of rounds.")
+    session = app_commands.Group(name="session", description=N_("The channel's session of rounds."))
 
-    @app_commands.command(name="new", description="Open a round of Cripple Mr Onion here: 2 to 7 players.")
+    @app_commands.command(name="new", description=N_("Open a round of Cripple Mr Onion here: 2 to 7 players."))
     @app_commands.guild_only()
     @app_commands.describe(
-        stake="Chips per Stake: the ante and the price of a bought card (default 1)",
-        raise_cap="The largest raise, in Stakes (default 10)",
-        chips="Each player's chips at the start of a session (default 100)",
-        variant="gambling (chips and bets, the default) or plain (no chips)",
+        stake=N_("Chips per Stake: the ante and the price of a bought card (default 1)"),
+        raise_cap=N_("The largest raise, in Stakes (default 10)"),
+        chips=N_("Each player's chips at the start of a session (default 100)"),
+        variant=N_("gambling (chips and bets, the default) or plain (no chips)"),
     )
     @app_commands.choices(variant=[
-        app_commands.Choice(name="gambling: chips, bets and the auction", value=GAMBLING),
-        app_commands.Choice(name="plain: no chips, the best hand wins", value=PLAIN_VARIANT),
+        app_commands.Choice(name=N_("gambling: chips, bets and the auction"), value=GAMBLING),
+        app_commands.Choice(name=N_("plain: no chips, the best hand wins"), value=PLAIN_VARIANT),
     ])
     async def new(self, interaction: discord.Interaction, stake: int | None = None, raise_cap: int | None = None,
                   chips: int | None = None, variant: str | None = None) -> None:
@@ -73,7 +77,7 @@ class OnionCog(GameCog, group_name="onion", group_description="Cripple Mr Onion:
             return
         await self.open_table(interaction, **chosen)
 
-    @session.command(name="end", description="Show the final bankrolls of this channel's session and clear it.")
+    @session.command(name="end", description=N_("Show the final bankrolls of this channel's session and clear it."))
     @app_commands.guild_only()
     async def session_end(self, interaction: discord.Interaction) -> None:
         await sessions.end_session(interaction, self.bot.tables, self.spec, unit="round")  # type: ignore[attr-defined]

@@ -23,6 +23,7 @@ import discord
 from bot.core import computer
 from bot.cardart import CardRow
 from bot.engine import Action, Control, Event
+from bot.i18n import N_, _, ngettext, pgettext
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -33,12 +34,11 @@ from bot.render_util import (
     fit_embed,
     name_of,
     ordinal,
-    plural,
     seat_label,
     seat_spoken,
 )
 from cogs.onion.rules import DEFAULTS, MODIFIERS, PLAIN_VARIANT
-from cogs.onion.scoring import parse_card
+from cogs.onion.scoring import explanation_text, grouping_text, parse_card
 
 COLOUR = discord.Colour.dark_gold()
 #: A table plays one round of the channel's session (the end says "won the ... round").
@@ -48,46 +48,63 @@ TABLE_UNIT = "round"
 TURN_ON_BOARD = True
 
 POWER_LABELS = {
-    "lady": "Declare the Lady: replace her",
-    "fate": "Declare Fate: replace it, zero the Lady user's aces",
-    "unwild": "Declare Fate: stop wild eights",
-    "atuin": "Declare Great A'Tuin: shift 8 points",
-    "elephants": "Declare the Elephants: a Double Onion",
-    "sender": "Declare the Sender of Eight",
-    "death": "Declare Death: one picture out of every Double Onion",
-    "archchancellor": "Declare the Archchancellor",
-    "fool": "Declare the Fool: bagels and Onions swap",
+    "lady": N_("Declare the Lady: replace her"),
+    "fate": N_("Declare Fate: replace it, zero the Lady user's aces"),
+    "unwild": N_("Declare Fate: stop wild eights"),
+    "atuin": N_("Declare Great A'Tuin: shift 8 points"),
+    "elephants": N_("Declare the Elephants: a Double Onion"),
+    "sender": N_("Declare the Sender of Eight"),
+    "death": N_("Declare Death: one picture out of every Double Onion"),
+    "archchancellor": N_("Declare the Archchancellor"),
+    "fool": N_("Declare the Fool: bagels and Onions swap"),
 }
 
 #: What the player to act does, read after "Your turn" or a name ("Ann as the Dealer to ...").
+# Translators: each hint follows "Your turn" or a player's name ("Ann as the Dealer to ...").
 STEP_HINTS = {
-    ("exchange", ""): "to discard up to four cards (or fold)",
-    ("bet", "name"): "as the Dealer to name the amount",
-    ("bet", "respond"): "to match the Dealer's amount, raise, or fold",
-    ("bet", "dealer"): "as the Dealer to match the collective raise or fold",
-    ("auction", ""): "to bid for the dealership or decline (if nobody bids, everyone folds)",
-    ("buy", "buy"): "to buy face-down cards (one Stake each; the rest of the five are dealt face up)",
-    ("buy", "extra"): "to make an extra bet (the Dealer must match the total or pass the dealership)",
-    ("offer", ""): "to match the extra bets and take the passed dealership, or pass it on",
-    ("declare", ""): "to declare special cards or say done",
-    ("duel", ""): "to answer the hand laid: show yours if it equals or beats it, lay it otherwise, play a modifier, or concede",
+    ("exchange", ""): N_("to discard up to four cards (or fold)"),
+    ("bet", "name"): N_("as the Dealer to name the amount"),
+    ("bet", "respond"): N_("to match the Dealer's amount, raise, or fold"),
+    ("bet", "dealer"): N_("as the Dealer to match the collective raise or fold"),
+    ("auction", ""): N_("to bid for the dealership or decline (if nobody bids, everyone folds)"),
+    ("buy", "buy"): N_("to buy face-down cards (one Stake each; the rest of the five are dealt face up)"),
+    ("buy", "extra"): N_("to make an extra bet (the Dealer must match the total or pass the dealership)"),
+    ("offer", ""): N_("to match the extra bets and take the passed dealership, or pass it on"),
+    ("declare", ""): N_("to declare special cards or say done"),
+    ("duel", ""): N_("to answer the hand laid: show yours if it equals or beats it, lay it otherwise, play a modifier, or concede"),
 }
 
-OUTCOMES = {"showdown": "wins the showdown", "seniority": "wins a complete tie by seniority",
-            "last": "is the last player in"}
+#: The board's line for a finished round, by how it was won.
+OUTCOMES = {"showdown": N_("🏆 **{name} wins the showdown** and deals next."),
+            "seniority": N_("🏆 **{name} wins a complete tie by seniority** and deals next."),
+            "last": N_("🏆 **{name} is the last player in** and deals next.")}
+OUTCOME_DEFAULT = N_("🏆 **{name} wins** and deals next.")
+
+
+def chips(count: int) -> str:
+    """'1 chip', '5 chips' in the current language."""
+    return ngettext("{n} chip", "{n} chips", count)
+
+
+def role_text(role: str) -> str:
+    """A seat's role (the observation says Dealer, Elder or Younger) as players read it."""
+    roles = {"Dealer": pgettext("onion role", "Dealer"), "Elder": pgettext("onion role", "Elder"),
+             "Younger": pgettext("onion role", "Younger")}
+    return roles.get(role, role)
 
 
 def step_hint(obs: Mapping[str, Any], default: str = "") -> str:
     """What the player to act does now (the third part of a round of betting has no raising)."""
     key = (obs.get("phase"), obs.get("step", ""))
     if key == ("bet", "respond") and not obs.get("raising"):
-        return "to match the Dealer's amount or fold (no raising in this part)"
+        return _("to match the Dealer's amount or fold (no raising in this part)")
     duel = obs.get("duel") or {}
     if key == ("duel", "") and duel.get("step") == "answer":
-        return "to answer a beaten hand with a modifier (or re-form it, once), or concede"
+        return _("to answer a beaten hand with a modifier (or re-form it, once), or concede")
     if key == ("offer", "") and obs.get("dealer") in (obs.get("current") or []):
-        return "as the Dealer to match the extra bets, pass the dealership to the Elder, or fold"
-    return STEP_HINTS.get(key, default)
+        return _("as the Dealer to match the extra bets, pass the dealership to the Elder, or fold")
+    hint = STEP_HINTS.get(key)
+    return _(hint) if hint else default
 
 
 def show(code: str | None) -> str:
@@ -105,60 +122,69 @@ def show_all(codes: Sequence[str]) -> str:
 def _part_line(obs: Mapping[str, Any]) -> str:
     phase = obs.get("phase")
     if phase == "bet":
-        round_name = "first" if obs.get("part", 0) <= 3 else "second"
         part = obs["part"] if obs["part"] <= 3 else obs["part"] - 3
-        raising = "raising allowed" if obs.get("raising") else "no raising"
-        amount = f" · Dealer's amount {obs.get('amount', 0)}" if obs.get("step") != "name" else ""
-        return f"**Betting:** {round_name} round, part {part} ({raising}){amount}"
-    return {"exchange": "**The exchange**", "auction": "**Auction for the dealership**",
-            "buy": "**The second deal:** buying cards and extra bets",
-            "offer": "**Extra bets:** the Dealer matches them or passes the dealership",
-            "declare": "**Declarations** before the showdown", "over": "**Round over**",
-            "duel": "**The showdown**, hand against hand (Millard's duel)"}.get(str(phase), "")
+        raising = _("raising allowed") if obs.get("raising") else _("no raising")
+        if obs.get("part", 0) <= 3:
+            line = _("**Betting:** first round, part {part} ({raising})", part=part, raising=raising)
+        else:
+            line = _("**Betting:** second round, part {part} ({raising})", part=part, raising=raising)
+        if obs.get("step") != "name":
+            line += " · " + _("Dealer's amount {amount}", amount=obs.get("amount", 0))
+        return line
+    line = {"exchange": N_("**The exchange**"), "auction": N_("**Auction for the dealership**"),
+            "buy": N_("**The second deal:** buying cards and extra bets"),
+            "offer": N_("**Extra bets:** the Dealer matches them or passes the dealership"),
+            "declare": N_("**Declarations** before the showdown"), "over": N_("**Round over**"),
+            "duel": N_("**The showdown**, hand against hand (Millard's duel)")}.get(str(phase), "")
+    return _(line) if line else ""
 
 
 def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
     gambling = obs.get("variant") == "gambling"
-    lines = [f"Round {obs.get('round', 1)} · Dealer {name_of(names, obs.get('dealer'))} · "
-             f"Elder {name_of(names, obs.get('elder'))} · Younger {name_of(names, obs.get('younger'))}"]
+    lines = [_("Round {round} · Dealer {dealer} · Elder {elder} · Younger {younger}", round=obs.get("round", 1),
+               dealer=name_of(names, obs.get("dealer")), elder=name_of(names, obs.get("elder")),
+               younger=name_of(names, obs.get("younger")))]
     if gambling:
-        lines.append(f"**Pot:** {obs.get('pot', 0)} · Stake {obs.get('stake')} · raise cap {obs.get('cap')}")
+        lines.append(_("**Pot:** {pot} · Stake {stake} · raise cap {cap}", pot=obs.get("pot", 0), stake=obs.get("stake"),
+                       cap=obs.get("cap")))
     if obs.get("eights_wild"):
-        lines.append("**Eights are wild** this round" + (" (stopped by Fate)" if obs.get("fate_unwild") is not None else ""))
+        lines.append(_("**Eights are wild** this round (stopped by Fate)") if obs.get("fate_unwild") is not None
+                     else _("**Eights are wild** this round"))
     if obs.get("fool"):
-        lines.append("**The Fool** was declared: bagels and Onions have changed places")
+        lines.append(_("**The Fool** was declared: bagels and Onions have changed places"))
     lines.append(_part_line(obs))
     if obs.get("over"):
         winner = obs.get("winner")
         if winner is None:
-            lines.append("Everybody folded: the Pot carries to the next round as its ante.")
+            lines.append(_("Everybody folded: the Pot carries to the next round as its ante."))
         else:
-            lines.append(f"🏆 **{name_of(names, winner)} {OUTCOMES.get(obs.get('outcome', ''), 'wins')}** and deals next.")
+            lines.append(_(OUTCOMES.get(obs.get("outcome", ""), OUTCOME_DEFAULT), name=name_of(names, winner)))
         return lines
     tasks = obs.get("tasks") or []
     if tasks:
-        lines.append("**Waiting for:** " + ", ".join(
-            f"{name_of(names, t['player'])} ({'choose a replacement' if t['kind'] == 'pick' else 'disclose a card'})"
-            for t in tasks))
+        lines.append(_("**Waiting for:** {tasks}", tasks=", ".join(
+            _("{name} (choose a replacement)", name=name_of(names, t["player"])) if t["kind"] == "pick"
+            else _("{name} (disclose a card)", name=name_of(names, t["player"]))
+            for t in tasks)))
     else:
         for p in obs.get("current") or []:
             hint = step_hint(obs)
             owed = (obs.get("owed") or {}).get(str(p))
-            owes = f" (owes {plural(owed, 'chip')})" if owed else ""
-            thinking = " (a computer player: it moves in a moment)" if computer.is_computer(p) else ""
-            lines.append(f"**Turn:** {name_of(names, p)} {hint}".rstrip() + owes + thinking)
+            owes = " " + _("(owes {chips})", chips=chips(owed)) if owed else ""
+            thinking = " " + _("(a computer player: it moves in a moment)") if computer.is_computer(p) else ""
+            lines.append(_("**Turn:** {name} {hint}", name=name_of(names, p), hint=hint).rstrip() + owes + thinking)
     duel = obs.get("duel")
     if duel:
-        line = f"**Holds the better cards:** {name_of(names, duel['champion'])}"
+        line = _("**Holds the better cards:** {name}", name=name_of(names, duel["champion"]))
         if duel.get("challenger") is not None:
-            line += f" · **brought in:** {name_of(names, duel['challenger'])}"
+            line += " · " + _("**brought in:** {name}", name=name_of(names, duel["challenger"]))
         if duel.get("to_come"):
-            line += " · then " + ", ".join(name_of(names, p) for p in duel["to_come"])
+            line += " · " + _("then {names}", names=", ".join(name_of(names, p) for p in duel["to_come"]))
         lines.append(line)
     auction = obs.get("auction")
     if auction:
-        bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or "no bids yet"
-        lines.append(f"**Bids:** {bids} · next bid at least {auction['minimum']}")
+        bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or _("no bids yet")
+        lines.append(_("**Bids:** {bids} · next bid at least {minimum}", bids=bids, minimum=auction["minimum"]))
     return lines
 
 
@@ -169,29 +195,29 @@ def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
         p = seat["player"]
         who = name_of(names, p)
         if seat.get("role"):
-            who += f" ({seat['role']})"
+            who += f" ({role_text(seat['role'])})"
         if seat.get("out"):
-            lines.append(f"{who}: sitting out (no chips for the Stake)")
+            lines.append(_("{who}: sitting out (no chips for the Stake)", who=who))
             continue
         parts = []
         if gambling:
-            parts.append(plural(seat["chips"], "chip"))
+            parts.append(chips(seat["chips"]))
             if seat.get("pending"):
-                parts.append(f"{plural(seat['pending'], 'chip')} near the Pot")
+                parts.append(_("{chips} near the Pot", chips=chips(seat["pending"])))
         if seat.get("left"):
-            parts.append("left")
+            parts.append(pgettext("onion seat", "left"))
         elif seat.get("folded"):
-            parts.append("folded")
+            parts.append(pgettext("onion seat", "folded"))
         else:
-            parts.append(f"{seat['down']} face down")
+            parts.append(_("{n} face down", n=seat["down"]))
             if seat.get("up"):
-                parts.append("face up " + show_all(seat["up"]))
+                parts.append(_("face up {cards}", cards=show_all(seat["up"])))
         if seat.get("aside"):
-            parts.append("set aside " + show_all(seat["aside"]))
+            parts.append(_("set aside {cards}", cards=show_all(seat["aside"])))
         if seat.get("exchanged") is not None and obs.get("phase") in ("exchange", "bet"):
-            parts.append(f"exchanged {seat['exchanged']}")
+            parts.append(_("exchanged {n}", n=seat["exchanged"]))
         if seat.get("bought"):
-            parts.append(f"bought {seat['bought']}")
+            parts.append(_("bought {n}", n=seat["bought"]))
         lines.append(f"{who}: " + " · ".join(parts))
     return lines
 
@@ -201,19 +227,19 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     obs = observation
     embed = discord.Embed(title="Cripple Mr Onion", colour=COLOUR)
     embed.description = clip("\n".join(_status_lines(obs, names)), DESCRIPTION_LIMIT)
-    embed.add_field(name="Players", value=clip_lines_from_end(_seat_lines(obs, names), FIELD_VALUE_LIMIT) or "—",
+    embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(obs, names), FIELD_VALUE_LIMIT) or "—",
                     inline=False)
     specials = obs.get("specials") or {}
     if specials:
-        embed.add_field(name="Special cards on the table",
+        embed.add_field(name=_("Special cards on the table"),
                         value=clip(", ".join(f"{show(c)} {n}" for c, n in specials.items()), FIELD_VALUE_LIMIT),
                         inline=False)
     if obs.get("showdown"):
-        lines = [f"{'🏆 ' if s['player'] == obs.get('winner') else ''}{name_of(names, s['player'])}: {s['explanation']}"
-                 for s in obs["showdown"]]
-        embed.add_field(name="Showdown", value=clip("\n".join(lines), FIELD_VALUE_LIMIT), inline=False)
+        lines = [f"{'🏆 ' if s['player'] == obs.get('winner') else ''}{name_of(names, s['player'])}: "
+                 f"{explanation_text(s['explanation'])}" for s in obs["showdown"]]
+        embed.add_field(name=_("Showdown"), value=clip("\n".join(lines), FIELD_VALUE_LIMIT), inline=False)
     if recent:
-        embed.add_field(name="Recent", value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
+        embed.add_field(name=_("Recent"), value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
     embed.set_footer(text=footer_hint(obs))
     return fit_embed(embed)
 
@@ -221,11 +247,12 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
 def footer_hint(observation: Mapping[str, Any]) -> str:
     """The game's own footer: variant, piles, the ✦ legend, where the rules are."""
     obs = observation
-    variant = "Gambling" if obs.get("variant", "gambling") == "gambling" else "Plain (no chips)"
-    off = [f"#{n}" for n, _ in MODIFIERS if (obs.get("rules") or {}).get(f"mod{n}", "on") == "off"]
-    return (f"{variant} · pack {obs.get('deck_size', 0)} · discards {obs.get('discard_size', 0)}"
-            + (f" · modifiers off: {' '.join(off)}" if off else "")
-            + " · ✦ marks a special card · The rules: /rules onion")
+    variant = _("Gambling") if obs.get("variant", "gambling") == "gambling" else _("Plain (no chips)")
+    off = [f"#{n}" for n, *_texts in MODIFIERS if (obs.get("rules") or {}).get(f"mod{n}", "on") == "off"]
+    return (_("{variant} · pack {pack} · discards {discards}", variant=variant, pack=obs.get("deck_size", 0),
+              discards=obs.get("discard_size", 0))
+            + (" · " + _("modifiers off: {numbers}", numbers=" ".join(off)) if off else "")
+            + " · " + _("✦ marks a special card · The rules: /rules onion"))
 
 
 #: At most this many bankrolls are listed in a lobby (richest first).
@@ -241,65 +268,69 @@ def table_option_lines(options: Mapping[str, Any], carry: Mapping[str, Any] | No
     carry = carry or {}
     rounds = int(carry.get("round", 0))
     if str(get("variant")) == "plain":
-        lead = f"Plain variant, round {rounds + 1} of the session" if rounds else "Plain variant"
-        return [f"{lead}: no chips, no betting; the round's winner scores a win and deals next."]
-    stake, chips = int(get("stake")), plural(int(get("chips")), "chip")
-    rules = f"the Stake is {plural(stake, 'chip')} and a raise is at most {plural(int(get('raise_cap')) * stake, 'chip')}."
+        if rounds:
+            return [_("Plain variant, round {round} of the session: no chips, no betting; the round's winner scores a "
+                      "win and deals next.", round=rounds + 1)]
+        return [_("Plain variant: no chips, no betting; the round's winner scores a win and deals next.")]
+    stake, starting = int(get("stake")), chips(int(get("chips")))
+    rules = _("the Stake is {stake} and a raise is at most {cap}.", stake=chips(stake),
+              cap=chips(int(get("raise_cap")) * stake))
     banks = {int(p): int(v) for p, v in (carry.get("bankrolls") or {}).items()}
     if not banks:
-        return [f"Gambling: everyone starts with {chips}; {rules}"]
+        return [_("Gambling: everyone starts with {chips}; {rules}", chips=starting, rules=rules)]
     richest = sorted(banks, key=lambda p: (-banks[p], p))
     listed = ", ".join(f"{computer.name(p)} {banks[p]}" for p in richest[:LOBBY_BANKROLLS])
-    more = f" and {len(richest) - LOBBY_BANKROLLS} more" if len(richest) > LOBBY_BANKROLLS else ""
-    lines = [f"Gambling, round {rounds + 1} of the session: bankrolls carry over ({listed}{more}); "
-             f"a newcomer starts with {chips}; {rules}"]
+    if len(richest) > LOBBY_BANKROLLS:
+        listed = _("{listed} and {count} more", listed=listed, count=len(richest) - LOBBY_BANKROLLS)
+    lines = [_("Gambling, round {round} of the session: bankrolls carry over ({listed}); a newcomer starts with "
+               "{chips}; {rules}", round=rounds + 1, listed=listed, chips=starting, rules=rules)]
     if int(carry.get("pot", 0)):
-        lines.append(f"The Pot of {plural(int(carry['pot']), 'chip')} from the last round, which everybody folded, "
-                     "is this round's ante: nobody antes.")
+        lines.append(_("The Pot of {chips} from the last round, which everybody folded, is this round's ante: "
+                       "nobody antes.", chips=chips(int(carry["pot"]))))
     return lines
 
 
 def _your_task(obs: Mapping[str, Any]) -> str:
     viewer = obs.get("viewer")
     if obs.get("over"):
-        return "The round is over."
+        return _("The round is over.")
     if obs.get("offered"):
-        return "Choose the card that takes the special card's place."
+        return _("Choose the card that takes the special card's place.")
     if any(t["player"] == viewer and t["kind"] == "disclose" for t in obs.get("tasks") or []):
-        return "The Archchancellor makes you disclose one face-down card: choose it."
+        return _("The Archchancellor makes you disclose one face-down card: choose it.")
     if viewer not in (obs.get("current") or []):
-        return "Waiting for your turn."
+        return _("Waiting for your turn.")
     duel = obs.get("duel") or {}
     if obs.get("phase") == "duel" and duel.get("step") == "challenge":
         if obs.get("may_show"):
-            return "Your turn: your hand equals or beats the hand laid. Show it (or lay it otherwise), or play a modifier first."
-        return ("Your turn: your hand cannot equal or beat the hand laid as it is. Lay it otherwise or play a "
-                "modifier that changes that (if offered), or concede.")
+            return _("Your turn: your hand equals or beats the hand laid. Show it (or lay it otherwise), or play a modifier first.")
+        return _("Your turn: your hand cannot equal or beat the hand laid as it is. Lay it otherwise or play a "
+                 "modifier that changes that (if offered), or concede.")
     owed = (obs.get("owed") or {}).get(str(viewer))
-    hint = step_hint(obs, "to act")
+    hint = step_hint(obs, _("to act"))
     if owed:
-        return f"Your turn {hint}. You owe {plural(owed, 'chip')}."
+        return _("Your turn {hint}. You owe {chips}.", hint=hint, chips=chips(owed))
     if obs.get("phase") == "bet" and obs.get("step") == "respond":
-        return f"Your turn {hint}. The Dealer named nothing: matching costs nothing."
-    return f"Your turn {hint}."
+        return _("Your turn {hint}. The Dealer named nothing: matching costs nothing.", hint=hint)
+    return _("Your turn {hint}.", hint=hint)
 
 
 def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
     """One player's private view, from that player's observation."""
     obs = observation
     down, up = obs.get("hand") or [], obs.get("face_up") or []
-    embed = discord.Embed(title=f"Your cards: {len(down) + len(up)}", colour=COLOUR)
-    lines = [f"**Face down:** {show_all(down)}", f"**Face up:** {show_all(up)}"]
+    embed = discord.Embed(title=_("Your cards: {n}", n=len(down) + len(up)), colour=COLOUR)
+    lines = [_("**Face down:** {cards}", cards=show_all(down)), _("**Face up:** {cards}", cards=show_all(up))]
     mine = obs.get("hand_specials") or {}
     if mine:
-        lines.append("**Special:** " + ", ".join(f"{show(c)} {n}" for c, n in mine.items()))
+        lines.append(_("**Special:** {cards}", cards=", ".join(f"{show(c)} {n}" for c, n in mine.items())))
     if obs.get("offered"):
-        lines.append("**Offered:** " + show_all(obs["offered"]))
+        lines.append(_("**Offered:** {cards}", cards=show_all(obs["offered"])))
     seat = next((s for s in obs.get("seats", []) if s["player"] == obs.get("viewer")), None)
     if seat and obs.get("variant") == "gambling":
-        lines.append(f"**Your chips:** {seat['chips']} · Pot {obs.get('pot', 0)}")
+        lines.append(_("**Your chips:** {chips} · Pot {pot}", chips=seat["chips"], pot=obs.get("pot", 0)))
     if seat and seat.get("eights_wild"):
-        lines.append("Your eights are wild.")
+        lines.append(_("Your eights are wild."))
     lines += ["", f"**{_your_task(obs)}**"]
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     return fit_embed(embed)
@@ -310,48 +341,54 @@ def _label(action: Action) -> tuple[str, str, str]:
     kind, arg = action.kind, action.arg
     if kind == "discard":
         if not action.cards:
-            return "Keep all five", "button", "primary"
-        return "Discard " + " ".join(show(str(c)) for c in action.cards), "select", "secondary"
+            return _("Keep all five"), "button", "primary"
+        return _("Discard {cards}", cards=" ".join(show(str(c)) for c in action.cards)), "select", "secondary"
     if kind == "fold":
-        return "Fold", "button", "danger"
+        return pgettext("onion button", "Fold"), "button", "danger"
     if kind == "bet":
-        return (f"Bet {arg}" if arg != "0" else "Bet nothing"), "button", "primary"
+        return (_("Bet {amount}", amount=arg) if arg != "0" else _("Bet nothing")), "button", "primary"
     if kind == "match":
-        return "Match", "button", "success"
+        return pgettext("onion button", "Match"), "button", "success"
     if kind == "raise":
-        return f"Match and raise {arg}", "button", "primary"
+        return _("Match and raise {amount}", amount=arg), "button", "primary"
     if kind == "bid":
-        return f"Bid {arg}", "button", "primary"
+        return _("Bid {amount}", amount=arg), "button", "primary"
     if kind == "decline":
-        return "Decline", "button", "secondary"
+        return pgettext("onion button", "Decline"), "button", "secondary"
     if kind == "buy":
-        return (f"Buy {plural(int(arg), 'card')} face down" if arg != "0" else "Buy none"), "button", "primary"
+        return (ngettext("Buy {n} card face down", "Buy {n} cards face down", int(arg)) if arg != "0"
+                else _("Buy none")), "button", "primary"
     if kind == "extra":
-        return (f"Extra bet {arg}" if arg != "0" else "No extra bet"), "button", "primary"
+        return (_("Extra bet {amount}", amount=arg) if arg != "0" else _("No extra bet")), "button", "primary"
     if kind == "pass":
-        return "Pass the dealership", "button", "danger"
+        return _("Pass the dealership"), "button", "danger"
     if kind == "declare":
-        return POWER_LABELS.get(arg, "Declare " + show(str(action.cards[0]))), "button", "primary"
+        power = POWER_LABELS.get(arg)
+        return (_(power) if power else _("Declare {card}", card=show(str(action.cards[0])))), "button", "primary"
     if kind == "rewild":
-        return "Make my eights wild again (the Lady)", "button", "primary"
+        return _("Make my eights wild again (the Lady)"), "button", "primary"
     if kind == "done":
-        return "Done declaring", "button", "success"
+        return _("Done declaring"), "button", "success"
     if kind == "show":
-        return "Show my hand (it equals or beats)", "button", "success"
+        return _("Show my hand (it equals or beats)"), "button", "success"
     if kind == "rearrange":
         if arg == "best":
-            return "Re-form my hand at its best (once)", "button", "primary"
-        return f"Lay a {arg.replace('-', ' ')} first (escapes the cripple)", "button", "primary"
+            return _("Re-form my hand at its best (once)"), "button", "primary"
+        return _("Lay a {grouping} first (escapes the cripple)", grouping=arg.replace("-", " ")), "button", "primary"
     if kind == "concede":
-        return "Concede", "button", "danger"
-    if kind in ("pick", "disclose"):
-        verb = "Take" if kind == "pick" else "Disclose"
-        return f"{verb} {show(str(action.cards[0]))}", "select", "primary"
+        return pgettext("onion button", "Concede"), "button", "danger"
+    if kind == "pick":
+        return _("Take {card}", card=show(str(action.cards[0]))), "select", "primary"
+    if kind == "disclose":
+        return _("Disclose {card}", card=show(str(action.cards[0]))), "select", "primary"
     return action.code(), "button", "secondary"
 
 
-#: Verbs of the "any amount" form, for the amounts the rules accept in a range.
-AMOUNT_VERBS = {"bet": "Bet", "raise": "Match and raise", "bid": "Bid", "extra": "Extra bet"}
+#: The "any amount" form's button, for the amounts the rules accept in a range.
+AMOUNT_VERBS = {"bet": N_("Bet another amount ({low}–{high})…"),
+                "raise": N_("Match and raise another amount ({low}–{high})…"),
+                "bid": N_("Bid another amount ({low}–{high})…"),
+                "extra": N_("Extra bet another amount ({low}–{high})…")}
 MAX_DISCARD = 4
 
 
@@ -364,7 +401,7 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
     discards = [a for a in legal if a.kind == "discard" and a.cards]
     if discards:
         hand = [str(a.cards[0]) for a in discards if len(a.cards) == 1]  # the hand, in its order
-        out.append(Control(Action("discard"), label=f"Discard 1 to {MAX_DISCARD} cards…", place="multi",
+        out.append(Control(Action("discard"), label=_("Discard 1 to {most} cards…", most=MAX_DISCARD), place="multi",
                            choices=tuple((code, show(code)) for code in hand), max_values=MAX_DISCARD))
     amounts: dict[str, list[int]] = {}
     owed = (observation.get("owed") or {}).get(str(observation.get("viewer")), 0)
@@ -372,7 +409,7 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
         if action.kind == "discard" and action.cards:
             continue
         if action.kind == "match":  # the price on the button: what matching costs now
-            label = f"Match {plural(owed, 'chip')}" if owed else "Match (nothing to pay)"
+            label = _("Match {chips}", chips=chips(owed)) if owed else _("Match (nothing to pay)")
             out.append(Control(action, label=clip(label, BUTTON_LABEL_LIMIT), place="button", style="success"))
             continue
         if action.kind in AMOUNT_VERBS and action.arg.isdigit():
@@ -383,7 +420,7 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
     for kind, values in amounts.items():
         low, high = min(values), max(values)
         if high > low:  # quick amounts list the range's ends: a form is worth it only for a range
-            label = f"{AMOUNT_VERBS[kind]} another amount ({low}–{high})…"
+            label = _(AMOUNT_VERBS[kind], low=low, high=high)
             out.append(Control(Action(kind), label=clip(label, BUTTON_LABEL_LIMIT), place="amount", style="secondary"))
     return out
 
@@ -396,82 +433,109 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         who = name_of(names, event.player)
         kind = event.kind
         if kind == "ante":
-            lines.append(f"Round opens: the Pot holds {d.get('pot')}"
-                         + (" (carried over, no ante)" if d.get("carried") else f" (everyone antes {d.get('stake')})"))
+            if d.get("carried"):
+                lines.append(_("Round opens: the Pot holds {pot} (carried over, no ante)", pot=d.get("pot")))
+            else:
+                lines.append(_("Round opens: the Pot holds {pot} (everyone antes {stake})", pot=d.get("pot"),
+                               stake=d.get("stake")))
         elif kind == "exchange":
             n = d.get("count", 0)
-            lines.append(f"{who} folded by discarding all five" if n == 5 else f"{who} exchanged {n} card{'s' * (n != 1)}")
+            lines.append(_("{who} folded by discarding all five", who=who) if n == 5
+                         else ngettext("{who} exchanged {n} card", "{who} exchanged {n} cards", n, who=who))
         elif kind == "bet":
-            lines.append(f"{who} (Dealer) names {plural(int(d.get('amount') or 0), 'chip')}")
+            lines.append(_("{who} (Dealer) names {chips}", who=who, chips=chips(int(d.get("amount") or 0))))
         elif kind == "match":
             raise_by = d.get("raise")
-            lines.append(f"{who} matched {d.get('amount')}" + (f" and raised {raise_by}" if raise_by else ""))
+            if raise_by:
+                lines.append(_("{who} matched {amount} and raised {raise_by}", who=who, amount=d.get("amount"),
+                               raise_by=raise_by))
+            else:
+                lines.append(_("{who} matched {amount}", who=who, amount=d.get("amount")))
         elif kind == "collective_raise":
-            lines.append(f"The Dealer must match the collective raise of {plural(int(d.get('total') or 0), 'chip')} or fold")
+            lines.append(_("The Dealer must match the collective raise of {chips} or fold",
+                           chips=chips(int(d.get("total") or 0))))
         elif kind == "fold":
-            lines.append(f"{who} {'left and folded' if d.get('reason') == 'left' else 'folded'}")
+            lines.append(_("{who} left and folded", who=who) if d.get("reason") == "left" else _("{who} folded", who=who))
         elif kind == "auction":
-            lines.append("The Dealer folded: the dealership is up for auction")
+            lines.append(_("The Dealer folded: the dealership is up for auction"))
         elif kind == "bid":
-            lines.append(f"{who} bids {d.get('bid')} for the dealership")
+            lines.append(_("{who} bids {bid} for the dealership", who=who, bid=d.get("bid")))
         elif kind == "decline":
-            lines.append(f"{who} declines" + (f" (their bid of {d['bid']} goes into the Pot)" if d.get("bid") else ""))
+            lines.append(_("{who} declines (their bid of {bid} goes into the Pot)", who=who, bid=d["bid"]) if d.get("bid")
+                         else _("{who} declines", who=who))
         elif kind == "new_dealer":
-            how = "takes the passed dealership" if d.get("passed") else f"is the new Dealer for a bid of {plural(int(d.get('bid') or 0), 'chip')}"
-            lines.append(f"{who} {how}")
+            if d.get("passed"):
+                lines.append(_("{who} takes the passed dealership", who=who))
+            else:
+                lines.append(_("{who} is the new Dealer for a bid of {chips}", who=who, chips=chips(int(d.get("bid") or 0))))
         elif kind == "bought":
             n, up = d.get("count", 0), d.get("face_up") or []
-            got = [f"bought {plural(n, 'card')} face down"] if n else []
-            got += [f"gets {show_all(up)} face up"] if up else []
-            lines.append(f"{who} {' and '.join(got) or 'gets no cards'}")
+            if n and up:
+                lines.append(ngettext("{who} bought {n} card face down and gets {cards} face up",
+                                      "{who} bought {n} cards face down and gets {cards} face up", n,
+                                      who=who, cards=show_all(up)))
+            elif n:
+                lines.append(ngettext("{who} bought {n} card face down", "{who} bought {n} cards face down", n, who=who))
+            elif up:
+                lines.append(_("{who} gets {cards} face up", who=who, cards=show_all(up)))
+            else:
+                lines.append(_("{who} gets no cards", who=who))
         elif kind == "extra":
             amount = int(d.get("amount") or 0)
-            lines.append(f"{who} makes an extra bet of {plural(amount, 'chip')}" if amount
-                         else f"{who} makes no extra bet")
+            lines.append(_("{who} makes an extra bet of {chips}", who=who, chips=chips(amount)) if amount
+                         else _("{who} makes no extra bet", who=who))
         elif kind == "extra_total":
-            total = plural(int(d.get("total") or 0), "chip")
-            lines.append(f"Extra bets total {total}: the Dealer matches or passes the dealership")
+            lines.append(_("Extra bets total {chips}: the Dealer matches or passes the dealership",
+                           chips=chips(int(d.get("total") or 0))))
         elif kind == "pass":
-            lines.append(f"{who} passes the dealership on")
+            lines.append(_("{who} passes the dealership on", who=who))
         elif kind == "declared":
-            forced = " (forced)" if d.get("forced") else ""
-            lines.append(f"{who} declares {show(d.get('card'))} {d.get('name')}{forced}")
+            fields = {"who": who, "card": show(d.get("card")), "name": d.get("name")}
+            lines.append(_("{who} declares {card} {name} (forced)", **fields) if d.get("forced")
+                         else _("{who} declares {card} {name}", **fields))
         elif kind == "picked":
             card = f" {show(d['card'])}" if d.get("card") else ""
-            lines.append(f"{who} took a replacement{card}" + (" (time ran out)" if d.get("timeout") else ""))
+            lines.append(_("{who} took a replacement{card} (time ran out)", who=who, card=card) if d.get("timeout")
+                         else _("{who} took a replacement{card}", who=who, card=card))
         elif kind == "disclosed":
-            lines.append(f"{who} discloses {show(d.get('card'))}" + (" (time ran out)" if d.get("timeout") else ""))
+            lines.append(_("{who} discloses {card} (time ran out)", who=who, card=show(d.get("card"))) if d.get("timeout")
+                         else _("{who} discloses {card}", who=who, card=show(d.get("card"))))
         elif kind == "archchancellor_wild":
             if d.get("wild"):
-                lines.append("Nobody holds Death: the Archchancellor is wild this round")
+                lines.append(_("Nobody holds Death: the Archchancellor is wild this round"))
         elif kind == "rewild":
-            lines.append(f"{who} makes their own eights wild again with the Lady")
+            lines.append(_("{who} makes their own eights wild again with the Lady", who=who))
         elif kind == "showdown":
-            lines.append(f"{who}: {d.get('explanation')}")
+            lines.append(f"{who}: {explanation_text(str(d.get('explanation')))}")
         elif kind == "duel_start":
-            lines.append("The showdown, hand against hand: the Elder lays their hand first")
+            lines.append(_("The showdown, hand against hand: the Elder lays their hand first"))
         elif kind == "duel":
-            lines.append(f"{name_of(names, d.get('challenger'))} is brought in against {name_of(names, d.get('champion'))}")
+            lines.append(_("{challenger} is brought in against {champion}", challenger=name_of(names, d.get("challenger")),
+                           champion=name_of(names, d.get("champion"))))
         elif kind == "duel_lead":
-            how = " (a complete tie: seniority)" if d.get("tie") else ""
-            lines.append(f"{name_of(names, d.get('winner'))}'s hand beats {name_of(names, d.get('loser'))}'s{how}")
+            fields = {"winner": name_of(names, d.get("winner")), "loser": name_of(names, d.get("loser"))}
+            lines.append(_("{winner}'s hand beats {loser}'s (a complete tie: seniority)", **fields) if d.get("tie")
+                         else _("{winner}'s hand beats {loser}'s", **fields))
         elif kind == "concede":
-            why = " (no answer left)" if d.get("forced") else ""
-            lines.append(f"{who} concedes to {name_of(names, d.get('winner'))}{why}")
+            fields = {"who": who, "winner": name_of(names, d.get("winner"))}
+            lines.append(_("{who} concedes to {winner} (no answer left)", **fields) if d.get("forced")
+                         else _("{who} concedes to {winner}", **fields))
         elif kind == "reformed":
-            lines.append(f"{who} re-forms: {d.get('explanation')}")
+            lines.append(_("{who} re-forms: {explanation}", who=who, explanation=explanation_text(str(d.get("explanation")))))
         elif kind == "rearranged":
-            lines.append(f"{who} re-forms their hand: {d.get('explanation')}")
+            lines.append(_("{who} re-forms their hand: {explanation}", who=who,
+                           explanation=explanation_text(str(d.get("explanation")))))
         elif kind == "crippled":
-            lines.append(f"🧅 {who} cripples {name_of(names, d.get('victim'))} with a {d.get('run')}")
+            lines.append(_("🧅 {who} cripples {victim} with a {run}", who=who, victim=name_of(names, d.get("victim")),
+                           run=d.get("run")))
         elif kind == "won":
-            lines.append(f"🏆 {who} takes the Pot of {d.get('pot')}")
+            lines.append(_("🏆 {who} takes the Pot of {pot}", who=who, pot=d.get("pot")))
         elif kind == "all_fold":
-            lines.append(f"Everybody folds: the Pot of {d.get('pot')} carries to the next round")
+            lines.append(_("Everybody folds: the Pot of {pot} carries to the next round", pot=d.get("pot")))
         elif kind == "rebuy":
-            lines.append(f"{who} buys back in with {d.get('chips')} chips")
+            lines.append(_("{who} buys back in with {chips} chips", who=who, chips=d.get("chips")))
         elif kind == "player_removed":
-            lines.append(f"{who} left the table")
+            lines.append(_("{who} left the table", who=who))
     return lines
 
 
@@ -504,40 +568,50 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     for seat in obs.get("seats", []):
         p = seat["player"]
         label = seat_label(players, p, names)
-        who = seat_spoken(players, p, names, role=seat.get("role") or "")
+        who = seat_spoken(players, p, names, role=role_text(seat.get("role") or ""))
         if seat.get("role"):
-            label += f" · {seat['role']}"
+            label += f" · {role_text(seat['role'])}"
         if seat.get("out"):
-            rows.append(CardRow(f"{label} · sitting out", deck="onion", spoken=f"{who} sits out, with no chips for the Stake"))
+            rows.append(CardRow(label + " · " + _("sitting out"), deck="onion",
+                                spoken=_("{who} sits out, with no chips for the Stake", who=who)))
             continue
         if seat.get("left"):
-            rows.append(CardRow(f"{label} · left the table", deck="onion", spoken=f"{who} left the game"))
+            rows.append(CardRow(label + " · " + _("left the table"), deck="onion", spoken=_("{who} left the game", who=who)))
             continue
         if seat.get("folded"):
-            rows.append(CardRow(f"{label} · folded", deck="onion", spoken=f"{who} folded"))
+            rows.append(CardRow(label + " · " + pgettext("onion seat", "folded"), deck="onion",
+                                spoken=_("{who} folded", who=who)))
             continue
         status = ""
         if p == obs.get("winner"):
-            label += " · wins"
-            status = ". They win the round"
+            label += " · " + pgettext("onion seat", "wins")
+            status = ". " + _("They win the round")
         elif p in current and not obs.get("over"):
-            label += " · to act"
-            status = ". It is their turn"
+            label += " · " + pgettext("onion seat", "to act")
+            status = ". " + _("It is their turn")
         if p in shown:  # the revealed hand, grouping by grouping as the label names them
             entry = shown[p]
-            groupings = ", ".join(entry.get("groupings") or []) or "no grouping"
+            groupings = ", ".join(grouping_text(g) for g in entry.get("groupings") or []) or _("no grouping")
             label += " · " + groupings
+            # {cards} is left for the picture to fill with the cards it shows.
             rows.append(CardRow(label, _art(entry.get("grouped") or entry["cards"]), deck="onion",
-                                spoken=f"{who} shows {{cards}}: {groupings}" + status))
+                                spoken=_("{who} shows {cards}: {groupings}", who=who, groupings=groupings,
+                                         cards="{cards}") + status))
         else:
             up = seat.get("up") or []
-            label += f" · {seat['down']} face down" + (f", {len(up)} face up" if up else "")
-            spoken = f"{who} has {seat['down']} {'card' if seat['down'] == 1 else 'cards'} face down" + ("; face up: {cards}" if up else "")
+            label += " · " + (_("{down} face down, {up} face up", down=seat["down"], up=len(up)) if up
+                              else _("{down} face down", down=seat["down"]))
+            if up:
+                spoken = ngettext("{who} has {n} card face down; face up: {cards}",
+                                  "{who} has {n} cards face down; face up: {cards}", seat["down"], who=who, cards="{cards}")
+            else:
+                spoken = ngettext("{who} has {n} card face down", "{who} has {n} cards face down", seat["down"], who=who)
             rows.append(CardRow(label, _art(up), face_down=seat["down"], deck="onion", spoken=spoken + status))
         if seat.get("aside"):
-            rows.append(CardRow(f"{seat_label(players, p, names)} · set aside, no longer in the hand",
+            rows.append(CardRow(seat_label(players, p, names) + " · " + _("set aside, no longer in the hand"),
                                 _art(seat["aside"]), deck="onion",
-                                spoken=f"{seat_spoken(players, p, names)} set aside {{cards}}, no longer in the hand"))
+                                spoken=_("{who} set aside {cards}, no longer in the hand",
+                                         who=seat_spoken(players, p, names), cards="{cards}")))
     return rows
 
 
@@ -549,40 +623,46 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     down, up = obs.get("hand") or [], obs.get("face_up") or []
     seat = next((s for s in obs.get("seats", []) if s["player"] == obs.get("viewer")), None)
     rows: list[CardRow] = []
+    # {cards} in a spoken text is left for the picture to fill with the cards it shows.
     if down or up:
-        rows.append(CardRow(f"Your face-down cards · {len(down)} (only you see them)", _art(down), deck="onion",
-                            spoken=f"Your {plural(len(down), 'face-down card')}, which only you see: {{cards}}" if down
-                            else "You have no face-down cards"))
+        rows.append(CardRow(_("Your face-down cards · {n} (only you see them)", n=len(down)), _art(down), deck="onion",
+                            spoken=ngettext("Your {n} face-down card, which only you see: {cards}",
+                                            "Your {n} face-down cards, which only you see: {cards}", len(down),
+                                            cards="{cards}") if down
+                            else _("You have no face-down cards")))
         if up:
-            rows.append(CardRow(f"Your face-up cards · {len(up)}", _art(up), deck="onion",
-                                spoken=f"Your {plural(len(up), 'face-up card')}: {{cards}}"))
+            rows.append(CardRow(_("Your face-up cards · {n}", n=len(up)), _art(up), deck="onion",
+                                spoken=ngettext("Your {n} face-up card: {cards}", "Your {n} face-up cards: {cards}",
+                                                len(up), cards="{cards}")))
     else:
         folded = bool(seat and seat.get("folded"))
-        rows.append(CardRow(f"Your cards: none{' (folded)' if folded else ''}", deck="onion",
-                            spoken="You folded, so you have no cards" if folded else "You have no cards"))
+        rows.append(CardRow(_("Your cards: none (folded)") if folded else _("Your cards: none"), deck="onion",
+                            spoken=_("You folded, so you have no cards") if folded else _("You have no cards")))
     if seat and seat.get("aside"):
-        rows.append(CardRow("Set aside, no longer in your hand", _art(seat["aside"]), deck="onion",
-                            spoken="You set aside {cards}; it is no longer in your hand"))
+        rows.append(CardRow(_("Set aside, no longer in your hand"), _art(seat["aside"]), deck="onion",
+                            spoken=_("You set aside {cards}; it is no longer in your hand", cards="{cards}")))
     if obs.get("offered"):
-        rows.append(CardRow("Offered: take one in the special card's place", _art(obs["offered"]), deck="onion",
-                            spoken="Offered to you in the special card's place, take one: {cards}"))
+        rows.append(CardRow(_("Offered: take one in the special card's place"), _art(obs["offered"]), deck="onion",
+                            spoken=_("Offered to you in the special card's place, take one: {cards}", cards="{cards}")))
     return rows
 
 
 def _people(players: Sequence[int]) -> str:
     names = [computer.name(p) for p in players]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def _lost_on(mine: Sequence[str], theirs: Sequence[str]) -> str:
     """Why a hand with groupings ``mine`` lost to the winner's ``theirs`` (highest first)."""
-    top = mine[0] if mine else "no grouping"
+    top = grouping_text(mine[0]) if mine else _("no grouping")
     for i in range(max(len(mine), len(theirs))):
-        a = mine[i] if i < len(mine) else "nothing"
-        b = theirs[i] if i < len(theirs) else "nothing"
+        a = grouping_text(mine[i]) if i < len(mine) else _("nothing")
+        b = grouping_text(theirs[i]) if i < len(theirs) else _("nothing")
         if a != b:
-            return top if i == 0 else f"{top} too, lost on the {ordinal(i + 1)} grouping: {a} against {b}"
-    return f"{top}, the same groupings: the tie goes to seniority"
+            # Translators: {ordinal} is English ("2nd"); {n} is the plain number (2).
+            return top if i == 0 else _("{top} too, lost on the {ordinal} grouping: {a} against {b}", top=top,
+                                        ordinal=ordinal(i + 1), n=i + 1, a=a, b=b)
+    return _("{top}, the same groupings: the tie goes to seniority", top=top)
 
 
 def final_text(obs: Mapping[str, Any]) -> str:
@@ -595,48 +675,53 @@ def final_text(obs: Mapping[str, Any]) -> str:
     out = [s["player"] for s in seats if s.get("out")]
     tail = []
     if folded:
-        tail.append(f"Folded: {_people(folded)}.")
+        tail.append(_("Folded: {names}.", names=_people(folded)))
     if left:
-        tail.append(f"Left: {_people(left)}.")
+        tail.append(_("Left: {names}.", names=_people(left)))
     if out:
-        tail.append(f"Sat out: {_people(out)}.")
+        tail.append(_("Sat out: {names}.", names=_people(out)))
     winner = obs.get("winner")
     if obs.get("outcome") in ("all_fold", "abandoned") or winner is None:
-        text = "🤝 Everybody folded: nobody won the Cripple Mr Onion round."
+        text = _("🤝 Everybody folded: nobody won the Cripple Mr Onion round.")
         if obs.get("outcome") == "abandoned":
-            text = "🤝 The Dealer left: the Cripple Mr Onion round was abandoned and nobody won it."
+            text = _("🤝 The Dealer left: the Cripple Mr Onion round was abandoned and nobody won it.")
         if obs.get("pot"):
-            text += f" The Pot of {plural(int(obs['pot']), 'chip')} carries to the next round."
+            text += " " + _("The Pot of {chips} carries to the next round.", chips=chips(int(obs["pot"])))
         return text
     who = computer.name(winner)
     if obs.get("outcome") == "last":
-        return " ".join([f"🏆 {who} won the Cripple Mr Onion round as the last player in.", *tail])
+        return " ".join([_("🏆 {who} won the Cripple Mr Onion round as the last player in.", who=who), *tail])
     shown = {s["player"]: s for s in obs.get("showdown") or []}
     mine = shown.get(winner, {})
     groupings = list(mine.get("groupings") or [])
+    named = [grouping_text(g) for g in groupings]
     victim = mine.get("cripples")
     if victim is not None:
         beaten_top = (shown.get(victim, {}).get("groupings") or ["Onion"])[0]
-        how = f"by crippling {computer.name(victim)}'s {beaten_top} with a running flush"
+        line = _("🏆 {who} won the Cripple Mr Onion round by crippling {victim}'s {grouping} with a running flush.",
+                 who=who, victim=computer.name(victim), grouping=grouping_text(beaten_top))
     elif obs.get("outcome") == "seniority":
-        how = f"on a complete tie, by seniority ({', '.join(groupings) or 'no grouping'})"
+        line = _("🏆 {who} won the Cripple Mr Onion round on a complete tie, by seniority ({groupings}).", who=who,
+                 groupings=", ".join(named) or _("no grouping"))
     else:
-        how = f"at the showdown ({', '.join(groupings[:2]) or 'no grouping'}{', ...' if len(groupings) > 2 else ''})"
+        shortlist = (", ".join(named[:2]) or _("no grouping")) + (", ..." if len(named) > 2 else "")
+        line = _("🏆 {who} won the Cripple Mr Onion round at the showdown ({groupings}).", who=who, groupings=shortlist)
     beaten = []
     for p, entry in shown.items():
         if p == winner:
             continue
         theirs = list(entry.get("groupings") or [])
+        top = grouping_text(theirs[0]) if theirs else _("no grouping")
         if entry.get("conceded"):
-            why = f"conceded with {theirs[0] if theirs else 'no grouping'}"
+            why = _("conceded with {grouping}", grouping=top)
         elif p == victim:
-            why = "crippled"
+            why = _("crippled")
         else:
-            why = (theirs[0] if theirs else "no grouping") if victim is not None else _lost_on(theirs, groupings)
+            why = top if victim is not None else _lost_on(theirs, groupings)
         beaten.append(f"{computer.name(p)} ({why})")
-    lines = [f"🏆 {who} won the Cripple Mr Onion round {how}."]
+    lines = [line]
     if beaten:
-        lines.append(f"Beaten: {'; '.join(beaten)}.")
+        lines.append(_("Beaten: {hands}.", hands="; ".join(beaten)))
     return " ".join(lines + tail)
 
 
@@ -662,15 +747,20 @@ def session_summary(carry: Mapping[str, Any]) -> str:
     wins = {int(p): int(v) for p, v in (carry.get("wins") or {}).items()}
     rebuys = {int(p): int(v) for p, v in (carry.get("rebuys") or {}).items()}
     rounds = int(carry.get("round", 0))
-    lines = [f"{plural(rounds, 'round')} played."]
+    lines = [ngettext("{n} round played.", "{n} rounds played.", rounds)]
     if carry.get("variant") == PLAIN_VARIANT:
         for p in sorted(set(banks) | set(wins), key=lambda p: (-wins.get(p, 0), p)):
-            lines.append(f"{computer.name(p)}: {plural(wins.get(p, 0), 'round')} won")
+            lines.append(ngettext("{name}: {n} round won", "{name}: {n} rounds won", wins.get(p, 0), name=computer.name(p)))
         return "\n".join(lines)
     for p in sorted(banks, key=lambda p: (-banks[p], p)):
-        extra = f", rebought {rebuys[p]}" if rebuys.get(p) else ""
-        lines.append(f"{computer.name(p)}: {plural(banks[p], 'chip')} ({plural(wins.get(p, 0), 'round')} won{extra})")
+        won = ngettext("{n} round won", "{n} rounds won", wins.get(p, 0))
+        if rebuys.get(p):
+            won = _("{won}, rebought {rebought}", won=won, rebought=rebuys[p])
+        lines.append(f"{computer.name(p)}: {chips(banks[p])} ({won})")
     if int(carry.get("pot", 0)):
-        lines.append(f"{plural(int(carry['pot']), 'chip')} were left in the pot by the last round, which everyone folded; they go to nobody.")
+        # Translators: the English singular is as the game has always said it.
+        lines.append(ngettext("{n} chip were left in the pot by the last round, which everyone folded; they go to nobody.",
+                              "{n} chips were left in the pot by the last round, which everyone folded; they go to nobody.",
+                              int(carry["pot"])))
     return "\n".join(lines)
 

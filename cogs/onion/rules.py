@@ -36,6 +36,7 @@ from bot.cards import seeded_rng, shuffled
 from bot.engine import (
     Action, Event, Game, GameOver, HouseRule, IllegalAction, NotYourTurn, RuleError, UnknownPlayer,
 )
+from bot.i18n import N_, _
 from cogs.onion.scoring import (
     ARCHCHANCELLOR, DEATH, FATE, FOOL, GREAT_ATUIN, LADY, SENDER_OF_EIGHT, SPECIAL_CARDS,
     Arrangement, Card, Grouping, ScoringContext, best_arrangement, grouping_order, onion_deck,
@@ -47,45 +48,61 @@ from cogs.onion.scoring import (
 GAMBLING = "gambling"
 PLAIN_VARIANT = "plain"
 
-#: What each modifier switch controls (key "mod0".."mod11").
-MODIFIERS: tuple[tuple[int, str], ...] = (
-    (0, "Crippling: a nine/ten-card running flush cripples a Greater (ten: also a Lesser) Onion"),
-    (1, "Null eights: an eight may count 0 in onions; the next round eights are wild"),
-    (2, "Wild crippling: with wild eights the running flush needs no more wild cards than the Onion"),
-    (3, "The Octavo: eight wild eights beat every Lesser Onion and cannot be crippled"),
-    (4, "The Lady (Q♠): replaced by one of the next two cards; with wild eights she devalues an ace"),
-    (5, "Fate (K🏆): zeroes the Lady user's aces, or stops wild eights"),
-    (6, "Great A'Tuin (Q🪙): shift 8 points from one card to another"),
-    (7, "The Elephants: four nines/tens with Q🪙 make a Double Onion"),
-    (8, "The Sender of Eight (J♦): zeroes aces of eight users; declared at once when eights are wild"),
-    (9, "Death (K⚔): a visible K⚔ keeps one picture out of Double (Triple) Onions"),
-    (10, "The Archchancellor (J🪄): no eights as 8; forces Death out, or turns wild"),
-    (11, "The Fool (J♣): declared before the showdown, bagels and Onions change places"),
+#: Each modifier switch (key "mod0".."mod11"): its description, and its sentence when it
+#: is on and when it is off (what the lobby and /settings show, translated there).
+MODIFIERS: tuple[tuple[int, str, str, str], ...] = (
+    (0, N_("Modifier #0: Crippling: a nine/ten-card running flush cripples a Greater (ten: also a Lesser) Onion."),
+     N_("Modifier #0, crippling, is in play: a nine/ten-card running flush cripples a Greater (ten: also a Lesser) Onion."),
+     N_("Modifier #0, crippling, is switched off.")),
+    (1, N_("Modifier #1: Null eights: an eight may count 0 in onions; the next round eights are wild."),
+     N_("Modifier #1, null eights, is in play: an eight may count 0 in onions; the next round eights are wild."),
+     N_("Modifier #1, null eights, is switched off.")),
+    (2, N_("Modifier #2: Wild crippling: with wild eights the running flush needs no more wild cards than the Onion."),
+     N_("Modifier #2, wild crippling, is in play: with wild eights the running flush needs no more wild cards than the Onion."),
+     N_("Modifier #2, wild crippling, is switched off.")),
+    (3, N_("Modifier #3: The Octavo: eight wild eights beat every Lesser Onion and cannot be crippled."),
+     N_("Modifier #3, the Octavo, is in play: eight wild eights beat every Lesser Onion and cannot be crippled."),
+     N_("Modifier #3, the Octavo, is switched off.")),
+    (4, N_("Modifier #4: The Lady (Q♠): replaced by one of the next two cards; with wild eights she devalues an ace."),
+     N_("Modifier #4, the Lady (Q♠), is in play: replaced by one of the next two cards; with wild eights she devalues an ace."),
+     N_("Modifier #4, the Lady (Q♠), is switched off.")),
+    (5, N_("Modifier #5: Fate (K🏆): zeroes the Lady user's aces, or stops wild eights."),
+     N_("Modifier #5, Fate (K🏆), is in play: zeroes the Lady user's aces, or stops wild eights."),
+     N_("Modifier #5, Fate (K🏆), is switched off.")),
+    (6, N_("Modifier #6: Great A'Tuin (Q🪙): shift 8 points from one card to another."),
+     N_("Modifier #6, Great A'Tuin (Q🪙), is in play: shift 8 points from one card to another."),
+     N_("Modifier #6, Great A'Tuin (Q🪙), is switched off.")),
+    (7, N_("Modifier #7: The Elephants: four nines/tens with Q🪙 make a Double Onion."),
+     N_("Modifier #7, the Elephants, is in play: four nines/tens with Q🪙 make a Double Onion."),
+     N_("Modifier #7, the Elephants, is switched off.")),
+    (8, N_("Modifier #8: The Sender of Eight (J♦): zeroes aces of eight users; declared at once when eights are wild."),
+     N_("Modifier #8, the Sender of Eight (J♦), is in play: zeroes aces of eight users; declared at once when eights are wild."),
+     N_("Modifier #8, the Sender of Eight (J♦), is switched off.")),
+    (9, N_("Modifier #9: Death (K⚔): a visible K⚔ keeps one picture out of Double (Triple) Onions."),
+     N_("Modifier #9, Death (K⚔), is in play: a visible K⚔ keeps one picture out of Double (Triple) Onions."),
+     N_("Modifier #9, Death (K⚔), is switched off.")),
+    (10, N_("Modifier #10: The Archchancellor (J🪄): no eights as 8; forces Death out, or turns wild."),
+     N_("Modifier #10, the Archchancellor (J🪄), is in play: no eights as 8; forces Death out, or turns wild."),
+     N_("Modifier #10, the Archchancellor (J🪄), is switched off.")),
+    (11, N_("Modifier #11: The Fool (J♣): declared before the showdown, bagels and Onions change places."),
+     N_("Modifier #11, the Fool (J♣), is in play: declared before the showdown, bagels and Onions change places."),
+     N_("Modifier #11, the Fool (J♣), is switched off.")),
 )
 
-def _modifier_rule(n: int, text: str) -> HouseRule:
-    # "The Lady (Q♠): replaced by ..." reads "Modifier #4, the Lady (Q♠), is in play: replaced by ...".
-    # A card's name keeps its capitals (Fate, Death, Great A'Tuin); "The" and a plain
-    # rule name ("Null eights") are lowered mid-sentence.
-    name, effect = text.split(": ", 1)
-    if name.startswith("The ") or "(" not in name:
-        name = name[0].lower() + name[1:]
-    return HouseRule(key=f"mod{n}", description=f"Modifier #{n}: {text}.", choices=("on", "off"), default="on",
-                     choice_descriptions=(f"Modifier #{n}, {name}, is in play: {effect}.",
-                                          f"Modifier #{n}, {name}, is switched off."))
-
-
-HOUSE_RULES: tuple[HouseRule, ...] = tuple(_modifier_rule(n, text) for n, text in MODIFIERS) + (
-    HouseRule(key="showdown", description="How the showdown is played.",
+HOUSE_RULES: tuple[HouseRule, ...] = tuple(
+    HouseRule(key=f"mod{n}", description=description, choices=("on", "off"), default="on",
+              choice_descriptions=(on, off))
+    for n, description, on, off in MODIFIERS) + (
+    HouseRule(key="showdown", description=N_("How the showdown is played."),
               choices=("millard", "quick"), default="millard",
               choice_descriptions=(
-                  "The showdown is Millard's duel: the Elder's hand is shown, each player in turn equals or beats "
-                  "it, plays a modifier or concedes, and the survivor faces the next, up to the Dealer.",
-                  "The showdown is quick: every hand is laid at its best at once and the best wins.")),
-    HouseRule(key="rebuy", description="Whether a player without chips for the Stake may buy back in.",
+                  N_("The showdown is Millard's duel: the Elder's hand is shown, each player in turn equals or beats "
+                     "it, plays a modifier or concedes, and the survivor faces the next, up to the Dealer."),
+                  N_("The showdown is quick: every hand is laid at its best at once and the best wins."))),
+    HouseRule(key="rebuy", description=N_("Whether a player without chips for the Stake may buy back in."),
               choices=("off", "on"), default="off",
-              choice_descriptions=("A player without chips for the Stake is out of the session.",
-                                   "A player without chips for the Stake buys back in with the starting chips.")),
+              choice_descriptions=(N_("A player without chips for the Stake is out of the session."),
+                                   N_("A player without chips for the Stake buys back in with the starting chips."))),
 )
 
 DEFAULTS = {"stake": 1, "raise_cap": 10, "chips": 100, "variant": GAMBLING, "declare_seconds": 60}
@@ -105,13 +122,25 @@ AFTER_EXTRA_BETS = 6
 ALL_CARDS = onion_deck()
 
 
-def parse_amount(text: str, what: str) -> int:
+#: The refusals of an amount that is no number, by the kind of action it is for.
+_NOT_A_NUMBER = {"bet": N_("'{text}' is not a number of chips for a bet."),
+                 "raise": N_("'{text}' is not a number of chips for a raise."),
+                 "bid": N_("'{text}' is not a number of chips for a bid."),
+                 "extra": N_("'{text}' is not a number of chips for an extra bet."),
+                 "buy": N_("'{text}' is not a number of chips for buying.")}
+_NEGATIVE = {"bet": N_("A bet cannot be negative."), "raise": N_("A raise cannot be negative."),
+             "bid": N_("A bid cannot be negative."), "extra": N_("An extra bet cannot be negative."),
+             "buy": N_("Buying cannot be negative.")}
+
+
+def parse_amount(text: str, kind: str) -> int:
+    """The amount of a ``kind`` action (bet, raise, bid, extra, buy), or a refusal."""
     try:
         value = int(str(text).strip())
     except ValueError:
-        raise IllegalAction(f"'{text}' is not a number of chips for {what}.") from None
+        raise IllegalAction(_(_NOT_A_NUMBER[kind], text=text)) from None
     if value < 0:
-        raise IllegalAction(f"{what.capitalize()} cannot be negative.")
+        raise IllegalAction(_(_NEGATIVE[kind]))
     return value
 
 
@@ -230,21 +259,21 @@ class OnionGame(Game):
             if name == "variant":
                 value = str(raw).lower()
                 if value not in (GAMBLING, PLAIN_VARIANT):
-                    raise RuleError("The variant is 'gambling' or 'plain'.")
+                    raise RuleError(_("The variant is 'gambling' or 'plain'."))
                 out[name] = value
                 continue
             try:
                 out[name] = int(raw)
             except (TypeError, ValueError):
-                raise RuleError(f"The option {name} must be a whole number, not '{raw}'.") from None
+                raise RuleError(_("The option {name} must be a whole number, not '{raw}'.", name=name, raw=raw)) from None
         if out["stake"] < 1:
-            raise RuleError("The Stake must be at least 1 chip.")
+            raise RuleError(_("The Stake must be at least 1 chip."))
         if out["raise_cap"] < 1:
-            raise RuleError("The raise cap must be at least 1 Stake.")
+            raise RuleError(_("The raise cap must be at least 1 Stake."))
         if out["chips"] < out["stake"]:
-            raise RuleError("Starting chips must cover at least one Stake.")
+            raise RuleError(_("Starting chips must cover at least one Stake."))
         if out["declare_seconds"] < 5:
-            raise RuleError("A declaration time limit must be at least 5 seconds.")
+            raise RuleError(_("A declaration time limit must be at least 5 seconds."))
         for rule in HOUSE_RULES:
             value = str(options.get(rule.key, rule.default))
             out[rule.key] = value if value in rule.choices else rule.default
@@ -258,7 +287,7 @@ class OnionGame(Game):
         previous round's :meth:`carry_out` (absent: a new session)."""
         cls.check_player_count(players)
         if (seed is None) == (deal is None):
-            raise RuleError("Start a round with either a seed or a stacked deal, not both or neither.")
+            raise RuleError(_("Start a round with either a seed or a stacked deal, not both or neither."))
         options = dict(options or {})
         carry = options.pop("carry", None) or {}
         game = cls()
@@ -291,7 +320,7 @@ class OnionGame(Game):
             if not game.carried_pot:
                 game.out = [p for p in game.players if game.chips[p] < stake]
             if len(game.players) - len(game.out) < 2:
-                raise RuleError("At least two players need chips for the Stake to play a round.")
+                raise RuleError(_("At least two players need chips for the Stake to play a round."))
         dealer = carry.get("dealer")
         if deal is not None and deal.get("dealer") is not None:
             dealer = deal["dealer"]
@@ -311,7 +340,7 @@ class OnionGame(Game):
             top = _cards(deal.get("deck", []))
             twice = sorted({str(c) for c in top if top.count(c) > 1})
             if twice:
-                raise RuleError(f"The stacked deck lists {', '.join(twice)} more than once.")
+                raise RuleError(_("The stacked deck lists {cards} more than once.", cards=", ".join(twice)))
             listed = set(top)
             game.deck = top + [c for c in ALL_CARDS if c not in listed]
         # Ante: a pot carried from an all-fold round is this round's ante, as written.
@@ -508,12 +537,12 @@ class OnionGame(Game):
 
     def validate(self, player: int, action: Action) -> None:
         if self.is_over():
-            raise GameOver("This round is over.")
+            raise GameOver(_("This round is over."))
         if player not in self.players:
-            raise UnknownPlayer("You are not playing at this table.")
+            raise UnknownPlayer(_("You are not playing at this table."))
         if action.kind == "timeout":  # applied by the platform for the obligation's player
             if not any(t["id"] == action.arg and t["player"] == player for t in self.tasks):
-                raise IllegalAction("That time limit is no longer running.")
+                raise IllegalAction(_("That time limit is no longer running."))
             return
         if player not in self.current_players():
             raise NotYourTurn(self.why_not_your_turn(player))
@@ -533,81 +562,89 @@ class OnionGame(Game):
         """Any amount in range is legal (the platform has a modal for any amount)."""
         kind, chips, stake = action.kind, self.chips[p], self.options["stake"]
         if action.cards:
-            raise IllegalAction("An amount goes without cards.")
+            raise IllegalAction(_("An amount goes without cards."))
         step_kind = {(BET, "name"): "bet", (BET, "respond"): "raise", (AUCTION, ""): "bid",
                      (BUY, "buy"): "buy", (BUY, "extra"): "extra"}.get((self.phase, self.step))
         if kind != step_kind:
             raise IllegalAction(self.why_illegal(p, action))
-        n = parse_amount(action.arg, {"bet": "a bet", "raise": "a raise", "bid": "a bid",
-                                      "extra": "an extra bet", "buy": "buying"}[kind])
+        n = parse_amount(action.arg, kind)
         cap = self.cap()
         if kind == "bet":
             if n > cap:
-                raise IllegalAction(f"The Dealer may name at most {cap} chips (the raise cap).")
+                raise IllegalAction(_("The Dealer may name at most {cap} chips (the raise cap).", cap=cap))
             if n > chips:
-                raise IllegalAction(f"You have only {chips} chips.")
+                raise IllegalAction(_("You have only {chips} chips.", chips=chips))
         elif kind == "raise":
             if self.part not in RAISING_PARTS:
-                raise IllegalAction("No raising in the third part of the betting: match or fold.")
+                raise IllegalAction(_("No raising in the third part of the betting: match or fold."))
             if n < stake:
-                raise IllegalAction(f"A raise is at least one Stake ({stake}); to stay in without raising, match.")
+                raise IllegalAction(_("A raise is at least one Stake ({stake}); to stay in without raising, match.",
+                                      stake=stake))
             if n > cap:
-                raise IllegalAction(f"A raise may be at most {cap} chips (the raise cap).")
+                raise IllegalAction(_("A raise may be at most {cap} chips (the raise cap).", cap=cap))
             if self.amount + n > chips:
-                raise IllegalAction(f"Matching {self.amount} and raising {n} needs {self.amount + n} chips; "
-                                    f"you have {chips}.")
+                raise IllegalAction(_("Matching {amount} and raising {n} needs {total} chips; you have {chips}.",
+                                      amount=self.amount, n=n, total=self.amount + n, chips=chips))
         elif kind == "bid":
             low = self.min_bid()
             if n < low:
-                raise IllegalAction(f"A bid must be at least {low} chips (one Stake above the highest bid).")
+                raise IllegalAction(_("A bid must be at least {low} chips (one Stake above the highest bid).", low=low))
             if n - self.bids.get(p, 0) > chips:
-                raise IllegalAction(f"You have only {chips} chips to add to your bid of {self.bids.get(p, 0)}.")
+                raise IllegalAction(_("You have only {chips} chips to add to your bid of {bid}.", chips=chips,
+                                      bid=self.bids.get(p, 0)))
         elif kind == "buy":
             if n > 5:
-                raise IllegalAction("You may buy at most five cards.")
+                raise IllegalAction(_("You may buy at most five cards."))
             if n * stake > chips:
-                raise IllegalAction(f"{n} cards cost {n * stake} chips; you have {chips}.")
+                raise IllegalAction(_("{n} cards cost {cost} chips; you have {chips}.", n=n, cost=n * stake, chips=chips))
         elif kind == "extra":
             if n > cap:
-                raise IllegalAction(f"An extra bet may be at most {cap} chips (the raise cap).")
+                raise IllegalAction(_("An extra bet may be at most {cap} chips (the raise cap).", cap=cap))
             if n > chips:
-                raise IllegalAction(f"You have only {chips} chips.")
+                raise IllegalAction(_("You have only {chips} chips.", chips=chips))
 
     def why_not_your_turn(self, player: int) -> str:
         if player in self.folded:
-            return "You have folded this round."
+            return _("You have folded this round.")
         if player in self.out:
-            return "You have no chips for the Stake, so you sit this round out."
+            return _("You have no chips for the Stake, so you sit this round out.")
         if self.tasks:
-            return "Waiting for a declaration to be finished."
-        return "It is not your turn."
+            return _("Waiting for a declaration to be finished.")
+        return _("It is not your turn.")
 
     def why_illegal(self, player: int, action: Action) -> str:
         kind = action.kind
         if self.phase == EXCHANGE and kind == "discard":
             if len(action.cards) == 5:
-                return "Discarding all five cards is folding: use Fold."
+                return _("Discarding all five cards is folding: use Fold.")
             if len(action.cards) > 5:
-                return "You hold five cards; discard at most four of them (or fold)."
+                return _("You hold five cards; discard at most four of them (or fold).")
             if len(set(action.cards)) != len(action.cards):
-                return "Name each card once."
-            return "You can only discard cards you hold."
+                return _("Name each card once.")
+            return _("You can only discard cards you hold.")
         if kind == "match" and self.owed(player) > self.chips[player]:
-            return f"Matching needs {self.owed(player)} chips and you have {self.chips[player]}: you can only fold."
+            return _("Matching needs {owed} chips and you have {chips}: you can only fold.", owed=self.owed(player),
+                     chips=self.chips[player])
         if kind == "declare" and self.phase == DUEL and action in self._declarations(player):
-            return "That card would change nothing in this duel: neither the hand opposite nor yours."
+            return _("That card would change nothing in this duel: neither the hand opposite nor yours.")
         if kind == "rearrange" and self.phase == DUEL:
-            return ("No other way of laying your hand would hold against the hand opposite now "
-                    "(a laid hand re-forms at most once, and a crippled Onion may not be retracted).")
+            return _("No other way of laying your hand would hold against the hand opposite now "
+                     "(a laid hand re-forms at most once, and a crippled Onion may not be retracted).")
         if kind == "declare":
-            return "You cannot declare that card now (you do not hold it, it is already declared, or its rule does not apply)."
+            return _("You cannot declare that card now (you do not hold it, it is already declared, or its rule does not apply).")
         if kind in ("pick", "disclose"):
-            return "Choose one of the cards offered."
-        names = {EXCHANGE: "discard or fold", BET: "bet, match, raise or fold", AUCTION: "bid or decline",
-                 BUY: "buy cards, then make an extra bet", OFFER: "match the extra bets or pass the dealership (the Dealer may also fold)",
-                 DECLARE: "declare a special card or say you are done",
-                 DUEL: "show your hand, rearrange it, play a modifier or concede"}
-        return f"That is not possible now: it is time to {names.get(self.phase, 'wait')}."
+            return _("Choose one of the cards offered.")
+        refusals = {EXCHANGE: N_("That is not possible now: it is time to discard or fold."),
+                    BET: N_("That is not possible now: it is time to bet, match, raise or fold."),
+                    AUCTION: N_("That is not possible now: it is time to bid or decline."),
+                    BUY: N_("That is not possible now: it is time to buy cards, then make an extra bet."),
+                    OFFER: N_("That is not possible now: it is time to match the extra bets or pass the dealership "
+                              "(the Dealer may also fold)."),
+                    DECLARE: N_("That is not possible now: it is time to declare a special card or say you are done."),
+                    DUEL: N_("That is not possible now: it is time to show your hand, rearrange it, play a modifier "
+                             "or concede.")}
+        waiting = N_("That is not possible now: it is time to wait.")
+        return _(refusals.get(self.phase, waiting))
 
     # ------------------------------------------------------------------ applying
 
@@ -1748,7 +1785,7 @@ class OnionGame(Game):
         from bot.engine import swap_in_record
 
         if old in self.left:
-            raise RuleError("That player has already left this round.")
+            raise RuleError(_("That player has already left this round."))
         data = self.to_dict()
         kept = {key: data.pop(key) for key in self._KEPT_ON_SWAP}
         kept["absent"] = {**kept["absent"], str(old): {"chips": 0, "wins": 0, "rebuys": 0, "stand_in": new}}

@@ -33,12 +33,14 @@ arrangements (including crippling by running flushes)::
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import NamedTuple
 
 from bot.cards import CardCodeError, Rank
+from bot.i18n import N_, _, ngettext
 
 __all__ = [
     "Suit", "PairedSuit", "Card", "CardCodeError", "HandError", "parse_card", "parse_cards",
@@ -97,7 +99,7 @@ class Suit(enum.Enum):
         if key in _SUIT_WORDS:
             return _SUIT_WORDS[key]
         raise CardCodeError(
-            f"'{text}' is not a suit: use c s h d (French) or w t u o (swords, staves, cups, coins)."
+            _("'{text}' is not a suit: use c s h d (French) or w t u o (swords, staves, cups, coins).", text=text)
         )
 
 
@@ -180,11 +182,11 @@ def parse_card(text: str) -> Card:
     """Parse a code: rank then suit, any case ('Qs', 'Tt', '10o', 'kw', 'A♠', 'K🏆')."""
     raw = text.strip().replace("\ufe0f", "")
     if len(raw) < 2:
-        raise CardCodeError(f"'{text}' is not a card code: write a rank then a suit, like Qs, 10o or Kw.")
+        raise CardCodeError(_("'{text}' is not a card code: write a rank then a suit, like Qs, 10o or Kw.", text=text))
     try:
         return Card(Rank.parse(raw[:-1]), Suit.parse(raw[-1]))
     except CardCodeError as error:
-        raise CardCodeError(f"'{text}' is not a card code ({error}) Examples: Qs, 10o, Kw.") from None
+        raise CardCodeError(_("'{text}' is not a card code ({error}) Examples: Qs, 10o, Kw.", text=text, error=error)) from None
 
 
 def parse_cards(text: str) -> list[Card]:
@@ -321,6 +323,60 @@ def _name(d: tuple) -> str:
     return d[0]
 
 
+# =========================================================================== explanations
+# An explanation is English in the state (the rules compare it); these are the sentences
+# it is made of, marked for the catalog and put into the current language where it is
+# shown. Grouping and card names (onion, bagel, Double Onion, the Lady...) stay English.
+
+NO_GROUPING = N_("no grouping")
+UNUSED = N_("unused {cards}")
+HOLDS_RUN = N_("holds a {run}")
+LADY_NOTE = N_("the Lady holds {card} to 1")
+DEATH_NOTE = N_("Death bars {card} from a Double Onion")
+DEATH_WILD_NOTE = N_("Death bars {card} from a Double or Triple Onion")
+SENDER_NOTE = N_("the Sender of Eight zeroes the aces of a hand using eights")
+ARCHCHANCELLOR_NOTE = N_("the Archchancellor played, so no eight counts 8")
+ATUIN_NOTE = N_("Great A'Tuin shifts 8 from {down} ({down_from}→{down_to}) to {up} ({up_from}→{up_to})")
+ELEPHANTS_NOTE = N_("the Elephants take {shift} from {card} (now {left})")
+_EXPLANATION_PARTS = (NO_GROUPING, UNUSED, HOLDS_RUN, LADY_NOTE, DEATH_WILD_NOTE, DEATH_NOTE, SENDER_NOTE,
+                      ARCHCHANCELLOR_NOTE, ATUIN_NOTE, ELEPHANTS_NOTE)
+#: A field of an explanation's part holds no separator of the line (" · ", "; ", parentheses).
+_FIELD = "[^;()·]+?"
+_FIELD_END = r"(?=$|;|\)| \(| ·)"
+_NULL_EIGHTS = re.compile(r"\((\d+) null eights?\)")
+
+
+def _part_pattern(template: str) -> re.Pattern[str]:
+    """A regex finding ``template`` (English) in an explanation, its fields as groups."""
+    pieces = re.split(r"\{(\w+)\}", template)
+    out = []
+    for i, piece in enumerate(pieces):
+        if i % 2 == 0:
+            out.append(re.escape(piece))
+        else:
+            out.append(f"(?P<{piece}>{_FIELD})" + (_FIELD_END if i == len(pieces) - 2 and not pieces[-1] else ""))
+    return re.compile("".join(out))
+
+
+_PART_PATTERNS = tuple((template, _part_pattern(template)) for template in _EXPLANATION_PARTS)
+
+
+def grouping_text(name: str) -> str:
+    """A grouping's name as shown: the name stays English, its null eights are said in
+    the current language ("four-card onion (1 null eight)")."""
+    return _NULL_EIGHTS.sub(lambda m: ngettext("({n} null eight)", "({n} null eights)", int(m.group(1))), name)
+
+
+def explanation_text(english: str) -> str:
+    """An explanation from :meth:`Arrangement.explain` (English, as the state keeps it)
+    in the current language: each of its sentences translated, grouping and card names
+    kept. English comes back unchanged."""
+    text = grouping_text(english)
+    for template, pattern in _PART_PATTERNS:
+        text = pattern.sub(lambda m, t=template: _(t, **m.groupdict()), text)
+    return text
+
+
 # =========================================================================== results
 
 
@@ -386,14 +442,16 @@ class Arrangement:
         return self.groupings[0] if self.groupings else None
 
     def explain(self) -> str:
-        """One line a player can read."""
-        parts = [g.describe() for g in self.groupings] or ["no grouping"]
+        """One line a player can read, in English: the rules keep it in the state and
+        compare it, so it must not depend on who moved; :func:`explanation_text` gives it
+        in the current language where it is shown."""
+        parts = [g.describe() for g in self.groupings] or [NO_GROUPING]
         if self.unused:
-            parts.append("unused " + display_cards(self.unused))
+            parts.append(UNUSED.format(cards=display_cards(self.unused)))
         line = " · ".join(parts)
         extra = list(self.notes)
         if self.running_flush:
-            extra.append("holds a " + self.running_flush.describe())
+            extra.append(HOLDS_RUN.format(run=self.running_flush.describe()))
         if extra:
             line += " (" + "; ".join(extra) + ")"
         return line
@@ -821,9 +879,9 @@ def _player_best(live: list[Card], ctx: ScoringContext, base: _Flags, lady: Card
     early and return any result at least that good (the caller only needs to know that)."""
     notes0 = []
     if lady is not None:
-        notes0.append(f"the Lady holds {lady.display()} to 1")
+        notes0.append(LADY_NOTE.format(card=lady.display()))
     if death is not None:
-        notes0.append(f"Death bars {death.display()} from a Double{' or Triple' if base.wild else ''} Onion")
+        notes0.append((DEATH_WILD_NOTE if base.wild else DEATH_NOTE).format(card=death.display()))
     pool = [(live, base, notes0)]
     # #8 i: with eights normal, using an eight zeroes the player's aces.
     if ctx.sender and not base.wild:
@@ -834,7 +892,7 @@ def _player_best(live: list[Card], ctx: ScoringContext, base: _Flags, lady: Card
             if has8 and hasA:
                 nxt.append(([c for c in cards if c.rank != 8], f, notes))
                 nxt.append(([c for c in cards if not c.is_ace], f,
-                            notes + ["the Sender of Eight zeroes the aces of a hand using eights"]))
+                            notes + [SENDER_NOTE]))
             else:
                 nxt.append((cards, f, notes))
         pool = nxt
@@ -848,7 +906,7 @@ def _player_best(live: list[Card], ctx: ScoringContext, base: _Flags, lady: Card
         elif holds and ctx.archchancellor and has8:
             nxt.append(([c for c in cards if c != ARCHCHANCELLOR], f, notes))
             nxt.append((cards, f._replace(no8=True),
-                        notes + ["the Archchancellor played, so no eight counts 8"]))
+                        notes + [ARCHCHANCELLOR_NOTE]))
         else:
             nxt.append((cards, f, notes))
     pool = nxt
@@ -917,8 +975,8 @@ def _atuin_options(specs: list[_Spec], notes: list[str], lady: Card | None):
                 sp[j] = u.copy(vals=1 << 10, pic=True, note="→10")
             else:
                 sp[j] = u.copy(vals=1 << 11, ace=1, note="→11")
-            note = (f"Great A'Tuin shifts 8 from {d.card.display()} ({dv}→{dv - 8}) "
-                    f"to {u.card.display()} ({uv}→{uv + 8})")
+            note = ATUIN_NOTE.format(down=d.card.display(), down_from=dv, down_to=dv - 8,
+                                     up=u.card.display(), up_from=uv, up_to=uv + 8)
             out.append((sp, (), notes + [note]))
     return out
 
@@ -984,7 +1042,7 @@ def _elephant_options(specs: list[_Spec], ctx: ScoringContext, f: _Flags, notes,
             else:
                 shown.append(f"{s.card.display()}→{10 if k in pics else 11}")
         extra = ((cls, cards4, tuple(shown), nw, ("Elephants",)),)
-        note = f"the Elephants take {shift} from {GREAT_ATUIN.display()} (now {10 - shift})"
+        note = ELEPHANTS_NOTE.format(shift=shift, card=GREAT_ATUIN.display(), left=10 - shift)
         out.append((rest, extra, notes + [note]))
     return out
 

@@ -1,0 +1,287 @@
+"""Deckhand's words in the players' languages.
+
+Every sentence a player reads is written in English in the code and looked up here::
+
+    from bot.i18n import _, ngettext, number
+
+    _("Your move.")
+    _("{player} played {card}.", player=name, card=label)
+    ngettext("{n} card", "{n} cards", count)
+
+The English text is the message id. Catalogs are gettext ``.po`` files, shipped as
+package data in ``bot/locales/<language>/LC_MESSAGES/<area>.po`` (one file per game
+and per part of the platform, so work on one game never touches another's file). They
+are read and compiled in memory the first time a language is used, so an install needs
+no build step. A missing, empty or fuzzy entry falls back to English.
+
+Whose language a sentence is in is decided by the front end, not here: it sets the
+current language (a ``ContextVar``, so each task and each message keeps its own) with
+:func:`using` before it renders, and the render code just calls ``_()``. The rules
+engines call ``_()`` for their refusals too: this module imports nothing of Discord,
+asyncio, sqlite or the clock, so they stay pure.
+
+``en-XA`` is a pseudo-language for tests: every sentence comes back accented, a third
+longer and wrapped in ``⟦…⟧``, so a word that did not go through ``_()`` stands out.
+
+What is not translated, on purpose: Enid's names, rituals and the phrases players must
+type (English wordplay, they are the game), game titles, card codes in pictures. Put
+them into a translated sentence through a ``{placeholder}``.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import io
+import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from babel import Locale
+from babel.lists import format_list
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import Translations
+
+ENGLISH = "en"
+PSEUDO = "en-XA"
+#: Languages with a catalog, by the code used for their folder under bot/locales/.
+#: English needs none: it is the text in the code.
+CATALOG_LANGUAGES: tuple[str, ...] = ("es",)
+#: Every language a server or a player can be given.
+LANGUAGES: tuple[str, ...] = (ENGLISH, *CATALOG_LANGUAGES)
+#: Names to show when choosing a language, in that language.
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "es": "Español"}
+#: gettext plural rules of the catalogs, where they differ from CLDR's. Spanish as
+#: translators write it: one form for 1, one for every other count (CLDR adds a third
+#: for round millions, which no count in these games reaches).
+PLURAL_FORMS: dict[str, str] = {"es": "nplurals=2; plural=(n != 1);"}
+
+_current: contextvars.ContextVar[str] = contextvars.ContextVar("deckhand_language", default=ENGLISH)
+
+
+# ---------------------------------------------------------------- which language
+
+
+def language() -> str:
+    """The language sentences are being written in now."""
+    return _current.get()
+
+
+def supported(tag: str | None) -> str | None:
+    """The language Deckhand speaks for a locale tag (Discord's ``es-ES``, ``es-419``,
+    ``en-GB``; a plain ``es``), or None when it speaks none close to it."""
+    if not tag:
+        return None
+    tag = str(tag)
+    if tag == PSEUDO:
+        return PSEUDO
+    base = tag.replace("_", "-").split("-")[0].lower()
+    return base if base in LANGUAGES else None
+
+
+def pick(*tags: str | None) -> str:
+    """The first of these locale tags Deckhand speaks, else English."""
+    for tag in tags:
+        found = supported(tag)
+        if found is not None:
+            return found
+    return ENGLISH
+
+
+def set_language(lang: str) -> contextvars.Token[str]:
+    """Make ``lang`` the current language of this task (see :func:`using`)."""
+    return _current.set(pick(lang))
+
+
+@contextmanager
+def using(lang: str | None) -> Iterator[str]:
+    """Write in ``lang`` inside the block (English when it is None or not spoken)."""
+    token = _current.set(pick(lang))
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
+
+
+# ---------------------------------------------------------------- catalogs
+
+
+def catalog_files(lang: str) -> list[Any]:
+    """The shipped ``.po`` files of one language (importlib resources)."""
+    folder = resources.files("bot") / "locales" / lang / "LC_MESSAGES"
+    if not folder.is_dir():
+        return []
+    return sorted((f for f in folder.iterdir() if f.name.endswith(".po")), key=lambda f: f.name)
+
+
+def read_catalog(lang: str) -> Catalog:
+    """Every ``.po`` file of a language merged into one catalog (later files do not
+    override a message an earlier one translated)."""
+    merged = new_catalog(lang)
+    for resource in catalog_files(lang):
+        with resource.open("rb") as handle:
+            part = read_po(handle, locale=lang)
+        for message in part:
+            if not message.id or message.fuzzy:
+                continue
+            key = (message.id, message.context)
+            existing = merged.get(message.id, message.context)
+            if existing is not None and _translated(existing):
+                continue
+            if key and _translated(message):
+                merged[message.id] = message
+    return merged
+
+
+def new_catalog(lang: str, **kwargs: Any) -> Catalog:
+    """An empty catalog for ``lang`` with the plural rules its files are written in."""
+    catalog = Catalog(locale=lang, domain="deckhand", **kwargs)
+    if lang in PLURAL_FORMS:
+        catalog.mime_headers = [*catalog.mime_headers, ("Plural-Forms", PLURAL_FORMS[lang])]
+    return catalog
+
+
+def _translated(message: Any) -> bool:
+    if isinstance(message.string, (tuple, list)):
+        return all(message.string)
+    return bool(message.string)
+
+
+@lru_cache(maxsize=None)
+def _translations(lang: str) -> Translations | None:
+    if lang not in CATALOG_LANGUAGES:
+        return None
+    buffer = io.BytesIO()
+    write_mo(buffer, read_catalog(lang))
+    buffer.seek(0)
+    return Translations(fp=buffer, domain="deckhand")
+
+
+def reload_catalogs() -> None:
+    """Forget compiled catalogs (tests and translators' tools edit the files)."""
+    _translations.cache_clear()
+    _pseudo.cache_clear()
+
+
+# ---------------------------------------------------------------- looking words up
+
+
+def _fill(text: str, fallback: str, fields: dict[str, Any]) -> str:
+    if not fields:
+        return text
+    try:
+        return text.format_map(fields)
+    except (KeyError, IndexError, ValueError):
+        # A translation naming a placeholder the code does not give: English, not a crash.
+        return fallback.format_map(fields)
+
+
+def _(msgid: str, /, **fields: Any) -> str:
+    """``msgid`` in the current language, its ``{placeholders}`` filled from ``fields``."""
+    lang = _current.get()
+    if lang == ENGLISH:
+        return msgid.format_map(fields) if fields else msgid
+    if lang == PSEUDO:
+        return _fill(_pseudo(msgid), msgid, fields)
+    translations = _translations(lang)
+    text = translations.gettext(msgid) if translations is not None else msgid
+    return _fill(text, msgid, fields)
+
+
+def ngettext(singular: str, plural: str, n: int, /, **fields: Any) -> str:
+    """The form for ``n`` in the current language; ``{n}`` is filled with ``n``
+    unless ``fields`` gives another value for it."""
+    fields.setdefault("n", n)
+    lang = _current.get()
+    english = singular if n == 1 else plural
+    if lang == ENGLISH:
+        return english.format_map(fields)
+    if lang == PSEUDO:
+        return _fill(_pseudo(english), english, fields)
+    translations = _translations(lang)
+    text = translations.ngettext(singular, plural, n) if translations is not None else english
+    return _fill(text, english, fields)
+
+
+def pgettext(context: str, msgid: str, /, **fields: Any) -> str:
+    """Like :func:`_` for a short text whose translation depends on where it stands
+    (``pgettext("button", "Pass")``)."""
+    lang = _current.get()
+    if lang == ENGLISH:
+        return msgid.format_map(fields) if fields else msgid
+    if lang == PSEUDO:
+        return _fill(_pseudo(msgid), msgid, fields)
+    translations = _translations(lang)
+    text = translations.pgettext(context, msgid) if translations is not None else msgid
+    return _fill(text, msgid, fields)
+
+
+def N_(msgid: str, /) -> str:
+    """Mark a text for translation without translating it now: for constants built at
+    import time, translated where they are shown with ``_(CONSTANT)``."""
+    return msgid
+
+
+# ---------------------------------------------------------------- numbers and lists
+
+
+def _babel_locale() -> str:
+    lang = _current.get()
+    return ENGLISH if lang == PSEUDO else lang
+
+
+def number(value: int | float) -> str:
+    """A number written the current language's way (``1,234`` / ``1234`` / ``12.345``)."""
+    return _format_decimal(value, _babel_locale())
+
+
+@lru_cache(maxsize=4096)
+def _format_decimal(value: int | float, locale: str) -> str:
+    return format_decimal(value, locale=locale)
+
+
+def join(items: Iterable[str], style: str = "standard") -> str:
+    """``a, b and c`` in the current language (``style="or"`` for ``a, b or c``)."""
+    items = list(items)
+    if not items:
+        return ""
+    return format_list(items, style=style, locale=_locale_object(_babel_locale()))
+
+
+@lru_cache(maxsize=None)
+def _locale_object(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+# ---------------------------------------------------------------- the pseudo-language
+
+_ACCENTED = str.maketrans(
+    "AaBbCcDdEeFfGgHhIiJjKkLlMmNnOoPpRrSsTtUuWwYyZz",
+    "ÅåƁƀÇçÐðÉéƑƒĜĝĤĥÎîĴĵĶķĻļṀṁÑñÖöÞþŔŕŠšŢţÛûŴŵÝýŽž",
+)
+# Kept as they are: {placeholders}, <@mentions> and <:emoji:ids>, `code`, URLs, and
+# Markdown markers, so the pseudo text still works where the real one does.
+_UNTOUCHED = re.compile(r"(\{[^{}]*\}|<[^<>]*>|`[^`]*`|https?://\S+|\*\*|__|~~|\|\||^#+ |\n)", re.M)
+PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+
+
+@lru_cache(maxsize=8192)
+def _pseudo(msgid: str) -> str:
+    if not msgid:
+        return msgid
+    parts = _UNTOUCHED.split(msgid)
+    out = []
+    letters = 0
+    for index, part in enumerate(parts):
+        if index % 2:  # a kept token
+            out.append(part)
+        else:
+            out.append(part.translate(_ACCENTED))
+            letters += sum(ch.isalpha() for ch in part)
+    # A third longer, as many languages are than English.
+    return f"{PSEUDO_OPEN}{''.join(out)}{'·' * ((letters + 2) // 3)}{PSEUDO_CLOSE}"
