@@ -1,0 +1,14 @@
+"""``deckhand play <game>``: a table in a terminal, for one person at the keyboard
+against computer players, on the Discord-free table core (``bot/core/``), the same
+computer players and the same SQLite storage as the bot.
+
+- ``cli``: the command line (parsed and checked before anything heavy is imported,
+  so ``deckhand play --help`` and a bad command line cost no Discord import);
+- ``text``: Discord's markup turned into plain terminal text, and the few words of the
+  render modules that speak of Discord's controls, said the terminal's way;
+- ``table``: the game itself, a read-eval loop on the core.
+
+Nothing here imports ``discord``: the game's render modules still build their text
+inside Discord embeds (they import discord.py themselves), and this package reads
+those embeds' title, description, fields and footer by attribute only.
+"""
