@@ -57,6 +57,8 @@ _TIME = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 _COMMAND = re.compile(r"</([\w -]+):\d+>")
 _LINE_MARK = re.compile(r"^(?:>>> |> |-# |#{1,3} )", re.M)
 _ESCAPE = re.compile(r"\\([*_~`|>#\-\\])")
+#: Escaped markers wait in the Private Use Area (U+F000 + their code) while markup is undone.
+_SET_ASIDE = 0xF000
 
 
 def relative_time(unix: int, now: float | None = None) -> str:
@@ -75,6 +77,8 @@ def plain(text: str, names: Mapping[int, str] | None = None, *, now: float | Non
     for discord_words, terminal_words in TERMINAL_WORDS:
         text = text.replace(discord_words, terminal_words)
     names = names or {}
+    # Escaped markers (\*) are set aside first, so no markup pattern reads them.
+    text = _ESCAPE.sub(lambda m: chr(_SET_ASIDE + ord(m.group(1))), text)
     text = _USER.sub(lambda m: names.get(int(m.group(1)), "someone"), text)
     text = _ROLE.sub("a role", text)
     text = _CHANNEL.sub("the table", text)
@@ -88,7 +92,7 @@ def plain(text: str, names: Mapping[int, str] | None = None, *, now: float | Non
     for pattern in (_BOLD, _UNDERLINE, _STRIKE, _SPOILER):
         text = pattern.sub(r"\1", text)
     text = _ITALIC.sub(lambda m: m.group(1) or m.group(2), text)
-    return _ESCAPE.sub(r"\1", text)
+    return re.sub("[\uf000-\uf07f]", lambda m: chr(ord(m.group(0)) - _SET_ASIDE), text)
 
 
 def _timestamp(unix: int, style: str, now: float | None) -> str:
