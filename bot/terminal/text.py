@@ -37,6 +37,7 @@ TERMINAL_WORDS: tuple[tuple[str, str], ...] = (
     ("/rules for the rules", "type rules for the rules"),
     ("The rules: /rules ", "type rules for the rules of "),
     ("then press **Ready**", "then choose **Ready**"),
+    ("then presses Ready", "then chooses Ready"),
     ("press Recite and type it", "choose Recite and type it"),
     ("You may **Challenge**", "You may choose **Challenge** against"),
 )
