@@ -431,7 +431,7 @@ def arrival(env: Any, meter: Meter, bt: BenchTable, rng: random.Random, due: flo
     state = table.state
     if table.status != "playing" or state is None:
         return None
-    from bot import computer
+    from bot.core import computer
 
     current = computer.humans(sorted(state.current_players()))
     if not current:

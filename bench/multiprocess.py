@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.bus import bus_for  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from bot.games import GameRegistry, GameSpec  # noqa: E402
+from bot.core.games import GameRegistry, GameSpec  # noqa: E402
 from bot.tables import TableManager  # noqa: E402
 from bot.tables.moves import _SaveFailed  # noqa: E402
 from cogs.blackjack import render  # noqa: E402

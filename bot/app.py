@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot import guard, mentions
 from bot.bus import bus_for
 from bot.config import ConfigError, Settings
-from bot.games import GameRegistry
+from bot.core.games import GameRegistry
 from bot.tables import TableManager
 from bot.views import DYNAMIC_ITEMS, on_modal_submit
 from storage import open_storage

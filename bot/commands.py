@@ -9,8 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import computer, guard, privacy
-from bot.games import GameSpec
+from bot import guard, privacy
+from bot.core import computer
+from bot.core.games import GameSpec
 from bot.gamecog import PlatformCog
 from bot.guard import clip
 from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, until_restored

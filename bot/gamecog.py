@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import guard
-from bot.games import GameSpec
+from bot.core.games import GameSpec
 
 if TYPE_CHECKING:
     from bot.tables import TableManager

@@ -10,7 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import computer, guard, rating_chart, ratings
+from bot import guard, rating_chart, ratings
+from bot.core import computer
 from bot.gamecog import PlatformCog
 from bot.guard import clip
 from bot.render_util import ordinal, plural

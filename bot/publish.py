@@ -66,11 +66,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import computer, ratings, sessions, views, votes
+from bot import ratings, sessions, views, votes
+from bot.core import computer
 from bot.engine import Event, Game
 
 if TYPE_CHECKING:
-    from bot.games import GameSpec
+    from bot.core.games import GameSpec
     from bot.tables import Table, TableManager
 
 log = logging.getLogger(__name__)
@@ -389,7 +390,7 @@ class Publisher:
         built from that player's observation only (no other player's hidden card is an
         input)."""
         from bot import cardart
-        from bot.games import card_rows
+        from bot.core.games import card_rows
 
         state = table.state
         if state is None or not await self.pictures_for(table, user):
@@ -568,7 +569,7 @@ class Publisher:
         it). None when the server turned pictures off, the game draws none, or drawing
         failed."""
         from bot import cardart
-        from bot.games import card_rows
+        from bot.core.games import card_rows
 
         render_rows = getattr(cardart, "render_rows", None)
         if table.state is None or not callable(render_rows) or table.record.publish.get("pictures") == "off":

@@ -17,28 +17,17 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import guard, ratings
+from bot.core.sessions import has_sessions, next_label, rate_session
 from storage import repos
 
 if TYPE_CHECKING:
-    from bot.games import GameSpec
+    from bot.core.games import GameSpec
     from bot.tables import TableManager
+
+__all__ = ["chunks", "end_session", "has_sessions", "next_label", "parent_channel_id"]
 
 #: Discord's limit for one message's content.
 MESSAGE_LIMIT = 2000
-
-
-def has_sessions(spec: GameSpec) -> bool:
-    """A game opts into sessions by giving its render module ``session_summary``."""
-    return callable(getattr(spec.render, "session_summary", None))
-
-
-def next_label(spec: GameSpec) -> str:
-    """The finished board's button: the game's ``NEXT_LABEL`` ("Next game" for Enid),
-    else "Next round" for a game of rounds with sessions, else "Rematch"."""
-    label = getattr(spec.render, "NEXT_LABEL", None)
-    if isinstance(label, str) and label:
-        return label
-    return "Next round" if has_sessions(spec) else "Rematch"
 
 
 def parent_channel_id(interaction: discord.Interaction) -> int | None:
@@ -99,24 +88,12 @@ async def end_session(interaction: discord.Interaction, manager: TableManager, s
     moves: dict[int, int] = {}
     async with manager.storage.transaction(guild_id) as db:
         await repos.clear_carryover(db, channel_id, spec.key)
-        moves = await _rate_session(db, spec, channel_id, carry)
+        from bot.tables.front import now_ts  # here: bot.tables imports bot.publish, which imports this module
+
+        moves = await rate_session(db, spec, channel_id, carry, now_ts())
     summary = spec.render.session_summary(carry)  # type: ignore[attr-defined]
     if moves:
         summary += "\n" + ratings.moves_text(moves)
     for part in chunks(f"**{spec.title}: the session is over.**\n{summary}"):
         # The first part answers the command; a long story continues in follow-ups.
         await guard.answer(interaction, part, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
-
-
-async def _rate_session(db: repos.Connection, spec: GameSpec, channel_id: int, carry: dict) -> dict[int, int]:
-    """A game rated per session (bot/ratings.py; its render gives ``session_placements(carry)``):
-    the session's final standings are one rated game, keyed by its last round."""
-    placements = getattr(spec.render, "session_placements", None)
-    if not ratings.GAMES.get(spec.key, ratings.DEFAULT).per_session or placements is None:
-        return {}
-    from bot.tables.table import now_ts  # here: bot.tables imports bot.publish, which imports this module
-
-    last = await repos.last_finished_table(db, channel_id, spec.key)
-    if last is None:
-        return {}
-    return await ratings.record_session(db, spec.key, last, placements(carry), now_ts())

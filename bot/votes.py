@@ -31,12 +31,12 @@ import hashlib
 import json
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import guard, views
+from bot.ballots import Ballot, Choice
 from bot.engine import Event, RuleError
 
 if TYPE_CHECKING:
@@ -45,30 +45,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+__all__ = ["Ballot", "Choice", "cast", "sync"]
+
 NO_PINGS = discord.AllowedMentions.none()
 OPEN_COLOUR = discord.Colour.orange()
 CLOSED_COLOUR = discord.Colour.dark_grey()
 #: How much of a vote's text is kept to re-draw its message once it is closed.
 KEPT_TEXT = 1500
-
-
-@dataclass(frozen=True)
-class Choice:
-    code: str  # the action code a click plays for the voter
-    label: str
-    style: str = "secondary"  # primary, secondary, success, danger
-
-
-@dataclass(frozen=True)
-class Ballot:
-    """One open vote, as a game's render describes it."""
-
-    id: str  # the vote's id; when it is also an obligation id, its deadline is the vote's
-    question: str  # the message's title
-    body: str  # what is voted on, and what the result does
-    voters: tuple[int, ...]
-    voted: tuple[int, ...]
-    choices: tuple[Choice, ...]
 
 
 def has_votes(table: Table) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from bot.games import GameSpec
+from bot.core.games import GameSpec
 from bot.tables.lobby import _option_lines
 
 

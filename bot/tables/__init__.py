@@ -54,10 +54,11 @@ Where things are (one :class:`TableManager`, assembled from one class per concer
 # modules (``from bot.tables.moves import _SaveFailed``). To patch a constant in a test,
 # patch it where it is used (``bot.tables.timers.PUBLISH_RETRY_SECONDS``).
 from bot.tables.chat import reads_chat
-from bot.tables.guild_settings import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from bot.core.settings import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from bot.tables.manager import TableManager
 from bot.tables.restore import until_restored
-from bot.tables.table import RECENT_LINES, REPOST_AFTER_SECONDS, Table, TableError, now_ts
+from bot.core.table import RECENT_LINES, REPOST_AFTER_SECONDS, Table, TableError
+from bot.tables.front import now_ts
 
 __all__ = [
     "DEFAULT_TURN_SECONDS", "MAX_TURN_SECONDS", "MIN_TURN_SECONDS", "RECENT_LINES", "REPOST_AFTER_SECONDS",

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import discord
 
-from bot import computer
+from bot.core import computer
 from bot.engine import Action, RuleError
 from bot.tables.moves import _SaveFailed
-from bot.tables.table import Table
+from bot.core.table import Table
 
 
 def reads_chat(client: discord.Client) -> bool:

@@ -7,7 +7,8 @@ import discord
 
 from bot import views
 from bot.publish import final_text, mentions, ping_task, play_again, table_unit
-from bot.tables.table import Table, _reply, now_ts
+from bot.core.table import Table
+from bot.tables.front import _reply, now_ts
 from storage import repos
 
 

@@ -12,11 +12,13 @@ from typing import Any
 
 import discord
 
-from bot import computer, guard, sessions, views
-from bot.engine import RuleError
-from bot.games import GameSpec
+from bot import guard, views
+from bot.core import computer
+from bot.core.games import GameSpec
+from bot.core.lobby import table_size as _table_size
+from bot.core.table import RECENT_LINES, Table, TableError
 from bot.publish import keep_name
-from bot.tables.table import RECENT_LINES, Table, TableError, _reply, now_ts
+from bot.tables.front import _reply, now_ts
 from storage import repos
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
@@ -45,44 +47,25 @@ class LobbyMixin:
                    else "Its game is played right here, so a second one would share its pings and commands")
             await _reply(interaction, f"This {what} already has {existing.describe()}. {why}: finish it or `/cancel` it first, or open a lobby in another {what}.")
             return
-        table_options = dict(options or {})
-        if house_rules:
-            table_options.update(await self.house_rules(guild_id, spec))
-        timer = await self.guild_turn_seconds(guild_id)
-        now = now_ts()
         in_thread = interaction.channel if isinstance(interaction.channel, discord.Thread) else None
         parent_id = in_thread.parent_id if in_thread is not None and in_thread.parent_id else channel_id
-        thread_id = channel_id if in_thread is not None else None
-        async with self.storage.transaction(guild_id) as db:
-            if await repos.active_table_at(db, channel_id) is not None:
-                await _reply(interaction, "This channel already has a lobby or game. Finish it or `/cancel` it first.")
-                return
-            table_id = await repos.insert_table(db, game=spec.key, channel_id=parent_id, thread_id=thread_id, host_id=host, options=table_options, timer_seconds=timer, now=now)
-            record = await repos.get_table(db, table_id)
-        assert record is not None
-        table = Table(guild_id, record, spec)
-        record.publish = {"lobby_channel": channel_id, "lobby_options": table_options}
+        publish: dict[str, Any] = {"lobby_channel": channel_id}
         if note:
-            record.publish["note"] = note  # the game's word for the lobby (its footer)
-        record.players = [host, *[p for p in players if p != host]]
+            publish["note"] = note  # the game's word for the lobby (its footer)
         # Display names go with the table (a Rematch brings the last table's): after a
         # restart its pictures still name players who have not clicked since.
-        record.publish["names"] = {k: v for k, v in (names or {}).items() if int(k) in record.players}
-        keep_name(record.publish, host, interaction.user.display_name)
-        if sessions.has_sessions(spec):
-            # The lobby of a session's next round says what carries over (Onion's bankrolls);
-            # Start reads the carryover afresh.
-            async with self.storage.reading(guild_id) as db:
-                carry = await repos.get_carryover(db, parent_id, spec.key)
-            if carry:
-                record.publish["carry"] = carry
-        if spec.seat_choices:
-            # The opener joins the first side; they can switch with the other Join button.
-            record.seat_choices = dict(seat_choices or {}) or {host: spec.seat_choices[0][0]}
-            record.seat_choices.setdefault(host, spec.seat_choices[0][0])
-        async with self.storage.transaction(guild_id) as db:
-            await repos.update_table(db, table.id, now=now, seat_choices=record.seat_choices, players=record.players, publish=record.publish)
-        self._track(table)
+        seated = {host, *players}
+        publish["names"] = {k: v for k, v in (names or {}).items() if int(k) in seated}
+        keep_name(publish, host, interaction.user.display_name)
+        try:
+            table = await self.lobby.open(
+                guild_id, parent_id, spec, host, options, thread_id=channel_id if in_thread is not None else None,
+                players=players, seat_choices=seat_choices, house_rules=house_rules, publish=publish,
+            )
+        except TableError as error:
+            await _reply(interaction, str(error))
+            return
+        record = table.record
         callback = await interaction.response.send_message(embed=self._lobby_embed(table), view=views.lobby_view(guild_id, table.id, spec.seat_choices, computers=computer.has_ai(spec.key)))
         message = callback.resource  # the new message comes back with the callback: no extra fetch
         if isinstance(message, discord.InteractionMessage):
@@ -149,61 +132,33 @@ class LobbyMixin:
     async def add_computer(self, interaction: discord.Interaction, table: Table, level: str) -> None:
         """The host seats a computer player (bot/computer.py) in the lobby."""
         async with table.lock:
-            record = table.record
-            refusal = None if record.status == "lobby" else "This game has already started; computers join in the lobby."
-            if refusal is None and interaction.user.id != record.host_id:
-                refusal = f"Only the host, <@{record.host_id}>, can add computer players."
-            refusal = refusal or computer.add_refusal(table.spec.key, record.players, _table_size(table)[1], level)
-            if refusal is not None:
-                await _reply(interaction, refusal)
+            try:
+                seat = await self.lobby.seat_computer(table, interaction.user.id, level)
+            except TableError as error:
+                await _reply(interaction, str(error))
                 return
-            seat = computer.new_seat(record.players, level)
-            seat_choices = dict(record.seat_choices)
-            if table.spec.seat_choices:
-                seat_choices[seat] = table.spec.seat_choices[0][0]
-            await self._save_lobby(table, players=[*record.players, seat], seat_choices=seat_choices)
         await self._refresh_lobby(interaction, table, f"{computer.name(seat)} joined.")
 
     async def remove_computer(self, interaction: discord.Interaction, table: Table) -> None:
         """The host takes the last-seated computer player out of the lobby."""
         async with table.lock:
-            record = table.record
-            seats = [p for p in record.players if computer.is_computer(p)]
-            refusal = None if record.status == "lobby" else "This game has already started; computers leave in the lobby."
-            if refusal is None and interaction.user.id != record.host_id:
-                refusal = f"Only the host, <@{record.host_id}>, can remove computer players."
-            if refusal is None and not seats:
-                refusal = "There is no computer player in this lobby."
-            if refusal is not None:
-                await _reply(interaction, refusal)
+            try:
+                seat = await self.lobby.unseat_computer(table, interaction.user.id)
+            except TableError as error:
+                await _reply(interaction, str(error))
                 return
-            seat = seats[-1]
-            seat_choices = {p: c for p, c in record.seat_choices.items() if p != seat}
-            await self._save_lobby(table, players=[p for p in record.players if p != seat], seat_choices=seat_choices)
         await self._refresh_lobby(interaction, table, f"{computer.name(seat)} left.")
 
     async def join(self, interaction: discord.Interaction, table: Table, choice: str | None = None) -> None:
         user = interaction.user.id
         async with table.lock:
-            record = table.record
-            if record.status != "lobby":
-                await _reply(interaction, "This game has already started; you can join the next one.")
+            publish = dict(table.record.publish)
+            keep_name(publish, user, interaction.user.display_name)
+            try:
+                await self.lobby.seat(table, user, choice, publish=publish)
+            except TableError as error:
+                await _reply(interaction, str(error))
                 return
-            valid_choices = [c for c, _ in table.spec.seat_choices]
-            if valid_choices:
-                choice = choice if choice in valid_choices else valid_choices[0]
-            if user in record.players and (not valid_choices or record.seat_choices.get(user) == choice):
-                await _reply(interaction, "You are already in this lobby.")
-                return
-            if user not in record.players and len(record.players) >= table.spec.game.max_players:
-                await _reply(interaction, f"This lobby is full ({table.spec.game.max_players} players).")
-                return
-            players = record.players if user in record.players else [*record.players, user]
-            seat_choices = dict(record.seat_choices)
-            if choice:
-                seat_choices[user] = choice
-            keep_name(record.publish, user, interaction.user.display_name)
-            await self._save_lobby(table, players=players, seat_choices=seat_choices, publish=record.publish)
         await self._refresh_lobby(interaction, table)
 
     async def leave(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
@@ -213,18 +168,14 @@ class LobbyMixin:
             await self.leave_game(interaction, table, target)
             return
         async with table.lock:
-            record = table.record
-            if user not in record.players:
-                await _reply(interaction, "That player is not in this lobby." if target else "You are not in this lobby.")
+            try:
+                closed = await self.lobby.unseat(table, user, removed=target is not None)
+            except TableError as error:
+                await _reply(interaction, str(error))
                 return
-            players = [p for p in record.players if p != user]
-            if not computer.humans(players):
-                await self._close(table, "cancelled")
+            if closed:
                 note = "Everyone left; the lobby is closed."
             else:
-                host = record.host_id if record.host_id != user else computer.humans(players)[0]
-                seat_choices = {p: c for p, c in record.seat_choices.items() if p != user}
-                await self._save_lobby(table, players=players, seat_choices=seat_choices, host_id=host)
                 note = f"<@{user}> was removed by {interaction.user.mention}." if target else ""
         await self._refresh_lobby(interaction, table, note)
 
@@ -236,10 +187,7 @@ class LobbyMixin:
         await self.leave(interaction, table, target)
 
     async def _save_lobby(self, table: Table, **columns: Any) -> None:
-        async with self.storage.transaction(table.guild_id) as db:
-            await repos.update_table(db, table.id, now=now_ts(), **columns)
-        for name, value in columns.items():
-            setattr(table.record, name, value)
+        await self.lobby.save(table, **columns)
 
     async def _refresh_lobby(self, interaction: discord.Interaction, table: Table, note: str = "") -> None:
         embed = self._lobby_embed(table, note)
@@ -262,38 +210,11 @@ class LobbyMixin:
     async def start(self, interaction: discord.Interaction, table: Table) -> None:
         async with table.lock:
             record = table.record
-            if record.status != "lobby":
-                await _reply(interaction, "This game has already started.")
-                return
-            if interaction.user.id != record.host_id:
-                await _reply(interaction, f"Only the host, <@{record.host_id}>, can start this game.")
-                return
-            spec = table.spec
-            players = list(record.players)
-            seed = str(secrets.randbits(64))
-            options = dict(record.options)
-            async with self.storage.reading(table.guild_id) as db:
-                carry = await repos.get_carryover(db, record.channel_id, spec.key)
-            if carry:
-                options["carry"] = carry
             try:
-                # The game's own lobby check first: it knows the table's size and sides.
-                if spec.prepare_options is not None:
-                    options = spec.prepare_options(players, dict(record.seat_choices), options, seed)
-                spec.game.check_player_count(players)
-                state = spec.game.new(players, options, seed=seed)
-            except RuleError as error:
+                current = await self.lobby.begin(table, interaction.user.id, str(secrets.randbits(64)))
+            except TableError as error:
                 await _reply(interaction, str(error))
                 return
-            now = now_ts()
-            table.state = state
-            current = state.current_players()
-            deadline = now + record.timer_seconds if current else None
-            opening = spec.render.event_lines(list(state.opening_events), table.names())
-            await self._save_lobby(
-                table, status="playing", seed=seed, options=options, state=state.to_json(), version=0,
-                deadline=deadline, recent=["The game begins.", *opening][-RECENT_LINES:],
-            )
             await self._open_thread(interaction, table)
             if await self.board_layout(table.guild_id) == "v2":
                 record.publish["layout"] = "v2"  # fixed for the game: a V2 message stays V2
@@ -357,11 +278,7 @@ class LobbyMixin:
 
     async def _close(self, table: Table, status: str) -> None:
         """Persist a closed table and forget it (caller holds the lock)."""
-        async with self.storage.transaction(table.guild_id) as db:
-            await repos.update_table(db, table.id, now=now_ts(), status=status, deadline=None)
-        table.record.status = status
-        table.record.deadline = None
-        self._untrack(table)
+        await self.lobby.close(table, status)
 
     async def _edit_table_closed(self, table: Table, note: str) -> None:
         async with table.showing:  # after any round of the show task under way (it then stops)
@@ -429,15 +346,6 @@ def _sides_played(spec: GameSpec, record: repos.TableRecord) -> dict[int, str]:
         if played in offered:
             choices[player] = played
     return choices
-
-
-def _table_size(table: Table) -> tuple[int, int]:
-    """Seats a lobby offers: the table's own size option (Engines' 2 or 4) if any."""
-    game = table.spec.game
-    size = table.record.publish.get("lobby_options", table.record.options).get("players")
-    if isinstance(size, int) and game.min_players <= size <= game.max_players:
-        return size, size
-    return game.min_players, game.max_players
 
 
 #: A lobby lists every house rule while there are this few; past it, only those changed

@@ -5,6 +5,7 @@ its assembly from the package's other modules, one per concern."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING
 
 import discord
@@ -12,16 +13,23 @@ import discord
 from bot import guard
 from bot.bus import Bus, LocalBus
 from bot.config import Settings
-from bot.games import GameRegistry
+from bot.core import computer
+from bot.core.games import GameRegistry
+from bot.core.lobby import Lobby
+from bot.core.moves import Moves
+from bot.core.registry import TableRegistry
+from bot.core.settings import GuildSettings
+from bot.core.sync import Sync
+from bot.core.timers import Timers
 from bot.publish import Publisher, table_unit
 from bot.tables.chat import ChatMixin
-from bot.tables.guild_settings import GuildSettingsMixin
 from bot.tables.hands import HandsMixin
 from bot.tables.lobby import LobbyMixin
 from bot.tables.moves import MovesMixin
 from bot.tables.restore import RestoreMixin, until_restored
 from bot.tables.sync import SyncMixin
-from bot.tables.table import Table, TableError, _reply
+from bot.core.table import Table, TableError
+from bot.tables.front import DiscordClock, _reply
 from bot.tables.threads import PAUSED_SENTENCE, ThreadsMixin
 from bot.tables.timers import TimersMixin
 from storage import repos
@@ -31,8 +39,10 @@ from storage.repos import BadRecord
 if TYPE_CHECKING:
     from discord.ext import commands
 
+log = logging.getLogger("bot.tables")
 
-class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, RestoreMixin, SyncMixin, GuildSettingsMixin, ThreadsMixin):
+
+class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, RestoreMixin, SyncMixin, ThreadsMixin):
     """One per bot: every table this process holds. The mixins are its concerns, one
     module each; they share the state set up here and call each other through ``self``."""
 
@@ -49,19 +59,57 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         #: moves and tell the others after them. Off for the one-process default.
         if shared is None:
             shared = self.settings is not None and (not self.settings.runs_every_shard or bool(self.settings.database_url))
-        self.shared = shared
-        self._tables: dict[tuple[int, int], Table] = {}
+        self.registry = TableRegistry(forgotten=self._cancel_timers)
+        self.sync = Sync(storage=storage, shared=shared, registry=self.registry, load_state=self._load_state, arm=self._arm_timers)
+        self._tables = self.registry.tables
         #: (guild, place) -> table id; a place is a table's thread, else its channel.
-        self._by_channel: dict[tuple[int, int], int] = {}
+        self._by_channel = self.registry.by_place
         self._closing = False
         self._loading = asyncio.Lock()
         self.publisher = Publisher(self)
+        # The core's collaborators (bot/core/), for now held by the manager itself.
+        self.clock = DiscordClock()
+        self.guild_settings = GuildSettings(storage)
+        self.guild_turn_seconds = self.guild_settings.guild_turn_seconds
+        self.house_rules = self.guild_settings.house_rules
+        self.hands_in_dm = self.guild_settings.hands_in_dm
+        self.board_layout = self.guild_settings.board_layout
+        self.pictures_on = self.guild_settings.pictures_on
+        self.threads_on = self.guild_settings.threads_on
+        self.lobby = Lobby(storage=storage, clock=self.clock, registry=self.registry, settings=self.guild_settings)
+        self.moves = Moves(
+            storage=storage, clock=self.clock, sync=self.sync,
+            untrack=self._untrack, rolled_back=self.publisher.show, paused=_paused_refusal,
+        )
+        self.timers = Timers(
+            moves=self.moves, clock=self.clock, owns=self.owns, closing=lambda: self._closing, seats=self,
+            close_if_only_computers=self._close_if_only_computers, after_move=self._after_move, after_leaving=self._after_leaving,
+        )
         self._listen_to_threads()
+
+    @property
+    def shared(self) -> bool:
+        return self.sync.shared
+
+    @shared.setter
+    def shared(self, value: bool) -> None:
+        self.sync.shared = value
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process holds the guild's shard: its timers, computer players
         and restore are this process's job."""
         return self.settings is None or self.settings.owns(guild_id)
+
+    async def computer_said(self, table: Table, seat: int, text: str) -> None:
+        """A computer's words go where a person's typed words are: a message of its own in
+        the game's place (a thread, or the channel), not only the board's short log."""
+        try:
+            await self.publisher.place(table).send(content=f"{computer.name(seat)}: {computer.spoken(text)}"[:2000],
+                                                   allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            log.warning("Computer %s at table %s could not say its words: %s", seat, table.id, error)
+            return
+        self.publisher.note_chat(table)
 
     async def listen(self) -> None:
         """Listen to the other processes (a no-op for a lone process)."""
@@ -163,16 +211,10 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         return None
 
     def _track(self, table: Table) -> None:
-        self._tables[table.key] = table
-        for key in [k for k, v in self._by_channel.items() if k[0] == table.guild_id and v == table.id]:
-            del self._by_channel[key]  # a table that moved into its thread
-        self._by_channel[(table.guild_id, table.record.place)] = table.id
+        self.registry.track(table)
 
     def _untrack(self, table: Table) -> None:
-        self._tables.pop(table.key, None)
-        if self._by_channel.get((table.guild_id, table.record.place)) == table.id:
-            del self._by_channel[(table.guild_id, table.record.place)]
-        self._cancel_timers(table)
+        self.registry.untrack(table)
 
     # ================================================================ shutting down
 
@@ -181,3 +223,12 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         for table in list(self._tables.values()):
             self._cancel_timers(table)
         await self.bus.close()
+
+
+def _paused_refusal(table: Table) -> str | None:
+    """A table whose thread a moderator closed takes no moves (bot/tables/threads.py)."""
+    if not table.record.publish.get("paused"):
+        return None
+    from bot.tables.threads import paused_sentence
+
+    return paused_sentence(table)

@@ -5,21 +5,25 @@ table's lock, the rules, the commit, and only then what players see."""
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 import discord
 
-from bot import computer, guard, ratings
-from bot.engine import Action, Event, Game, RuleError
+from bot import guard
+from bot.core import computer
+from bot.core.moves import Checkpoint as _Checkpoint
+from bot.core.moves import Outcome as _Outcome
+from bot.core.moves import SaveFailed as _SaveFailed
+from bot.core.moves import Stale as _Stale
+from bot.core.moves import is_stale as _is_stale
+from bot.core.moves import seated as _seated
+from bot.core.table import Table
+from bot.engine import Action, Event, RuleError
 from bot.publish import HandMessage
-from bot.tables.table import RECENT_LINES, Table, _reply, now_ts
-from storage import repos
-from storage.db import StorageError, log_failure
-from storage.repos import TableRecord
+from bot.tables.front import _reply
+
+__all__ = ["MovesMixin", "_Checkpoint", "_Outcome", "_SaveFailed", "_Stale", "out_of_turn_notice"]
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
 
@@ -156,25 +160,9 @@ class MovesMixin:
             return outcome
 
     async def _apply(self, table: Table, user: int, action: Action, *, source: str, synced: bool = False, away: bool = False) -> _Outcome:
-        """Apply and commit one action (caller holds the lock). Raises RuleError
-        (nothing changed), _Stale (another process moved first: the table was
-        reloaded) or _SaveFailed (state rolled back). ``away``: the move was not made
-        from the player's hand (typed words, a vote message's button); see
-        :func:`_away_move`."""
-        if not synced and await self._sync(table):
-            raise _Stale()  # decided on an older copy: the caller re-decides or says so
-        assert table.state is not None
-        if table.record.publish.get("paused"):
-            from bot.tables.threads import paused_sentence
-
-            raise RuleError(paused_sentence(table))
-        checkpoint = _Checkpoint.of(table)
-        away_move = _away_move(table, user) if away else None
-        events = table.state.apply(user, action)  # raises RuleError with the state untouched
-        outcome = await self._commit(table, [(user, action)], events, checkpoint, source)
-        if away_move is not None:
-            away_move.committed(table)
-        return outcome
+        """Apply and commit one action through the core (caller holds the lock); see
+        :meth:`bot.core.moves.Moves.apply`."""
+        return await self.moves.apply(table, user, action, source=source, synced=synced, away=away)
 
     async def redraw_own_hand(self, table: Table, user: int, outcome: _Outcome) -> None:
         """After a move the player made away from their hand (typed words, a vote):
@@ -192,83 +180,7 @@ class MovesMixin:
     async def _commit(
         self, table: Table, moves: Sequence[tuple[int, Action]], events: list[Event], checkpoint: _Checkpoint, source: str,
     ) -> _Outcome:
-        state = table.state
-        assert state is not None
-        record = table.record
-        now = now_ts()
-        current = state.current_players() if not state.is_over() else frozenset()
-        # Newly current: players who must act now and did not before, and anyone a
-        # ``turn`` event names (a burn's "play again", a first player who was busy
-        # swapping): both get a ping and a fresh turn timer.
-        turned = {e.player for e in events if e.kind == "turn" and e.player is not None}
-        newly_current = frozenset((current - checkpoint.current) | (turned & current))
-        # The log carries plays: whose turn it is shows on the board and in the ping
-        # (a "turn" event is kept only when it says something more, e.g. "plays again").
-        logged = [e for e in events if e.kind != "turn" or (e.data or {}).get("again")]
-        lines = table.spec.render.event_lines(logged, table.names())
-        record.recent = [*record.recent, *lines][-RECENT_LINES:]
-        if source == "player":
-            for user, _ in moves:
-                record.strikes.pop(user, None)
-        if not current:
-            record.deadline = None
-        elif newly_current or record.deadline is None:
-            record.deadline = now + record.timer_seconds
-        for event in events:
-            if event.kind == "obligation" and "id" in event.data:
-                record.obligations[str(event.data["id"])] = [event.player, now + float(event.data.get("seconds", 30))]
-            elif event.kind == "obligation_closed" and "id" in event.data:
-                record.obligations.pop(str(event.data["id"]), None)
-        over = state.is_over()
-        if over:
-            record.status = "finished"
-            record.deadline = None
-            record.obligations = {}
-        start_version = record.version
-        rating_moves: dict[int, int] = {}
-        record.version += len(moves)
-        record.state = state.to_json()
-        # Who the publish will name (and a retry ping): saved with the move, so the
-        # publish that follows needs no second transaction of its own (issue 22).
-        record.turn_players = computer.humans(sorted(current))
-        try:
-            async with self.storage.transaction(table.guild_id) as db:
-                # The table lock across processes: only the version this move was applied to.
-                if not await repos.update_table_at_version(
-                    db, table.id, start_version, now=now, status=record.status, state=record.state, version=record.version,
-                    deadline=record.deadline, strikes=record.strikes, recent=record.recent, obligations=record.obligations,
-                    turn_players=record.turn_players,
-                ):
-                    raise _Stale()
-                for offset, (user, action) in enumerate(moves, start=1):
-                    await repos.append_action(db, table.id, start_version + offset, user, action.code(), source, now)
-                if over:
-                    await repos.record_results(db, table.id, table.spec.key, state.placements(), now)
-                    rating_moves = await ratings.record_game(db, table.spec.key, table.id, state.placements(), now)
-                    await repos.set_carryover(db, record.channel_id, table.spec.key, state.carry_out(), now)
-        except _Stale:
-            log.info("Table %s in guild %s moved on in another process; reloading it", table.id, table.guild_id)
-            table.state = table.spec.game.from_json(checkpoint.state_json)
-            table.record = checkpoint.restored(record)
-            await self._reload(table)
-            raise
-        except Exception as error:
-            if isinstance(error, StorageError):  # expected (a locked, read-only or full disk): one line
-                log_failure(log, error, "Could not save a move at table %s in guild %s (%s); nothing changed and the player was told.",
-                            table.id, table.guild_id, error)
-            else:
-                log.exception("Could not save a move at table %s in guild %s", table.id, table.guild_id)
-            table.state = table.spec.game.from_json(checkpoint.state_json)
-            table.record = checkpoint.restored(record)
-            # The show task (outside the lock) may have drawn the unsaved move: show the table as it is.
-            self.publisher.show(table)
-            raise _SaveFailed() from error
-        for user, _ in moves:
-            table.last_moved[user] = record.version
-        if over:
-            table.rating_moves = rating_moves
-            self._untrack(table)
-        return _Outcome(events, newly_current, over)
+        return await self.moves.commit(table, moves, events, checkpoint, source)
 
     async def _after_move(self, table: Table, outcome: _Outcome, *, actor: int | None = None) -> None:
         """Arm the timers and ask for the move to be shown. Sends nothing itself, so it
@@ -313,14 +225,7 @@ class MovesMixin:
         await self._edit_lobby_message(table, self._lobby_embed(table, note), None)
 
     async def _remove(self, table: Table, user: int, *, source: str) -> _Outcome:
-        if await self._sync(table):
-            raise _Stale()
-        assert table.state is not None
-        checkpoint = _Checkpoint.of(table)
-        # Taken out, or replaced by a computer under the house rule (bot/computer.py).
-        events, action = computer.leave_seat(table, user)
-        table.record.recent = [*table.record.recent, *computer.seat_lines(events)]  # committed with the move
-        return await self._commit(table, [(user, action)], events, checkpoint, source)
+        return await self.moves.remove(table, user, source=source)
 
     async def _publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None) -> None:
         """Show the table (bot/publish.py): the board edited in place, the ping, the
@@ -358,110 +263,3 @@ def out_of_turn_notice(table: Table, user: int, action: Action | None = None) ->
     if len(current) > 1:  # a phase where several choose at once (Engines' picks, Idiot's swaps)
         return f"⚠️ Nothing was played: {mentions(current)} still have to move, not you. You will be told when it is your move."
     return f"⚠️ It is {possessive(current)} turn, not yours, so nothing was played. You will be told when it is your move."
-
-
-class _AwayMove:
-    """A move made away from the player's hand (typed words, a vote message's
-    button) cannot be a second click on that hand, so it does not make the player's
-    open hands stale (:func:`_is_stale`) unless it changed what only they can see
-    (their cards: a wrong name that drew one). Their next click on the hand they were
-    told to use (type “Last card”, then pick the Ace's suit) then counts, if still legal."""
-
-    def __init__(self, user: int, before: dict[str, Any], last_moved: int | None) -> None:
-        self.user, self.before, self.last_moved = user, before, last_moved
-
-    def committed(self, table: Table) -> None:
-        if table.state is None or _own_view(table.state, self.user) != self.before:
-            return  # their own view changed: their older hands stay stale
-        if self.last_moved is None:
-            table.last_moved.pop(self.user, None)
-        else:
-            table.last_moved[self.user] = self.last_moved
-
-
-def _away_move(table: Table, user: int) -> _AwayMove | None:
-    state = table.state
-    if state is None or user not in state.players:
-        return None
-    return _AwayMove(user, _own_view(state, user), table.last_moved.get(user))
-
-
-def _own_view(state: Game, user: int) -> dict[str, Any]:
-    """What only ``user`` sees: their observation where it differs from a
-    spectator's (their cards; not the turn, the pile or anyone's obligations)."""
-    public = state.observation(None)
-    return {key: value for key, value in state.observation(user).items() if key not in public or public[key] != value}
-
-
-def _is_stale(table: Table, user: int, version: int, action: Action) -> bool:
-    """A click from a hand shown at an older ``version``. Other players' moves in
-    a simultaneous phase must not spoil it, so it still counts when this player
-    has not moved since it was shown and the move is still legal; a double click
-    (the player's own move came in between) never counts twice."""
-    assert table.state is not None
-    if table.last_moved.get(user, -1) > version:
-        return True
-    try:
-        table.state.validate(user, action)  # not only listed moves: a typed amount in range counts too
-    except RuleError:
-        return True
-    return False
-
-
-@dataclass(frozen=True)
-class _Checkpoint:
-    """What a move restores if its commit fails."""
-
-    current: frozenset[int]
-    state_json: str
-    record: TableRecord
-
-    @classmethod
-    def of(cls, table: Table) -> _Checkpoint:
-        assert table.state is not None
-        return cls(table.state.current_players(), table.record.state or table.state.to_json(), _record_copy(table.record))
-
-    def restored(self, live: TableRecord) -> TableRecord:
-        """The record as before the move, keeping what the show task posted meanwhile
-        (it runs outside the lock): the board's id and the publish keys."""
-        record = _record_copy(self.record)
-        record.message_id, record.message_posted_at = live.message_id, live.message_posted_at
-        record.publish = live.publish
-        return record
-
-
-def _record_copy(record: TableRecord) -> TableRecord:
-    """The record as it was before a move, for a failed commit to put back: a copy of
-    the row and of its containers one level down (a move replaces or edits ``recent``,
-    ``strikes``, ``obligations``, ``turn_players``; the values inside them are numbers,
-    strings or lists replaced whole). ``publish`` is copied two levels down (its
-    ``dm``/``names`` maps), which is all a publish edits. No ``deepcopy``: it was the
-    largest single cost of saving a move (issue 22)."""
-    copied = copy.copy(record)
-    for name, value in vars(record).items():
-        if isinstance(value, list):
-            setattr(copied, name, list(value))
-        elif isinstance(value, dict):
-            setattr(copied, name, {k: dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v for k, v in value.items()})
-    return copied
-
-
-@dataclass
-class _Outcome:
-    events: list[Event]
-    newly_current: frozenset[int]
-    over: bool
-
-
-class _SaveFailed(Exception):
-    pass
-
-
-class _Stale(_SaveFailed):
-    """Another process changed the table first; this process's copy was reloaded."""
-
-
-def _seated(state: Game) -> set[int]:
-    """Players still taking part (a rules engine may keep removed ids for history)."""
-    seated = getattr(state, "active_players", None)
-    return set(seated() if callable(seated) else state.players)

@@ -8,16 +8,15 @@ from __future__ import annotations
 import logging
 
 from bot.bus import TableChange
-from bot.tables.table import Table, TableError
-from storage import repos
-from storage.db import StorageError
-from storage.repos import BadRecord, TableRecord
+from bot.core.table import Table, TableError
+from storage.repos import TableRecord
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
 
 
 class SyncMixin:
-    """Part of :class:`bot.tables.TableManager`: keeping up with other processes."""
+    """Part of :class:`bot.tables.TableManager`: keeping up with other processes
+(the version checks and reloads are the core's :class:`bot.core.sync.Sync`)."""
 
     async def _load_elsewhere(self, guild_id: int, record: TableRecord) -> Table | None:
         async with self._loading:
@@ -27,46 +26,10 @@ class SyncMixin:
         return table
 
     async def _sync(self, table: Table) -> bool:
-        """Reload the table if the database holds a newer version than this process's
-        copy (another process moved or closed it). Caller holds the lock. Returns
-        whether it was reloaded. One cheap read; nothing at all for a lone process."""
-        if not self.shared:
-            return False
-        try:
-            async with self.storage.reading(table.guild_id) as db:
-                found = await repos.table_version(db, table.id)
-        except StorageError:
-            return False  # the move's own transaction reports the problem
-        if found is not None and found == (table.record.version, table.record.status):
-            return False
-        await self._reload(table)
-        return True
+        return await self.sync.sync(table)
 
     async def _reload(self, table: Table) -> None:
-        """Replace this process's copy with the database's (caller holds the lock)."""
-        async with self.storage.reading(table.guild_id) as db:
-            try:
-                record = await repos.get_table(db, table.id)
-            except BadRecord:
-                record = None
-        if record is None or record.status not in repos.ACTIVE:
-            if record is not None:
-                table.record = record
-            else:
-                table.record.status = "broken"
-            self._untrack(table)
-            return
-        state = table.state
-        if record.status == "playing":
-            state = await self._load_state(table.guild_id, record, table.spec)
-            if state is None:
-                log.error("Table %s in guild %s changed elsewhere and could not be loaded here", table.id, table.guild_id)
-                self._untrack(table)
-                return
-        table.record, table.state = record, state
-        table.last_moved = {u: v for u, v in table.last_moved.items() if v <= record.version}
-        self._track(table)
-        self._arm_timers(table)
+        await self.sync.reload(table)
 
     async def _on_change(self, change: TableChange) -> None:
         """Another process changed a table. Its owner reloads it and re-arms its

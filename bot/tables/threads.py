@@ -31,7 +31,8 @@ from typing import Any
 import discord
 
 from bot import guard
-from bot.tables.table import RECENT_LINES, Table, now_ts
+from bot.core.table import RECENT_LINES, Table
+from bot.tables.front import now_ts
 from storage import repos
 from storage.db import StorageError
 

@@ -6,13 +6,11 @@ from __future__ import annotations
 from discord.ext import commands
 
 from bot.gamecog import GameCog
-from bot.games import GameSpec
-from cogs.blackjack import render
-from cogs.blackjack.rules import HOUSE_RULES, BlackjackGame
+from cogs.blackjack.spec import SPEC
 
 
 class BlackjackCog(GameCog, group_name="blackjack", group_description="Blackjack, the chaining shedding game."):
-    spec = GameSpec(game=BlackjackGame, render=render, house_rules=HOUSE_RULES)
+    spec = SPEC
 
 
 async def setup(bot: commands.Bot) -> None:

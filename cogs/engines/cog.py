@@ -18,25 +18,12 @@ from discord.ext import commands
 
 from bot import guard
 from bot.gamecog import GameCog
-from bot.games import GameSpec
-from cogs.engines import render
-from cogs.engines.rules import (
-    DEFAULT_TABLE_SIZE,
-    HOUSE_RULES,
-    SEAT_CHOICES,
-    EnginesGame,
-    prepare_table_options,
-)
+from cogs.engines.spec import SPEC
+from cogs.engines.rules import DEFAULT_TABLE_SIZE
 
 
 class EnginesCog(GameCog, group_name="engines", group_description="Engines of Discrimination: Google against Yahoo."):
-    spec = GameSpec(
-        game=EnginesGame,
-        render=render,
-        house_rules=HOUSE_RULES,
-        seat_choices=SEAT_CHOICES,
-        prepare_options=prepare_table_options,
-    )
+    spec = SPEC
 
     @app_commands.command(name="new", description="Open an Engines of Discrimination table: 2 players, or 4 in two teams.")
     @app_commands.guild_only()

@@ -24,10 +24,10 @@ from discord.ext import commands
 
 from bot import guard, sessions
 from bot.gamecog import GameCog
-from bot.games import GameSpec
 from bot.tables import reads_chat
-from cogs.enid import limerick, render
-from cogs.enid.rules import ENID, HOUSE_RULES, MODES, PLAIN, EnidGame
+from cogs.enid import limerick
+from cogs.enid.spec import SPEC
+from cogs.enid.rules import ENID, MODES, PLAIN, EnidGame
 
 GAME = EnidGame.key
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ def lobby_note(reads: bool, mode: str = ENID) -> str:
 
 
 class EnidCog(GameCog, group_name="enid", group_description="Enid: Blackjack with computer scientists, fish and rituals."):
-    spec = GameSpec(game=EnidGame, render=render, house_rules=HOUSE_RULES, accepts_chat=True)
+    spec = SPEC
     warm_task: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:

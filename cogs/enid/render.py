@@ -17,7 +17,7 @@ import discord
 
 from bot.cards import Card, Rank, Suit, parse_card
 from bot.engine import Action, Control, Event
-from bot.votes import Ballot, Choice
+from bot.ballots import Ballot, Choice
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,

@@ -16,13 +16,11 @@ from __future__ import annotations
 from discord.ext import commands
 
 from bot.gamecog import GameCog
-from bot.games import GameSpec
-from cogs.idiot import render
-from cogs.idiot.rules import HOUSE_RULES, IdiotGame
+from cogs.idiot.spec import SPEC
 
 
 class IdiotCog(GameCog, group_name="idiot", group_description="Idiot: shed your hand, then your face-up and face-down cards."):
-    spec = GameSpec(game=IdiotGame, render=render, house_rules=HOUSE_RULES)
+    spec = SPEC
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -19,9 +19,8 @@ from discord.ext import commands
 
 from bot import guard, sessions
 from bot.gamecog import GameCog
-from bot.games import GameSpec
-from cogs.onion import render
-from cogs.onion.rules import DEFAULTS, GAMBLING, HOUSE_RULES, PLAIN_VARIANT, OnionGame
+from cogs.onion.spec import SPEC
+from cogs.onion.rules import DEFAULTS, GAMBLING, PLAIN_VARIANT
 
 MAX_STAKE = 1_000
 MAX_RAISE_CAP = 100
@@ -43,7 +42,7 @@ def option_refusal(stake: int, raise_cap: int, chips: int, variant: str) -> str 
 
 
 class OnionCog(GameCog, group_name="onion", group_description="Cripple Mr Onion: a session of rounds with chips."):
-    spec = GameSpec(game=OnionGame, render=render, house_rules=HOUSE_RULES)
+    spec = SPEC
 
     session = app_commands.Group(name="session", description="The channel's session of rounds.")
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot import computer
+from bot.core import computer
 from bot.cardart import CardRow
 from bot.engine import Action, Control, Event
 from bot.render_util import (

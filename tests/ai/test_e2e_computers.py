@@ -11,7 +11,7 @@ import sqlite3
 import discord
 import pytest
 
-from bot import computer
+from bot.core import computer
 from tests.conftest import restart
 from tests.e2e.ui import button_ids, game_place, head, select_options, use_control
 from tests.hardening.forge import forge_slash, text_of

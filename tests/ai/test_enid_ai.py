@@ -277,7 +277,7 @@ def test_the_rhyming_pairs_rhyme_by_the_dictionary():
 
 
 def test_a_person_shouts_the_church_at_a_computer_seat_by_its_name():
-    from bot import computer
+    from bot.core import computer
 
     game = stacked({1: ["7c", "5h", "5d"], -201: ["Kh", "Kd"], 3: ["Qh", "Qd"]}, discard=["4c"], first=1)
     act(game, 1, "7c")

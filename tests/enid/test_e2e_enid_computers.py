@@ -12,7 +12,7 @@ import re
 import discord
 import pytest
 
-from bot import computer
+from bot.core import computer
 from cogs.enid import ai as enid_ai
 from tests.conftest import restart
 from tests.e2e.ui import button_ids, game_place, select_options, text, use_control

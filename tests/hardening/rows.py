@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from bot.games import GameRegistry
+from bot.core.games import GameRegistry
 from bot.tables import TableManager
 from storage import repos
 from storage.db import Storage

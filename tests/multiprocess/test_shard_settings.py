@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot import computer
+from bot.core import computer
 from bot.app import DeckhandBot, ShardedDeckhandBot, claim_data_dir, create_bot
 from bot.bus import LocalBus, PostgresBus, TableChange, bus_for
 from bot.config import ConfigError, Settings, shard_of

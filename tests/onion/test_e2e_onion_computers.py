@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import computer
+from bot.core import computer
 import discord
 
 from tests.ai.test_e2e_computers import db_rows, the_table

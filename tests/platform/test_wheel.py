@@ -44,7 +44,7 @@ import bot, cogs, storage
 from bot import cardart
 from bot.app import game_extensions
 from bot.gamecog import GameCog
-from bot.games import GameRegistry
+from bot.core.games import GameRegistry
 from storage import open_storage
 
 registry = GameRegistry()

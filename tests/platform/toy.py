@@ -12,7 +12,7 @@ import discord
 
 from bot.cards import Card, parse_card, shuffled, standard_deck
 from bot.engine import Action, Control, Event, Game, HouseRule, IllegalAction
-from bot.games import GameSpec
+from bot.core.games import GameSpec
 
 
 class ToyGame(Game):

@@ -205,7 +205,7 @@ async def test_a_confirmation_from_before_sitting_down_is_refused(simcord_env, d
 
 
 def test_former_players_are_never_mentions():
-    from bot import computer
+    from bot.core import computer
     from bot.publish import standings
 
     former = FORMER_PLAYERS.start + 1

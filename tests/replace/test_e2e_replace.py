@@ -13,7 +13,7 @@ import sqlite3
 import discord
 import pytest
 
-from bot import computer
+from bot.core import computer
 from tests.conftest import restart
 from tests.e2e.ui import board, button_ids, embed_of, game_place, head, select_options, use_control
 

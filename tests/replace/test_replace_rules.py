@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot import computer
+from bot.core import computer
 from bot.engine import Game, RuleError
 from cogs.blackjack.rules import BlackjackGame
 from cogs.engines.rules import EnginesGame

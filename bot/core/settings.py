@@ -3,15 +3,19 @@ house rules, hands in DMs, the board layout, card pictures, threads."""
 
 from __future__ import annotations
 
-from bot.games import GameSpec
+from bot.core.games import GameSpec
+from storage import StorageBackend
 from storage import repos
 
 DEFAULT_TURN_SECONDS = 120
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 15, 3600
 
 
-class GuildSettingsMixin:
-    """Part of :class:`bot.tables.TableManager`: the server's settings."""
+class GuildSettings:
+    """The server's settings, read from its database (``storage``)."""
+
+    def __init__(self, storage: StorageBackend) -> None:
+        self.storage = storage
 
     async def guild_turn_seconds(self, guild_id: int) -> int:
         async with self.storage.reading(guild_id) as db:

@@ -1,5 +1,5 @@
-"""The table as the manager holds it in memory, and what every part of the manager
-shares: the clock, the one-sentence refusal, the short answer to an interaction."""
+"""The table as the core holds it in memory, and the one-sentence refusal every
+part of the core (and every front end) shares."""
 
 from __future__ import annotations
 
@@ -7,24 +7,18 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-import discord
-
-from bot import computer, guard
+from bot.core import computer
+from bot.core.games import GameSpec
 from bot.engine import Game
-from bot.games import GameSpec
 from storage.repos import TableRecord
 
 REPOST_AFTER_SECONDS = 50 * 60  # edits of messages older than 1 h have a tighter rate limit
 RECENT_LINES = 6
 
 
-def now_ts() -> float:
-    # discord.utils.utcnow is the clock discord.py itself uses (and the one tests control).
-    return discord.utils.utcnow().timestamp()
-
-
 class TableError(Exception):
-    """A refusal for the user, phrased as one sentence."""
+    """A refusal for the user, phrased as one sentence (``str(error)``). The core's
+    one refusal type: front ends show the sentence as it is."""
 
 
 @dataclass
@@ -84,8 +78,3 @@ class Table:
             return f"a {self.spec.title} lobby hosted by <@{self.record.host_id}>"
         return f"a {self.spec.title} game hosted by <@{self.record.host_id}>, in play"
 
-
-async def _reply(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
-    """Answer once: a new message if the interaction is unanswered, else a follow-up;
-    clipped to Discord's limit (refusals may echo what a user typed)."""
-    await guard.answer(interaction, text, ephemeral=ephemeral)

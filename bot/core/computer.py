@@ -22,16 +22,16 @@ import random
 import re
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
-import discord
+from typing import TYPE_CHECKING, Protocol
 
 from bot.ai import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS, Budget, PlayerView, decide, game_ai, has_ai
 from bot.engine import Action, Event, Game, HouseRule, RuleError
 from storage import repos
 
 if TYPE_CHECKING:
-    from bot.tables import Table, TableManager
+    from bot.core.moves import Outcome
+    from bot.core.table import Table
+    from storage import StorageBackend
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +100,11 @@ def addressed(text: str, players: Iterable[int]) -> str:
     return _ADDRESS.sub(lambda m: f"<@{seats[int(m.group(1))]}>" if int(m.group(1)) in seats else m.group(0), text)
 
 
+def spoken(text: str) -> str:
+    """A computer's typed words for people: the seats it mentions by their names."""
+    return _MENTION.sub(lambda m: name(int(m.group(1))), text)
+
+
 def humans(players: Iterable[int]) -> list[int]:
     return [p for p in players if not is_computer(p)]
 
@@ -122,7 +127,23 @@ def new_seat(players: list[int], level: str) -> int:
     return computer_id(level, n)
 
 
-async def pause_seconds(manager: TableManager, guild_id: int) -> float:
+class Seats(Protocol):
+    """What a computer seat needs from the table core (bot/core/facade.py) or any
+    host of the tables: its storage (the server's pause), whether this process holds
+    the guild's shard, the move path, and where to report a move and its words."""
+
+    storage: StorageBackend
+
+    def owns(self, guild_id: int | None) -> bool: ...
+
+    async def _apply(self, table: Table, user: int, action: Action, *, source: str) -> Outcome: ...
+
+    async def _after_move(self, table: Table, outcome: Outcome) -> None: ...
+
+    async def computer_said(self, table: Table, seat: int, text: str) -> None: ...
+
+
+async def pause_seconds(manager: Seats, guild_id: int) -> float:
     async with manager.storage.reading(guild_id) as db:
         value = await repos.get_guild_setting(db, "bot_pause", DEFAULT_PAUSE)
     return float(value) if isinstance(value, int | float) and 0 <= value <= MAX_PAUSE else DEFAULT_PAUSE
@@ -145,7 +166,7 @@ def _owes(state: Game, seat: int) -> bool:
     return hook is not None and hook(state.observation(seat), seat)
 
 
-def schedule(manager: TableManager, table: Table) -> None:
+def schedule(manager: Seats, table: Table) -> None:
     """Start (or leave running) the task that plays this table's computer seats.
     Only in the process that owns the guild's shard, like the turn timers."""
     if not manager.owns(table.guild_id) or not _movers(table):
@@ -167,8 +188,8 @@ async def _warm_up(key: str) -> None:
     _WARM.add(key)
 
 
-async def _play(manager: TableManager, table: Table) -> None:
-    from bot.tables.moves import _SaveFailed  # the manager's own failure type
+async def _play(manager: Seats, table: Table) -> None:
+    from bot.core.moves import SaveFailed
 
     if table.state is not None:
         await _warm_up(table.state.key)
@@ -202,12 +223,12 @@ async def _play(manager: TableManager, table: Table) -> None:
             except RuleError:
                 log.warning("Computer %s at table %s chose a refused move %s", seat, table.id, action.code())
                 continue
-            except _SaveFailed:
+            except SaveFailed:
                 await asyncio.sleep(1.0)
                 continue
             table.computer = None  # so the next move's schedule starts a fresh task
             if action.kind == "say":
-                await _say_in_place(manager, table, seat, str(action.arg))
+                await manager.computer_said(table, seat, str(action.arg))
             await manager._after_move(table, outcome)
         if action.kind != "say" and table.status == "playing" and table.state is not None and _owes(table.state, seat):
             # A person says "Last card" as they lay: words owed for its own move follow
@@ -215,18 +236,6 @@ async def _play(manager: TableManager, table: Table) -> None:
             only = seat
             continue
         return
-
-
-async def _say_in_place(manager: TableManager, table: Table, seat: int, text: str) -> None:
-    """A computer's words go where a person's typed words are: a message of its own in
-    the game's place (a thread, or the channel), not only the board's short log."""
-    spoken = _MENTION.sub(lambda m: name(int(m.group(1))), text)
-    try:
-        await manager.publisher.place(table).send(content=f"{name(seat)}: {spoken}"[:2000], allowed_mentions=discord.AllowedMentions.none())
-    except discord.HTTPException as error:
-        log.warning("Computer %s at table %s could not say its words: %s", seat, table.id, error)
-        return
-    manager.publisher.note_chat(table)
 
 
 # ------------------------------------------------------------------ replacing a leaver
@@ -237,14 +246,14 @@ def stand_in_for(table: Table, leaver: int) -> int | None:
     (the leaver is taken out, as without it): the rule is off for this table, the game
     cannot hand a seat over, or no other person would be left playing (computers do
     not finish a game among themselves)."""
-    from bot.tables.moves import _seated
+    from bot.core.moves import seated
 
     state = table.state
     level = table.record.options.get(REPLACE_LEAVERS.key, REPLACE_LEAVERS.default)
     if state is None or level not in OFFERED or not offers_replacement(table.spec.key, type(state)):
         return None
     gone = {leaver, *getattr(state, "left", ())}
-    if not humans(p for p in _seated(state) if p not in gone):
+    if not humans(p for p in seated(state) if p not in gone):
         return None
     return new_seat([*table.record.players, *state.players], level)
 
@@ -280,8 +289,8 @@ def seat_lines(events: Iterable[Event]) -> list[str]:
 def only_computers_left(state: Game) -> bool:
     """A running game where nobody playing is a person any more (Onion keeps its
     leavers seated for the round's record, in ``left``)."""
-    from bot.tables.moves import _seated
+    from bot.core.moves import seated
 
     gone = set(getattr(state, "left", ()))
-    return not state.is_over() and not humans(p for p in _seated(state) if p not in gone)
+    return not state.is_over() and not humans(p for p in seated(state) if p not in gone)
 

@@ -11,11 +11,12 @@ from collections.abc import Callable, Mapping, Sequence
 import sys
 from dataclasses import dataclass, replace
 from importlib import resources
-from typing import Any, Protocol
-
-import discord
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.engine import Action, Control, Event, Game, HouseRule
+
+if TYPE_CHECKING:  # a render module's embeds are for the Discord front end only
+    import discord
 
 #: A game's rules text for players (what ``/rules`` shows): this file in the game's
 #: package, beside its rules module (``cogs/<game>/rules.md``, in the checkout a link to
@@ -121,7 +122,7 @@ class GameRegistry:
 
     def add(self, spec: GameSpec) -> GameSpec:
         """Register a game; returns its spec as registered (with the platform's house rules)."""
-        from bot import computer  # the platform's own house rule, for games that can take it
+        from bot.core import computer  # the platform's own house rule, for games that can take it
 
         rule = computer.REPLACE_LEAVERS
         if computer.offers_replacement(spec.key, spec.game) and spec.house_rule(rule.key) is None:
