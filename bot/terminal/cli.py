@@ -64,7 +64,7 @@ class PlayOptions:
     rules: Mapping[str, str] = field(default_factory=dict)
     timers: bool = False
     new: bool = False
-    name: str = "You"
+    name: str = "Player"
     seed: str | None = None
     pause: float = DEFAULT_PAUSE
     data_dir: Path = Path("data/terminal")
@@ -97,7 +97,7 @@ def build_parser(prog: str = "deckhand play") -> argparse.ArgumentParser:
         help="a house rule or table option (repeatable); a wrong key or value lists the right ones",
     )
     parser.add_argument("--new", action="store_true", help="abandon the saved game of this game and start a fresh one")
-    parser.add_argument("--name", default="You", help="your name at the table (default: You)")
+    parser.add_argument("--name", help="your name at the table (default: your login name)")
     parser.add_argument("--seed", help="deal from this seed (a number or a word), for a game you can deal again")
     parser.add_argument(
         "--pause", metavar="SECONDS", type=float, default=DEFAULT_PAUSE,
@@ -200,7 +200,7 @@ def parse(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> Play
     rules = _checked_rules(game, title, args.rule)
     if not math.isfinite(args.pause) or not 0 <= args.pause <= MAX_PAUSE:
         raise CommandLineError(f"--pause takes a number of seconds from 0 to {MAX_PAUSE:g}, not {args.pause:g}.")
-    name = " ".join(args.name.split())
+    name = " ".join((args.name if args.name is not None else login_name()).split())
     if not name or len(name) > 32:
         raise CommandLineError("--name takes a name of 1 to 32 characters.")
     return PlayOptions(
@@ -226,6 +226,17 @@ def _checked_rules(game: str, title: str, typed: Sequence[str]) -> dict[str, str
             raise CommandLineError(f"The rule {key} takes {_or_list(choices[key])}, not '{value[:30]}'.")
         rules[key] = value
     return rules
+
+
+def login_name() -> str:
+    """Your name at the table unless --name says otherwise: the login name, capitalised."""
+    import getpass
+
+    try:
+        name = getpass.getuser()
+    except (OSError, KeyError, ImportError):
+        name = ""
+    return name[:1].upper() + name[1:32] if name.strip() else "Player"
 
 
 def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:

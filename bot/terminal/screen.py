@@ -22,6 +22,9 @@ class Screen:
     def __init__(self, out: TextIO, names: Mapping[int, str]) -> None:
         self.out = out
         self.names = names
+        #: A prompt is showing with nothing typed after it (that this program saw).
+        self.at_prompt = False
+        self.tty = out.isatty()
 
     @property
     def width(self) -> int:
@@ -29,6 +32,9 @@ class Screen:
 
     def show(self, lines: Sequence[str]) -> None:
         if lines:
+            if self.at_prompt:  # others moved while you were at the prompt: print over it
+                self.out.write("\r\x1b[K" if self.tty else "\n")
+                self.at_prompt = False
             self.out.write("\n".join(wrap_each(lines, self.width)) + "\n")
             self.out.flush()
 
@@ -38,6 +44,11 @@ class Screen:
     def prompt(self, text: str = "> ") -> None:
         self.out.write(text)
         self.out.flush()
+        self.at_prompt = True
+
+    def typed(self) -> None:
+        """A line came from the keyboard: the prompt it answered is gone."""
+        self.at_prompt = False
 
     def plain(self, text: str) -> str:
         return plain(text, self.names)

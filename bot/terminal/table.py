@@ -19,6 +19,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from bot.ai import game_ai, has_ai
 from bot.core import computer
 from bot.core.facade import TableCore, TableError
 from bot.engine import Action, Event
@@ -116,6 +117,7 @@ class TerminalGame:
                 self.screen.show([""])
                 raise Stop
             if isinstance(happening, str):
+                self.screen.typed()
                 await self._typed(happening.strip())
             self._refresh()
         self._finish()
@@ -146,9 +148,14 @@ class TerminalGame:
 
     def _show_turn(self, own: dict[str, Any]) -> None:
         lines = ["", *self.screen.board(self.spec.render, self._spectator_view()), "", *self.screen.hand(self.spec.render, own)]
-        lines += ["", *self.screen.moves(self.listed)] if self.listed else []
+        waiting = not self.listed and not self._owes_words()
+        if self.listed:
+            lines += ["", *self.screen.moves(self.listed)]
+        elif waiting:
+            lines += ["", "Nothing to do just now: the others are moving."]
         self.screen.show(lines)
-        self.screen.prompt()
+        if not waiting:
+            self.screen.prompt()
 
     async def _typed(self, line: str) -> None:
         word = line.lower()
@@ -161,8 +168,7 @@ class TerminalGame:
             self.screen.show(self.screen.plain(self.spec.rules_text()).splitlines())
             return self.screen.prompt()
         if word == "board":
-            self.shown = None
-            self._refresh(force=True)
+            self._show_turn(self._own_view()[0])
             return
         if not line:
             return self.screen.prompt()
@@ -207,6 +213,7 @@ class TerminalGame:
                 await repos.set_guild_setting(db, f"house:{self.spec.key}:{rule.key}", chosen)
 
     async def _start_or_resume(self) -> None:
+        await self._warm_up()
         await self.core.restore_all()
         table = self.core.table_at(self.guild, PLACE)
         if table is not None and (self.options.new or table.status != "playing"):
@@ -238,9 +245,19 @@ class TerminalGame:
         self._name_seats()
         outcome = await self.core.begin(table, YOU, seed=self.options.seed)
         players = ", ".join(self.names[p] for p in table.state.players)
-        self.screen.show([f"A new game of {self.spec.title}: {players}.", "Type help for how to play here, rules for the rules."])
+        timers = ("Timers are on, as on Discord." if self.options.timers
+                  else "No timers: take your time (the rules' seconds apply only with --timers).")
+        self.screen.show([f"A new game of {self.spec.title}: {players}.", timers, "Type help for how to play here, rules for the rules."])
         self.unshown += outcome.events
         return table
+
+    async def _warm_up(self) -> None:
+        """Load what the computer players load before their first move (Enid's pronouncing
+        dictionary, a few seconds), saying so, rather than leave a silent table."""
+        if not has_ai(self.spec.key) or game_ai(self.spec.key).warm_up is None:
+            return
+        self.screen.say("Loading what the computer players need (a few seconds)…")
+        await asyncio.to_thread(game_ai(self.spec.key).warm_up)
 
     def _computers_asked(self) -> list[int]:
         seats: list[int] = []

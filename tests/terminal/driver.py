@@ -56,13 +56,20 @@ def type_line(child: pexpect.spawn, line: str) -> None:
     child.sendline(line)
 
 
+def asks(screen: Screen) -> bool:
+    """Whether the screen asks something of you: your moves, or words you owe ("Now ...")."""
+    return "Your moves:" in screen.text or "\nNow " in screen.text
+
+
 def play_out(child: pexpect.spawn, choose: Callable[[Screen], str], *, limit: int = 600) -> str:
-    """Answer every prompt with ``choose(screen)`` until the game ends; the whole transcript."""
+    """Answer every prompt with ``choose(screen)`` until the game ends; the whole transcript.
+    A bare prompt (others moved; your choices are as they were) is answered with
+    ``board``, which shows them again, so ``choose`` always reads a whole screen."""
     for _ in range(limit):
         screen = next_screen(child)
         if screen is None:
             break
-        type_line(child, choose(screen))
+        type_line(child, choose(screen) if asks(screen) else "board")
     else:
         raise AssertionError(f"no end after {limit} prompts:\n{transcript(child)[-3000:]}")
     child.wait()
