@@ -3,6 +3,7 @@ reads the screen up to the prompt, picks one of the numbered moves, types it."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
@@ -39,20 +40,17 @@ def spawn(game: str, data_dir: Path, *args: str, timeout: float = 30) -> pexpect
         sys.executable, ["-m", "bot", "play", game, "--data-dir", str(data_dir), "--pause", "0", *args],
         cwd=str(ROOT), env=env, encoding="utf-8", timeout=timeout, dimensions=(50, 100),
     )
-    child.transcript = []  # type: ignore[attr-defined]
+    child.logfile_read = io.StringIO()  # everything the screen showed, typed lines echoed
     return child
 
 
 def next_screen(child: pexpect.spawn) -> Screen | None:
     """The screen up to the next prompt, or None once the game is over (the process has ended)."""
     index = child.expect([PROMPT, pexpect.EOF])
-    text = child.before.replace("\r\n", "\n")
-    child.transcript.append(text + ("\n> " if index == 0 else ""))
-    return Screen(text) if index == 0 else None
+    return Screen(child.before.replace("\r\n", "\n")) if index == 0 else None
 
 
 def type_line(child: pexpect.spawn, line: str) -> None:
-    child.transcript.append(line + "\n")
     child.sendline(line)
 
 
@@ -77,4 +75,6 @@ def play_out(child: pexpect.spawn, choose: Callable[[Screen], str], *, limit: in
 
 
 def transcript(child: pexpect.spawn) -> str:
-    return "".join(child.transcript)
+    """All the screen showed, as a terminal shows it (a prompt overwritten by later lines
+    is left out, as it disappears on a terminal)."""
+    return child.logfile_read.getvalue().replace("\r\n", "\n").replace("> \r\x1b[K", "")
