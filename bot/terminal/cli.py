@@ -13,18 +13,11 @@ import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-#: The games, in the order the help lists them; each is ``cogs/<key>/``.
-GAMES = ("idiot", "enid", "blackjack", "engines", "onion")
-#: The computer players' levels a person can choose (as in a Discord lobby).
-LEVELS = ("easy", "hard")
-DEFAULT_LEVEL = "easy"
-#: Seconds between computer moves, so a person can follow them.
-DEFAULT_PAUSE = 1.0
-MAX_PAUSE = 10.0
+from bot.terminal.options import DEFAULT_LEVEL, DEFAULT_PAUSE, GAMES, LEVELS, MAX_PAUSE, PlayOptions
+
 EXIT_USAGE = 2
 
 DESCRIPTION = """\
@@ -51,27 +44,6 @@ help, rules, board, quit."""
 
 class CommandLineError(Exception):
     """A command line that cannot be played; ``str()`` is one sentence."""
-
-
-@dataclass(frozen=True)
-class PlayOptions:
-    """A checked command line."""
-
-    game: str
-    #: One level per computer seat, in seat order after yours.
-    computers: tuple[str, ...]
-    #: House rules and table options (Enid's mode, Onion's variant), as typed and checked.
-    rules: Mapping[str, str] = field(default_factory=dict)
-    timers: bool = False
-    new: bool = False
-    name: str = "Player"
-    seed: str | None = None
-    pause: float = DEFAULT_PAUSE
-    data_dir: Path = Path("data/terminal")
-
-    @property
-    def players(self) -> int:
-        return 1 + len(self.computers)
 
 
 class _Parser(argparse.ArgumentParser):

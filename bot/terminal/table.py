@@ -24,7 +24,7 @@ from bot.core import computer
 from bot.core.facade import TableCore, TableError
 from bot.engine import Action, Event
 from bot.terminal import menu
-from bot.terminal.cli import GAMES, PlayOptions
+from bot.terminal.options import GAMES, PlayOptions
 from bot.terminal.screen import Screen
 from cogs import catalog
 from storage import open_storage, repos

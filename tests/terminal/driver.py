@@ -7,7 +7,7 @@ import io
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
