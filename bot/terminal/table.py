@@ -22,6 +22,7 @@ from typing import Any, TextIO
 from bot.ai import game_ai, has_ai
 from bot.core import computer
 from bot.core.facade import TableCore, TableError
+from bot.core.sessions import has_sessions, next_label
 from bot.engine import Action, Event
 from bot.terminal import menu
 from bot.terminal.options import GAMES, PlayOptions
@@ -184,7 +185,12 @@ class TerminalGame:
 
     def _finish(self) -> None:
         board = self.screen.board(self.spec.render, self._spectator_view())
-        self.screen.show(["", *board, "", f"The game is over. Run deckhand play {self.options.game} for a new one."])
+        again = f"Run deckhand play {self.options.game}"
+        if has_sessions(self.spec):  # Onion's chips and Dealer, Enid's chain of names carry on
+            after = f"{again} for the {next_label(self.spec).lower()} of this session, or add --new to start a new session."
+        else:
+            after = f"{again} for a new one."
+        self.screen.show(["", *board, "", f"The game is over. {after}"])
 
     # ------------------------------------------------------------------ the core
 
@@ -216,6 +222,9 @@ class TerminalGame:
         await self._warm_up()
         await self.core.restore_all()
         table = self.core.table_at(self.guild, PLACE)
+        if self.options.new and has_sessions(self.spec):
+            async with self.storage.transaction(self.guild) as db:
+                await repos.clear_carryover(db, PLACE, self.spec.key)  # a new session, too
         if table is not None and (self.options.new or table.status != "playing"):
             # --new, or a lobby left by a start that was interrupted: deal afresh.
             await self.core.cancel_table(table, YOU)
