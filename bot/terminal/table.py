@@ -256,9 +256,19 @@ class TerminalGame:
         players = ", ".join(self.names[p] for p in table.state.players)
         timers = ("Timers are on, as on Discord." if self.options.timers
                   else "No timers: take your time (the rules' seconds apply only with --timers).")
-        self.screen.show([f"A new game of {self.spec.title}: {players}.", timers, "Type help for how to play here, rules for the rules."])
+        self.screen.show([f"A new game of {self.spec.title}: {players}.", timers, *self._words_note(table),
+                          "Type help for how to play here, rules for the rules."])
         self.unshown += outcome.events
         return table
+
+    def _words_note(self, table: Any) -> list[str]:
+        """For a game that hears typed words (Enid): what to type, said once at the start."""
+        if not self.spec.accepts_chat:
+            return []
+        if table.record.options.get("mode") == "plain":
+            return ["Plain Blackjack: when you lay your last-but-one card, type Last card (or add it after the move's number: 3 Last card)."]
+        return ["In Enid you name every card you lay: type its name after the move's number (1 Terry Winograd of Sturgeon) "
+                "or on a line of its own. rules lists the names; --rule beginner_names=yes shows them beside your cards."]
 
     async def _warm_up(self) -> None:
         """Load what the computer players load before their first move (Enid's pronouncing
