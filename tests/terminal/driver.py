@@ -54,6 +54,13 @@ def type_line(child: pexpect.spawn, line: str) -> None:
     child.sendline(line)
 
 
+def exchange(child: pexpect.spawn, *pairs: tuple[str, str]) -> None:
+    """Type each line and wait for its answer, word for word."""
+    for line, answer in pairs:
+        type_line(child, line)
+        child.expect_exact(answer)
+
+
 def asks(screen: Screen) -> bool:
     """Whether the screen asks something of you: your moves, or words you owe ("Now ...")."""
     return "Your moves:" in screen.text or "\nNow " in screen.text

@@ -9,7 +9,7 @@ import re
 
 import pexpect
 
-from tests.terminal.driver import OVER, SAVED, Screen, next_screen, play_out, spawn, transcript, type_line
+from tests.terminal.driver import OVER, SAVED, Screen, exchange, next_screen, play_out, spawn, transcript, type_line
 from tests.terminal.enid_player import EnidPlayer
 
 
@@ -114,23 +114,25 @@ def test_refused_input_is_one_sentence_and_changes_nothing(tmp_path):
     type_line(child, "board")
     again = first_moves(child)
     assert again.moves == screen.moves and "· " not in again.text.split("== Enid ==")[0]  # nothing happened
-    type_line(child, "help")
-    child.expect_exact("help: this; rules: the game's rules")
-    type_line(child, "rules")
-    child.expect_exact("Enid")
-    type_line(child, "quit")
-    ends_saved(child)
+    exchange(
+        child,
+        ("help", "help: this; rules: the game's rules"),
+        ("rules", "Alonzo Church"),  # the rules text, markup undone
+        ("quit", SAVED),
+    )
+    child.expect(pexpect.EOF)
 
 
 def test_idiot_hears_no_words(tmp_path):
     child = spawn("idiot", tmp_path, "--seed", "3", "--name", "Ann")
     screen = first_moves(child)
-    type_line(child, "hello")
-    child.expect_exact(f"Type a move's number, 1 to {len(screen.moves)} (or help).")
-    type_line(child, "10 now")
-    child.expect_exact("Move 10 takes nothing after its number.")
-    type_line(child, "quit")
-    ends_saved(child)
+    exchange(
+        child,
+        ("hello", f"Type a move's number, 1 to {len(screen.moves)} (or help)."),
+        ("10 now", "Move 10 takes nothing after its number."),
+        ("quit", SAVED),
+    )
+    child.expect(pexpect.EOF)
 
 
 def test_onion_takes_a_typed_amount_and_typed_cards(tmp_path):
