@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot import guard, privacy
 from bot.gamecog import PlatformCog
 from bot.tables.restore import until_restored
-from bot.tables.front import now_ts
+from bot.discord_front.common import now_ts
 from storage import purge as guild_purge
 from storage import repos
 from storage.db import StorageError, log_failure

@@ -325,7 +325,7 @@ class Publisher:
         response), when it was sent as a new message (Show hand); else the clicked message."""
         if interaction.guild_id is None:
             return  # a DM hand is edited as a message, not through a token
-        from bot.tables import now_ts
+        from bot.discord_front.common import now_ts
 
         key = (table.guild_id, table.id, interaction.user.id)
         live = LiveHand(interaction, now_ts())
@@ -346,7 +346,7 @@ class Publisher:
 
     def _editable_copies(self, table: Table) -> list[tuple[int, int, LiveHand]]:
         """(user, message id, token) of every hand copy whose token still lives."""
-        from bot.tables import now_ts
+        from bot.discord_front.common import now_ts
 
         return [(key[2], message_id, live) for key, copies in self.copies.items() if key[:2] == (table.guild_id, table.id)
                 for message_id, live in copies.items() if now_ts() - live.since <= LIVE_HAND_SECONDS]
@@ -356,7 +356,7 @@ class Publisher:
         """Edit the player's open hand through its token. True when that is their notice
         (edited, and they clicked it within ``LOOKING_SECONDS``); False when they must be
         pinged (no hand, an expiring token, a failed edit, or a hand left long ago)."""
-        from bot.tables import now_ts
+        from bot.discord_front.common import now_ts
 
         key = (table.guild_id, table.id, user)
         live = self.live.get(key)
@@ -656,7 +656,8 @@ class Publisher:
         """Tell each newly current player (live hand edit or DM), then edit the board, or
         post it anew mentioning those who could not be told another way (see the top of
         this module for the budget this shape meets)."""
-        from bot.tables import REPOST_AFTER_SECONDS, now_ts
+        from bot.core.table import REPOST_AFTER_SECONDS
+        from bot.discord_front.common import now_ts
         from storage import repos
 
         state = table.state

@@ -18,6 +18,7 @@ import discord
 
 from bot import guard, ratings
 from bot.core.sessions import has_sessions, next_label, rate_session
+from bot.discord_front.common import now_ts
 from storage import repos
 
 if TYPE_CHECKING:
@@ -88,8 +89,6 @@ async def end_session(interaction: discord.Interaction, manager: TableManager, s
     moves: dict[int, int] = {}
     async with manager.storage.transaction(guild_id) as db:
         await repos.clear_carryover(db, channel_id, spec.key)
-        from bot.tables.front import now_ts  # here: bot.tables imports bot.publish, which imports this module
-
         moves = await rate_session(db, spec, channel_id, carry, now_ts())
     summary = spec.render.session_summary(carry)  # type: ignore[attr-defined]
     if moves:

@@ -273,9 +273,7 @@ class VoteButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r
         return cls(int(match["g"]), int(match["t"]), match["vote"], match["code"], label=item.label or "", style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot import votes
-
-        await votes.cast(manager_of(interaction), interaction, self.guild_id, self.table_id, self.vote_id, self.code)
+        await manager_of(interaction).cast_vote(interaction, self.guild_id, self.table_id, self.vote_id, self.code)
 
 
 DYNAMIC_ITEMS = (LobbyButton, ShowHandButton, ActButton, PlaySelect, PageButton, RematchButton, AmountButton, MultiSelect, VoteButton)

@@ -184,7 +184,7 @@ async def cast(manager: TableManager, interaction: discord.Interaction, guild_id
 
 
 async def _cast(manager: TableManager, interaction: discord.Interaction, guild_id: int, table_id: int, vote_id: str, code: str) -> None:
-    from bot.tables.moves import _SaveFailed
+    from bot.core.moves import SaveFailed as _SaveFailed
 
     table = await manager._table_or_reply(interaction, guild_id, table_id)
     if table is None:

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from bot.ai import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS, Budget, PlayerView, decide, game_ai, has_ai
+from bot.core.errors import SaveFailed
 from bot.engine import Action, Event, Game, HouseRule, RuleError
 from storage import repos
 
@@ -189,8 +190,6 @@ async def _warm_up(key: str) -> None:
 
 
 async def _play(manager: Seats, table: Table) -> None:
-    from bot.core.moves import SaveFailed
-
     if table.state is not None:
         await _warm_up(table.state.key)
     await asyncio.sleep(await pause_seconds(manager, table.guild_id))
@@ -246,8 +245,6 @@ def stand_in_for(table: Table, leaver: int) -> int | None:
     (the leaver is taken out, as without it): the rule is off for this table, the game
     cannot hand a seat over, or no other person would be left playing (computers do
     not finish a game among themselves)."""
-    from bot.core.moves import seated
-
     state = table.state
     level = table.record.options.get(REPLACE_LEAVERS.key, REPLACE_LEAVERS.default)
     if state is None or level not in OFFERED or not offers_replacement(table.spec.key, type(state)):
@@ -286,11 +283,15 @@ def seat_lines(events: Iterable[Event]) -> list[str]:
     return [f"{name(e.player)} took {name(e.data['old'])}'s seat." for e in events if e.kind == "player_replaced" and e.player is not None]
 
 
+def seated(state: Game) -> set[int]:
+    """Players still taking part (a rules engine may keep removed ids for history)."""
+    found = getattr(state, "active_players", None)
+    return set(found() if callable(found) else state.players)
+
+
 def only_computers_left(state: Game) -> bool:
     """A running game where nobody playing is a person any more (Onion keeps its
     leavers seated for the round's record, in ``left``)."""
-    from bot.core.moves import seated
-
     gone = set(getattr(state, "left", ()))
     return not state.is_over() and not humans(p for p in seated(state) if p not in gone)
 

@@ -21,7 +21,9 @@ from typing import Any, Protocol
 
 from bot import ratings
 from bot.core import computer
+from bot.core.computer import seated
 from bot.core.clock import Clock
+from bot.core.errors import SaveFailed, Stale
 from bot.core.table import RECENT_LINES, Table
 from bot.engine import Action, Event, Game, RuleError
 from storage import StorageBackend, repos
@@ -42,14 +44,6 @@ class Outcome:
     over: bool
     current: frozenset[int] = frozenset()
     version: int = 0
-
-
-class SaveFailed(Exception):
-    """The move could not be saved: the table is as it was before it."""
-
-
-class Stale(SaveFailed):
-    """Another process changed the table first; this process's copy was reloaded."""
 
 
 class Syncing(Protocol):
@@ -273,7 +267,4 @@ def _record_copy(record: TableRecord) -> TableRecord:
     return copied
 
 
-def seated(state: Game) -> set[int]:
-    """Players still taking part (a rules engine may keep removed ids for history)."""
-    found = getattr(state, "active_players", None)
-    return set(found() if callable(found) else state.players)
+__all__ = ["AwayMove", "Checkpoint", "Moves", "Outcome", "SaveFailed", "Stale", "is_stale", "seated"]

@@ -8,17 +8,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core import computer
+from bot.core.errors import TableError
 from bot.core.games import GameSpec
 from bot.engine import Game
 from storage.repos import TableRecord
 
+__all__ = ["RECENT_LINES", "REPOST_AFTER_SECONDS", "Table", "TableError"]
+
 REPOST_AFTER_SECONDS = 50 * 60  # edits of messages older than 1 h have a tighter rate limit
 RECENT_LINES = 6
-
-
-class TableError(Exception):
-    """A refusal for the user, phrased as one sentence (``str(error)``). The core's
-    one refusal type: front ends show the sentence as it is."""
 
 
 @dataclass

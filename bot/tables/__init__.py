@@ -1,7 +1,6 @@
-"""Tables: lobbies, seats, moves, turn timers, persistence and restore.
-
-One :class:`TableManager` per bot. It is the only place where a game's pure rules
-meet Discord and the database, and it is the same for every game.
+"""Tables in Discord: the :class:`TableManager`, the Discord front end over the table
+core (``bot/core/``: the table, moves and their commit, timers, sync, lobby, restore,
+computer seats; no Discord there). One manager per bot, the same for every game.
 
 The order of every move is fixed, and it is what keeps games safe:
 
@@ -32,33 +31,35 @@ version read before the move) reloads it first. Timers and computer players run
 only in the process that owns the guild's shard; a process that changed a table
 says so on the bus (bot/bus.py), and the owner reloads it and re-arms them.
 
-Where things are (one :class:`TableManager`, assembled from one class per concern):
+Where things are (one :class:`TableManager`, assembled from one class per Discord
+concern; it holds the core's collaborators, ``bot/core/``, and calls them):
 
-- ``manager.py``: the manager's state, the lookups every entry point starts from
-  (a table by its channel or by a component's ids), tracking, ``close``;
-- ``table.py``: the :class:`Table` held in memory, the clock, :class:`TableError`;
+- ``manager.py``: the manager's state and the core's collaborators, the lookups every
+  entry point starts from (a table by its channel or by a component's ids), ``close``;
+- ``bot/core/table.py``: the :class:`Table` held in memory, :class:`TableError`;
+  the clock is ``bot/discord_front/common.py``'s ``DiscordClock``;
 - ``lobby.py``: open, join, leave, computer seats, Start (and the game's thread),
   Cancel, Rematch, and the lobby message;
 - ``moves.py``: a move in the order above (a click, typed words, a leave), its
   commit, and showing it;
 - ``hands.py``: a player's private hand (ephemeral or in DMs);
-- ``timers.py``: turn and obligation timers, idle removal, the publish retry;
+- ``timers.py``: the publish retry (turn and obligation timers, idle removal: ``bot/core/timers.py``);
 - ``chat.py``: typed chat as a move (Enid's rituals) and ``/say``;
 - ``restore.py``: bringing unfinished tables back after a start, replaying a log;
 - ``sync.py``: other processes: version checks, reloads and the bus;
 - ``threads.py``: a game's thread deleted, archived or locked by a moderator;
-- ``guild_settings.py``: per-server settings (turn timer, house rules, layout...).
+- ``bot/core/settings.py``: per-server settings (turn timer, house rules, layout...).
 """
 
 # What other code imports from ``bot.tables``. Private helpers are imported from their
-# modules (``from bot.tables.moves import _SaveFailed``). To patch a constant in a test,
+# modules (``from bot.core.moves import SaveFailed``). To patch a constant in a test,
 # patch it where it is used (``bot.tables.timers.PUBLISH_RETRY_SECONDS``).
 from bot.tables.chat import reads_chat
 from bot.core.settings import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from bot.tables.manager import TableManager
 from bot.tables.restore import until_restored
 from bot.core.table import RECENT_LINES, REPOST_AFTER_SECONDS, Table, TableError
-from bot.tables.front import now_ts
+from bot.discord_front.common import now_ts
 
 __all__ = [
     "DEFAULT_TURN_SECONDS", "MAX_TURN_SECONDS", "MIN_TURN_SECONDS", "RECENT_LINES", "REPOST_AFTER_SECONDS",

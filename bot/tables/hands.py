@@ -8,7 +8,7 @@ import discord
 from bot import views
 from bot.publish import final_text, mentions, ping_task, play_again, table_unit
 from bot.core.table import Table
-from bot.tables.front import _reply, now_ts
+from bot.discord_front.common import _reply, now_ts
 from storage import repos
 
 

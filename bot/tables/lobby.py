@@ -18,7 +18,7 @@ from bot.core.games import GameSpec
 from bot.core.lobby import table_size as _table_size
 from bot.core.table import RECENT_LINES, Table, TableError
 from bot.publish import keep_name
-from bot.tables.front import _reply, now_ts
+from bot.discord_front.common import _reply, now_ts
 from storage import repos
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module

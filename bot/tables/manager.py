@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import guard
+from bot import guard, votes
 from bot.bus import Bus, LocalBus
 from bot.config import Settings
 from bot.core import computer
@@ -29,7 +29,7 @@ from bot.tables.moves import MovesMixin
 from bot.tables.restore import RestoreMixin, until_restored
 from bot.tables.sync import SyncMixin
 from bot.core.table import Table, TableError
-from bot.tables.front import DiscordClock, _reply
+from bot.discord_front.common import DiscordClock, _reply
 from bot.tables.threads import PAUSED_SENTENCE, ThreadsMixin
 from bot.tables.timers import TimersMixin
 from storage import repos
@@ -43,8 +43,10 @@ log = logging.getLogger("bot.tables")
 
 
 class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, RestoreMixin, SyncMixin, ThreadsMixin):
-    """One per bot: every table this process holds. The mixins are its concerns, one
-    module each; they share the state set up here and call each other through ``self``."""
+    """One per bot: every table this process holds. It holds the core's collaborators
+    (``bot/core/``: registry, lobby, moves, timers, sync, settings), built here with
+    what each needs; the mixins are its Discord concerns, one module each, and share
+    the state set up here through ``self``."""
 
     def __init__(
         self, bot: commands.Bot, storage: Storage, games: GameRegistry, *,
@@ -110,6 +112,10 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
             log.warning("Computer %s at table %s could not say its words: %s", seat, table.id, error)
             return
         self.publisher.note_chat(table)
+
+    async def cast_vote(self, interaction: discord.Interaction, guild_id: int, table_id: int, vote_id: str, code: str) -> None:
+        """A click on a vote message's button (bot/votes.py)."""
+        await votes.cast(self, interaction, guild_id, table_id, vote_id, code)
 
     async def listen(self) -> None:
         """Listen to the other processes (a no-op for a lone process)."""

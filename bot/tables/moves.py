@@ -21,7 +21,7 @@ from bot.core.moves import seated as _seated
 from bot.core.table import Table
 from bot.engine import Action, Event, RuleError
 from bot.publish import HandMessage
-from bot.tables.front import _reply
+from bot.discord_front.common import _reply
 
 __all__ = ["MovesMixin", "_Checkpoint", "_Outcome", "_SaveFailed", "_Stale", "out_of_turn_notice"]
 

@@ -18,7 +18,7 @@ from bot.engine import Game
 from bot.core.games import GameSpec
 from bot.core.restore import load_state
 from bot.core.table import Table
-from bot.tables.front import now_ts
+from bot.discord_front.common import now_ts
 from storage import repos
 from storage.db import GuildDataMissing, StorageError, log_failure
 from storage.repos import BadRecord, TableRecord

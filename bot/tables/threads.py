@@ -32,7 +32,7 @@ import discord
 
 from bot import guard
 from bot.core.table import RECENT_LINES, Table
-from bot.tables.front import now_ts
+from bot.discord_front.common import now_ts
 from storage import repos
 from storage.db import StorageError
 

@@ -4,9 +4,9 @@ cogs/<game>/rules.py (or the Onion evaluator), and they import without discord.p
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.platform.imports import import_blocked
 
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = {"discord", "asyncio", "sqlite3", "aiosqlite", "time", "datetime"}
@@ -44,15 +44,6 @@ def test_the_checker_notices_a_forbidden_import(tmp_path):
 def test_rules_import_without_discord_installed():
     """Block discord at import time in a fresh interpreter and import every rules module."""
     modules = [".".join(p.relative_to(ROOT).with_suffix("").parts) for p in PURE_MODULES]
-    code = (
-        "import sys\n"
-        "class Block:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] in {'discord', 'aiosqlite', 'sqlite3'}: raise ImportError('blocked ' + name)\n"
-        "sys.meta_path.insert(0, Block())\n"
-        f"import importlib\nfor m in {modules!r}: importlib.import_module(m)\n"
-        "print('ok')\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    result = import_blocked(modules, {"discord", "aiosqlite", "sqlite3"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"

@@ -1,0 +1,54 @@
+"""The layers (docs/developers/architecture.md): the table core knows nothing of
+Discord, and bot/, cogs/ and storage/ have no import circle."""
+
+from __future__ import annotations
+
+from tests.platform.imports import ROOT, chain_to, circles, graph, import_blocked, modules_under
+
+CORE = sorted(name for name in modules_under(ROOT, ["bot"]) if name == "bot.core" or name.startswith("bot.core."))
+
+
+def test_there_is_a_core_to_check():
+    assert {"bot.core.facade", "bot.core.moves", "bot.core.timers", "bot.core.lobby", "bot.core.computer", "bot.core.table"} <= set(CORE)
+
+
+def test_no_core_module_reaches_discord_through_any_import_chain():
+    own, outside = graph()
+    chains = {name: chain_to(own, outside, name, "discord") for name in CORE}
+    assert {name: " -> ".join(chain) for name, chain in chains.items() if chain} == {}
+
+
+def test_the_chain_finder_sees_discord_two_steps_away(tmp_path):
+    package = tmp_path / "bot"
+    (package / "core").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "core" / "__init__.py").write_text("")
+    (package / "core" / "moves.py").write_text("def f():\n    from bot import show\n")
+    (package / "show.py").write_text("import discord.ui\n")
+    (package / "typed.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import discord\n")
+    own, outside = graph(tmp_path, ["bot"])
+    assert chain_to(own, outside, "bot.core.moves", "discord") == ["bot.core.moves", "bot.show", "discord"]
+    assert chain_to(own, outside, "bot.typed", "discord") is None  # under TYPE_CHECKING: never runs
+
+
+def test_bot_cogs_and_storage_have_no_import_circle():
+    own, _ = graph()
+    assert circles(own) == []
+
+
+def test_the_circle_finder_catches_a_planted_circle(tmp_path):
+    package = tmp_path / "bot"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from bot import b\n")
+    (package / "b.py").write_text("def late():\n    from bot.c import x\n")
+    (package / "c.py").write_text("import bot.a\nx = 1\n")
+    (package / "d.py").write_text("from bot import a\n")  # imports into the circle: not part of it
+    own, _ = graph(tmp_path, ["bot"])
+    assert circles(own) == [["bot.a", "bot.b", "bot.c"]]
+
+
+def test_every_core_module_imports_with_discord_blocked():
+    result = import_blocked(CORE, {"discord"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
