@@ -147,3 +147,20 @@ def test_input_that_names_no_move_is_refused_with_a_sentence(line, words):
     with pytest.raises(menu.Refused) as refused:
         menu.read(line, LISTED, Action.parse, hears_words=False)
     assert str(refused.value).startswith(words)
+
+
+# --------------------------------------------------------------------------- layers
+
+
+def test_the_terminal_front_end_sits_on_the_core_not_on_discord():
+    """No module of bot/terminal/ imports discord.py through any import chain: only the
+    games' render modules do, loaded through their specs when a game starts."""
+    from tests.platform.imports import ROOT as REPO, chain_to, graph, import_blocked, modules_under
+
+    terminal = sorted(name for name in modules_under(REPO, ["bot"]) if name.startswith("bot.terminal"))
+    assert {"bot.terminal.cli", "bot.terminal.table", "bot.terminal.menu", "bot.terminal.text"} <= set(terminal)
+    own, outside = graph()
+    chains = {name: chain_to(own, outside, name, "discord") for name in terminal}
+    assert {name: " -> ".join(chain) for name, chain in chains.items() if chain} == {}
+    result = import_blocked(terminal, {"discord"})
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
