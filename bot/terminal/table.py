@@ -152,6 +152,9 @@ class TerminalGame:
         waiting = not self.listed and not self._owes_words()
         if self.listed:
             lines += ["", *self.screen.moves(self.listed)]
+            deadline = self.table.record.deadline
+            if self.options.timers and deadline is not None and YOU in self.core.view(self.table, YOU).current:
+                lines.append(self.screen.plain(f"Your turn ends <t:{int(deadline)}:R>: then the game makes a move for you."))
         elif waiting:
             lines += ["", "Nothing to do just now: the others are moving."]
         self.screen.show(lines)
@@ -324,7 +327,11 @@ class TerminalGame:
         return view.observation, view.legal
 
     def _spectator_view(self) -> dict[str, Any]:
-        return self.core.view(self.table, None).observation
+        observation = self.core.view(self.table, None).observation
+        obligations = self.table.record.obligations
+        if self.options.timers and obligations:  # as the Discord board has them: each ritual's deadline
+            observation = {**observation, "deadlines": {key: int(due) for key, (_, due) in obligations.items()}}
+        return observation
 
     def _ballots(self) -> list[Any]:
         ballots = getattr(self.spec.render, "ballots", None)
@@ -357,10 +364,11 @@ class TerminalCore(TableCore):
     - ``timed`` False (``--timers`` is off by default: a person at a terminal takes
       their time): no turn timers and no ritual deadlines; computer seats still move
       whenever the core would arm the timers.
-    - A computer's task that a move is cancelling is let go before the seats are
-      scheduled again: ``computer.schedule`` leaves a task that is not done alone,
-      and a task being cancelled is not done yet, so without this a computer that was
-      pausing when you moved (Idiot's swap phase, a vote) would never move.
+    - Before the seats are scheduled again, a computer task still running (pausing or
+      thinking when you moved) is cancelled and let go: ``computer.schedule`` leaves a
+      task that is not done alone, and a cancelled task is not done until it runs
+      again. Without this, games at ``--pause 0`` were seen to stop in Idiot's swap
+      phase with nobody to move (on Discord the turn timer would end such a wait).
     """
 
     def __init__(self, *args: Any, timed: bool, **kwargs: Any) -> None:
