@@ -13,10 +13,12 @@ and the same command restores it (the core's restore, as after a bot restart).
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import sys
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from bot.ai import game_ai, has_ai
@@ -29,6 +31,7 @@ from bot.terminal.options import GAMES, PlayOptions
 from bot.terminal.screen import Screen
 from cogs import catalog
 from storage import open_storage, repos
+from storage.db import StorageError
 
 #: Your player id at a terminal table (a Discord id is far larger; computers' are negative).
 YOU = 1
@@ -198,10 +201,6 @@ class TerminalGame:
     # ------------------------------------------------------------------ the core
 
     async def _open(self) -> None:
-        try:
-            self.options.data_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise Unplayable(f"{self.options.data_dir} cannot be created ({error.strerror or error}): choose another --data-dir.") from None
         self.storage = open_storage(self.options.data_dir)
         self.spec = catalog.spec(self.options.game)
         games = catalog.registry((self.options.game,))
@@ -390,9 +389,32 @@ class TerminalCore(TableCore):
             computer.schedule(self, table)
 
 
+#: The log of a terminal game (the core's warnings, a storage failure's details), kept
+#: out of the game's screen.
+LOG_FILE = "play.log"
+
+
+def _log_to_file(data_dir: Path) -> None:
+    handler = logging.FileHandler(data_dir / LOG_FILE, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
+
+
 def run(options: PlayOptions, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
     try:
+        options.data_dir.mkdir(parents=True, exist_ok=True)
+        _log_to_file(options.data_dir)
+    except OSError as error:
+        print(f"deckhand play: {options.data_dir} cannot be used ({error.strerror or error}): choose another --data-dir.", file=sys.stderr)
+        return 2
+    try:
         return asyncio.run(TerminalGame(options, stdin or sys.stdin, out or sys.stdout).run())
-    except Unplayable as refusal:  # the game could not be dealt, or saved
+    except Unplayable as refusal:  # the game could not be dealt
         print(f"deckhand play: {refusal}", file=sys.stderr)
         return 2
+    except StorageError as error:  # the saved games cannot be read or written
+        print(f"deckhand play: the saved games under {options.data_dir} cannot be used ({error}); "
+              "move that folder aside or choose another --data-dir to start afresh.", file=sys.stderr)
+        return 1

@@ -164,3 +164,19 @@ def test_the_terminal_front_end_sits_on_the_core_not_on_discord():
     assert {name: " -> ".join(chain) for name, chain in chains.items() if chain} == {}
     result = import_blocked(terminal, {"discord"})
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
+
+
+def test_a_data_dir_that_cannot_be_used_is_one_sentence(tmp_path):
+    taken = tmp_path / "a-file"
+    taken.write_text("not a folder")
+    done = subprocess.run([sys.executable, "-m", "bot", "play", "idiot", "--data-dir", str(taken)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"deckhand play: {taken} cannot be used")
+
+    (tmp_path / "games" / "guilds").mkdir(parents=True)
+    (tmp_path / "games" / "guilds" / "1.sqlite3").write_text("garbage")  # Idiot's saved games
+    done = subprocess.run([sys.executable, "-m", "bot", "play", "idiot", "--data-dir", str(tmp_path / "games")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert "cannot be used" in done.stderr and "file is not a database" in (tmp_path / "games" / "play.log").read_text()
