@@ -17,7 +17,6 @@ import logging
 import signal
 import sys
 import threading
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -81,8 +80,12 @@ class TerminalGame:
         self.shown: tuple[Any, ...] | None = None
         self.listed: list[menu.Entry] = []
         self.listed_at = 0
+        self.storage: Any = None
         self.core: Any = None
         self.table: Any = None
+        #: The move that ended the game (or the table's closing) has been told here, with
+        #: its events: the state is over a moment earlier, when the move is committed.
+        self.ended = False
         self.spec: Any = None
 
     # ------------------------------------------------------------------ the loop
@@ -91,8 +94,8 @@ class TerminalGame:
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, self.happenings.put_nowait, _INTERRUPTED)
         threading.Thread(target=self._read_lines, args=(loop,), name="deckhand-keyboard", daemon=True).start()
-        await self._open()
         try:
+            await self._open()
             await self._start_or_resume()
             await self._loop()
         except Stop:
@@ -124,7 +127,7 @@ class TerminalGame:
                 self.screen.typed()
                 await self._typed(happening.strip())
             self._refresh()
-        self._finish()
+        await self._finish()
 
     def _refresh(self, *, force: bool = False) -> None:
         """Print what happened since last time; then, when you have something to do and
@@ -136,27 +139,28 @@ class TerminalGame:
             self.screen.events(self.spec.render, events)
         if self._over():
             return
-        own, legal = self._own_view()
-        self.listed = menu.entries(self.spec.render.controls(own, legal), self._ballots(), YOU, self.spec.game.parse_action)
-        self.listed_at = self.table.record.version  # a move typed from this list was chosen at this moment
-        owes = self._owes_words()
+        view = self.core.view(self.table, YOU)
+        self.listed = menu.entries(self.spec.render.controls(view.observation, view.legal), self._ballots(), YOU, self.spec.game.parse_action)
+        self.listed_at = view.version  # a move typed from this list was chosen at this moment
+        owes = YOU in view.owes
         signature = (tuple(e.control.action.code() for e in self.listed), owes)
         if not (self.listed or owes):
             self.shown = None
             return
         if force or signature != self.shown:
             self.shown = signature
-            self._show_turn(own)
+            self._show_turn(view)
         elif printed:
             self.screen.prompt()
 
-    def _show_turn(self, own: dict[str, Any]) -> None:
-        lines = ["", *self.screen.board(self.spec.render, self._spectator_view()), "", *self.screen.hand(self.spec.render, own)]
-        waiting = not self.listed and not self._owes_words()
+    def _show_turn(self, view: Any) -> None:
+        """The board, your cards and your moves (or what you owe), from your seat's view."""
+        lines = ["", *self.screen.board(self.spec.render, self._spectator_view()), "", *self.screen.hand(self.spec.render, view.observation)]
+        waiting = not self.listed and YOU not in view.owes
         if self.listed:
             lines += ["", *self.screen.moves(self.listed)]
             deadline = self.table.record.deadline
-            if self.options.timers and deadline is not None and YOU in self.core.view(self.table, YOU).current:
+            if self.options.timers and deadline is not None and YOU in view.current:
                 lines.append(self.screen.plain(f"Your turn ends <t:{int(deadline)}:R>: then the game makes a move for you."))
         elif waiting:
             lines += ["", "Nothing to do just now: the others are moving."]
@@ -175,7 +179,7 @@ class TerminalGame:
             self.screen.show(self.screen.plain(self.spec.rules_text()).splitlines())
             return self.screen.prompt()
         if word == "board":
-            self._show_turn(self._own_view()[0])
+            self._show_turn(self.core.view(self.table, YOU))
             return
         if not line:
             return self.screen.prompt()
@@ -189,7 +193,10 @@ class TerminalGame:
         if choice.words:
             await self._say(choice.words)
 
-    def _finish(self) -> None:
+    async def _finish(self) -> None:
+        if self.unshown:
+            events, self.unshown = self.unshown, []
+            self.screen.events(self.spec.render, events)
         board = self.screen.board(self.spec.render, self._spectator_view())
         again = f"Run deckhand play {self.options.game}"
         if has_sessions(self.spec):  # Onion's chips and Dealer, Enid's chain of names carry on
@@ -299,7 +306,7 @@ class TerminalGame:
     async def _close(self) -> None:
         if self.core is not None:
             await self.core.close()
-        if getattr(self, "storage", None) is not None:
+        if self.storage is not None:
             await self.storage.close()
 
     async def _move(self, action: Action) -> bool:
@@ -309,7 +316,7 @@ class TerminalGame:
             self.screen.say(str(refusal))
             self.screen.prompt()
             return False
-        self.unshown += outcome.events
+        self._told(outcome)
         return True
 
     async def _say(self, words: str) -> None:
@@ -319,11 +326,7 @@ class TerminalGame:
             self.screen.say(str(refusal))
             self.screen.prompt()
             return
-        self.unshown += outcome.events
-
-    def _own_view(self) -> tuple[dict[str, Any], Sequence[Action]]:
-        view = self.core.view(self.table, YOU)
-        return view.observation, view.legal
+        self._told(outcome)
 
     def _spectator_view(self) -> dict[str, Any]:
         observation = self.core.view(self.table, None).observation
@@ -336,17 +339,18 @@ class TerminalGame:
         ballots = getattr(self.spec.render, "ballots", None)
         return list(ballots(self._spectator_view(), self.names)) if callable(ballots) else []
 
-    def _owes_words(self) -> bool:
-        return YOU in self.core.view(self.table, YOU).owes
-
     def _over(self) -> bool:
-        return self.table.status != "playing" or self.table.state is None or self.table.state.is_over()
+        return self.ended
+
+    def _told(self, outcome: Any) -> None:
+        self.unshown += outcome.events
+        self.ended = self.ended or outcome.over
 
     # ------------------------------------------------------------------ told by the core (TableListener)
 
     async def moved(self, table: Any, outcome: Any) -> None:
         """A computer moved, or a timer fired."""
-        self.unshown += outcome.events
+        self._told(outcome)
         self.happenings.put_nowait(_CHANGED)
 
     async def said(self, table: Any, seat: int, text: str) -> None:
@@ -354,6 +358,7 @@ class TerminalGame:
 
     async def closed(self, table: Any, why: str) -> None:
         self.screen.say(why)
+        self.ended = True
         self.happenings.put_nowait(_CHANGED)
 
 
