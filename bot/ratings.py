@@ -128,7 +128,7 @@ def is_person(player: int) -> bool:
 
 
 def level_of(player: int) -> str:
-    """A computer seat's level from its id (bot/computer.py: -(100 x (level index + 1) + n))."""
+    """A computer seat's level from its id (bot/core/computer.py: -(100 x (level index + 1) + n))."""
     index = (-player) // 100 - 1
     return LEVELS[index] if 0 <= index < len(LEVELS) else "easy"
 

@@ -42,7 +42,7 @@ A game with typed actions (Enid's rituals, a limerick) or many numeric choices (
 bets) may return a ``say``/``bet`` action that ``legal_actions`` does not enumerate
 (``apply`` judges it as it judges a person's), and may act with no listed legal action
 (a ritual shouted out of turn). Such a game adds what it needs to ``GameAI``. Enid uses
-the optional hooks ``owes(observation, player)`` (bot/computer.py asks it of every computer
+the optional hooks ``owes(observation, player)`` (bot/core/computer.py asks it of every computer
 seat after every move, so a seat that is not current still speaks), ``speak(view, level,
 rng)`` (asked first by :func:`decide`: the words owed, or None) and ``warm_up()`` (slow
 loading, run off the event loop before a table's first decision); what a game remembers

@@ -33,7 +33,7 @@ class Table:
     #: user -> the table version just after their latest move (in memory only: after
     #: a restart an old click can at worst be applied once, if it is still legal).
     last_moved: dict[int, int] = field(default_factory=dict)
-    #: The task playing the computer seats' next move (bot/computer.py), if any.
+    #: The task playing the computer seats' next move (bot/core/computer.py), if any.
     computer: asyncio.Task[None] | None = None
     #: Showing the table (bot/publish.py, ``Publisher.show``) happens outside ``lock``, one
     #: round at a time under ``showing``; requests made meanwhile wait, merged, in

@@ -130,7 +130,7 @@ class LobbyMixin:
             await self.remove_computer(interaction, table)
 
     async def add_computer(self, interaction: discord.Interaction, table: Table, level: str) -> None:
-        """The host seats a computer player (bot/computer.py) in the lobby."""
+        """The host seats a computer player (bot/core/computer.py) in the lobby."""
         async with table.lock:
             try:
                 seat = await self.lobby.seat_computer(table, interaction.user.id, level)

@@ -29,7 +29,7 @@ from bot.cards import Card, Rank, Suit
 
 _APOSTROPHES = re.compile(r"['\u2018\u2019`\u00b4]")
 _NON_WORD = re.compile(r"[^0-9a-z]+")
-#: A Discord mention; a computer seat's id is negative (``<@-201>``, see bot/computer.py).
+#: A Discord mention; a computer seat's id is negative (``<@-201>``, see bot/core/computer.py).
 _MENTION = re.compile(r"<@!?(-?\d+)>")
 
 

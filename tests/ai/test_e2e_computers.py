@@ -1,7 +1,7 @@
 """Computer players end to end through SimCord: one member and computer seats play a
 whole game of Blackjack, Idiot and Engines, with a restart in the middle after which
 the computers carry on by themselves. The member plays through their hand message
-only; the computers through the platform (bot/computer.py), never from the test."""
+only; the computers through the platform (bot/core/computer.py), never from the test."""
 
 from __future__ import annotations
 

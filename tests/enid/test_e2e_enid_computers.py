@@ -2,7 +2,7 @@
 seats (easy and hard) play a whole game, a restart in the middle after which the
 computers carry on by themselves. The member types its rituals in the game's thread and
 plays through its hand message; the computers play, name, shout and vote through the
-platform (bot/computer.py), and their words show in the board's log."""
+platform (bot/core/computer.py), and their words show in the board's log."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tests.e2e.ui import button_ids, game_place, select_options, text, use_contr
 from tests.enid.test_e2e_enid import vote
 
 SEED = 5  # the deal's seed: a whole game with shouts both ways, the Enid and a limerick
-#: The computers' choices are seeded with the guild id (bot/computer.py) and SimCord numbers
+#: The computers' choices are seeded with the guild id (bot/core/computer.py) and SimCord numbers
 #: ids in creation order, after the bot's slash commands: pinned (above SimCord's counter), so
 #: that a new command elsewhere does not change this seed's story.
 GUILD_ID = 1456074443980900029

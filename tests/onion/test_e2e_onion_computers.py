@@ -1,7 +1,7 @@
 """Cripple Mr Onion with computer players end to end through SimCord (issue 12): one
 member and two computer seats (easy and hard) play whole rounds; a restart comes while a
 computer is due, and the computers carry on by themselves. The member plays only through
-their hand message; the computers only through the platform (bot/computer.py)."""
+their hand message; the computers only through the platform (bot/core/computer.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tests.e2e.ui import board, embed_of, game_place, head, use_control
 from tests.onion.test_e2e_onion import choice, hand_of
 
 SEED = 20261123
-#: The computers' choices are seeded with the guild id (bot/computer.py) and SimCord numbers
+#: The computers' choices are seeded with the guild id (bot/core/computer.py) and SimCord numbers
 #: ids in creation order, after the bot's slash commands: pinned (above SimCord's counter), so
 #: that a new command elsewhere does not change this seed's story (with it, the round below
 #: goes to a showdown).

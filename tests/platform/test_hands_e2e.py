@@ -13,7 +13,7 @@ import pytest
 import simcord
 
 import bot.cardart as cardart
-import bot.games as games
+import bot.core.games as games
 from bot.cardart import CardRow
 from tests.cardcodes import card_codes_in
 from tests.conftest import make_bot

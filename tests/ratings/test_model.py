@@ -9,7 +9,7 @@ import pytest
 from bot import ratings
 from bot.ratings import Rating, rate
 
-EASY, HARD = -201, -301  # bot/computer.py's ids: easy seat 1, hard seat 1
+EASY, HARD = -201, -301  # bot/core/computer.py's ids: easy seat 1, hard seat 1
 
 
 def test_a_win_against_a_stronger_player_moves_more():
