@@ -37,18 +37,18 @@ class EnidPlayer:
         return name
 
     def __call__(self, screen: Screen) -> str:
-        task = screen.text.rpartition("\nNow ")[2].split("\n\n")[0] if "\nNow " in screen.text.rpartition("Your moves:")[0] + screen.text[-600:] else ""
         moves = screen.moves
-        if moves and "Your moves:" in screen.text[-2000:]:
+        if moves and "Your moves:" in screen.text:
             vote = [n for n, label in moves.items() if label.startswith("Yes, it stands")]
             if vote:
                 return str(vote[0])
             number, label = min(moves.items())
             card = label.split()[0]
-            words = self.name(screen, card) if NAMED_CARD.search(screen.text) and card in dict(NAMED_CARD.findall(screen.text)) else ""
+            words = self.name(screen, card) if card in dict(NAMED_CARD.findall(screen.text)) else ""
             last = " Last St. Francis of Assisi" if self._cards_left(screen) == 2 and words else ""
             return f"{number} {words}{last}".strip()
-        return self.ritual(task or screen.text[-600:])
+        task = screen.text.rpartition("\nNow ")[2].split("\n\n")[0]  # what the hand says you owe
+        return self.ritual(task)
 
     def ritual(self, task: str) -> str:
         if "rest of the limerick" in task:
