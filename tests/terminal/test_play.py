@@ -163,3 +163,18 @@ def test_onion_takes_a_typed_amount_and_typed_cards(tmp_path):
     child.expect(rf"· Ann [^\n]*{high}")
     type_line(child, "quit")
     ends_saved(child)
+
+
+def test_with_timers_your_moves_say_when_your_turn_ends(tmp_path):
+    untimed = spawn("idiot", tmp_path / "untimed", "--seed", "3", "--name", "Ann")
+    screen = first_moves(untimed)
+    assert "No timers: take your time" in screen.text and "Your turn ends" not in screen.text
+    type_line(untimed, "quit")
+    ends_saved(untimed)
+
+    timed = spawn("idiot", tmp_path / "timed", "--seed", "3", "--name", "Ann", "--timers")
+    screen = first_moves(timed)
+    assert "Timers are on, as on Discord." in screen.text
+    assert re.search(r"Your turn ends in \d+ (s|min): then the game makes a move for you\.", screen.text), screen.text
+    type_line(timed, "quit")
+    ends_saved(timed)
