@@ -11,6 +11,10 @@ bot leaves it.
 servers' SQLite files under DATA_DIR into the PostgreSQL database of DATABASE_URL
 (idempotent; never overwrites a server that has other data there).
 
+``deckhand play <game>`` (or ``python -m bot play``) plays a game in the terminal
+against computer players (``bot/terminal/``): it needs no Discord, so this module
+imports discord.py only once it is running the bot (``--help`` and ``play`` never do).
+
 Exit codes (README, Configure): 0 stopped, 1 an unexpected error (with its traceback),
 2 something the owner must fix first, said in one sentence on stderr. The database and
 the data directory are checked before connecting to Discord; Discord unreachable at
@@ -24,12 +28,12 @@ import logging
 import socket
 import sys
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
-import aiohttp
-import discord
-
-from bot.app import claim_data_dir, create_bot
 from bot.config import EXIT_CONFIG, TOKEN_HELP, ConfigError, Settings, server_id
+
+if TYPE_CHECKING:
+    import discord
 
 log = logging.getLogger("deckhand")
 
@@ -41,6 +45,8 @@ Usage: deckhand [command]      (or: python -m bot [command])
   quarantine <server id>        set aside a server's database file that cannot be read
   migrate <server id>... | --all
                                 copy servers' SQLite files under DATA_DIR into DATABASE_URL
+  play <game> [options]         play a game in this terminal against computer players,
+                                no Discord needed (deckhand play --help for the options)
   --help                        show this and exit (connects nowhere)
 """
 
@@ -73,11 +79,16 @@ async def preflight(settings: Settings) -> None:
         if problem is not None:
             raise ConfigError(problem)
     else:
+        from bot.app import claim_data_dir
+
         claim_data_dir(settings.data_dir)
 
 
 def unreachable_sentence(error: BaseException) -> str | None:
     """The sentence for a failure to reach Discord that is worth retrying, else None."""
+    import aiohttp
+    import discord
+
     if isinstance(error, discord.DiscordServerError):
         return f"Discord answered {error.status} ({error.text or 'a server error'}): it may be having an outage (https://discordstatus.com)."
     if isinstance(error, aiohttp.ClientConnectorDNSError) or isinstance(error, socket.gaierror):
@@ -95,6 +106,8 @@ def unreachable_sentence(error: BaseException) -> str | None:
 def failure_sentence(error: BaseException) -> str | None:
     """The one sentence (exit code 2) for a start that cannot succeed until the owner
     changes something, else None (an unexpected crash, which keeps its traceback)."""
+    import discord
+
     if isinstance(error, ConfigError):
         return str(error)
     if isinstance(error, discord.LoginFailure) or (isinstance(error, discord.HTTPException) and error.status == 401):
@@ -141,6 +154,8 @@ async def start_bot(bot: discord.Client, token: str, *, sleep: Callable[[float],
 async def _reset_http(bot: discord.Client) -> None:
     """Close the failed login's HTTP session; the next login opens a new one
     (discord.py makes a connector only when it has none, and closing the session closed it)."""
+    import discord
+
     try:
         await bot.http.close()
     finally:
@@ -148,6 +163,8 @@ async def _reset_http(bot: discord.Client) -> None:
 
 
 async def _run(settings: Settings) -> None:
+    from bot.app import create_bot
+
     await preflight(settings)
     bot = create_bot(settings)
     async with bot:
@@ -203,6 +220,8 @@ def purge_command(args: list[str]) -> int:
         print("Nothing was deleted: DATABASE_URL must start with postgresql:// (or be left unset for SQLite files).", file=sys.stderr)
         return EXIT_CONFIG
     if url is None:
+        from bot.app import claim_data_dir
+
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
             claim_data_dir(data_dir)  # a running bot holds the files open: it must stop first
@@ -273,6 +292,10 @@ def main() -> int:
     if sys.argv[1:2] in (["--help"], ["-h"], ["help"]):
         print(USAGE, end="")
         return 0
+    if sys.argv[1:2] == ["play"]:
+        from bot.terminal.cli import main as play
+
+        return play(sys.argv[2:])
     if sys.argv[1:2] == ["quarantine"]:
         return quarantine_command(sys.argv[2:])
     if sys.argv[1:2] == ["migrate"]:
@@ -284,6 +307,8 @@ def main() -> int:
     except ConfigError as error:
         print(f"Deckhand cannot start: {error}", file=sys.stderr)
         return EXIT_CONFIG
+    import discord
+
     discord.utils.setup_logging(level=settings.log_level, root=True)
     quiet_reconnects()
     try:

@@ -56,7 +56,7 @@ def test_rejected_token_is_one_sentence(monkeypatch, capsys):
     monkeypatch.setenv("DISCORD_TOKEN", "definitely-wrong")
     monkeypatch.chdir(ROOT / "tests")  # no .env here
     monkeypatch.setattr(entry, "_run", rejected)
-    monkeypatch.setattr(entry.discord.utils, "setup_logging", lambda **kwargs: None)
+    monkeypatch.setattr(discord.utils, "setup_logging", lambda **kwargs: None)
     assert entry.main() == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Discord rejected DISCORD_TOKEN" in err

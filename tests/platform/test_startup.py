@@ -192,7 +192,7 @@ def test_main_exits_with_code_2_and_one_sentence(monkeypatch, capsys, error, wor
     monkeypatch.setenv("DISCORD_TOKEN", "definitely-wrong")
     monkeypatch.chdir(entry.__file__.rsplit("/", 2)[0] + "/tests")  # no .env there
     monkeypatch.setattr(entry, "_run", refused)
-    monkeypatch.setattr(entry.discord.utils, "setup_logging", lambda **kwargs: None)
+    monkeypatch.setattr(discord.utils, "setup_logging", lambda **kwargs: None)
     assert entry.main() == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and words in err

@@ -158,3 +158,18 @@ def test_console_script_and_module_print_their_help(installed):
         done = _run(args, work, env)
         assert done.stdout.startswith("Usage: deckhand"), done.stdout
         assert "quarantine" in done.stdout and "migrate" in done.stdout
+
+
+def test_deckhand_play_help_needs_no_token_and_no_discord(installed):
+    """``deckhand play --help`` from the wheel: no DISCORD_TOKEN, no .env, and discord.py
+    never imported (the command line is read before the table core and the games load)."""
+    venv, work, _, env = installed
+    env = {k: v for k, v in env.items() if k != "DISCORD_TOKEN"}
+    done = _run([str(venv / "bin" / "deckhand"), "play", "--help"], work, env)
+    assert done.stdout.startswith("usage: deckhand play"), done.stdout
+    assert "--computers" in done.stdout and "deckhand play idiot" in done.stdout
+    probe = ("import runpy, sys; sys.argv = ['deckhand', 'play', '--help']\n"
+             "try:\n    runpy.run_module('bot', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+             "print('discord imported' if 'discord' in sys.modules else 'no discord')")
+    done = _run([str(venv / "bin" / "python"), "-I", "-c", probe], work, env)
+    assert done.stdout.splitlines()[-1] == "no discord", done.stdout[-500:]
