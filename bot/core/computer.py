@@ -194,7 +194,8 @@ async def _play(manager: Seats, table: Table) -> None:
         await _warm_up(table.state.key)
     await asyncio.sleep(await pause_seconds(manager, table.guild_id))
     only: int | None = None
-    for _ in range(ATTEMPTS):
+    failures = 0  # refused or unsaved moves; a position that moved on is no failure
+    while failures < ATTEMPTS:
         # Think once the last move is shown (the table's show task, bot/publish.py): the
         # picture drawn meanwhile in a worker thread would eat into the decision's time.
         shown = table.show_task
@@ -221,8 +222,10 @@ async def _play(manager: Seats, table: Table) -> None:
                 outcome = await manager._apply(table, seat, action, source="computer")
             except RuleError:
                 log.warning("Computer %s at table %s chose a refused move %s", seat, table.id, action.code())
+                failures += 1
                 continue
             except SaveFailed:
+                failures += 1
                 await asyncio.sleep(1.0)
                 continue
             table.computer = None  # so the next move's schedule starts a fresh task

@@ -38,9 +38,10 @@ class Timers:
         self.moves, self.clock, self.owns, self.closing, self.seats = moves, clock, owns, closing, seats
         self.close_if_only_computers, self.after_move, self.after_leaving = close_if_only_computers, after_move, after_leaving
 
-    def cancel(self, table: Table) -> None:
+    def cancel(self, table: Table, *, computer_too: bool = True) -> None:
         current = asyncio.current_task()
-        for task in [table.timer, table.computer, *table.obligation_timers.values()]:
+        thinking = [table.computer] if computer_too else []
+        for task in [table.timer, *thinking, *table.obligation_timers.values()]:
             if task is not None and task is not current and not task.done():
                 task.cancel()
         table.timer = None
@@ -51,7 +52,10 @@ class Timers:
         and let the computer seats move."""
         if self.closing():
             return
-        self.cancel(table)
+        # A computer still thinking is left to finish: it sees the position moved on and
+        # decides again. (Cancelling it left a task that was not done yet in its place,
+        # so ``schedule`` started none and the seat waited for the turn timer.)
+        self.cancel(table, computer_too=False)
         record = table.record
         if record.status != "playing" or not self.owns(table.guild_id):
             return  # timers belong to the process that holds the guild's shard

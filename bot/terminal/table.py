@@ -363,17 +363,9 @@ class TerminalGame:
 
 
 class TerminalCore(TableCore):
-    """The table core, with two things a terminal needs.
-
-    - ``timed`` False (``--timers`` is off by default: a person at a terminal takes
-      their time): no turn timers and no ritual deadlines; computer seats still move
-      whenever the core would arm the timers.
-    - Before the seats are scheduled again, a computer task still running (pausing or
-      thinking when you moved) is cancelled and let go: ``computer.schedule`` leaves a
-      task that is not done alone, and a cancelled task is not done until it runs
-      again. Without this, games at ``--pause 0`` were seen to stop in Idiot's swap
-      phase with nobody to move (on Discord the turn timer would end such a wait).
-    """
+    """The table core without timers when ``timed`` is False (``--timers`` is off by
+    default: a person at a terminal takes their time): no turn timers and no ritual
+    deadlines; computer seats still move whenever the core would arm the timers."""
 
     def __init__(self, *args: Any, timed: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -382,14 +374,10 @@ class TerminalCore(TableCore):
     def _arm(self, table: Any) -> None:
         if self._closing:
             return
-        running = table.computer
-        if running is not None and running is not asyncio.current_task() and not running.done():
-            running.cancel()
-            table.computer = None
         if self.timed:
             super()._arm(table)
             return
-        self.timers.cancel(table)
+        self.timers.cancel(table, computer_too=False)
         if table.record.status == "playing":
             computer.schedule(self, table)
 
