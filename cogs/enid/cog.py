@@ -25,8 +25,10 @@ from discord.ext import commands
 from bot import guard, sessions
 from bot.gamecog import GameCog
 from bot.games import GameSpec
+from bot.i18n import N_, _
 from bot.tables import reads_chat
 from cogs.enid import limerick, render
+from cogs.enid.names import LAST_CARD_CALL
 from cogs.enid.rules import ENID, HOUSE_RULES, MODES, PLAIN, EnidGame
 
 GAME = EnidGame.key
@@ -36,18 +38,21 @@ log = logging.getLogger(__name__)
 def lobby_note(reads: bool, mode: str = ENID) -> str:
     """The lobby's word on how rituals are said."""
     if mode == PLAIN:
-        where = "in the game's thread" + (" (or with /say)" if reads else " with /say (this bot cannot read chat here)")
-        return (f"Plain Blackjack: the buttons play your cards. The one thing to type is “Last card”, {where}, "
-                "when you lay your last-but-one card. See /rules game:enid.")
+        if reads:
+            return _("Plain Blackjack: the buttons play your cards. The one thing to type is “{call}”, in the game's thread "
+                     "(or with /say), when you lay your last-but-one card. See {rules}.", call=LAST_CARD_CALL, rules=render.RULES_COMMAND)
+        return _("Plain Blackjack: the buttons play your cards. The one thing to type is “{call}”, in the game's thread with /say "
+                 "(this bot cannot read chat here), when you lay your last-but-one card. See {rules}.",
+                 call=LAST_CARD_CALL, rules=render.RULES_COMMAND)
     if reads:
-        return ("Enid: every card you lay must be named by typing its name in the game's thread (or with /say). "
-                "The Church's shout must @mention its target or reply to them (type @Deckhand 1 for a computer player). "
-                "See /rules game:enid.")
-    return ("Enid: this bot cannot read chat here (Message Content is off), so say every card's name and every ritual "
-            "with /say in the game's thread, and @mention the Church's target. See /rules game:enid.")
+        return _("Enid: every card you lay must be named by typing its name in the game's thread (or with /say). "
+                 "The Church's shout must @mention its target or reply to them (type @Deckhand 1 for a computer player). "
+                 "See {rules}.", rules=render.RULES_COMMAND)
+    return _("Enid: this bot cannot read chat here (Message Content is off), so say every card's name and every ritual "
+             "with /say in the game's thread, and @mention the Church's target. See {rules}.", rules=render.RULES_COMMAND)
 
 
-class EnidCog(GameCog, group_name="enid", group_description="Enid: Blackjack with computer scientists, fish and rituals."):
+class EnidCog(GameCog, group_name="enid", group_description=N_("Enid: Blackjack with computer scientists, fish and rituals.")):
     spec = GameSpec(game=EnidGame, render=render, house_rules=HOUSE_RULES, accepts_chat=True)
     warm_task: asyncio.Task[None] | None = None
 
@@ -68,27 +73,27 @@ class EnidCog(GameCog, group_name="enid", group_description="Enid: Blackjack wit
         except Exception:
             log.exception("Loading the pronouncing dictionary failed; the first limerick will load it")
 
-    session = app_commands.Group(name="session", description="The channel's Enid session: its chain and results.")
+    session = app_commands.Group(name="session", description=N_("The channel's Enid session: its chain and results."))
 
-    @app_commands.command(name="new", description="Open an Enid table: rituals typed in the thread, or plain Blackjack.")
+    @app_commands.command(name="new", description=N_("Open an Enid table: rituals typed in the thread, or plain Blackjack."))
     @app_commands.guild_only()
-    @app_commands.describe(mode="enid: names and rituals (the default); plain: Mike Taylor's Blackjack without them")
+    @app_commands.describe(mode=N_("enid: names and rituals (the default); plain: Mike Taylor's Blackjack without them"))
     @app_commands.choices(
         mode=[
-            app_commands.Choice(name="enid: name every card, limericks, the Enid chain", value="enid"),
-            app_commands.Choice(name="plain: Blackjack with its magic cards, only “Last card” to type", value="plain"),
+            app_commands.Choice(name=N_("enid: name every card, limericks, the Enid chain"), value="enid"),
+            app_commands.Choice(name=N_("plain: Blackjack with its magic cards, only “Last card” to type"), value="plain"),
         ]
     )
     async def new(self, interaction: discord.Interaction, mode: str | None = None) -> None:
         # A plain str: a forged value outside the choices is refused here with a sentence.
         chosen = ENID if mode is None else mode
         if chosen not in MODES:
-            await guard.answer(interaction, f"Enid is played in mode enid or plain, not {guard.clip(chosen, 20)}.")
+            await guard.answer(interaction, _("Enid is played in mode enid or plain, not {mode}.", mode=guard.clip(chosen, 20)))
             return
         note = lobby_note(reads_chat(self.bot), chosen)
         await self.open_table(interaction, note=note, mode=chosen)
 
-    @session.command(name="end", description="End this channel's Enid session: show the chain and results, then start afresh.")
+    @session.command(name="end", description=N_("End this channel's Enid session: show the chain and results, then start afresh."))
     @app_commands.guild_only()
     async def session_end(self, interaction: discord.Interaction) -> None:
         await sessions.end_session(interaction, self.bot.tables, self.spec)  # type: ignore[attr-defined]
