@@ -86,6 +86,11 @@ RITUALS = {
 }
 
 
+#: Said of a ritual whose kind this version does not know.
+_FINISH_A_RITUAL = N_("finish a ritual")
+_FINISH_THE_RITUAL = N_("finish the ritual")
+
+
 def _ritual(kind: str, fallback: str | None = None) -> str:
     """A ritual's verb phrase in the current language; an unknown kind is shown as
     ``fallback`` (translated) or as itself."""
@@ -112,6 +117,7 @@ DRAW_REASONS = {
     "enid": N_("{who} drew 1 (the Enid Blyton)"),
     "pickup": N_("{who} picked up {n}"),
 }
+_DREW = N_("{who} drew {n}")  # a reason this version does not know
 
 
 #: Which part of a name was wrong (a misnamed event's ``why``, ``cogs/enid/names.py``);
@@ -309,7 +315,7 @@ def _your_task(observation: Mapping[str, Any], names: Mapping[int, str] | None =
     if holding:
         o = holding[0]
         return _("Waiting: {player} must {ritual} in the thread.", player=name_of(names or {}, o.get("player")),
-                 ritual=_ritual(o.get("ritual", ""), N_("finish a ritual")))
+                 ritual=_ritual(o.get("ritual", ""), _FINISH_A_RITUAL))
     if viewer not in (observation.get("current") or []):
         return _("Waiting for your turn.")
     return _turn_task(observation)
@@ -465,7 +471,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
                 lines.append(_("❌ {player} misnamed {card}: {why}; its magic is void", player=who, card=card, why=why))
         elif kind == "draw":
             reason = str(data.get("reason", ""))
-            text = _(DRAW_REASONS.get(reason, N_("{who} drew {n}")), who=who, n=data.get("count", 0))
+            text = _(DRAW_REASONS.get(reason, _DREW), who=who, n=data.get("count", 0))
             if data.get("short"):
                 text = _("{drew} ({n} short: the deck ran out)", drew=text, n=data["short"])
             lines.append(text)
@@ -498,9 +504,9 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             lines.append(_("🗳️ Vote closed: {yes} yes, {no} no: voted down", **tally) if data.get("against")
                          else _("🗳️ Vote closed: {yes} yes, {no} no: it stands", **tally))
         elif kind == "ritual_met":
-            lines.append(_(_RITUAL_MET.get(data.get("ritual", ""), N_("✅ {player} did the ritual")), player=who))
+            lines.append(_(_RITUAL_MET.get(data.get("ritual", ""), _DID_THE_RITUAL), player=who))
         elif kind in ("ritual_failed", "ritual_timeout"):
-            lines.append(_("⏰ {player} did not {ritual}", player=who, ritual=_ritual(data.get("ritual", ""), N_("finish the ritual"))))
+            lines.append(_("⏰ {player} did not {ritual}", player=who, ritual=_ritual(data.get("ritual", ""), _FINISH_THE_RITUAL)))
         elif kind == "water_buffalo":
             lines.append(_("🐃 {player} said {name}!", player=who, name="Water-buffalo"))
         elif kind == "reshuffle":
@@ -525,6 +531,7 @@ _RITUAL_MET = {
     "church": N_("✅ {player} shouted the Church at the right player"),
     "cry": N_("✅ {player} cried John Buckle's cry"),
 }
+_DID_THE_RITUAL = N_("✅ {player} did the ritual")
 
 
 def _person(player: Any) -> str:

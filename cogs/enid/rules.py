@@ -592,7 +592,8 @@ class EnidGame(Game):
         if hold is not None:
             if hold["player"] == player:
                 return _("First {ritual}: type it in the channel.", ritual=self._ritual_words(hold["kind"]))
-            return _("Wait: {player} must {ritual} first.", player=f"<@{hold['player']}>", ritual=_(_THEIR_RITUAL[hold["kind"]]))
+            mention = f"<@{hold['player']}>"
+            return _("Wait: {player} must {ritual} first.", player=mention, ritual=_(_THEIR_RITUAL[hold["kind"]]))
         return _("It is not your turn.")
 
     def _ritual_words(self, kind: str) -> str:
