@@ -24,9 +24,10 @@ from discord.ext import commands
 
 from bot import guard, sessions
 from bot.gamecog import GameCog
-from bot.i18n import N_
+from bot.i18n import N_, _
 from bot.tables import reads_chat
 from cogs.enid import limerick
+from cogs.enid.names import LAST_CARD_CALL
 from cogs.enid.spec import SPEC
 from cogs.enid.rules import ENID, MODES, PLAIN, EnidGame
 
@@ -37,15 +38,18 @@ log = logging.getLogger(__name__)
 def lobby_note(reads: bool, mode: str = ENID) -> str:
     """The lobby's word on how rituals are said."""
     if mode == PLAIN:
-        where = "in the game's thread" + (" (or with /say)" if reads else " with /say (this bot cannot read chat here)")
-        return (f"Plain Blackjack: the buttons play your cards. The one thing to type is “Last card”, {where}, "
-                "when you lay your last-but-one card. See /rules game:enid.")
+        if reads:
+            return _("Plain Blackjack: the buttons play your cards. The one thing to type is “{call}”, in the game's thread "
+                     "(or with /say), when you lay your last-but-one card. See {rules}.", call=LAST_CARD_CALL, rules=render.RULES_COMMAND)
+        return _("Plain Blackjack: the buttons play your cards. The one thing to type is “{call}”, in the game's thread with /say "
+                 "(this bot cannot read chat here), when you lay your last-but-one card. See {rules}.",
+                 call=LAST_CARD_CALL, rules=render.RULES_COMMAND)
     if reads:
-        return ("Enid: every card you lay must be named by typing its name in the game's thread (or with /say). "
-                "The Church's shout must @mention its target or reply to them (type @Deckhand 1 for a computer player). "
-                "See /rules game:enid.")
-    return ("Enid: this bot cannot read chat here (Message Content is off), so say every card's name and every ritual "
-            "with /say in the game's thread, and @mention the Church's target. See /rules game:enid.")
+        return _("Enid: every card you lay must be named by typing its name in the game's thread (or with /say). "
+                 "The Church's shout must @mention its target or reply to them (type @Deckhand 1 for a computer player). "
+                 "See {rules}.", rules=render.RULES_COMMAND)
+    return _("Enid: this bot cannot read chat here (Message Content is off), so say every card's name and every ritual "
+             "with /say in the game's thread, and @mention the Church's target. See {rules}.", rules=render.RULES_COMMAND)
 
 
 class EnidCog(GameCog, group_name="enid", group_description=N_("Enid: Blackjack with computer scientists, fish and rituals.")):
@@ -84,7 +88,7 @@ class EnidCog(GameCog, group_name="enid", group_description=N_("Enid: Blackjack 
         # A plain str: a forged value outside the choices is refused here with a sentence.
         chosen = ENID if mode is None else mode
         if chosen not in MODES:
-            await guard.answer(interaction, f"Enid is played in mode enid or plain, not {guard.clip(chosen, 20)}.")
+            await guard.answer(interaction, _("Enid is played in mode enid or plain, not {mode}.", mode=guard.clip(chosen, 20)))
             return
         note = lobby_note(reads_chat(self.bot), chosen)
         await self.open_table(interaction, note=note, mode=chosen)

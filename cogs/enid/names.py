@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from bot.cards import Card, Rank, Suit
+from bot.i18n import N_
 
 # --------------------------------------------------------------------------- words
 
@@ -316,19 +317,37 @@ def middle_name_problem(rank: Rank, middle: Sequence[str], used: Iterable[str]) 
     key = name_key(middle)
     initial = MIDDLE_INITIAL[rank]
     if not key or key[0] != initial:
-        return f"a middle name for this card must begin with {initial.upper()}"
+        return MUST_BEGIN_WITH[initial]
     if len(key) < 2:
-        return "a bare initial is not a made-up middle name"
+        return BARE_INITIAL
     if key in set(used):
-        return "that middle name was already used this session"
+        return USED_BEFORE
     return None
+
+
+#: Why a middle name is refused. They travel in the misnamed event's ``why`` in English
+#: (the record never changes with the language); the board translates them when shown.
+MUST_BEGIN_WITH = {
+    "m": N_("a middle name for this card must begin with M"),
+    "w": N_("a middle name for this card must begin with W"),
+}
+BARE_INITIAL = N_("a bare initial is not a made-up middle name")
+USED_BEFORE = N_("that middle name was already used this session")
+MIDDLE_NAME_PROBLEMS = frozenset({*MUST_BEGIN_WITH.values(), BARE_INITIAL, USED_BEFORE})
 
 
 # --------------------------------------------------------------------------- the other rituals
 
+#: The rituals' words as the seed has them. Players type them, so they are never
+#: translated: a translated sentence takes them through a ``{field}``.
+LAST_CARD_CALL = "Last card"
+LAST_ENID_CALL = "Last St. Francis of Assisi"
+CHURCH_SHOUT = "Haaargh! Be Alonzo Churched! (a bit)"
+BUCKLE_CRY = "My John Buckle casts your Mark Rafter to type void!"
+
 LAST_ENID = ("last", "st", "francis", "of", "assisi")
 LAST_PLAIN = ("last", "card")
-CRY = tuple(words("My John Buckle casts your Mark Rafter to type void"))
+CRY = tuple(words(BUCKLE_CRY))
 _SHOUT_REST = tuple(words("be alonzo churched a bit"))
 _HAARGH = re.compile(r"^h+a+r+g+h+$")
 

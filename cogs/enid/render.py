@@ -18,6 +18,7 @@ import discord
 from bot.cards import Card, Rank, Suit, parse_card
 from bot.engine import Action, Control, Event
 from bot.ballots import Ballot, Choice
+from bot.i18n import N_, _, ngettext, pgettext
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -29,12 +30,19 @@ from bot.render_util import (
     name_of,
     show_card,
 )
-from cogs.enid.names import SUIT_NAMES
+from cogs.enid.names import (
+    BUCKLE_CRY,
+    CHURCH_SHOUT,
+    LAST_CARD_CALL,
+    LAST_ENID_CALL,
+    MIDDLE_NAME_PROBLEMS,
+    SUIT_NAMES,
+)
 from storage.repos import FORMER_PLAYERS
 
 COLOUR = discord.Colour.dark_teal()
 #: The finished board's button (``bot/sessions.py``): the same players' next game, in the same session.
-NEXT_LABEL = "Next game"
+NEXT_LABEL = N_("Next game")
 #: The board names who must act once: the Turn line, the vote line (who still votes) and
 #: the ⏳ ritual lines; the platform's "👉 ...: your move" line is added only to a board
 #: posted anew to notify, and seats carry no ▶.
@@ -45,8 +53,8 @@ SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 def table_option_lines(options: Mapping[str, Any]) -> list[str]:
     """The table's mode as a sentence for the lobby (the platform adds the house rules)."""
     if options.get("mode", "enid") == "plain":
-        return ["Plain mode: Mike Taylor's Blackjack with its magic cards; the one thing to type is “Last card”."]
-    return ["Enid mode: name every card you lay and say the rituals (the note below says where)."]
+        return [_("Plain mode: Mike Taylor's Blackjack with its magic cards; the one thing to type is “{call}”.", call=LAST_CARD_CALL)]
+    return [_("Enid mode: name every card you lay and say the rituals (the note below says where).")]
 
 
 #: House rules only Enid mode's names, limericks and votes use: a plain table has none of them.
@@ -61,48 +69,77 @@ def house_rule_line(key: str, value: str, options: Mapping[str, Any]) -> str | N
     if key in ENID_MODE_RULES:
         return ""
     if key == "ritual_seconds":
-        return f"“Last card” must be typed within {value} seconds of laying your last-but-one card, or you pick up 7."
+        return _("“{call}” must be typed within {seconds} seconds of laying your last-but-one card, or you pick up 7.",
+                 call=LAST_CARD_CALL, seconds=value)
     return None
 
 
+#: What a player owes, as a verb phrase after "must" / "did not" (translated where shown).
 RITUALS = {
-    "name": "name their card",
-    "last": "say the last-card call",
-    "church": "shout the Church",
-    "cry": "cry John Buckle's cry",
-    "first_line": "type a limerick's first line",
-    "limerick": "recite a limerick",
-    "vote": "await the vote",
+    "name": N_("name their card"),
+    "last": N_("say the last-card call"),
+    "church": N_("shout the Church"),
+    "cry": N_("cry John Buckle's cry"),
+    "first_line": N_("type a limerick's first line"),
+    "limerick": N_("recite a limerick"),
+    "vote": N_("await the vote"),
 }
 
+
+#: Said of a ritual whose kind this version does not know.
+_FINISH_A_RITUAL = N_("finish a ritual")
+_FINISH_THE_RITUAL = N_("finish the ritual")
+
+
+def _ritual(kind: str, fallback: str | None = None) -> str:
+    """A ritual's verb phrase in the current language; an unknown kind is shown as
+    ``fallback`` (translated) or as itself."""
+    if kind in RITUALS:
+        return _(RITUALS[kind])
+    return _(fallback) if fallback is not None else kind
+
+
+#: A draw's log line by its reason; ``{n}`` is the count.
 DRAW_REASONS = {
-    "cannot_play": "drew 1 card (nothing to lay)",
-    "voluntary": "chose to draw 1 card",
-    "timeout": "ran out of time and drew 1 card",
-    "eight_last": "went out on an Eight, so drew 1 card",
-    "misnamed": "drew {n} for a wrong or missing name",
-    "last_card": "forgot the last-card call and picked up {n}",
-    "water_buffalo": "said Water-buffalo and picked up {n}",
-    "church": "drew 1 for a missed Church shout",
-    "cry": "drew 1 for a forgotten John Buckle cry",
-    "limerick_refused": "refused the limerick and drew 1",
-    "limerick_unfinished": "did not finish the limerick and drew 1",
-    "vote_limerick": "drew 1: the limerick was voted down",
-    "vote_middle": "drew 1: the middle name was voted down",
-    "enid": "drew 1 (the Enid Blyton)",
-    "pickup": "picked up {n}",
+    "cannot_play": N_("{who} drew 1 card (nothing to lay)"),
+    "voluntary": N_("{who} chose to draw 1 card"),
+    "timeout": N_("{who} ran out of time and drew 1 card"),
+    "eight_last": N_("{who} went out on an Eight, so drew 1 card"),
+    "misnamed": N_("{who} drew {n} for a wrong or missing name"),
+    "last_card": N_("{who} forgot the last-card call and picked up {n}"),
+    "water_buffalo": N_("{who} said Water-buffalo and picked up {n}"),
+    "church": N_("{who} drew 1 for a missed Church shout"),
+    "cry": N_("{who} drew 1 for a forgotten John Buckle cry"),
+    "limerick_refused": N_("{who} refused the limerick and drew 1"),
+    "limerick_unfinished": N_("{who} did not finish the limerick and drew 1"),
+    "vote_limerick": N_("{who} drew 1: the limerick was voted down"),
+    "vote_middle": N_("{who} drew 1: the middle name was voted down"),
+    "enid": N_("{who} drew 1 (the Enid Blyton)"),
+    "pickup": N_("{who} picked up {n}"),
 }
+_DREW = N_("{who} drew {n}")  # a reason this version does not know
 
 
 #: Which part of a name was wrong (a misnamed event's ``why``, ``cogs/enid/names.py``);
 #: a middle name's problem is already a sentence and is shown as it is.
 MISNAMED = {
-    "wrong name": "the name was wrong",
-    "wrong suit": "the name was right, the fish (the suit) was wrong",
-    "no suit": "the name was right, but “of” and the fish (the suit) were missing",
-    "no middle name": "it needs a made-up middle name (Dennis M… Richie, Brian W… Kernighan)",
-    "wrong chain": "“Enid … Blyton” was right, the middle names were not (the whole chain in order, then one new one)",
+    "wrong name": N_("the name was wrong"),
+    "wrong suit": N_("the name was right, the fish (the suit) was wrong"),
+    # Translators: “of” is the word players type between a card's name and its fish ("Tarski of Carp").
+    "no suit": N_("the name was right, but “of” and the fish (the suit) were missing"),
+    "no middle name": N_("it needs a made-up middle name (Dennis M… Richie, Brian W… Kernighan)"),
+    "wrong chain": N_("“Enid … Blyton” was right, the middle names were not (the whole chain in order, then one new one)"),
 }
+
+
+def _misnamed_why(why: str) -> str:
+    """A misnamed event's ``why`` in the current language (a reason this version does
+    not know is shown as recorded)."""
+    if why in MISNAMED:
+        return _(MISNAMED[why])
+    if why in MIDDLE_NAME_PROBLEMS:
+        return _(why)
+    return why
 
 
 def _suit_word(letter: str | None, enid: bool) -> str:
@@ -119,82 +156,114 @@ def _is_enid(observation: Mapping[str, Any]) -> bool:
 
 def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
     enid = _is_enid(observation)
-    line = f"**Face up:** {show_card(observation.get('top'))}"
+    top = show_card(observation.get("top"))
     if observation.get("chosen_suit"):
-        line += f" ({_suit_word(observation['chosen_suit'], enid)} named)"
+        line = _("**Face up:** {card} ({suit} named)", card=top, suit=_suit_word(observation["chosen_suit"], enid))
+    else:
+        line = _("**Face up:** {card}", card=top)
     lines = [line]
     if enid and observation.get("enid_suit"):
-        lines.append(f"**The Enid Blyton:** the nine of {_suit_word(observation['enid_suit'], True)} · chain of {observation.get('chain_length', 0)} middle name{'s' if observation.get('chain_length', 0) != 1 else ''}")
+        chain = observation.get("chain_length", 0)
+        lines.append(ngettext("**The Enid Blyton:** the nine of {suit} · chain of {n} middle name",
+                              "**The Enid Blyton:** the nine of {suit} · chain of {n} middle names",
+                              chain, suit=_suit_word(observation["enid_suit"], True)))
     if observation.get("over"):
         winner = observation.get("winner")
-        lines.append(f"🏆 **{name_of(names, winner)} wins!**" if winner is not None else "**Game over.**")
+        lines.append(_("🏆 **{player} wins!**", player=name_of(names, winner)) if winner is not None else _("**Game over.**"))
         return lines
     if observation.get("pickup"):
-        lines.append(f"**Pickup waiting:** {observation['pickup']} cards")
+        lines.append(_("**Pickup waiting:** {n} cards", n=observation["pickup"]))
     if observation.get("limerick"):
         lim = observation["limerick"]
-        lines.append(f"**Limerick waiting**, first line by {name_of(names, lim.get('by'))}: “{clip(str(lim.get('first_line', '')), 200)}”")
+        lines.append(_("**Limerick waiting**, first line by {player}: “{line}”",
+                       player=name_of(names, lim.get("by")), line=clip(str(lim.get("first_line", "")), 200)))
     if observation.get("reciting"):
         rec = observation["reciting"]
-        lines.append(f"**Reciting:** {name_of(names, rec.get('poet'))} ({rec.get('lines', 0)}/5 lines)")
+        lines.append(_("**Reciting:** {player} ({lines}/5 lines)", player=name_of(names, rec.get("poet")), lines=rec.get("lines", 0)))
     vote = observation.get("vote")
     if vote:
-        about = "the limerick" if vote.get("about") == "limerick" else f"the middle name “{clip(str(vote.get('name', '')), 100)}”"
         voted = vote.get("voted", [])
         waiting_for = [v for v in vote.get("voters", []) if v not in voted]
-        still = f", waiting for {', '.join(name_of(names, v) for v in waiting_for)}" if waiting_for else ""
-        lines.append(f"**Vote on {about}:** {len(voted)}/{len(vote.get('voters', []))} voted{still}{_closes(observation, vote.get('id'), 'closes')}")
+        count = {"voted": len(voted), "voters": len(vote.get("voters", [])), "subject": _vote_subject(vote)}
+        if waiting_for:
+            line = _("**Vote on {subject}:** {voted}/{voters} voted, waiting for {players}",
+                     players=", ".join(name_of(names, v) for v in waiting_for), **count)
+        else:
+            line = _("**Vote on {subject}:** {voted}/{voters} voted", **count)
+        lines.append(line + _closes(observation, vote.get("id"), closes=True))
     turn = observation.get("turn")
     if turn is not None:
-        waiting = " (after the vote)" if vote else ("" if observation.get("current") else " (waiting for a ritual)")
-        lines.append(f"**Turn:** {name_of(names, turn)}{waiting}")
-    direction = "to the left ↻" if observation.get("direction", 1) > 0 else "to the right ↺"
-    lines.append(f"**Play passes** {direction}")
+        player = name_of(names, turn)
+        if vote:
+            lines.append(_("**Turn:** {player} (after the vote)", player=player))
+        elif observation.get("current"):
+            lines.append(_("**Turn:** {player}", player=player))
+        else:
+            lines.append(_("**Turn:** {player} (waiting for a ritual)", player=player))
+    lines.append(_("**Play passes** to the left ↻") if observation.get("direction", 1) > 0 else _("**Play passes** to the right ↺"))
     for o in observation.get("obligations", []):
         if o.get("ritual") != "vote":
-            lines.append(f"⏳ {name_of(names, o.get('player'))} must {RITUALS.get(o.get('ritual', ''), o.get('ritual', ''))}{_closes(observation, o.get('id'), 'time runs out')}")
+            owes = _("⏳ {player} must {ritual}", player=name_of(names, o.get("player")), ritual=_ritual(o.get("ritual", "")))
+            lines.append(owes + _closes(observation, o.get("id"), closes=False))
     return lines
 
 
-def _closes(observation: Mapping[str, Any], obligation_id: Any, verb: str) -> str:
-    """`` · closes <t:…:R>`` from the deadlines the platform adds, or nothing."""
+def _closes(observation: Mapping[str, Any], obligation_id: Any, *, closes: bool) -> str:
+    """`` · closes <t:…:R>`` (a vote) or `` · time runs out <t:…:R>`` (a ritual) from
+    the deadlines the platform adds, or nothing."""
     deadline = (observation.get("deadlines") or {}).get(str(obligation_id))
-    return f" · {verb} <t:{int(deadline)}:R>" if deadline is not None else ""
+    if deadline is None:
+        return ""
+    when = f"<t:{int(deadline)}:R>"
+    return " · " + (_("closes {when}", when=when) if closes else _("time runs out {when}", when=when))
 
 
 def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
     lines = []
     for seat in observation.get("seats", []):
-        count = seat["cards"]
-        lines.append(f"{name_of(names, seat['player'])}: {count} card{'s' if count != 1 else ''}")
+        lines.append(ngettext("{player}: {n} card", "{player}: {n} cards", seat["cards"], player=name_of(names, seat["player"])))
     return lines
 
 
 def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
     """The public table, from the spectator observation."""
-    title = "Enid" if _is_enid(observation) else "Enid: plain Blackjack"
+    title = "Enid" if _is_enid(observation) else _("Enid: plain Blackjack")
     embed = discord.Embed(title=title, colour=COLOUR)
     embed.description = clip("\n".join(_status_lines(observation, names)), DESCRIPTION_LIMIT)
-    embed.add_field(name="Players", value=clip_lines_from_end(_seat_lines(observation, names), FIELD_VALUE_LIMIT) or "—", inline=False)
-    embed.add_field(name="Piles", value=f"Deck: {observation.get('deck_size', 0)} · Face-up stock: {observation.get('discard_size', 0)}", inline=False)
+    embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(observation, names), FIELD_VALUE_LIMIT) or "—", inline=False)
+    embed.add_field(name=_("Piles"), value=_("Deck: {deck} · Face-up stock: {stock}", deck=observation.get("deck_size", 0),
+                                            stock=observation.get("discard_size", 0)), inline=False)
     if recent:
-        embed.add_field(name="Recent", value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
+        embed.add_field(name=_("Recent"), value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
     rules = observation.get("rules", {})
-    embed.set_footer(text=f"Turn {observation.get('turn_number', 1)} · Rituals: {rules.get('ritual_seconds', '30')} s · Voluntary draw: {rules.get('voluntary_draw', 'no')} · /rules for the rules")
+    embed.set_footer(text=_("Turn {turn} · Rituals: {seconds} s · Voluntary draw: {draw} · /rules for the rules",
+                            turn=observation.get("turn_number", 1), seconds=rules.get("ritual_seconds", "30"),
+                            draw=_yes_no(rules.get("voluntary_draw", "no"))))
     return fit_embed(embed)
+
+
+def _yes_no(choice: str) -> str:
+    """A house rule's yes/no choice as a word of the current language."""
+    return {"yes": _("yes"), "no": _("no")}.get(choice, choice)
+
+
+#: The command that shows this game's rules (a command, never translated).
+RULES_COMMAND = "/rules game:enid"
 
 
 def _naming_hint(observation: Mapping[str, Any]) -> str:
     """How to say the name of the card the viewer just laid, without giving it away."""
     top = parse_card(str(observation["top"])) if observation.get("top") else None
     if top is not None and observation.get("enid_suit") == top.suit.value and top.rank is Rank.NINE:
-        return ("name your Enid Blyton in the game's thread: “Enid”, every middle name of the chain so far in order, "
-                "one new middle name of your own, then “Blyton”")
+        return _("name your Enid Blyton in the game's thread: “{first}”, every middle name of the chain so far in order, "
+                 "one new middle name of your own, then “{last}”", first="Enid", last="Blyton")
     if top is not None and top.rank in (Rank.THREE, Rank.FOUR):
         initial = "M" if top.rank is Rank.THREE else "W"
-        return (f"type the card's Enid name in the game's thread, with a made-up middle name starting with {initial} "
-                "never used before this session (the names are in /rules game:enid)")
-    return "type the card's Enid name in the game's thread: its computer scientist, “of”, its fish, e.g. “Tarski of Carp” (the names are in /rules game:enid)"
+        return _("type the card's Enid name in the game's thread, with a made-up middle name starting with {initial} "
+                 "never used before this session (the names are in {rules})", initial=initial, rules=RULES_COMMAND)
+    # Translators: “of” and “Tarski of Carp” are typed by players as they are: keep them in English.
+    return _("type the card's Enid name in the game's thread: its computer scientist, “of”, its fish, e.g. “{example}” "
+             "(the names are in {rules})", example="Tarski of Carp", rules=RULES_COMMAND)
 
 
 def _you_owe(ritual: str, observation: Mapping[str, Any]) -> str:
@@ -203,72 +272,81 @@ def _you_owe(ritual: str, observation: Mapping[str, Any]) -> str:
     if ritual == "name":
         return _naming_hint(observation)
     if ritual == "last":
-        call = "Last St. Francis of Assisi" if enid else "Last card"
-        return f"type “{call}” in the game's thread before the next player moves, or pick up 7"
+        call = LAST_ENID_CALL if enid else LAST_CARD_CALL
+        return _("type “{call}” in the game's thread before the next player moves, or pick up 7", call=call)
     if ritual == "church":
-        return ("shout “Haaargh! Be Alonzo Churched! (a bit)” in the game's thread at the player who would have played next: "
-                "@mention them or reply to one of their messages")
+        return _("shout “{shout}” in the game's thread at the player who would have played next: "
+                 "@mention them or reply to one of their messages", shout=CHURCH_SHOUT)
     if ritual == "cry":
-        return "type “My John Buckle casts your Mark Rafter to type void!” in the game's thread"
+        return _("type “{cry}” in the game's thread", cry=BUCKLE_CRY)
     if ritual == "first_line":
-        return "type the first line of a limerick in the game's thread: the next player must finish it"
+        return _("type the first line of a limerick in the game's thread: the next player must finish it")
     if ritual == "limerick":
         reciting = observation.get("reciting") or {}
         first = clip(str(reciting.get("first_line", "")), 150)
-        return f"type the rest of the limerick (lines 2 to 5, in one message or several) in the game's thread; its first line is “{first}”"
-    return RITUALS.get(ritual, ritual)
+        return _("type the rest of the limerick (lines 2 to 5, in one message or several) in the game's thread; "
+                 "its first line is “{line}”", line=first)
+    return _ritual(ritual)
 
 
 def _your_task(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str:
     viewer = observation.get("viewer")
     if observation.get("over"):
-        return "The game is over."
+        return _("The game is over.")
     owed = [o["ritual"] for o in observation.get("obligations", []) if o.get("player") == viewer and o.get("ritual") != "vote"]
     if owed:
-        words = "Now " + "; and ".join(_you_owe(r, observation) for r in owed) + "."
+        tasks = [_you_owe(r, observation) for r in owed]
+        task = tasks[0]
+        for more in tasks[1:]:
+            task = _("{task}; and {more}", task=task, more=more)
+        words = _("Now {task}.", task=task)
         if viewer in (observation.get("current") or []):
             # "Last card", a shout or a cry does not hold the turn: say what the turn wants too
             # (the Ace's suit, the Eight's follow-up), in the order the player does them.
-            then = _turn_task(observation).removeprefix("Your turn: ")
-            words += " Then " + then[:1].lower() + then[1:]
+            then = _turn_task(observation, then=True)
+            words = _("{now} Then {then}", now=words, then=then[:1].lower() + then[1:])
         return words
     vote = observation.get("vote")
     if vote and viewer in vote.get("voters", []) and viewer not in vote.get("voted", []):
-        return f"Vote on {_vote_subject(vote)}: use the Yes / No buttons on the vote message in the game's thread."
+        return _("Vote on {subject}: use the Yes / No buttons on the vote message in the game's thread.", subject=_vote_subject(vote))
     if vote:
-        return "A vote is open; play goes on when it closes."
+        return _("A vote is open; play goes on when it closes.")
     holding = [o for o in observation.get("obligations", []) if o.get("ritual") in ("name", "first_line", "limerick")]
     if holding:
         o = holding[0]
-        return f"Waiting: {name_of(names or {}, o.get('player'))} must {RITUALS.get(o.get('ritual', ''), 'finish a ritual')} in the thread."
+        return _("Waiting: {player} must {ritual} in the thread.", player=name_of(names or {}, o.get("player")),
+                 ritual=_ritual(o.get("ritual", ""), _FINISH_A_RITUAL))
     if viewer not in (observation.get("current") or []):
-        return "Waiting for your turn."
+        return _("Waiting for your turn.")
     return _turn_task(observation)
 
 
-def _turn_task(observation: Mapping[str, Any]) -> str:
-    """What the viewer's turn asks of them (they are current)."""
+def _turn_task(observation: Mapping[str, Any], *, then: bool = False) -> str:
+    """What the viewer's turn asks of them (they are current). ``then``: said after a
+    ritual ("Then lay a card…"), so without "Your turn:"."""
     phase = observation.get("phase")
     if phase == "suit":
-        return "Name a suit for your Ace."
+        return _("Name a suit for your Ace.")
     if phase == "eight":
-        return "Lay any other card after your Eight."
+        return _("Lay any other card after your Eight.")
     if phase == "ten":
-        return "Lay more cards of the Ten's suit, or end your turn."
+        return _("Lay more cards of the Ten's suit, or end your turn.")
     if observation.get("pickup"):
-        return f"{observation['pickup']} cards to pick up: answer with a matching card, or pick them up."
+        return _("{n} cards to pick up: answer with a matching card, or pick them up.", n=observation["pickup"])
     if observation.get("limerick"):
-        return "A limerick for you: lay a Six to pass it on or cancel it, press Recite and type it, or draw one to refuse."
+        return _("A limerick for you: lay a Six to pass it on or cancel it, press Recite and type it, or draw one to refuse.")
     if (observation.get("rules") or {}).get("voluntary_draw") == "yes":
-        return "Your turn: lay a card of the same suit or rank, or draw."
-    return "Your turn: lay a card of the same suit or rank; draw only if you cannot."
+        task = _("lay a card of the same suit or rank, or draw.")
+    else:
+        task = _("lay a card of the same suit or rank; draw only if you cannot.")
+    return task if then else _("Your turn: {task}", task=task)
 
 
 def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
     """One player's private view, from that player's observation."""
     codes = observation.get("hand") or []
     cards = [parse_card(code) for code in codes]
-    embed = discord.Embed(title=f"Your hand: {len(cards)} card{'s' if len(cards) != 1 else ''}", colour=COLOUR)
+    embed = discord.Embed(title=ngettext("Your hand: {n} card", "Your hand: {n} cards", len(cards)), colour=COLOUR)
     lines: list[str] = []
     beginner = observation.get("hand_names")
     if beginner:
@@ -278,14 +356,15 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
             mine = [c for c in cards if c.suit is suit]
             if mine:
                 lines.append(f"{suit.symbol} " + " ".join(c.display() for c in mine))
-    lines = lines or ["(no cards)"]
-    lines += ["", f"**Face up:** {show_card(observation.get('top'))}", "", f"**{_your_task(observation, names)}**"]
+    lines = lines or [_("(no cards)")]
+    lines += ["", _("**Face up:** {card}", card=show_card(observation.get("top"))), "", f"**{_your_task(observation, names)}**"]
     viewer = observation.get("viewer")
     others = [e for e in observation.get("challengeable", []) if e.get("player") != viewer]
     if others and not observation.get("vote"):
         entry = others[-1]
-        lines += ["", f"You may **Challenge** {name_of(names, entry.get('player'))}'s middle name “{clip(str(entry.get('name', '')), 60)}” "
-                      "if you think it is a proper noun, and not a really good one: the other players then vote on it."]
+        lines += ["", _("You may **Challenge** {player}'s middle name “{name}” if you think it is a proper noun, "
+                        "and not a really good one: the other players then vote on it.",
+                        player=name_of(names, entry.get("player")), name=clip(str(entry.get("name", "")), 60))]
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     return fit_embed(embed)
 
@@ -294,23 +373,27 @@ def _card_effect(card: Card, observation: Mapping[str, Any]) -> str:
     rank = card.rank
     enid_suit = observation.get("enid_suit")
     if enid_suit and rank is Rank.NINE and card.suit.value == enid_suit:
-        return "The Enid Blyton: cancels, and everyone else draws"
+        return _("The Enid Blyton: cancels, and everyone else draws")
     if observation.get("phase") == "ten":
-        return "Laid under the Ten (no magic)"
-    effects = {
-        Rank.ACE: "Then you name a suit",
-        Rank.TWO: "Next player picks up 2 more",
-        Rank.SEVEN: "Reverses direction",
-        Rank.EIGHT: "Then lay any other card",
-        Rank.TEN: "Then lay more of its suit",
-        Rank.QUEEN: "Skips the next player",
-        Rank.KING: "Skips the next two players",
-    }
+        return _("Laid under the Ten (no magic)")
     if rank is Rank.JACK:
-        return "Takes 7 off a black Jack's pickup" if card.is_red else "Next player picks up 7 more"
+        return _("Takes 7 off a black Jack's pickup") if card.is_red else _("Next player picks up 7 more")
     if rank is Rank.SIX and _is_enid(observation):
-        return "Cancels a limerick" if card.is_red else "A limerick for the next player"
-    return effects.get(rank, "Plain card")
+        return _("Cancels a limerick") if card.is_red else _("A limerick for the next player")
+    return _(_CARD_EFFECTS.get(rank, _PLAIN_CARD))
+
+
+#: What a magic card does, shown under it in the card menu.
+_CARD_EFFECTS = {
+    Rank.ACE: N_("Then you name a suit"),
+    Rank.TWO: N_("Next player picks up 2 more"),
+    Rank.SEVEN: N_("Reverses direction"),
+    Rank.EIGHT: N_("Then lay any other card"),
+    Rank.TEN: N_("Then lay more of its suit"),
+    Rank.QUEEN: N_("Skips the next player"),
+    Rank.KING: N_("Skips the next two players"),
+}
+_PLAIN_CARD = N_("Plain card")
 
 
 def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Control]:
@@ -325,22 +408,23 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
                                description=clip(_card_effect(card, observation), OPTION_TEXT_LIMIT)))
         elif kind == "draw":
             if observation.get("pickup"):
-                out.append(Control(action, label=f"Pick up {observation['pickup']} cards", style="danger"))
+                out.append(Control(action, label=_("Pick up {n} cards", n=observation["pickup"]), style="danger"))
             elif observation.get("limerick"):
-                out.append(Control(action, label="Refuse (draw 1)", style="danger"))
+                out.append(Control(action, label=_("Refuse (draw 1)"), style="danger"))
             else:
-                out.append(Control(action, label="Draw 1 card", style="primary"))
+                out.append(Control(action, label=_("Draw 1 card"), style="primary"))
         elif kind == "end":
-            out.append(Control(action, label="End turn", style="success"))
+            out.append(Control(action, label=_("End turn"), style="success"))
         elif kind == "suit":
             out.append(Control(action, label=clip(_suit_word(action.arg, enid), BUTTON_LABEL_LIMIT), style="primary"))
         elif kind == "recite":
-            out.append(Control(action, label="Recite the limerick", style="primary"))
+            out.append(Control(action, label=_("Recite the limerick"), style="primary"))
         elif kind == "vote":
             continue  # votes are cast on the vote message of their own (ballots below)
         elif kind == "challenge":
             entry = next((e for e in observation.get("challengeable", []) if e.get("id") == action.arg), {})
-            out.append(Control(action, label=clip(f"Challenge “{entry.get('name', 'the middle name')}”", BUTTON_LABEL_LIMIT)))
+            name = entry["name"] if "name" in entry else _("the middle name")
+            out.append(Control(action, label=clip(_("Challenge “{name}”", name=name), BUTTON_LABEL_LIMIT)))
         else:
             out.append(Control(action, label=clip(action.code(), BUTTON_LABEL_LIMIT)))
     return out
@@ -357,86 +441,104 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         kind = event.kind
         who = name_of(names, event.player)
         if kind == "turned_up":
-            line = f"Turned up: {show_card(data.get('card'))}"
+            card = show_card(data.get("card"))
             if data.get("enid_suit"):
-                line += f". The Enid Blyton is the nine of {_suit_word(data['enid_suit'], True)}"
-            lines.append(line)
+                lines.append(_("Turned up: {card}. The Enid Blyton is the nine of {suit}", card=card, suit=_suit_word(data["enid_suit"], True)))
+            else:
+                lines.append(_("Turned up: {card}", card=card))
         elif kind == "said":
             # A computer seat cannot be @mentioned on Discord: its mention shows as its name.
             text = _COMPUTER_MENTION.sub(lambda m: name_of(names, int(m.group(1))), str(data.get("text", "")))
             lines.append(f"💬 {who}: “{clip(text, 300)}”")
         elif kind == "play":
-            lines.append(f"{who} laid {show_card(data.get('card'))}")
+            lines.append(_("{player} laid {card}", player=who, card=show_card(data.get("card"))))
         elif kind == "named":
-            extra = f" (chain now {data['chain_length']})" if "chain_length" in data else ""
+            card = show_card(data.get("card"))
             if data.get("middle"):
                 middle = " ".join(w.capitalize() for w in str(data["middle"]).split())
-                extra = f", middle name “{clip(middle, 60)}” (others may challenge it from their hands until their next move)"
-            lines.append(f"✅ {who} named {show_card(data.get('card'))} right{extra}")
-        elif kind == "misnamed":
-            if data.get("why") == "time ran out":
-                lines.append(f"❌ {who} did not name {show_card(data.get('card'))} in time: its magic is void")
+                lines.append(_("✅ {player} named {card} right, middle name “{name}” (others may challenge it from their hands "
+                               "until their next move)", player=who, card=card, name=clip(middle, 60)))
+            elif "chain_length" in data:
+                lines.append(_("✅ {player} named {card} right (chain now {n})", player=who, card=card, n=data["chain_length"]))
             else:
-                why = str(data.get("why", "wrong name"))
-                lines.append(f"❌ {who} misnamed {show_card(data.get('card'))}: {MISNAMED.get(why, why)}; its magic is void")
+                lines.append(_("✅ {player} named {card} right", player=who, card=card))
+        elif kind == "misnamed":
+            card = show_card(data.get("card"))
+            if data.get("why") == "time ran out":
+                lines.append(_("❌ {player} did not name {card} in time: its magic is void", player=who, card=card))
+            else:
+                why = _misnamed_why(str(data.get("why", "wrong name")))
+                lines.append(_("❌ {player} misnamed {card}: {why}; its magic is void", player=who, card=card, why=why))
         elif kind == "draw":
             reason = str(data.get("reason", ""))
-            count = data.get("count", 0)
-            text = DRAW_REASONS.get(reason, "drew {n}").format(n=count)
+            text = _(DRAW_REASONS.get(reason, _DREW), who=who, n=data.get("count", 0))
             if data.get("short"):
-                text += f" ({data['short']} short: the deck ran out)"
-            lines.append(f"{who} {text}")
+                text = _("{drew} ({n} short: the deck ran out)", drew=text, n=data["short"])
+            lines.append(text)
         elif kind == "suit":
-            lines.append(f"{who} named {_suit_word(data.get('suit'), True)}")
+            lines.append(_("{player} named {suit}", player=who, suit=_suit_word(data.get("suit"), True)))
         elif kind == "pickup":
-            lines.append(f"Pickup now {data.get('pickup')}")
+            lines.append(_("Pickup now {n}", n=data.get("pickup")))
         elif kind == "rafter_cancelled":
-            lines.append(f"{who}'s red Jack takes 7 off: pickup now {data.get('pickup')}")
+            lines.append(_("{player}'s red Jack takes 7 off: pickup now {n}", player=who, n=data.get("pickup")))
         elif kind == "reverse":
-            lines.append("Direction reversed")
+            lines.append(_("Direction reversed"))
         elif kind == "skip":
-            lines.append(f"{data.get('skip')} player{'s' if data.get('skip') != 1 else ''} will be skipped")
+            lines.append(ngettext("{n} player will be skipped", "{n} players will be skipped", data.get("skip")))
         elif kind == "eight":
-            lines.append(f"{who} must lay another card")
+            lines.append(_("{player} must lay another card", player=who))
         elif kind == "ten":
-            lines.append(f"{who} may lay more {_suit_word(data.get('suit'), True)}")
+            lines.append(_("{player} may lay more {suit}", player=who, suit=_suit_word(data.get("suit"), True)))
         elif kind == "enid":
-            lines.append("💥 The Enid Blyton! Everyone else draws")
-        elif kind in ("limerick_set", "limerick_passed", "limerick_cancelled", "limerick_refused"):
-            lines.append({"limerick_set": f"📜 {who} set a limerick for the next player",
-                          "limerick_passed": f"📜 {who} passed the limerick on",
-                          "limerick_cancelled": f"📜 {who} cancelled the limerick",
-                          "limerick_refused": f"📜 {who} refused the limerick"}[kind])
+            lines.append(_("💥 The Enid Blyton! Everyone else draws"))
+        elif kind in _LIMERICK_EVENTS:
+            lines.append(_(_LIMERICK_EVENTS[kind], player=who))
         elif kind == "challenge":
-            lines.append(f"⚖️ {who} challenged {name_of(names, data.get('of'))}'s middle name “{clip(str(data.get('name', '')), 100)}”")
+            lines.append(_("⚖️ {player} challenged {other}'s middle name “{name}”", player=who, other=name_of(names, data.get("of")),
+                           name=clip(str(data.get("name", "")), 100)))
         elif kind == "vote_open":
-            lines.append("🗳️ Vote open" + (": does the limerick scan and rhyme?" if data.get("about") == "limerick" else ": does the middle name stand?"))
+            lines.append(_("🗳️ Vote open: does the limerick scan and rhyme?") if data.get("about") == "limerick"
+                         else _("🗳️ Vote open: does the middle name stand?"))
         elif kind == "vote_closed":
-            verdict = "voted down" if data.get("against") else "it stands"
-            lines.append(f"🗳️ Vote closed: {data.get('yes', 0)} yes, {data.get('no', 0)} no: {verdict}")
+            tally = {"yes": data.get("yes", 0), "no": data.get("no", 0)}
+            lines.append(_("🗳️ Vote closed: {yes} yes, {no} no: voted down", **tally) if data.get("against")
+                         else _("🗳️ Vote closed: {yes} yes, {no} no: it stands", **tally))
         elif kind == "ritual_met":
-            done = {"last": "made the last-card call", "church": "shouted the Church at the right player", "cry": "cried John Buckle's cry"}
-            lines.append(f"✅ {who} {done.get(data.get('ritual', ''), 'did the ritual')}")
+            lines.append(_(_RITUAL_MET.get(data.get("ritual", ""), _DID_THE_RITUAL), player=who))
         elif kind in ("ritual_failed", "ritual_timeout"):
-            lines.append(f"⏰ {who} did not {RITUALS.get(data.get('ritual', ''), 'finish the ritual')}")
+            lines.append(_("⏰ {player} did not {ritual}", player=who, ritual=_ritual(data.get("ritual", ""), _FINISH_THE_RITUAL)))
         elif kind == "water_buffalo":
-            lines.append(f"🐃 {who} said Water-buffalo!")
+            lines.append(_("🐃 {player} said {name}!", player=who, name="Water-buffalo"))
         elif kind == "reshuffle":
-            lines.append(f"🔀 The face-up stock was shuffled into a new deck ({data.get('cards')} cards)")
+            lines.append(_("🔀 The face-up stock was shuffled into a new deck ({n} cards)", n=data.get("cards")))
         elif kind == "turn":
             continue  # the board shows whose turn it is; the log carries plays
         elif kind == "won":
-            lines.append(f"🏆 {who} is out of cards and wins!")
+            lines.append(_("🏆 {player} is out of cards and wins!", player=who))
         elif kind == "player_removed":
-            lines.append(f"{who} left the game; their {data.get('cards', 0)} cards went under the deck")
+            lines.append(_("{player} left the game; their {n} cards went under the deck", player=who, n=data.get("cards", 0)))
     return lines
+
+
+_LIMERICK_EVENTS = {
+    "limerick_set": N_("📜 {player} set a limerick for the next player"),
+    "limerick_passed": N_("📜 {player} passed the limerick on"),
+    "limerick_cancelled": N_("📜 {player} cancelled the limerick"),
+    "limerick_refused": N_("📜 {player} refused the limerick"),
+}
+_RITUAL_MET = {
+    "last": N_("✅ {player} made the last-card call"),
+    "church": N_("✅ {player} shouted the Church at the right player"),
+    "cry": N_("✅ {player} cried John Buckle's cry"),
+}
+_DID_THE_RITUAL = N_("✅ {player} did the ritual")
 
 
 def _person(player: Any) -> str:
     """A mention, or "a former player" for someone forgotten (bot/privacy.py): a chain
     name without its author, or a reserved id that no one may be @mentioned as."""
     if not isinstance(player, int) or isinstance(player, bool) or player in FORMER_PLAYERS:
-        return "a former player"
+        return _("a former player")
     return f"<@{player}>"
 
 
@@ -445,23 +547,44 @@ def session_summary(carry: Mapping[str, Any]) -> str:
     chain in order with each name's author, and each game's result."""
     chain = carry.get("chain") or []
     results = carry.get("results") or []
-    lines = [f"**The Enid chain** ({len(chain)} middle name{'s' if len(chain) != 1 else ''}):"]
+    lines = [ngettext("**The Enid chain** ({n} middle name):", "**The Enid chain** ({n} middle names):", len(chain))]
     if chain:
-        lines += [f"{n}. {' '.join(str(w).capitalize() for w in entry.get('words', []))} — by {_person(entry.get('author'))}" for n, entry in enumerate(chain, 1)]
-        lines.append("In full: Enid " + " ".join(" ".join(str(w).capitalize() for w in e.get("words", [])) for e in chain) + " Blyton.")
+        lines += [_("{n}. {name} — by {person}", n=n, name=" ".join(str(w).capitalize() for w in entry.get("words", [])),
+                    person=_person(entry.get("author"))) for n, entry in enumerate(chain, 1)]
+        full = "Enid " + " ".join(" ".join(str(w).capitalize() for w in e.get("words", [])) for e in chain) + " Blyton"
+        lines.append(_("In full: {name}.", name=full))
     else:
-        lines.append("Nobody named the Enid Blyton this session.")
+        lines.append(_("Nobody named the Enid Blyton this session."))
     middle = carry.get("middle_names") or []
     if middle:
-        lines.append(f"Middle names used: {len(middle)}.")
-    lines.append(f"**Results** ({len(results)} game{'s' if len(results) != 1 else ''}):")
+        lines.append(_("Middle names used: {n}.", n=len(middle)))
+    lines.append(ngettext("**Results** ({n} game):", "**Results** ({n} games):", len(results)))
     for n, result in enumerate(results, 1):
-        placements = result.get("placements") or []
-        order = ", then ".join(" and ".join(_person(p) for p in place) for place in placements)
+        order = _placements(result.get("placements") or [])
         winner = result.get("winner")
-        lines.append(f"Game {n}: " + (f"{_person(winner)} won" if winner is not None else "no winner") + (f" ({order})" if order else "") + ".")
-    lines.append("The next Enid game here starts a new chain.")
+        if winner is not None:
+            line = _("Game {n}: {player} won ({order}).", order=order, n=n, player=_person(winner)) if order else \
+                _("Game {n}: {player} won.", n=n, player=_person(winner))
+        else:
+            line = _("Game {n}: no winner ({order}).", n=n, order=order) if order else _("Game {n}: no winner.", n=n)
+        lines.append(line)
+    lines.append(_("The next Enid game here starts a new chain."))
     return "\n".join(lines)
+
+
+def _placements(placements: Sequence[Sequence[Any]]) -> str:
+    """"<@1>, then <@2> and <@3>": places in order, players tied at a place together."""
+    places = []
+    for place in placements:
+        people = [_person(p) for p in place]
+        together = people[0] if people else ""
+        for person in people[1:]:
+            together = _("{players} and {player}", players=together, player=person)
+        places.append(together)
+    order = places[0] if places else ""
+    for later in places[1:]:
+        order = _("{earlier}, then {later}", earlier=order, later=later)
+    return order
 
 
 # ----------------------------------------------------------------------- votes
@@ -469,44 +592,50 @@ def session_summary(carry: Mapping[str, Any]) -> str:
 
 def _vote_subject(vote: Mapping[str, Any]) -> str:
     if vote.get("about") == "limerick":
-        return "the limerick"
-    return f"the middle name “{clip(str(vote.get('name', '')), 100)}”"
+        return _("the limerick")
+    return _("the middle name “{name}”", name=clip(str(vote.get("name", "")), 100))
 
 
 def ping_task(observation: Mapping[str, Any]) -> str | None:
     """What the ping asks of the players it names (``bot/publish.py``)."""
     vote = observation.get("vote")
     if vote:
-        return f"vote on {_vote_subject(vote)} with the buttons on its vote message"
+        return _("vote on {subject} with the buttons on its vote message", subject=_vote_subject(vote))
     return None
 
 
 def _mark(value: Any) -> str:
-    return {True: "yes", False: "no"}.get(value, "unsure (a word the dictionary lacks)")
+    if value is True:
+        return _("yes")
+    if value is False:
+        return _("no")
+    return _("unsure (a word the dictionary lacks)")
 
 
 def _limerick_body(vote: Mapping[str, Any], names: Mapping[int, str]) -> str:
     lines = [str(x) for x in vote.get("lines") or []]
     hint = vote.get("hint") or {}
     counts = list(hint.get("syllables") or [])
-    poem = [f"> {clip(line, 200)}" + (f"  ({counts[i]} syllables)" if i < len(counts) else "") for i, line in enumerate(lines)]
+    poem = [f"> {clip(line, 200)}" + ("  " + _("({n} syllables)", n=counts[i]) if i < len(counts) else "") for i, line in enumerate(lines)]
     return "\n".join([
-        f"{name_of(names, vote.get('subject'))} recited:",
+        _("{player} recited:", player=name_of(names, vote.get("subject"))),
         *poem,
         "",
-        f"Hint from a pronouncing dictionary (a hint, not the verdict): lines 1, 2 and 5 rhyme: **{_mark(hint.get('rhyme_125'))}**; "
-        f"lines 3 and 4 rhyme: **{_mark(hint.get('rhyme_34'))}**. A limerick usually has 8-9 syllables in lines 1, 2 and 5 and 5-6 in lines 3 and 4.",
+        _("Hint from a pronouncing dictionary (a hint, not the verdict): lines 1, 2 and 5 rhyme: **{rhyme_125}**; "
+          "lines 3 and 4 rhyme: **{rhyme_34}**. A limerick usually has 8-9 syllables in lines 1, 2 and 5 and 5-6 in lines 3 and 4.",
+          rhyme_125=_mark(hint.get("rhyme_125")), rhyme_34=_mark(hint.get("rhyme_34"))),
         "",
-        "Vote **Yes** if it scans and rhymes well enough, **No** if not. More No than Yes and the poet draws a card; a tie lets it stand.",
+        _("Vote **Yes** if it scans and rhymes well enough, **No** if not. More No than Yes and the poet draws a card; a tie lets it stand."),
     ])
 
 
 def _middle_body(vote: Mapping[str, Any], names: Mapping[int, str]) -> str:
     subject = name_of(names, vote.get("subject"))
     return "\n".join([
-        f"{name_of(names, vote.get('challenger'))} challenged {subject}'s made-up middle name “{clip(str(vote.get('name', '')), 100)}”.",
-        "Middle names may not be proper nouns unless they are really good ones.",
-        f"Vote **Yes** if it stands, **No** if not. More No than Yes and {subject} draws a card; a tie lets it stand.",
+        _("{challenger} challenged {player}'s made-up middle name “{name}”.", challenger=name_of(names, vote.get("challenger")),
+          player=subject, name=clip(str(vote.get("name", "")), 100)),
+        _("Middle names may not be proper nouns unless they are really good ones."),
+        _("Vote **Yes** if it stands, **No** if not. More No than Yes and {player} draws a card; a tie lets it stand.", player=subject),
     ])
 
 
@@ -516,12 +645,12 @@ def ballots(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[Ba
     if not vote:
         return []
     if vote.get("about") == "limerick":
-        question = "does the limerick scan and rhyme?"  # no mention: titles do not render them
+        question = _("does the limerick scan and rhyme?")  # no mention: titles do not render them
         body = _limerick_body(vote, names)
     else:
-        question = f"does the middle name “{clip(str(vote.get('name', '')), 60)}” stand?"
+        question = _("does the middle name “{name}” stand?", name=clip(str(vote.get("name", "")), 60))
         body = _middle_body(vote, names)
-    choices = (Choice("vote::yes", "Yes, it stands", "success"), Choice("vote::no", "No", "danger"))
+    choices = (Choice("vote::yes", _("Yes, it stands"), "success"), Choice("vote::no", pgettext("vote", "No"), "danger"))
     return [Ballot(id=str(vote["id"]), question=question, body=body, voters=tuple(vote.get("voters", [])),
                    voted=tuple(vote.get("voted", [])), choices=choices)]
 
@@ -531,10 +660,11 @@ def ballot_verdict(events: Sequence[Event], vote_id: str, names: Mapping[int, st
     for event in events:
         data = event.visible_to(None)
         if event.kind == "vote_closed" and data.get("id") == vote_id:
-            tally = f"{data.get('yes', 0)} yes, {data.get('no', 0)} no"
+            tally = _("{yes} yes, {no} no", yes=data.get("yes", 0), no=data.get("no", 0))
             who = name_of(names, event.player)
-            what = "the limerick" if data.get("about") == "limerick" else "the middle name"
             if data.get("against"):
-                return f"**Voted down** ({tally}): {who} draws a card."
-            return f"{what.capitalize()} **stands** ({tally}): {who} draws nothing."
+                return _("**Voted down** ({tally}): {player} draws a card.", tally=tally, player=who)
+            if data.get("about") == "limerick":
+                return _("The limerick **stands** ({tally}): {player} draws nothing.", tally=tally, player=who)
+            return _("The middle name **stands** ({tally}): {player} draws nothing.", tally=tally, player=who)
     return None

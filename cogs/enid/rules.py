@@ -69,8 +69,11 @@ from bot.engine import (
     codes_to_cards,
     new_event,
 )
+from bot.i18n import N_, _
 from cogs.enid import limerick as limerick_hint
 from cogs.enid.names import (
+    LAST_CARD_CALL,
+    LAST_ENID_CALL,
     MIDDLE_INITIAL,
     WATER_BUFFALO,
     WRONG_NAME,
@@ -97,71 +100,71 @@ MODES = (ENID, PLAIN)
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         key="voluntary_draw",
-        description="'no' = you may draw only when you cannot lay a card (the seed); 'yes' = you may draw instead of laying.",
+        description=N_("'no' = you may draw only when you cannot lay a card (the seed); 'yes' = you may draw instead of laying."),
         choices=("no", "yes"),
         default="no",
         choice_descriptions=(
-            "You may draw only when you cannot lay a card.",
-            "You may draw a card instead of laying one.",
+            N_("You may draw only when you cannot lay a card."),
+            N_("You may draw a card instead of laying one."),
         ),
     ),
     HouseRule(
         key="beginner_names",
-        description="'yes' = hands show each card's Enid name beside its face (for learners); 'no' = faces only (the seed: no reading names off a list).",
+        description=N_("'yes' = hands show each card's Enid name beside its face (for learners); 'no' = faces only (the seed: no reading names off a list)."),
         choices=("no", "yes"),
         default="no",
         choice_descriptions=(
-            "Hands show card faces only: Enid names come from memory.",
-            "Hands show each card's Enid name beside its face, for learners.",
+            N_("Hands show card faces only: Enid names come from memory."),
+            N_("Hands show each card's Enid name beside its face, for learners."),
         ),
     ),
     HouseRule(
         key="ritual_seconds",
-        description="Seconds to type a card's name, a limerick's first line, the Church's shout, John Buckle's cry or \"Last St. Francis of Assisi\".",
+        description=N_("Seconds to type a card's name, a limerick's first line, the Church's shout, John Buckle's cry or \"Last St. Francis of Assisi\"."),
         choices=("15", "20", "30", "45", "60", "90"),
         default="30",
         choice_descriptions=(
-            "Rituals (a card's name, a shout, a cry) must be typed within 15 seconds.",
-            "Rituals (a card's name, a shout, a cry) must be typed within 20 seconds.",
-            "Rituals (a card's name, a shout, a cry) must be typed within 30 seconds.",
-            "Rituals (a card's name, a shout, a cry) must be typed within 45 seconds.",
-            "Rituals (a card's name, a shout, a cry) must be typed within 60 seconds.",
-            "Rituals (a card's name, a shout, a cry) must be typed within 90 seconds.",
+            N_("Rituals (a card's name, a shout, a cry) must be typed within 15 seconds."),
+            N_("Rituals (a card's name, a shout, a cry) must be typed within 20 seconds."),
+            N_("Rituals (a card's name, a shout, a cry) must be typed within 30 seconds."),
+            N_("Rituals (a card's name, a shout, a cry) must be typed within 45 seconds."),
+            N_("Rituals (a card's name, a shout, a cry) must be typed within 60 seconds."),
+            N_("Rituals (a card's name, a shout, a cry) must be typed within 90 seconds."),
         ),
     ),
     HouseRule(
         key="limerick_seconds",
-        description="Seconds a poet has to type all five lines of a limerick.",
+        description=N_("Seconds a poet has to type all five lines of a limerick."),
         choices=("60", "120", "180", "300"),
         default="180",
         choice_descriptions=(
-            "A poet has 60 seconds to type all five lines of a limerick.",
-            "A poet has 120 seconds to type all five lines of a limerick.",
-            "A poet has 180 seconds to type all five lines of a limerick.",
-            "A poet has 300 seconds to type all five lines of a limerick.",
+            N_("A poet has 60 seconds to type all five lines of a limerick."),
+            N_("A poet has 120 seconds to type all five lines of a limerick."),
+            N_("A poet has 180 seconds to type all five lines of a limerick."),
+            N_("A poet has 300 seconds to type all five lines of a limerick."),
         ),
     ),
     HouseRule(
         key="vote_seconds",
-        description="Seconds a vote (a limerick, a challenged middle name) stays open.",
+        description=N_("Seconds a vote (a limerick, a challenged middle name) stays open."),
         choices=("20", "30", "45", "60", "120"),
         default="30",
         choice_descriptions=(
-            "A vote on a limerick or a middle name stays open 20 seconds.",
-            "A vote on a limerick or a middle name stays open 30 seconds.",
-            "A vote on a limerick or a middle name stays open 45 seconds.",
-            "A vote on a limerick or a middle name stays open 60 seconds.",
-            "A vote on a limerick or a middle name stays open 120 seconds.",
+            N_("A vote on a limerick or a middle name stays open 20 seconds."),
+            N_("A vote on a limerick or a middle name stays open 30 seconds."),
+            N_("A vote on a limerick or a middle name stays open 45 seconds."),
+            N_("A vote on a limerick or a middle name stays open 60 seconds."),
+            N_("A vote on a limerick or a middle name stays open 120 seconds."),
         ),
     ),
     HouseRule(
         key="builtin_names",
-        description="With server names for the Aces, Jacks or Queen: 'keep' = the seed's names are still accepted; 'drop' = only the server's names.",
+        description=N_("With server names for the Aces, Jacks or Queen: 'keep' = the seed's names are still accepted; 'drop' = only the server's names."),
         choices=("keep", "drop"),
         default="keep",
         choice_descriptions=(
-            "The seed's names for the Aces, Jacks and Queen still count beside the server's names.",
-            "Only the server's names count for renamed Aces, Jacks and Queen.",
+            N_("The seed's names for the Aces, Jacks and Queen still count beside the server's names."),
+            N_("Only the server's names count for renamed Aces, Jacks and Queen."),
         ),
     ),
 )
@@ -541,22 +544,23 @@ class EnidGame(Game):
 
     def validate(self, player: int, action: Action) -> None:
         if self.phase == OVER:
-            raise GameOver("This game is over.")
+            raise GameOver(_("This game is over."))
         if player not in self.hands:
-            raise UnknownPlayer("You are not playing at this table.")
+            raise UnknownPlayer(_("You are not playing at this table."))
         if action.kind == "say":
             owed = self._owed(player)
             if not owed:
-                raise RuleError("Nobody is waiting for words from you just now.")
+                raise RuleError(_("Nobody is waiting for words from you just now."))
             if not self._would_hear(owed, action.arg):
-                raise RuleError("That doesn't answer what you owe (" + ", ".join(self._ritual_words(o["kind"]) for o in owed) + ").")
+                raise RuleError(_("That doesn't answer what you owe ({rituals}).",
+                                  rituals=", ".join(self._ritual_words(o["kind"]) for o in owed)))
             return
         if action.kind == "timeout":
             o = self._obligation(action.arg)
             if o is None:
-                raise RuleError("That ritual is already over.")
+                raise RuleError(_("That ritual is already over."))
             if o["player"] != player and not (o["kind"] == "vote" and self.vote and player in self.vote["voters"]):
-                raise RuleError("That ritual is not yours.")
+                raise RuleError(_("That ritual is not yours."))
             return
         if player == self.current and self.vote is None and not self.challengeable and (not self.obligations or self.held() is None):
             legal = self._legal_cache
@@ -572,7 +576,7 @@ class EnidGame(Game):
         elif action in self._legal_for(player):
             return
         if self.vote is not None and action.kind != "vote":
-            raise NotYourTurn("A vote is open: vote, then play goes on.")
+            raise NotYourTurn(_("A vote is open: vote, then play goes on."))
         if action == TIMEOUT_DRAW and self._current_players() == {player} and self.vote is None and self.phase in (PLAY, EIGHT):
             return
         if player not in self._current_players():
@@ -582,43 +586,53 @@ class EnidGame(Game):
     def why_not_your_turn(self, player: int) -> str:
         if self.vote is not None:
             if player in self.vote["voters"]:
-                return "You have already voted."
-            return "A vote is open; wait for it to close."
+                return _("You have already voted.")
+            return _("A vote is open; wait for it to close.")
         hold = self.held()
         if hold is not None:
             if hold["player"] == player:
-                return f"First {self._ritual_words(hold['kind'])}: type it in the channel."
-            return f"Wait: <@{hold['player']}> must {_THEIR_RITUAL[hold['kind']]} first."
-        return "It is not your turn."
+                return _("First {ritual}: type it in the channel.", ritual=self._ritual_words(hold["kind"]))
+            mention = f"<@{hold['player']}>"
+            return _("Wait: {player} must {ritual} first.", player=mention, ritual=_(_THEIR_RITUAL[hold["kind"]]))
+        return _("It is not your turn.")
 
     def _ritual_words(self, kind: str) -> str:
-        if kind == "last" and not self.enid_mode:
-            return 'say "Last card"'
-        return _RITUAL_WORDS[kind]
+        """What ``kind`` asks of its owner, as a verb phrase in the current language."""
+        if kind == "last":
+            return _('say "{call}"', call=LAST_ENID_CALL if self.enid_mode else LAST_CARD_CALL)
+        return _(_RITUAL_WORDS[kind])
 
     def why_illegal(self, player: int, action: Action) -> str:
         if action.kind == "challenge":
-            return "There is no middle name of someone else's to challenge now."
+            return _("There is no middle name of someone else's to challenge now.")
         if action.kind == "play" and action.cards:
             card = action.cards[0]
             if card not in self.hands[player]:
-                return f"You don't have {card.display()}."
+                return _("You don't have {card}.", card=card.display())
             if self.phase == SUIT:
-                return "Name a suit for your Ace first."
+                return _("Name a suit for your Ace first.")
             if self.phase == TEN:
-                return f"After a Ten you may only lay more {self.ten_suit.title if self.ten_suit else ''} cards, or end your turn."
+                return _("After a Ten you may only lay more {suit} cards, or end your turn.", suit=self.ten_suit.title if self.ten_suit else "")
             facing = self.facing()
             if facing == "pickup":
-                what = "a Two" if self.pickup_kind == "two" else "a Jack"
-                return f"You face a pickup of {self.pickup}: lay {what}" + (" or the Enid" if self.enid else "") + ", or draw to take it."
+                if self.pickup_kind == "two":
+                    if self.enid:
+                        return _("You face a pickup of {n}: lay a Two or the Enid, or draw to take it.", n=self.pickup)
+                    return _("You face a pickup of {n}: lay a Two, or draw to take it.", n=self.pickup)
+                if self.enid:
+                    return _("You face a pickup of {n}: lay a Jack or the Enid, or draw to take it.", n=self.pickup)
+                return _("You face a pickup of {n}: lay a Jack, or draw to take it.", n=self.pickup)
             if facing == "limerick":
-                return "You face a limerick: lay a Six" + (" or the Enid" if self.enid else "") + ", recite, or draw one to refuse."
-            return f"{card.display()} does not follow {self.top_card().display()}: match its suit ({self.suit_to_match().title}) or its rank."
+                if self.enid:
+                    return _("You face a limerick: lay a Six or the Enid, recite, or draw one to refuse.")
+                return _("You face a limerick: lay a Six, recite, or draw one to refuse.")
+            return _("{card} does not follow {top}: match its suit ({suit}) or its rank.", card=card.display(),
+                     top=self.top_card().display(), suit=self.suit_to_match().title)
         if action.kind == "draw":
-            return "You have a card you can lay; this table does not let you draw instead."
+            return _("You have a card you can lay; this table does not let you draw instead.")
         if action.kind == "end":
-            return "You can end your turn only while laying extra cards after a Ten."
-        return f"You cannot do that now ({action.code()})."
+            return _("You can end your turn only while laying extra cards after a Ten.")
+        return _("You cannot do that now ({action}).", action=action.code())
 
     # -- moves ---------------------------------------------------------------------
 
@@ -1478,15 +1492,15 @@ def _patterns_for(names: Names) -> dict[Card, list[list[str]]]:
     return found
 
 
+#: What each ritual asks of its owner ("last" is said with the mode's call, see _ritual_words).
 _RITUAL_WORDS = {
-    "name": "name the card you laid",
-    "last": 'say "Last St. Francis of Assisi"',
-    "church": "shout the Church at the player it skipped",
-    "cry": "cry John Buckle's cry",
-    "first_line": "type the limerick's first line",
-    "limerick": "recite your limerick",
-    "vote": "let the vote finish",
+    "name": N_("name the card you laid"),
+    "church": N_("shout the Church at the player it skipped"),
+    "cry": N_("cry John Buckle's cry"),
+    "first_line": N_("type the limerick's first line"),
+    "limerick": N_("recite your limerick"),
+    "vote": N_("let the vote finish"),
 }
 
 #: The rituals that hold the turn, said of someone else.
-_THEIR_RITUAL = {"name": "name their card", "first_line": "type a limerick's first line", "limerick": "recite their limerick"}
+_THEIR_RITUAL = {"name": N_("name their card"), "first_line": N_("type a limerick's first line"), "limerick": N_("recite their limerick")}

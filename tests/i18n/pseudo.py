@@ -35,8 +35,8 @@ def outside_catalog(text: str) -> str:
 def english_words(text: str, allowed: Iterable[str] = ()) -> list[str]:
     """The English words of ``text`` that did not go through the catalog, once each, in
     order. ``allowed``: phrases that stay English on purpose (names, a game's own terms);
-    they are removed first, longest first, as whole words."""
+    they are removed first, longest first, as whole words, whatever their case."""
     rest = outside_catalog(text)
     for phrase in sorted(set(allowed), key=len, reverse=True):
-        rest = re.sub(rf"(?<![A-Za-z]){re.escape(phrase)}(?![A-Za-z])", " ", rest)
+        rest = re.sub(rf"(?<![A-Za-z]){re.escape(phrase)}(?![A-Za-z])", " ", rest, flags=re.IGNORECASE)
     return list(dict.fromkeys(_WORD.findall(rest)))
