@@ -201,6 +201,12 @@ def rank_with_article(rank: Rank) -> str:
     return _("a {rank}", rank=rank.label)
 
 
+def card_name(card: Card) -> str:
+    """A card as said aloud: '10 of Hearts', 'Queen of Spades' ('Reina de picas')."""
+    # Translators: {suit} is capitalised ("Hearts"), {suits} is not ("hearts"): use either.
+    return _("{rank} of {suit}", rank=rank_name(card.rank), suit=suit_name(card.suit, capital=True), suits=suit_name(card.suit))
+
+
 def parse_card(text: str) -> Card:
     """Parse a card code: rank then suit, any case: '9h', 'Tc', '10c', 'As', 'Q♠'."""
     card = _BY_CODE.get(text)
