@@ -1,12 +1,17 @@
 """Checks for text rendered in the pseudo-language (``bot.i18n.PSEUDO``): every
 sentence that went through the catalog comes back wrapped in ``⟦…⟧``, so an English
-word left outside the brackets did not go through ``_()``."""
+word left outside the brackets did not go through ``_()``. Also :func:`refusal`, the
+games' translation tests' way to read a refusal in the current language."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
+import pytest
+
+from bot.engine import Action, RuleError
 from bot.i18n import PSEUDO_CLOSE, PSEUDO_OPEN
 
 #: What may stand outside the brackets without being a missed sentence: mentions,
@@ -46,3 +51,13 @@ def assert_all_translated(texts: Iterable[str], allowed: Iterable[str] = ()) -> 
     allowed = list(allowed)
     offenders = {text: words for text in texts if (words := untranslated_words(text, allowed))}
     assert not offenders, f"words that did not go through the catalog: {offenders}"
+
+
+def refusal(game: Any, player: int, action: Action) -> str:
+    """The sentence ``game`` refuses ``action`` with, in the current language; the
+    refusal must leave the game exactly as it was."""
+    before = game.to_json()
+    with pytest.raises(RuleError) as caught:
+        game.apply(player, action)
+    assert game.to_json() == before
+    return str(caught.value)

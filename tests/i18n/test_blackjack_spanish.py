@@ -4,10 +4,10 @@ refusal and the log lines all go through the catalog."""
 from __future__ import annotations
 
 import pytest
-from pseudo import assert_all_translated
+from pseudo import assert_all_translated, refusal
 
 from bot import i18n
-from bot.engine import Action, RuleError
+from bot.engine import Action
 from cogs.blackjack import render
 from cogs.blackjack.rules import HOUSE_RULES, BlackjackGame
 from tests.e2e.embeds import assert_within_limits, embed_text
@@ -23,14 +23,6 @@ def game(**deal) -> BlackjackGame:
         [1, 2], deal.pop("options", {}),
         deal={"hands": {1: ["9h", "9c", "4c", "Ad"], 2: ["Kc", "2s"]}, "discard": ["Jd", "7h"], "deck": ["3s", "5d", "6h"], **deal},
     )
-
-
-def refusal(state: BlackjackGame, player: int, action: Action) -> str:
-    before = state.to_json()
-    with pytest.raises(RuleError) as caught:
-        state.apply(player, action)
-    assert state.to_json() == before
-    return str(caught.value)
 
 
 def test_the_board_the_hand_and_the_log_in_spanish():

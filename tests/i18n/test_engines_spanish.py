@@ -5,7 +5,7 @@ names (Google, Yahoo) and the game's title stay English."""
 from __future__ import annotations
 
 import pytest
-from pseudo import assert_all_translated
+from pseudo import assert_all_translated, refusal
 
 from bot import i18n
 from bot.engine import Action, RuleError
@@ -21,14 +21,6 @@ ALLOWED = ("Engines", "Discrimination", "Google", "Yahoo", "IPO", "IPOs")
 def game() -> EnginesGame:
     """Google (1) and Yahoo (2); the 7♠ is the first Search Request."""
     return two_player("5h 9c Kd 2s", "6h 3c 8d Qs", "7s 4h 2c")
-
-
-def refusal(state: EnginesGame, player: int, action: Action) -> str:
-    before = state.to_json()
-    with pytest.raises(RuleError) as caught:
-        state.apply(player, action)
-    assert state.to_json() == before
-    return str(caught.value)
 
 
 def test_a_search_in_spanish():

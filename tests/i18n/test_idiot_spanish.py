@@ -3,11 +3,10 @@ refusal and the log lines all go through the catalog."""
 
 from __future__ import annotations
 
-import pytest
-from pseudo import assert_all_translated
+from pseudo import assert_all_translated, refusal
 
 from bot import i18n
-from bot.engine import Action, RuleError
+from bot.engine import Action
 from cogs.idiot import render
 from cogs.idiot.rules import HOUSE_RULES, IdiotGame
 from tests.e2e.embeds import assert_within_limits, embed_text
@@ -30,14 +29,6 @@ def game(phase: str = "swap", options: dict | None = None) -> IdiotGame:
             "draw": ["Kh", "Qs"], "pile": ["8h"],
         },
     )
-
-
-def refusal(state: IdiotGame, player: int, action: Action) -> str:
-    before = state.to_json()
-    with pytest.raises(RuleError) as caught:
-        state.apply(player, action)
-    assert state.to_json() == before
-    return str(caught.value)
 
 
 def test_the_swap_phase_in_spanish():
