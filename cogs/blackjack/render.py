@@ -47,8 +47,8 @@ SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 # what drawing means there ("" no draw offered, "may" the voluntary-draw house rule,
 # "cannot" the draw of a player who cannot play). A draw is offered exactly when
 # ``controls`` would show a Draw button (see _turn_hint).
-# Translators: the end of the board's "Turn: Ann, ..." line.
 PHASE_HINTS = {
+    # Translators: the end of the board's "Turn: Ann, ..." line, about the player to move.
     ("start", "may"): N_("to play a card matching the top card, or an Ace (or draw 1 card)"),
     ("start", "cannot"): N_("to play a card matching the top card, or an Ace (or draw 1 card if they cannot)"),
     ("chain", ""): N_("to add more cards of the same value or end the turn"),

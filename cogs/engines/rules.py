@@ -214,6 +214,7 @@ def _unique_sorted(cards: Sequence[Card]) -> list[Card]:
 
 def _label(values: Sequence[int]) -> str:
     names = [_("an ace") if v == 1 else (_("an {rank}", rank=v) if v == 8 else _("a {rank}", rank=v)) for v in values]
+    # Translators: between the choices of a short list ("an ace or a 9").
     return _(" or ").join(names)
 
 
