@@ -21,6 +21,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from bot.i18n import N_, _
+
 
 class CardCodeError(ValueError):
     """A card code that does not name a card. The message is player-readable."""
@@ -55,7 +57,7 @@ class Suit(enum.Enum):
         key = text.strip().lower()
         if key in _SUIT_WORDS:
             return _SUIT_WORDS[key]
-        raise CardCodeError(f"'{text}' is not a suit: use c, d, h or s (or ♣ ♦ ♥ ♠).")
+        raise CardCodeError(_("'{text}' is not a suit: use c, d, h or s (or ♣ ♦ ♥ ♠).", text=text))
 
 
 _SUIT_ORDER = {"c": 0, "d": 1, "h": 2, "s": 3}
@@ -105,7 +107,7 @@ class Rank(enum.IntEnum):
         key = text.strip().upper()
         if key in _RANK_WORDS:
             return _RANK_WORDS[key]
-        raise CardCodeError(f"'{text}' is not a rank: use A, 2-9, T (or 10), J, Q or K.")
+        raise CardCodeError(_("'{text}' is not a rank: use A, 2-9, T (or 10), J, Q or K.", text=text))
 
 
 _RANK_CODES = {r: str(r.value) for r in Rank if 2 <= r.value <= 9}
@@ -150,6 +152,61 @@ class Card:
         return f"Card({self})"
 
 
+# --------------------------------------------------------------------------- names in text
+# Card names as sentences use them, in the current language (bot/i18n.py). Card codes
+# and the symbols of Card.display() are the same in every language.
+
+_SUIT_NAMES = {
+    # Translators: suit names inside a sentence ("hearts named", "Your spades").
+    Suit.CLUBS: (N_("club"), N_("clubs"), N_("Clubs")),
+    Suit.DIAMONDS: (N_("diamond"), N_("diamonds"), N_("Diamonds")),
+    Suit.HEARTS: (N_("heart"), N_("hearts"), N_("Hearts")),
+    Suit.SPADES: (N_("spade"), N_("spades"), N_("Spades")),
+}
+
+
+def suit_name(suit: Suit, *, plural: bool = True, capital: bool = False) -> str:
+    """The suit as a word: 'hearts' (the default), 'heart' (``plural=False``), 'Hearts'
+    (``capital=True``, for a button)."""
+    singular, many, title = _SUIT_NAMES[suit]
+    return _(title if capital else (many if plural else singular))
+
+
+_RANK_NAMES = {
+    Rank.ACE: (N_("Ace"), N_("Aces"), N_("an Ace")),
+    Rank.JACK: (N_("Jack"), N_("Jacks"), N_("a Jack")),
+    Rank.QUEEN: (N_("Queen"), N_("Queens"), N_("a Queen")),
+    Rank.KING: (N_("King"), N_("Kings"), N_("a King")),
+}
+
+
+def rank_name(rank: Rank, plural: bool = False) -> str:
+    """The rank as a word: 'Ace', '7'; plural 'Aces', '7s'."""
+    names = _RANK_NAMES.get(rank)
+    if names is not None:
+        return _(names[1] if plural else names[0])
+    if plural:
+        # Translators: the plural of a number card's rank ("Add more 7s").
+        return _("{rank}s", rank=rank.label)
+    return rank.label
+
+
+def rank_with_article(rank: Rank) -> str:
+    """The rank after an indefinite article: 'an Ace', 'a 7', 'an 8'."""
+    names = _RANK_NAMES.get(rank)
+    if names is not None:
+        return _(names[2])
+    if rank is Rank.EIGHT:
+        return _("an {rank}", rank=rank.label)
+    return _("a {rank}", rank=rank.label)
+
+
+def card_name(card: Card) -> str:
+    """A card as said aloud: '10 of Hearts', 'Queen of Spades' ('Reina de picas')."""
+    # Translators: {suit} is capitalised ("Hearts"), {suits} is not ("hearts"): use either.
+    return _("{rank} of {suit}", rank=rank_name(card.rank), suit=suit_name(card.suit, capital=True), suits=suit_name(card.suit))
+
+
 def parse_card(text: str) -> Card:
     """Parse a card code: rank then suit, any case: '9h', 'Tc', '10c', 'As', 'Q♠'."""
     card = _BY_CODE.get(text)
@@ -157,11 +214,11 @@ def parse_card(text: str) -> Card:
         return card
     raw = text.strip()
     if len(raw) < 2:
-        raise CardCodeError(f"'{text}' is not a card code: write a rank then a suit, like 9h, 10c or As.")
+        raise CardCodeError(_("'{text}' is not a card code: write a rank then a suit, like 9h, 10c or As.", text=text))
     try:
         return Card(Rank.parse(raw[:-1]), Suit.parse(raw[-1]))
     except CardCodeError as error:
-        raise CardCodeError(f"'{text}' is not a card code ({error}) Examples: 9h, 10c, As.") from None
+        raise CardCodeError(_("'{text}' is not a card code ({error}) Examples: 9h, 10c, As.", text=text, error=error)) from None
 
 
 def parse_cards(text: str) -> list[Card]:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from bot.cards import Card, parse_card
+from bot.i18n import _
 
 
 # --------------------------------------------------------------------------- errors
@@ -93,10 +94,10 @@ class Action:
         """Inverse of :meth:`code`. Raises :class:`BadActionCode` on nonsense.
         ``card_parser`` reads one card code (a game with its own deck passes its own;
         it raises a ``ValueError`` with a player-readable message)."""
-        kind, _, rest = code.partition(":")
+        kind, _colon, rest = code.partition(":")
         if not kind or not kind.replace("_", "").replace("-", "").isalnum():
-            raise BadActionCode(f"'{code}' is not an action this bot understands.")
-        cards_text, _, arg = rest.partition(":")
+            raise BadActionCode(_("'{code}' is not an action this bot understands.", code=code))
+        cards_text, _colon, arg = rest.partition(":")
         try:
             cards = tuple(card_parser(c) for c in cards_text.split(".") if c)
         except ValueError as error:
@@ -245,10 +246,13 @@ class Game(ABC):
     @classmethod
     def check_player_count(cls, players: Sequence[int]) -> None:
         if len(set(players)) != len(players):
-            raise RuleError("A player cannot take two seats in one game.")
+            raise RuleError(_("A player cannot take two seats in one game."))
         if not cls.min_players <= len(players) <= cls.max_players:
             raise RuleError(
-                f"{cls.title} needs {cls.min_players} to {cls.max_players} players; this game has {len(players)}."
+                _(
+                    "{title} needs {low} to {high} players; this game has {count}.",
+                    title=cls.title, low=cls.min_players, high=cls.max_players, count=len(players),
+                )
             )
 
     # -- queries -----------------------------------------------------------------
@@ -292,19 +296,19 @@ class Game(ABC):
         (nothing changed) when the game is over, ``old`` is not playing, ``new`` is
         already known to the game, or the game cannot hand a seat over."""
         if self.is_over():
-            raise GameOver("This game is over.")
+            raise GameOver(_("This game is over."))
         seated = getattr(self, "active_players", None)
         if old not in (seated() if callable(seated) else self.players):
-            raise UnknownPlayer("That player is not playing in this game.")
+            raise UnknownPlayer(_("That player is not playing in this game."))
         if new in self.players or new in getattr(self, "removed", ()):
-            raise RuleError("That seat's replacement is already in this game.")
+            raise RuleError(_("That seat's replacement is already in this game."))
         self._replace_player(old, new)
         return [Event("player_replaced", new, {"old": old, "new": new})]
 
     def _replace_player(self, old: int, new: int) -> None:
         """Re-key ``old``'s seat to ``new`` (already checked by :meth:`replace_player`).
         Pure; games implement it near the end of their ``rules.py``."""
-        raise RuleError(f"{self.title} cannot hand a seat over to another player.")
+        raise RuleError(_("{title} cannot hand a seat over to another player.", title=self.title))
 
     @classmethod
     def can_replace(cls) -> bool:
@@ -341,9 +345,9 @@ class Game(ABC):
         """``legal_actions`` is the authority. A player outside ``current_players``
         may still have legal actions (an obligation to meet, a ritual to type)."""
         if self.is_over():
-            raise GameOver("This game is over.")
+            raise GameOver(_("This game is over."))
         if player not in self.players:
-            raise UnknownPlayer("You are not playing in this game.")
+            raise UnknownPlayer(_("You are not playing in this game."))
         if action in self.legal_actions(player):
             return
         if player not in self.current_players():
@@ -351,11 +355,11 @@ class Game(ABC):
         raise IllegalAction(self.why_illegal(player, action))
 
     def why_not_your_turn(self, player: int) -> str:
-        return "It is not your turn."
+        return _("It is not your turn.")
 
     def why_illegal(self, player: int, action: Action) -> str:
         """A sentence explaining why ``action`` is refused; games refine this."""
-        return f"You cannot do that now ({action.code()})."
+        return _("You cannot do that now ({code}).", code=action.code())
 
     @abstractmethod
     def _apply(self, player: int, action: Action) -> list[Event]:
@@ -460,17 +464,22 @@ class HouseRule:
     #: an undescribed rule.
     choice_descriptions: tuple[str, ...] = ()
 
+    def _described(self, choice: str) -> bool:
+        return choice in self.choices and len(self.choice_descriptions) == len(self.choices)
+
     def describe(self, choice: str) -> str:
-        """The sentence for ``choice``, or the choice itself when there is none."""
-        if choice in self.choices and len(self.choice_descriptions) == len(self.choices):
-            return self.choice_descriptions[self.choices.index(choice)]
+        """The sentence for ``choice`` in the current language, or the choice itself
+        (a key) when there is none. Games mark their sentences with ``N_()``."""
+        if self._described(choice):
+            return _(self.choice_descriptions[self.choices.index(choice)])
         return choice
 
     def sentence(self, choice: str) -> str:
         """``choice`` as a sentence for a lobby or /settings: its own sentence, or the
         rule's description with the choice in bold when it has none."""
-        described = self.describe(choice)
-        return described if described != choice else f"{self.description} (**{choice}**)"
+        if self._described(choice):
+            return self.describe(choice)
+        return _("{description} (**{choice}**)", description=_(self.description), choice=choice)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot.cards import parse_card
+from bot.i18n import _, join, language, number, pgettext
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
 DESCRIPTION_LIMIT = 4096
@@ -59,38 +60,58 @@ def show_card(code: str | None) -> str:
 
 def name_of(names: Mapping[int, str], player: int | None) -> str:
     if player is None:
-        return "someone"
-    return names.get(player) or f"Player {player}"
+        return _("someone")
+    return names.get(player) or _("Player {player}", player=player)
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
-    """'1 card', '2 cards' ('many' for an irregular plural)."""
+    """'1 card', '2 cards' ('many' for an irregular plural). English only: text players
+    read uses ``bot.i18n.ngettext`` instead, which knows each language's plurals."""
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
-def ordinal(number: int) -> str:
-    """1 -> '1st', 2 -> '2nd', 11 -> '11th'."""
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+def and_list(items: Sequence[str]) -> str:
+    """"a", "a and b", "a, b and c" in the current language (English keeps its form
+    without the serial comma, as ``bot.cardart.spoken_list`` writes it)."""
+    items = [i for i in items if i]
+    if language() == "en" or len(items) <= 1:
+        return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+    return join(items)
+
+
+def ordinal(place: int) -> str:
+    """1 -> '1st', 2 -> '2nd', 11 -> '11th' (in Spanish '1.º')."""
+    if language() == "en":
+        suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+        return f"{place}{suffix}"
+    # Translators: an ordinal number, a place in a game ("3rd place").
+    return pgettext("ordinal", "{n}th", n=number(place))
 
 
 def seat_spoken(players: Sequence[int], player: int, names: Mapping[int, str] | None = None, role: str = "") -> str:
     """A player as the subject of an alt-text sentence: "Ann, in seat 2," (so "Ann, in
     seat 2, has 5 cards"), or "Seat 2" without a plain-text name; ``role`` is said
     after it ("Ann, in seat 2, the Dealer,")."""
-    seat = f"seat {list(players).index(player) + 1}" if player in players else "a seat"
+    seated = player in players
+    seat = list(players).index(player) + 1 if seated else 0
     name = (names or {}).get(player, "")
-    extra = f" the {role}," if role else ""
     if not name or name.startswith("<"):
-        return seat[:1].upper() + seat[1:] + ("," + extra if extra else "")
-    return f"{clip(name, 32)}, in {seat},{extra}"
+        if role:
+            return _("Seat {seat}, the {role},", seat=seat, role=role) if seated else _("A seat, the {role},", role=role)
+        return _("Seat {seat}", seat=seat) if seated else _("A seat")
+    name = clip(name, 32)
+    if role:
+        if seated:
+            return _("{name}, in seat {seat}, the {role},", name=name, seat=seat, role=role)
+        return _("{name}, in a seat, the {role},", name=name, role=role)
+    return _("{name}, in seat {seat},", name=name, seat=seat) if seated else _("{name}, in a seat,", name=name)
 
 
 def seat_label(players: Sequence[int], player: int, names: Mapping[int, str] | None = None, *, short: bool = False) -> str:
     """A player as a picture's row label: 'Seat 2', or 'Seat 2 · Ann' with a plain-text
     display name ('Ann' alone when ``short``). A mention (``<@id>``) is left out: an
     image cannot resolve it."""
-    seat = f"Seat {list(players).index(player) + 1}" if player in players else "Seat ?"
+    seat = _("Seat {seat}", seat=list(players).index(player) + 1) if player in players else _("Seat ?")
     name = (names or {}).get(player, "")
     if not name or name.startswith("<"):
         return seat

@@ -19,8 +19,9 @@ from typing import Any
 import discord
 
 from bot.cardart import CardRow
-from bot.cards import Card, Rank, Suit, parse_card
+from bot.cards import Card, Rank, Suit, parse_card, rank_name, suit_name
 from bot.engine import Action, Control, Event
+from bot.i18n import N_, _, ngettext
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -30,7 +31,6 @@ from bot.render_util import (
     clip_lines_from_end,
     fit_embed,
     name_of,
-    plural,
     seat_label,
     seat_spoken,
     show_card,
@@ -43,63 +43,80 @@ TURN_ON_BOARD = True
 
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
-# What the player to move does next, for the table (third person). A draw is offered
-# exactly when ``controls`` would show a Draw button (see _turn_hint).
+# What the player to move does next, for the table (third person), by phase and by
+# what drawing means there ("" no draw offered, "may" the voluntary-draw house rule,
+# "cannot" the draw of a player who cannot play). A draw is offered exactly when
+# ``controls`` would show a Draw button (see _turn_hint).
 PHASE_HINTS = {
-    "start": "to play a card matching the top card, or an Ace",
-    "chain": "to add more cards of the same value or end the turn",
-    "free": "to play on with a matching card or end the turn",
-    "must_play": "to play another card matching the top card, or an Ace",
-    "any_card": "who played a Queen, to play any card",
-    "suit": "to name a suit for their Ace",
+    # Translators: the end of the board's "Turn: Ann, ..." line, about the player to move.
+    ("start", "may"): N_("to play a card matching the top card, or an Ace (or draw 1 card)"),
+    ("start", "cannot"): N_("to play a card matching the top card, or an Ace (or draw 1 card if they cannot)"),
+    ("chain", ""): N_("to add more cards of the same value or end the turn"),
+    ("free", ""): N_("to play on with a matching card or end the turn"),
+    ("must_play", ""): N_("to play another card matching the top card, or an Ace"),
+    ("must_play", "may"): N_("to play another card matching the top card, or an Ace (or draw 1 card)"),
+    ("any_card", ""): N_("who played a Queen, to play any card"),
+    ("any_card", "may"): N_("who played a Queen, to play any card (or draw 1 card)"),
+    ("suit", ""): N_("to name a suit for their Ace"),
 }
 
+# A draw's log line by its reason; the second when nothing was left to draw.
 DRAW_REASONS = {
-    "cannot_play": "drew 1 card (nothing to play)",
-    "voluntary": "chose to draw 1 card",
-    "timeout": "ran out of time and drew 1 card",
-    "power_last": "went out on a Power Card, so drew 1 card",
+    "cannot_play": (N_("{player} drew 1 card (nothing to play)"),
+                    N_("{player} had to draw, but there was nothing to draw (nothing to play)")),
+    "voluntary": (N_("{player} chose to draw 1 card"), N_("{player} chose to draw 1 card")),
+    "timeout": (N_("{player} ran out of time and drew 1 card"),
+                N_("{player} ran out of time and had to draw, but there was nothing to draw")),
+    "power_last": (N_("{player} went out on a Power Card, so drew 1 card"),
+                   N_("{player} went out on a Power Card, so had to draw, but there was nothing to draw")),
 }
 
 # House rules in words for the footer (the full sentences are the HouseRule's).
-SHORTFALL_WORDS = {"cap": "Pickup cards that cannot be drawn are forgiven", "debt": "Pickup cards that cannot be drawn are owed"}
-DRAW_WORDS = {"no": "Draw only when you cannot play", "yes": "You may draw instead of playing"}
+SHORTFALL_WORDS = {"cap": N_("Pickup cards that cannot be drawn are forgiven"), "debt": N_("Pickup cards that cannot be drawn are owed")}
+DRAW_WORDS = {"no": N_("Draw only when you cannot play"), "yes": N_("You may draw instead of playing")}
 
 
 def _suit_word(letter: str | None) -> str:
     if not letter:
         return ""
     suit = Suit(letter)
-    return f"{suit.symbol} {suit.title.lower()}"
+    return f"{suit.symbol} {suit_name(suit)}"
 
 
 def _top_line(observation: Mapping[str, Any]) -> str:
     top = observation.get("top")
     if not top:
-        return "**Top card:** none yet: the first card may be anything."
-    line = f"**Top card:** {show_card(top)}"
+        return _("**Top card:** none yet: the first card may be anything.")
     if observation.get("chosen_suit"):
-        line += f" ({_suit_word(observation['chosen_suit'])} named)"
-    return line
+        return _("**Top card:** {card} ({suit} named)", card=show_card(top), suit=_suit_word(observation["chosen_suit"]))
+    return _("**Top card:** {card}", card=show_card(top))
 
 
 def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
     lines = [_top_line(observation)]
     if observation.get("pickup"):
-        lines.append(f"**Pickup waiting:** {observation['pickup']} cards")
+        lines.append(_("**Pickup waiting:** {n} cards", n=observation["pickup"]))
     if observation.get("over"):
         winner = observation.get("winner")
-        lines.append(f"🏆 **{name_of(names, winner)} wins!**" if winner is not None else "**Game over.**")
+        lines.append(_("🏆 **{player} wins!**", player=name_of(names, winner)) if winner is not None else _("**Game over.**"))
         return lines
     current = observation.get("current") or []
     if current:
         hint = _turn_hint(observation)
-        lines.append(f"**Turn:** {name_of(names, current[0])}" + (f", {hint}" if hint else ""))
-    direction = "to the left ↻" if observation.get("direction", 1) > 0 else "to the right ↺"
+        who = name_of(names, current[0])
+        lines.append(_("**Turn:** {player}, {hint}", player=who, hint=hint) if hint else _("**Turn:** {player}", player=who))
+    left = observation.get("direction", 1) > 0
     skip = abs(int(observation.get("offset", 1)))
-    lines.append(f"**Play passes** {direction}" + (f", skipping {plural(skip - 1, 'player')}" if skip > 1 else ""))
+    if skip > 1 and left:
+        lines.append(ngettext("**Play passes** to the left ↻, skipping {n} player",
+                              "**Play passes** to the left ↻, skipping {n} players", skip - 1))
+    elif skip > 1:
+        lines.append(ngettext("**Play passes** to the right ↺, skipping {n} player",
+                              "**Play passes** to the right ↺, skipping {n} players", skip - 1))
+    else:
+        lines.append(_("**Play passes** to the left ↻") if left else _("**Play passes** to the right ↺"))
     if observation.get("turn_cards"):
-        lines.append("**This turn:** " + " ".join(show_card(c) for c in observation["turn_cards"]))
+        lines.append(_("**This turn:** {cards}", cards=" ".join(show_card(c) for c in observation["turn_cards"])))
     return lines
 
 
@@ -114,26 +131,30 @@ def _turn_hint(observation: Mapping[str, Any]) -> str:
     phase = observation.get("phase", "")
     pickup = observation.get("pickup", 0)
     if phase == "start" and pickup:
-        return f"to answer the pickup with an Ace or a matching 2 or Jack, or pick up {plural(pickup, 'card')}"
+        return ngettext("to answer the pickup with an Ace or a matching 2 or Jack, or pick up {n} card",
+                        "to answer the pickup with an Ace or a matching 2 or Jack, or pick up {n} cards", pickup)
     if phase == "start" and not observation.get("top"):
-        return "to play any card"
-    hint = PHASE_HINTS.get(phase, "")
+        return _("to play any card")
     if phase == "start":
-        hint += " (or draw 1 card)" if _voluntary_draw(observation) else " (or draw 1 card if they cannot)"
+        draw = "may" if _voluntary_draw(observation) else "cannot"
     elif phase in ("must_play", "any_card") and _voluntary_draw(observation):
-        hint += " (or draw 1 card)"
-    return hint
+        draw = "may"
+    else:
+        draw = ""
+    hint = PHASE_HINTS.get((phase, draw))
+    return _(hint) if hint else ""
 
 
 def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
     lines = []
     for seat in observation.get("seats", []):
-        player = seat["player"]
+        who = name_of(names, seat["player"])
         count = seat["cards"]
-        line = f"{name_of(names, player)}: {count} card{'s' if count != 1 else ''}"
         if seat.get("debt"):
-            line += f" (owes {seat['debt']})"
-        lines.append(line)
+            lines.append(ngettext("{player}: {n} card (owes {debt})", "{player}: {n} cards (owes {debt})", count,
+                                  player=who, debt=seat["debt"]))
+        else:
+            lines.append(ngettext("{player}: {n} card", "{player}: {n} cards", count, player=who))
     return lines
 
 
@@ -143,11 +164,11 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     """The public table, from the spectator observation."""
     embed = discord.Embed(title="Blackjack", colour=COLOUR)
     embed.description = clip("\n".join(_status_lines(observation, names)), DESCRIPTION_LIMIT)
-    embed.add_field(name="Players", value=clip_lines_from_end(_seat_lines(observation, names), FIELD_VALUE_LIMIT) or "—", inline=False)
-    piles = f"Draw pile: {observation.get('deck_size', 0)} · Discard pile: {observation.get('discard_size', 0)}"
-    embed.add_field(name="Piles", value=piles, inline=False)
+    embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(observation, names), FIELD_VALUE_LIMIT) or "—", inline=False)
+    piles = _("Draw pile: {deck} · Discard pile: {discard}", deck=observation.get("deck_size", 0), discard=observation.get("discard_size", 0))
+    embed.add_field(name=_("Piles"), value=piles, inline=False)
     if recent:
-        embed.add_field(name="Recent", value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
+        embed.add_field(name=_("Recent"), value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
     embed.set_footer(text=footer_hint(observation))
     return fit_embed(embed)
 
@@ -155,11 +176,11 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
 def footer_hint(observation: Mapping[str, Any]) -> str:
     """The game's own footer: the turn, the house rules in words, where the rules are."""
     rules = observation.get("rules") or {}
-    return (
-        f"Turn {observation.get('turn_number', 1)}"
-        f" · {SHORTFALL_WORDS.get(rules.get('pickup_shortfall', 'cap'), SHORTFALL_WORDS['cap'])}"
-        f" · {DRAW_WORDS.get(rules.get('voluntary_draw', 'no'), DRAW_WORDS['no'])}"
-        " · The rules: /rules blackjack"
+    return _(
+        "Turn {n} · {shortfall} · {draw} · The rules: /rules blackjack",
+        n=observation.get("turn_number", 1),
+        shortfall=_(SHORTFALL_WORDS.get(rules.get("pickup_shortfall", "cap"), SHORTFALL_WORDS["cap"])),
+        draw=_(DRAW_WORDS.get(rules.get("voluntary_draw", "no"), DRAW_WORDS["no"])),
     )
 
 
@@ -167,52 +188,56 @@ def _your_task(observation: Mapping[str, Any]) -> str:
     phase = observation.get("phase")
     pickup = observation.get("pickup", 0)
     if observation.get("over"):
-        return "The game is over."
+        return _("The game is over.")
     if observation.get("viewer") not in (observation.get("current") or []):
-        return "Waiting for your turn."
+        return _("Waiting for your turn.")
     if phase == "suit":
-        return "Name a suit for your Ace."
+        return _("Name a suit for your Ace.")
     # A draw is offered only where ``controls`` shows a Draw button: at the start of
     # a turn when you cannot play, and anywhere a card may be played under the
     # voluntary-draw house rule (mid-turn, the rules draw for you when you cannot play).
-    draw = " or draw 1 card" if _voluntary_draw(observation) else ""
+    draw = _voluntary_draw(observation)
     if phase == "start" and pickup:
-        return f"{pickup} cards to pick up: answer with an Ace or a matching 2 or Jack, or pick them up."
+        return _("{n} cards to pick up: answer with an Ace or a matching 2 or Jack, or pick them up.", n=pickup)
     if phase == "start" and not observation.get("top"):
-        return "Your turn: play any card to start the pile."
+        return _("Your turn: play any card to start the pile.")
     if phase == "start":
         if draw:
-            return "Your turn: play a card matching the top card (or an Ace), or draw 1 card."
-        return "Your turn: play a card matching the top card (or an Ace); if you have none, draw 1 card."
+            return _("Your turn: play a card matching the top card (or an Ace), or draw 1 card.")
+        return _("Your turn: play a card matching the top card (or an Ace); if you have none, draw 1 card.")
     if phase == "chain":
         rank = observation.get("chain_rank") or ""
-        many = {"A": "Aces", "J": "Jacks", "Q": "Queens", "K": "Kings"}.get(rank, f"{rank}s")
-        return f"Add more {many}, or end your turn." if rank else "Add cards of the same value, or end your turn."
+        if rank:
+            return _("Add more {ranks}, or end your turn.", ranks=rank_name(Rank.parse(rank), plural=True))
+        return _("Add cards of the same value, or end your turn.")
     if phase == "free":
-        return "Play on with a matching card, or end your turn."
+        return _("Play on with a matching card, or end your turn.")
     if phase == "any_card":
-        return f"You played a Queen: play any card{draw}."
-    return f"Play another card matching the top card (or an Ace){draw}."
+        return _("You played a Queen: play any card or draw 1 card.") if draw else _("You played a Queen: play any card.")
+    if draw:
+        return _("Play another card matching the top card (or an Ace) or draw 1 card.")
+    return _("Play another card matching the top card (or an Ace).")
 
 
 def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
     """One player's private view, from that player's observation."""
     cards = [parse_card(code) for code in observation.get("hand") or []]
-    embed = discord.Embed(title=f"Your hand: {len(cards)} card{'s' if len(cards) != 1 else ''}", colour=COLOUR)
+    embed = discord.Embed(title=ngettext("Your hand: {n} card", "Your hand: {n} cards", len(cards)), colour=COLOUR)
     by_suit = []
     for suit in SUIT_ORDER:
         mine = [c for c in cards if c.suit is suit]
         if mine:
             by_suit.append(f"{suit.symbol} " + " ".join(c.display() for c in mine))
-    lines = [*by_suit] or ["(no cards)"]
+    lines = [*by_suit] or [_("(no cards)")]
     lines += ["", _top_line(observation)]
     if observation.get("pickup"):
-        lines.append(f"**Pickup waiting:** {observation['pickup']} cards")
+        lines.append(_("**Pickup waiting:** {n} cards", n=observation["pickup"]))
     lines += ["", f"**{_your_task(observation)}**"]
     viewer = observation.get("viewer")
     seat = next((s for s in observation.get("seats", []) if s["player"] == viewer), None)
     if seat and seat.get("debt"):
-        lines.append(f"You owe {plural(seat['debt'], 'card')}: you draw them as they become available.")
+        lines.append(ngettext("You owe {n} card: you draw them as they become available.",
+                              "You owe {n} cards: you draw them as they become available.", seat["debt"]))
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     return fit_embed(embed)
 
@@ -220,22 +245,24 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
 def _card_effect(card: Card, observation: Mapping[str, Any]) -> str:
     rank = card.rank
     if rank is Rank.ACE:
-        return "Ace: then you name a suit" + (" (cancels the pickup)" if observation.get("pickup") and observation.get("phase") == "start" else "")
+        if observation.get("pickup") and observation.get("phase") == "start":
+            return _("Ace: then you name a suit (cancels the pickup)")
+        return _("Ace: then you name a suit")
     if rank is Rank.TWO:
-        return "Pickup +2 for the next player"
+        return _("Pickup +{n} for the next player", n=2)
     if rank is Rank.JACK:
-        return f"Pickup +{3 if card.is_red else 5} for the next player"
+        return _("Pickup +{n} for the next player", n=3 if card.is_red else 5)
     if rank is Rank.THREE:
-        return "You must then play another card"
+        return _("You must then play another card")
     if rank is Rank.EIGHT:
-        return "Skips a player"
+        return _("Skips a player")
     if rank is Rank.QUEEN:
-        return "Then play any card"
+        return _("Then play any card")
     if rank is Rank.KING:
-        return "Reverses direction"
+        return _("Reverses direction")
     if observation.get("phase") == "chain":
-        return f"Another {rank.label}"
-    return "Plain card"
+        return _("Another {rank}", rank=rank.label)
+    return _("Plain card")
 
 
 def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Control]:
@@ -255,14 +282,14 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
         elif action.kind == "draw":
             pickup = observation.get("pickup", 0)
             if observation.get("phase") == "start" and pickup:
-                out.append(Control(action, label=f"Pick up {pickup} cards", style="danger"))
+                out.append(Control(action, label=clip(_("Pick up {n} cards", n=pickup), BUTTON_LABEL_LIMIT), style="danger"))
             else:
-                out.append(Control(action, label="Draw 1 card", style="primary"))
+                out.append(Control(action, label=clip(_("Draw 1 card"), BUTTON_LABEL_LIMIT), style="primary"))
         elif action.kind == "end":
-            out.append(Control(action, label="End turn", style="success"))
+            out.append(Control(action, label=clip(_("End turn"), BUTTON_LABEL_LIMIT), style="success"))
         elif action.kind == "suit":
             suit = Suit(action.arg)
-            out.append(Control(action, label=clip(f"{suit.symbol} {suit.title}", BUTTON_LABEL_LIMIT), style="primary"))
+            out.append(Control(action, label=clip(f"{suit.symbol} {suit_name(suit, capital=True)}", BUTTON_LABEL_LIMIT), style="primary"))
         else:
             out.append(Control(action, label=clip(action.code(), BUTTON_LABEL_LIMIT)))
     return out
@@ -273,15 +300,19 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
     lines: list[str] = []
     run_player: int | None = None
     run_cards: list[str] = []
-    run_notes: list[str] = []
+    # (kind, words) of what the run's cards did; "pickup" notes replace each other.
+    run_notes: list[tuple[str, str]] = []
 
     def flush() -> None:
         nonlocal run_player, run_cards, run_notes
         if run_cards:
-            line = f"{name_of(names, run_player)} played " + " ".join(run_cards)
+            who, cards = name_of(names, run_player), " ".join(run_cards)
             if run_notes:
-                line += " (" + ", ".join(run_notes) + ")"
-            lines.append(line)
+                # Translators: the notes are a list of what the cards did ("pickup now 4, skips a player").
+                lines.append(_("{player} played {cards} ({notes})", player=who, cards=cards,
+                               notes=", ".join(words for _kind, words in run_notes)))
+            else:
+                lines.append(_("{player} played {cards}", player=who, cards=cards))
         run_player, run_cards, run_notes = None, [], []
 
     for event in events:
@@ -293,21 +324,21 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
                 run_player = event.player
             run_cards.append(show_card(data.get("card")))
             if data.get("cancelled"):
-                run_notes.append(f"pickup of {data['cancelled']} cancelled")
+                run_notes.append(("cancelled", _("pickup of {n} cancelled", n=data["cancelled"])))
             if data.get("card", "")[:1] in ("2", "J"):
-                run_notes = [n for n in run_notes if not n.startswith("pickup now")]
-                run_notes.append(f"pickup now {data.get('pickup')}")
+                run_notes = [n for n in run_notes if n[0] != "pickup"]
+                run_notes.append(("pickup", _("pickup now {n}", n=data.get("pickup"))))
             continue
         if kind == "suit" and run_cards and event.player == run_player:
-            run_notes.append(f"named {_suit_word(data.get('suit'))}")
+            run_notes.append(("suit", _("named {suit}", suit=_suit_word(data.get("suit")))))
             continue
         if kind in ("skip", "reverse") and run_cards and event.player == run_player:
-            run_notes.append("skips a player" if kind == "skip" else "reverses the direction")
+            run_notes.append((kind, _("skips a player") if kind == "skip" else _("reverses the direction")))
             continue
         flush()
         who = name_of(names, event.player)
         if kind == "suit":
-            lines.append(f"{who} named {_suit_word(data.get('suit'))}")
+            lines.append(_("{player} named {suit}", player=who, suit=_suit_word(data.get("suit"))))
         elif kind == "draw":
             reason = data.get("reason")
             count = data.get("count", 0)
@@ -315,41 +346,48 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             if reason == "pickup":
                 continue  # the pickup_taken line says it
             if reason == "debt":
-                lines.append(f"{who} drew {count} owed card{'s' if count != 1 else ''}")
+                lines.append(ngettext("{player} drew {n} owed card", "{player} drew {n} owed cards", count, player=who))
             else:
-                text = DRAW_REASONS.get(str(reason), "drew a card")
-                if short and not count:
-                    text = text.replace("drew 1 card", "had to draw, but there was nothing to draw")
-                lines.append(f"{who} {text}")
+                texts = DRAW_REASONS.get(str(reason))
+                if texts is None:
+                    lines.append(_("{player} drew a card", player=who))
+                else:
+                    lines.append(_(texts[1] if short and not count else texts[0], player=who))
         elif kind == "pickup_taken":
             count, drawn = data.get("count", 0), data.get("drawn", 0)
-            line = f"{who} picked up {drawn} card{'s' if drawn != 1 else ''}"
             if drawn < count:
-                line += f" ({count} were due, only {drawn} could be drawn)"
-            lines.append(line)
+                lines.append(ngettext("{player} picked up {n} card ({count} were due, only {n} could be drawn)",
+                                      "{player} picked up {n} cards ({count} were due, only {n} could be drawn)",
+                                      drawn, player=who, count=count))
+            else:
+                lines.append(ngettext("{player} picked up {n} card", "{player} picked up {n} cards", drawn, player=who))
         elif kind == "skip":
-            lines.append(f"Skip: play moves {plural(abs(int(data.get('offset') or 2)), 'seat')} on")
+            lines.append(ngettext("Skip: play moves {n} seat on", "Skip: play moves {n} seats on", abs(int(data.get("offset") or 2))))
         elif kind == "reverse":
-            lines.append("Direction reversed")
+            lines.append(_("Direction reversed"))
         elif kind == "reshuffle":
-            lines.append(f"🔀 The discard pile was shuffled into a new draw pile ({plural(data.get('cards', 0), 'card')})")
+            lines.append(ngettext("🔀 The discard pile was shuffled into a new draw pile ({n} card)",
+                                  "🔀 The discard pile was shuffled into a new draw pile ({n} cards)", data.get("cards", 0)))
         elif kind == "turn":
             continue  # the board shows whose turn it is; the log carries plays
         elif kind == "won":
-            lines.append(f"🏆 {who} is out of cards and wins!")
+            lines.append(_("🏆 {player} is out of cards and wins!", player=who))
         elif kind == "player_removed":
             cards = data.get("cards", 0)
-            lines.append(
-                f"{who} left the game; their {plural(cards, 'card')} went under the draw pile" if cards else f"{who} left the game"
-            )
+            if cards:
+                lines.append(ngettext("{player} left the game; their {n} card went under the draw pile",
+                                      "{player} left the game; their {n} cards went under the draw pile", cards, player=who))
+            else:
+                lines.append(_("{player} left the game", player=who))
         elif kind == "game_over":
             if not any(e.kind == "won" for e in events):
-                lines.append("Game over.")
+                lines.append(_("Game over."))
     flush()
     return lines
 
 
 # --------------------------------------------------------------------------- pictures
+# Spoken texts keep "{cards}" for bot/cardart.py to fill: it is passed through as a field.
 
 
 def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:
@@ -362,39 +400,47 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     top = observation.get("top")
     turn_cards = tuple(observation.get("turn_cards") or ())
     discard = observation.get("discard_size", 0)
-    pile = f". The discard pile has {plural(discard, 'card')}"
     if len(turn_cards) > 1:
-        rows.append(CardRow(f"Played this turn (top card last) · discard pile {discard}", turn_cards,
-                            spoken="Played this turn, top card last: {cards}" + pile))
+        rows.append(CardRow(_("Played this turn (top card last) · discard pile {n}", n=discard), turn_cards,
+                            spoken=ngettext("Played this turn, top card last: {cards}. The discard pile has {n} card",
+                                            "Played this turn, top card last: {cards}. The discard pile has {n} cards",
+                                            discard, cards="{cards}")))
     elif top:
-        label = f"Top card · discard pile {discard}"
-        spoken = "The top card is {cards}"
         if observation.get("chosen_suit"):
-            suit = Suit(observation["chosen_suit"]).title.lower()
-            label += f" · {suit} named"
-            spoken += f", and {suit} are named"
-        rows.append(CardRow(label, (top,), spoken=spoken + pile))
+            suit = suit_name(Suit(observation["chosen_suit"]))
+            label = _("Top card · discard pile {n} · {suit} named", n=discard, suit=suit)
+            spoken = ngettext("The top card is {cards}, and {suit} are named. The discard pile has {n} card",
+                              "The top card is {cards}, and {suit} are named. The discard pile has {n} cards",
+                              discard, cards="{cards}", suit=suit)
+        else:
+            label = _("Top card · discard pile {n}", n=discard)
+            spoken = ngettext("The top card is {cards}. The discard pile has {n} card",
+                              "The top card is {cards}. The discard pile has {n} cards", discard, cards="{cards}")
+        rows.append(CardRow(label, (top,), spoken=spoken))
     else:
-        rows.append(CardRow("Discard pile: empty", spoken="The discard pile is empty"))
+        rows.append(CardRow(_("Discard pile: empty"), spoken=_("The discard pile is empty")))
     if observation.get("pickup"):
         waiting = observation["pickup"]
-        rows[-1] = CardRow(rows[-1].label + f" · pickup {waiting} waiting", rows[-1].cards,
-                           spoken=rows[-1].spoken + f". A pickup of {plural(waiting, 'card')} is waiting")
+        rows[-1] = CardRow(_("{label} · pickup {n} waiting", label=rows[-1].label, n=waiting), rows[-1].cards,
+                           spoken=ngettext("{spoken}. A pickup of {n} card is waiting", "{spoken}. A pickup of {n} cards is waiting",
+                                           waiting, spoken=rows[-1].spoken))
     deck = observation.get("deck_size", 0)
-    rows.append(CardRow(f"Draw pile · {plural(deck, 'card')}", face_down=deck,
-                        spoken=f"The draw pile has {plural(deck, 'card')}" if deck else "The draw pile is empty"))
+    rows.append(CardRow(ngettext("Draw pile · {n} card", "Draw pile · {n} cards", deck), face_down=deck,
+                        spoken=ngettext("The draw pile has {n} card", "The draw pile has {n} cards", deck) if deck
+                        else _("The draw pile is empty")))
     players = observation.get("players") or [s["player"] for s in observation.get("seats", [])]
     current = set(observation.get("current") or [])
     for seat in observation.get("seats", []):
-        label = f"{seat_label(players, seat['player'], names)} · {plural(seat['cards'], 'card')}"
-        spoken = f"{seat_spoken(players, seat['player'], names)} has {plural(seat['cards'], 'card')}"
+        count = seat["cards"]
+        label = ngettext("{seat} · {n} card", "{seat} · {n} cards", count, seat=seat_label(players, seat["player"], names))
+        spoken = ngettext("{seat} has {n} card", "{seat} has {n} cards", count, seat=seat_spoken(players, seat["player"], names))
         if seat.get("debt"):
-            label += f" · owes {seat['debt']}"
-            spoken += f" and owes {plural(seat['debt'], 'card')}"
+            label = _("{label} · owes {n}", label=label, n=seat["debt"])
+            spoken = ngettext("{spoken} and owes {n} card", "{spoken} and owes {n} cards", seat["debt"], spoken=spoken)
         if seat["player"] in current:
-            label += " · to play"
-            spoken += ", and it is their turn"
-        rows.append(CardRow(label, face_down=seat["cards"], spoken=spoken))
+            label = _("{label} · to play", label=label)
+            spoken = _("{spoken}, and it is their turn", spoken=spoken)
+        rows.append(CardRow(label, face_down=count, spoken=spoken))
     return rows
 
 
@@ -402,13 +448,13 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     """A player's own picture, from their observation: the top card to match, then
     their hand, one row per suit."""
     top = observation.get("top")
-    rows = [CardRow("Top card", (top,), spoken="The top card is {cards}") if top
-            else CardRow("Top card: none yet, play any card", spoken="There is no top card yet: you may play any card")]
+    rows = [CardRow(_("Top card"), (top,), spoken=_("The top card is {cards}", cards="{cards}")) if top
+            else CardRow(_("Top card: none yet, play any card"), spoken=_("There is no top card yet: you may play any card"))]
     cards = [parse_card(code) for code in observation.get("hand") or []]
     for suit in SUIT_ORDER:
         mine = tuple(str(c) for c in cards if c.suit is suit)
         if mine:
-            rows.append(CardRow(f"Your {suit.title.lower()}", mine))
+            rows.append(CardRow(_("Your {suit}", suit=suit_name(suit)), mine))
     if len(rows) == 1:
-        rows.append(CardRow("Your hand: no cards", spoken="You have no cards left"))
+        rows.append(CardRow(_("Your hand: no cards"), spoken=_("You have no cards left")))
     return rows

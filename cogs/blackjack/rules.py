@@ -34,7 +34,20 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.cards import CODE_BY_KEY, Card, Rank, Suit, card_codes, remove_one, seeded_rng, shuffled, standard_deck
+from bot.cards import (
+    CODE_BY_KEY,
+    Card,
+    Rank,
+    Suit,
+    card_codes,
+    rank_name,
+    rank_with_article,
+    remove_one,
+    seeded_rng,
+    shuffled,
+    standard_deck,
+    suit_name,
+)
 from bot.engine import (
     Action,
     Event,
@@ -47,6 +60,7 @@ from bot.engine import (
     changes_state,
     codes_to_cards,
 )
+from bot.i18n import N_, _
 
 # --------------------------------------------------------------------------- options
 
@@ -56,23 +70,25 @@ SHORTFALL_DEBT = "debt"
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         key="pickup_shortfall",
-        description="What happens when a player must pick up more cards than the draw and discard piles hold.",
+        description=N_("What happens when a player must pick up more cards than the draw and discard piles hold."),
         choices=(SHORTFALL_CAP, SHORTFALL_DEBT),
         default=SHORTFALL_CAP,
         choice_descriptions=(
-            "A pickup bigger than the cards left to draw is cut short: the missing cards are forgiven.",
-            "A pickup bigger than the cards left to draw is owed: the missing cards are drawn at the end "
-            "of later turns, as cards become available.",
+            N_("A pickup bigger than the cards left to draw is cut short: the missing cards are forgiven."),
+            N_(
+                "A pickup bigger than the cards left to draw is owed: the missing cards are drawn at the end "
+                "of later turns, as cards become available."
+            ),
         ),
     ),
     HouseRule(
         key="voluntary_draw",
-        description="Whether a player may draw a card instead of playing one.",
+        description=N_("Whether a player may draw a card instead of playing one."),
         choices=("no", "yes"),
         default="no",
         choice_descriptions=(
-            "You draw only when you cannot play (as the original rules say).",
-            "You may draw 1 card and end your turn even when you could play.",
+            N_("You draw only when you cannot play (as the original rules say)."),
+            N_("You may draw 1 card and end your turn even when you could play."),
         ),
     ),
 )
@@ -161,23 +177,9 @@ for _top in standard_deck():
         _MATCHES[_top._key][_card._key] = _fits
         _PICKUP_MATCHES[_top._key][_card._key] = _card.rank is Rank.ACE or (_card.rank in PICKUP_RANKS and _fits)
 
-_RANK_WORDS = {
-    Rank.ACE: ("Ace", "Aces"),
-    Rank.JACK: ("Jack", "Jacks"),
-    Rank.QUEEN: ("Queen", "Queens"),
-    Rank.KING: ("King", "Kings"),
-}
-
-
 def rank_words(rank: Rank, plural: bool = False) -> str:
-    """'a 9' style words for sentences: rank_words(Rank.ACE) == 'Ace', plural 'Aces'."""
-    if rank in _RANK_WORDS:
-        return _RANK_WORDS[rank][plural]
-    return rank.label + ("s" if plural else "")
-
-
-def _article(word: str) -> str:
-    return ("an " if word[0] in "A8" else "a ") + word
+    """Words for sentences, in the current language: rank_words(Rank.ACE) == 'Ace', plural 'Aces'."""
+    return rank_name(rank, plural)
 
 
 # --------------------------------------------------------------------------- the game
@@ -236,7 +238,7 @@ class BlackjackGame(Game):
         """
         cls.check_player_count(players)
         if (seed is None) == (deal is None):
-            raise RuleError("Start a game with either a seed or a stacked deal, not both or neither.")
+            raise RuleError(_("Start a game with either a seed or a stacked deal, not both or neither."))
         game = cls()
         game.players = [int(p) for p in players]
         game.options = cls._read_options(options or {})
@@ -252,7 +254,7 @@ class BlackjackGame(Game):
             game.seed = deal.get("seed", 0)
             hands = {int(p): codes_to_cards(codes) for p, codes in deal["hands"].items()}
             if set(hands) - set(game.players):
-                raise RuleError("The stacked deal has a hand for someone who is not seated.")
+                raise RuleError(_("The stacked deal has a hand for someone who is not seated."))
             game.hands = {p: hands.get(p, []) for p in game.players}
             game.deck = codes_to_cards(deal.get("deck", []))
             game.discard = codes_to_cards(deal.get("discard", []))
@@ -264,7 +266,7 @@ class BlackjackGame(Game):
                 game.debts[int(p)] = int(owed)
             first = int(deal.get("first", game.players[0]))
             if first not in game.players:
-                raise RuleError("The stacked deal's first player is not seated.")
+                raise RuleError(_("The stacked deal's first player is not seated."))
             game.current = first
         return game
 
@@ -377,86 +379,94 @@ class BlackjackGame(Game):
         # timer's move, even when the player could have played; nowhere else.
         if action == TIMEOUT_DRAW and self.phase in (START, MUST_PLAY, ANY_CARD) and action == self.timeout_action(player):
             if player not in self.players:
-                raise UnknownPlayer("You are not playing in this game.")
+                raise UnknownPlayer(_("You are not playing in this game."))
             if player != self.current:
                 raise NotYourTurn(self.why_not_your_turn(player))
             return
         super().validate(player, action)
 
     def why_not_your_turn(self, player: int) -> str:
-        return "It is not your turn yet: wait for the player whose turn it is."
+        return _("It is not your turn yet: wait for the player whose turn it is.")
 
     def why_illegal(self, player: int, action: Action) -> str:
         kind = action.kind
         if kind not in ("play", "draw", "end", "suit"):
-            return f"Blackjack has no '{kind}' action: play a card, draw, end your turn, or name a suit after an Ace."
+            return _("Blackjack has no '{kind}' action: play a card, draw, end your turn, or name a suit after an Ace.", kind=kind)
         if self.phase == SUIT and kind != "suit":
-            return "Name a suit for your Ace first."
+            return _("Name a suit for your Ace first.")
         if kind == "suit":
             if self.phase != SUIT:
-                return "There is no Ace waiting for a suit."
-            return f"'{action.arg}' is not a suit: choose clubs, diamonds, hearts or spades."
+                return _("There is no Ace waiting for a suit.")
+            return _("'{arg}' is not a suit: choose clubs, diamonds, hearts or spades.", arg=action.arg)
         if kind == "play":
             return self._why_card_illegal(player, action)
         if kind == "draw":
             if action.arg == "timeout" and DRAW in self.legal_actions(player):
                 # The timer's forced draw, sent where a plain draw is what is allowed.
-                return "Only the turn timer draws that way: use the Draw button."
+                return _("Only the turn timer draws that way: use the Draw button.")
             if self.phase in (CHAIN, FREE):
-                return "You don't need to draw: end your turn instead."
+                return _("You don't need to draw: end your turn instead.")
             example = sorted_cards(self.playable_cards())
-            return (
-                f"You can play a card (for example {example[0].display()}), so you may not draw: "
-                "at this table you draw only when you cannot play."
+            return _(
+                "You can play a card (for example {card}), so you may not draw: "
+                "at this table you draw only when you cannot play.",
+                card=example[0].display(),
             )
         # end
         if self.phase == START:
-            return "You haven't played yet: play a card or draw."
+            return _("You haven't played yet: play a card or draw.")
         if self.phase == ANY_CARD:
-            return "You played a Queen, so you must play another card (any card will do)."
+            return _("You played a Queen, so you must play another card (any card will do).")
         last = self.turn_cards[-1] if self.turn_cards else None
         if last is not None and last.rank is Rank.THREE:
-            return f"You played a 3, so you must play another card ({self._match_hint()}) or draw one."
-        return (
-            f"You played more than one {rank_words(self.chain_rank) if self.chain_rank else 'card'} in a row, "
-            f"so you must play again ({self._match_hint()}) or draw one."
-        )
+            return _("You played a 3, so you must play another card ({hint}) or draw one.", hint=self._match_hint())
+        if self.chain_rank:
+            return _(
+                "You played more than one {rank} in a row, so you must play again ({hint}) or draw one.",
+                rank=rank_words(self.chain_rank), hint=self._match_hint(),
+            )
+        return _("You played more than one card in a row, so you must play again ({hint}) or draw one.", hint=self._match_hint())
 
     def _match_hint(self) -> str:
         top = self.top_card()
         suit = self.suit_to_match()
         if top is None or suit is None:
-            return "any card"
-        suit_word = suit.name.lower()[:-1]  # "heart"
+            return _("any card")
+        # Translators: {suit} is one suit ("heart"), {suits} the plural ("hearts"): use either.
         if top.rank is Rank.ACE:
-            return f"a {suit_word} or an Ace"
-        return f"{_article(rank_words(top.rank))} or a {suit_word}, or an Ace"
+            return _("a {suit} or an Ace", suit=suit_name(suit, plural=False), suits=suit_name(suit))
+        return _("{rank} or a {suit}, or an Ace", rank=rank_with_article(top.rank), suit=suit_name(suit, plural=False),
+                 suits=suit_name(suit))
 
     def _why_card_illegal(self, player: int, action: Action) -> str:
         if len(action.cards) != 1:
-            return "Play one card at a time."
+            return _("Play one card at a time.")
         card = action.cards[0]
         if card not in self.hands.get(player, ()):
-            return f"You don't have {card.display()}."
+            return _("You don't have {card}.", card=card.display())
         top = self.top_card()
         if self.phase == CHAIN and self.chain_rank is not None:
-            return (
-                f"After {top.display() if top else 'that card'} you may only add more "
-                f"{rank_words(self.chain_rank, plural=True)} this turn, or end your turn."
-            )
+            ranks = rank_words(self.chain_rank, plural=True)
+            if top is None:
+                return _("After that card you may only add more {ranks} this turn, or end your turn.", ranks=ranks)
+            return _("After {card} you may only add more {ranks} this turn, or end your turn.", card=top.display(), ranks=ranks)
         if top is None:
             if self.phase == START and self.pickup > 0:
-                return f"There are {self.pickup} cards to pick up: only an Ace, a 2 or a Jack avoids them."
-            return f"You cannot play {card.display()} now."
+                return _("There are {n} cards to pick up: only an Ace, a 2 or a Jack avoids them.", n=self.pickup)
+            return _("You cannot play {card} now.", card=card.display())
         if self.phase == START and self.pickup > 0:
-            return (
-                f"There are {self.pickup} cards to pick up: only an Ace, or a 2 or Jack that matches "
-                f"{top.display()}, avoids them. Otherwise take the pickup with Draw."
+            return _(
+                "There are {n} cards to pick up: only an Ace, or a 2 or Jack that matches "
+                "{card}, avoids them. Otherwise take the pickup with Draw.",
+                n=self.pickup, card=top.display(),
             )
-        on_top = top.display()
         if top.rank is Rank.ACE and self.chosen_suit is not None:
-            on_top += f" ({self.chosen_suit.title.lower()} named)"
-        return f"{card.display()} does not match the {on_top} on the pile: play {self._match_hint()}."
+            return _(
+                "{card} does not match the {top} ({suit} named) on the pile: play {hint}.",
+                card=card.display(), top=top.display(), suit=suit_name(self.chosen_suit), hint=self._match_hint(),
+            )
+        return _("{card} does not match the {top} on the pile: play {hint}.", card=card.display(), top=top.display(),
+                 hint=self._match_hint())
 
     # -- moves -------------------------------------------------------------------
 
@@ -773,7 +783,7 @@ class BlackjackGame(Game):
         game.winner = data.get("winner")
         game.turn_number = int(data["turn_number"])
         if game.phase not in PHASES:
-            raise RuleError(f"Saved Blackjack game has an unknown phase '{game.phase}'.")
+            raise RuleError(_("Saved Blackjack game has an unknown phase '{phase}'.", phase=game.phase))
         return game
 
     def clone(self) -> Self:

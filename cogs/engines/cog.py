@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot import guard
 from bot.gamecog import GameCog
-from bot.i18n import N_
+from bot.i18n import N_, _
 from cogs.engines.spec import SPEC
 from cogs.engines.rules import DEFAULT_TABLE_SIZE
 
@@ -40,7 +40,7 @@ class EnginesCog(GameCog, group_name="engines", group_description=N_("Engines of
         # refused with a sentence instead of failing in discord.py's transformer.
         size = DEFAULT_TABLE_SIZE if players is None else players
         if size not in TABLE_SIZES:
-            await guard.answer(interaction, f"An Engines table has 2 or 4 players, not {guard.clip(size, 20)}.")
+            await guard.answer(interaction, _("An Engines table has 2 or 4 players, not {size}.", size=guard.clip(size, 20)))
             return
         await self.open_table(interaction, players=size)
 

@@ -18,19 +18,20 @@ from typing import Any
 
 import discord
 
-from bot.cardart import CardRow, card_name, spoken_list
-from bot.cards import parse_card
+from bot.cardart import CardRow
+from bot.cards import card_name, parse_card
 from bot.engine import Action, Control, Event
+from bot.i18n import N_, _, ngettext
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
     EMBED_TOTAL_LIMIT,
     FIELD_VALUE_LIMIT,
     OPTION_TEXT_LIMIT,
+    and_list,
     clip,
     clip_lines_from_end,
     name_of,
-    plural,
     seat_label,
     seat_spoken,
     show_card,
@@ -42,21 +43,28 @@ TABLE_COLOUR = discord.Colour.dark_teal()
 
 RECENT_LINES = 8
 
+# The sides' names are the game's: they stay English in every language.
 SIDE_TITLE = {"google": "Google", "yahoo": "Yahoo"}
 SIDE_ICON = {"google": "🔵", "yahoo": "🟣"}
 
 WIN_REASONS = {
-    "closest": "closest card",
-    "match": "exact match",
-    "tie_last_winner": "tie, won by the side that won the last search",
-    "yahoo_special": "tie, won by Yahoo's tie-breaker",
+    "closest": N_("closest card"),
+    "match": N_("exact match"),
+    "tie_last_winner": N_("tie, won by the side that won the last search"),
+    "yahoo_special": N_("tie, won by Yahoo's tie-breaker"),
 }
 END_REASONS = {
-    "deck_used_up": "a deck ran out",
-    "sets": "best two sets out of three",
-    "forfeit": "a player left",
-    "no_cards": "nobody had a card left",
+    "deck_used_up": N_("a deck ran out"),
+    "sets": N_("best two sets out of three"),
+    "forfeit": N_("a player left"),
+    "no_cards": N_("nobody had a card left"),
 }
+
+
+def _reason(words: Mapping[str, str], key: Any) -> str:
+    """A reason key in words (the key itself when it has none)."""
+    text = words.get(key)
+    return _(text) if text else str(key or "")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -86,12 +94,12 @@ def _how_close(request: str | None, code: str) -> str:
     gap = _distance(request, code)
     shown = show_card(request)
     if gap == 0:
-        return f"matches the {shown} request"
+        return _("matches the {request} request", request=shown)
     if gap is None:
         if parse_card(request).rank.is_picture:
-            return f"cannot win the {shown} request (only the same image can)"
-        return f"an image: no value against the {shown} request"
-    return f"{gap} point{'s' if gap != 1 else ''} from the {shown} request"
+            return _("cannot win the {request} request (only the same image can)", request=shown)
+        return _("an image: no value against the {request} request", request=shown)
+    return ngettext("{n} point from the {request} request", "{n} points from the {request} request", gap, request=shown)
 
 
 def _outcome_text(reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
@@ -100,24 +108,28 @@ def _outcome_text(reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
     if kind == "won":
         cards = ", ".join(f"{name_of(names, w['player'])} {show_card(w['card'])}" for w in outcome["winners"])
         side = SIDE_TITLE.get(outcome.get("side"), "")
-        text = f"**{side}** wins ({WIN_REASONS.get(outcome['reason'], outcome['reason'])}): {cards} put aside"
+        reason = _reason(WIN_REASONS, outcome["reason"])
         shown = outcome.get("shown")
         if shown:
-            text += f"; {name_of(names, shown['player'])} showed {show_card(shown['card'])}"
-        return text
+            return _("**{side}** wins ({reason}): {cards} put aside; {player} showed {card}", side=side, reason=reason,
+                     cards=cards, player=name_of(names, shown["player"]), card=show_card(shown["card"]))
+        return _("**{side}** wins ({reason}): {cards} put aside", side=side, reason=reason, cards=cards)
     if kind == "discarded":
-        return "nobody answered it: request discarded"
+        return _("nobody answered it: request discarded")
     if kind == "tie_returned":
-        return "tie on the first search: cards go back, new request"
+        return _("tie on the first search: cards go back, new request")
     if kind == "tie_pending":
-        return "tie! Yahoo may show a tie-breaker"
+        return _("tie! Yahoo may show a tie-breaker")
     return ""
 
 
 def _reveal_text(reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
     plays = " · ".join(f"{name_of(names, p['player'])} {show_card(p['card'])}" for p in reveal["plays"])
     outcome = _outcome_text(reveal, names)
-    return f"Request {show_card(reveal['request'])}: {plays}" + (f"\n→ {outcome}" if outcome else "")
+    request = show_card(reveal["request"])
+    if outcome:
+        return _("Request {request}: {plays}\n→ {outcome}", request=request, plays=plays, outcome=outcome)
+    return _("Request {request}: {plays}", request=request, plays=plays)
 
 
 def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
@@ -129,12 +141,12 @@ def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> st
             for seat in seats
             if seat["chosen"] or seat["player"] in observation["current"]
         ]
-        return "Picks (hidden until everyone has picked): " + ", ".join(marks)
+        return _("Picks (hidden until everyone has picked): {marks}", marks=", ".join(marks))
     if phase == "tiebreak":
         tie = observation.get("tiebreak") or {}
-        return f"⚖️ Tie! Waiting for {_names(names, tie.get('players', []))} (Yahoo) to show a tie-breaker or decline."
+        return _("⚖️ Tie! Waiting for {players} (Yahoo) to show a tie-breaker or decline.", players=_names(names, tie.get("players", [])))
     if phase == "refill":
-        return f"🔄 Waiting for {_names(names, observation['refill_pending'])} to refill: team deck or partner's hand."
+        return _("🔄 Waiting for {players} to refill: team deck or partner's hand.", players=_names(names, observation["refill_pending"]))
     return ""
 
 
@@ -145,13 +157,14 @@ def _result_text(observation: Mapping[str, Any], names: Mapping[int, str]) -> st
     score = f"Google {scores.get('google', 0)} – Yahoo {scores.get('yahoo', 0)}"
     if observation["players"] == 4 and result.get("set_wins"):
         sets = result["set_wins"]
-        score = f"sets: Google {sets['google']} – Yahoo {sets['yahoo']}"
-    reason = END_REASONS.get(result.get("reason"), result.get("reason", ""))
+        score = _("sets: Google {google} – Yahoo {yahoo}", google=sets["google"], yahoo=sets["yahoo"])
+    reason = _reason(END_REASONS, result.get("reason", ""))
     if len(placements) == 1:
-        return f"🏁 **Game over: a draw** ({score}; {reason})."
+        return _("🏁 **Game over: a draw** ({score}; {reason}).", score=score, reason=reason)
     winners = placements[0] if placements else []
     side = SIDE_TITLE.get(_side_of(observation, winners[0]) if winners else "", "")
-    return f"🏁 **Game over: {side} wins!** {_names(names, winners)} ({score}; {reason})."
+    return _("🏁 **Game over: {side} wins!** {players} ({score}; {reason}).", side=side, players=_names(names, winners),
+             score=score, reason=reason)
 
 
 def _side_of(observation: Mapping[str, Any], player: int) -> str:
@@ -167,17 +180,20 @@ def _side_field(observation: Mapping[str, Any], names: Mapping[int, str], side: 
     lines = []
     for p in players:
         size = seats[p]["hand_size"]
-        picked = " + 1 picked" if seats[p]["chosen"] else ""
-        lines.append(f"{name_of(names, p)}: {size} card{'s' if size != 1 else ''} in hand{picked}")
-    lines.append(f"Put aside: **{observation['scores'][side]}**")
-    lines.append(f"Player deck: {observation['decks'][side]}")
+        if seats[p]["chosen"]:
+            lines.append(ngettext("{player}: {n} card in hand + 1 picked", "{player}: {n} cards in hand + 1 picked", size,
+                                  player=name_of(names, p)))
+        else:
+            lines.append(ngettext("{player}: {n} card in hand", "{player}: {n} cards in hand", size, player=name_of(names, p)))
+    lines.append(_("Put aside: **{n}**", n=observation["scores"][side]))
+    lines.append(_("Player deck: {n}", n=observation["decks"][side]))
     if side == "google":
-        lines.append(f"IPOs left: {observation['ipos_left']}")
+        lines.append(_("IPOs left: {n}", n=observation["ipos_left"]))
     if observation.get("last_winner") == side:
-        lines.append("Won the last search")
+        lines.append(_("Won the last search"))
     title = f"{SIDE_ICON[side]} {SIDE_TITLE[side]}"
     if observation["players"] == 4:
-        title += f" — sets won: {observation['set_wins'][side]}"
+        title = _("{side} — sets won: {n}", side=title, n=observation["set_wins"][side])
     return title, clip("\n".join(lines), FIELD_VALUE_LIMIT)
 
 
@@ -188,15 +204,15 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     """The public table, from the spectator observation."""
     title = "Engines of Discrimination"
     if observation["players"] == 4:
-        title += f" — set {observation['set_number']} (best of three)"
+        title = _("{title} — set {n} (best of three)", title=title, n=observation["set_number"])
     lines: list[str] = []
     if observation["phase"] == "over":
         lines.append(_result_text(observation, names))
     else:
         if observation["request"]:
             lines.append(
-                f"🔎 Search Request **{show_card(observation['request'])}** "
-                f"(#{observation['search_number']}, turned by {name_of(names, observation['turn'])})"
+                _("🔎 Search Request **{card}** (#{n}, turned by {player})", card=show_card(observation["request"]),
+                  n=observation["search_number"], player=name_of(names, observation["turn"]))
             )
         # (No request while a search winner chooses how to refill: the search is
         # decided and shown below as "This search".)
@@ -204,25 +220,27 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     reveal = observation.get("reveal")
     if not reveal and observation.get("cut"):
         cuts = ", ".join(f"{name_of(names, c['player'])} {show_card(c['card'])}" for c in observation["cut"])
-        lines.append(f"✂️ Yahoo cut for low card: {cuts}")
+        lines.append(_("✂️ Yahoo cut for low card: {cuts}", cuts=cuts))
     if reveal:
-        label = "This search" if reveal["search"] == observation["search_number"] and observation["phase"] != "choose" else "Last search"
-        lines.append(f"**{label}** — {_reveal_text(reveal, names)}")
+        if reveal["search"] == observation["search_number"] and observation["phase"] != "choose":
+            lines.append(_("**This search** — {reveal}", reveal=_reveal_text(reveal, names)))
+        else:
+            lines.append(_("**Last search** — {reveal}", reveal=_reveal_text(reveal, names)))
     embed = discord.Embed(title=title, description=clip("\n".join(lines), DESCRIPTION_LIMIT), colour=TABLE_COLOUR)
     for side in ("google", "yahoo"):
         name, value = _side_field(observation, names, side)
         embed.add_field(name=name, value=value, inline=True)
     decks = observation["decks"]
     embed.add_field(
-        name="🗂️ Search deck",
-        value=f"{decks['search']} cards left, {observation['search_discard']} discarded",
+        name=_("🗂️ Search deck"),
+        value=_("{n} cards left, {discarded} discarded", n=decks["search"], discarded=observation["search_discard"]),
         inline=True,
     )
     if recent:
         room = EMBED_TOTAL_LIMIT - len(embed) - 50
         text = clip_lines_from_end(list(recent)[-RECENT_LINES:], max(0, min(FIELD_VALUE_LIMIT, room)))
         if text:
-            embed.add_field(name="Recent", value=text, inline=False)
+            embed.add_field(name=_("Recent"), value=text, inline=False)
     embed.set_footer(text=footer_hint(observation))
     return embed
 
@@ -230,13 +248,13 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
 def footer_hint(observation: Mapping[str, Any]) -> str:
     """The game's own footer: the rules of a search in one line."""
     parts = [
-        "Closest card wins",
-        "an image (J, Q, K) only matches the same image",
-        "Yahoo can win a tie with a card one point further away"
-        + (" (shown for them)" if observation.get("yahoo_tiebreak") == "auto" else ""),
+        _("Closest card wins"),
+        _("an image (J, Q, K) only matches the same image"),
+        _("Yahoo can win a tie with a card one point further away (shown for them)")
+        if observation.get("yahoo_tiebreak") == "auto" else _("Yahoo can win a tie with a card one point further away"),
     ]
     if observation.get("ipos_left"):
-        parts.append("Google may declare an IPO for 4 extra cards")
+        parts.append(_("Google may declare an IPO for 4 extra cards"))
     return " · ".join(parts)
 
 
@@ -245,7 +263,7 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     side = observation.get("side") or "google"
     request = observation.get("request")
     embed = discord.Embed(
-        title=f"Your hand — {SIDE_TITLE.get(side, '?')}",
+        title=_("Your hand — {side}", side=SIDE_TITLE.get(side, "?")),
         colour=GOOGLE_COLOUR if side == "google" else YAHOO_COLOUR,
     )
     lines: list[str] = []
@@ -253,29 +271,31 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     if reveal and observation["phase"] != "over":
         # A hand that updated itself for the next search says how the last one went
         # (the same public words as the board), so its player need not look up.
-        this = reveal["search"] == observation["search_number"] and observation["phase"] != "choose"
-        lines.append(f"**{'This' if this else 'Last'} search** — {_reveal_text(reveal, names)}")
+        if reveal["search"] == observation["search_number"] and observation["phase"] != "choose":
+            lines.append(_("**This search** — {reveal}", reveal=_reveal_text(reveal, names)))
+        else:
+            lines.append(_("**Last search** — {reveal}", reveal=_reveal_text(reveal, names)))
     if observation["phase"] != "over":
-        lines.append(f"🔎 Search Request: **{show_card(request)}**")
+        lines.append(_("🔎 Search Request: **{card}**", card=show_card(request)))
     mine = observation.get("my_choice")
     if mine:
-        lines.append(f"Your pick: **{show_card(mine)}** (hidden until everyone has picked)")
+        lines.append(_("Your pick: **{card}** (hidden until everyone has picked)", card=show_card(mine)))
     hand = observation.get("hand") or []
     card_lines = [f"{show_card(code)} — {_how_close(request, code)}" if request else show_card(code) for code in hand]
-    lines.append("**Your cards**")
-    lines.extend(card_lines or ["(no cards)"])
+    lines.append(_("**Your cards**"))
+    lines.extend(card_lines or [_("(no cards)")])
     target = observation["hand_target"][side]
     if len(hand) > target:
-        lines.append(f"You hold more than {target} cards after your IPO: you draw again once you hold fewer than {target}.")
+        lines.append(_("You hold more than {n} cards after your IPO: you draw again once you hold fewer than {n}.", n=target))
     partner = observation.get("partner")
     if partner is not None:
-        lines.append(f"Partner: {name_of(names, partner)}")
+        lines.append(_("Partner: {player}", player=name_of(names, partner)))
     if observation.get("ipo_allowed"):
-        lines.append("📈 You may declare your IPO now (4 extra cards), before you pick.")
+        lines.append(_("📈 You may declare your IPO now (4 extra cards), before you pick."))
     if observation["phase"] == "tiebreak" and observation.get("viewer") in (observation.get("tiebreak") or {}).get("players", []):
-        lines.append("⚖️ You can win this tie by showing a card one point further from the request.")
+        lines.append(_("⚖️ You can win this tie by showing a card one point further from the request."))
     if observation.get("viewer") in observation.get("refill_pending", []):
-        lines.append("🔄 You won: refill from the team deck, or blindly from your partner's hand.")
+        lines.append(_("🔄 You won: refill from the team deck, or blindly from your partner's hand."))
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     return embed
 
@@ -297,16 +317,16 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
                 )
             )
         elif action.kind == "ipo":
-            out.append(Control(action, label="Declare IPO (+4 cards)", style="success", emoji="📈"))
+            out.append(Control(action, label=clip(_("Declare IPO (+4 cards)"), BUTTON_LABEL_LIMIT), style="success", emoji="📈"))
         elif action.kind == "tiebreak" and action.cards:
-            label = f"Show {action.cards[0].display()} and win the tie"
+            label = _("Show {card} and win the tie", card=action.cards[0].display())
             out.append(Control(action, label=clip(label, BUTTON_LABEL_LIMIT), style="success", emoji="⚖️"))
         elif action.kind == "decline":
-            out.append(Control(action, label="Don't show a tie-breaker", style="secondary"))
+            out.append(Control(action, label=clip(_("Don't show a tie-breaker"), BUTTON_LABEL_LIMIT), style="secondary"))
         elif action.kind == "refill" and action.arg == "deck":
-            out.append(Control(action, label="Refill from the team deck", style="primary"))
+            out.append(Control(action, label=clip(_("Refill from the team deck"), BUTTON_LABEL_LIMIT), style="primary"))
         elif action.kind == "refill" and action.arg == "partner":
-            out.append(Control(action, label="Take blindly from your partner", style="secondary"))
+            out.append(Control(action, label=clip(_("Take blindly from your partner"), BUTTON_LABEL_LIMIT), style="secondary"))
     return out
 
 
@@ -327,64 +347,69 @@ def _event_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) ->
         cut = data.get("cut") or []
         if cut:
             cuts = ", ".join(f"{name_of(names, c['player'])} {show_card(c['card'])}" for c in cut)
-            return f"✂️ Yahoo cut for low card ({cuts}): {who} goes first."
-        return f"{who} goes first."
+            return _("✂️ Yahoo cut for low card ({cuts}): {player} goes first.", cuts=cuts, player=who)
+        return _("{player} goes first.", player=who)
     if kind == "search_request":
-        return f"🔎 {who} turns Search Request #{data['search']}: **{show_card(data['card'])}**"
+        return _("🔎 {player} turns Search Request #{n}: **{card}**", player=who, n=data["search"], card=show_card(data["card"]))
     if kind == "chosen":
-        return f"✅ {who} has picked a card."
+        return _("✅ {player} has picked a card.", player=who)
     if kind == "reveal":
         plays = " · ".join(f"{name_of(names, p['player'])} {show_card(p['card'])}" for p in data["plays"])
-        return f"🃏 Reveal on {show_card(data['request'])}: {plays}"
+        return _("🃏 Reveal on {request}: {plays}", request=show_card(data["request"]), plays=plays)
     if kind == "search_won":
         cards = ", ".join(f"{name_of(names, w['player'])} {show_card(w['card'])}" for w in data["winners"])
-        line = f"🏆 {SIDE_TITLE.get(data['side'], '')} wins the search ({WIN_REASONS.get(data['reason'], data['reason'])}): {cards}"
+        side, reason = SIDE_TITLE.get(data["side"], ""), _reason(WIN_REASONS, data["reason"])
         shown = data.get("shown")
         if shown:
-            line += f" — {name_of(names, shown['player'])} shows {show_card(shown['card'])}"
-        return line
+            return _("🏆 {side} wins the search ({reason}): {cards} — {player} shows {card}", side=side, reason=reason, cards=cards,
+                     player=name_of(names, shown["player"]), card=show_card(shown["card"]))
+        return _("🏆 {side} wins the search ({reason}): {cards}", side=side, reason=reason, cards=cards)
     if kind == "search_discarded":
         if data.get("reason") == "no_match":
-            return f"🗑️ Nobody matched the {show_card(data['request'])}: request discarded."
-        return f"🗑️ Only images were played on the {show_card(data['request'])}: request discarded."
+            return _("🗑️ Nobody matched the {request}: request discarded.", request=show_card(data["request"]))
+        return _("🗑️ Only images were played on the {request}: request discarded.", request=show_card(data["request"]))
     if kind == "tie_returned":
-        return f"🔁 Tie on the {show_card(data['request'])} before any search was won: cards go back, new request."
+        return _("🔁 Tie on the {request} before any search was won: cards go back, new request.", request=show_card(data["request"]))
     if kind == "tiebreak_offered":
-        return f"⚖️ Tie! {_names(names, data['players'])} may show a card one point further away for Yahoo."
+        return _("⚖️ Tie! {players} may show a card one point further away for Yahoo.", players=_names(names, data["players"]))
     if kind == "tiebreak_declined":
-        return f"{who} does not show a tie-breaker."
+        return _("{player} does not show a tie-breaker.", player=who)
     if kind == "ipo":
-        return f"📈 {who} declares an IPO and takes {plural(data['count'], 'card')}!"
+        return ngettext("📈 {player} declares an IPO and takes {n} card!", "📈 {player} declares an IPO and takes {n} cards!",
+                        data["count"], player=who)
     if kind == "refill_offered":
-        return f"🔄 {_names(names, data['players'])} may refill from the team deck or blindly from their partner."
+        return _("🔄 {players} may refill from the team deck or blindly from their partner.", players=_names(names, data["players"]))
     if kind == "refill":
         if data.get("source") == "partner":
-            count = data.get("count", 0)
-            return f"🔄 {who} takes {count} card{'s' if count != 1 else ''} blindly from {name_of(names, data.get('partner'))}."
-        return f"🔄 {who} refills from the team deck."
+            return ngettext("🔄 {player} takes {n} card blindly from {partner}.", "🔄 {player} takes {n} cards blindly from {partner}.",
+                            data.get("count", 0), player=who, partner=name_of(names, data.get("partner")))
+        return _("🔄 {player} refills from the team deck.", player=who)
     if kind == "search_reshuffled":
-        return f"♻️ The search deck is reshuffled ({plural(data['count'], 'card')})."
+        return ngettext("♻️ The search deck is reshuffled ({n} card).", "♻️ The search deck is reshuffled ({n} cards).", data["count"])
     if kind == "set_over":
         scores, sets = data["scores"], data["set_wins"]
-        return (
-            f"🏁 Set {data['set']} goes to {SIDE_TITLE[data['winner']]} "
-            f"({scores['google']}–{scores['yahoo']}). Sets: Google {sets['google']}, Yahoo {sets['yahoo']}."
+        return _(
+            "🏁 Set {n} goes to {side} ({google_score}–{yahoo_score}). Sets: Google {google}, Yahoo {yahoo}.",
+            n=data["set"], side=SIDE_TITLE[data["winner"]], google_score=scores["google"], yahoo_score=scores["yahoo"],
+            google=sets["google"], yahoo=sets["yahoo"],
         )
     if kind == "new_set":
-        return f"🆕 Set {data['set']} begins with three fresh decks."
+        return _("🆕 Set {n} begins with three fresh decks.", n=data["set"])
     if kind == "game_over":
         scores = data.get("scores", {})
         placements = data.get("placements") or []
         if len(placements) == 1:
-            return f"🏁 Game over: a draw ({scores.get('google', 0)}–{scores.get('yahoo', 0)})."
-        return f"🏁 Game over: {_names(names, placements[0])} win{'s' if len(placements[0]) == 1 else ''}!"
+            return _("🏁 Game over: a draw ({google}–{yahoo}).", google=scores.get("google", 0), yahoo=scores.get("yahoo", 0))
+        return ngettext("🏁 Game over: {players} wins!", "🏁 Game over: {players} win!", len(placements[0]),
+                        players=_names(names, placements[0]))
     if kind == "player_removed":
-        return f"🚪 {who} left the table; their side forfeits."
+        return _("🚪 {player} left the table; their side forfeits.", player=who)
     # "drew", "given" and "turn" are visible on the table itself (hand sizes, turn).
     return None
 
 
 # --------------------------------------------------------------------------- pictures
+# Spoken texts keep "{cards}" for bot/cardart.py to fill: it is passed through as a field.
 
 
 def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:
@@ -398,35 +423,44 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     order = [seat["player"] for seat in seats]
     rows: list[CardRow] = []
     if observation.get("request"):
-        rows.append(CardRow(f"Search Request #{observation['search_number']}", (observation["request"],),
-                            spoken=f"Search number {observation['search_number']} requests {{cards}}"))
+        rows.append(CardRow(_("Search Request #{n}", n=observation["search_number"]), (observation["request"],),
+                            spoken=_("Search number {n} requests {cards}", n=observation["search_number"], cards="{cards}")))
     reveal = observation.get("reveal")
     if reveal:
         this = reveal["search"] == observation["search_number"] and observation["phase"] != "choose"
         who = ", ".join(seat_label(order, play["player"], names, short=True) for play in reveal["plays"])
         outcome = reveal.get("outcome") or {}
-        won = f", won by {SIDE_TITLE[outcome['side']]}" if outcome.get("kind") == "won" and outcome.get("side") in SIDE_TITLE else ""
-        plays = spoken_list([f"{seat_label(order, play['player'], names, short=True)} played {card_name(play['card'])}" for play in reveal["plays"]])
-        rows.append(
-            CardRow(
-                f"{'This' if this else 'Last'} search, request #{reveal['search']}{won}: {who}",
-                tuple(play["card"] for play in reveal["plays"]),
-                spoken=f"In {'this' if this else 'the last'} search, number {reveal['search']}, {plays}"
-                + (f"; {SIDE_TITLE[outcome['side']]} won it" if won else ""),
-            )
-        )
+        winner = SIDE_TITLE[outcome["side"]] if outcome.get("kind") == "won" and outcome.get("side") in SIDE_TITLE else ""
+        plays = and_list([_("{seat} played {card}", seat=seat_label(order, play["player"], names, short=True),
+                            card=card_name(parse_card(play["card"]))) for play in reveal["plays"]])
+        n = reveal["search"]
+        if winner:
+            label = (_("This search, request #{n}, won by {side}: {seats}", n=n, side=winner, seats=who) if this
+                     else _("Last search, request #{n}, won by {side}: {seats}", n=n, side=winner, seats=who))
+            spoken = (_("In this search, number {n}, {plays}; {side} won it", n=n, plays=plays, side=winner) if this
+                      else _("In the last search, number {n}, {plays}; {side} won it", n=n, plays=plays, side=winner))
+        else:
+            label = (_("This search, request #{n}: {seats}", n=n, seats=who) if this
+                     else _("Last search, request #{n}: {seats}", n=n, seats=who))
+            spoken = (_("In this search, number {n}, {plays}", n=n, plays=plays) if this
+                      else _("In the last search, number {n}, {plays}", n=n, plays=plays))
+        rows.append(CardRow(label, tuple(play["card"] for play in reveal["plays"]), spoken=spoken))
     for seat in seats:
-        label = f"{seat_label(order, seat['player'], names)} · {SIDE_TITLE.get(seat['side'], '')} · {seat['hand_size']} in hand"
-        spoken = f"{seat_spoken(order, seat['player'], names)} plays for {SIDE_TITLE.get(seat['side'], 'no side')} and has {plural(seat['hand_size'], 'card')} in hand"
+        side = SIDE_TITLE.get(seat["side"], "")
+        label = _("{seat} · {side} · {n} in hand", seat=seat_label(order, seat["player"], names), side=side, n=seat["hand_size"])
+        spoken = ngettext("{seat} plays for {side} and has {n} card in hand", "{seat} plays for {side} and has {n} cards in hand",
+                          seat["hand_size"], seat=seat_spoken(order, seat["player"], names), side=side or _("no side"))
         if seat["chosen"]:
-            label += " · has picked"
-            spoken += ", and has picked"
+            label = _("{label} · has picked", label=label)
+            spoken = _("{spoken}, and has picked", spoken=spoken)
         rows.append(CardRow(label, face_down=seat["hand_size"], spoken=spoken))
     search = observation["decks"]["search"]
     discarded = observation["search_discard"]
     rows.append(
-        CardRow(f"Search deck · {plural(search, 'card')} · {discarded} discarded", face_down=search,
-                spoken=f"The search deck has {plural(search, 'card')} left, and {discarded} {'is' if discarded == 1 else 'are'} discarded")
+        CardRow(ngettext("Search deck · {n} card · {discarded} discarded", "Search deck · {n} cards · {discarded} discarded",
+                         search, discarded=discarded), face_down=search,
+                spoken=ngettext("{cards_left}, and {n} is discarded", "{cards_left}, and {n} are discarded", discarded,
+                                cards_left=ngettext("The search deck has {n} card left", "The search deck has {n} cards left", search)))
     )
     return rows
 
@@ -436,11 +470,12 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     hidden pick (theirs to see) and their hand."""
     rows: list[CardRow] = []
     if observation.get("request"):
-        rows.append(CardRow("Search Request", (observation["request"],), spoken="The Search Request is {cards}"))
+        rows.append(CardRow(_("Search Request"), (observation["request"],), spoken=_("The Search Request is {cards}", cards="{cards}")))
     if observation.get("my_choice"):
-        rows.append(CardRow("Your pick (hidden from the others until everyone has picked)", (observation["my_choice"],),
-                            spoken="Your pick is {cards}; the others see it when everyone has picked"))
+        rows.append(CardRow(_("Your pick (hidden from the others until everyone has picked)"), (observation["my_choice"],),
+                            spoken=_("Your pick is {cards}; the others see it when everyone has picked", cards="{cards}")))
     hand = tuple(observation.get("hand") or ())
-    rows.append(CardRow(f"Your hand · {plural(len(hand), 'card')}", hand,
-                        spoken=f"Your hand has {plural(len(hand), 'card')}: {{cards}}" if hand else "Your hand is empty"))
+    rows.append(CardRow(ngettext("Your hand · {n} card", "Your hand · {n} cards", len(hand)), hand,
+                        spoken=ngettext("Your hand has {n} card: {cards}", "Your hand has {n} cards: {cards}", len(hand), cards="{cards}")
+                        if hand else _("Your hand is empty")))
     return rows

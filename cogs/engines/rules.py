@@ -44,6 +44,7 @@ from bot.engine import (
     codes_to_cards,
     new_event,
 )
+from bot.i18n import N_, _, ngettext
 
 GOOGLE = "google"
 YAHOO = "yahoo"
@@ -73,12 +74,12 @@ TIEBREAK_AUTO = "auto"
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         key="yahoo_tiebreak",
-        description="How Yahoo's special is used: Yahoo wins a tie by showing a card one point further from the request.",
+        description=N_("How Yahoo's special is used: Yahoo wins a tie by showing a card one point further from the request."),
         choices=(TIEBREAK_ASK, TIEBREAK_AUTO),
         default=TIEBREAK_ASK,
         choice_descriptions=(
-            "Yahoo's tie-breaker: the Yahoo player chooses whether to show the card.",
-            "Yahoo's tie-breaker: the bot shows the card for Yahoo whenever it can.",
+            N_("Yahoo's tie-breaker: the Yahoo player chooses whether to show the card."),
+            N_("Yahoo's tie-breaker: the bot shows the card for Yahoo whenever it can."),
         ),
     ),
 )
@@ -89,7 +90,8 @@ EITHER = "either"
 #: Lobby seat choices for the platform's GameSpec: one "Join <label>" button each.
 #: "Either side" comes first because the platform gives the first choice to the
 #: table's opener and to /join: nobody is put on a side they did not pick.
-SEAT_CHOICES: tuple[tuple[str, str], ...] = ((EITHER, "either side"), (GOOGLE, "Google"), (YAHOO, "Yahoo"))
+#: The labels are shown through ``_()`` by the lobby; the sides' names stay English.
+SEAT_CHOICES: tuple[tuple[str, str], ...] = ((EITHER, N_("either side")), (GOOGLE, "Google"), (YAHOO, "Yahoo"))
 TABLE_SIZES = (2, 4)
 DEFAULT_TABLE_SIZE = 2
 
@@ -111,8 +113,10 @@ def teams_from_seat_choices(
         if len(teams[side]) > per_side:
             other = SIDE_TITLE[YAHOO if side == GOOGLE else GOOGLE]
             raise RuleError(
-                f"{SIDE_TITLE[side]} has {len(teams[side])} players but this table needs {per_side} "
-                f"a side: someone should switch to {other}."
+                _(
+                    "{side} has {n} players but this table needs {per_side} a side: someone should switch to {other}.",
+                    side=SIDE_TITLE[side], n=len(teams[side]), per_side=per_side, other=other,
+                )
             )
     free = [p for p in players if choices.get(p) not in SIDES]
     seeded_rng(seed, "lobby-sides").shuffle(free)
@@ -132,14 +136,19 @@ def prepare_table_options(
     if wanted in TABLE_SIZES and len(players) != wanted:
         if len(players) > wanted:
             extra = len(players) - wanted
-            fix = f"{extra} player{'s' if extra != 1 else ''} should press Leave"
+            fix = ngettext("{n} player should press Leave", "{n} players should press Leave", extra)
         else:
             missing = wanted - len(players)
-            fix = f"wait for {missing} more player{'s' if missing != 1 else ''} to join"
+            fix = ngettext("wait for {n} more player to join", "wait for {n} more players to join", missing)
         other = 4 if wanted == 2 else 2
         raise RuleError(
-            f"This table was opened for {wanted} players and {len(players)} {'has' if len(players) == 1 else 'have'} joined: {fix}, "
-            f"or cancel it and open a {other}-player table with `/engines new players:{other}`."
+            ngettext(
+                "This table was opened for {wanted} players and {n} has joined: {fix}, "
+                "or cancel it and open a {other}-player table with `/engines new players:{other}`.",
+                "This table was opened for {wanted} players and {n} have joined: {fix}, "
+                "or cancel it and open a {other}-player table with `/engines new players:{other}`.",
+                len(players), wanted=wanted, fix=fix, other=other,
+            )
         )
     return teams_from_seat_choices(players, choices, options, seed)
 
@@ -204,8 +213,9 @@ def _unique_sorted(cards: Sequence[Card]) -> list[Card]:
 
 
 def _label(values: Sequence[int]) -> str:
-    names = ["an ace" if v == 1 else ("an 8" if v == 8 else f"a {v}") for v in values]
-    return " or ".join(names)
+    names = [_("an ace") if v == 1 else (_("an {rank}", rank=v) if v == 8 else _("a {rank}", rank=v)) for v in values]
+    # Translators: between the choices of a short list ("an ace or a 9").
+    return _(" or ").join(names)
 
 
 # --------------------------------------------------------------------------- the game
@@ -232,9 +242,11 @@ class EnginesGame(Game):
         super().check_player_count(players)
         if len(players) == 3:
             raise RuleError(
-                "Engines of Discrimination is played by 2 players (Google against Yahoo) or 4 "
-                "(two teams of two); it cannot be played by 3. One player should press Leave, "
-                "or, at a table opened for 4, one more should join."
+                _(
+                    "Engines of Discrimination is played by 2 players (Google against Yahoo) or 4 "
+                    "(two teams of two); it cannot be played by 3. One player should press Leave, "
+                    "or, at a table opened for 4, one more should join."
+                )
             )
 
     @classmethod
@@ -258,14 +270,14 @@ class EnginesGame(Game):
         """
         cls.check_player_count(players)
         if (seed is None) == (deal is None):
-            raise ValueError("Give exactly one of seed or deal.")
+            raise ValueError(_("Give exactly one of seed or deal."))
         options = dict(options or {})
         game = cls.__new__(cls)
         game.players = list(players)
         game.seed = seed if seed is not None else (deal or {}).get("seed", "stacked")
         mode = options.get("yahoo_tiebreak", TIEBREAK_ASK)
         if mode not in (TIEBREAK_ASK, TIEBREAK_AUTO):
-            raise RuleError(f"yahoo_tiebreak must be 'ask' or 'auto', not '{mode}'.")
+            raise RuleError(_("yahoo_tiebreak must be 'ask' or 'auto', not '{mode}'.", mode=mode))
         game.tiebreak_mode = mode
         teams = (deal or {}).get("teams") or options.get("teams")
         game._seat_players(teams, shuffle_sides=seed is not None)
@@ -325,8 +337,8 @@ class EnginesGame(Game):
             yahoo = [int(p) for p in teams.get(YAHOO, [])]
             if sorted(google + yahoo) != sorted(self.players) or len(google) != per_side or len(yahoo) != per_side:
                 raise RuleError(
-                    f"The teams must split the {count} seated players into {per_side} for Google "
-                    f"and {per_side} for Yahoo."
+                    _("The teams must split the {count} seated players into {per_side} for Google and {per_side} for Yahoo.",
+                      count=count, per_side=per_side)
                 )
         else:
             order = list(self.players)
@@ -531,55 +543,62 @@ class EnginesGame(Game):
     def why_not_your_turn(self, player: int) -> str:
         if self.phase == CHOOSE:
             if player in self.choices:
-                return "You have already picked your card for this search; waiting for the others."
+                return _("You have already picked your card for this search; waiting for the others.")
             if not self.hands[player]:
-                return "You have no cards, so you sit this search out."
+                return _("You have no cards, so you sit this search out.")
         if self.phase == TIEBREAK:
-            return "Waiting for Yahoo to decide whether to show a tie-breaking card."
+            return _("Waiting for Yahoo to decide whether to show a tie-breaking card.")
         if self.phase == REFILL:
-            return "Waiting for the search winner to choose where to refill from."
-        return "It is not your turn."
+            return _("Waiting for the search winner to choose where to refill from.")
+        return _("It is not your turn.")
 
     def why_illegal(self, player: int, action: Action) -> str:
         side = self.side_of.get(player)
         if action.kind == "play":
             if self.phase != CHOOSE:
-                return "Picks for this search are closed."
+                return _("Picks for this search are closed.")
             if len(action.cards) != 1:
-                return "Pick exactly one card from your hand."
+                return _("Pick exactly one card from your hand.")
             card = action.cards[0]
             if card not in self.hands[player]:
-                return f"You don't hold {card.display()}: pick one of the cards in your hand."
+                return _("You don't hold {card}: pick one of the cards in your hand.", card=card.display())
         if action.kind == "ipo":
             if side != GOOGLE:
-                return "Only Google can declare an IPO."
+                return _("Only Google can declare an IPO.")
             if self.phase != CHOOSE:
-                return "An IPO can only be declared at the start of your turn, before you pick a card."
+                return _("An IPO can only be declared at the start of your turn, before you pick a card.")
             if player != self.turn:
-                return "An IPO can only be declared at the start of your own turn."
+                return _("An IPO can only be declared at the start of your own turn.")
             if self._ipos_left() <= 0:
-                when = "this set" if self.four_players and self.ipos_this_game < IPOS_PER_GAME_FOUR_PLAYERS else "this game"
-                return f"Google has already used its IPO for {when}."
+                if self.four_players and self.ipos_this_game < IPOS_PER_GAME_FOUR_PLAYERS:
+                    return _("Google has already used its IPO for this set.")
+                return _("Google has already used its IPO for this game.")
             if not self.decks[GOOGLE]:
-                return "Google's player deck is empty: there is nothing left to float."
+                return _("Google's player deck is empty: there is nothing left to float.")
         if action.kind == "tiebreak":
             if self.phase != TIEBREAK or self.tiebreak is None or self.request is None:
-                return "There is no tie to break right now."
+                return _("There is no tie to break right now.")
             gap = self.tiebreak["distance"] + 1
             needed = _label(values_at(self.request, gap))
-            shown = action.cards[0].display() if len(action.cards) == 1 else "that"
-            return (
-                f"{shown} does not break the tie: you need a card one point further from the "
-                f"{self.request.rank.label} request than the tied cards ({needed})."
+            if len(action.cards) == 1:
+                return _(
+                    "{card} does not break the tie: you need a card one point further from the "
+                    "{request} request than the tied cards ({needed}).",
+                    card=action.cards[0].display(), request=self.request.rank.label, needed=needed,
+                )
+            return _(
+                "that does not break the tie: you need a card one point further from the "
+                "{request} request than the tied cards ({needed}).",
+                request=self.request.rank.label, needed=needed,
             )
         if action.kind == "decline" and self.phase != TIEBREAK:
-            return "There is no tie-breaker to decline right now."
+            return _("There is no tie-breaker to decline right now.")
         if action.kind == "refill":
             if self.phase != REFILL:
-                return "There is no refill to choose right now."
+                return _("There is no refill to choose right now.")
             if action.arg not in ("deck", "partner"):
-                return "Refill either from your team's deck ('deck') or blindly from your partner's hand ('partner')."
-        return "That is not a move in Engines of Discrimination right now: pick a card from your hand."
+                return _("Refill either from your team's deck ('deck') or blindly from your partner's hand ('partner').")
+        return _("That is not a move in Engines of Discrimination right now: pick a card from your hand.")
 
     # -- moves ---------------------------------------------------------------------
 

@@ -18,20 +18,21 @@ from typing import Any
 
 import discord
 
-from bot.cardart import CardRow, spoken_list
-from bot.cards import Rank, parse_card
+from bot.cardart import CardRow
+from bot.cards import Rank, parse_card, rank_name, rank_with_article
 from bot.engine import Action, Control, Event
+from bot.i18n import N_, _, ngettext
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
     FIELD_VALUE_LIMIT,
     OPTION_TEXT_LIMIT,
+    and_list,
     clip,
     clip_lines_from_end,
     fit_embed,
     name_of,
     ordinal,
-    plural,
     seat_label,
     seat_spoken,
     show_card,
@@ -44,22 +45,23 @@ TURN_ON_BOARD = True
 
 
 FACE_DOWN = "🂠"
-COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+# Translators: how many cards of one value are played together ("Play two Kings").
+COUNT_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six"), 7: N_("seven"), 8: N_("eight")}
 STAGE_WORDS = {
-    "hand": "from your hand",
-    "face_up": "from your face-up cards",
-    "face_down": "blind, from your face-down cards",
+    "hand": N_("from your hand"),
+    "face_up": N_("from your face-up cards"),
+    "face_down": N_("blind, from your face-down cards"),
 }
 #: The board's turn line: where the player to move plays from (the ping line above it
 #: already names them; this says what the table can expect).
 BOARD_STAGE_WORDS = {
-    "hand": "plays from their hand",
-    "face_up": "plays from their face-up cards",
-    "face_down": "turns over a face-down card",
+    "hand": N_("plays from their hand"),
+    "face_up": N_("plays from their face-up cards"),
+    "face_down": N_("turns over a face-down card"),
 }
 FINISH_WORDS = {
-    "first_out": "The first player out wins",
-    "last_idiot": "Play goes on until one player is left holding cards: the Idiot",
+    "first_out": N_("The first player out wins"),
+    "last_idiot": N_("Play goes on until one player is left holding cards: the Idiot"),
 }
 
 
@@ -67,25 +69,17 @@ def _show_all(codes: Sequence[str]) -> str:
     return " ".join(show_card(c) for c in codes) if codes else "—"
 
 
-def _rank_name(code: str, article: bool = False) -> str:
-    """'7', 'Ace'; with ``article``: 'a 7', 'an 8', 'an Ace'."""
-    rank = parse_card(code).rank
-    word = {Rank.ACE: "Ace", Rank.JACK: "Jack", Rank.QUEEN: "Queen", Rank.KING: "King"}.get(rank, rank.label)
-    if not article:
-        return word
-    return f"{'an' if rank in (Rank.ACE, Rank.EIGHT) else 'a'} {word}"
-
-
 def _stalemated(observation: Mapping[str, Any]) -> bool:
     return observation["phase"] == "over" and observation["idle_turns"] >= observation["stalemate_turns"]
 
 
 def _rank_plural(rank: Rank, count: int) -> str:
-    words = {Rank.ACE: "Ace", Rank.JACK: "Jack", Rank.QUEEN: "Queen", Rank.KING: "King"}
-    word = words.get(rank, rank.label)
+    """'an Ace', 'two Kings', '9 7s'."""
     if count == 1:
-        return f"{'an' if rank in (Rank.ACE, Rank.EIGHT) else 'a'} {word}"
-    return f"{COUNT_WORDS.get(count, str(count))} {word}s"
+        return rank_with_article(rank)
+    words = COUNT_WORDS.get(count)
+    # Translators: {count} is a number in words ("two") or figures, {ranks} a plural rank ("Kings", "7s").
+    return _("{count} {ranks}", count=_(words) if words else str(count), ranks=rank_name(rank, plural=True))
 
 
 def _places(placements: Sequence[Sequence[int]], names: Mapping[int, str]) -> str:
@@ -101,11 +95,11 @@ def _game_over(observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
     places = _places(observation["placements"] or [], names)
     if _stalemated(observation):
         # Nobody won: the standings rank the players still holding cards by how few they hold.
-        return (
-            f"**Game over: a stalemate** ({observation['stalemate_turns']} turns without progress). "
-            "Standings, fewest cards first:\n" + places
+        return _(
+            "**Game over: a stalemate** ({n} turns without progress). Standings, fewest cards first:\n{places}",
+            n=observation["stalemate_turns"], places=places,
         )
-    return "**Game over.**\n" + places
+    return _("**Game over.**\n{places}", places=places)
 
 
 # --------------------------------------------------------------------------- table
@@ -114,58 +108,62 @@ def _game_over(observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
 def _pile_line(observation: Mapping[str, Any]) -> str:
     size = observation["pile_size"]
     if not size:
-        return "**Pile:** empty: any card starts a new one."
+        return _("**Pile:** empty: any card starts a new one.")
     top = observation["pile_top"]
     shown = " ".join(show_card(c) for c in top[:-1])
     shown = (shown + " " if shown else "") + f"**{show_card(top[-1])}**"
     hidden_below = size - len(top)
-    below = f"({hidden_below} more below) " if hidden_below else ""
-    line = f"**Pile ({plural(size, 'card')}):** {below}{shown}"
-    return line if observation["phase"] == "over" else f"{line} · next: {_next_play(observation['to_beat'])}"
+    if hidden_below:
+        line = ngettext("**Pile ({n} card):** ({below} more below) {cards}", "**Pile ({n} cards):** ({below} more below) {cards}",
+                        size, below=hidden_below, cards=shown)
+    else:
+        line = ngettext("**Pile ({n} card):** {cards}", "**Pile ({n} cards):** {cards}", size, cards=shown)
+    if observation["phase"] == "over":
+        return line
+    return _("{line} · next: {next}", line=line, next=_next_play(observation["to_beat"]))
 
 
 def _next_play(to_beat: str | None) -> str:
     """What may go on the pile, in words (twos and tens go on anything)."""
     if not to_beat:
-        return "any card"
+        return _("any card")
     rank = parse_card(to_beat).rank
     if rank is Rank.TWO:
-        return "any card (a 2 is on top)"
+        return _("any card (a 2 is on top)")
     if rank is Rank.TEN:
-        return "any card (a 10 on top burns the pile)"
+        return _("any card (a 10 on top burns the pile)")
     if rank is Rank.ACE:
-        return "an Ace, or a 2 or 10"
-    return f"{_rank_name(to_beat, article=True)} or higher, or a 2 or 10"
+        return _("an Ace, or a 2 or 10")
+    return _("{rank} or higher, or a 2 or 10", rank=rank_with_article(rank))
 
 
 def _seat_line(seat: Mapping[str, Any], observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
     player = seat["id"]
     name = name_of(names, player)
     if seat["removed"]:
-        return f"{name}: left the game"
+        return _("{player}: left the game", player=name)
     if seat["finished"]:
-        return f"{name}: out of cards ({ordinal(seat['finished'])})"
-    parts = [
-        f"hand {seat['hand_count']}",
-        f"face up {_show_all(seat['face_up'])}",
-        f"face down {FACE_DOWN * len(seat['face_down']) or '—'}",
-    ]
-    status = ""
+        return _("{player}: out of cards ({place})", player=name, place=ordinal(seat["finished"]))
+    line = _(
+        "{player}: hand {hand} · face up {up} · face down {down}",
+        player=name, hand=seat["hand_count"], up=_show_all(seat["face_up"]), down=FACE_DOWN * len(seat["face_down"]) or "—",
+    )
     if observation["phase"] == "swap":
-        status = " ✅ ready" if seat["ready"] else " ⏳ swapping"
-    return f"{name}: " + " · ".join(parts) + status
+        return _("{line} ✅ ready", line=line) if seat["ready"] else _("{line} ⏳ swapping", line=line)
+    return line
 
 
 def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
     phase = observation["phase"]
     if phase == "swap":
         # Who is still swapping is on each seat's line (⏳ / ✅) and in the board's turn line.
-        return "**Swap phase:** each player may swap face-up cards with their hand, then presses Ready. Play starts when everyone is ready."
+        return _("**Swap phase:** each player may swap face-up cards with their hand, then presses Ready. Play starts when everyone is ready.")
     if phase == "play":
         player = observation["current"][0] if observation["current"] else None
         stage = next((seat["stage"] for seat in observation["seats"] if seat["id"] == player), None)
-        doing = f" {BOARD_STAGE_WORDS[stage]}" if stage in BOARD_STAGE_WORDS else ""
-        return f"**Turn:** {name_of(names, player)}{doing}"
+        if stage in BOARD_STAGE_WORDS:
+            return _("**Turn:** {player} {doing}", player=name_of(names, player), doing=_(BOARD_STAGE_WORDS[stage]))
+        return _("**Turn:** {player}", player=name_of(names, player))
     return _game_over(observation, names)
 
 
@@ -174,15 +172,16 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     lines = [_status_line(observation, names)]
     if observation["phase"] != "over" or observation["pile_size"]:
         lines.append(_pile_line(observation))
-    lines.append(f"**Draw pile:** {observation['draw_size']} · **Burned:** {observation['burned_count']}")
+    lines.append(_("**Draw pile:** {draw} · **Burned:** {burned}", draw=observation["draw_size"], burned=observation["burned_count"]))
     if observation["phase"] == "play" and observation["idle_turns"] >= observation["stalemate_turns"] - 20:
         left = observation["stalemate_turns"] - observation["idle_turns"]
-        lines.append(f"⚠️ Stalemate in {plural(left, 'turn')} unless a card is drawn, burned or played from the table.")
+        lines.append(ngettext("⚠️ Stalemate in {n} turn unless a card is drawn, burned or played from the table.",
+                              "⚠️ Stalemate in {n} turns unless a card is drawn, burned or played from the table.", left))
     lines.append("")
     lines.extend(_seat_line(seat, observation, names) for seat in observation["seats"])
     embed = discord.Embed(title="Idiot", colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
     if recent:
-        embed.add_field(name="Recent", value=clip_lines_from_end(recent, FIELD_VALUE_LIMIT, empty="—"), inline=False)
+        embed.add_field(name=_("Recent"), value=clip_lines_from_end(recent, FIELD_VALUE_LIMIT, empty="—"), inline=False)
     embed.set_footer(text=footer_hint(observation))
     return fit_embed(embed)
 
@@ -190,10 +189,10 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
 def footer_hint(observation: Mapping[str, Any]) -> str:
     """The game's own footer: the house rules in words, and where the rules are."""
     options = observation["options"]
-    parts = [FINISH_WORDS.get(options["finish"], FINISH_WORDS["first_out"])]
+    parts = [_(FINISH_WORDS.get(options["finish"], FINISH_WORDS["first_out"]))]
     if options["voluntary_pickup"] == "on":
-        parts.append("You may pick up the pile by choice")
-    parts.append("The rules: /rules idiot")
+        parts.append(_("You may pick up the pile by choice"))
+    parts.append(_("The rules: /rules idiot"))
     return " · ".join(parts)
 
 
@@ -205,22 +204,22 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     me = observation["viewer"]
     seat = next(s for s in observation["seats"] if s["id"] == me)
     hand = observation.get("hand", [])
-    lines = [f"**Your hand ({len(hand)}):** {_show_all(hand)}"]
-    lines.append(f"**Face up:** {_show_all(seat['face_up'])}")
+    lines = [_("**Your hand ({n}):** {cards}", n=len(hand), cards=_show_all(hand))]
+    lines.append(_("**Face up:** {cards}", cards=_show_all(seat["face_up"])))
     positions = seat["face_down"]
-    lines.append(
-        "**Face down:** "
-        + (" ".join(f"{FACE_DOWN}{p}" for p in positions) + " (unseen, even by you)" if positions else "—")
-    )
+    if positions:
+        lines.append(_("**Face down:** {cards} (unseen, even by you)", cards=" ".join(f"{FACE_DOWN}{p}" for p in positions)))
+    else:
+        lines.append(_("**Face down:** {cards}", cards="—"))
     phase = observation["phase"]
     if phase == "swap":
         lines.append("")
         if seat["ready"]:
-            lines.append("You are ready. Play starts when everyone is ready.")
+            lines.append(_("You are ready. Play starts when everyone is ready."))
         else:
             lines.append(
-                "Swap face-up cards with hand cards if you like (tens, twos, high cards and pairs are good face up), "
-                "then press **Ready**."
+                _("Swap face-up cards with hand cards if you like (tens, twos, high cards and pairs are good face up), "
+                  "then press **Ready**.")
             )
     elif phase == "play":
         lines.append(_pile_line(observation))
@@ -228,14 +227,14 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
         # Who is being waited for is the hand message's status line (the platform's,
         # above this text): saying it here too made it read twice.
         if stage == "out":
-            lines.append("You are out of cards: nothing more to play.")
+            lines.append(_("You are out of cards: nothing more to play."))
         elif me in observation["current"]:
-            lines.append(f"**Your turn:** you play {STAGE_WORDS[stage]}.")
+            lines.append(_("**Your turn:** you play {where}.", where=_(STAGE_WORDS[stage])))
         else:
-            lines.append(f"On your turn you will play {STAGE_WORDS[stage]}.")
+            lines.append(_("On your turn you will play {where}.", where=_(STAGE_WORDS[stage])))
     else:
         lines.append(_game_over(observation, names))
-    embed = discord.Embed(title="Your cards · Idiot", colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
+    embed = discord.Embed(title=_("Your cards · Idiot"), colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
     return fit_embed(embed)
 
 
@@ -245,9 +244,9 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
 def _play_description(observation: Mapping[str, Any], action: Action) -> str:
     rank = action.cards[0].rank
     count = len(action.cards)
-    text = f"Play {_rank_plural(rank, count)}"
+    cards = _rank_plural(rank, count)
     if rank is Rank.TEN:
-        return text + ": burns the pile, then you play again"
+        return _("Play {cards}: burns the pile, then you play again", cards=cards)
     on_top = observation["pile_top"]
     same_on_top = 0
     for code in reversed(on_top):
@@ -255,10 +254,10 @@ def _play_description(observation: Mapping[str, Any], action: Action) -> str:
             break
         same_on_top += 1
     if same_on_top + count >= 4:
-        return text + ": four of a kind burns the pile, then you play again"
+        return _("Play {cards}: four of a kind burns the pile, then you play again", cards=cards)
     if rank is Rank.TWO:
-        return text + ": goes on anything"
-    return text
+        return _("Play {cards}: goes on anything", cards=cards)
+    return _("Play {cards}", cards=cards)
 
 
 def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Control]:
@@ -280,20 +279,21 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
             out.append(
                 Control(
                     action,
-                    clip(f"Swap {up.display()} ↔ {held.display()}", OPTION_TEXT_LIMIT),
+                    clip(_("Swap {up} ↔ {held}", up=up.display(), held=held.display()), OPTION_TEXT_LIMIT),
                     place="select",
-                    description=clip(f"Put {held.display()} face up and take {up.display()} into your hand", OPTION_TEXT_LIMIT),
+                    description=clip(_("Put {held} face up and take {up} into your hand", held=held.display(), up=up.display()),
+                                     OPTION_TEXT_LIMIT),
                 )
             )
         elif action.kind == "ready":
-            out.append(Control(action, "Ready", style="success", emoji="✅"))
+            out.append(Control(action, clip(_("Ready"), BUTTON_LABEL_LIMIT), style="success", emoji="✅"))
         elif action.kind == "pickup":
             size = observation["pile_size"]
-            out.append(Control(action, clip(f"Pick up the pile ({size})", BUTTON_LABEL_LIMIT), style="danger"))
+            out.append(Control(action, clip(_("Pick up the pile ({n})", n=size), BUTTON_LABEL_LIMIT), style="danger"))
         elif action.kind == "blind":
             # No emoji: 🂠 (U+1F0A0) is not a Unicode emoji, and Discord refuses a
             # component carrying it (BUTTON_COMPONENT_INVALID_EMOJI), so the hand would not show.
-            out.append(Control(action, f"Turn face-down card {action.arg}", style="primary"))
+            out.append(Control(action, clip(_("Turn face-down card {n}", n=action.arg), BUTTON_LABEL_LIMIT), style="primary"))
         else:  # a future action kind still gets a usable button
             out.append(Control(action, clip(action.code(), BUTTON_LABEL_LIMIT)))
     return out
@@ -307,55 +307,64 @@ def _event_line(event: Event, names: Mapping[int, str]) -> str | None:
     who = name_of(names, event.player)
     kind = event.kind
     if kind == "swap":
-        return f"{who} swapped: {show_card(data['to_table'])} face up, {show_card(data['to_hand'])} into the hand."
+        return _("{player} swapped: {up} face up, {held} into the hand.", player=who, up=show_card(data["to_table"]),
+                 held=show_card(data["to_hand"]))
     if kind == "ready":
-        return f"{who} is ready."
+        return _("{player} is ready.", player=who)
     if kind == "play_begins":
-        return f"Play begins: {name_of(names, data['first'])} starts."
+        return _("Play begins: {player} starts.", player=name_of(names, data["first"]))
     if kind == "play":
-        where = " from the table" if data["from"] == "face_up" else ""
-        return f"{who} played {_show_all(data['cards'])}{where}."
+        if data["from"] == "face_up":
+            return _("{player} played {cards} from the table.", player=who, cards=_show_all(data["cards"]))
+        return _("{player} played {cards}.", player=who, cards=_show_all(data["cards"]))
     if kind == "draw":
-        return f"{who} drew {plural(data['count'], 'card')}."
+        return ngettext("{player} drew {n} card.", "{player} drew {n} cards.", data["count"], player=who)
     if kind == "pickup":
-        return f"{who} picked up the pile ({plural(data['count'], 'card')})."
+        return ngettext("{player} picked up the pile ({n} card).", "{player} picked up the pile ({n} cards).", data["count"], player=who)
     if kind == "blind":
         card = show_card(data["card"])
         if data["played"]:
-            return f"{who} turned over face-down card {data['position']}, {card}, and played it."
-        return (
-            f"{who} turned over face-down card {data['position']}, {card}, which cannot be played: "
-            f"they picked it up with the pile ({plural(data['picked_up'], 'card')})."
+            return _("{player} turned over face-down card {position}, {card}, and played it.", player=who,
+                     position=data["position"], card=card)
+        return ngettext(
+            "{player} turned over face-down card {position}, {card}, which cannot be played: "
+            "they picked it up with the pile ({n} card).",
+            "{player} turned over face-down card {position}, {card}, which cannot be played: "
+            "they picked it up with the pile ({n} cards).",
+            data["picked_up"], player=who, position=data["position"], card=card,
         )
     if kind == "burn":
-        count = plural(data["count"], "card")
+        count = data["count"]
         if data["reason"] == "starter":
-            return f"🔥 The starting card burns ({count})."
-        cause = "a 10" if data["reason"] == "ten" else "four of a kind"
-        return f"🔥 {who} burns the pile with {cause} ({count})."
+            return ngettext("🔥 The starting card burns ({n} card).", "🔥 The starting card burns ({n} cards).", count)
+        if data["reason"] == "ten":
+            return ngettext("🔥 {player} burns the pile with a 10 ({n} card).", "🔥 {player} burns the pile with a 10 ({n} cards).",
+                            count, player=who)
+        return ngettext("🔥 {player} burns the pile with four of a kind ({n} card).",
+                        "🔥 {player} burns the pile with four of a kind ({n} cards).", count, player=who)
     if kind == "turn":
-        return f"{who} plays again." if data.get("again") else None
+        return _("{player} plays again.", player=who) if data.get("again") else None
     if kind == "out":
-        return f"🏁 {who} has played out all their cards ({ordinal(data['place'])} place)."
+        return _("🏁 {player} has played out all their cards ({place} place).", player=who, place=ordinal(data["place"]))
     if kind == "stalemate":
-        return f"Stalemate: {data['turns']} turns without progress."
+        return _("Stalemate: {n} turns without progress.", n=data["turns"])
     if kind == "game_over":
         placements = data.get("placements") or []
         if not placements:
-            return "Game over."
+            return _("Game over.")
         if data.get("reason") == "stalemate":
             # Nobody won: rank the standings (fewest cards first), never call it a win.
             standings = "; ".join(
                 f"{ordinal(sum(len(g) for g in placements[:i]) + 1)} " + ", ".join(name_of(names, p) for p in group)
                 for i, group in enumerate(placements)
             )
-            return f"Game over: a stalemate, nobody wins. Standings by fewest cards: {standings}."
-        line = "Game over. Winner: " + ", ".join(name_of(names, p) for p in placements[0]) + "."
+            return _("Game over: a stalemate, nobody wins. Standings by fewest cards: {standings}.", standings=standings)
+        winners = ", ".join(name_of(names, p) for p in placements[0])
         if data.get("idiot") is not None:
-            line += f" The Idiot: {name_of(names, data['idiot'])}."
-        return line
+            return _("Game over. Winner: {winners}. The Idiot: {idiot}.", winners=winners, idiot=name_of(names, data["idiot"]))
+        return _("Game over. Winner: {winners}.", winners=winners)
     if kind == "player_removed":
-        return f"{who} left the game; their cards are out of play."
+        return _("{player} left the game; their cards are out of play.", player=who)
     return None
 
 
@@ -367,12 +376,13 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
     for event in events:
         if event.kind == "draw" and previous is not None and previous.kind in ("play", "blind") and previous.player == event.player and lines:
             # Fold the refill into the play line: "X played 7♥ and drew 1 card."
-            lines[-1] = lines[-1].rstrip(".") + f" and drew {plural(event.visible_to(None)['count'], 'card')}."
+            lines[-1] = ngettext("{line} and drew {n} card.", "{line} and drew {n} cards.", event.visible_to(None)["count"],
+                                 line=lines[-1].rstrip("."))
             previous = event
             continue
         if event.kind == "turn" and event.data.get("again") and previous is not None and previous.kind == "burn" and lines:
             # "X burns the pile with a 10 (5 cards) and plays again."
-            lines[-1] = lines[-1].rstrip(".") + " and plays again."
+            lines[-1] = _("{line} and plays again.", line=lines[-1].rstrip("."))
             previous = event
             continue
         previous = event
@@ -383,6 +393,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- pictures
+# Spoken texts keep "{cards}" for bot/cardart.py to fill: it is passed through as a field.
 
 
 def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:
@@ -395,21 +406,24 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     size = observation["pile_size"]
     top = tuple(observation["pile_top"])
     if size:
-        label = f"Pile · {plural(size, 'card')}"
         if size > len(top):
-            label += f" (top {len(top)} shown)"
+            label = ngettext("Pile · {n} card (top {shown} shown)", "Pile · {n} cards (top {shown} shown)", size, shown=len(top))
+        else:
+            label = ngettext("Pile · {n} card", "Pile · {n} cards", size)
         if observation["phase"] != "over":
-            label += f" · next: {_next_play(observation['to_beat'])}"
+            label = _("{label} · next: {next}", label=label, next=_next_play(observation["to_beat"]))
         rows = [CardRow(label, top, spoken=_pile_spoken(observation))]
     else:
-        rows = [CardRow("Pile: empty, any card starts it", spoken="The pile is empty: any card starts it")]
+        rows = [CardRow(_("Pile: empty, any card starts it"), spoken=_("The pile is empty: any card starts it"))]
     draw, burned = observation["draw_size"], observation["burned_count"]
+    spoken = ngettext("The draw pile has {n} card", "The draw pile has {n} cards", draw) if draw else _("The draw pile is empty")
+    if burned:
+        spoken = ngettext("{spoken}, and {n} card was burned", "{spoken}, and {n} cards were burned", burned, spoken=spoken)
     rows.append(
         CardRow(
-            f"Draw pile · {plural(draw, 'card')} · burned {burned}",
+            ngettext("Draw pile · {n} card · burned {burned}", "Draw pile · {n} cards · burned {burned}", draw, burned=burned),
             face_down=draw,
-            spoken=(f"The draw pile has {plural(draw, 'card')}" if draw else "The draw pile is empty")
-            + (f", and {plural(burned, 'card')} {'was' if burned == 1 else 'were'} burned" if burned else ""),
+            spoken=spoken,
         )
     )
     players = observation["players"]
@@ -418,39 +432,50 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
         label = seat_label(players, seat["id"], names)
         who = seat_spoken(players, seat["id"], names)
         if seat["removed"]:
-            rows.append(CardRow(f"{label} · left the game", spoken=f"{who} left the game"))
+            rows.append(CardRow(_("{seat} · left the game", seat=label), spoken=_("{seat} left the game", seat=who)))
             continue
         if seat["finished"]:
-            rows.append(CardRow(f"{label} · out of cards ({ordinal(seat['finished'])})",
-                                spoken=f"{who} is out of cards, finishing {ordinal(seat['finished'])}"))
+            place = ordinal(seat["finished"])
+            rows.append(CardRow(_("{seat} · out of cards ({place})", seat=label, place=place),
+                                spoken=_("{seat} is out of cards, finishing {place}", seat=who, place=place)))
             continue
-        label += f" · {seat['hand_count']} in hand"
-        spoken = f"{who} has {plural(seat['hand_count'], 'card')} in hand"
-        spoken += "; face up: {cards}" if seat["face_up"] else "; no cards face up"
-        spoken += f"; and {len(seat['face_down'])} face down" if seat["face_down"] else "; and none face down"
+        label = _("{seat} · {n} in hand", seat=label, n=seat["hand_count"])
+        spoken = _seat_spoken_cards(who, seat)
         if playing and seat["id"] in observation["current"]:
-            label += " · to play"
-            spoken += ". It is their turn"
+            label = _("{label} · to play", label=label)
+            spoken = _("{spoken}. It is their turn", spoken=spoken)
         elif observation["phase"] == "swap":
-            label += " · ready" if seat["ready"] else " · swapping"
-            spoken += ". They are ready" if seat["ready"] else ". They are still swapping"
+            label = _("{label} · ready", label=label) if seat["ready"] else _("{label} · swapping", label=label)
+            spoken = _("{spoken}. They are ready", spoken=spoken) if seat["ready"] else _("{spoken}. They are still swapping", spoken=spoken)
         rows.append(CardRow(label, tuple(seat["face_up"]), face_down=len(seat["face_down"]), spoken=spoken))
     return rows
+
+
+def _seat_spoken_cards(who: str, seat: Mapping[str, Any]) -> str:
+    """A seat's cards as said aloud: in hand, face up (``{cards}``), face down."""
+    spoken = ngettext("{seat} has {n} card in hand", "{seat} has {n} cards in hand", seat["hand_count"], seat=who)
+    if seat["face_up"]:
+        spoken = _("{spoken}; face up: {cards}", spoken=spoken, cards="{cards}")
+    else:
+        spoken = _("{spoken}; no cards face up", spoken=spoken)
+    if seat["face_down"]:
+        return _("{spoken}; and {n} face down", spoken=spoken, n=len(seat["face_down"]))
+    return _("{spoken}; and none face down", spoken=spoken)
 
 
 def _pile_spoken(observation: Mapping[str, Any]) -> str:
     """The pile as said aloud: its size, its top cards (the top one last), what may come next."""
     size, top = observation["pile_size"], observation["pile_top"]
     if not top:
-        said = "The pile is empty"
+        said = _("The pile is empty")
     elif size == 1:
-        said = "The pile has 1 card: {cards}"
+        said = _("The pile has 1 card: {cards}", cards="{cards}")
     elif size > len(top):
-        said = f"The pile has {size} cards; the top {len(top)}, top card last, are {{cards}}"
+        said = _("The pile has {n} cards; the top {shown}, top card last, are {cards}", n=size, shown=len(top), cards="{cards}")
     else:
-        said = f"The pile has {size} cards, top card last: {{cards}}"
+        said = _("The pile has {n} cards, top card last: {cards}", n=size, cards="{cards}")
     if observation["phase"] != "over":
-        said += f". Next to play: {_next_play(observation['to_beat'])}"
+        said = _("{said}. Next to play: {next}", said=said, next=_next_play(observation["to_beat"]))
     return said
 
 
@@ -461,19 +486,26 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     seat = next(s for s in observation["seats"] if s["id"] == me)
     top = tuple(observation["pile_top"])
     if observation["phase"] == "over":
-        rows = [CardRow("Pile", top, spoken=_pile_spoken(observation)) if top else CardRow("Pile: empty", spoken="The pile is empty")]
+        rows = [CardRow(_("Pile"), top, spoken=_pile_spoken(observation)) if top
+                else CardRow(_("Pile: empty"), spoken=_("The pile is empty"))]
     else:
-        rows = [CardRow(f"Pile · next: {_next_play(observation['to_beat'])}", top, spoken=_pile_spoken(observation)) if top
-                else CardRow("Pile: empty, any card starts it", spoken="The pile is empty: any card starts it")]
+        rows = [CardRow(_("Pile · next: {next}", next=_next_play(observation["to_beat"])), top, spoken=_pile_spoken(observation)) if top
+                else CardRow(_("Pile: empty, any card starts it"), spoken=_("The pile is empty: any card starts it"))]
     hand = tuple(observation.get("hand", ()))
-    rows.append(CardRow(f"Your hand · {plural(len(hand), 'card')}", hand,
-                        spoken=f"Your hand has {plural(len(hand), 'card')}: {{cards}}" if hand else "Your hand is empty"))
-    rows.append(CardRow("Your face-up cards", tuple(seat["face_up"]),
-                        spoken="Your face-up cards: {cards}" if seat["face_up"] else "You have no face-up cards"))
+    rows.append(CardRow(ngettext("Your hand · {n} card", "Your hand · {n} cards", len(hand)), hand,
+                        spoken=ngettext("Your hand has {n} card: {cards}", "Your hand has {n} cards: {cards}", len(hand), cards="{cards}")
+                        if hand else _("Your hand is empty")))
+    rows.append(CardRow(_("Your face-up cards"), tuple(seat["face_up"]),
+                        spoken=_("Your face-up cards: {cards}", cards="{cards}") if seat["face_up"] else _("You have no face-up cards")))
     positions = seat["face_down"]
-    label = "Your face-down cards: " + (", ".join(str(p) for p in positions) if positions else "none")
+    if positions:
+        label = _("Your face-down cards: {positions}", positions=", ".join(str(p) for p in positions))
+    else:
+        label = _("Your face-down cards: none")
     # The numbers are the Turn face-down card buttons'; not even their owner sees these cards.
-    spoken = (f"You have {plural(len(positions), 'face-down card')}, unseen even by you, "
-              f"numbered {spoken_list([str(p) for p in positions])}" if positions else "You have no face-down cards")
+    spoken = (ngettext("You have {n} face-down card, unseen even by you, numbered {positions}",
+                       "You have {n} face-down cards, unseen even by you, numbered {positions}",
+                       len(positions), positions=and_list([str(p) for p in positions]))
+              if positions else _("You have no face-down cards"))
     rows.append(CardRow(label, face_down=len(positions), spoken=spoken))
     return rows

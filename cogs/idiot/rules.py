@@ -49,7 +49,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.cards import Card, Rank, Suit, parse_card, remove_one, shuffled, standard_deck
+from bot.cards import Card, Rank, Suit, parse_card, rank_with_article, remove_one, shuffled, standard_deck
 from bot.engine import (
     Action,
     Event,
@@ -61,6 +61,7 @@ from bot.engine import (
     changes_state,
     codes_to_cards,
 )
+from bot.i18n import N_, _
 
 # --------------------------------------------------------------------------- options
 
@@ -72,23 +73,25 @@ VOLUNTARY_PICKUP = "voluntary_pickup"
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         key=FINISH,
-        description="When the game ends.",
+        description=N_("When the game ends."),
         choices=(FIRST_OUT, LAST_IDIOT),
         default=FIRST_OUT,
         choice_descriptions=(
-            "The first player to get rid of all their cards wins, and the game ends.",
-            "Play goes on until one player is left holding cards, the Idiot; "
-            "everyone is placed in the order they went out.",
+            N_("The first player to get rid of all their cards wins, and the game ends."),
+            N_(
+                "Play goes on until one player is left holding cards, the Idiot; "
+                "everyone is placed in the order they went out."
+            ),
         ),
     ),
     HouseRule(
         key=VOLUNTARY_PICKUP,
-        description="Whether a player may pick up the pile when they could play.",
+        description=N_("Whether a player may pick up the pile when they could play."),
         choices=("off", "on"),
         default="off",
         choice_descriptions=(
-            "You pick up the pile only when you cannot play.",
-            "You may also choose to pick up the pile on your turn.",
+            N_("You pick up the pile only when you cannot play."),
+            N_("You may also choose to pick up the pile on your turn."),
         ),
     ),
 )
@@ -245,12 +248,6 @@ def decks_for(player_count: int) -> int:
     return 1 if player_count <= ONE_DECK_MAX_PLAYERS else 2
 
 
-def _rank_word(rank: Rank, plural: bool = False) -> str:
-    words = {Rank.ACE: "Ace", Rank.JACK: "Jack", Rank.QUEEN: "Queen", Rank.KING: "King"}
-    word = words.get(rank, rank.label)
-    return word + ("s" if plural else "")
-
-
 def _int_keys(mapping: Mapping[Any, Any] | None) -> dict[int, Any]:
     return {int(key): value for key, value in (mapping or {}).items()}
 
@@ -300,7 +297,8 @@ class IdiotGame(Game):
             value = str(options.get(rule.key, rule.default))
             if value not in rule.choices:
                 raise RuleError(
-                    f"'{value}' is not a choice for the house rule {rule.key}: use {' or '.join(rule.choices)}."
+                    _("'{value}' is not a choice for the house rule {rule}: use {choices}.",
+                      value=value, rule=rule.key, choices=" or ".join(rule.choices))
                 )
             chosen[rule.key] = value
         return chosen
@@ -316,7 +314,7 @@ class IdiotGame(Game):
     ) -> Self:
         cls.check_player_count(players)
         if (seed is None) == (deal is None):
-            raise ValueError("IdiotGame.new needs exactly one of seed= or deal=.")
+            raise ValueError(_("IdiotGame.new needs exactly one of seed= or deal=."))
         game = cls(players, options or {})
         # The dealer passes to the left between games in a channel (see carry_out);
         # play starts with the player to the dealer's left.
@@ -564,86 +562,93 @@ class IdiotGame(Game):
 
     def why_not_your_turn(self, player: int) -> str:
         if player in self.removed:
-            return "You have left this game."
+            return _("You have left this game.")
         if player in self.finished:
-            return "You have already played out all your cards."
+            return _("You have already played out all your cards.")
         if self.phase == PHASE_SWAP:
-            return "You are ready: play starts when everyone else is ready too."
-        return "It is not your turn."
+            return _("You are ready: play starts when everyone else is ready too.")
+        return _("It is not your turn.")
 
     def why_illegal(self, player: int, action: Action) -> str:
         kind = action.kind
         if kind in ("pickup", "ready") and (action.cards or action.arg):
-            return f"'{kind}' takes no cards and no choice: just {'pick up' if kind == 'pickup' else 'say ready'}."
+            if kind == "pickup":
+                return _("'{kind}' takes no cards and no choice: just pick up.", kind=kind)
+            return _("'{kind}' takes no cards and no choice: just say ready.", kind=kind)
         if kind == "blind" and action.cards:
-            return "A face-down card is chosen by its position (1-3), not by naming it: nobody has seen it."
+            return _("A face-down card is chosen by its position (1-3), not by naming it: nobody has seen it.")
         if self.phase == PHASE_SWAP:
             if kind == "swap":
                 return self._why_bad_swap(player, action)
             if kind in ("play", "pickup", "blind"):
-                return "Play has not started yet: swap face-up cards with your hand, then press Ready."
-            return f"Idiot has no action called '{kind}': swap cards or say you are ready."
+                return _("Play has not started yet: swap face-up cards with your hand, then press Ready.")
+            return _("Idiot has no action called '{kind}': swap cards or say you are ready.", kind=kind)
         if kind in ("swap", "ready"):
-            return "The swap phase is over: cards can only be exchanged before play starts."
+            return _("The swap phase is over: cards can only be exchanged before play starts.")
         stage = self.stage(player)
         if kind == "play":
             return self._why_bad_play(player, action, stage)
         if kind == "pickup":
             if not self.pile:
-                return "The pile is empty, so there is nothing to pick up: start a new pile with any card."
+                return _("The pile is empty, so there is nothing to pick up: start a new pile with any card.")
             if stage == STAGE_FACE_DOWN:
-                return "You play your face-down cards blind: turn one over (it is picked up with the pile if it cannot be played)."
+                return _("You play your face-down cards blind: turn one over (it is picked up with the pile if it cannot be played).")
             example = self._play_actions(player)[0].cards[0].display()
-            return f"You can still play (for example {example}), so you cannot pick up the pile."
+            return _("You can still play (for example {card}), so you cannot pick up the pile.", card=example)
         if kind == "blind":
             if stage != STAGE_FACE_DOWN:
-                where = "hand" if stage == STAGE_HAND else "face-up cards"
-                return f"You still have cards in your {where}: play those before turning a face-down card."
-            positions = self._face_down_positions(player)
-            return (
-                f"There is no face-down card at position '{action.arg}': choose "
-                + " or ".join(str(p) for p in positions)
-                + "."
-            )
-        return f"Idiot has no action called '{kind}': play cards, pick up the pile or turn a face-down card."
+                if stage == STAGE_HAND:
+                    return _("You still have cards in your hand: play those before turning a face-down card.")
+                return _("You still have cards in your face-up cards: play those before turning a face-down card.")
+            # Translators: between the positions a player may choose ("1 or 3").
+            choices = _(" or ").join(str(p) for p in self._face_down_positions(player))
+            return _("There is no face-down card at position '{arg}': choose {positions}.", arg=action.arg, positions=choices)
+        return _("Idiot has no action called '{kind}': play cards, pick up the pile or turn a face-down card.", kind=kind)
 
     def _why_bad_swap(self, player: int, action: Action) -> str:
         if len(action.cards) != 2 or action.arg:
-            return "A swap names two cards: one of your face-up cards, then one card from your hand."
+            return _("A swap names two cards: one of your face-up cards, then one card from your hand.")
         up, held = action.cards
         if up not in self.face_up[player]:
-            return f"{up.display()} is not one of your face-up cards."
+            return _("{card} is not one of your face-up cards.", card=up.display())
         if held not in self.hands[player]:
-            return f"{held.display()} is not in your hand."
-        return f"Swapping {up.display()} for an equal card changes nothing."
+            return _("{card} is not in your hand.", card=held.display())
+        return _("Swapping {card} for an equal card changes nothing.", card=up.display())
 
     def _why_bad_play(self, player: int, action: Action, stage: str) -> str:
         if stage == STAGE_FACE_DOWN:
-            return "Your face-down cards are played blind: choose a position to turn over."
+            return _("Your face-down cards are played blind: choose a position to turn over.")
         if not action.cards or action.arg:
-            return "Choose at least one card to play (and nothing else)."
+            return _("Choose at least one card to play (and nothing else).")
         ranks = {c.rank for c in action.cards}
         if len(ranks) > 1:
-            shown = " and ".join(c.display() for c in action.cards[:2])
-            return f"Cards played together must all have the same value: {shown} differ."
+            first, second = (c.display() for c in action.cards[:2])
+            return _("Cards played together must all have the same value: {first} and {second} differ.", first=first, second=second)
         stage_cards = self._stage_cards(player)
         missing = Counter(action.cards) - Counter(stage_cards)
         if missing:
             card = next(iter(missing))
             if stage == STAGE_HAND and card in self.face_up[player]:
-                return f"{card.display()} is face up on the table: play the cards in your hand first."
-            where = "hand" if stage == STAGE_HAND else "face-up cards"
-            extra = " (you hold fewer copies)" if card in stage_cards else ""
-            return f"{card.display()} is not in your {where}{extra}."
+                return _("{card} is face up on the table: play the cards in your hand first.", card=card.display())
+            fewer = card in stage_cards
+            if stage == STAGE_HAND:
+                if fewer:
+                    return _("{card} is not in your hand (you hold fewer copies).", card=card.display())
+                return _("{card} is not in your hand.", card=card.display())
+            if fewer:
+                return _("{card} is not in your face-up cards (you hold fewer copies).", card=card.display())
+            return _("{card} is not in your face-up cards.", card=card.display())
         card = action.cards[0]
         top = self.top_card()
         if top is not None and not self.can_play_rank(card.rank):
-            return (
-                f"{card.display()} is lower than the {top.display()} on the pile: play "
-                f"{'an' if top.rank in (Rank.ACE, Rank.EIGHT) else 'a'} {_rank_word(top.rank)} or higher, a 2 or a 10"
-                + (", or pick up the pile." if not self._play_actions(player) else ".")
-            )
-        return f"You cannot play {card.display()} now."
+            if not self._play_actions(player):
+                return _(
+                    "{card} is lower than the {top} on the pile: play {rank} or higher, a 2 or a 10, or pick up the pile.",
+                    card=card.display(), top=top.display(), rank=rank_with_article(top.rank),
+                )
+            return _("{card} is lower than the {top} on the pile: play {rank} or higher, a 2 or a 10.",
+                     card=card.display(), top=top.display(), rank=rank_with_article(top.rank))
+        return _("You cannot play {card} now.", card=card.display())
 
     # -- moves -----------------------------------------------------------------------
 

@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
+import pytest
+
+from bot.engine import Action, RuleError
 from bot.i18n import PSEUDO_CLOSE, PSEUDO_OPEN
 
 _INNERMOST = re.compile(f"{re.escape(PSEUDO_OPEN)}[^{PSEUDO_OPEN}{PSEUDO_CLOSE}]*{re.escape(PSEUDO_CLOSE)}")
@@ -40,3 +44,26 @@ def english_words(text: str, allowed: Iterable[str] = ()) -> list[str]:
     for phrase in sorted(set(allowed), key=len, reverse=True):
         rest = re.sub(rf"(?<![A-Za-z]){re.escape(phrase)}(?![A-Za-z])", " ", rest, flags=re.IGNORECASE)
     return list(dict.fromkeys(_WORD.findall(rest)))
+
+
+def untranslated_words(text: str, allowed: Iterable[str] = ()) -> list[str]:
+    """Every English word outside ``⟦…⟧`` (repeats included), other than ``allowed``."""
+    keep = {word.lower() for word in allowed}
+    return [word for word in _WORD.findall(outside_catalog(text)) if word.lower() not in keep]
+
+
+def assert_all_translated(texts: Iterable[str], allowed: Iterable[str] = ()) -> None:
+    """Fail naming each text that shows an English word outside the brackets."""
+    allowed = list(allowed)
+    offenders = {text: words for text in texts if (words := english_words(text, allowed))}
+    assert not offenders, f"words that did not go through the catalog: {offenders}"
+
+
+def refusal(game: Any, player: int, action: Action) -> str:
+    """The sentence ``game`` refuses ``action`` with, in the current language; the
+    refusal must leave the game exactly as it was."""
+    before = game.to_json()
+    with pytest.raises(RuleError) as caught:
+        game.apply(player, action)
+    assert game.to_json() == before
+    return str(caught.value)

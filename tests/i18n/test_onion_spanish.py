@@ -104,7 +104,7 @@ def test_a_showdown_explains_hands_in_spanish_and_keeps_the_hand_names():
     assert "Cartas especiales en la mesa\nQ♠✦ the Lady, K⚔✦ Death" in board
     assert final.startswith("🏆 <@3> ganó la ronda de Cripple Mr Onion en el enfrentamiento "
                             "(six-card onion, broken flush). Superados: ")
-    assert "Seat 3 · Cy · Menor · gana · six-card onion, broken flush" in labels
+    assert "Asiento 3 · Cy · Menor · gana · six-card onion, broken flush" in labels
     # The state keeps the English explanation whatever language the mover spoke.
     assert all("sin usar" not in entry["explanation"] for entry in game.observation(None)["showdown"])
 
