@@ -120,6 +120,12 @@ _servers: dict[int, str] = {}
 _readers: dict[int, str] = {}
 
 
+def forget_languages() -> None:
+    """Forget every server's and person's language (a front end starting afresh)."""
+    _servers.clear()
+    _readers.clear()
+
+
 def set_server_language(guild_id: int, lang: str | None) -> None:
     _servers[guild_id] = pick(lang)
 

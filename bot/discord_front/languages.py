@@ -56,6 +56,12 @@ async def load_server(client: discord.Client, settings: GuildSettings, guild_id:
     return i18n.server_language(guild_id)
 
 
+def reset() -> None:
+    """A bot starting: nothing known yet about any server's or person's language."""
+    _loaded.clear()
+    i18n.forget_languages()
+
+
 def forget_server(guild_id: int) -> None:
     """The server changed its language or its preferred locale: read it again next time."""
     _loaded.discard(guild_id)
