@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot import guard, mentions
 from bot.bus import bus_for
+from bot.discord_front import languages
 from bot.config import ConfigError, Settings
 from bot.core.games import GameRegistry
 from bot.tables import TableManager
@@ -99,6 +100,7 @@ class _Deckhand:
 
     async def setup_hook(self) -> None:
         self.setup_started = True
+        languages.reset()
         mentions.default_on_every_edit(self)
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         if not self.settings.database_url:
@@ -142,6 +144,10 @@ class _Deckhand:
             log.exception("Restoring unfinished tables failed")
             return
         log.info("Restored %d unfinished table(s)", restored)
+
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        if before.preferred_locale != after.preferred_locale:
+            languages.forget_server(after.id)  # "auto" follows the new locale from the next message
 
     async def sync_commands(self) -> None:
         """Register the slash commands with Discord. A refusal (a 400 naming a field) or

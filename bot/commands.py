@@ -14,6 +14,8 @@ from bot.core import computer
 from bot.core.games import GameSpec
 from bot.gamecog import PlatformCog
 from bot.guard import clip
+from bot import i18n
+from bot.discord_front import languages
 from bot.i18n import N_
 from bot.translator import with_numbers
 from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, until_restored
@@ -146,7 +148,7 @@ class Platform(PlatformCog):
             names = ", ".join(s.key for s in self.bot.games)  # type: ignore[attr-defined]
             await guard.answer(interaction, f"I don't know a game called '{clip(game, 60)}'. Try one of: {names}.")
             return
-        chunks = _chunk(spec.rules_text(), RULES_CHUNK)
+        chunks = _chunk(spec.rules_text(i18n.language()), RULES_CHUNK)
         await interaction.response.send_message(chunks[0], ephemeral=True)
         for chunk in chunks[1:8]:
             await interaction.followup.send(chunk, ephemeral=True)
@@ -380,6 +382,30 @@ class Platform(PlatformCog):
             "on": "New games will show card pictures on the board. Games already running keep theirs.",
             "off": "New games will show their board as text only. Games already running keep theirs.",
         }, "card pictures")
+
+    @settings.command(name="language", description=N_("The language of this server's boards, lobbies and results (Manage Server)."))
+    @app_commands.choices(language=[
+        app_commands.Choice(name=N_("auto: the server's preferred locale, else English"), value=languages.AUTO),
+        *(app_commands.Choice(name=f"{code}: {i18n.LANGUAGE_NAMES[code]}", value=code) for code in i18n.LANGUAGES),
+    ])
+    async def settings_language(self, interaction: discord.Interaction, language: str) -> None:
+        assert interaction.guild_id is not None
+        sentences = {code: N_("New lobbies, boards and results on this server will be in {language}. Each player's own hand "
+                              "and answers follow their Discord language.") for code in i18n.LANGUAGES}
+        sentences[languages.AUTO] = N_("This server's boards, lobbies and results will follow its preferred locale "
+                                       "({language} now). Each player's own hand and answers follow their Discord language.")
+        if not self._is_manager(interaction):
+            await guard.answer(interaction, i18n._("Only members with Manage Server can change the server's language."))
+            return
+        if language not in sentences:
+            await guard.answer(interaction, i18n._("'{given}' is not a language here: use {choices}; nothing changed.",
+                                                   given=clip(language, 40), choices=", ".join(sentences)))
+            return
+        async with self.tables.storage.transaction(interaction.guild_id) as db:
+            await repos.set_guild_setting(db, "language", language)
+        languages.forget_server(interaction.guild_id)
+        now = await languages.load_server(interaction.client, self.tables.guild_settings, interaction.guild_id)
+        await guard.answer(interaction, i18n._(sentences[language], language=i18n.LANGUAGE_NAMES.get(now, now)))
 
     settings_house_rule.autocomplete("game")(_game_autocomplete)
 

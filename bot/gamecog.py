@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import guard
+from bot.discord_front import languages
 from bot.core.games import GameSpec
 from bot.i18n import N_
 
@@ -25,6 +26,11 @@ class AnswersCommandErrors:
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await guard.answer_command_error(interaction, error)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Runs before each of the cog's slash commands: answers in the user's language."""
+        await languages.enter(interaction)
+        return True
 
 
 class PlatformCog(AnswersCommandErrors, commands.Cog):

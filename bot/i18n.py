@@ -31,9 +31,11 @@ them into a translated sentence through a ``{placeholder}``.
 from __future__ import annotations
 
 import contextvars
+import functools
+import inspect
 import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
@@ -106,6 +108,98 @@ def using(lang: str | None) -> Iterator[str]:
         yield _current.get()
     finally:
         _current.reset(token)
+
+
+# ---------------------------------------------------------------- whose language
+
+#: Each server's language, resolved (a front end sets it: Discord from /settings language
+#: or the server's preferred locale). What everyone at a table reads is in it.
+_servers: dict[int, str] = {}
+#: Each person's language, as last seen (Discord: their client's, on each interaction).
+#: What only they read is in it; someone not seen yet reads their server's.
+_readers: dict[int, str] = {}
+
+
+def forget_languages() -> None:
+    """Forget every server's and person's language (a front end starting afresh)."""
+    _servers.clear()
+    _readers.clear()
+
+
+def set_server_language(guild_id: int, lang: str | None) -> None:
+    _servers[guild_id] = pick(lang)
+
+
+def server_language(guild_id: int | None) -> str:
+    return _servers.get(guild_id, ENGLISH) if guild_id is not None else ENGLISH
+
+
+def remember_reader(user_id: int, lang: str | None) -> str:
+    """Note the language a person reads (from their latest interaction) and return it."""
+    found = pick(lang)
+    _readers[user_id] = found
+    return found
+
+
+def reader_language(user_id: int | None, guild_id: int | None) -> str:
+    if user_id is not None and user_id in _readers:
+        return _readers[user_id]
+    return server_language(guild_id)
+
+
+def _table_in(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The table a decorated method works on: its first argument (after ``self``) that
+    has a ``record`` and a ``guild_id``."""
+    for value in (*args[1:], *kwargs.values()):
+        if hasattr(value, "record") and hasattr(value, "guild_id"):
+            return value
+    return None
+
+
+def _table_guild(args: tuple[Any, ...], kwargs: dict[str, Any]) -> int | None:
+    return getattr(_table_in(args, kwargs), "guild_id", None)
+
+
+def for_everyone(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a method ``(self, table, ...)`` that writes what everyone at the table
+    reads (a board, a lobby, a notice, a log line): it runs in the server's language."""
+    if inspect.iscoroutinefunction(function):
+        @functools.wraps(function)
+        async def run_async(*args: Any, **kwargs: Any) -> Any:
+            with using(server_language(_table_guild(args, kwargs))):
+                return await function(*args, **kwargs)
+        return run_async
+
+    @functools.wraps(function)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with using(server_language(_table_guild(args, kwargs))):
+            return function(*args, **kwargs)
+    return run
+
+
+def for_reader(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a method ``(self, table, user, ...)`` that writes what only ``user``
+    reads (their hand): it runs in that person's language."""
+    def language_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+        table = _table_in(args, kwargs)
+        user = kwargs.get("user")
+        if user is None and table is not None and table in args:
+            after = args[args.index(table) + 1:]
+            user = after[0] if after and isinstance(after[0], int) else None
+        return reader_language(user, getattr(table, "guild_id", None))
+
+    if inspect.iscoroutinefunction(function):
+        @functools.wraps(function)
+        async def run_async(*args: Any, **kwargs: Any) -> Any:
+            with using(language_of(args, kwargs)):
+                return await function(*args, **kwargs)
+        return run_async
+
+    @functools.wraps(function)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with using(language_of(args, kwargs)):
+            return function(*args, **kwargs)
+    return run
 
 
 # ---------------------------------------------------------------- catalogs

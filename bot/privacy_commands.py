@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_front import languages
 from bot import guard, privacy
 from bot.gamecog import PlatformCog
 from bot.i18n import N_
@@ -61,6 +62,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:forg
         return cls(int(match["g"]), int(match["u"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        await languages.enter(interaction)
         if not await guard.component_allowed(interaction, self.guild_id):
             return False
         if interaction.guild_id is None:

@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import i18n
 from bot import ratings, sessions, views, votes
 from bot.core import computer
 from bot.engine import Event, Game
@@ -352,6 +353,7 @@ class Publisher:
                 for message_id, live in copies.items() if now_ts() - live.since <= LIVE_HAND_SECONDS]
 
 
+    @i18n.for_reader
     async def _update_live_hand(self, table: Table, user: int) -> bool:
         """Edit the player's open hand through its token. True when that is their notice
         (edited, and they clicked it within ``LOOKING_SECONDS``); False when they must be
@@ -385,6 +387,7 @@ class Publisher:
         async with self.manager.storage.reading(table.guild_id) as db:
             return await repos.get_user_setting(db, user, "pictures", "on") != "off"
 
+    @i18n.for_reader
     async def hand_picture(self, table: Table, user: int) -> tuple[bytes, str] | None:
         """The player's own cards and their alt text, drawn off the event loop from rows
         built from that player's observation only (no other player's hidden card is an
@@ -404,6 +407,7 @@ class Publisher:
             log.exception("Could not draw the hand picture at table %s; showing text only", table.id)
             return None
 
+    @i18n.for_reader
     async def hand_message(self, table: Table, user: int, *, notice: str = "", page: int = 0, dm: bool = False, status: bool = True) -> HandMessage:
         """The hand as sent or edited everywhere (Show hand, a move's answer, the live
         hand, the DM): the text of ``_hand_payload``, the picture of the player's own
@@ -428,6 +432,7 @@ class Publisher:
 
     # ------------------------------------------------------------------ DM hands
 
+    @i18n.for_reader
     async def send_dm_hand(self, table: Table, user: int, *, notice: str = "") -> discord.Message | None:
         """A new DM with the hand (so Discord notifies), the previous one cut to a line.
         None when the DM could not be sent (then ``dm_closed`` says so)."""
@@ -500,6 +505,7 @@ class Publisher:
         thread's mention: a thread is named after its game, so that read twice."""
         return f"[{table.spec.title} #{table.id}](https://discord.com/channels/{table.guild_id}/{table.record.place}): "
 
+    @i18n.for_reader
     async def refresh_dm_hand(self, table: Table, user: int) -> discord.PartialMessage | None:
         """Edit the player's latest DM hand in place (Show hand in the channel)."""
         previous = table.record.publish.get("dm", {}).get(str(user))
@@ -518,6 +524,7 @@ class Publisher:
 
     # ------------------------------------------------------------------ the board
 
+    @i18n.for_everyone
     def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", pinging: Sequence[int] = ()) -> tuple[str | None, discord.Embed, discord.ui.View | None]:
         state = table.state
         assert state is not None
@@ -549,6 +556,7 @@ class Publisher:
             view = views.table_view(table.guild_id, table.id)
         return content, embed, view
 
+    @i18n.for_everyone
     def board_message(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", image: str | None = None, pinging: Sequence[int] = ()) -> dict[str, Any]:
         """Keyword arguments for sending or editing the board: an embed, or (the
         server's layout setting, fixed at Start) a Components V2 layout of the same text.
@@ -563,6 +571,7 @@ class Publisher:
         buttons = list(view.children) if view is not None else []
         return {"view": layout_view(embed, content=content, buttons=buttons, image=image)}
 
+    @i18n.for_everyone
     async def table_picture(self, table: Table) -> tuple[bytes, str] | None:
         """The public card picture and its alt text, drawn off the event loop from rows
         built from the spectator observation only (so no hidden card can be an input of
@@ -636,6 +645,7 @@ class Publisher:
             table.show_task = asyncio.create_task(self._show_rounds(table), name=f"deckhand-show-{table.guild_id}-{table.id}")
         return table.show_task
 
+    @i18n.for_everyone
     async def _show_rounds(self, table: Table) -> None:
         while table.pending_show is not None:
             async with table.showing:
@@ -652,6 +662,7 @@ class Publisher:
             if pending.tell:
                 await self.manager._tell_others(table)  # after showing: the owner reloads the new message ids too
 
+    @i18n.for_everyone
     async def publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None, note: str = "") -> None:
         """Tell each newly current player (live hand edit or DM), then edit the board, or
         post it anew mentioning those who could not be told another way (see the top of
@@ -760,6 +771,7 @@ class Publisher:
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**hand.edit())
 
+    @i18n.for_everyone
     def cancelled_board(self, table: Table, embed: discord.Embed, note: str) -> dict[str, Any]:
         """Keyword arguments for the board's last edit when a game is cancelled: the turn
         line replaced by the note, no buttons, no picture (in the table's layout)."""
@@ -792,6 +804,7 @@ class Publisher:
             with contextlib.suppress(discord.HTTPException):
                 await self.place(table).get_partial_message(old["id"]).delete()
 
+    @i18n.for_reader
     async def _notify_hand(self, table: Table, user: int) -> bool:
         """Tell a newly current player through their hand. True when that reached them
         (a live hand they are looking at, or a new DM); False: they must be pinged."""
@@ -801,6 +814,7 @@ class Publisher:
             return await self._update_live_hand(table, user)  # hands fall back to ephemeral
         return await self.send_dm_hand(table, user) is not None  # its status line says "Your move."
 
+    @i18n.for_everyone
     def final_line(self, table: Table) -> str:
         """The parent message at the end: the result, where it was played, where it went."""
         assert table.state is not None

@@ -35,6 +35,7 @@ from bot.engine import Control
 from bot import guard as _guard
 from bot.guard import answer as _answer
 from bot.guard import answer_failure as _answer_failure
+from bot.discord_front import languages
 
 if TYPE_CHECKING:
     from bot.tables import TableManager
@@ -65,6 +66,7 @@ class _Guarded:
     guild_id: int
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        await languages.enter(interaction)  # the clicker's language, before any answer
         return await _guard.component_allowed(interaction, self.guild_id)
 
 
@@ -226,6 +228,7 @@ async def on_modal_submit(interaction: discord.Interaction) -> None:
     if match is None:
         return
     try:
+        await languages.enter(interaction)
         if not await _guard.component_allowed(interaction, int(match["g"])):
             return  # the server boundary first, as for every component
         text = _field_value(data.get("components"), AMOUNT_FIELD) or ""

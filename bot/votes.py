@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import i18n
 from bot import guard, views
 from bot.ballots import Ballot, Choice
 from bot.engine import Event, RuleError
@@ -115,6 +116,7 @@ def _shown(ballot: Ballot, deadline: float | None) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
+@i18n.for_everyone
 async def sync(publisher: Publisher, table: Table, events: Sequence[Event] = (), *, interaction: discord.Interaction | None = None) -> bool:
     """Post, edit and close the table's vote messages after a move. With
     ``interaction`` (a click on a vote message), that message is updated by the

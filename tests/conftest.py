@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot import guard
+from bot.discord_front import languages
 from bot.app import EXTENSIONS, DeckhandBot
 from bot.config import Settings
 from storage.db import Storage
@@ -173,3 +174,12 @@ def _a_fresh_measure_of_the_loop(monkeypatch):
     a fresh measure and no threshold; the overload tests set the production one."""
     monkeypatch.setattr(guard, "_TURN", guard._Turn())
     monkeypatch.setattr(guard, "BEHIND_AFTER", float("inf"))
+
+
+@pytest.fixture(autouse=True)
+def _no_language_known_yet():
+    """Which language each server and person reads is kept per process; SimCord gives
+    servers the same ids from test to test."""
+    languages.reset()
+    yield
+    languages.reset()

@@ -105,11 +105,17 @@ class GameSpec:
         package = self.rules_package
         return f"{package.replace('.', '/')}/{RULES_FILE}" if package else RULES_FILE
 
-    def rules_text(self) -> str:
+    def rules_text(self, lang: str = "en") -> str:
+        """The rules text in ``lang`` when it is translated (``rules.<lang>.md`` beside
+        ``rules.md``), else in English."""
         try:
             if not self.rules_package:
                 raise FileNotFoundError(RULES_FILE)
-            return resources.files(self.rules_package).joinpath(RULES_FILE).read_text(encoding="utf-8")
+            folder = resources.files(self.rules_package)
+            translated = folder.joinpath(RULES_FILE.replace(".md", f".{lang}.md"))
+            if lang != "en" and translated.is_file():
+                return translated.read_text(encoding="utf-8")
+            return folder.joinpath(RULES_FILE).read_text(encoding="utf-8")
         except (OSError, ImportError, TypeError, ValueError):
             return f"The rules text for {self.title} is missing from this installation ({self.rules_location})."
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot import i18n
 from bot.core import computer, sessions
 from bot.core.clock import Clock
 from bot.core.games import GameSpec
@@ -134,6 +135,7 @@ class Lobby:
         await self.save(table, players=players, seat_choices=seat_choices, host_id=host)
         return False
 
+    @i18n.for_everyone
     async def begin(self, table: Table, by: int, seed: str) -> frozenset[int]:
         """The host starts the game from the lobby, dealt from ``seed``. Returns who
         must act first. The row is saved as playing, its first deadline set."""

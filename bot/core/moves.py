@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot import i18n
 from bot import ratings
 from bot.core import computer
 from bot.core.computer import seated
@@ -88,6 +89,7 @@ class Moves:
             away_move.committed(table)
         return outcome
 
+    @i18n.for_everyone
     async def remove(self, table: Table, user: int, *, source: str) -> Outcome:
         """A player leaves a running game, or is removed (caller holds the lock)."""
         if await self.sync.sync(table):
@@ -99,6 +101,7 @@ class Moves:
         table.record.recent = [*table.record.recent, *computer.seat_lines(events)]  # committed with the move
         return await self.commit(table, [(user, action)], events, checkpoint, source)
 
+    @i18n.for_everyone
     async def commit(
         self, table: Table, moves: Sequence[tuple[int, Action]], events: list[Event], checkpoint: Checkpoint, source: str,
     ) -> Outcome:

@@ -49,3 +49,10 @@ class GuildSettings:
         """Per server: each game in its own thread (the default), or in the channel."""
         async with self.storage.reading(guild_id) as db:
             return await repos.get_guild_setting(db, "threads", "on") != "off"
+
+    async def language(self, guild_id: int) -> str:
+        """Per server: the language everyone at its tables reads ("auto", the default,
+        means the server's preferred locale; the front end resolves it)."""
+        async with self.storage.reading(guild_id) as db:
+            value = await repos.get_guild_setting(db, "language", "auto")
+        return value if isinstance(value, str) else "auto"

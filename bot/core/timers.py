@@ -10,6 +10,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot import i18n
 from bot.core import computer
 from bot.core.clock import Clock
 from bot.core.moves import Checkpoint, Moves, Outcome, SaveFailed, Stale
@@ -83,6 +84,7 @@ class Timers:
             closed = await self.close_if_only_computers(table, outcome)
         await self.after_leaving(table, outcome, closed)
 
+    @i18n.for_everyone
     async def expire_turn(self, table: Table) -> Outcome | None:
         """Apply the game's default action for everyone who let the timer run out;
         remove players after too many expiries in a row. Caller holds the lock."""

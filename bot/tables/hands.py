@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from bot import i18n
 from bot import views
 from bot.publish import final_text, mentions, ping_task, play_again, table_unit
 from bot.core.table import Table
@@ -67,6 +68,7 @@ class HandsMixin:
         async with self.storage.transaction(table.guild_id) as db:
             await repos.update_table(db, table.id, now=now_ts(), publish=table.record.publish)
 
+    @i18n.for_reader
     def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True) -> tuple[str, discord.Embed, discord.ui.View]:
         state = table.state
         assert state is not None

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot import i18n
 from bot import guard, views
 from bot.core import computer
 from bot.core.games import GameSpec
@@ -73,6 +74,7 @@ class LobbyMixin:
             async with self.storage.transaction(guild_id) as db:
                 await repos.update_table(db, table.id, now=now_ts(), lobby_message_id=message.id)
 
+    @i18n.for_everyone
     def _lobby_embed(self, table: Table, note: str = "") -> discord.Embed:
         spec, record = table.spec, table.record
         low, high = _table_size(table)
@@ -189,6 +191,7 @@ class LobbyMixin:
     async def _save_lobby(self, table: Table, **columns: Any) -> None:
         await self.lobby.save(table, **columns)
 
+    @i18n.for_everyone
     async def _refresh_lobby(self, interaction: discord.Interaction, table: Table, note: str = "") -> None:
         embed = self._lobby_embed(table, note)
         view = views.lobby_view(table.guild_id, table.id, table.spec.seat_choices, computers=computer.has_ai(table.spec.key)) if table.status == "lobby" else None
@@ -280,10 +283,12 @@ class LobbyMixin:
         """Persist a closed table and forget it (caller holds the lock)."""
         await self.lobby.close(table, status)
 
+    @i18n.for_everyone
     async def _edit_table_closed(self, table: Table, note: str) -> None:
         async with table.showing:  # after any round of the show task under way (it then stops)
             await self._show_table_closed(table, note)
 
+    @i18n.for_everyone
     async def _show_table_closed(self, table: Table, note: str) -> None:
         if table.record.message_id is None or table.state is None:
             return

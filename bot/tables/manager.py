@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot import i18n
 from bot import guard, votes
 from bot.bus import Bus, LocalBus
 from bot.config import Settings
@@ -102,6 +103,7 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         and restore are this process's job."""
         return self.settings is None or self.settings.owns(guild_id)
 
+    @i18n.for_everyone
     async def computer_said(self, table: Table, seat: int, text: str) -> None:
         """A computer's words go where a person's typed words are: a message of its own in
         the game's place (a thread, or the channel), not only the board's short log."""

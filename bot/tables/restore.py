@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot import guard
+from bot.discord_front import languages
 from bot.engine import Game
 from bot.core.games import GameSpec
 from bot.core.restore import load_state
@@ -116,6 +117,8 @@ class RestoreMixin:
             await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new lobby."), allowed_mentions=quiet)
 
     async def _restore(self, guild_id: int, record: TableRecord, *, announce: bool = True) -> bool:
+        # Timers and computers may show the table before anyone there clicks again.
+        await languages.load_server(self.bot, self.guild_settings, guild_id)
         spec = self.games.get(record.game)
         if spec is None and not announce:
             return False

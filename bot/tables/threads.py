@@ -30,6 +30,7 @@ from typing import Any
 
 import discord
 
+from bot import i18n
 from bot import guard
 from bot.core.table import RECENT_LINES, Table
 from bot.discord_front.common import now_ts
@@ -100,6 +101,7 @@ class ThreadsMixin:
 
     # ------------------------------------------------------------------ the board refused
 
+    @i18n.for_everyone
     async def _board_refused(self, table: Table, error: discord.HTTPException, *, final: bool = False) -> bool:
         """Called by the publisher when Discord refused the board. True when it was the
         thread (gone or closed) and has been dealt with here: no ordinary retry."""
@@ -128,6 +130,7 @@ class ThreadsMixin:
 
     # ------------------------------------------------------------------ deleted
 
+    @i18n.for_everyone
     async def _thread_gone(self, table: Table) -> None:
         """The table's thread no longer exists (caller holds the lock, or publishes)."""
         record = table.record
@@ -179,6 +182,7 @@ class ThreadsMixin:
             return
         await self._edit_lobby_message(table, self._lobby_embed(table), None)  # no longer "In play in <#thread>"
 
+    @i18n.for_everyone
     async def _end_homeless(self, table: Table, why: str) -> None:
         """A game with nowhere to be played: closed with its state kept in its row, and
         said where it can be (the lobby message in the parent, open hands)."""
@@ -188,6 +192,7 @@ class ThreadsMixin:
             await self.publisher.close_hands(table, f"{table.spec.title} #{table.id} ended. {why}")
         await self._edit_lobby_message(table, self._lobby_embed(table, why), None)
 
+    @i18n.for_everyone
     async def _say_in_parent(self, table: Table, text: str) -> None:
         channel = self.bot.get_partial_messageable(table.record.channel_id, guild_id=table.guild_id)
         try:
@@ -243,6 +248,7 @@ class ThreadsMixin:
         permissions = parent.permissions_for(me)
         return permissions.manage_threads or (not locked and permissions.send_messages_in_threads)
 
+    @i18n.for_everyone
     async def _thread_closed(self, table: Table, *, locked: bool, refused: bool = False) -> None:
         """Reopen the thread if the bot may, else pause the game (caller holds the lock,
         or publishes). ``refused``: the board was refused (it still has to be shown)."""
@@ -264,6 +270,7 @@ class ThreadsMixin:
                 return
         await self._pause(table, locked=locked)
 
+    @i18n.for_everyone
     async def _pause(self, table: Table, *, locked: bool) -> None:
         record = table.record
         record.publish["paused"] = {"since": now_ts(), "locked": locked}
@@ -292,6 +299,7 @@ class ThreadsMixin:
         record.obligations = {key: [player, float(deadline) + shift] for key, (player, deadline) in record.obligations.items()}
         return True
 
+    @i18n.for_everyone
     async def _resume(self, table: Table) -> None:
         """The thread was reopened: timers again, and the board brought up to date there."""
         if not self._unpause(table):
