@@ -1,7 +1,7 @@
 """``python -m bot`` (or the ``deckhand`` console script): run Deckhand.
 
 ``python -m bot quarantine <guild_id>`` sets aside a server's database file that
-cannot be read (see Troubleshooting in the README); the server then starts afresh.
+cannot be read (see docs/owners/troubleshooting.md); the server then starts afresh.
 
 ``python -m bot purge <guild_id>`` deletes everything kept for a server at once (its
 SQLite file, or its rows in PostgreSQL), without waiting for the grace period after the
@@ -15,7 +15,7 @@ servers' SQLite files under DATA_DIR into the PostgreSQL database of DATABASE_UR
 against computer players (``bot/terminal/``): it needs no Discord, so this module
 imports discord.py only once it is running the bot (``--help`` and ``play`` never do).
 
-Exit codes (README, Configure): 0 stopped, 1 an unexpected error (with its traceback),
+Exit codes (docs/owners/configuration.md): 0 stopped, 1 an unexpected error (with its traceback),
 2 something the owner must fix first, said in one sentence on stderr. The database and
 the data directory are checked before connecting to Discord; Discord unreachable at
 start is retried, not an exit.
@@ -120,7 +120,7 @@ def failure_sentence(error: BaseException) -> str | None:
         if error.code == 4014:
             return INTENT_HELP[0].upper() + INTENT_HELP[1:]
         if error.code == 4011:
-            return "Discord requires this bot to use shards (it is in too many servers for one connection): set SHARD_COUNT (see Shards in the README)."
+            return "Discord requires this bot to use shards (it is in too many servers for one connection): set SHARD_COUNT (see docs/owners/postgresql.md)."
         if error.code == 4010:
             return "Discord refused the shard settings: check that SHARD_IDS lists numbers below SHARD_COUNT, and that SHARD_COUNT is the same in every process."
     return None

@@ -64,7 +64,7 @@ def claim_data_dir(data_dir: Path) -> None:
         os.close(fd)
         raise ConfigError(
             f"Another Deckhand process is already running on the data directory {data_dir}. Several processes cannot "
-            "share SQLite files: set DATABASE_URL to a PostgreSQL database for all of them (see Several processes in the README)."
+            "share SQLite files: set DATABASE_URL to a PostgreSQL database for all of them (see docs/owners/postgresql.md)."
         ) from None
     _DATA_DIR_LOCKS[path] = fd
 
@@ -168,7 +168,7 @@ class _Deckhand:
             log.error(
                 "Discord refused the slash commands for %s (HTTP %s %s, error code %s: %s). Starting anyway with the commands "
                 "Discord already has from the last sync that worked: commands added or changed since are missing until a sync "
-                "succeeds (see Troubleshooting in the README).", where, error.status, reason, error.code, body,
+                "succeeds (see docs/owners/troubleshooting.md).", where, error.status, reason, error.code, body,
             )
             return
         except (OSError, aiohttp.ClientError, asyncio.TimeoutError) as error:

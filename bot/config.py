@@ -19,7 +19,7 @@ class ConfigError(Exception):
     """A setting that stops the bot from starting; the message is one clear sentence."""
 
 
-#: The exit codes of ``python -m bot`` (README, Configure): 0 stopped, 1 an unexpected
+#: The exit codes of ``python -m bot`` (docs/owners/configuration.md): 0 stopped, 1 an unexpected
 #: crash (Python's own), 2 a setting to fix (restarting will not help; the systemd unit
 #: does not restart on it).
 EXIT_OK, EXIT_CRASH, EXIT_CONFIG = 0, 1, 2
@@ -100,7 +100,7 @@ class Settings:
                 raise ConfigError(
                     f"SHARD_IDS {','.join(map(str, shard_ids))} runs only some of the {shard_count} shards, so other "
                     "processes run the rest, and processes cannot share the SQLite files in DATA_DIR: "
-                    "set DATABASE_URL to a PostgreSQL database for all of them (see Several processes in the README)."
+                    "set DATABASE_URL to a PostgreSQL database for all of them (see docs/owners/postgresql.md)."
                 )
         return cls(
             token=token,

@@ -103,9 +103,9 @@ class StorageError(RuntimeError):
 class GuildDataUnreadable(StorageError):
     sentence = (
         "This server's saved data cannot be read (its database file is damaged), so I cannot do that. "
-        "The bot's owner should restore it from a backup; see Troubleshooting in the README."
+        "The bot's owner should restore it from a backup; see docs/owners/troubleshooting.md."
     )
-    remedy = "Restore the file from a backup, or set it aside with `python -m bot quarantine <server id>` (README, Troubleshooting)."
+    remedy = "Restore the file from a backup, or set it aside with `python -m bot quarantine <server id>` (docs/owners/troubleshooting.md)."
 
 
 class GuildDataReadOnly(StorageError):
