@@ -157,42 +157,70 @@ def _font(size: int, weight: int = 700, width: int = 100) -> ImageFont.FreeTypeF
     return ImageFont.load_default(size)
 
 
-# Text is measured, cut and rendered once per string: laying a label out again with
-# FreeType cost more than the rest of a picture (issue 22). The fonts are cached too, so
-# a font object is a stable key.
+# Text is measured, cut and rendered once per word: FreeType laying out a label of the
+# variable font again (1-7 ms, more than the rest of a picture) was most of a picture's
+# cost, and a move changes a label by a word or two (a count, whose turn). The fonts are
+# cached too, so a font object is a stable key.
 
 
 @lru_cache(maxsize=8192)
 def _text_width(font, text: str) -> int:
-    left, _, right, _ = font.getbbox(text)
+    if isinstance(font, ImageFont.FreeTypeFont) and "\n" not in text:
+        left, _, right, _ = _bbox(font, text, "ls")  # the vertical anchor moves no x
+    else:
+        left, _, right, _ = font.getbbox(text)
     return int(right - left)
 
 
 def _bbox(font, text: str, anchor: str) -> tuple[int, int, int, int]:
-    """``font.getbbox(text, anchor=anchor)``, from the rendering the text is drawn with
-    (the mask is exactly the box: tested), so a label is laid out once, not twice."""
+    """``font.getbbox(text, anchor=anchor)``, from the pieces the text is drawn with
+    (their masks span exactly that box: tested)."""
     if not isinstance(font, ImageFont.FreeTypeFont):
         return font.getbbox(text, anchor=anchor)
-    mask, (left, top) = _rendered(font, text, anchor)
-    return left, top, left + mask.size[0], top + mask.size[1]
+    pieces = _rendered(font, text, anchor)
+    return (min(dx for dx, _, _ in pieces), min(dy for _, dy, _ in pieces),
+            max(dx + mask.size[0] for dx, _, mask in pieces), max(dy + mask.size[1] for _, dy, mask in pieces))
 
 
 @lru_cache(maxsize=8192)
-def _rendered(font, text: str, anchor: str) -> tuple[Any, tuple[int, int]]:
-    """The text's antialiased mask and its offset from the anchor, as ``ImageDraw.text``
-    renders it for an RGB image (mode "L", whole-pixel position)."""
-    return font.getmask2(text, "L", anchor=anchor, start=(0.0, 0.0))
+def _rendered(font, text: str, anchor: str) -> tuple[tuple[int, int, Any], ...]:
+    """The text as ``ImageDraw.text`` renders it for an RGB image (mode "L", whole-pixel
+    position): antialiased masks, each with its offset from the anchor. Pillow's basic
+    layout puts each glyph at the sum of the advances before it, in whole pixels, and
+    a string's mask is its glyphs' masks together; so words on a baseline are rendered
+    once each and set at their pen positions, when those are whole pixels and the
+    words' masks do not meet (else the string is rendered whole). Tested against
+    ``draw.text`` and ``getbbox``."""
+    words = text.split(" ")
+    if anchor == "ls" and len(words) > 1 and all(words):
+        pieces, pen, space = [], 0.0, _advance(font, " ")
+        for word in words:
+            ((dx, dy, mask),) = _rendered(font, word, anchor)
+            if pen != int(pen) or (pieces and pieces[-1][0] + pieces[-1][2].size[0] > pen + dx):
+                break
+            pieces.append((int(pen) + dx, dy, mask))
+            pen += _advance(font, word) + space
+        else:
+            return tuple(pieces)
+    mask, (dx, dy) = font.getmask2(text, "L", anchor=anchor, start=(0.0, 0.0))
+    return ((dx, dy, mask),)
+
+
+@lru_cache(maxsize=8192)
+def _advance(font, text: str) -> float:
+    return font.getlength(text)
 
 
 def _draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font, fill, anchor: str) -> None:
     """``draw.text(xy, text, font=font, fill=fill, anchor=anchor)`` for one line on an RGB
-    image, from the cached rendering: the same call of Pillow's core, so the same pixels
-    (tested against ``draw.text``)."""
+    image, from the cached rendering: the same calls of Pillow's core, so the same
+    pixels (tested against ``draw.text``)."""
     if not isinstance(font, ImageFont.FreeTypeFont) or "\n" in text:
         draw.text(xy, text, font=font, fill=fill, anchor=anchor)
         return
-    mask, (dx, dy) = _rendered(font, text, anchor)
-    draw.draw.draw_bitmap((int(xy[0]) + dx, int(xy[1]) + dy), mask, draw.draw.draw_ink(fill))
+    ink = draw.draw.draw_ink(fill)
+    for dx, dy, mask in _rendered(font, text, anchor):
+        draw.draw.draw_bitmap((int(xy[0]) + dx, int(xy[1]) + dy), mask, ink)
 
 
 @lru_cache(maxsize=4096)

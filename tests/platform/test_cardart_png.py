@@ -158,8 +158,12 @@ def test_adler32_of_two_parts_combines_to_the_adler32_of_the_whole(first, second
     assert combined == zlib.adler32(first + second)
 
 
-@settings(max_examples=120, deadline=None)
-@given(st.text(max_size=40), st.sampled_from(["ls", "mm", "ms", "la"]),
+WORDS = st.sampled_from(["Seat", "2", "·", "Ann", "18", "cards", "to", "play", "Your", "face-down", "(only", "them)", "Jo",
+                         "Yves", "W", "ff", "…", "Zoë", "AV", "T.", "j", "Жанна", "Ñandú", "#12"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.text(max_size=40), st.lists(WORDS, min_size=1, max_size=9).map(" ".join)), st.sampled_from(["ls", "mm", "ms", "la"]),
        st.sampled_from([(cardart.LABEL_SIZE, 600), (cardart.TITLE_SIZE, 700), (cardart.COUNT_SIZE, 700)]),
        st.sampled_from([cardart.LABEL_INK, cardart.MUTED_INK, cardart.BACK]), st.integers(-5, 40), st.integers(-5, 40))
 def test_cached_text_draws_the_pixels_pillow_draws(text, anchor, font_spec, colour, x, y):
@@ -171,3 +175,14 @@ def test_cached_text_draws_the_pixels_pillow_draws(text, anchor, font_spec, colo
     ImageDraw.Draw(theirs).text((x, y), text, font=font, fill=colour, anchor=anchor)
     assert ours.tobytes() == theirs.tobytes()
     assert cardart._bbox(font, text, anchor) == font.getbbox(text, anchor=anchor)
+    left, _, right, _ = font.getbbox(text)
+    assert cardart._text_width(font, text) == right - left
+
+
+def test_a_label_is_drawn_from_its_words_rendered_once_each():
+    font = cardart._font(cardart.LABEL_SIZE, 600)
+    cardart._rendered.cache_clear()
+    assert len(cardart._rendered(font, "Seat 2 · Ann · 18 cards · to play", "ls")) == 10  # one piece a word
+    words = cardart._rendered.cache_info().currsize
+    cardart._rendered(font, "Seat 2 · Ann · 17 cards", "ls")  # one new word
+    assert cardart._rendered.cache_info().currsize == words + 2  # the label and "17"
