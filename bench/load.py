@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import logging
 import os
 import pstats
@@ -52,6 +53,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +64,8 @@ sys.path.insert(0, str(ROOT))
 import aiosqlite  # noqa: E402
 import discord  # noqa: E402
 import simcord  # noqa: E402
+from simcord import _runtime as sim_runtime  # noqa: E402
+from simcord import env as sim_env  # noqa: E402
 from simcord import interactions as sim_interactions  # noqa: E402
 from simcord.backend import serializers  # noqa: E402
 from simcord.http import router  # noqa: E402
@@ -100,19 +104,44 @@ class Meter:
     clicks: dict[int, Click] = field(default_factory=dict)  # interaction id -> click
     by_token: dict[str, Click] = field(default_factory=dict)
     simcord_cpu: float = 0.0
+    tracking_cpu: float = 0.0  # the part of simcord_cpu spent tracking the bot's callbacks and timers
     connections: int = 0
     done: asyncio.Event | None = None
     on_finish: Any = None
+    depth: int = 0  # SimCord's calls nest (a route schedules callbacks): only the outermost is timed
+
+    @contextmanager
+    def simcord(self, tracking: bool = False) -> Any:
+        """Charge the main thread's CPU inside to SimCord (once, however deeply nested)."""
+        if self.depth or threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        self.depth += 1
+        start = time.thread_time()
+        try:
+            yield
+        finally:
+            self.depth -= 1
+            spent = time.thread_time() - start
+            self.simcord_cpu += spent
+            if tracking:
+                self.tracking_cpu += spent
+
+    def charged(self, fn: Any) -> Any:
+        """``fn``, its main-thread CPU charged to SimCord's tracking."""
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self.simcord(tracking=True):
+                return fn(*args, **kwargs)
+
+        return wrapper
 
     def install(self) -> None:
         original = router.dispatch
-        main = threading.main_thread()
 
         def timed(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
-            on_main = threading.current_thread() is main
-            start = time.thread_time() if on_main else 0.0
             now = time.perf_counter()
-            try:
+            with self.simcord():
                 if path.startswith("/interactions/") and path.endswith("/callback"):
                     click = self.clicks.get(int(path.split("/")[2]))
                     if click is not None and click.answered is None:
@@ -126,11 +155,14 @@ class Meter:
                     if click is not None and click.deferred and click.finished is None:
                         self._finish(click, now)
                 return original(backend, method, path, **kwargs)
-            finally:
-                if on_main:
-                    self.simcord_cpu += time.thread_time() - start
 
         router.dispatch = timed
+        # SimCord wraps every callback and timer the bot schedules (to settle and to run
+        # virtual time; the loop's own call_soon inside is a few µs), and each timer that
+        # fires scans every task the bot owns: work production does not do. Patched
+        # before simcord.run binds them.
+        sim_runtime._track_callback = self.charged(sim_runtime._track_callback)
+        sim_env._wakes_recognized_wait = self.charged(sim_env._wakes_recognized_wait)
 
         connect = aiosqlite.connect
 
@@ -144,6 +176,37 @@ class Meter:
         click.finished = now
         if self.on_finish is not None:
             asyncio.get_running_loop().call_soon(self.on_finish, click)
+
+
+class GcMeter:
+    """The collector's passes: how many full (oldest-generation) passes, the CPU spent in
+    all passes, and the longest pass (wall time: the thread that collects holds the GIL,
+    so the event loop stands still that long; on a loaded machine it includes waiting
+    for a core)."""
+
+    def __init__(self) -> None:
+        self.full = 0
+        self.cpu = 0.0
+        self.longest = 0.0
+        self._began = (0.0, 0.0)
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = (time.perf_counter(), time.thread_time())
+            return
+        self.cpu += time.thread_time() - self._began[1]
+        self.longest = max(self.longest, time.perf_counter() - self._began[0])
+        self.full += info["generation"] == 2
+
+    def take(self) -> tuple[int, float, float]:
+        """(full passes, CPU seconds in all passes, longest pass in seconds) since the last take."""
+        out = (self.full, self.cpu, self.longest)
+        self.full, self.cpu, self.longest = 0, 0.0, 0.0
+        return out
+
+
+GC = GcMeter()
 
 
 def rss_bytes() -> int:
@@ -351,10 +414,12 @@ class Row:
     picture_cpu: float
     other_cpu: float
     simcord_cpu: float
+    tracking_cpu: float
     connections: int
     no_idle: int
     unanswered: int
     playing: int
+    gc: tuple[int, float, float] = (0, 0.0, 0.0)
 
 
 async def run_rate(env: Any, meter: Meter, tables: list[BenchTable], rate: float, seconds: float, rng: random.Random) -> Row:
@@ -379,8 +444,9 @@ async def run_rate(env: Any, meter: Meter, tables: list[BenchTable], rate: float
 
     meter.on_finish = finished
     no_idle = 0
+    GC.take()
     start_cpu, start_main, start_threads = time.process_time(), time.thread_time(), thread_cpu()
-    start_sim, start_conn = meter.simcord_cpu, meter.connections
+    start_sim, start_track, start_conn = meter.simcord_cpu, meter.tracking_cpu, meter.connections
     start = loop.time()
     due = start
     end = start + seconds
@@ -391,12 +457,11 @@ async def run_rate(env: Any, meter: Meter, tables: list[BenchTable], rate: float
         delay = due - loop.time()
         if delay > 0:
             await asyncio.sleep(delay)
-        t_sim = time.thread_time()
         click = None
-        while idle and click is None:
-            bt = idle.pop(rng.randrange(len(idle)))
-            click = arrival(env, meter, bt, rng, due - loop.time() + time.perf_counter())
-        meter.simcord_cpu += time.thread_time() - t_sim
+        with meter.simcord():  # the bench building a click and SimCord emitting it
+            while idle and click is None:
+                bt = idle.pop(rng.randrange(len(idle)))
+                click = arrival(env, meter, bt, rng, due - loop.time() + time.perf_counter())
         if click is None:
             no_idle += 1
             continue
@@ -414,8 +479,9 @@ async def run_rate(env: Any, meter: Meter, tables: list[BenchTable], rate: float
     # Database threads: the rest of the process (a connection's thread may end within the window).
     row = Row(rate, elapsed, clicks, time.process_time() - start_cpu, time.thread_time() - start_main,
               threads["picture"] - start_threads["picture"], 0.0,
-              meter.simcord_cpu - start_sim, meter.connections - start_conn, no_idle, len(outstanding),
+              meter.simcord_cpu - start_sim, meter.tracking_cpu - start_track, meter.connections - start_conn, no_idle, len(outstanding),
               sum(1 for bt in tables if bt.table.status == "playing" and not bt.stuck))
+    row.gc = GC.take()
     # Clicks left unanswered are forgotten; their tables stay out of the pool.
     row.other_cpu = row.cpu - row.main_cpu - row.picture_cpu
     meter.clicks.clear()
@@ -490,13 +556,15 @@ def report(row: Row) -> dict[str, float]:
         "picture": row.picture_cpu * 1000 / n,
         "other": row.other_cpu * 1000 / n,
         "simcord": row.simcord_cpu * 1000 / n,
+        "tracking": row.tracking_cpu * 1000 / n,
     }
     print(f"  {row.rate:5.0f}/s offered: {out['achieved']:6.1f} moves/s | answer p50 {out['p50']:7.1f} p99 {out['p99']:7.1f} "
           f"max {out['max']:7.1f} ms | move done p99 {out['done_p99']:7.1f} ms | moves {out['moves']} of {out['clicks']} clicks | "
           f">2s {out['past2']} >3s {out['past3']} deferred {out['deferred']} | conn/move {out['conn']:.2f} | "
           f"CPU/move {out['cpu']:.1f} ms (main {out['main']:.1f}, pictures {out['picture']:.1f}, db threads {out['other']:.1f}; "
-          f"SimCord {out['simcord']:.1f}; without SimCord {out['cpu'] - out['simcord']:.1f}) | "
-          f"no idle table {row.no_idle}, tables playing {row.playing}", flush=True)
+          f"SimCord {out['simcord']:.1f} of which tracking {out['tracking']:.1f}; without SimCord {out['cpu'] - out['simcord']:.1f}) | "
+          f"no idle table {row.no_idle}, tables playing {row.playing} | gc: {row.gc[0]} full passes, "
+          f"{row.gc[1] * 1000:.0f} ms CPU in all passes, longest {row.gc[2] * 1000:.0f} ms", flush=True)
     return out
 
 
@@ -590,6 +658,10 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
             tables = await set_up(env, args.tables, args.guilds, args.pictures)
             env.backend.http_requests.clear()
             env.backend.transcript.clear()
+            if args.gc == "production":
+                from bot.__main__ import freeze_heap
+
+                freeze_heap()  # as `python -m bot` does once its tables are restored
             per_table = (rss_bytes() - base) / len(tables)
             print(f"set-up: {len(tables)} tables ({', '.join(GAMES)}) in {args.guilds} servers, pictures {args.pictures}, "
                   f"{args.backend}, {time.perf_counter() - began:.0f} s; RSS {rss_bytes() / 2**20:.0f} MiB, "
@@ -635,9 +707,16 @@ def main() -> None:
     parser.add_argument("--max-open", type=int, default=None, help="MAX_OPEN_DATABASES")
     parser.add_argument("--profile", type=float, default=None, help="run this rate again under cProfile and split its CPU by phase")
     parser.add_argument("--profile-out", help="write the cProfile stats here")
+    parser.add_argument("--gc", choices=("production", "default"), default="production",
+                        help="the collector as `python -m bot` sets it (thresholds, frozen after set-up), or Python's default "
+                             "(what `python -m bot` used before issue 22: give it to run this bench on older code)")
     args = parser.parse_args()
     args.rates = [float(r) for r in args.rates.split(",") if r]
     args.guilds = args.guilds or args.tables
+    if args.gc == "production":
+        from bot.__main__ import tune_gc
+
+        tune_gc()  # as `python -m bot` does at start
     logging.basicConfig(level=logging.ERROR)
     print(f"bench/load.py: load average {load_average()}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}", flush=True)
     server = None

@@ -47,14 +47,19 @@ async def test_a_setting_read_twice_is_asked_once_even_when_unset(two_storages):
         assert queries.count == 3
 
 
+async def assert_a_write_elsewhere_is_seen(reader, writer) -> None:
+    """A setting read through ``reader``, then changed through ``writer``, reads changed."""
+    async with reader.reading(1) as db:
+        assert await repos.get_user_setting(db, 7, "pictures", "on") == "on"
+    async with writer.transaction(1) as other:
+        await repos.set_user_setting(other, 7, "pictures", "off")
+    async with reader.reading(1) as db:
+        assert await repos.get_user_setting(db, 7, "pictures", "on") == "off"
+
+
 async def test_a_write_through_another_connection_to_the_file_is_seen(two_storages):
     first, second = two_storages
-    async with first.reading(1) as db:
-        assert await repos.get_user_setting(db, 7, "pictures", "on") == "on"
-    async with second.transaction(1) as other:
-        await repos.set_user_setting(other, 7, "pictures", "off")
-    async with first.reading(1) as db:
-        assert await repos.get_user_setting(db, 7, "pictures", "on") == "off"
+    await assert_a_write_elsewhere_is_seen(first, second)
     async with second.transaction(1) as other:
         assert await repos.delete_user_settings(other, 7) == 1
     async with first.reading(1) as db:
@@ -92,11 +97,6 @@ async def test_postgresql_is_always_asked(backend_name, storage_backend, request
         pytest.skip("the PostgreSQL half of the backends")
     other_process = open_storage(tmp_path / "other", request.getfixturevalue("postgres_dsn"))
     try:
-        async with storage_backend.reading(1) as db:
-            assert await repos.get_user_setting(db, 7, "pictures", "on") == "on"
-        async with other_process.transaction(1) as db:
-            await repos.set_user_setting(db, 7, "pictures", "off")
-        async with storage_backend.reading(1) as db:
-            assert await repos.get_user_setting(db, 7, "pictures", "on") == "off"
+        await assert_a_write_elsewhere_is_seen(storage_backend, other_process)
     finally:
         await other_process.close()
