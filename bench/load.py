@@ -651,7 +651,9 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
     meter.install()
     bot = make_bot(data_dir, database_url, args.max_open)
     try:
-        async with simcord.run(bot) as env:
+        # SimCord settles the start-up for at most settle_timeout: Enid's dictionary loads
+        # in a thread meanwhile, which on a loaded machine takes more than its default 5 s.
+        async with simcord.run(bot, settle_timeout=120) as env:
             base = rss_bytes()
             began = time.perf_counter()
             env._work.callbacks = IdentitySet(env._work.callbacks)  # no SimCord settling from here on
