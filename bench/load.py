@@ -3,7 +3,7 @@ many tables, through SimCord's interaction dispatch, answered by the real bot.
 
     python bench/load.py [--tables 300] [--guilds 300] [--rates 50,100,150,200,300]
                          [--seconds 15] [--seed 1] [--pictures on|off] [--backend sqlite|postgresql]
-                         [--profile RATE] [--max-open N]
+                         [--profile RATE] [--max-open N] [--gc production|default]
 
 Set-up (not timed): ``--tables`` tables spread over ``--guilds`` servers, one channel
 each, every game kind in turn (Blackjack, Idiot, Engines, Cripple Mr Onion, Enid in
@@ -27,8 +27,13 @@ Printed per rate: achieved rate (moves finished per second), p50/p99/max
 click-to-answer, moves finished, clicks answered past 2 s and past 3 s, deferrals,
 SQLite connections opened per move, CPU per move (process; main thread; picture
 threads; database threads) and SimCord's own share (its HTTP routes and gateway
-emission, timed with ``time.thread_time``; production does not pay it). RSS per
-table is printed after set-up. ``--profile RATE`` runs that rate once more under
+emission, and its tracking of every callback and timer the bot schedules, timed with
+``time.thread_time``; production does not pay it), and the garbage collector's passes
+(full passes, CPU in all passes, the longest pass). The collector is set as
+``python -m bot`` sets it (``bot.__main__.tune_gc`` at start, ``freeze_heap`` after the
+set-up, as after a restore); ``--gc default`` leaves Python's default (what the bot
+did before issue 22: use it to run this bench on older code). RSS per table is
+printed after set-up. ``--profile RATE`` runs that rate once more under
 cProfile (main thread) and splits the main thread's CPU by phase (module of the
 function, stdlib and builtins charged to their callers), scaled to the unprofiled
 run's CPU per move: rules, commit/storage, text rendering, picture, payload
