@@ -606,7 +606,8 @@ def phase_of(filename: str) -> str | None:
     return None
 
 
-def split_profile(profile: cProfile.Profile) -> dict[str, float]:
+def split_profile(profile: cProfile.Profile | str) -> dict[str, float]:
+    """Seconds of the profile by phase (a Profile, or a file ``--profile-out`` wrote)."""
     stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
     memo: dict[Any, dict[str, float]] = {}
 
@@ -622,10 +623,16 @@ def split_profile(profile: cProfile.Profile) -> dict[str, float]:
         for caller, (_, _, tt, _) in callers.items():
             if caller in visiting or tt <= 0:
                 continue
-            for name, part in share(caller, visiting | {func}).items():
+            parts = share(caller, visiting | {func})
+            if not parts:
+                continue  # a caller reached only from the recursion being resolved (deepcopy's helpers)
+            for name, part in parts.items():
                 weights[name] = weights.get(name, 0.0) + tt * part
             total += tt
-        result = {k: v / total for k, v in weights.items()} if total > 0 else {"other": 1.0}
+        if total > 0:
+            result = {k: v / total for k, v in weights.items()}
+        else:  # no caller outside the recursion: nothing to say here (at the top: "other")
+            result = {} if visiting else {"other": 1.0}
         if not visiting:
             memo[func] = result
         return result
