@@ -682,7 +682,7 @@ def _background_palette(layout: _Layout, title: str) -> Image.Image:
     """:func:`_background` mapped onto the palette, kept by what it shows (its size, its
     title, whether it has rows): mapping a whole picture of felt cost as much as the rest
     of a picture drawn from cached rows. A copy, for the rows to be pasted on."""
-    key = ("background", layout.width, layout.height, title, not layout.rows)
+    key = ("background", _drawn_with(), layout.width, layout.height, title, not layout.rows)
     img = _PATCHES.get(key)
     if img is None:
         img = _background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE)
@@ -708,16 +708,21 @@ def render_image(
 @_serialised
 def _render_palette(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> Image.Image:
     """:func:`render_image` mapped onto the palette, composed from cached parts: each
-    row is drawn on its own patch of felt and mapped once (:func:`_row_patch`); the
-    mapping is per pixel (no dithering) and rows never overlap, so the composed picture
-    is the same, pixel for pixel, as the whole one mapped at once (tested)."""
+    row's label and its cards are drawn on their own patches of felt and mapped once
+    (:func:`_label_patch`, :func:`_cards_patch`: a move that changes only a label, a
+    count or whose turn it is, draws no card); the mapping is per pixel (no dithering)
+    and patches never overlap, so the composed picture is the same, pixel for pixel, as
+    the whole one mapped at once (tested)."""
     layout = _layout(rows, title, max_width, columns)
     if not _rows_keep_to_their_patches(layout, title):
         return render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE)
     img = _background_palette(layout, title)
+    label_font = _font(LABEL_SIZE, 600)
     for i, row in enumerate(layout.rows):
         x, y = layout.origin(i)
-        img.paste(_row_patch(row, layout.row_width, layout.patch_width(i)), (x - PATCH_BLEED, y))
+        width = layout.patch_width(i)
+        img.paste(_label_patch(_fit(label_font, row.label, width), width), (x - PATCH_BLEED, y))
+        img.paste(_cards_patch(row, layout.row_width), (x - PATCH_BLEED, y + LABEL_H))
     return img
 
 
@@ -736,9 +741,16 @@ def _rows_keep_to_their_patches(layout: _Layout, title: str) -> bool:
         text = _fit(label_font, row.label, width)
         if text:
             box = _bbox(label_font, text, "ls")
-            if box[0] < -PATCH_BLEED or box[2] > width or 18 + box[1] < 0 or 18 + box[3] > plan.height:
+            if box[0] < -PATCH_BLEED or box[2] > width or 18 + box[1] < 0 or 18 + box[3] > LABEL_H:
                 return False
     return True
+
+
+def _drawn_with() -> Any:
+    """What the kept pictures and parts were drawn with, part of their keys: the label
+    font (a new font object whenever the fonts are loaded again, e.g. the fallback
+    font), so nothing drawn with another font is reused."""
+    return _font(LABEL_SIZE, 600)
 
 
 #: A row's patch starts this many pixels left of the row, on felt no other row reaches
@@ -747,13 +759,27 @@ def _rows_keep_to_their_patches(layout: _Layout, title: str) -> bool:
 PATCH_BLEED = 4
 
 
-def _row_patch(row: CardRow, row_width: int, width: int) -> Image.Image:
-    key = (row, row_width, width)
+def _label_patch(text: str, width: int) -> Image.Image:
+    """A row's label (already cut to ``width``) on its strip of felt, mapped."""
+    key = ("label", _drawn_with(), text, width)
+    patch = _PATCHES.get(key)
+    if patch is None:
+        rgb = Image.new("RGB", (PATCH_BLEED + width, LABEL_H), BG)
+        _draw_text(ImageDraw.Draw(rgb), (PATCH_BLEED, 18), text, _font(LABEL_SIZE, 600), LABEL_INK, "ls")
+        patch = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
+        _PATCHES.put(key, patch, patch.width * patch.height)
+    return patch
+
+
+def _cards_patch(row: CardRow, row_width: int) -> Image.Image:
+    """A row's cards, under its label, on a patch of felt as wide as they are, mapped
+    (kept by the cards alone: the label, and the column's width, may change)."""
+    key = ("cards", _drawn_with(), row.cards, row.face_down, row.deck, row_width)
     patch = _PATCHES.get(key)
     if patch is None:
         plan = _plan(row, row_width)
-        rgb = Image.new("RGB", (PATCH_BLEED + width, plan.height), BG)
-        _draw_row(rgb, ImageDraw.Draw(rgb), row, plan, PATCH_BLEED, 0, width, _font(LABEL_SIZE, 600))
+        rgb = Image.new("RGB", (PATCH_BLEED + plan.width, plan.height - LABEL_H), BG)
+        _draw_cards(rgb, ImageDraw.Draw(rgb), row, plan, PATCH_BLEED, 0)
         patch = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
         _PATCHES.put(key, patch, patch.width * patch.height)
     return patch
@@ -761,7 +787,10 @@ def _row_patch(row: CardRow, row_width: int, width: int) -> Image.Image:
 
 def _draw_row(img, draw, row: CardRow, plan: _RowPlan, x0: int, y: int, width: int, label_font) -> None:
     _draw_text(draw, (x0, y + 18), _fit(label_font, row.label, width), label_font, LABEL_INK, "ls")
-    y_line = y + LABEL_H
+    _draw_cards(img, draw, row, plan, x0, y + LABEL_H)
+
+
+def _draw_cards(img, draw, row: CardRow, plan: _RowPlan, x0: int, y_line: int) -> None:
     for i, line in enumerate(plan.lines):
         x = x0
         for j, code in enumerate(line):
@@ -793,7 +822,7 @@ def render_rows(
     The picture depends only on its arguments and is byte-identical for equal ones.
     Raises ValueError for an unknown card code or deck, or a negative ``face_down``.
     """
-    key = (tuple(rows), title, max_width, columns)
+    key = (_drawn_with(), tuple(rows), title, max_width, columns)
     png = _PNG_CACHE.get(key)
     if png is None:
         png = _png(_render_palette(rows, title, max_width, columns))
@@ -804,7 +833,7 @@ def render_rows(
 def cached_png(rows: Sequence[CardRow], *, title: str = "", max_width: int = MAX_WIDTH, columns: int | None = None) -> bytes | None:
     """The picture :func:`render_rows` would return, if it drew these rows lately (no
     drawing: cheap enough to ask on the event loop before handing the work to a thread)."""
-    return _PNG_CACHE.get((tuple(rows), title, max_width, columns))
+    return _PNG_CACHE.get((_drawn_with(), tuple(rows), title, max_width, columns))
 
 
 class _Cache:

@@ -186,3 +186,17 @@ def test_a_label_is_drawn_from_its_words_rendered_once_each():
     words = cardart._rendered.cache_info().currsize
     cardart._rendered(font, "Seat 2 · Ann · 17 cards", "ls")  # one new word
     assert cardart._rendered.cache_info().currsize == words + 2  # the label and "17"
+
+
+def test_a_label_that_changes_draws_no_card():
+    rows = [CardRow("Seat 1 · Ann · to play", ("Tc", "Qh"), face_down=3), CardRow("Seat 2 · Bob", ("9d",), face_down=2)]
+    clear_picture_caches()
+    render_rows(rows, title="Idiot #1")
+    kinds = lambda: sorted(key[0] for key in cardart._PATCHES.entries if isinstance(key[0], str))  # noqa: E731
+    before = kinds()
+    turned = [CardRow("Seat 1 · Ann", rows[0].cards, face_down=3), CardRow("Seat 2 · Bob · to play", ("9d",), face_down=2)]
+    render_rows(turned, title="Idiot #1")
+    added = [k for k in kinds()]
+    for k in before:
+        added.remove(k)
+    assert added == ["label", "label"]
