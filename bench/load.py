@@ -663,8 +663,12 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
     meter.install()
     bot = make_bot(data_dir, database_url, args.max_open)
     try:
-        # SimCord settles the start-up for at most settle_timeout: Enid's dictionary loads
-        # in a thread meanwhile, which on a loaded machine takes more than its default 5 s.
+        # SimCord gives the bot's start-up 5 s to settle, and Enid's cog reads its
+        # pronouncing dictionary meanwhile, which on a loaded machine takes longer: it is
+        # read first, as any start after the first lookup finds it.
+        from cogs.enid import limerick
+
+        limerick.load_dictionary()
         async with simcord.run(bot, settle_timeout=120) as env:
             base = rss_bytes()
             began = time.perf_counter()
