@@ -669,7 +669,7 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
         from cogs.enid import limerick
 
         limerick.load_dictionary()
-        async with simcord.run(bot, settle_timeout=120) as env:
+        async with simcord.run(bot) as env:
             base = rss_bytes()
             began = time.perf_counter()
             env._work.callbacks = IdentitySet(env._work.callbacks)  # no SimCord settling from here on
