@@ -3,7 +3,7 @@ many tables, through SimCord's interaction dispatch, answered by the real bot.
 
     python bench/load.py [--tables 300] [--guilds 300] [--rates 50,100,150,200,300]
                          [--seconds 15] [--seed 1] [--pictures on|off] [--backend sqlite|postgresql]
-                         [--profile RATE] [--max-open N] [--gc production|default]
+                         [--profile RATE] [--max-open N] [--gc production|default] [--gc-thresholds A,B,C]
 
 Set-up (not timed): ``--tables`` tables spread over ``--guilds`` servers, one channel
 each, every game kind in turn (Blackjack, Idiot, Engines, Cripple Mr Onion, Enid in
@@ -728,6 +728,7 @@ def main() -> None:
     parser.add_argument("--gc", choices=("production", "default"), default="production",
                         help="the collector as `python -m bot` sets it (thresholds, frozen after set-up), or Python's default "
                              "(what `python -m bot` used before issue 22: give it to run this bench on older code)")
+    parser.add_argument("--gc-thresholds", help="other thresholds to try, e.g. 10000,10,100 (after --gc's)")
     args = parser.parse_args()
     args.rates = [float(r) for r in args.rates.split(",") if r]
     args.guilds = args.guilds or args.tables
@@ -735,6 +736,8 @@ def main() -> None:
         from bot.__main__ import tune_gc
 
         tune_gc()  # as `python -m bot` does at start
+    if args.gc_thresholds:
+        gc.set_threshold(*(int(n) for n in args.gc_thresholds.split(",")))
     logging.basicConfig(level=logging.ERROR)
     print(f"bench/load.py: load average {load_average()}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}", flush=True)
     server = None
