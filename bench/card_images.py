@@ -76,7 +76,7 @@ SCENES = {"table": table, "hand26": hand26, "onion7": onion7, "pile52": pile52}
 
 def clear_caches() -> None:
     for fn in (cardart._face, cardart.card_back, cardart._font, cardart._text_mask, cardart_pips.pip_mask,
-               cardart_pips.rounded_mask):
+               cardart_pips.rounded_mask, cardart._rendered, cardart._text_width, cardart._fit, cardart._clean):
         fn.cache_clear()
 
 
@@ -88,7 +88,7 @@ def pct(values: list[float], q: float) -> float:
 def run(scene, n: int, seed: int, cold: bool, warmed: bool = False) -> dict:
     rng = random.Random(seed)
     times, encode, sizes, dims = [], [], [], set()
-    original = cardart._encode
+    original = cardart._png
     spent = [0.0]
 
     def timed_encode(img):
@@ -97,7 +97,7 @@ def run(scene, n: int, seed: int, cold: bool, warmed: bool = False) -> dict:
         spent[0] += time.perf_counter() - t
         return data
 
-    cardart._encode = timed_encode
+    cardart._png = timed_encode
     try:
         for _ in range(n):
             rows, title = scene(rng)
@@ -106,8 +106,9 @@ def run(scene, n: int, seed: int, cold: bool, warmed: bool = False) -> dict:
                 if warmed:  # what the bot's start-up now does (DeckhandBot.setup_hook)
                     for deck in ("french", "onion"):
                         cardart.warm_up(deck)
-            cardart._PNG_CACHE.clear()  # this bench times drawing, not the caches of pictures and rows
+            cardart._PNG_CACHE.clear()  # this bench times drawing, not the caches of pictures, rows and bands
             cardart._PATCHES.clear()
+            cardart._BANDS.clear()
             spent[0] = 0.0
             t = time.perf_counter()
             data = render_rows(rows, title=title)
@@ -116,7 +117,7 @@ def run(scene, n: int, seed: int, cold: bool, warmed: bool = False) -> dict:
             sizes.append(len(data))
             dims.add((int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")))
     finally:
-        cardart._encode = original
+        cardart._png = original
     return {"times": times, "encode": encode, "sizes": sizes, "dims": dims}
 
 

@@ -3,7 +3,7 @@ many tables, through SimCord's interaction dispatch, answered by the real bot.
 
     python bench/load.py [--tables 300] [--guilds 300] [--rates 50,100,150,200,300]
                          [--seconds 15] [--seed 1] [--pictures on|off] [--backend sqlite|postgresql]
-                         [--profile RATE] [--max-open N]
+                         [--profile RATE] [--max-open N] [--gc production|default] [--gc-thresholds A,B,C]
 
 Set-up (not timed): ``--tables`` tables spread over ``--guilds`` servers, one channel
 each, every game kind in turn (Blackjack, Idiot, Engines, Cripple Mr Onion, Enid in
@@ -27,8 +27,13 @@ Printed per rate: achieved rate (moves finished per second), p50/p99/max
 click-to-answer, moves finished, clicks answered past 2 s and past 3 s, deferrals,
 SQLite connections opened per move, CPU per move (process; main thread; picture
 threads; database threads) and SimCord's own share (its HTTP routes and gateway
-emission, timed with ``time.thread_time``; production does not pay it). RSS per
-table is printed after set-up. ``--profile RATE`` runs that rate once more under
+emission, and its tracking of every callback and timer the bot schedules, timed with
+``time.thread_time``; production does not pay it), and the garbage collector's passes
+(full passes, CPU in all passes, the longest pass). The collector is set as
+``python -m bot`` sets it (``bot.__main__.tune_gc`` at start, ``freeze_heap`` after the
+set-up, as after a restore); ``--gc default`` leaves Python's default (what the bot
+did before issue 22: use it to run this bench on older code). RSS per table is
+printed after set-up. ``--profile RATE`` runs that rate once more under
 cProfile (main thread) and splits the main thread's CPU by phase (module of the
 function, stdlib and builtins charged to their callers), scaled to the unprofiled
 run's CPU per move: rules, commit/storage, text rendering, picture, payload
@@ -43,6 +48,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import logging
 import os
 import pstats
@@ -52,6 +58,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +69,8 @@ sys.path.insert(0, str(ROOT))
 import aiosqlite  # noqa: E402
 import discord  # noqa: E402
 import simcord  # noqa: E402
+from simcord import _runtime as sim_runtime  # noqa: E402
+from simcord import env as sim_env  # noqa: E402
 from simcord import interactions as sim_interactions  # noqa: E402
 from simcord.backend import serializers  # noqa: E402
 from simcord.http import router  # noqa: E402
@@ -100,19 +109,44 @@ class Meter:
     clicks: dict[int, Click] = field(default_factory=dict)  # interaction id -> click
     by_token: dict[str, Click] = field(default_factory=dict)
     simcord_cpu: float = 0.0
+    tracking_cpu: float = 0.0  # the part of simcord_cpu spent tracking the bot's callbacks and timers
     connections: int = 0
     done: asyncio.Event | None = None
     on_finish: Any = None
+    depth: int = 0  # SimCord's calls nest (a route schedules callbacks): only the outermost is timed
+
+    @contextmanager
+    def simcord(self, tracking: bool = False) -> Any:
+        """Charge the main thread's CPU inside to SimCord (once, however deeply nested)."""
+        if self.depth or threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        self.depth += 1
+        start = time.thread_time()
+        try:
+            yield
+        finally:
+            self.depth -= 1
+            spent = time.thread_time() - start
+            self.simcord_cpu += spent
+            if tracking:
+                self.tracking_cpu += spent
+
+    def charged(self, fn: Any) -> Any:
+        """``fn``, its main-thread CPU charged to SimCord's tracking."""
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self.simcord(tracking=True):
+                return fn(*args, **kwargs)
+
+        return wrapper
 
     def install(self) -> None:
         original = router.dispatch
-        main = threading.main_thread()
 
         def timed(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
-            on_main = threading.current_thread() is main
-            start = time.thread_time() if on_main else 0.0
             now = time.perf_counter()
-            try:
+            with self.simcord():
                 if path.startswith("/interactions/") and path.endswith("/callback"):
                     click = self.clicks.get(int(path.split("/")[2]))
                     if click is not None and click.answered is None:
@@ -126,11 +160,14 @@ class Meter:
                     if click is not None and click.deferred and click.finished is None:
                         self._finish(click, now)
                 return original(backend, method, path, **kwargs)
-            finally:
-                if on_main:
-                    self.simcord_cpu += time.thread_time() - start
 
         router.dispatch = timed
+        # SimCord wraps every callback and timer the bot schedules (to settle and to run
+        # virtual time; the loop's own call_soon inside is a few µs), and each timer that
+        # fires scans every task the bot owns: work production does not do. Patched
+        # before simcord.run binds them.
+        sim_runtime._track_callback = self.charged(sim_runtime._track_callback)
+        sim_env._wakes_recognized_wait = self.charged(sim_env._wakes_recognized_wait)
 
         connect = aiosqlite.connect
 
@@ -144,6 +181,37 @@ class Meter:
         click.finished = now
         if self.on_finish is not None:
             asyncio.get_running_loop().call_soon(self.on_finish, click)
+
+
+class GcMeter:
+    """The collector's passes: how many full (oldest-generation) passes, the CPU spent in
+    all passes, and the longest pass (wall time: the thread that collects holds the GIL,
+    so the event loop stands still that long; on a loaded machine it includes waiting
+    for a core)."""
+
+    def __init__(self) -> None:
+        self.full = 0
+        self.cpu = 0.0
+        self.longest = 0.0
+        self._began = (0.0, 0.0)
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = (time.perf_counter(), time.thread_time())
+            return
+        self.cpu += time.thread_time() - self._began[1]
+        self.longest = max(self.longest, time.perf_counter() - self._began[0])
+        self.full += info["generation"] == 2
+
+    def take(self) -> tuple[int, float, float]:
+        """(full passes, CPU seconds in all passes, longest pass in seconds) since the last take."""
+        out = (self.full, self.cpu, self.longest)
+        self.full, self.cpu, self.longest = 0, 0.0, 0.0
+        return out
+
+
+GC = GcMeter()
 
 
 def rss_bytes() -> int:
@@ -351,10 +419,12 @@ class Row:
     picture_cpu: float
     other_cpu: float
     simcord_cpu: float
+    tracking_cpu: float
     connections: int
     no_idle: int
     unanswered: int
     playing: int
+    gc: tuple[int, float, float] = (0, 0.0, 0.0)
 
 
 async def run_rate(env: Any, meter: Meter, tables: list[BenchTable], rate: float, seconds: float, rng: random.Random) -> Row:
@@ -379,8 +449,9 @@ async def run_rate(env: Any, meter: Meter, tables: list[BenchTable], rate: float
 
     meter.on_finish = finished
     no_idle = 0
+    GC.take()
     start_cpu, start_main, start_threads = time.process_time(), time.thread_time(), thread_cpu()
-    start_sim, start_conn = meter.simcord_cpu, meter.connections
+    start_sim, start_track, start_conn = meter.simcord_cpu, meter.tracking_cpu, meter.connections
     start = loop.time()
     due = start
     end = start + seconds
@@ -391,12 +462,11 @@ async def run_rate(env: Any, meter: Meter, tables: list[BenchTable], rate: float
         delay = due - loop.time()
         if delay > 0:
             await asyncio.sleep(delay)
-        t_sim = time.thread_time()
         click = None
-        while idle and click is None:
-            bt = idle.pop(rng.randrange(len(idle)))
-            click = arrival(env, meter, bt, rng, due - loop.time() + time.perf_counter())
-        meter.simcord_cpu += time.thread_time() - t_sim
+        with meter.simcord():  # the bench building a click and SimCord emitting it
+            while idle and click is None:
+                bt = idle.pop(rng.randrange(len(idle)))
+                click = arrival(env, meter, bt, rng, due - loop.time() + time.perf_counter())
         if click is None:
             no_idle += 1
             continue
@@ -414,8 +484,9 @@ async def run_rate(env: Any, meter: Meter, tables: list[BenchTable], rate: float
     # Database threads: the rest of the process (a connection's thread may end within the window).
     row = Row(rate, elapsed, clicks, time.process_time() - start_cpu, time.thread_time() - start_main,
               threads["picture"] - start_threads["picture"], 0.0,
-              meter.simcord_cpu - start_sim, meter.connections - start_conn, no_idle, len(outstanding),
+              meter.simcord_cpu - start_sim, meter.tracking_cpu - start_track, meter.connections - start_conn, no_idle, len(outstanding),
               sum(1 for bt in tables if bt.table.status == "playing" and not bt.stuck))
+    row.gc = GC.take()
     # Clicks left unanswered are forgotten; their tables stay out of the pool.
     row.other_cpu = row.cpu - row.main_cpu - row.picture_cpu
     meter.clicks.clear()
@@ -490,13 +561,15 @@ def report(row: Row) -> dict[str, float]:
         "picture": row.picture_cpu * 1000 / n,
         "other": row.other_cpu * 1000 / n,
         "simcord": row.simcord_cpu * 1000 / n,
+        "tracking": row.tracking_cpu * 1000 / n,
     }
     print(f"  {row.rate:5.0f}/s offered: {out['achieved']:6.1f} moves/s | answer p50 {out['p50']:7.1f} p99 {out['p99']:7.1f} "
           f"max {out['max']:7.1f} ms | move done p99 {out['done_p99']:7.1f} ms | moves {out['moves']} of {out['clicks']} clicks | "
           f">2s {out['past2']} >3s {out['past3']} deferred {out['deferred']} | conn/move {out['conn']:.2f} | "
           f"CPU/move {out['cpu']:.1f} ms (main {out['main']:.1f}, pictures {out['picture']:.1f}, db threads {out['other']:.1f}; "
-          f"SimCord {out['simcord']:.1f}; without SimCord {out['cpu'] - out['simcord']:.1f}) | "
-          f"no idle table {row.no_idle}, tables playing {row.playing}", flush=True)
+          f"SimCord {out['simcord']:.1f} of which tracking {out['tracking']:.1f}; without SimCord {out['cpu'] - out['simcord']:.1f}) | "
+          f"no idle table {row.no_idle}, tables playing {row.playing} | gc: {row.gc[0]} full passes, "
+          f"{row.gc[1] * 1000:.0f} ms CPU in all passes, longest {row.gc[2] * 1000:.0f} ms", flush=True)
     return out
 
 
@@ -533,7 +606,8 @@ def phase_of(filename: str) -> str | None:
     return None
 
 
-def split_profile(profile: cProfile.Profile) -> dict[str, float]:
+def split_profile(profile: cProfile.Profile | str) -> dict[str, float]:
+    """Seconds of the profile by phase (a Profile, or a file ``--profile-out`` wrote)."""
     stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
     memo: dict[Any, dict[str, float]] = {}
 
@@ -549,10 +623,16 @@ def split_profile(profile: cProfile.Profile) -> dict[str, float]:
         for caller, (_, _, tt, _) in callers.items():
             if caller in visiting or tt <= 0:
                 continue
-            for name, part in share(caller, visiting | {func}).items():
+            parts = share(caller, visiting | {func})
+            if not parts:
+                continue  # a caller reached only from the recursion being resolved (deepcopy's helpers)
+            for name, part in parts.items():
                 weights[name] = weights.get(name, 0.0) + tt * part
             total += tt
-        result = {k: v / total for k, v in weights.items()} if total > 0 else {"other": 1.0}
+        if total > 0:
+            result = {k: v / total for k, v in weights.items()}
+        else:  # no caller outside the recursion: nothing to say here (at the top: "other")
+            result = {} if visiting else {"other": 1.0}
         if not visiting:
             memo[func] = result
         return result
@@ -583,6 +663,12 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
     meter.install()
     bot = make_bot(data_dir, database_url, args.max_open)
     try:
+        # SimCord gives the bot's start-up 5 s to settle, and Enid's cog reads its
+        # pronouncing dictionary meanwhile, which on a loaded machine takes longer: it is
+        # read first, as any start after the first lookup finds it.
+        from cogs.enid import limerick
+
+        limerick.load_dictionary()
         async with simcord.run(bot) as env:
             base = rss_bytes()
             began = time.perf_counter()
@@ -590,6 +676,10 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
             tables = await set_up(env, args.tables, args.guilds, args.pictures)
             env.backend.http_requests.clear()
             env.backend.transcript.clear()
+            if args.gc == "production":
+                from bot.__main__ import freeze_heap
+
+                freeze_heap()  # as `python -m bot` does once its tables are restored
             per_table = (rss_bytes() - base) / len(tables)
             print(f"set-up: {len(tables)} tables ({', '.join(GAMES)}) in {args.guilds} servers, pictures {args.pictures}, "
                   f"{args.backend}, {time.perf_counter() - began:.0f} s; RSS {rss_bytes() / 2**20:.0f} MiB, "
@@ -635,9 +725,19 @@ def main() -> None:
     parser.add_argument("--max-open", type=int, default=None, help="MAX_OPEN_DATABASES")
     parser.add_argument("--profile", type=float, default=None, help="run this rate again under cProfile and split its CPU by phase")
     parser.add_argument("--profile-out", help="write the cProfile stats here")
+    parser.add_argument("--gc", choices=("production", "default"), default="production",
+                        help="the collector as `python -m bot` sets it (thresholds, frozen after set-up), or Python's default "
+                             "(what `python -m bot` used before issue 22: give it to run this bench on older code)")
+    parser.add_argument("--gc-thresholds", help="other thresholds to try, e.g. 10000,10,100 (after --gc's)")
     args = parser.parse_args()
     args.rates = [float(r) for r in args.rates.split(",") if r]
     args.guilds = args.guilds or args.tables
+    if args.gc == "production":
+        from bot.__main__ import tune_gc
+
+        tune_gc()  # as `python -m bot` does at start
+    if args.gc_thresholds:
+        gc.set_threshold(*(int(n) for n in args.gc_thresholds.split(",")))
     logging.basicConfig(level=logging.ERROR)
     print(f"bench/load.py: load average {load_average()}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}", flush=True)
     server = None

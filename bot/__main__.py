@@ -24,6 +24,7 @@ start is retried, not an exit.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import socket
 import sys
@@ -162,13 +163,49 @@ async def _reset_http(bot: discord.Client) -> None:
         bot.http.connector = discord.utils.MISSING
 
 
+#: The collector's thresholds (allocations for a young pass; young passes per middle
+#: pass; middle passes per full pass). A full pass walks every object the process holds
+#: (hundreds of tables' states) and stopped the event loop for hundreds of ms at a time;
+#: Python's default of 10 middle passes per full pass ran one every few seconds under
+#: load. bench/load.py measures this (bench/README.md).
+GC_THRESHOLDS = (700, 10, 100)
+
+
+def tune_gc() -> None:
+    """The collector set for a long-running bot (``GC_THRESHOLDS``)."""
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+def freeze_heap() -> None:
+    """Collect once, then set every object alive now (modules, the restored tables) aside
+    for good (``gc.freeze``): the collector's passes then walk only what was made since.
+    A frozen object is still freed by reference counting when it is dropped; only a
+    cycle among frozen objects stays."""
+    gc.collect()
+    gc.freeze()
+
+
+async def freeze_after_restore(bot: discord.Client) -> None:
+    """:func:`freeze_heap` once the unfinished tables are back (they are most of what a
+    start creates, and they live long)."""
+    await bot.wait_until_ready()
+    restore = getattr(bot, "restore_task", None)
+    if restore is not None:
+        await asyncio.wait([restore])  # it logs its own failure; the heap is frozen either way
+    freeze_heap()
+
+
 async def _run(settings: Settings) -> None:
     from bot.app import create_bot
 
     await preflight(settings)
     bot = create_bot(settings)
     async with bot:
-        await start_bot(bot, settings.token)
+        freezer = asyncio.create_task(freeze_after_restore(bot), name="deckhand-gc-freeze")
+        try:
+            await start_bot(bot, settings.token)
+        finally:
+            freezer.cancel()
 
 
 def quarantine_command(args: list[str]) -> int:
@@ -311,6 +348,7 @@ def main() -> int:
 
     discord.utils.setup_logging(level=settings.log_level, root=True)
     quiet_reconnects()
+    tune_gc()
     try:
         asyncio.run(_run(settings))
     except KeyboardInterrupt:

@@ -12,8 +12,10 @@ hidden card can be an input of a picture.
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
     True
 
-Faces are cached (:func:`card_face`, by code and size); a picture is a few pastes, a
-mapping onto one fixed palette and one PNG encode. Layout: a row is its label, then its
+Faces are cached (:func:`card_face`, by code and size), and so are text (per word), rows'
+labels and cards mapped onto one fixed palette, and the compressed bands of pictures'
+rows: a picture is a few pastes of kept parts, and a PNG in which only the bands that
+changed are compressed again (:func:`_png`). Layout: a row is its label, then its
 face-up cards left to right, then its backs. A row too long for ``ROW_WIDTH`` overlaps
 its cards (each card's index corner stays visible), and wraps onto more lines when even
 that would not fit. Four or more backs are drawn as one stack with the count on it. Rows
@@ -24,8 +26,9 @@ Discord's inline box.
 from __future__ import annotations
 
 import functools
-import io
+import struct
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -156,9 +159,70 @@ def _font(size: int, weight: int = 700, width: int = 100) -> ImageFont.FreeTypeF
     return ImageFont.load_default(size)
 
 
+# Text is measured, cut and rendered once per word: FreeType laying out a label of the
+# variable font again (1-7 ms, more than the rest of a picture) was most of a picture's
+# cost, and a move changes a label by a word or two (a count, whose turn). The fonts are
+# cached too, so a font object is a stable key.
+
+
+@lru_cache(maxsize=8192)
 def _text_width(font, text: str) -> int:
-    left, _, right, _ = font.getbbox(text)
+    if isinstance(font, ImageFont.FreeTypeFont) and "\n" not in text:
+        left, _, right, _ = _bbox(font, text, "ls")  # the vertical anchor moves no x
+    else:
+        left, _, right, _ = font.getbbox(text)
     return int(right - left)
+
+
+def _bbox(font, text: str, anchor: str) -> tuple[int, int, int, int]:
+    """``font.getbbox(text, anchor=anchor)``, from the pieces the text is drawn with
+    (their masks span exactly that box: tested)."""
+    if not isinstance(font, ImageFont.FreeTypeFont):
+        return font.getbbox(text, anchor=anchor)
+    pieces = _rendered(font, text, anchor)
+    return (min(dx for dx, _, _ in pieces), min(dy for _, dy, _ in pieces),
+            max(dx + mask.size[0] for dx, _, mask in pieces), max(dy + mask.size[1] for _, dy, mask in pieces))
+
+
+@lru_cache(maxsize=8192)
+def _rendered(font, text: str, anchor: str) -> tuple[tuple[int, int, Any], ...]:
+    """The text as ``ImageDraw.text`` renders it for an RGB image (mode "L", whole-pixel
+    position): antialiased masks, each with its offset from the anchor. Pillow's basic
+    layout puts each glyph at the sum of the advances before it, in whole pixels, and
+    a string's mask is its glyphs' masks together; so words on a baseline are rendered
+    once each and set at their pen positions, when those are whole pixels and the
+    words' masks do not meet (else the string is rendered whole). Tested against
+    ``draw.text`` and ``getbbox``."""
+    words = text.split(" ")
+    if anchor == "ls" and len(words) > 1 and all(words):
+        pieces, pen, space = [], 0.0, _advance(font, " ")
+        for word in words:
+            ((dx, dy, mask),) = _rendered(font, word, anchor)
+            if pen != int(pen) or (pieces and pieces[-1][0] + pieces[-1][2].size[0] > pen + dx):
+                break
+            pieces.append((int(pen) + dx, dy, mask))
+            pen += _advance(font, word) + space
+        else:
+            return tuple(pieces)
+    mask, (dx, dy) = font.getmask2(text, "L", anchor=anchor, start=(0.0, 0.0))
+    return ((dx, dy, mask),)
+
+
+@lru_cache(maxsize=8192)
+def _advance(font, text: str) -> float:
+    return font.getlength(text)
+
+
+def _draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font, fill, anchor: str) -> None:
+    """``draw.text(xy, text, font=font, fill=fill, anchor=anchor)`` for one line on an RGB
+    image, from the cached rendering: the same calls of Pillow's core, so the same
+    pixels (tested against ``draw.text``)."""
+    if not isinstance(font, ImageFont.FreeTypeFont) or "\n" in text:
+        draw.text(xy, text, font=font, fill=fill, anchor=anchor)
+        return
+    ink = draw.draw.draw_ink(fill)
+    for dx, dy, mask in _rendered(font, text, anchor):
+        draw.draw.draw_bitmap((int(xy[0]) + dx, int(xy[1]) + dy), mask, ink)
 
 
 @lru_cache(maxsize=4096)
@@ -171,6 +235,7 @@ def _drawable(char: str) -> bool:
     return mask.size != missing.size or bytes(mask) != bytes(missing)
 
 
+@lru_cache(maxsize=8192)
 def _clean(text: str) -> str:
     """Text without the characters the font lacks (emoji, CJK...): no boxes in a label.
     The message text beside the picture still carries them."""
@@ -184,6 +249,7 @@ def drawable(text: str) -> str:
     return _clean(text)
 
 
+@lru_cache(maxsize=8192)
 def _fit(font, text: str, width: int) -> str:
     """The text, cut with an ellipsis so it fits ``width`` pixels."""
     text = _clean(text)
@@ -413,7 +479,7 @@ def _draw_backs(img: Image.Image, draw: ImageDraw.ImageDraw, n: int, step: int, 
     cx, cy = top_x + CARD_W // 2, y + CARD_H // 2
     half = max(16, tw // 2 + 9)
     draw.rounded_rectangle([cx - half, cy - 15, cx + half, cy + 15], radius=15, fill=FACE, outline=EDGE)
-    draw.text((cx, cy), text, font=font, fill=BACK, anchor="mm")
+    _draw_text(draw, (cx, cy), text, font, BACK, "mm")
 
 
 def _ramp(a: tuple[int, ...], b: tuple[int, ...], steps: int = 6) -> list[tuple[int, ...]]:
@@ -443,12 +509,83 @@ def _tint(ink: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _encode(img: Image.Image) -> bytes:
-    """A palette PNG (the fixed :func:`_palette`), zlib level 6: 10-15% bigger than
-    level 9 for an eighth of the time."""
-    pal = img.quantize(palette=_palette(), dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    pal.save(buf, format="PNG", compress_level=6)
-    return buf.getvalue()
+    """An RGB image as a palette PNG (the fixed :func:`_palette`)."""
+    return _png(img.quantize(palette=_palette(), dither=Image.Dither.NONE))
+
+
+# --------------------------------------------------------------------------- PNG
+
+#: zlib level of a band and rows per band. A move changes a few rows of cards; the
+#: bands it does not touch are not compressed again. Smaller bands are reused more often
+#: but compress less well. On the pictures of a bench/load.py run replayed (after its
+#: set-up): 16 rows at level 3, 3.2 ms a picture, 12.1 KB; 32 at 3, 3.0 ms, 11.6 KB;
+#: 32 at 5, 3.8 ms, 10.2 KB; Pillow's whole-picture level 6 before, 9.2 KB.
+PNG_LEVEL = 3
+BAND_ROWS = 32
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_ZLIB_HEADER = zlib.compress(b"", PNG_LEVEL)[:2]
+_FINAL_BLOCK = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15).flush()  # an empty last block
+_ADLER_BASE = 65521
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
+def _adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from theirs (zlib's
+    ``adler32_combine``, which Python's zlib does not expose)."""
+    rem = second_length % _ADLER_BASE
+    sum1 = first & 0xFFFF
+    sum2 = (rem * sum1) % _ADLER_BASE
+    sum1 += (second & 0xFFFF) + _ADLER_BASE - 1
+    sum2 += (first >> 16) + (second >> 16) + _ADLER_BASE - rem
+    return (sum1 % _ADLER_BASE) | ((sum2 % _ADLER_BASE) << 16)
+
+
+def _band(filtered: bytes) -> tuple[bytes, int, int]:
+    """One band of PNG's filtered data (rows, each after its filter byte), deflated on
+    its own and ended with a full flush, so bands simply follow one another in the zlib
+    stream; with the data's Adler-32 and length. Kept by the band's bytes: a move
+    recompresses only the bands it changed, and a band's output never depends on what
+    was cached."""
+    band = _BANDS.get(filtered)
+    if band is None:
+        packer = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
+        deflated = packer.compress(filtered) + packer.flush(zlib.Z_FULL_FLUSH)
+        band = (deflated, zlib.adler32(filtered), len(filtered))
+        _BANDS.put(filtered, band, len(filtered) + len(deflated) + 200)
+    return band
+
+
+def _png(img: Image.Image) -> bytes:
+    """A palette ("P", 8 bits a pixel) image as a PNG file: IHDR, PLTE, one IDAT of bands
+    compressed independently (:func:`_band`), IEND. Decoded, the same pixels and palette
+    as Pillow's own PNG writer (tested); the bytes depend only on the image."""
+    if img.mode != "P":
+        raise ValueError(f"_png writes palette images, not {img.mode!r} ones")
+    width, height = img.size
+    # Filter type 0 (none: what palette images compress best with) on every row: a
+    # column of zeros before the pixels.
+    framed = Image.new("P", (width + 1, height), 0)
+    framed.paste(img, (1, 0))
+    filtered = framed.tobytes()
+    parts = [_ZLIB_HEADER]
+    adler = 1  # of no data
+    step = (width + 1) * BAND_ROWS
+    for at in range(0, len(filtered), step):
+        deflated, band_adler, length = _band(filtered[at:at + step])
+        parts.append(deflated)
+        adler = _adler32_combine(adler, band_adler, length)
+    parts += [_FINAL_BLOCK, struct.pack(">I", adler)]
+    return b"".join((
+        _PNG_SIGNATURE,
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+        _chunk(b"PLTE", bytes(img.getpalette("RGB"))),
+        _chunk(b"IDAT", b"".join(parts)),
+        _chunk(b"IEND", b""),
+    ))
 
 
 def _grid(sizes: list[tuple[int, int]], columns: int, head: int) -> tuple[list[int], list[int], int, int]:
@@ -537,11 +674,22 @@ def _background(layout: _Layout, title: str) -> Image.Image:
     draw = ImageDraw.Draw(img)
     if title:
         title_font = _font(TITLE_SIZE, 700)
-        draw.text((MARGIN, MARGIN + 26), _fit(title_font, title, layout.width - 2 * MARGIN), font=title_font,
-                  fill=LABEL_INK, anchor="ls")
+        _draw_text(draw, (MARGIN, MARGIN + 26), _fit(title_font, title, layout.width - 2 * MARGIN), title_font, LABEL_INK, "ls")
     if not layout.rows:
-        draw.text((MARGIN, MARGIN + layout.head + 18), "No cards.", font=_font(LABEL_SIZE, 600), fill=MUTED_INK, anchor="ls")
+        _draw_text(draw, (MARGIN, MARGIN + layout.head + 18), "No cards.", _font(LABEL_SIZE, 600), MUTED_INK, "ls")
     return img
+
+
+def _background_palette(layout: _Layout, title: str) -> Image.Image:
+    """:func:`_background` mapped onto the palette, kept by what it shows (its size, its
+    title, whether it has rows): mapping a whole picture of felt cost as much as the rest
+    of a picture drawn from cached rows. A copy, for the rows to be pasted on."""
+    key = ("background", _drawn_with(), layout.width, layout.height, title, not layout.rows)
+    img = _PATCHES.get(key)
+    if img is None:
+        img = _background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE)
+        _PATCHES.put(key, img, img.width * img.height)
+    return img.copy()
 
 
 @_serialised
@@ -562,15 +710,21 @@ def render_image(
 @_serialised
 def _render_palette(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> Image.Image:
     """:func:`render_image` mapped onto the palette, composed from cached parts: each
-    row is drawn on its own patch of felt and mapped once (:func:`_row_patch`); the
-    mapping is per pixel (no dithering) and rows never overlap, so the composed picture
-    is the same, pixel for pixel, as the whole one mapped at once (tested)."""
+    row's label and its cards are drawn on their own patches of felt and mapped once
+    (:func:`_label_patch`, :func:`_cards_patch`: a move that changes only a label, a
+    count or whose turn it is, draws no card); the mapping is per pixel (no dithering)
+    and patches never overlap, so the composed picture is the same, pixel for pixel, as
+    the whole one mapped at once (tested)."""
     layout = _layout(rows, title, max_width, columns)
     if not _rows_keep_to_their_patches(layout, title):
         return render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE)
-    img = _background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE)
+    img = _background_palette(layout, title)
+    label_font = _font(LABEL_SIZE, 600)
     for i, row in enumerate(layout.rows):
-        img.paste(_row_patch(row, layout.row_width, layout.patch_width(i)), layout.origin(i))
+        x, y = layout.origin(i)
+        width = layout.patch_width(i)
+        img.paste(_label_patch(_fit(label_font, row.label, width), width), (x - PATCH_BLEED, y))
+        img.paste(_cards_patch(row, layout.row_width), (x - PATCH_BLEED, y + LABEL_H))
     return img
 
 
@@ -581,34 +735,64 @@ def _rows_keep_to_their_patches(layout: _Layout, title: str) -> bool:
     label_font = _font(LABEL_SIZE, 600)
     if title and layout.rows:
         title_font = _font(TITLE_SIZE, 700)
-        box = title_font.getbbox(_fit(title_font, title, layout.width - 2 * MARGIN), anchor="ls")
+        box = _bbox(title_font, _fit(title_font, title, layout.width - 2 * MARGIN), "ls")
         if 26 + box[3] > layout.head:
             return False
     for i, (row, plan) in enumerate(zip(layout.rows, layout.plans)):
         width = layout.patch_width(i)
         text = _fit(label_font, row.label, width)
         if text:
-            box = label_font.getbbox(text, anchor="ls")
-            if box[0] < 0 or box[2] > width or 18 + box[1] < 0 or 18 + box[3] > plan.height:
+            box = _bbox(label_font, text, "ls")
+            if box[0] < -PATCH_BLEED or box[2] > width or 18 + box[1] < 0 or 18 + box[3] > LABEL_H:
                 return False
     return True
 
 
-def _row_patch(row: CardRow, row_width: int, width: int) -> Image.Image:
-    key = (row, row_width, width)
+def _drawn_with() -> Any:
+    """What the kept pictures and parts were drawn with, part of their keys: the label
+    font (a new font object whenever the fonts are loaded again, e.g. the fallback
+    font), so nothing drawn with another font is reused."""
+    return _font(LABEL_SIZE, 600)
+
+
+#: A row's patch starts this many pixels left of the row, on felt no other row reaches
+#: (the margin, or the gap between columns): a label's first letter may stand a pixel
+#: left of its origin ("Y", "J"), and those labels would otherwise be drawn whole.
+PATCH_BLEED = 4
+
+
+def _label_patch(text: str, width: int) -> Image.Image:
+    """A row's label (already cut to ``width``) on its strip of felt, mapped."""
+    key = ("label", _drawn_with(), text, width)
+    patch = _PATCHES.get(key)
+    if patch is None:
+        rgb = Image.new("RGB", (PATCH_BLEED + width, LABEL_H), BG)
+        _draw_text(ImageDraw.Draw(rgb), (PATCH_BLEED, 18), text, _font(LABEL_SIZE, 600), LABEL_INK, "ls")
+        patch = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
+        _PATCHES.put(key, patch, patch.width * patch.height)
+    return patch
+
+
+def _cards_patch(row: CardRow, row_width: int) -> Image.Image:
+    """A row's cards, under its label, on a patch of felt as wide as they are, mapped
+    (kept by the cards alone: the label, and the column's width, may change)."""
+    key = ("cards", _drawn_with(), row.cards, row.face_down, row.deck, row_width)
     patch = _PATCHES.get(key)
     if patch is None:
         plan = _plan(row, row_width)
-        rgb = Image.new("RGB", (width, plan.height), BG)
-        _draw_row(rgb, ImageDraw.Draw(rgb), row, plan, 0, 0, width, _font(LABEL_SIZE, 600))
+        rgb = Image.new("RGB", (PATCH_BLEED + plan.width, plan.height - LABEL_H), BG)
+        _draw_cards(rgb, ImageDraw.Draw(rgb), row, plan, PATCH_BLEED, 0)
         patch = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
         _PATCHES.put(key, patch, patch.width * patch.height)
     return patch
 
 
 def _draw_row(img, draw, row: CardRow, plan: _RowPlan, x0: int, y: int, width: int, label_font) -> None:
-    draw.text((x0, y + 18), _fit(label_font, row.label, width), font=label_font, fill=LABEL_INK, anchor="ls")
-    y_line = y + LABEL_H
+    _draw_text(draw, (x0, y + 18), _fit(label_font, row.label, width), label_font, LABEL_INK, "ls")
+    _draw_cards(img, draw, row, plan, x0, y + LABEL_H)
+
+
+def _draw_cards(img, draw, row: CardRow, plan: _RowPlan, x0: int, y_line: int) -> None:
     for i, line in enumerate(plan.lines):
         x = x0
         for j, code in enumerate(line):
@@ -640,12 +824,10 @@ def render_rows(
     The picture depends only on its arguments and is byte-identical for equal ones.
     Raises ValueError for an unknown card code or deck, or a negative ``face_down``.
     """
-    key = (tuple(rows), title, max_width, columns)
+    key = (_drawn_with(), tuple(rows), title, max_width, columns)
     png = _PNG_CACHE.get(key)
     if png is None:
-        buf = io.BytesIO()
-        _render_palette(rows, title, max_width, columns).save(buf, format="PNG", compress_level=6)
-        png = buf.getvalue()
+        png = _png(_render_palette(rows, title, max_width, columns))
         _PNG_CACHE.put(key, png, len(png))
     return png
 
@@ -653,7 +835,7 @@ def render_rows(
 def cached_png(rows: Sequence[CardRow], *, title: str = "", max_width: int = MAX_WIDTH, columns: int | None = None) -> bytes | None:
     """The picture :func:`render_rows` would return, if it drew these rows lately (no
     drawing: cheap enough to ask on the event loop before handing the work to a thread)."""
-    return _PNG_CACHE.get((tuple(rows), title, max_width, columns))
+    return _PNG_CACHE.get((_drawn_with(), tuple(rows), title, max_width, columns))
 
 
 class _Cache:
@@ -695,8 +877,11 @@ class _Cache:
 
 #: About 1,000-3,000 pictures (10-30 KB each): every open hand and board of a few hundred tables.
 _PNG_CACHE = _Cache(32 * 2**20)
-#: Rows mapped onto the palette (a byte a pixel, 20-150 KB each).
+#: Rows mapped onto the palette (a byte a pixel, 20-150 KB each), and backgrounds.
 _PATCHES = _Cache(64 * 2**20)
+#: Bands of pictures' rows, compressed (:func:`_band`): the pixels (the key) and the
+#: deflated bytes, 2-20 KB a band.
+_BANDS = _Cache(24 * 2**20)
 
 
 def card_name(code: str, deck: str = "french") -> str:

@@ -36,6 +36,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from storage import settings_cache
+
 log = logging.getLogger(__name__)
 
 MIGRATIONS_ROOT = Path(__file__).resolve().parent / "migrations"
@@ -475,6 +477,7 @@ class Storage:
                 raise (self._failure(guild_id, error) or error) from error
             raise
         self._reported = {r for r in self._reported if r[0] != guild_id}
+        settings_cache.register(connection, str(path))
         return _Slot(connection, flags)
 
     async def _migrate(self, connection: aiosqlite.Connection) -> None:
@@ -575,6 +578,7 @@ class Storage:
         file is deleted (storage/purge.py); the next use opens it afresh."""
         slot = self._slots.pop(guild_id, None)
         self._checked.discard(guild_id)
+        settings_cache.forget(str(self.path_for(guild_id)))
         if slot is not None:
             await self._close_quietly(slot)
 

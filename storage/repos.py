@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any, Union
 
 import aiosqlite
 
+from storage import settings_cache
+
 if TYPE_CHECKING:
     from storage.pg import PgConnection
 
@@ -372,16 +374,42 @@ async def set_guild_setting(db: Connection, key: str, value: Any) -> None:
     await _upsert(db, "guild_settings", {"key": key}, {"value": _dumps(value)})
 
 
+def _settings_cache(db: Connection) -> dict[tuple[int, str], Any] | None:
+    """The file's cache of players' settings; None when there is none to use (a
+    connection Storage did not register, or inside a transaction that may still roll
+    back what it read)."""
+    if dialect(db) != "sqlite" or db.in_transaction:
+        return None
+    file = settings_cache.FILE_OF.get(db)
+    return settings_cache.USER_SETTINGS.setdefault(file, {}) if file is not None else None
+
+
+def _forget_user_settings(db: Connection, user_id: int) -> None:
+    if dialect(db) == "sqlite":
+        settings_cache.forget_user(settings_cache.FILE_OF.get(db, ""), user_id)
+
+
 async def get_user_setting(db: Connection, user_id: int, key: str, default: Any = None) -> Any:
-    async with db.execute(
-        "SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key)
-    ) as cursor:
-        row = await cursor.fetchone()
-    return json.loads(row[0]) if row else default
+    cache = _settings_cache(db)
+    value = cache.get((user_id, key)) if cache is not None else None
+    if value is None:
+        writes = settings_cache.WRITES
+        async with db.execute(
+            "SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key)
+        ) as cursor:
+            row = await cursor.fetchone()
+        value = json.loads(row[0]) if row else settings_cache.UNSET
+        if cache is not None and value is not None and writes == settings_cache.WRITES:  # no write meanwhile
+            cache[(user_id, key)] = value
+    return default if value is settings_cache.UNSET else value
 
 
 async def set_user_setting(db: Connection, user_id: int, key: str, value: Any) -> None:
-    await _upsert(db, "user_settings", {"user_id": user_id, "key": key}, {"value": _dumps(value)})
+    _forget_user_settings(db, user_id)
+    try:
+        await _upsert(db, "user_settings", {"user_id": user_id, "key": key}, {"value": _dumps(value)})
+    finally:
+        _forget_user_settings(db, user_id)
 
 
 async def get_dm_channel(db: Connection, user_id: int) -> int | None:
@@ -503,7 +531,11 @@ async def user_settings_of(db: Connection, user_id: int) -> dict[str, Any]:
 
 
 async def delete_user_settings(db: Connection, user_id: int) -> int:
-    return await execute_count(db, "DELETE FROM user_settings WHERE user_id = ?", (user_id,))
+    _forget_user_settings(db, user_id)
+    try:
+        return await execute_count(db, "DELETE FROM user_settings WHERE user_id = ?", (user_id,))
+    finally:
+        _forget_user_settings(db, user_id)
 
 
 async def all_carryover(db: Connection, game: str | None = None) -> list[tuple[int, str, dict[str, Any], float]]:

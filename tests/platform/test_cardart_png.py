@@ -1,0 +1,202 @@
+"""Card pictures made cheap (issue 22): text rendered once per string, backgrounds and
+compressed bands of rows kept, and bot.cardart's own PNG writer. The pixels are the
+ones Pillow's writer gave before; the bytes depend only on the picture, never on what
+the caches hold."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import random
+import zlib
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageDraw
+
+from bot import cardart
+from bot.cardart import CardRow, render_rows
+from bot.cards import standard_deck
+from cogs.onion.scoring import onion_deck
+
+FRENCH = [str(c) for c in standard_deck()]
+ONION = [str(c) for c in onion_deck()]
+LABELS = ["Your hand", "Your face-down cards · 5 (only you see them)", "Seat 2 · Ann · 18 cards · to play", "Pile (14 cards)",
+          "Draw pile", "Jules", "Yvonne · dealer", "Zoë, Жанна, Ñandú", "🎲 Ann 中 · to play", "W" * 60, "Ťŷ", ""]
+
+
+def decoded(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    return img
+
+
+def pillows_png(img: Image.Image) -> bytes:
+    """What bot.cardart wrote before it had its own writer."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def clear_picture_caches() -> None:
+    cardart._PNG_CACHE.clear()
+    cardart._PATCHES.clear()
+    cardart._BANDS.clear()
+    for fn in (cardart._rendered, cardart._text_width, cardart._fit, cardart._clean):
+        fn.cache_clear()
+
+
+def scenes() -> list[tuple[list[CardRow], dict]]:
+    """Forty seeded pictures: both decks, wrapped and stacked rows, labels cut, with
+    emoji, accents and first letters that stand left of their origin, every layout."""
+    rng = random.Random(22)
+    out = []
+    for n in range(40):
+        deck, pack = (ONION, "onion") if n % 4 == 3 else (FRENCH, "french")
+        cards = rng.sample(deck, 40)
+        rows, at = [], 0
+        for _ in range(rng.randint(0, 7)):
+            k = rng.choice([0, 1, 2, 3, 5, 13, 26])
+            rows.append(CardRow(rng.choice(LABELS), tuple(cards[at:at + k]), rng.choice([0, 0, 1, 3, 4, 40]), pack))
+            at = (at + k) % 20
+        title = rng.choice(["", "Idiot #3", "Cripple Mr Onion #12", "Blackjack · Yves to play", "Ťŷ Jj"])
+        kw = {"title": title, "columns": rng.choice([None, None, 1, 2]), "max_width": rng.choice([1100, 1100, 400, 700])}
+        out.append((rows, kw))
+    return out
+
+
+#: The decoded pixels of :func:`scenes`, as the code before issue 22 drew and wrote them
+#: (Pillow's PNG writer, text drawn by ImageDraw.text each time). A change of font or of
+#: Pillow's rasteriser changes it too: then draw the scenes with the old code again.
+PIXELS_BEFORE = "446d24eee85cf35cb74958407bb51437f668b45a172d3bfa5d07c9898afb0408"
+
+
+def test_the_pictures_have_the_pixels_they_had_before_the_caches_and_the_png_writer():
+    clear_picture_caches()
+    digest = hashlib.sha256()
+    for rows, kw in scenes():
+        img = decoded(render_rows(rows, **kw))
+        digest.update(repr(img.size).encode())
+        digest.update(img.convert("RGB").tobytes())
+    assert digest.hexdigest() == PIXELS_BEFORE
+
+
+@st.composite
+def palette_images(draw) -> Image.Image:
+    width = draw(st.integers(1, 90))
+    height = draw(st.integers(1, 3 * cardart.BAND_ROWS + 2))
+    colours = len(cardart._palette().getpalette()) // 3
+    # Runs of one index, as pictures have, and noise.
+    pixels = bytearray()
+    while len(pixels) < width * height:
+        pixels += bytes([draw(st.integers(0, colours - 1))]) * draw(st.integers(1, 40))
+    img = Image.frombytes("P", (width, height), bytes(pixels[:width * height]))
+    img.putpalette(cardart._palette().getpalette())
+    return img
+
+
+@settings(max_examples=80, deadline=None)
+@given(palette_images())
+def test_the_png_writer_gives_the_pixels_and_palette_pillows_writer_gives(img):
+    ours, theirs = decoded(cardart._png(img)), decoded(pillows_png(img))
+    assert ours.mode == theirs.mode == "P"
+    assert ours.size == theirs.size
+    assert ours.tobytes() == theirs.tobytes()
+    assert ours.getpalette() == theirs.getpalette()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(LABELS), st.lists(st.sampled_from(FRENCH), max_size=26, unique=True),
+                          st.integers(0, 40)), max_size=6),
+       st.sampled_from(["", "Idiot #3", "Yes · Jo"]), st.sampled_from([None, 1, 2]))
+def test_a_picture_decodes_to_what_pillow_would_write_for_the_same_drawing(rows, title, columns):
+    rows = [CardRow(label, tuple(cards), down) for label, cards, down in rows]
+    whole = cardart.render_image(rows, title=title, columns=columns).quantize(palette=cardart._palette(), dither=Image.Dither.NONE)
+    ours, theirs = decoded(render_rows(rows, title=title, columns=columns)), decoded(pillows_png(whole))
+    assert ours.convert("RGB").tobytes() == theirs.convert("RGB").tobytes()
+
+
+def test_the_same_picture_gives_the_same_bytes_whatever_the_caches_hold():
+    pictures = scenes()
+    clear_picture_caches()
+    alone = []
+    for rows, kw in pictures:  # each drawn from empty caches
+        clear_picture_caches()
+        alone.append(render_rows(rows, **kw))
+    clear_picture_caches()
+    in_turn = [render_rows(rows, **kw) for rows, kw in pictures]  # each after the others filled the caches
+    cardart._PNG_CACHE.clear()
+    backwards = [render_rows(rows, **kw) for rows, kw in reversed(pictures)][::-1]  # bands and rows from the others
+    assert alone == in_turn == backwards
+    # A band cache too small to keep anything: the same bytes, every band compressed afresh.
+    small = cardart._BANDS.max_bytes
+    try:
+        cardart._BANDS.max_bytes = 1
+        cardart._PNG_CACHE.clear()
+        assert [render_rows(rows, **kw) for rows, kw in pictures] == alone
+    finally:
+        cardart._BANDS.max_bytes = small
+
+
+def test_a_move_recompresses_only_the_bands_it_changed():
+    rows = [CardRow("Pile (3 cards)", ("7h", "7s", "9d")), CardRow("Draw pile", face_down=30),
+            CardRow("Seat 1 · Ann", ("Tc", "Qh"), face_down=3), CardRow("Seat 2 · Bob", face_down=2)]
+    clear_picture_caches()
+    render_rows(rows, title="Idiot #1", columns=1)
+    kept = len(cardart._BANDS.entries)
+    moved = [*rows[:3], CardRow("Seat 2 · Bob", ("Ks",), face_down=1)]  # only the last row changed
+    height = decoded(render_rows(moved, title="Idiot #1", columns=1)).height
+    new_bands = len(cardart._BANDS.entries) - kept
+    assert 0 < new_bands <= -(-(cardart.LABEL_H + cardart.CARD_H + cardart.MARGIN) // cardart.BAND_ROWS) + 1
+    assert new_bands < height // cardart.BAND_ROWS / 2
+
+
+@settings(max_examples=200)
+@given(st.binary(max_size=3000), st.binary(max_size=3000))
+def test_adler32_of_two_parts_combines_to_the_adler32_of_the_whole(first, second):
+    combined = cardart._adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+    assert combined == zlib.adler32(first + second)
+
+
+WORDS = st.sampled_from(["Seat", "2", "·", "Ann", "18", "cards", "to", "play", "Your", "face-down", "(only", "them)", "Jo",
+                         "Yves", "W", "ff", "…", "Zoë", "AV", "T.", "j", "Жанна", "Ñandú", "#12"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.text(max_size=40), st.lists(WORDS, min_size=1, max_size=9).map(" ".join)), st.sampled_from(["ls", "mm", "ms", "la"]),
+       st.sampled_from([(cardart.LABEL_SIZE, 600), (cardart.TITLE_SIZE, 700), (cardart.COUNT_SIZE, 700)]),
+       st.sampled_from([cardart.LABEL_INK, cardart.MUTED_INK, cardart.BACK]), st.integers(-5, 40), st.integers(-5, 40))
+def test_cached_text_draws_the_pixels_pillow_draws(text, anchor, font_spec, colour, x, y):
+    text = cardart._clean(text)
+    font = cardart._font(*font_spec)
+    ours = Image.new("RGB", (120, 50), cardart.BG)
+    theirs = ours.copy()
+    cardart._draw_text(ImageDraw.Draw(ours), (x, y), text, font, colour, anchor)
+    ImageDraw.Draw(theirs).text((x, y), text, font=font, fill=colour, anchor=anchor)
+    assert ours.tobytes() == theirs.tobytes()
+    assert cardart._bbox(font, text, anchor) == font.getbbox(text, anchor=anchor)
+    left, _, right, _ = font.getbbox(text)
+    assert cardart._text_width(font, text) == right - left
+
+
+def test_a_label_is_drawn_from_its_words_rendered_once_each():
+    font = cardart._font(cardart.LABEL_SIZE, 600)
+    cardart._rendered.cache_clear()
+    assert len(cardart._rendered(font, "Seat 2 · Ann · 18 cards · to play", "ls")) == 10  # one piece a word
+    words = cardart._rendered.cache_info().currsize
+    cardart._rendered(font, "Seat 2 · Ann · 17 cards", "ls")  # one new word
+    assert cardart._rendered.cache_info().currsize == words + 2  # the label and "17"
+
+
+def test_a_label_that_changes_draws_no_card():
+    rows = [CardRow("Seat 1 · Ann · to play", ("Tc", "Qh"), face_down=3), CardRow("Seat 2 · Bob", ("9d",), face_down=2)]
+    clear_picture_caches()
+    render_rows(rows, title="Idiot #1")
+    kinds = lambda: sorted(key[0] for key in cardart._PATCHES.entries if isinstance(key[0], str))  # noqa: E731
+    before = kinds()
+    turned = [CardRow("Seat 1 · Ann", rows[0].cards, face_down=3), CardRow("Seat 2 · Bob · to play", ("9d",), face_down=2)]
+    render_rows(turned, title="Idiot #1")
+    added = [k for k in kinds()]
+    for k in before:
+        added.remove(k)
+    assert added == ["label", "label"]
