@@ -39,6 +39,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.cardart_pips import badge_mask, enid_mask, pip_mask, rounded_mask
+from bot.i18n import N_, _, and_list, ngettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,15 +104,15 @@ SUIT_COLOURS = {
     "o": (186, 118, 0),
 }
 SUIT_NAMES = {
-    "c": "Clubs", "s": "Spades", "h": "Hearts", "d": "Diamonds",
-    "w": "Swords", "t": "Staves", "u": "Cups", "o": "Coins",
+    "c": N_("Clubs"), "s": N_("Spades"), "h": N_("Hearts"), "d": N_("Diamonds"),
+    "w": N_("Swords"), "t": N_("Staves"), "u": N_("Cups"), "o": N_("Coins"),
 }
 ENID_NAMES = {"c": "Carp", "s": "Sturgeon", "h": "Halibut", "d": "Dalmations"}
 
 RANKS = "A23456789TJQK"
 DECK_SUITS = {"french": "cshd", "enid": "cshd", "onion": "cshdwtuo"}
 _RANK_LABEL = {"T": "10"}
-_RANK_NAMES = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
+_RANK_NAMES = {"A": N_("Ace"), "T": "10", "J": N_("Jack"), "Q": N_("Queen"), "K": N_("King")}
 
 
 # --------------------------------------------------------------------------- threads
@@ -885,20 +886,20 @@ _BANDS = _Cache(24 * 2**20)
 
 
 def card_name(code: str, deck: str = "french") -> str:
-    """A card as said aloud: "10 of Hearts", "Queen of Coins (marked)"."""
+    """A card as said aloud, in the current language: "10 of Hearts", "Queen of Coins
+    (marked)"."""
     try:
         rank, suit, marked = parse_code(code, deck)
     except ValueError:
         return code
-    return f"{_RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}" + (" (marked)" if marked else "")
+    suit_word = _(SUIT_NAMES.get(suit, suit))
+    name = _("{rank} of {suit}", rank=_(_RANK_NAMES.get(rank, rank)), suit=suit_word, suits=suit_word.lower())
+    return _("{card} (marked)", card=name) if marked else name
 
 
 def spoken_list(items: Sequence[str]) -> str:
-    """"a", "a and b", "a, b and c": a list as it is said."""
-    items = [i for i in items if i]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    """"a", "a and b", "a, b and c": a list as it is said, in the current language."""
+    return and_list(items)
 
 
 def _sentence(text: str) -> str:
@@ -920,11 +921,11 @@ def alt_text(rows: Sequence[CardRow], limit: int = 1024) -> str:
             continue
         said = names
         if row.face_down:
-            down = f"{row.face_down} card{'s' if row.face_down != 1 else ''} face down"
-            said = f"{names}, and {down}" if names else down
+            down = ngettext("{n} card face down", "{n} cards face down", row.face_down)
+            said = _("{cards}, and {face_down}", cards=names, face_down=down) if names else down
         label = row.label.replace(" · ", ", ")
-        sentences.append(_sentence(f"{label}: {said}" if said else label))
-    text = "Card picture. " + " ".join(s for s in sentences if s)
+        sentences.append(_sentence(_("{label}: {cards}", label=label, cards=said) if said else label))
+    text = " ".join([_("Card picture."), *(s for s in sentences if s)])
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

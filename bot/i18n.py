@@ -344,7 +344,18 @@ def join(items: Iterable[str], style: str = "standard") -> str:
     items = list(items)
     if not items:
         return ""
+    if _current.get() == PSEUDO and len(items) > 1:
+        return ", ".join(items[:-1]) + f" {_pseudo('or' if style == 'or' else 'and')} " + items[-1]
     return format_list(items, style=style, locale=_locale_object(_babel_locale()))
+
+
+def and_list(items: Iterable[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: a list as it is said, in the current language
+    (English without the serial comma, as Deckhand has always written it)."""
+    items = [item for item in items if item]
+    if _current.get() == ENGLISH and len(items) > 1:
+        return ", ".join(items[:-1]) + " and " + items[-1]
+    return join(items) if len(items) > 1 else "".join(items)
 
 
 @lru_cache(maxsize=None)

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot.cards import parse_card
-from bot.i18n import _, join, language, number, pgettext
+from bot.i18n import _, and_list, join, language, number, pgettext  # noqa: F401  (and_list: used by the games through here)
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
 DESCRIPTION_LIMIT = 4096
@@ -68,15 +68,6 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     """'1 card', '2 cards' ('many' for an irregular plural). English only: text players
     read uses ``bot.i18n.ngettext`` instead, which knows each language's plurals."""
     return f"{count} {word if count == 1 else (many or word + 's')}"
-
-
-def and_list(items: Sequence[str]) -> str:
-    """"a", "a and b", "a, b and c" in the current language (English keeps its form
-    without the serial comma, as ``bot.cardart.spoken_list`` writes it)."""
-    items = [i for i in items if i]
-    if language() == "en" or len(items) <= 1:
-        return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
-    return join(items)
 
 
 def ordinal(place: int) -> str:
