@@ -14,16 +14,17 @@ from bot import guard, rating_chart, ratings
 from bot.core import computer
 from bot.gamecog import PlatformCog
 from bot.guard import clip
-from bot.i18n import N_
-from bot.render_util import ordinal, plural
+from bot.i18n import N_, _, ngettext
+from bot.publish import ordinal  # the catalog's ordinals (1st / 1.º)
+from bot.render_util import plural
 from storage import repos
 
 log = logging.getLogger(__name__)
 
 TOP = 10
-EXPLAINED = (f"Rating = {ratings.SHOWN_BASE} + {ratings.SHOWN_SCALE} × (skill − 3 × uncertainty): it rises as you win and as "
-             f"the bot grows sure of you. Rated: finished games with two or more people. "
-             f"{ratings.MIN_GAMES} rated games to be listed.")
+EXPLAINED = N_("Rating = {base} + {scale} × (skill − 3 × uncertainty): it rises as you win and as "
+              "the bot grows sure of you. Rated: finished games with two or more people. "
+              "{min_games} rated games to be listed.")
 
 
 class Profiles(PlatformCog):
@@ -72,18 +73,20 @@ class Profiles(PlatformCog):
             mine = (await repos.ratings_of(db, spec.key, [me])).get(me)
             listed = mine is not None and mine.played >= ratings.MIN_GAMES
             place = await repos.rating_place(db, spec.key, mine, ratings.MIN_GAMES) if listed else None
-        embed = discord.Embed(title=f"{spec.title} leaderboard", colour=discord.Colour.gold())
-        lines = [f"{i}. {computer.name(r.user_id)} — **{r.shown}** · {plural(r.played, 'game')}, {r.won} won" for i, r in enumerate(top, 1)]
-        embed.description = "\n".join(lines) if lines else f"Nobody has {ratings.MIN_GAMES} rated {spec.title} games yet."
+        embed = discord.Embed(title=_("{title} leaderboard", title=spec.title), colour=discord.Colour.gold())
+        lines = [f"{i}. {computer.name(r.user_id)} — **{r.shown}** · " + _("{games}, {won} won", games=ngettext("{n} game", "{n} games", r.played), won=r.won) for i, r in enumerate(top, 1)]
+        embed.description = "\n".join(lines) if lines else _("Nobody has {n} rated {title} games yet.", n=ratings.MIN_GAMES, title=spec.title)
         if mine is None:
-            yours = f"You have no rated {spec.title} games yet."
+            yours = _("You have no rated {title} games yet.", title=spec.title)
         elif place is None:
             more = ratings.MIN_GAMES - mine.played
-            yours = f"Your rating is {mine.shown} after {plural(mine.played, 'rated game')}: {plural(more, 'more game')} to be listed."
+            yours = _("Your rating is {rating} after {games}: {more} to be listed.", rating=mine.shown, games=ngettext("{n} rated game", "{n} rated games", mine.played),
+                      more=ngettext("{n} more game", "{n} more games", more))
         else:
-            yours = f"You are {ordinal(place[0])} of {place[1]}: **{mine.shown}** · {plural(mine.played, 'game')}, {mine.won} won."
-        embed.add_field(name="You", value=yours, inline=False)
-        embed.set_footer(text=EXPLAINED)
+            yours = _("You are {place} of {of}: **{rating}** · {games}, {won} won.", place=ordinal(place[0]), of=place[1],
+                      rating=mine.shown, games=ngettext("{n} game", "{n} games", mine.played), won=mine.won)
+        embed.add_field(name=_("You"), value=yours, inline=False)
+        embed.set_footer(text=_(EXPLAINED, base=ratings.SHOWN_BASE, scale=ratings.SHOWN_SCALE, min_games=ratings.MIN_GAMES))
         if interaction.response.is_done():
             await interaction.followup.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
         else:
