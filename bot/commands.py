@@ -16,7 +16,7 @@ from bot.gamecog import PlatformCog
 from bot.guard import clip
 from bot import i18n
 from bot.discord_front import languages
-from bot.i18n import N_
+from bot.i18n import N_, _, ngettext
 from bot.translator import with_numbers
 from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, until_restored
 from storage import repos
@@ -27,14 +27,14 @@ log = logging.getLogger(__name__)
 RULES_CHUNK = 1900  # leave room under the 2000-character message limit
 SAY_LIMIT = 1900
 HANDS_WHERE = {
-    "here": "here in the channel, as private messages only you can see",
-    "dm": "in your DMs",
+    "here": N_("From now on your hands will be shown here in the channel, as private messages only you can see."),
+    "dm": N_("From now on your hands will be shown in your DMs."),
 }
 
 
 MY_PICTURES = {
-    "on": "Your hands will show a picture of your cards again (unless this server turned pictures off). Every picture has the same cards as its text.",
-    "off": "Your hands will be text only from now on, in every game on this server; the board's and the hand's text say everything their pictures show.",
+    "on": N_("Your hands will show a picture of your cards again (unless this server turned pictures off). Every picture has the same cards as its text."),
+    "off": N_("Your hands will be text only from now on, in every game on this server; the board's and the hand's text say everything their pictures show."),
 }
 
 
@@ -42,7 +42,7 @@ class Platform(PlatformCog):
 
     async def _channel_table(self, interaction: discord.Interaction) -> Table | None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            await interaction.response.send_message("Tables live in server channels; use this command there.", ephemeral=True)
+            await interaction.response.send_message(_("Tables live in server channels; use this command there."), ephemeral=True)
             return None
         table = self.tables.active_in_channel(interaction.guild_id, interaction.channel_id)
         if table is None:
@@ -123,14 +123,14 @@ class Platform(PlatformCog):
     @app_commands.describe(text=N_("What you say out loud"))
     async def say(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, SAY_LIMIT]) -> None:
         if not 1 <= len(text) <= SAY_LIMIT:  # declared lengths are not enforced on receipt
-            await guard.answer(interaction, f"Say between 1 and {SAY_LIMIT} characters.")
+            await guard.answer(interaction, _("Say between 1 and {most} characters.", most=SAY_LIMIT))
             return
         table = await self._channel_table(interaction)
         if table is None:
             return
         refusal = await self.tables.say(table, interaction.user.id, text)
         if refusal is None:
-            await interaction.response.send_message(f"{interaction.user.mention} says: {text}", allowed_mentions=discord.AllowedMentions.none())
+            await interaction.response.send_message(_("{player} says: {text}", player=interaction.user.mention, text=text), allowed_mentions=discord.AllowedMentions.none())
         else:
             await interaction.response.send_message(refusal, ephemeral=True)
 
@@ -146,14 +146,14 @@ class Platform(PlatformCog):
         spec = self.bot.games.get(game)  # type: ignore[attr-defined]
         if spec is None:
             names = ", ".join(s.key for s in self.bot.games)  # type: ignore[attr-defined]
-            await guard.answer(interaction, f"I don't know a game called '{clip(game, 60)}'. Try one of: {names}.")
+            await guard.answer(interaction, _("I don't know a game called '{game}'. Try one of: {names}.", game=clip(game, 60), names=names))
             return
         chunks = _chunk(spec.rules_text(i18n.language()), RULES_CHUNK)
         await interaction.response.send_message(chunks[0], ephemeral=True)
         for chunk in chunks[1:8]:
             await interaction.followup.send(chunk, ephemeral=True)
         if len(chunks) > 8:
-            await interaction.followup.send(f"(The rest is in {spec.rules_location} of the bot's installation.)", ephemeral=True)
+            await interaction.followup.send(_("(The rest is in {where} of the bot's installation.)", where=spec.rules_location), ephemeral=True)
 
     rules.autocomplete("game")(_game_autocomplete)
 
@@ -164,19 +164,19 @@ class Platform(PlatformCog):
         assert interaction.guild_id is not None
         specs = [s for s in self.bot.games if game is None or s.key == game]  # type: ignore[attr-defined]
         if not specs:
-            await guard.answer(interaction, f"I don't know a game called '{clip(game, 60)}'.")
+            await guard.answer(interaction, _("I don't know a game called '{game}'.", game=clip(game, 60)))
             return
-        embed = discord.Embed(title="Leaderboard", colour=discord.Colour.gold())
+        embed = discord.Embed(title=_("Leaderboard"), colour=discord.Colour.gold())
         async with self.tables.storage.reading(interaction.guild_id) as db:
             for spec in specs:
                 for with_computers in (False, True):
                     standings = await repos.leaderboard(db, spec.key, with_computers=with_computers)
                     if standings:
-                        lines = [f"{i}. <@{s.user_id}> — {s.wins} win{'s' if s.wins != 1 else ''} in {s.played} game{'s' if s.played != 1 else ''}" for i, s in enumerate(standings, 1)]
-                        name = f"{spec.title} · with computer players" if with_computers else spec.title
+                        lines = [f"{i}. <@{s.user_id}> — " + ngettext("{n} win in {games}", "{n} wins in {games}", s.wins, games=ngettext("{n} game", "{n} games", s.played)) for i, s in enumerate(standings, 1)]
+                        name = _("{title} · with computer players", title=spec.title) if with_computers else spec.title
                         embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)
         if not embed.fields:
-            embed.description = "No finished games yet. Open a lobby with `/blackjack new`!"
+            embed.description = _("No finished games yet. Open a lobby with `/blackjack new`!")
         await interaction.response.send_message(embed=embed)
 
     stats.autocomplete("game")(_game_autocomplete)
@@ -194,24 +194,25 @@ class Platform(PlatformCog):
             spec = games.get(game)
             if spec is None:
                 names = ", ".join(s.key for s in games)
-                await guard.answer(interaction, f"I don't know a game called '{clip(game, 60)}'. Try one of: {names}.")
+                await guard.answer(interaction, _("I don't know a game called '{game}'. Try one of: {names}.", game=clip(game, 60), names=names))
                 return
             await self._show_house_rules(interaction, spec)
             return
-        hands = "in DMs" if await self.tables.hands_in_dm(interaction.guild_id, interaction.user.id) else "here, as private (ephemeral) messages"
+        hands = _("in DMs") if await self.tables.hands_in_dm(interaction.guild_id, interaction.user.id) else _("here, as private (ephemeral) messages")
         timer = await self.tables.guild_turn_seconds(interaction.guild_id)
-        threads = "each in its own thread" if await self.tables.threads_on(interaction.guild_id) else "in the channel"
-        pictures = "card pictures" if await self.tables.pictures_on(interaction.guild_id) else "text only"
+        threads = _("each in its own thread") if await self.tables.threads_on(interaction.guild_id) else _("in the channel")
+        pictures = _("card pictures") if await self.tables.pictures_on(interaction.guild_id) else _("text only")
         layout = await self.tables.board_layout(interaction.guild_id)
         pause = await computer.pause_seconds(self.tables, interaction.guild_id)
         async with self.tables.storage.reading(interaction.guild_id) as db:
             mine = await repos.get_user_setting(db, interaction.user.id, "pictures", "on") != "off"
-        hands += ", with a picture of your cards" if mine else ", text only (`/settings my-pictures`)"
+        hands += ", " + (_("with a picture of your cards") if mine else _("text only (`/settings my-pictures`)"))
         async with self.tables.storage.reading(interaction.guild_id) as db:
             kept = await privacy.policy(db)
-        lines = [f"**Your hands:** {hands}", f"**Turn timer:** {timer} s", f"**Computer players' pause:** {pause:g} s", f"**Games are played:** {threads}",
-                 f"**Boards:** {pictures}, {'Components V2 layout' if layout == 'v2' else 'classic embed'}",
-                 f"**Move logs of finished games kept:** {kept.moves_kept_days} days · **Data kept after Deckhand leaves:** {kept.leave_grace_days} days"]
+        lines = [_("**Your hands:** {hands}", hands=hands), _("**Turn timer:** {seconds} s", seconds=timer), _("**Computer players' pause:** {seconds} s", seconds=f"{pause:g}"),
+                 _("**Games are played:** {where}", where=threads),
+                 _("**Boards:** {pictures}, {layout}", pictures=pictures, layout=_("Components V2 layout") if layout == "v2" else _("classic embed")),
+                 _("**Move logs of finished games kept:** {moves} days · **Data kept after Deckhand leaves:** {grace} days", moves=kept.moves_kept_days, grace=kept.leave_grace_days)]
         # Only the house rules a server changed: every rule of five games would not fit
         # in one message (Onion alone has a dozen); `game:` lists one game's in full.
         changed = []
@@ -219,25 +220,25 @@ class Platform(PlatformCog):
             chosen = await self.tables.house_rules(interaction.guild_id, spec)
             changed += [f"**{spec.title} · {rule.key}:** {chosen[rule.key]} — {rule.sentence(chosen[rule.key])}"
                         for rule in spec.house_rules if chosen[rule.key] != rule.default]
-        lines.append("**House rules changed from the defaults:**" if changed else "**House rules:** every game plays by its defaults.")
+        lines.append(_("**House rules changed from the defaults:**") if changed else _("**House rules:** every game plays by its defaults."))
         lines += changed
-        lines.append("Every house rule of a game, with its choices: `/settings show game:<game>`.")
+        lines.append(_("Every house rule of a game, with its choices: `/settings show game:<game>`."))
         await guard.answer(interaction, "\n".join(lines))
 
     async def _show_house_rules(self, interaction: discord.Interaction, spec: GameSpec) -> None:
         assert interaction.guild_id is not None
         chosen = await self.tables.house_rules(interaction.guild_id, spec)
         if not spec.house_rules:
-            await guard.answer(interaction, f"{spec.title} has no house rules.")
+            await guard.answer(interaction, _("{title} has no house rules.", title=spec.title))
             return
         lines = []
         for rule in spec.house_rules:
             others = " / ".join(c for c in rule.choices if c != chosen[rule.key])
-            default = " (default)" if chosen[rule.key] == rule.default else ""
-            lines.append(f"**{rule.key}:** {chosen[rule.key]}{default} — {rule.sentence(chosen[rule.key])} *Other choices: {others}.*")
+            default = " " + _("(default)") if chosen[rule.key] == rule.default else ""
+            lines.append(f"**{rule.key}:** {chosen[rule.key]}{default} — {rule.sentence(chosen[rule.key])} " + _("*Other choices: {others}.*", others=others))
         embed = discord.Embed(colour=discord.Colour.blurple(), description=clip("\n".join(lines), 4096))
-        embed.set_footer(text="Manage Server changes one with /settings house-rule.")
-        await guard.answer(interaction, f"**{spec.title}: house rules on this server**", embed=embed)
+        embed.set_footer(text=_("Manage Server changes one with /settings house-rule."))
+        await guard.answer(interaction, _("**{title}: house rules on this server**", title=spec.title), embed=embed)
 
     settings_show.autocomplete("game")(_game_autocomplete)
 
@@ -247,23 +248,23 @@ class Platform(PlatformCog):
         # A plain str: a value outside the choices reaches this check, not a transformer error.
         assert interaction.guild_id is not None
         if where not in HANDS_WHERE:
-            await guard.answer(interaction, f"'{clip(where, 40)}' is not a place for your hands: use here or dm.")
+            await guard.answer(interaction, _("'{value}' is not a place for your hands: use here or dm.", value=clip(where, 40)))
             return
         async with self.tables.storage.transaction(interaction.guild_id) as db:
             await repos.set_user_setting(db, interaction.user.id, "hands", where)
-        extra = " Make sure this server's members may send you direct messages." if where == "dm" else ""
-        await guard.answer(interaction, f"From now on your hands will be shown {HANDS_WHERE[where]}.{extra}")
+        extra = " " + _("Make sure this server's members may send you direct messages.") if where == "dm" else ""
+        await guard.answer(interaction, _(HANDS_WHERE[where]) + extra)
 
     @settings.command(name="my-pictures", description=N_("Card pictures in your own hands (on), or text only for screen readers and slow links (off)."))
     @app_commands.choices(mode=[app_commands.Choice(name=N_("on: a picture of my cards"), value="on"), app_commands.Choice(name=N_("off: text only"), value="off")])
     async def settings_my_pictures(self, interaction: discord.Interaction, mode: str) -> None:
         assert interaction.guild_id is not None
         if mode not in MY_PICTURES:
-            await guard.answer(interaction, f"'{clip(mode, 40)}' is not a choice for your hand pictures: use on or off; nothing changed.")
+            await guard.answer(interaction, _("'{value}' is not a choice for your hand pictures: use on or off; nothing changed.", value=clip(mode, 40)))
             return
         async with self.tables.storage.transaction(interaction.guild_id) as db:
             await repos.set_user_setting(db, interaction.user.id, "pictures", mode)
-        await guard.answer(interaction, MY_PICTURES[mode])
+        await guard.answer(interaction, _(MY_PICTURES[mode]))
 
     def _is_manager(self, interaction: discord.Interaction) -> bool:
         return bool(interaction.permissions and interaction.permissions.manage_guild)
@@ -273,76 +274,76 @@ class Platform(PlatformCog):
     async def settings_timer(self, interaction: discord.Interaction, seconds: app_commands.Range[int, MIN_TURN_SECONDS, MAX_TURN_SECONDS]) -> None:
         assert interaction.guild_id is not None
         if not self._is_manager(interaction):
-            await interaction.response.send_message("Only members with Manage Server can change the turn timer.", ephemeral=True)
+            await interaction.response.send_message(_("Only members with Manage Server can change the turn timer."), ephemeral=True)
             return
         if isinstance(seconds, bool) or not isinstance(seconds, int) or not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
             # Discord's client keeps to the declared range; a forged payload need not.
-            await guard.answer(interaction, f"The turn timer must be a whole number of seconds from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}; nothing changed.")
+            await guard.answer(interaction, _("The turn timer must be a whole number of seconds from {low} to {high}; nothing changed.", low=MIN_TURN_SECONDS, high=MAX_TURN_SECONDS))
             return
         async with self.tables.storage.transaction(interaction.guild_id) as db:
             await repos.set_guild_setting(db, "turn_timer", int(seconds))
-        await interaction.response.send_message(f"New tables will give each turn {seconds} s. Tables already open keep their timer.", ephemeral=True)
+        await interaction.response.send_message(_("New tables will give each turn {seconds} s. Tables already open keep their timer.", seconds=seconds), ephemeral=True)
 
     @settings.command(name="bot-pause", description=N_("Seconds a computer player waits before its move, so people can follow (Manage Server)."))
     @app_commands.describe(seconds=with_numbers(N_("{low} to {high}"), low=0, high=f"{computer.MAX_PAUSE:g}"))
     async def settings_bot_pause(self, interaction: discord.Interaction, seconds: float) -> None:
         assert interaction.guild_id is not None
         if not self._is_manager(interaction):
-            await guard.answer(interaction, "Only members with Manage Server can change the computer players' pause.")
+            await guard.answer(interaction, _("Only members with Manage Server can change the computer players' pause."))
             return
         if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds <= computer.MAX_PAUSE:
-            await guard.answer(interaction, f"The pause must be from 0 to {computer.MAX_PAUSE:g} seconds; nothing changed.")
+            await guard.answer(interaction, _("The pause must be from 0 to {most} seconds; nothing changed.", most=f"{computer.MAX_PAUSE:g}"))
             return
         async with self.tables.storage.transaction(interaction.guild_id) as db:
             await repos.set_guild_setting(db, "bot_pause", float(seconds))
-        await guard.answer(interaction, f"Computer players now wait {seconds:g} s before each move.")
+        await guard.answer(interaction, _("Computer players now wait {seconds} s before each move.", seconds=f"{seconds:g}"))
 
     @settings.command(name="keep-moves", description=N_("Days the move logs of finished games are kept; results stay (Manage Server)."))
     @app_commands.describe(days=with_numbers(N_("{low} to {high} (default {default})"), low=1, high=privacy.MAX_MOVES_KEPT_DAYS, default=privacy.DEFAULT_MOVES_KEPT_DAYS))
     async def settings_keep_moves(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, privacy.MAX_MOVES_KEPT_DAYS]) -> None:
-        await self._set_days(interaction, privacy.MOVES_KEPT_KEY, days, 1, privacy.MAX_MOVES_KEPT_DAYS, "how long move logs are kept",
-                             "The move logs of finished games will be deleted {days} after each game ends; results are kept.")
+        await self._set_days(interaction, privacy.MOVES_KEPT_KEY, days, 1, privacy.MAX_MOVES_KEPT_DAYS, N_("how long move logs are kept"),
+                             N_("The move logs of finished games will be deleted {days} after each game ends; results are kept."))
 
     @settings.command(name="leave-grace", description=N_("Days this server's data is kept after Deckhand leaves it (Manage Server)."))
     @app_commands.describe(days=with_numbers(N_("{low} to {high} (default {default})"), low=0, high=privacy.MAX_LEAVE_GRACE_DAYS, default=privacy.DEFAULT_LEAVE_GRACE_DAYS))
     async def settings_leave_grace(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, privacy.MAX_LEAVE_GRACE_DAYS]) -> None:
-        await self._set_days(interaction, privacy.LEAVE_GRACE_KEY, days, 0, privacy.MAX_LEAVE_GRACE_DAYS, "the grace period after Deckhand leaves",
-                             "If Deckhand leaves this server, everything it kept here will be deleted {days} later (adding it back before then keeps it).")
+        await self._set_days(interaction, privacy.LEAVE_GRACE_KEY, days, 0, privacy.MAX_LEAVE_GRACE_DAYS, N_("the grace period after Deckhand leaves"),
+                             N_("If Deckhand leaves this server, everything it kept here will be deleted {days} later (adding it back before then keeps it)."))
 
     async def _set_days(self, interaction: discord.Interaction, key: str, days: int, low: int, high: int, what: str, sentence: str) -> None:
         assert interaction.guild_id is not None
         if not self._is_manager(interaction):
-            await guard.answer(interaction, f"Only members with Manage Server can change {what}.")
+            await guard.answer(interaction, _("Only members with Manage Server can change {what}.", what=_(what)))
             return
         if isinstance(days, bool) or not isinstance(days, int) or not low <= days <= high:
-            await guard.answer(interaction, f"Give {what} as a whole number of days from {low} to {high}; nothing changed.")
+            await guard.answer(interaction, _("Give {what} as a whole number of days from {low} to {high}; nothing changed.", what=_(what), low=low, high=high))
             return
         async with self.tables.storage.transaction(interaction.guild_id) as db:
             await repos.set_guild_setting(db, key, int(days))
-        await guard.answer(interaction, sentence.format(days=f"{days} day{'s' if days != 1 else ''}"))
+        await guard.answer(interaction, _(sentence, days=ngettext("{n} day", "{n} days", days)))
 
     @settings.command(name="house-rule", description=N_("Choose a house rule for this server (Manage Server)."))
     @app_commands.describe(game=N_("Which game"), rule=N_("Which rule"), value=N_("The choice"))
     async def settings_house_rule(self, interaction: discord.Interaction, game: str, rule: str, value: str) -> None:
         assert interaction.guild_id is not None
         if not self._is_manager(interaction):
-            await interaction.response.send_message("Only members with Manage Server can change house rules.", ephemeral=True)
+            await interaction.response.send_message(_("Only members with Manage Server can change house rules."), ephemeral=True)
             return
         spec = self.bot.games.get(game)  # type: ignore[attr-defined]
         if spec is None:
-            await guard.answer(interaction, f"I don't know a game called '{clip(game, 60)}'.")
+            await guard.answer(interaction, _("I don't know a game called '{game}'.", game=clip(game, 60)))
             return
         house_rule = spec.house_rule(rule)
         if house_rule is None:
-            known = ", ".join(r.key for r in spec.house_rules) or "none"
-            await guard.answer(interaction, f"{spec.title} has no house rule '{clip(rule, 60)}'. Its house rules: {known}.")
+            known = ", ".join(r.key for r in spec.house_rules) or _("none")
+            await guard.answer(interaction, _("{title} has no house rule '{rule}'. Its house rules: {known}.", title=spec.title, rule=clip(rule, 60), known=known))
             return
         if value not in house_rule.choices:
-            await guard.answer(interaction, f"'{clip(value, 60)}' is not a choice for {rule}: use {' or '.join(house_rule.choices)}.")
+            await guard.answer(interaction, _("'{value}' is not a choice for {rule}: use {choices}.", value=clip(value, 60), rule=rule, choices=" or ".join(house_rule.choices)))
             return
         async with self.tables.storage.transaction(interaction.guild_id) as db:
             await repos.set_guild_setting(db, f"house:{spec.key}:{rule}", value)
-        await interaction.response.send_message(f"{spec.title}: {rule} is now **{value}** for new tables on this server.", ephemeral=True)
+        await interaction.response.send_message(_("{title}: {rule} is now **{value}** for new tables on this server.", title=spec.title, rule=rule, value=value), ephemeral=True)
 
     async def _set_server_choice(self, interaction: discord.Interaction, key: str, value: str, sentences: dict[str, str], what: str) -> None:
         """A Manage Server setting with a few choices: ``value`` is checked against
@@ -350,38 +351,38 @@ class Platform(PlatformCog):
         confirmed with its sentence."""
         assert interaction.guild_id is not None
         if not self._is_manager(interaction):
-            await guard.answer(interaction, f"Only members with Manage Server can change {what}.")
+            await guard.answer(interaction, _("Only members with Manage Server can change {what}.", what=_(what)))
             return
         if value not in sentences:
-            await guard.answer(interaction, f"'{clip(value, 40)}' is not a choice for {what}: use {' or '.join(sentences)}; nothing changed.")
+            await guard.answer(interaction, _("'{value}' is not a choice for {what}: use {choices}; nothing changed.", value=clip(value, 40), what=_(what), choices=" or ".join(sentences)))
             return
         async with self.tables.storage.transaction(interaction.guild_id) as db:
             await repos.set_guild_setting(db, key, value)
-        await guard.answer(interaction, sentences[value])
+        await guard.answer(interaction, _(sentences[value]))
 
     @settings.command(name="threads", description=N_("Play each game in its own thread (on), or in the channel (off) (Manage Server)."))
     @app_commands.choices(mode=[app_commands.Choice(name=N_("on: a thread per game"), value="on"), app_commands.Choice(name=N_("off: games in the channel"), value="off")])
     async def settings_threads(self, interaction: discord.Interaction, mode: str) -> None:
         await self._set_server_choice(interaction, "threads", mode, {
-            "on": "Each new game will be played in its own thread, opened from its lobby message. Games already running stay where they are.",
-            "off": "New games will be played in the channel where their lobby was opened. Games already running stay where they are.",
-        }, "where games are played")
+            "on": N_("Each new game will be played in its own thread, opened from its lobby message. Games already running stay where they are."),
+            "off": N_("New games will be played in the channel where their lobby was opened. Games already running stay where they are."),
+        }, N_("where games are played"))
 
     @settings.command(name="layout", description=N_("How the board looks: classic (an embed) or v2 (Discord's newer layout) (Manage Server)."))
     @app_commands.choices(style=[app_commands.Choice(name=N_("classic: an embed"), value="classic"), app_commands.Choice(name=N_("v2: Components V2 layout"), value="v2")])
     async def settings_layout(self, interaction: discord.Interaction, style: str) -> None:
         await self._set_server_choice(interaction, "layout", style, {
-            "classic": "New games will show their board as an embed. Games already running keep theirs.",
-            "v2": "New games will show their board as Components V2 layout. Games already running keep theirs.",
-        }, "how the board looks")
+            "classic": N_("New games will show their board as an embed. Games already running keep theirs."),
+            "v2": N_("New games will show their board as Components V2 layout. Games already running keep theirs."),
+        }, N_("how the board looks"))
 
     @settings.command(name="pictures", description=N_("Card pictures on boards (on), or text only for screen readers and slow links (off) (Manage Server)."))
     @app_commands.choices(mode=[app_commands.Choice(name=N_("on: card pictures"), value="on"), app_commands.Choice(name=N_("off: text only"), value="off")])
     async def settings_pictures(self, interaction: discord.Interaction, mode: str) -> None:
         await self._set_server_choice(interaction, "pictures", mode, {
-            "on": "New games will show card pictures on the board. Games already running keep theirs.",
-            "off": "New games will show their board as text only. Games already running keep theirs.",
-        }, "card pictures")
+            "on": N_("New games will show card pictures on the board. Games already running keep theirs."),
+            "off": N_("New games will show their board as text only. Games already running keep theirs."),
+        }, N_("card pictures"))
 
     @settings.command(name="language", description=N_("The language of this server's boards, lobbies and results (Manage Server)."))
     @app_commands.choices(language=[

@@ -32,6 +32,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import N_, _
 from storage.db import StorageError
 
 log = logging.getLogger(__name__)
@@ -46,7 +47,7 @@ BEHIND_AFTER = 0.5
 BEHIND_FOR = 2.0
 
 _HAND_PREFIXES = ("dh:hand:", "dh:refresh:", "dh:act:", "dh:sel:", "dh:page:", "dh:amt:", "dh:amtm:", "dh:multi:")
-GENERIC_FAILURE = "Something went wrong on my side; nothing was changed. Please try again."
+GENERIC_FAILURE = N_("Something went wrong on my side; nothing was changed. Please try again.")
 
 
 def clip(value: object, limit: int = ECHO_LIMIT) -> str:
@@ -71,12 +72,12 @@ def scope_refusal(interaction: discord.Interaction, guild_id: int, players: list
     ``players`` (once the table is known) limits DM hand controls to its seats."""
     if interaction.guild_id is not None:
         if interaction.guild_id != guild_id:
-            return "That control belongs to a game in another server, so nothing happened."
+            return _("That control belongs to a game in another server, so nothing happened.")
         return None
     if not _custom_id(interaction).startswith(_HAND_PREFIXES):
-        return "Lobby, board and hand controls work only in the server where the game is."
+        return _("Lobby, board and hand controls work only in the server where the game is.")
     if players is not None and interaction.user.id not in players:
-        return "That hand belongs to another player's seat, so nothing happened."
+        return _("That hand belongs to another player's seat, so nothing happened.")
     return None
 
 
@@ -103,7 +104,7 @@ def _chain(error: BaseException) -> list[BaseException]:
 
 def failure_sentence(error: BaseException) -> str:
     storage = next((e for e in _chain(error) if isinstance(e, StorageError)), None)
-    return storage.sentence if storage is not None else GENERIC_FAILURE
+    return storage.sentence if storage is not None else _(GENERIC_FAILURE)
 
 
 # ------------------------------------------------------------------ the deadline
@@ -303,12 +304,12 @@ async def answer_command_error(interaction: discord.Interaction, error: BaseExce
         # Declared choices and ranges are not enforced on receipt; handlers check
         # their own options, and this catches any that could not even be converted.
         log.info("Refused an option value %r for %s", clip(error.value, 60), error.type)
-        await answer(interaction, f"'{clip(error.value, 60)}' is not a value I accept for that option; pick one of the offered values.")
+        await answer(interaction, _("'{value}' is not a value I accept for that option; pick one of the offered values.", value=clip(error.value, 60)))
         return
     if isinstance(error, app_commands.NoPrivateMessage):
-        await answer(interaction, "This command works only in a server channel.")
+        await answer(interaction, _("This command works only in a server channel."))
         return
     if isinstance(error, app_commands.CheckFailure):
-        await answer(interaction, "You cannot use that command here.")
+        await answer(interaction, _("You cannot use that command here."))
         return
     await answer_failure(interaction, error)

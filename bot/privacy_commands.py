@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot.discord_front import languages
 from bot import guard, privacy
 from bot.gamecog import PlatformCog
-from bot.i18n import N_
+from bot.i18n import N_, _, pgettext
 from bot.tables.restore import until_restored
 from bot.discord_front.common import now_ts
 from storage import purge as guild_purge
@@ -36,7 +36,7 @@ PURGE_EVERY_SECONDS = 6 * 3600
 EXPORT_PLAIN_LIMIT = 8 * 1024 * 1024
 DMS_CLOSED = 50007
 
-FORGET_WARNING = (
+FORGET_WARNING = N_(
     "**Forget me on this server?** This cannot be undone. Your settings go; in the records of "
     "finished games you become \"a former player\" (the games, and other players' results, stay); "
     "names you added to Enid's chain stay, without your name on them; your Onion bankrolls become "
@@ -46,7 +46,7 @@ FORGET_WARNING = (
 
 
 def _where(records: list[repos.TableRecord]) -> str:
-    return ", ".join(f"a {r.game} game in <#{r.place}>" for r in records[:3])
+    return ", ".join(_("a {game} game in {place}", game=r.game, place=f"<#{r.place}>") for r in records[:3])
 
 
 class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:forget:(?P<g>\d+):(?P<u>\d+)"):
@@ -54,7 +54,7 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:forg
     person who asked (nobody else can forget them)."""
 
     def __init__(self, guild_id: int, user_id: int) -> None:
-        super().__init__(discord.ui.Button(label="Forget me", style=discord.ButtonStyle.danger, custom_id=f"dh:forget:{guild_id}:{user_id}"))
+        super().__init__(discord.ui.Button(label=pgettext("button", "Forget me"), style=discord.ButtonStyle.danger, custom_id=f"dh:forget:{guild_id}:{user_id}"))
         self.guild_id, self.user_id = guild_id, user_id
 
     @classmethod
@@ -66,10 +66,10 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:forg
         if not await guard.component_allowed(interaction, self.guild_id):
             return False
         if interaction.guild_id is None:
-            await guard.answer(interaction, "Use /privacy forget in the server whose data you want erased.")
+            await guard.answer(interaction, _("Use /privacy forget in the server whose data you want erased."))
             return False
         if interaction.user.id != self.user_id:
-            await guard.answer(interaction, "That button belongs to someone else's request, so nothing happened.")
+            await guard.answer(interaction, _("That button belongs to someone else's request, so nothing happened."))
             return False
         return True
 
@@ -104,12 +104,12 @@ class Privacy(PlatformCog):
             shown = await privacy.show(db, interaction.user.id)
             rules = await privacy.policy(db)
         if not shown:
-            lines = ["**Deckhand keeps nothing about you on this server.**"]
+            lines = [_("**Deckhand keeps nothing about you on this server.**")]
         else:
-            lines = ["**What Deckhand keeps about you on this server:**"] + [f"• **{title}:** {sentence}" for title, sentence in shown]
+            lines = [_("**What Deckhand keeps about you on this server:**")] + [f"• **{title}:** {sentence}" for title, sentence in shown]
         lines.append(
-            f"If Deckhand leaves this server, everything it kept here is deleted {rules.leave_grace_days} days later. "
-            "`/privacy export` sends you a copy (a JSON file); `/privacy forget` erases you from this server's data."
+            _("If Deckhand leaves this server, everything it kept here is deleted {days} days later. "
+              "`/privacy export` sends you a copy (a JSON file); `/privacy forget` erases you from this server's data.", days=rules.leave_grace_days)
         )
         await guard.answer(interaction, "\n".join(lines))
 
@@ -123,18 +123,18 @@ class Privacy(PlatformCog):
         name = f"deckhand-{interaction.guild_id}-my-data.json"
         if len(raw) > EXPORT_PLAIN_LIMIT:
             raw, name = await asyncio.to_thread(gzip.compress, raw), name + ".gz"
-        note = "Everything Deckhand keeps about you on this server. Other people at your games are named by their seat, never by their id."
+        note = _("Everything Deckhand keeps about you on this server. Other people at your games are named by their seat, never by their id.")
         try:
             await interaction.user.send(note, file=discord.File(io.BytesIO(raw), filename=name))
         except discord.HTTPException as error:
             if error.code != DMS_CLOSED and not isinstance(error, discord.Forbidden):
                 raise
             await interaction.followup.send(
-                "Your DMs are closed to me, so here it is (only you can see this message). " + note,
+                _("Your DMs are closed to me, so here it is (only you can see this message). {note}", note=note),
                 file=discord.File(io.BytesIO(raw), filename=name), ephemeral=True,
             )
             return
-        await interaction.followup.send("I sent you the file in a direct message.", ephemeral=True)
+        await interaction.followup.send(_("I sent you the file in a direct message."), ephemeral=True)
 
     @group.command(name="forget", description=N_("Erase yourself from this server's data (asks you to confirm first)."))
     async def forget(self, interaction: discord.Interaction) -> None:
@@ -147,7 +147,7 @@ class Privacy(PlatformCog):
             return
         view = discord.ui.View(timeout=None)
         view.add_item(ForgetButton(interaction.guild_id, interaction.user.id))
-        await guard.answer(interaction, FORGET_WARNING, view=view)
+        await guard.answer(interaction, _(FORGET_WARNING), view=view)
 
     async def confirm_forget(self, interaction: discord.Interaction, guild_id: int, user_id: int) -> None:
         guard.Deadline.start(interaction)  # rewriting many games' records may take a while
@@ -159,8 +159,8 @@ class Privacy(PlatformCog):
         log.info("Forgot a user in guild %s (%d game kind(s) touched)", guild_id, len(outcome))
         await guard.edit_in_place(
             interaction, view=None,
-            content="Done: Deckhand no longer keeps anything that names you on this server. "
-                    "If you play again here, it starts keeping your games afresh.",
+            content=_("Done: Deckhand no longer keeps anything that names you on this server. "
+                      "If you play again here, it starts keeping your games afresh."),
         )
 
     # ------------------------------------------------------------ leaving a server

@@ -14,16 +14,16 @@ from bot import guard, rating_chart, ratings
 from bot.core import computer
 from bot.gamecog import PlatformCog
 from bot.guard import clip
-from bot.i18n import N_
-from bot.render_util import ordinal, plural
+from bot.i18n import N_, _, ngettext
+from bot.publish import ordinal  # the catalog's ordinals (1st / 1.º)
 from storage import repos
 
 log = logging.getLogger(__name__)
 
 TOP = 10
-EXPLAINED = (f"Rating = {ratings.SHOWN_BASE} + {ratings.SHOWN_SCALE} × (skill − 3 × uncertainty): it rises as you win and as "
-             f"the bot grows sure of you. Rated: finished games with two or more people. "
-             f"{ratings.MIN_GAMES} rated games to be listed.")
+EXPLAINED = N_("Rating = {base} + {scale} × (skill − 3 × uncertainty): it rises as you win and as "
+              "the bot grows sure of you. Rated: finished games with two or more people. "
+              "{min_games} rated games to be listed.")
 
 
 class Profiles(PlatformCog):
@@ -72,18 +72,20 @@ class Profiles(PlatformCog):
             mine = (await repos.ratings_of(db, spec.key, [me])).get(me)
             listed = mine is not None and mine.played >= ratings.MIN_GAMES
             place = await repos.rating_place(db, spec.key, mine, ratings.MIN_GAMES) if listed else None
-        embed = discord.Embed(title=f"{spec.title} leaderboard", colour=discord.Colour.gold())
-        lines = [f"{i}. {computer.name(r.user_id)} — **{r.shown}** · {plural(r.played, 'game')}, {r.won} won" for i, r in enumerate(top, 1)]
-        embed.description = "\n".join(lines) if lines else f"Nobody has {ratings.MIN_GAMES} rated {spec.title} games yet."
+        embed = discord.Embed(title=_("{title} leaderboard", title=spec.title), colour=discord.Colour.gold())
+        lines = [f"{i}. {computer.name(r.user_id)} — **{r.shown}** · " + _("{games}, {won} won", games=ngettext("{n} game", "{n} games", r.played), won=r.won) for i, r in enumerate(top, 1)]
+        embed.description = "\n".join(lines) if lines else _("Nobody has {n} rated {title} games yet.", n=ratings.MIN_GAMES, title=spec.title)
         if mine is None:
-            yours = f"You have no rated {spec.title} games yet."
+            yours = _("You have no rated {title} games yet.", title=spec.title)
         elif place is None:
             more = ratings.MIN_GAMES - mine.played
-            yours = f"Your rating is {mine.shown} after {plural(mine.played, 'rated game')}: {plural(more, 'more game')} to be listed."
+            yours = _("Your rating is {rating} after {games}: {more} to be listed.", rating=mine.shown, games=ngettext("{n} rated game", "{n} rated games", mine.played),
+                      more=ngettext("{n} more game", "{n} more games", more))
         else:
-            yours = f"You are {ordinal(place[0])} of {place[1]}: **{mine.shown}** · {plural(mine.played, 'game')}, {mine.won} won."
-        embed.add_field(name="You", value=yours, inline=False)
-        embed.set_footer(text=EXPLAINED)
+            yours = _("You are {place} of {of}: **{rating}** · {games}, {won} won.", place=ordinal(place[0]), of=place[1],
+                      rating=mine.shown, games=ngettext("{n} game", "{n} games", mine.played), won=mine.won)
+        embed.add_field(name=_("You"), value=yours, inline=False)
+        embed.set_footer(text=_(EXPLAINED, base=ratings.SHOWN_BASE, scale=ratings.SHOWN_SCALE, min_games=ratings.MIN_GAMES))
         if interaction.response.is_done():
             await interaction.followup.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
         else:
@@ -114,27 +116,29 @@ class Profiles(PlatformCog):
             place = await repos.rating_place(db, game, mine, ratings.MIN_GAMES) if mine and mine.played >= ratings.MIN_GAMES else None
         name = who.display_name
         if mine is None:
-            what = self._spec(game).title if game else "any game"
-            await guard.answer(interaction, f"{name} has no rated games of {what} on this server yet: ratings count finished games with two or more people.",
+            what = self._spec(game).title if game else _("any game")
+            await guard.answer(interaction, _("{name} has no rated games of {what} on this server yet: ratings count finished games with two or more people.", name=name, what=what),
                                ephemeral=False, allowed_mentions=discord.AllowedMentions.none())
             return
         title = self._spec(game).title if self._spec(game) else game
         points = [shown for _, shown, _ in history]
         embed = discord.Embed(title=f"{name} · {title}", colour=discord.Colour.blurple())
         rate = round(100 * mine.won / mine.played) if mine.played else 0
-        standing = (f"{ordinal(place[0])} of {place[1]} on /leaderboard" if place
-                    else f"{plural(ratings.MIN_GAMES - mine.played, 'more game')} to be on /leaderboard")
-        embed.add_field(name="Rating", value=f"**{mine.shown}** ({standing}); skill {mine.mu:.1f} ± {mine.sigma:.1f}", inline=False)
-        embed.add_field(name="Record", value=f"{plural(mine.played, 'rated game')}, {mine.won} won ({rate}%)", inline=False)
+        standing = (_("{place} of {of} on /leaderboard", place=ordinal(place[0]), of=place[1]) if place
+                    else _("{more} to be on /leaderboard", more=ngettext("{n} more game", "{n} more games", ratings.MIN_GAMES - mine.played)))
+        embed.add_field(name=_("Rating"), value=_("**{rating}** ({standing}); skill {mu} ± {sigma}", rating=mine.shown, standing=standing, mu=f"{mine.mu:.1f}", sigma=f"{mine.sigma:.1f}"), inline=False)
+        embed.add_field(name=_("Record"), value=_("{games}, {won} won ({rate}%)", games=ngettext("{n} rated game", "{n} rated games", mine.played), won=mine.won, rate=rate), inline=False)
         best, worst = _rivals(rivals)
-        embed.add_field(name="Best against", value=best, inline=True)
-        embed.add_field(name="Toughest opponent", value=worst, inline=True)
-        others = [f"{(self._spec(g).title if self._spec(g) else g)} {r.shown} ({plural(r.played, 'game')})" for g, r in sorted(every.items()) if g != game]
+        embed.add_field(name=_("Best against"), value=best, inline=True)
+        embed.add_field(name=_("Toughest opponent"), value=worst, inline=True)
+        others = [f"{(self._spec(g).title if self._spec(g) else g)} {r.shown} (" + ngettext("{n} game", "{n} games", r.played) + ")" for g, r in sorted(every.items()) if g != game]
         if others:
-            embed.add_field(name="Other games", value=", ".join(others)[:1024], inline=False)
+            embed.add_field(name=_("Other games"), value=", ".join(others)[:1024], inline=False)
         change = points[-1] - points[0] if len(points) > 1 else 0
-        summary = (f"{name}'s {title} rating is {mine.shown} after {plural(len(points), 'rated game')}"
-                   + (f", {change:+d} since the first; highest {max(points)}, lowest {min(points)}." if len(points) > 1 else "."))
+        games = ngettext("{n} rated game", "{n} rated games", len(points))
+        summary = (_("{name}'s {title} rating is {rating} after {games}, {change} since the first; highest {high}, lowest {low}.", name=name, title=title, rating=mine.shown,
+                     games=games, change=f"{change:+d}", high=max(points), low=min(points)) if len(points) > 1
+                   else _("{name}'s {title} rating is {rating} after {games}.", name=name, title=title, rating=mine.shown, games=games))
         alt = rating_chart.alt_text(name, title, points)
         try:
             png = await asyncio.to_thread(rating_chart.draw, f"{name} · {title} rating", points)
@@ -154,11 +158,13 @@ def _rivals(rivals: list[repos.Rival]) -> tuple[str, str]:
     """(best, worst) opponent lines: the most games finished above them, net of those
     below (ties broken by games together); teammates only sharing places count for neither."""
     def line(r: repos.Rival, ahead: bool) -> str:
-        return f"{computer.name(r.user_id)}: {'ahead' if ahead else 'behind'} in {r.ahead if ahead else r.behind} of {plural(r.met, 'game')} together"
+        together = ngettext("{n} game", "{n} games", r.met)
+        return (_("{player}: ahead in {n} of {games} together", player=computer.name(r.user_id), n=r.ahead, games=together) if ahead
+                else _("{player}: behind in {n} of {games} together", player=computer.name(r.user_id), n=r.behind, games=together))
 
     best = max((r for r in rivals if r.ahead > r.behind), key=lambda r: (r.ahead - r.behind, r.met, -r.user_id), default=None)
     worst = max((r for r in rivals if r.behind > r.ahead), key=lambda r: (r.behind - r.ahead, r.met, -r.user_id), default=None)
-    return (line(best, True) if best else "Nobody yet", line(worst, False) if worst else "Nobody yet")
+    return (line(best, True) if best else _("Nobody yet"), line(worst, False) if worst else _("Nobody yet"))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -69,6 +69,7 @@ import discord
 from bot import i18n
 from bot import ratings, sessions, views, votes
 from bot.core import computer
+from bot.i18n import N_, _, ngettext
 from bot.engine import Event, Game
 
 if TYPE_CHECKING:
@@ -182,7 +183,8 @@ def mentions(players: Iterable[int]) -> str:
     people = [computer.name(p) for p in players]
     if len(people) <= 1:
         return "".join(people)
-    return ", ".join(people[:-1]) + " and " + people[-1]
+    # Translators: the end of a list of players: "<@1>, <@2> and <@3>".
+    return _("{names} and {last}", names=", ".join(people[:-1]), last=people[-1])
 
 
 def possessive(players: Sequence[int]) -> str:
@@ -192,11 +194,12 @@ def possessive(players: Sequence[int]) -> str:
 
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    # Translators: a place in the standings (1st, 2nd, 3rd, 4th): {suffix} is English's st/nd/rd/th.
+    return _("{n}{suffix}", n=n, suffix=suffix)
 
 
 def standings(placements: Sequence[Sequence[int]]) -> str:
-    return "; ".join(f"{ordinal(i)} {mentions(group)}" for i, group in enumerate(placements, 1) if group)
+    return "; ".join(_("{place} {players}", place=ordinal(i), players=mentions(group)) for i, group in enumerate(placements, 1) if group)
 
 
 def game_over_data(state: Game, events: Sequence[Event] = ()) -> dict[str, Any]:
@@ -221,20 +224,21 @@ def final_text(title: str, state: Game, events: Sequence[Event] = (), unit: str 
         text = own(state.observation(None))
         if text:
             return text
-    what = f"{title} {unit}"
+    unit = _(unit)  # "game", "round": see TABLE_UNITS
     placements = state.placements()
     data = game_over_data(state, events)
     if data.get("reason") == "stalemate" or any(e.kind == "stalemate" for e in events):
-        text = f"🤝 The {what} ended in a stalemate: nobody won."
-        return text + (f" Standings: {standings(placements)}." if placements else "")
+        text = _("🤝 The {title} {unit} ended in a stalemate: nobody won.", title=title, unit=unit)
+        return text + (" " + _("Standings: {standings}.", standings=standings(placements)) if placements else "")
     if not placements:
-        return f"The {what} is over."
+        return _("The {title} {unit} is over.", title=title, unit=unit)
     everyone = sum(len(group) for group in placements)
     if len(placements) == 1 and everyone > 1:
-        return f"🤝 The {what} ended in a draw between {mentions(placements[0])}."
-    text = f"🏆 {mentions(placements[0])} won the {what}!"
+        return _("🤝 The {title} {unit} ended in a draw between {players}.", title=title, unit=unit, players=mentions(placements[0]))
+    text = ngettext("🏆 {players} won the {title} {unit}!", "🏆 {players} won the {title} {unit}!", len(placements[0]),
+                    players=mentions(placements[0]), title=title, unit=unit)
     if len(placements) > 1:
-        text += f" Standings: {standings(placements)}."
+        text += " " + _("Standings: {standings}.", standings=standings(placements))
     return text
 
 
@@ -249,8 +253,9 @@ def board_link(guild_id: int, record: Any) -> str | None:
 def play_again(spec: GameSpec, guild_id: int, record: Any) -> str:
     """Where a finished game's players go next: the board's Rematch (Next round) button."""
     label = sessions.next_label(spec)
-    what = "To play again" if label == "Rematch" else f"For the next {label.split()[-1].lower()}"  # "Next round": "round"
-    return f"{what}, press **{label}** on the board: {board_link(guild_id, record)}"
+    if label == "Rematch":
+        return _("To play again, press **{label}** on the board: {link}", label=_(label), link=board_link(guild_id, record))
+    return _("For the next {unit}, press **{label}** on the board: {link}", unit=_(label.split()[-1].lower()), label=_(label), link=board_link(guild_id, record))  # "Next round": "round"
 
 
 def table_unit(spec: GameSpec) -> str:
@@ -259,16 +264,23 @@ def table_unit(spec: GameSpec) -> str:
     return getattr(spec.render, "TABLE_UNIT", "game")
 
 
+#: What one table plays (``render.TABLE_UNIT``) and the finished board's buttons
+#: (``sessions.next_label``), for the catalog: they are translated where they are shown.
+TABLE_UNITS = (N_("game"), N_("round"))
+NEXT_LABELS = (N_("Rematch"), N_("Next round"), N_("Next game"))
+
+
 def ping_text(players: Sequence[int], simultaneous: bool, task: str | None = None) -> str:
     """``task``: the game's own word for what is owed (``render.ping_task``), e.g.
     "vote on the limerick"; else the generic move / picks wording."""
     if not players:
         return ""
     if task:
-        return f"👉 {mentions(players)}: {task}."
+        return _("👉 {players}: {task}.", players=mentions(players), task=task)
     if len(players) == 1:
-        return f"👉 {mentions(players)}: your move."
-    return f"👉 {mentions(players)}: " + ("your picks (each of you chooses)." if simultaneous else "your moves.")
+        return _("👉 {players}: your move.", players=mentions(players))
+    return (_("👉 {players}: your picks (each of you chooses).", players=mentions(players)) if simultaneous
+            else _("👉 {players}: your moves.", players=mentions(players)))
 
 
 def ping_task(table: Table) -> str | None:
@@ -286,7 +298,7 @@ def turn_line(current: Sequence[int], task: str | None = None) -> str:
     machines = [p for p in current if p not in people]
     parts = [ping_text(people, len(current) > 1, task)] if people else []
     if machines:
-        parts.append(f"⏳ Waiting for {mentions(machines)}.")
+        parts.append(_("⏳ Waiting for {players}.", players=mentions(machines)))
     return " ".join(parts)
 
 
@@ -448,7 +460,7 @@ class Publisher:
         record.publish["dm"][str(user)] = [message.channel.id, message.id]
         if previous:
             channel = self._dm(previous[0])
-            line = f"An earlier hand from {table.spec.title} #{table.id}: your current hand is in a newer message below."
+            line = _("An earlier hand from {title} #{id}: your current hand is in a newer message below.", title=table.spec.title, id=table.id)
             if isinstance(hand.view, discord.ui.LayoutView):
                 from bot.layout import text_layout
 
@@ -535,13 +547,13 @@ class Publisher:
             # render shows them as Discord timestamps next to who owes what.
             observation = {**observation, "deadlines": {key: int(deadline) for key, (_, deadline) in record.obligations.items()}}
         embed = table.spec.render.table_embed(observation, table.names(), record.recent)
-        ours = f"{table.spec.title} #{table.id} · move {record.version}" + ("" if final else f" · {record.timer_seconds} s turn timer")
+        ours = _("{title} #{id} · move {version}", title=table.spec.title, id=table.id, version=record.version) + ("" if final else " · " + _("{seconds} s turn timer", seconds=record.timer_seconds))
         # The game's own footer (a hint, a rules pointer) stays; ours goes after it.
         theirs = embed.footer.text if embed.footer else None
         embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
         if final:
             moved = ratings.moves_text(table.rating_moves)
-            content = final_text(table.spec.title, state, events, table_unit(table.spec), table.spec.render) + (f"\n{moved}" if moved else "") + "\nThe result is recorded: see `/stats`."
+            content = final_text(table.spec.title, state, events, table_unit(table.spec), table.spec.render) + (f"\n{moved}" if moved else "") + "\n" + _("The result is recorded: see `/stats`.")
             label = sessions.next_label(table.spec)
             view: discord.ui.View | None = views.rematch_view(table.guild_id, table.id, label=label)
         else:
@@ -775,7 +787,7 @@ class Publisher:
     def cancelled_board(self, table: Table, embed: discord.Embed, note: str) -> dict[str, Any]:
         """Keyword arguments for the board's last edit when a game is cancelled: the turn
         line replaced by the note, no buttons, no picture (in the table's layout)."""
-        content = f"This game was cancelled. {note}".strip()
+        content = _("This game was cancelled. {note}", note=note).strip()
         if table.record.publish.get("layout") == "v2":
             from bot.layout import layout_view
 
@@ -818,8 +830,8 @@ class Publisher:
     def final_line(self, table: Table) -> str:
         """The parent message at the end: the result, where it was played, where it went."""
         assert table.state is not None
-        where = f" Played in <#{table.record.thread_id}>." if table.record.thread_id else ""
-        return final_text(table.spec.title, table.state, unit=table_unit(table.spec), render=table.spec.render) + where + " The result is recorded: see `/stats`."
+        where = " " + _("Played in {thread}.", thread=f"<#{table.record.thread_id}>") if table.record.thread_id else ""
+        return final_text(table.spec.title, table.state, unit=table_unit(table.spec), render=table.spec.render) + where + " " + _("The result is recorded: see `/stats`.")
 
     def note_chat(self, table: Table) -> None:
         """A message in the table's place scrolls the board up."""

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from bot.cardart import _font
+from bot.i18n import _, ngettext
 
 WIDTH, HEIGHT = 800, 360
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 24, 48, 44
@@ -62,10 +63,13 @@ def draw(title: str, points: Sequence[int]) -> bytes:
 def alt_text(who: str, game: str, points: Sequence[int]) -> str:
     """What the picture shows, in words (at most :data:`ALT_LIMIT` characters)."""
     if not points:
-        return f"No rating chart: {who} has no rated {game} games yet."
-    text = (f"Line chart of {who}'s {game} rating over {len(points)} rated game{'s' if len(points) != 1 else ''}: "
-            f"from {points[0]} after the first to {points[-1]} now; highest {max(points)}, lowest {min(points)}.")
+        return _("No rating chart: {who} has no rated {game} games yet.", who=who, game=game)
+    text = ngettext("Line chart of {who}'s {game} rating over {n} rated game: "
+                    "from {first} after the first to {last} now; highest {high}, lowest {low}.",
+                    "Line chart of {who}'s {game} rating over {n} rated games: "
+                    "from {first} after the first to {last} now; highest {high}, lowest {low}.", len(points),
+                    who=who, game=game, first=points[0], last=points[-1], high=max(points), low=min(points))
     recent = points[-10:]
     if len(points) > 1:
-        text += f" The last {len(recent)}: " + ", ".join(str(p) for p in recent) + "."
+        text += " " + _("The last {n}: {points}.", n=len(recent), points=", ".join(str(p) for p in recent))
     return text[:ALT_LIMIT]

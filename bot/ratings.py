@@ -32,6 +32,7 @@ from openskill.models import PlackettLuce
 
 from bot import privacy
 from bot.ai import LEVELS
+from bot.i18n import _
 from storage import repos
 
 log = logging.getLogger(__name__)
@@ -212,7 +213,7 @@ def moves_text(moves: Mapping[int, int]) -> str:
     if not moves:
         return ""
     parts = [f"<@{user}> {delta:+d}" for user, delta in sorted(moves.items(), key=lambda item: (-item[1], item[0]))]
-    return "📈 Ratings: " + ", ".join(parts) + "."
+    return _("📈 Ratings: {changes}.", changes=", ".join(parts))
 
 
 # ---------------------------------------------------------------------- the service

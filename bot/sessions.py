@@ -19,6 +19,7 @@ import discord
 from bot import guard, ratings
 from bot.core.sessions import has_sessions, next_label, rate_session
 from bot.discord_front.common import now_ts
+from bot.i18n import _
 from storage import repos
 
 if TYPE_CHECKING:
@@ -66,25 +67,26 @@ async def end_session(interaction: discord.Interaction, manager: TableManager, s
     """``unit`` is what one table of the game is called: "round" for Onion, "game" for Enid."""
     guild_id, channel_id = interaction.guild_id, parent_channel_id(interaction)
     if guild_id is None or channel_id is None:
-        await guard.answer(interaction, "Sessions belong to a server channel, not to DMs.")
+        await guard.answer(interaction, _("Sessions belong to a server channel, not to DMs."))
         return
     in_play = [
         t for t in manager.tables()
         if t.guild_id == guild_id and t.spec.key == spec.key and t.record.channel_id == channel_id and t.status == "playing"
     ]
     if in_play:
-        where = f" (in <#{in_play[0].record.thread_id}>)" if in_play[0].record.thread_id else ""
-        await guard.answer(interaction, f"A {unit} is still in play here{where}; end the session when it is over.")
+        where = f"<#{in_play[0].record.thread_id}>" if in_play[0].record.thread_id else ""
+        await guard.answer(interaction, _("A {unit} is still in play here (in {thread}); end the session when it is over.", unit=_(unit), thread=where) if where
+                           else _("A {unit} is still in play here; end the session when it is over.", unit=_(unit)))
         return
     async with manager.storage.reading(guild_id) as db:
         carry = await repos.get_carryover(db, channel_id, spec.key)
         host = await repos.last_host(db, channel_id, spec.key)
     if not carry:
-        await guard.answer(interaction, f"This channel has no {spec.title} session to end: no {unit} has finished here since the last one ended.")
+        await guard.answer(interaction, _("This channel has no {title} session to end: no {unit} has finished here since the last one ended.", title=spec.title, unit=_(unit)))
         return
     permissions = interaction.permissions
     if interaction.user.id != host and not (permissions and permissions.manage_guild):
-        await guard.answer(interaction, f"Only the host of the last {unit}, <@{host}>, or someone with Manage Server can end this session.")
+        await guard.answer(interaction, _("Only the host of the last {unit}, {host}, or someone with Manage Server can end this session.", unit=_(unit), host=f"<@{host}>"))
         return
     moves: dict[int, int] = {}
     async with manager.storage.transaction(guild_id) as db:
@@ -93,6 +95,6 @@ async def end_session(interaction: discord.Interaction, manager: TableManager, s
     summary = spec.render.session_summary(carry)  # type: ignore[attr-defined]
     if moves:
         summary += "\n" + ratings.moves_text(moves)
-    for part in chunks(f"**{spec.title}: the session is over.**\n{summary}"):
+    for part in chunks(_("**{title}: the session is over.**", title=spec.title) + f"\n{summary}"):
         # The first part answers the command; a long story continues in follow-ups.
         await guard.answer(interaction, part, ephemeral=False, allowed_mentions=discord.AllowedMentions.none())

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import Control
+from bot.i18n import _, pgettext
 from bot import guard as _guard
 from bot.guard import answer as _answer
 from bot.guard import answer_failure as _answer_failure
@@ -88,7 +89,7 @@ class ShowHandButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], templa
     def __init__(self, guild_id: int, table_id: int, *, refresh: bool = False) -> None:
         kind = "refresh" if refresh else "hand"
         button = discord.ui.Button(
-            label="Refresh" if refresh else "Show hand",
+            label=pgettext("button", "Refresh") if refresh else pgettext("button", "Show hand"),
             emoji="🔄" if refresh else "🃏",  # Discord accepts only real emoji on buttons
             style=discord.ButtonStyle.secondary if refresh else discord.ButtonStyle.primary,
             custom_id=f"dh:{kind}:{guild_id}:{table_id}",
@@ -141,7 +142,7 @@ class PlaySelect(_Guarded, discord.ui.DynamicItem[discord.ui.Select], template=r
 
 class PageButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:page:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<p>\d+)"):
     def __init__(self, guild_id: int, table_id: int, version: int, page: int, *, label: str = "", disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=label or f"Page {page + 1}", style=discord.ButtonStyle.secondary, disabled=disabled, custom_id=f"dh:page:{guild_id}:{table_id}:{version}:{page}"))
+        super().__init__(discord.ui.Button(label=label or _("Page {n}", n=page + 1), style=discord.ButtonStyle.secondary, disabled=disabled, custom_id=f"dh:page:{guild_id}:{table_id}:{version}:{page}"))
         self.guild_id, self.table_id, self.version, self.page = guild_id, table_id, version, page
 
     @classmethod
@@ -173,13 +174,13 @@ class AmountModal(discord.ui.Modal):
     """One number field; submitted through :func:`on_modal_submit`, not ``on_submit``."""
 
     def __init__(self, guild_id: int, table_id: int, version: int, kind: str, title: str) -> None:
-        super().__init__(title=title[:45] or "Any amount", custom_id=f"dh:amtm:{guild_id}:{table_id}:{version}:{kind}", timeout=None)
-        self.add_item(discord.ui.TextInput(label="Chips (a whole number)", custom_id=AMOUNT_FIELD, min_length=1, max_length=MAX_AMOUNT_DIGITS, placeholder="e.g. 3"))
+        super().__init__(title=title[:45] or _("Any amount"), custom_id=f"dh:amtm:{guild_id}:{table_id}:{version}:{kind}", timeout=None)
+        self.add_item(discord.ui.TextInput(label=_("Chips (a whole number)"), custom_id=AMOUNT_FIELD, min_length=1, max_length=MAX_AMOUNT_DIGITS, placeholder=_("e.g. 3")))
 
 
 class AmountButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:amt:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<kind>[a-z_]{1,20})"):
     def __init__(self, guild_id: int, table_id: int, version: int, kind: str, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
-        super().__init__(discord.ui.Button(label=label[:80] or "Any amount…", style=style, custom_id=f"dh:amt:{guild_id}:{table_id}:{version}:{kind}"))
+        super().__init__(discord.ui.Button(label=label[:80] or _("Any amount…"), style=style, custom_id=f"dh:amt:{guild_id}:{table_id}:{version}:{kind}"))
         self.guild_id, self.table_id, self.version, self.kind = guild_id, table_id, version, kind
 
     @classmethod
@@ -189,7 +190,7 @@ class AmountButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template
     async def callback(self, interaction: discord.Interaction) -> None:
         if await manager_of(interaction)._table_or_reply(interaction, self.guild_id, self.table_id) is None:
             return
-        modal = AmountModal(self.guild_id, self.table_id, self.version, self.kind, self.item.label or "Any amount")
+        modal = AmountModal(self.guild_id, self.table_id, self.version, self.kind, self.item.label or _("Any amount"))
         await interaction.response.send_modal(modal)
         modal.stop()  # out of discord.py's store: on_modal_submit reads the submit from its custom_id
 
@@ -215,7 +216,7 @@ def amount_refusal(text: str) -> str | None:
     """The sentence refusing a typed amount, or None for a whole number of chips."""
     value = text.strip()
     if not value.isdigit() or not value.isascii():
-        return f"'{value[:20]}' is not a whole number of chips; type digits only, e.g. 3."
+        return _("'{value}' is not a whole number of chips; type digits only, e.g. 3.", value=value[:20])
     return None
 
 
@@ -300,16 +301,16 @@ def lobby_view(guild_id: int, table_id: int, seat_choices: Sequence[tuple[str, s
     view = discord.ui.View(timeout=None)
     if seat_choices:
         for choice, label in seat_choices:
-            view.add_item(LobbyButton(guild_id, table_id, "join", choice, label=f"Join {label}", style=discord.ButtonStyle.primary))
+            view.add_item(LobbyButton(guild_id, table_id, "join", choice, label=pgettext("button", "Join {side}", side=label), style=discord.ButtonStyle.primary))
     else:
-        view.add_item(LobbyButton(guild_id, table_id, "join", label="Join", style=discord.ButtonStyle.primary))
-    view.add_item(LobbyButton(guild_id, table_id, "leave", label="Leave"))
-    view.add_item(LobbyButton(guild_id, table_id, "start", label="Start", style=discord.ButtonStyle.success))
-    view.add_item(LobbyButton(guild_id, table_id, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
+        view.add_item(LobbyButton(guild_id, table_id, "join", label=pgettext("button", "Join"), style=discord.ButtonStyle.primary))
+    view.add_item(LobbyButton(guild_id, table_id, "leave", label=pgettext("button", "Leave")))
+    view.add_item(LobbyButton(guild_id, table_id, "start", label=pgettext("button", "Start"), style=discord.ButtonStyle.success))
+    view.add_item(LobbyButton(guild_id, table_id, "cancel", label=pgettext("button", "Cancel"), style=discord.ButtonStyle.danger))
     if computers:
-        view.add_item(LobbyButton(guild_id, table_id, "addbot", "easy", label="Add computer (easy)"))
-        view.add_item(LobbyButton(guild_id, table_id, "addbot", "hard", label="Add computer (hard)"))
-        view.add_item(LobbyButton(guild_id, table_id, "dropbot", label="Remove computer"))
+        view.add_item(LobbyButton(guild_id, table_id, "addbot", "easy", label=pgettext("button", "Add computer (easy)")))
+        view.add_item(LobbyButton(guild_id, table_id, "addbot", "hard", label=pgettext("button", "Add computer (hard)")))
+        view.add_item(LobbyButton(guild_id, table_id, "dropbot", label=pgettext("button", "Remove computer")))
     return _unstored(view)
 
 
@@ -322,7 +323,7 @@ def table_view(guild_id: int, table_id: int) -> discord.ui.View:
 def rematch_view(guild_id: int, table_id: int, *, label: str = "Rematch") -> discord.ui.View:
     """``label``: "Next round" for a game played as a session of rounds."""
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(guild_id, table_id, label=label))
+    view.add_item(RematchButton(guild_id, table_id, label=_(label)))  # English in the code: see bot.publish.NEXT_LABELS
     return _unstored(view)
 
 
@@ -354,7 +355,7 @@ def hand_view(guild_id: int, table_id: int, version: int, controls: Sequence[Con
             discord.SelectOption(label=c.label[:100], value=c.action.code(), description=(c.description or None) and c.description[:100], emoji=c.emoji)
             for c in chunk
         ]
-        placeholder = "Choose a move" + (f" (page {page + 1} of {pages})" if pages > 1 else "")
+        placeholder = _("Choose a move (page {page} of {pages})", page=page + 1, pages=pages) if pages > 1 else _("Choose a move")
         select = PlaySelect(guild_id, table_id, version, page, options, placeholder=placeholder)
         select.item.row = row
         view.add_item(select)
@@ -377,11 +378,11 @@ def hand_view(guild_id: int, table_id: int, version: int, controls: Sequence[Con
     footer: list[discord.ui.Item[Any]] = []
     if pages == 2:
         other = 1 - page
-        footer.append(PageButton(guild_id, table_id, version, other, label="Next ▶" if other else "◀ Previous"))
+        footer.append(PageButton(guild_id, table_id, version, other, label=_("Next ▶") if other else _("◀ Previous")))
     elif pages > 2:
         # Two distinct targets, so the two custom_ids never collide.
-        footer.append(PageButton(guild_id, table_id, version, (page - 1) % pages, label="◀ Previous"))
-        footer.append(PageButton(guild_id, table_id, version, (page + 1) % pages, label="Next ▶"))
+        footer.append(PageButton(guild_id, table_id, version, (page - 1) % pages, label=_("◀ Previous")))
+        footer.append(PageButton(guild_id, table_id, version, (page + 1) % pages, label=_("Next ▶")))
     footer.append(ShowHandButton(guild_id, table_id, refresh=True))
     for item in footer:
         item.item.row = 4  # type: ignore[attr-defined]

@@ -39,6 +39,7 @@ from bot import i18n
 from bot import guard, views
 from bot.ballots import Ballot, Choice
 from bot.engine import Event, RuleError
+from bot.i18n import _
 
 if TYPE_CHECKING:
     from bot.publish import Publisher
@@ -77,25 +78,25 @@ def deadline_of(table: Table, ballot: Ballot) -> float | None:
 
 def _voter_lines(ballot: Ballot) -> str:
     voted = set(ballot.voted)
-    return "\n".join(f"{'✅ voted' if v in voted else '⏳ to vote'}: <@{v}>" for v in ballot.voters) or "—"
+    return "\n".join(_("✅ voted: {player}", player=f"<@{v}>") if v in voted else _("⏳ to vote: {player}", player=f"<@{v}>") for v in ballot.voters) or "—"
 
 
 def open_message(table: Table, ballot: Ballot) -> dict[str, Any]:
     """The vote message's fields while it is open."""
-    embed = discord.Embed(title=guard.clip(f"🗳️ Vote: {ballot.question}", 256), description=guard.clip(ballot.body, 4096), colour=OPEN_COLOUR)
-    embed.add_field(name=f"Voters ({len(ballot.voted)}/{len(ballot.voters)} voted)", value=guard.clip(_voter_lines(ballot), 1024), inline=False)
+    embed = discord.Embed(title=guard.clip(_("🗳️ Vote: {question}", question=ballot.question), 256), description=guard.clip(ballot.body, 4096), colour=OPEN_COLOUR)
+    embed.add_field(name=_("Voters ({voted}/{voters} voted)", voted=len(ballot.voted), voters=len(ballot.voters)), value=guard.clip(_voter_lines(ballot), 1024), inline=False)
     deadline = deadline_of(table, ballot)
-    closes = f"Closes <t:{int(deadline)}:R>; votes stay secret until then." if deadline else "Votes stay secret until it closes."
-    embed.add_field(name="How to vote", value=f"One vote each, with the buttons below. {closes}", inline=False)
+    closes = _("Closes {when}; votes stay secret until then.", when=f"<t:{int(deadline)}:R>") if deadline else _("Votes stay secret until it closes.")
+    embed.add_field(name=_("How to vote"), value=_("One vote each, with the buttons below. {closes}", closes=closes), inline=False)
     embed.set_footer(text=f"{table.spec.title} #{table.id}")
     view = views.vote_view(table.guild_id, table.id, ballot.id, [(c.code, c.label, c.style) for c in ballot.choices])
     return {"content": None, "embed": embed, "view": view}
 
 
 def closed_message(table: Table, vote_id: str, kept: Mapping[str, Any], verdict: str) -> dict[str, Any]:
-    embed = discord.Embed(title=guard.clip(f"🗳️ Closed: {kept.get('question', 'a vote')}", 256),
+    embed = discord.Embed(title=guard.clip(_("🗳️ Closed: {question}", question=kept["question"] if "question" in kept else _("a vote")), 256),
                           description=guard.clip(str(kept.get("body", "")), 4096) or None, colour=CLOSED_COLOUR)
-    embed.add_field(name="Verdict", value=guard.clip(verdict, 1024), inline=False)
+    embed.add_field(name=_("Verdict"), value=guard.clip(verdict, 1024), inline=False)
     embed.set_footer(text=f"{table.spec.title} #{table.id}")
     return {"content": None, "embed": embed, "view": None}
 
@@ -106,8 +107,8 @@ def verdict_of(table: Table, vote_id: str, events: Sequence[Event]) -> str:
     if verdict:
         return str(verdict)
     if table.state is not None and table.state.is_over():
-        return "The game ended before the vote closed, so it decides nothing."
-    return "The vote is over."
+        return _("The game ended before the vote closed, so it decides nothing.")
+    return _("The vote is over.")
 
 
 def _shown(ballot: Ballot, deadline: float | None) -> str:
@@ -165,14 +166,14 @@ def refusal(ballots: Mapping[str, Ballot], vote_id: str, user: int, code: str) -
     """Why a click on a vote does not count (None: it may go to the rules)."""
     ballot = ballots.get(vote_id)
     if ballot is None:
-        return "That vote has closed, so your click changed nothing."
+        return _("That vote has closed, so your click changed nothing.")
     if user not in ballot.voters:
         who = ", ".join(f"<@{v}>" for v in ballot.voters)
-        return f"Only {who} vote on this, so your click changed nothing."
+        return _("Only {players} vote on this, so your click changed nothing.", players=who)
     if user in ballot.voted:
-        return "You have already voted; each voter has one vote, and it cannot be changed."
+        return _("You have already voted; each voter has one vote, and it cannot be changed.")
     if code not in {c.code for c in ballot.choices}:
-        return "That is not one of this vote's choices, so nothing changed."
+        return _("That is not one of this vote's choices, so nothing changed.")
     return None
 
 
@@ -198,7 +199,7 @@ async def _cast(manager: TableManager, interaction: discord.Interaction, guild_i
         refused: str | None = None
         outcome = None
         if table.status != "playing" or table.state is None:
-            refused = "This game is not in play any more, so that vote is closed."
+            refused = _("This game is not in play any more, so that vote is closed.")
         else:
             refused = refusal(open_ballots(table), vote_id, user, code)
         if refused is None:
@@ -209,19 +210,19 @@ async def _cast(manager: TableManager, interaction: discord.Interaction, guild_i
             except RuleError as error:
                 refused = str(error)
             except _SaveFailed:
-                refused = "I could not save your vote, so nothing changed. Please try again."
+                refused = _("I could not save your vote, so nothing changed. Please try again.")
     finally:
         table.lock.release()
     # Answered outside the lock (a rate limit's retry holds up no move), in turn with
     # the table's show task, which shows votes too.
     if outcome is None:
-        await guard.answer(interaction, refused or "Nothing changed.")
+        await guard.answer(interaction, refused or _("Nothing changed."))
         return
     async with table.showing:
         before = json.dumps(table.record.publish.get("votes"), sort_keys=True)
         answered = await sync(manager.publisher, table, outcome.events, interaction=interaction)
         if not answered:
-            await guard.answer(interaction, "Your vote is counted.")
+            await guard.answer(interaction, _("Your vote is counted."))
         if json.dumps(table.record.publish.get("votes"), sort_keys=True) != before:
             await manager._save_publish(table)  # the publish below sees no change to save
     # The click was on the vote message, not the voter's hand: the publish tells them

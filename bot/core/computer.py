@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Protocol
 from bot.ai import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS, Budget, PlayerView, decide, game_ai, has_ai
 from bot.core.errors import SaveFailed
 from bot.engine import Action, Event, Game, HouseRule, RuleError
+from bot.i18n import _, join
 from storage import repos
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ def name(player: int) -> str:
     if is_computer(player):
         return f"🤖 Deckhand {(-player) % 100} ({level_of(player)})"
     if player in repos.FORMER_PLAYERS:  # someone who asked to be forgotten (bot/privacy.py): never a mention
-        return "a former player"
+        return _("a former player")
     return f"<@{player}>"
 
 
@@ -113,11 +114,11 @@ def humans(players: Iterable[int]) -> list[int]:
 def add_refusal(key: str, players: list[int], max_players: int, level: str) -> str | None:
     """Why a computer cannot be added to this lobby now, or None."""
     if not has_ai(key):
-        return "This game has no computer players yet."
+        return _("This game has no computer players yet.")
     if level not in OFFERED:
-        return f"There is no level called '{level[:20]}'; choose {' or '.join(OFFERED)}."
+        return _("There is no level called '{level}'; choose {levels}.", level=level[:20], levels=join(OFFERED, style="or"))
     if len(players) >= max_players:
-        return f"This lobby is full ({max_players} players)."
+        return _("This lobby is full ({n} players).", n=max_players)
     return None
 
 
@@ -283,7 +284,7 @@ def leave_seat(table: Table, leaver: int) -> tuple[list[Event], Action]:
 
 def seat_lines(events: Iterable[Event]) -> list[str]:
     """The board's line for each seat a computer took: "🤖 Deckhand 2 (easy) took @alice's seat."."""
-    return [f"{name(e.player)} took {name(e.data['old'])}'s seat." for e in events if e.kind == "player_replaced" and e.player is not None]
+    return [_("{player} took {old}'s seat.", player=name(e.player), old=name(e.data["old"])) for e in events if e.kind == "player_replaced" and e.player is not None]
 
 
 def seated(state: Game) -> set[int]:

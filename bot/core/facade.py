@@ -29,6 +29,7 @@ from bot.core.sync import Sync
 from bot.core.table import Table, TableError
 from bot.core.timers import Timers
 from bot.engine import Action, Event, RuleError
+from bot.i18n import N_, _
 from storage import StorageBackend, repos
 from storage.db import GuildDataMissing, StorageError
 from storage.repos import BadRecord, TableRecord
@@ -36,7 +37,7 @@ from storage.repos import BadRecord, TableRecord
 log = logging.getLogger("bot.tables")
 
 #: The sentence for a move chosen from an older moment of the game.
-STALE = "That move was chosen at an earlier moment in the game, so nothing was played."
+STALE = N_("That move was chosen at an earlier moment in the game, so nothing was played.")
 
 
 @dataclass(frozen=True)
@@ -110,10 +111,10 @@ class TableCore:
         """A new lobby of ``game`` (a key: "idiot") at ``place``, its host seated."""
         spec = self.games.get(game)
         if spec is None:
-            raise TableError(f"There is no game called {game[:40]!r} here.")
+            raise TableError(_("There is no game called {game} here.", game=repr(game[:40])))
         existing = self.registry.at(guild_id, place)
         if existing is not None:
-            raise TableError(f"This place already has {existing.describe()}: finish it or cancel it first.")
+            raise TableError(_("This place already has {table}: finish it or cancel it first.", table=existing.describe()))
         return await self.lobby.open(guild_id, place, spec, host, options)
 
     async def seat(self, table: Table, user: int, choice: str | None = None) -> None:
@@ -148,7 +149,7 @@ class TableCore:
             except RuleError as error:
                 raise TableError(str(error)) from None
             if version is not None and version != table.record.version and is_stale(table, user, version, action):
-                raise TableError(STALE)
+                raise TableError(_(STALE))
             outcome = await self._refusing(self.moves.apply(table, user, action, source="player"))
             self._arm_after(table, outcome)
             return outcome
@@ -156,7 +157,7 @@ class TableCore:
     async def say(self, table: Table, user: int, text: str) -> Outcome:
         """Typed words as a move (Enid's rituals): refused when the rules do not want them."""
         if not table.spec.accepts_chat:
-            raise TableError(f"{table.spec.title} has nothing to say out loud.")
+            raise TableError(_("{title} has nothing to say out loud.", title=table.spec.title))
         async with table.lock:
             self._playing(table, user)
             assert table.state is not None
@@ -173,21 +174,21 @@ class TableCore:
                 return None
             state = table.state
             if state is None or table.status != "playing" or user not in state.players or user not in seated(state):
-                raise TableError("You are not in this game.")
+                raise TableError(_("You are not in this game."))
             try:
                 outcome = await self.moves.remove(table, user, source="removal")
             except SaveFailed:
-                raise TableError("The game moved on just then, so nothing changed. Please try again.") from None
+                raise TableError(_("The game moved on just then, so nothing changed. Please try again.")) from None
             if not await self._close_if_only_computers(table, outcome):
                 self._arm_after(table, outcome)
             return outcome
 
     async def cancel_table(self, table: Table, by: int) -> None:
         if by != table.record.host_id:
-            raise TableError(f"Only the host, {computer.name(table.record.host_id)}, can cancel this game.")
+            raise TableError(_("Only the host, {host}, can cancel this game.", host=computer.name(table.record.host_id)))
         async with table.lock:
             if table.status not in repos.ACTIVE:
-                raise TableError("This game is already closed.")
+                raise TableError(_("This game is already closed."))
             await self.lobby.close(table, "cancelled")
 
     def view(self, table: Table, user: int | None) -> SeatView:
@@ -265,9 +266,9 @@ class TableCore:
 
     def _playing(self, table: Table, user: int) -> None:
         if table.status != "playing" or table.state is None:
-            raise TableError("This game is not in play any more.")
+            raise TableError(_("This game is not in play any more."))
         if user not in table.state.players:
-            raise TableError("You are not playing in this game.")
+            raise TableError(_("You are not playing in this game."))
 
     @staticmethod
     async def _refusing(move: Awaitable[Outcome]) -> Outcome:
@@ -275,11 +276,11 @@ class TableCore:
         try:
             return await move
         except Stale:
-            raise TableError(STALE) from None
+            raise TableError(_(STALE)) from None
         except RuleError as error:
             raise TableError(str(error)) from None
         except SaveFailed:
-            raise TableError("I could not save that move, so nothing changed. Please try again.") from None
+            raise TableError(_("I could not save that move, so nothing changed. Please try again.")) from None
 
     async def _load_state(self, guild_id: int, record: TableRecord, spec: Any) -> Any:
         return await load_state(self.storage, self.clock, guild_id, record, spec, shared=self.sync.shared)
@@ -301,7 +302,7 @@ class TableCore:
 
     async def _after_leaving(self, table: Table, outcome: Outcome, closed: bool) -> None:
         if closed:
-            await self.listener.closed(table, "Nobody but computer players was left, so the game was closed.")
+            await self.listener.closed(table, _("Nobody but computer players was left, so the game was closed."))
             return
         await self._after_move(table, outcome)
 

@@ -14,6 +14,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.engine import Action, Control, Event, Game, HouseRule
+from bot.i18n import _
 
 if TYPE_CHECKING:  # a render module's embeds are for the Discord front end only
     import discord
@@ -117,7 +118,7 @@ class GameSpec:
                 return translated.read_text(encoding="utf-8")
             return folder.joinpath(RULES_FILE).read_text(encoding="utf-8")
         except (OSError, ImportError, TypeError, ValueError):
-            return f"The rules text for {self.title} is missing from this installation ({self.rules_location})."
+            return _("The rules text for {title} is missing from this installation ({where}).", title=self.title, where=self.rules_location)
 
 
 class GameRegistry:

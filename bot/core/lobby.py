@@ -15,6 +15,7 @@ from bot.core.registry import TableRegistry
 from bot.core.settings import GuildSettings
 from bot.core.table import RECENT_LINES, Table, TableError
 from bot.engine import RuleError
+from bot.i18n import _
 from storage import StorageBackend, repos
 
 
@@ -37,7 +38,7 @@ class Lobby:
         now = self.clock.now()
         async with self.storage.transaction(guild_id) as db:
             if await repos.active_table_at(db, place) is not None:
-                raise TableError("This channel already has a lobby or game. Finish it or `/cancel` it first.")
+                raise TableError(_("This channel already has a lobby or game. Finish it or `/cancel` it first."))
             table_id = await repos.insert_table(db, game=spec.key, channel_id=channel_id, thread_id=thread_id, host_id=host,
                                                 options=table_options, timer_seconds=timer, now=now)
             record = await repos.get_table(db, table_id)
@@ -71,14 +72,14 @@ class Lobby:
         """``user`` joins the lobby (or switches side to ``choice``)."""
         record = table.record
         if record.status != "lobby":
-            raise TableError("This game has already started; you can join the next one.")
+            raise TableError(_("This game has already started; you can join the next one."))
         valid_choices = [c for c, _ in table.spec.seat_choices]
         if valid_choices:
             choice = choice if choice in valid_choices else valid_choices[0]
         if user in record.players and (not valid_choices or record.seat_choices.get(user) == choice):
-            raise TableError("You are already in this lobby.")
+            raise TableError(_("You are already in this lobby."))
         if user not in record.players and len(record.players) >= table.spec.game.max_players:
-            raise TableError(f"This lobby is full ({table.spec.game.max_players} players).")
+            raise TableError(_("This lobby is full ({n} players).", n=table.spec.game.max_players))
         players = record.players if user in record.players else [*record.players, user]
         seat_choices = dict(record.seat_choices)
         if choice:
@@ -91,9 +92,9 @@ class Lobby:
     async def seat_computer(self, table: Table, by: int, level: str) -> int:
         """The host seats a computer player (bot/core/computer.py); returns its seat."""
         record = table.record
-        refusal = None if record.status == "lobby" else "This game has already started; computers join in the lobby."
+        refusal = None if record.status == "lobby" else _("This game has already started; computers join in the lobby.")
         if refusal is None and by != record.host_id:
-            refusal = f"Only the host, <@{record.host_id}>, can add computer players."
+            refusal = _("Only the host, {host}, can add computer players.", host=f"<@{record.host_id}>")
         refusal = refusal or computer.add_refusal(table.spec.key, record.players, table_size(table)[1], level)
         if refusal is not None:
             raise TableError(refusal)
@@ -108,11 +109,11 @@ class Lobby:
         """The host takes the last-seated computer player out of the lobby; returns its seat."""
         record = table.record
         seats = [p for p in record.players if computer.is_computer(p)]
-        refusal = None if record.status == "lobby" else "This game has already started; computers leave in the lobby."
+        refusal = None if record.status == "lobby" else _("This game has already started; computers leave in the lobby.")
         if refusal is None and by != record.host_id:
-            refusal = f"Only the host, <@{record.host_id}>, can remove computer players."
+            refusal = _("Only the host, {host}, can remove computer players.", host=f"<@{record.host_id}>")
         if refusal is None and not seats:
-            refusal = "There is no computer player in this lobby."
+            refusal = _("There is no computer player in this lobby.")
         if refusal is not None:
             raise TableError(refusal)
         seat = seats[-1]
@@ -125,7 +126,7 @@ class Lobby:
         True when nobody but computers was left, so the lobby was closed."""
         record = table.record
         if user not in record.players:
-            raise TableError("That player is not in this lobby." if removed else "You are not in this lobby.")
+            raise TableError(_("That player is not in this lobby.") if removed else _("You are not in this lobby."))
         players = [p for p in record.players if p != user]
         if not computer.humans(players):
             await self.close(table, "cancelled")
@@ -141,9 +142,9 @@ class Lobby:
         must act first. The row is saved as playing, its first deadline set."""
         record = table.record
         if record.status != "lobby":
-            raise TableError("This game has already started.")
+            raise TableError(_("This game has already started."))
         if by != record.host_id:
-            raise TableError(f"Only the host, <@{record.host_id}>, can start this game.")
+            raise TableError(_("Only the host, {host}, can start this game.", host=f"<@{record.host_id}>"))
         spec = table.spec
         players = list(record.players)
         options = dict(record.options)
@@ -166,7 +167,7 @@ class Lobby:
         opening = spec.render.event_lines(list(state.opening_events), table.names())
         await self.save(
             table, status="playing", seed=seed, options=options, state=state.to_json(), version=0,
-            deadline=deadline, recent=["The game begins.", *opening][-RECENT_LINES:],
+            deadline=deadline, recent=[_("The game begins."), *opening][-RECENT_LINES:],
         )
         return frozenset(current)
 

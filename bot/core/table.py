@@ -11,6 +11,7 @@ from bot.core import computer
 from bot.core.errors import TableError
 from bot.core.games import GameSpec
 from bot.engine import Game
+from bot.i18n import _
 from storage.repos import TableRecord
 
 __all__ = ["RECENT_LINES", "REPOST_AFTER_SECONDS", "Table", "TableError"]
@@ -73,6 +74,6 @@ class Table:
 
     def describe(self) -> str:
         if self.status == "lobby":
-            return f"a {self.spec.title} lobby hosted by <@{self.record.host_id}>"
-        return f"a {self.spec.title} game hosted by <@{self.record.host_id}>, in play"
+            return _("a {title} lobby hosted by {host}", title=self.spec.title, host=f"<@{self.record.host_id}>")
+        return _("a {title} game hosted by {host}, in play", title=self.spec.title, host=f"<@{self.record.host_id}>")
 

@@ -16,6 +16,7 @@ from bot.core.clock import Clock
 from bot.core.moves import Checkpoint, Moves, Outcome, SaveFailed, Stale
 from bot.core.table import RECENT_LINES, Table
 from bot.engine import Action, Event, RuleError
+from bot.i18n import _, ngettext
 from storage import repos
 
 log = logging.getLogger("bot.tables")  # one logger for the tables, as when they were one module
@@ -130,8 +131,8 @@ class Timers:
             # Try again shortly rather than leave the table stuck.
             table.record.deadline = self.clock.now() + RETRY_SECONDS
             return None
-        lines = [f"⏰ {computer.name(e.player)} ran out of time." for e in events if e.kind == "timed_out"]
-        lines += [f"👋 {computer.name(e.player)} was removed after {IDLE_STRIKES_TO_REMOVE} timeouts in a row." for e in events if e.kind == "idle_removed"]
+        lines = [_("⏰ {player} ran out of time.", player=computer.name(e.player)) for e in events if e.kind == "timed_out"]
+        lines += [ngettext("👋 {player} was removed after {n} timeout in a row.", "👋 {player} was removed after {n} timeouts in a row.", IDLE_STRIKES_TO_REMOVE, player=computer.name(e.player)) for e in events if e.kind == "idle_removed"]
         lines += computer.seat_lines(events)
         if lines:
             table.record.recent = [*table.record.recent, *lines][-RECENT_LINES:]

@@ -7,6 +7,7 @@ import discord
 
 from bot.core import computer
 from bot.engine import Action, RuleError
+from bot.i18n import _
 from bot.tables.moves import _SaveFailed
 from bot.core.table import Table
 
@@ -61,16 +62,16 @@ class ChatMixin:
         """Typed words as a move (chat, or /say where Message Content is off).
         Returns None when the words counted, else why not."""
         if not table.spec.accepts_chat:
-            return f"{table.spec.title} has nothing to say out loud."
+            return _("{title} has nothing to say out loud.", title=table.spec.title)
         if table.state is None or table.status != "playing":
-            return "The game is not in play."
+            return _("The game is not in play.")
         if user not in table.state.players:
-            return "You are not playing in this game."
+            return _("You are not playing in this game.")
         try:
             text = computer.addressed(text[:1900], table.state.players)  # "@Deckhand 2" addresses a computer seat
             await self.play_as(table, user, Action("say", arg=text), source="player")
         except RuleError as error:
             return str(error)
         except _SaveFailed:
-            return "I could not save that, so nothing changed. Please try again."
+            return _("I could not save that, so nothing changed. Please try again.")
         return None

@@ -9,6 +9,7 @@ from bot import i18n
 from bot import views
 from bot.publish import final_text, mentions, ping_task, play_again, table_unit
 from bot.core.table import Table
+from bot.i18n import _
 from bot.discord_front.common import _reply, now_ts
 from storage import repos
 
@@ -27,14 +28,14 @@ class HandsMixin:
             async with table.lock:
                 await self._sync(table)  # a copy another process may have moved on
         if table.status != "playing" or table.state is None:
-            await _reply(interaction, "The game has not started yet.")
+            await _reply(interaction, _("The game has not started yet."))
             return
         if user not in table.state.players:
-            await _reply(interaction, "You are not playing in this game, so you have no hand here. Spectators can follow the game on its board.")
+            await _reply(interaction, _("You are not playing in this game, so you have no hand here. Spectators can follow the game on its board."))
             return
         notice = ""
         if version is not None and version != table.record.version:
-            notice = "The game moved on since that page was shown; here is your hand now."
+            notice = _("The game moved on since that page was shown; here is your hand now.")
             page = 0
         hand = await self.publisher.hand_message(table, user, notice=notice, page=page, dm=interaction.guild_id is None)
         if in_place:
@@ -47,17 +48,17 @@ class HandsMixin:
                 # Refresh the DM hand in place rather than send another; a first one is sent.
                 refreshed = await publisher.refresh_dm_hand(table, user)
                 if refreshed is not None:
-                    await interaction.response.send_message(f"Your hand in your DMs is up to date: {refreshed.jump_url}", ephemeral=True)
+                    await interaction.response.send_message(_("Your hand in your DMs is up to date: {link}", link=refreshed.jump_url), ephemeral=True)
                     return
                 sent = await publisher.send_dm_hand(table, user)
                 await self._save_publish(table)
                 if sent is not None:
-                    await interaction.response.send_message(f"Your hand is in your DMs: {sent.jump_url}", ephemeral=True)
+                    await interaction.response.send_message(_("Your hand is in your DMs: {link}", link=sent.jump_url), ephemeral=True)
                     return
             closed = table.record.publish.setdefault("dm_closed", {})
             if not closed.get(str(user)):
                 # Said once per game; from then on hands are shown here without comment.
-                notice = "I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead."
+                notice = _("I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead.")
                 hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
                 closed[str(user)] = True
                 await self._save_publish(table)
@@ -83,7 +84,7 @@ class HandsMixin:
         legal = state.legal_actions(user) if not state.is_over() else []
         controls = table.spec.render.controls(observation, legal)
         embed = table.spec.render.hand_embed(observation, table.names())
-        embed.set_footer(text=f"{table.spec.title} #{table.id} · move {table.record.version}")
+        embed.set_footer(text=_("{title} #{id} · move {version}", title=table.spec.title, id=table.id, version=table.record.version))
         if state.is_over():
             # No controls at all (not even ↻): the game is over; the line says how, and
             # where the next one starts.
@@ -95,9 +96,9 @@ class HandsMixin:
             if user in current:
                 # A vote is not a move: the game's own word for what is owed, when it has one.
                 task = ping_task(table)
-                line = (f"**Now {task}.**" if task else "**Your move.**") + (f" Timer: <t:{int(table.record.deadline)}:R>." if table.record.deadline else "")
+                line = (_("**Now {task}.**", task=task) if task else _("**Your move.**")) + (" " + _("Timer: {when}.", when=f"<t:{int(table.record.deadline)}:R>") if table.record.deadline else "")
             elif legal:
-                line = "**You may act now** (the buttons below)."
+                line = _("**You may act now** (the buttons below).")
             else:
                 line = waiting_line(table, user, current)
         content = "\n".join(part for part in (notice, line if status or not notice else "") if part)
@@ -113,10 +114,10 @@ def waiting_line(table: Table, user: int, current: frozenset[int] | set[int]) ->
     """A hand's status when its player may do nothing now: whom the game waits for. With
     no turn (a ritual holds the game), those who owe words, or "you"."""
     if current:
-        return f"Waiting for {mentions(sorted(current))}."
+        return _("Waiting for {players}.", players=mentions(sorted(current)))
     owing = owers(table)
     if user in owing:
-        return "**It is up to you:** type what is asked below in the game's thread."
+        return _("**It is up to you:** type what is asked below in the game's thread.")
     if owing:
-        return f"Waiting for {mentions(owing)} to type what they owe in the game's thread."
-    return "No turn until a ritual is done (see below)."
+        return _("Waiting for {players} to type what they owe in the game's thread.", players=mentions(owing))
+    return _("No turn until a ritual is done (see below).")

@@ -18,6 +18,7 @@ from bot.core import computer
 from bot.core.games import GameSpec
 from bot.core.lobby import table_size as _table_size
 from bot.core.table import RECENT_LINES, Table, TableError
+from bot.i18n import _, ngettext
 from bot.publish import keep_name
 from bot.discord_front.common import _reply, now_ts
 from storage import repos
@@ -38,15 +39,16 @@ class LobbyMixin:
         Start opens a thread for it. ``players`` seats people at once (a Rematch)."""
         guild_id, channel_id, host = interaction.guild_id, interaction.channel_id, interaction.user.id
         if guild_id is None or channel_id is None:
-            await _reply(interaction, "Tables are played in a server channel, not in DMs.")
+            await _reply(interaction, _("Tables are played in a server channel, not in DMs."))
             return
         existing = self.active_in_channel(guild_id, channel_id)
         if existing is not None:
             # One lobby per channel, one game per thread: two at one place would share its buttons and commands.
             what = "thread" if isinstance(interaction.channel, discord.Thread) else "channel"
-            why = ("Two lobbies here would share Join, Start and `/join`" if existing.status == "lobby"
-                   else "Its game is played right here, so a second one would share its pings and commands")
-            await _reply(interaction, f"This {what} already has {existing.describe()}. {why}: finish it or `/cancel` it first, or open a lobby in another {what}.")
+            why = (_("Two lobbies here would share Join, Start and `/join`") if existing.status == "lobby"
+                   else _("Its game is played right here, so a second one would share its pings and commands"))
+            await _reply(interaction, _("This thread already has {table}. {why}: finish it or `/cancel` it first, or open a lobby in another thread.", table=existing.describe(), why=why) if what == "thread"
+                         else _("This channel already has {table}. {why}: finish it or `/cancel` it first, or open a lobby in another channel.", table=existing.describe(), why=why))
             return
         in_thread = interaction.channel if isinstance(interaction.channel, discord.Thread) else None
         parent_id = in_thread.parent_id if in_thread is not None and in_thread.parent_id else channel_id
@@ -78,24 +80,24 @@ class LobbyMixin:
     def _lobby_embed(self, table: Table, note: str = "") -> discord.Embed:
         spec, record = table.spec, table.record
         low, high = _table_size(table)
-        size = f"{low} players" if low == high else f"{low} to {high} players"
+        size = _("{n} players", n=low) if low == high else _("{low} to {high} players", low=low, high=high)
         embed = discord.Embed(title=f"{spec.title} #{table.id}", colour=discord.Colour.blurple())
         if record.status == "lobby":
-            embed.description = (
-                f"Hosted by <@{record.host_id}>. {size}. "
-                f"Press **Join**, then the host presses **Start**.\nTurn timer: {record.timer_seconds} s."
+            embed.description = _(
+                "Hosted by {host}. {size}. "
+                "Press **Join**, then the host presses **Start**.\nTurn timer: {seconds} s.", host=f"<@{record.host_id}>", size=size, seconds=record.timer_seconds
             )
         elif record.status == "cancelled":
-            embed.description = "This game was cancelled." if record.version or record.state else "This lobby was cancelled."
+            embed.description = _("This game was cancelled.") if record.version or record.state else _("This lobby was cancelled.")
             embed.colour = discord.Colour.dark_grey()
         elif record.status == "finished" and table.state is not None:
             embed.description = self.publisher.final_line(table)
             embed.colour = discord.Colour.gold()
         elif record.thread_id is not None and record.publish.get("lobby_channel") != record.thread_id:
-            embed.description = f"▶️ In play in <#{record.thread_id}>: the board, your turns and your hand are there."
+            embed.description = _("▶️ In play in {thread}: the board, your turns and your hand are there.", thread=f"<#{record.thread_id}>")
             embed.colour = discord.Colour.green()
         else:
-            embed.description = "▶️ In play: the board is below."
+            embed.description = _("▶️ In play: the board is below.")
             embed.colour = discord.Colour.green()
         seats = []
         for player in record.players:
@@ -103,11 +105,11 @@ class LobbyMixin:
             if table.state is not None and record.status != "lobby":
                 choice = table.state.seat_choice(player) or choice  # the seat the game gave them
             label = dict(spec.seat_choices).get(choice, "") if choice else ""
-            seats.append(computer.name(player) + (f" — {label}" if label else "") + (" (host)" if player == record.host_id else ""))
-        embed.add_field(name=f"Players ({len(record.players)})", value="\n".join(seats) or "nobody yet", inline=False)
+            seats.append(computer.name(player) + (f" — {label}" if label else "") + (" " + _("(host)") if player == record.host_id else ""))
+        embed.add_field(name=_("Players ({n})", n=len(record.players)), value="\n".join(seats) or _("nobody yet"), inline=False)
         rules = _option_lines(table)
         if rules:
-            embed.add_field(name="Game options", value="\n".join(rules)[:1024], inline=False)
+            embed.add_field(name=_("Game options"), value="\n".join(rules)[:1024], inline=False)
         note = note or record.publish.get("note", "")
         if note:
             embed.set_footer(text=note[:2048])
@@ -139,7 +141,7 @@ class LobbyMixin:
             except TableError as error:
                 await _reply(interaction, str(error))
                 return
-        await self._refresh_lobby(interaction, table, f"{computer.name(seat)} joined.")
+        await self._refresh_lobby(interaction, table, _("{player} joined.", player=computer.name(seat)))
 
     async def remove_computer(self, interaction: discord.Interaction, table: Table) -> None:
         """The host takes the last-seated computer player out of the lobby."""
@@ -149,7 +151,7 @@ class LobbyMixin:
             except TableError as error:
                 await _reply(interaction, str(error))
                 return
-        await self._refresh_lobby(interaction, table, f"{computer.name(seat)} left.")
+        await self._refresh_lobby(interaction, table, _("{player} left.", player=computer.name(seat)))
 
     async def join(self, interaction: discord.Interaction, table: Table, choice: str | None = None) -> None:
         user = interaction.user.id
@@ -176,15 +178,15 @@ class LobbyMixin:
                 await _reply(interaction, str(error))
                 return
             if closed:
-                note = "Everyone left; the lobby is closed."
+                note = _("Everyone left; the lobby is closed.")
             else:
-                note = f"<@{user}> was removed by {interaction.user.mention}." if target else ""
+                note = _("{player} was removed by {by}.", player=f"<@{user}>", by=interaction.user.mention) if target else ""
         await self._refresh_lobby(interaction, table, note)
 
     async def remove(self, interaction: discord.Interaction, table: Table, target: int) -> None:
         """/remove: the host or a member with Manage Server takes a player out."""
         if not _can_manage(interaction, table):
-            await _reply(interaction, f"Only the host, <@{table.record.host_id}>, or someone with Manage Server can remove players.")
+            await _reply(interaction, _("Only the host, {host}, or someone with Manage Server can remove players.", host=f"<@{table.record.host_id}>"))
             return
         await self.leave(interaction, table, target)
 
@@ -227,8 +229,8 @@ class LobbyMixin:
         if _is_component_on(interaction, record.lobby_message_id):
             await interaction.response.edit_message(embed=self._lobby_embed(table), view=None)
         else:
-            where = f" in <#{record.thread_id}>" if record.thread_id and record.thread_id != interaction.channel_id else ""
-            await _reply(interaction, f"Started{where}.", ephemeral=True)
+            where = f"<#{record.thread_id}>" if record.thread_id and record.thread_id != interaction.channel_id else ""
+            await _reply(interaction, _("Started in {thread}.", thread=where) if where else _("Started."), ephemeral=True)
             await self._edit_lobby_message(table, self._lobby_embed(table), None)
         await self.publisher.show(table, ping=current)
         self._arm_timers(table)
@@ -243,7 +245,7 @@ class LobbyMixin:
             return
         permissions = interaction.app_permissions
         if not permissions.create_public_threads:
-            note = "I could not open a thread for this game (I need the Create Public Threads permission here), so it is played in this channel."
+            note = _("I could not open a thread for this game (I need the Create Public Threads permission here), so it is played in this channel.")
         else:
             channel = self.bot.get_partial_messageable(record.channel_id, guild_id=table.guild_id)
             try:
@@ -252,7 +254,7 @@ class LobbyMixin:
                 )
             except discord.HTTPException as error:
                 log.warning("Could not open a thread for table %s in guild %s: %s", table.id, table.guild_id, error)
-                note = "I could not open a thread for this game (Discord refused), so it is played in this channel."
+                note = _("I could not open a thread for this game (Discord refused), so it is played in this channel.")
             else:
                 await self._save_lobby(table, thread_id=thread.id)
                 self._track(table)
@@ -262,19 +264,19 @@ class LobbyMixin:
 
     async def cancel(self, interaction: discord.Interaction, table: Table) -> None:
         if not _can_manage(interaction, table):
-            await _reply(interaction, f"Only the host, <@{table.record.host_id}>, or someone with Manage Server can cancel this game.")
+            await _reply(interaction, _("Only the host, {host}, or someone with Manage Server can cancel this game.", host=f"<@{table.record.host_id}>"))
             return
         async with table.lock:
             if table.status not in repos.ACTIVE:
-                await _reply(interaction, "This game is already closed.")
+                await _reply(interaction, _("This game is already closed."))
                 return
             was_playing = table.status == "playing"
             await self._close(table, "cancelled")
-        note = f"Cancelled by {interaction.user.mention}."
+        note = _("Cancelled by {player}.", player=interaction.user.mention)
         if _is_component_on(interaction, table.record.lobby_message_id):
             await interaction.response.edit_message(embed=self._lobby_embed(table, note), view=None)
         else:
-            await _reply(interaction, f"The {table.spec.title} game was cancelled.", ephemeral=False)
+            await _reply(interaction, _("The {title} game was cancelled.", title=table.spec.title), ephemeral=False)
             await self._edit_lobby_message(table, self._lobby_embed(table, note), None)
         if was_playing:
             await self._edit_table_closed(table, note)
@@ -300,7 +302,7 @@ class LobbyMixin:
         if ping:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(ping["id"]).delete()
-        await self.publisher.close_hands(table, f"{table.spec.title} #{table.id} was cancelled. {note}".strip())
+        await self.publisher.close_hands(table, _("{title} #{id} was cancelled. {note}", title=table.spec.title, id=table.id, note=note).strip())
 
     async def rematch(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> None:
         """Rematch on a finished board: a lobby right here (the game's thread, or the
@@ -317,17 +319,17 @@ class LobbyMixin:
             await _reply(interaction, str(error))
             return
         if record is None:
-            await _reply(interaction, "That game no longer exists.")
+            await _reply(interaction, _("That game no longer exists."))
             return
         if record.status != "finished":
-            await _reply(interaction, "Only a finished game offers a rematch.")
+            await _reply(interaction, _("Only a finished game offers a rematch."))
             return
         spec = self.games.get(record.game)
         if spec is None:
-            await _reply(interaction, f"This server no longer runs {record.game}.")
+            await _reply(interaction, _("This server no longer runs {game}.", game=record.game))
             return
         if interaction.user.id not in record.players:
-            await _reply(interaction, f"Only the players of that game can call a rematch; open a new lobby with `/{spec.key} new`.")
+            await _reply(interaction, _("Only the players of that game can call a rematch; open a new lobby with `/{key} new`.", key=spec.key))
             return
         options = record.publish.get("lobby_options") or {k: v for k, v in record.options.items() if k != "carry"}
         await self.open_lobby(interaction, spec, dict(options), players=record.players, seat_choices=_sides_played(spec, record), house_rules=False,
@@ -387,9 +389,10 @@ def _option_lines(table: Table) -> list[str]:
     changed = [line for rule, value, line in rules if value != rule.default]
     usual = len(rules) - len(changed)
     if usual:
-        other = "other " if changed else ""
-        noun = "house rule is" if usual == 1 else "house rules are"
-        changed.append(f"{usual} {other}{noun} at their usual setting: `/settings show game:{spec.key}` lists them.")
+        changed.append(ngettext("{n} other house rule is at their usual setting: `/settings show game:{key}` lists them.",
+                                "{n} other house rules are at their usual setting: `/settings show game:{key}` lists them.", usual, key=spec.key) if changed
+                       else ngettext("{n} house rule is at their usual setting: `/settings show game:{key}` lists them.",
+                                     "{n} house rules are at their usual setting: `/settings show game:{key}` lists them.", usual, key=spec.key))
     return lines + changed
 
 

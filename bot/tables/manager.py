@@ -22,6 +22,7 @@ from bot.core.registry import TableRegistry
 from bot.core.settings import GuildSettings
 from bot.core.sync import Sync
 from bot.core.timers import Timers
+from bot.i18n import _
 from bot.publish import Publisher, table_unit
 from bot.tables.chat import ChatMixin
 from bot.tables.hands import HandsMixin
@@ -139,14 +140,14 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         mine = [t for t in threads if user_id in t.record.players]
         paused = [t for t in mine if t.record.publish.get("paused")]
         if paused:
-            return PAUSED_SENTENCE.format(where=f"<#{paused[0].record.thread_id}>")
+            return _(PAUSED_SENTENCE, where=f"<#{paused[0].record.thread_id}>")
         if mine:
             where = ", ".join(f"<#{t.record.thread_id}>" for t in mine)
-            return f"Your game is played in its thread, {where}: use the command there."
+            return _("Your game is played in its thread, {where}: use the command there.", where=where)
         if threads:
             where = ", ".join(f"<#{t.record.thread_id}>" for t in threads)
-            return f"This channel's games are played in their threads ({where}); there is no open lobby here. Open one with `/blackjack new` (or another game's `new`)."
-        return "There is no lobby or game in this channel. Open a lobby with `/blackjack new` (or another game's `new`)."
+            return _("This channel's games are played in their threads ({where}); there is no open lobby here. Open one with `/blackjack new` (or another game's `new`).", where=where)
+        return _("There is no lobby or game in this channel. Open a lobby with `/blackjack new` (or another game's `new`).")
 
     def tables(self) -> list[Table]:
         return list(self._tables.values())
@@ -161,7 +162,7 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
             return table
         record = await self._stored_record(guild_id, table_id)
         if record is None:
-            raise TableError("That game no longer exists.")
+            raise TableError(_("That game no longer exists."))
         if record.status in repos.ACTIVE and self.shared:
             # Held by another process (a DM-hand click arrives at shard 0): load it here.
             loaded = await self._load_elsewhere(guild_id, record)
@@ -172,20 +173,20 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
             following = self.active_in_channel(guild_id, record.place)
             if spec is not None and following is not None and following.spec.key == spec.key:
                 # A later table of the same game here (Onion's next round): point to it.
-                unit = table_unit(spec)
+                unit = _(table_unit(spec))  # "game", "round"
                 if following.status == "lobby":
-                    raise TableError(f"That {unit} has finished; the next {unit} is waiting in its lobby here (press Join on it).")
-                raise TableError(f"That {unit} has finished; the next {unit} is in play here ({spec.title} #{following.id}): "
-                                 "`/hand` shows your cards in it.")
+                    raise TableError(_("That {unit} has finished; the next {unit} is waiting in its lobby here (press Join on it).", unit=unit))
+                raise TableError(_("That {unit} has finished; the next {unit} is in play here ({title} #{id}): "
+                                   "`/hand` shows your cards in it.", unit=unit, title=spec.title, id=following.id))
             if spec is None:
-                raise TableError("That game has finished.")
+                raise TableError(_("That game has finished."))
             # A late click on an old hand: the board of that game offers the next one.
             from bot.publish import play_again
 
-            raise TableError(f"That game has finished. {play_again(spec, guild_id, record)}")
+            raise TableError(_("That game has finished. {play_again}", play_again=play_again(spec, guild_id, record)))
         if record.status == "cancelled":
-            raise TableError("That game was cancelled.")
-        raise TableError("That game could not be restored and has been closed.")
+            raise TableError(_("That game was cancelled."))
+        raise TableError(_("That game could not be restored and has been closed."))
 
     async def _stored_record(self, guild_id: int, table_id: int) -> repos.TableRecord | None:
         """A table's row by ids a custom_id named (None: no such table). Never creates
@@ -198,7 +199,7 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         except GuildDataMissing:
             return None
         except BadRecord:
-            raise TableError("That game's saved data is damaged, so it has been closed. You can open a new lobby.") from None
+            raise TableError(_("That game's saved data is damaged, so it has been closed. You can open a new lobby.")) from None
         except StorageError as error:
             raise TableError(error.sentence) from None
 

@@ -20,6 +20,7 @@ from bot.core.moves import is_stale as _is_stale
 from bot.core.moves import seated as _seated
 from bot.core.table import Table
 from bot.engine import Action, Event, RuleError
+from bot.i18n import N_, _
 from bot.publish import HandMessage
 from bot.discord_front.common import _reply
 
@@ -27,7 +28,7 @@ __all__ = ["MovesMixin", "_Checkpoint", "_Outcome", "_SaveFailed", "_Stale", "ou
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
 
-STALE_CLICK = "⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now."
+STALE_CLICK = N_("⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
 MAX_WAIT_FOR_LOCK = 1.0  # with the database's own bounded wait, a move is answered (or deferred) within 3 s
 #: A click that waits behind other moves is deferred first, so it may wait its turn this long.
 MAX_WAIT_IN_QUEUE = 60.0
@@ -72,7 +73,7 @@ class MovesMixin:
                 wait = MAX_WAIT_IN_QUEUE
             await asyncio.wait_for(table.lock.acquire(), wait)
         except TimeoutError:
-            await _reply(interaction, "The game is busy with another move; try again in a moment.")
+            await _reply(interaction, _("The game is busy with another move; try again in a moment."))
             return False
         finally:
             table.clicks_in_line -= 1
@@ -113,9 +114,9 @@ class MovesMixin:
         player's hand as it now is) and whether it was played. Nothing is sent from here."""
         await self._sync(table)
         if table.status != "playing" or table.state is None:
-            return "This game is not in play any more.", False
+            return _("This game is not in play any more."), False
         if user not in table.state.players:
-            return "You are not playing in this game.", False
+            return _("You are not playing in this game."), False
         try:
             action = table.spec.game.parse_action(code)
         except RuleError as error:
@@ -127,12 +128,12 @@ class MovesMixin:
         except _Stale:
             # Another process committed a move first: this one never happened.
             if table.status != "playing" or table.state is None:
-                return "This game is not in play any more.", False
+                return _("This game is not in play any more."), False
             return await self._stale_hand(table, user, action, dm=dm), False
         except RuleError as error:
             return str(error), False
         except _SaveFailed:
-            return "I could not save that move, so nothing changed. Please try again.", False
+            return _("I could not save that move, so nothing changed. Please try again."), False
         guard.measure()
         hand = await self.publisher.hand_message(table, user, dm=dm)
         await self._after_move(table, outcome, actor=user)  # shown by the table's show task
@@ -143,7 +144,7 @@ class MovesMixin:
         # The hand's own status line stays when it has more to say ("You may act now": a
         # Challenge, a vote); "Waiting for @bob" would only repeat the notice.
         status = notice is None or bool(table.state is not None and table.state.legal_actions(user))
-        return await self.publisher.hand_message(table, user, notice=notice or STALE_CLICK, status=status, dm=dm)
+        return await self.publisher.hand_message(table, user, notice=notice or _(STALE_CLICK), status=status, dm=dm)
 
     async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int, action: Action | None = None) -> None:
         hand = await self._stale_hand(table, user, action, dm=interaction.guild_id is None)
@@ -195,16 +196,16 @@ class MovesMixin:
         user = target if target is not None else interaction.user.id
         async with table.lock:
             if table.state is None or table.status != "playing" or user not in table.state.players or user not in _seated(table.state):
-                await _reply(interaction, "That player is not in this game." if target else "You are not in this game.")
+                await _reply(interaction, _("That player is not in this game.") if target else _("You are not in this game."))
                 return
             try:
                 outcome = await self._remove(table, user, source="removal")
             except _SaveFailed:
-                await _reply(interaction, "The game moved on just then, so nothing changed. Please try again.")
+                await _reply(interaction, _("The game moved on just then, so nothing changed. Please try again."))
                 return
             closed = await self._close_if_only_computers(table, outcome)
-        who = "You left" if target is None else f"<@{user}> was removed from"
-        await _reply(interaction, f"{who} the {table.spec.title} game.", ephemeral=target is None)
+        who = _("You left the {title} game.", title=table.spec.title) if target is None else _("{player} was removed from the {title} game.", player=f"<@{user}>", title=table.spec.title)
+        await _reply(interaction, who, ephemeral=target is None)
         await self._after_leaving(table, outcome, closed)
 
     async def _close_if_only_computers(self, table: Table, outcome: _Outcome) -> bool:
@@ -220,7 +221,7 @@ class MovesMixin:
         if not closed:
             await self._after_move(table, outcome)
             return
-        note = "Nobody but computer players was left, so the game was closed."
+        note = _("Nobody but computer players was left, so the game was closed.")
         await self._edit_table_closed(table, note)
         await self._edit_lobby_message(table, self._lobby_embed(table, note), None)
 
@@ -243,7 +244,7 @@ def out_of_turn_notice(table: Table, user: int, action: Action | None = None) ->
     say so, rather than that the button is stale. None: the click was stale for
     another reason (it is their turn, or nobody's, or the player may still do that
     kind of thing, e.g. an Enid Challenge from a hand their own draw made stale)."""
-    from bot.publish import mentions, possessive
+    from bot.publish import mentions
 
     state = table.state
     assert state is not None
@@ -254,12 +255,12 @@ def out_of_turn_notice(table: Table, user: int, action: Action | None = None) ->
         owing = [p for p in owers(table) if p != user]
         if not owing or user in owers(table):
             return None
-        return (f"⚠️ Nothing was played: the game waits for {mentions(owing)} to type what they owe. "
-                "You will be told when it is your move.")
+        return _("⚠️ Nothing was played: the game waits for {players} to type what they owe. "
+                 "You will be told when it is your move.", players=mentions(owing))
     if user in current:
         return None
     if action is not None and action.kind in {a.kind for a in state.legal_actions(user)}:
         return None
     if len(current) > 1:  # a phase where several choose at once (Engines' picks, Idiot's swaps)
-        return f"⚠️ Nothing was played: {mentions(current)} still have to move, not you. You will be told when it is your move."
-    return f"⚠️ It is {possessive(current)} turn, not yours, so nothing was played. You will be told when it is your move."
+        return _("⚠️ Nothing was played: {players} still have to move, not you. You will be told when it is your move.", players=mentions(current))
+    return _("⚠️ It is {players}'s turn, not yours, so nothing was played. You will be told when it is your move.", players=mentions(current))

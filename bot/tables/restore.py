@@ -19,6 +19,7 @@ from bot.engine import Game
 from bot.core.games import GameSpec
 from bot.core.restore import load_state
 from bot.core.table import Table
+from bot.i18n import _
 from bot.discord_front.common import now_ts
 from storage import repos
 from storage.db import GuildDataMissing, StorageError, log_failure
@@ -71,7 +72,7 @@ class RestoreMixin:
                 except Exception:
                     log.exception("Restoring table %s in guild %s failed", record.id, guild_id)
                     self._forget(guild_id, record)
-                    await self._mark_broken(guild_id, record, "Something in its saved data could not be used.")
+                    await self._mark_broken(guild_id, record, _("Something in its saved data could not be used."))
         return restored
 
     def _forget(self, guild_id: int, record: TableRecord) -> None:
@@ -90,7 +91,7 @@ class RestoreMixin:
             if self._by_channel.get((guild_id, thread_id or channel_id)) is not None:
                 return  # that place has a good table: do not confuse its players
             await self._announce_closed(
-                guild_id, channel_id, "A game here could not be restored after a restart, because its saved data was damaged, and has been closed.", thread_id=thread_id,
+                guild_id, channel_id, _("A game here could not be restored after a restart, because its saved data was damaged, and has been closed."), thread_id=thread_id,
             )
 
     async def _set_broken(self, guild_id: int, table_id: int) -> None:
@@ -107,14 +108,14 @@ class RestoreMixin:
         if thread_id is not None:
             thread = self.bot.get_partial_messageable(thread_id, guild_id=guild_id)
             try:
-                await thread.send(guard.fit(f"⚠️ {text} Sorry! You can open a new lobby in <#{channel_id}>."), allowed_mentions=quiet)
+                await thread.send(guard.fit(_("⚠️ {text} Sorry! You can open a new lobby in {channel}.", text=text, channel=f"<#{channel_id}>")), allowed_mentions=quiet)
                 return
             except discord.HTTPException as error:  # deleted, locked: the parent then
                 log.info("Could not post the closing notice of a table in its thread %s: %s", thread_id, error)
-            text = f"{text} It was played in the thread <#{thread_id}>."
+            text = _("{text} It was played in the thread {thread}.", text=text, thread=f"<#{thread_id}>")
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.send(guard.fit(f"⚠️ {text} Sorry! You can open a new lobby."), allowed_mentions=quiet)
+            await channel.send(guard.fit(_("⚠️ {text} Sorry! You can open a new lobby.", text=text)), allowed_mentions=quiet)
 
     async def _restore(self, guild_id: int, record: TableRecord, *, announce: bool = True) -> bool:
         # Timers and computers may show the table before anyone there clicks again.
@@ -124,19 +125,19 @@ class RestoreMixin:
             return False
         if spec is None:
             log.warning("Table %s in guild %s is for an unknown game %r; leaving it closed", record.id, guild_id, guard.clip(record.game, 60))
-            await self._mark_broken(guild_id, record, f"This server no longer runs {guard.clip(record.game, 40)}.")
+            await self._mark_broken(guild_id, record, _("This server no longer runs {game}.", game=guard.clip(record.game, 40)))
             return False
         if self._by_channel.get((guild_id, record.channel_id)) not in (None, record.id):
             if not announce:
                 return False
-            await self._mark_broken(guild_id, record, "Its channel already has a lobby or game.")
+            await self._mark_broken(guild_id, record, _("Its channel already has a lobby or game."))
             return False
         table = Table(guild_id, record, spec)
         if record.status == "playing":
             state = await self._load_state(guild_id, record, spec)
             if state is None:
                 if announce:
-                    await self._mark_broken(guild_id, record, "Its saved state was damaged and could not be replayed.")
+                    await self._mark_broken(guild_id, record, _("Its saved state was damaged and could not be replayed."))
                 return False
             table.state = state
         self._track(table)
@@ -159,7 +160,7 @@ class RestoreMixin:
         await self._set_broken(guild_id, record.id)
         await self._announce_closed(
             guild_id, record.channel_id,
-            f"The {guard.clip(record.game, 40)} game #{record.id} could not be restored after a restart and has been closed. {why}",
+            _("The {game} game #{id} could not be restored after a restart and has been closed. {why}", game=guard.clip(record.game, 40), id=record.id, why=why),
             thread_id=record.thread_id,
         )
 

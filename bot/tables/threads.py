@@ -34,6 +34,7 @@ from bot import i18n
 from bot import guard
 from bot.core.table import RECENT_LINES, Table
 from bot.discord_front.common import now_ts
+from bot.i18n import N_, _
 from storage import repos
 from storage.db import StorageError
 
@@ -48,7 +49,7 @@ MAYBE_CLOSED = {50001, 50013}
 #: A reopened thread that still refuses the board within this long is not reopened again.
 REOPEN_GRACE_SECONDS = 120.0
 
-PAUSED_SENTENCE = "This game is paused: its thread {where} was archived or locked by a moderator. It goes on when the thread is reopened."
+PAUSED_SENTENCE = N_("This game is paused: its thread {where} was archived or locked by a moderator. It goes on when the thread is reopened.")
 
 
 def is_paused(table: Table) -> bool:
@@ -56,7 +57,7 @@ def is_paused(table: Table) -> bool:
 
 
 def paused_sentence(table: Table) -> str:
-    return PAUSED_SENTENCE.format(where=f"<#{table.record.thread_id}>" if table.record.thread_id else "")
+    return _(PAUSED_SENTENCE, where=f"<#{table.record.thread_id}>" if table.record.thread_id else "")
 
 
 class ThreadsMixin:
@@ -141,15 +142,15 @@ class ThreadsMixin:
         title = table.spec.title
         if table.status == "lobby":
             await self._close(table, "cancelled")
-            await self._say_in_parent(table, f"⚠️ The thread of the {title} lobby #{table.id} was deleted, so the lobby is closed. Open a new lobby with `/{table.spec.key} new`.")
+            await self._say_in_parent(table, _("⚠️ The thread of the {title} lobby #{id} was deleted, so the lobby is closed. Open a new lobby with `/{key} new`.", title=title, id=table.id, key=table.spec.key))
             return
         if table.status != "playing":
             return
         occupied = self._by_channel.get((table.guild_id, record.channel_id)) not in (None, table.id)
         if occupied:
-            await self._end_homeless(table, f"The thread of {title} #{table.id} was deleted and this channel has another lobby or game, so the game ended here. Its state is saved.")
+            await self._end_homeless(table, _("The thread of {title} #{id} was deleted and this channel has another lobby or game, so the game ended here. Its state is saved.", title=title, id=table.id))
             return
-        line = "🧵 This game's thread was deleted, so the game goes on here in the channel."
+        line = _("🧵 This game's thread was deleted, so the game goes on here in the channel.")
         kept = (record.thread_id, record.message_id, record.message_posted_at, copy.deepcopy(record.publish), list(record.recent), record.deadline, dict(record.obligations))
         self._unpause(table)
         record.thread_id = None
@@ -167,7 +168,7 @@ class ThreadsMixin:
         except sqlite3.IntegrityError:
             # Another process opened a table in the parent meanwhile (one table per place).
             _restore_fields(table, kept)
-            await self._end_homeless(table, f"The thread of {title} #{table.id} was deleted and this channel has another lobby or game, so the game ended here. Its state is saved.")
+            await self._end_homeless(table, _("The thread of {title} #{id} was deleted and this channel has another lobby or game, so the game ended here. Its state is saved.", title=title, id=table.id))
             return
         except StorageError:
             _restore_fields(table, kept)  # not moved: the next publish finds the thread gone again
@@ -178,7 +179,7 @@ class ThreadsMixin:
         await self.publisher.publish(table, ping=record.turn_players, note=line)
         if table.needs_publish and isinstance(table.board_error, discord.Forbidden):
             parent = f"<#{record.channel_id}>"
-            await self._end_homeless(table, f"The thread of {title} #{table.id} was deleted and I may not post in {parent}, so the game ended. Its state is saved.")
+            await self._end_homeless(table, _("The thread of {title} #{id} was deleted and I may not post in {parent}, so the game ended. Its state is saved.", title=title, id=table.id, parent=parent))
             return
         await self._edit_lobby_message(table, self._lobby_embed(table), None)  # no longer "In play in <#thread>"
 
@@ -189,7 +190,7 @@ class ThreadsMixin:
         log.warning("Table %s in guild %s: %s", table.id, table.guild_id, why)
         await self._close(table, "cancelled")
         with contextlib.suppress(discord.HTTPException):
-            await self.publisher.close_hands(table, f"{table.spec.title} #{table.id} ended. {why}")
+            await self.publisher.close_hands(table, _("{title} #{id} ended. {why}", title=table.spec.title, id=table.id, why=why))
         await self._edit_lobby_message(table, self._lobby_embed(table, why), None)
 
     @i18n.for_everyone
@@ -282,8 +283,12 @@ class ThreadsMixin:
         log.info("Table %s in guild %s is paused: its thread %s was %s", table.id, table.guild_id, record.thread_id, what)
         await self._say_in_parent(
             table,
-            f"⏸️ The {table.spec.title} game #{table.id} is paused: its thread <#{record.thread_id}> was {what} by a moderator, so I cannot show the game there. "
-            f"It goes on when the thread is reopened (no turn timer runs meanwhile). The host can `/cancel` it from here.",
+            (_("⏸️ The {title} game #{id} is paused: its thread {thread} was locked by a moderator, so I cannot show the game there. "
+               "It goes on when the thread is reopened (no turn timer runs meanwhile). The host can `/cancel` it from here.",
+               title=table.spec.title, id=table.id, thread=f"<#{record.thread_id}>") if locked else
+             _("⏸️ The {title} game #{id} is paused: its thread {thread} was archived by a moderator, so I cannot show the game there. "
+               "It goes on when the thread is reopened (no turn timer runs meanwhile). The host can `/cancel` it from here.",
+               title=table.spec.title, id=table.id, thread=f"<#{record.thread_id}>")),
         )
 
     def _unpause(self, table: Table) -> bool:
@@ -309,7 +314,7 @@ class ThreadsMixin:
         async with self.storage.transaction(table.guild_id) as db:
             await repos.update_table(db, table.id, now=now_ts(), publish=record.publish, deadline=record.deadline, obligations=record.obligations)
         self._arm_timers(table)
-        await self.publisher.publish(table, ping=record.turn_players, note="▶️ The thread was reopened: the game goes on.")
+        await self.publisher.publish(table, ping=record.turn_players, note=_("▶️ The thread was reopened: the game goes on."))
 
     async def _recheck_thread(self, table: Table) -> None:
         """After a restart: a paused table's thread may have been reopened (or deleted)
