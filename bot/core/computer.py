@@ -31,7 +31,7 @@ from bot.i18n import _, join
 from storage import repos
 
 if TYPE_CHECKING:
-    from bot.core.moves import Outcome
+    from bot.core.moves import Moves, Outcome
     from bot.core.table import Table
     from storage import StorageBackend
 
@@ -130,15 +130,15 @@ def new_seat(players: list[int], level: str) -> int:
 
 
 class Seats(Protocol):
-    """What a computer seat needs from the table core (bot/core/facade.py) or any
-    host of the tables: its storage (the server's pause), whether this process holds
-    the guild's shard, the move path, and where to report a move and its words."""
+    """What a computer seat needs from the table core (bot/core/facade.py): its
+    storage (the server's pause), whether this process holds the guild's shard, the
+    core's moves, and where to report a move and its words (the core re-arms the
+    timers and tells its front end's listener: ``moved``, ``said``)."""
 
     storage: StorageBackend
+    moves: Moves
 
     def owns(self, guild_id: int | None) -> bool: ...
-
-    async def _apply(self, table: Table, user: int, action: Action, *, source: str) -> Outcome: ...
 
     async def _after_move(self, table: Table, outcome: Outcome) -> None: ...
 
@@ -220,7 +220,7 @@ async def _play(manager: Seats, table: Table) -> None:
             if table.status != "playing" or table.state is None or table.record.version != version:
                 continue  # someone moved meanwhile: think again from the new position
             try:
-                outcome = await manager._apply(table, seat, action, source="computer")
+                outcome = await manager.moves.apply(table, seat, action, source="computer")
             except RuleError:
                 log.warning("Computer %s at table %s chose a refused move %s", seat, table.id, action.code())
                 failures += 1

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from bot.core import computer
@@ -75,21 +75,33 @@ class TableCore:
     ``games``: the games this core runs (a registry of Discord-free specs whose
     ``render`` gives event lines). ``clock``: unix time; timers sleep in real time.
     ``owns(guild_id)``: whether this process runs that guild's timers and computers.
-    ``shared``: other processes share the storage (version checks before moves)."""
+    ``shared``: other processes share the storage (version checks before moves).
+
+    Hooks for a front end that keeps state of its own per table (Discord); each
+    defaults to nothing: ``rolled_back(table)``, a move's save failed and the table
+    went back (show it again); ``paused(table)``, a sentence when the table takes no
+    moves now (a closed Discord thread), else None; ``forgotten(table)``, the table
+    is no longer held here (cancel the front end's own tasks for it)."""
 
     def __init__(
         self, storage: StorageBackend, games: GameRegistry, listener: TableListener, *,
         clock: Clock | None = None, owns: Any = None, shared: bool = False,
+        rolled_back: Callable[[Table], Any] | None = None, paused: Callable[[Table], str | None] | None = None,
+        forgotten: Callable[[Table], None] | None = None,
     ) -> None:
         self.storage, self.games, self.listener = storage, games, listener
         self.clock = clock if clock is not None else SystemClock()
         self._owns = owns
         self._closing = False
-        self.registry = TableRegistry(forgotten=self._cancel)
+        self._forgotten = forgotten
+        self.registry = TableRegistry(forgotten=self._forget)
         self.settings = GuildSettings(storage)
         self.lobby = Lobby(storage=storage, clock=self.clock, registry=self.registry, settings=self.settings)
         self.sync = Sync(storage=storage, shared=shared, registry=self.registry, load_state=self._load_state, arm=self._arm)
-        self.moves = Moves(storage=storage, clock=self.clock, sync=self.sync, untrack=self.registry.untrack)
+        self.moves = Moves(
+            storage=storage, clock=self.clock, sync=self.sync, untrack=self.registry.untrack,
+            rolled_back=rolled_back or (lambda table: None), paused=paused or (lambda table: None),
+        )
         self.timers = Timers(
             moves=self.moves, clock=self.clock, owns=self.owns, closing=lambda: self._closing, seats=self,
             close_if_only_computers=self._close_if_only_computers, after_move=self._after_move, after_leaving=self._after_leaving,
@@ -260,6 +272,11 @@ class TableCore:
     def _cancel(self, table: Table) -> None:
         self.timers.cancel(table)
 
+    def _forget(self, table: Table) -> None:
+        self._cancel(table)
+        if self._forgotten is not None:
+            self._forgotten(table)
+
     def _arm_after(self, table: Table, outcome: Outcome) -> None:
         if not outcome.over:
             self._arm(table)
@@ -291,10 +308,8 @@ class TableCore:
         await self.lobby.close(table, "cancelled")
         return True
 
-    # What computer seats (bot/core/computer.py) and timers move and report through.
-
-    async def _apply(self, table: Table, user: int, action: Action, *, source: str) -> Outcome:
-        return await self.moves.apply(table, user, action, source=source)
+    # What computer seats (bot/core/computer.py) and timers report through: the
+    # timers are armed again, then the listener is told.
 
     async def _after_move(self, table: Table, outcome: Outcome) -> None:
         self._arm_after(table, outcome)
@@ -302,7 +317,8 @@ class TableCore:
 
     async def _after_leaving(self, table: Table, outcome: Outcome, closed: bool) -> None:
         if closed:
-            await self.listener.closed(table, _("Nobody but computer players was left, so the game was closed."))
+            # The English sentence: the front end writes it in the table's language.
+            await self.listener.closed(table, N_("Nobody but computer players was left, so the game was closed."))
             return
         await self._after_move(table, outcome)
 

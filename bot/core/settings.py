@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.core.games import GameSpec
 from storage import StorageBackend
 from storage import repos
+from storage.db import GuildDataMissing
 
 DEFAULT_TURN_SECONDS = 120
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 15, 3600
@@ -52,7 +53,11 @@ class GuildSettings:
 
     async def language(self, guild_id: int) -> str:
         """Per server: the language everyone at its tables reads ("auto", the default,
-        means the server's preferred locale; the front end resolves it)."""
-        async with self.storage.reading(guild_id) as db:
-            value = await repos.get_guild_setting(db, "language", "auto")
+        means the server's preferred locale; the front end resolves it). Read at every
+        interaction's start: a server with no database yet gets none made for it."""
+        try:
+            async with self.storage.reading(guild_id, create=False) as db:
+                value = await repos.get_guild_setting(db, "language", "auto")
+        except GuildDataMissing:
+            return "auto"
         return value if isinstance(value, str) else "auto"

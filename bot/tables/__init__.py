@@ -32,9 +32,9 @@ only in the process that owns the guild's shard; a process that changed a table
 says so on the bus (bot/bus.py), and the owner reloads it and re-arms them.
 
 Where things are (one :class:`TableManager`, assembled from one class per Discord
-concern; it holds the core's collaborators, ``bot/core/``, and calls them):
+concern; it holds one ``TableCore`` of ``bot/core/``, is its listener, and calls its collaborators):
 
-- ``manager.py``: the manager's state and the core's collaborators, the lookups every
+- ``manager.py``: the manager's state, its ``TableCore`` and listener methods, the lookups every
   entry point starts from (a table by its channel or by a component's ids), ``close``;
 - ``bot/core/table.py``: the :class:`Table` held in memory, :class:`TableError`;
   the clock is ``bot/discord_front/common.py``'s ``DiscordClock``;

@@ -15,13 +15,9 @@ from bot import guard, votes
 from bot.bus import Bus, LocalBus
 from bot.config import Settings
 from bot.core import computer
+from bot.core.facade import TableCore
 from bot.core.games import GameRegistry
-from bot.core.lobby import Lobby
-from bot.core.moves import Moves
-from bot.core.registry import TableRegistry
-from bot.core.settings import GuildSettings
-from bot.core.sync import Sync
-from bot.core.timers import Timers
+from bot.core.moves import Outcome
 from bot.i18n import _
 from bot.publish import Publisher, table_unit
 from bot.tables.chat import ChatMixin
@@ -45,10 +41,12 @@ log = logging.getLogger("bot.tables")
 
 
 class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, RestoreMixin, SyncMixin, ThreadsMixin):
-    """One per bot: every table this process holds. It holds the core's collaborators
-    (``bot/core/``: registry, lobby, moves, timers, sync, settings), built here with
-    what each needs; the mixins are its Discord concerns, one module each, and share
-    the state set up here through ``self``."""
+    """One per bot: every table this process holds. It holds one
+    :class:`bot.core.facade.TableCore` (``self.core``) and is its listener: what
+    happens without a request (a computer's move, a timer) is reported to
+    :meth:`moved`, :meth:`said`, :meth:`closed`. It uses the core's collaborators
+    (registry, lobby, moves, timers, sync, settings) directly; the mixins are its
+    Discord concerns, one module each, and share the state set up here through ``self``."""
 
     def __init__(
         self, bot: commands.Bot, storage: Storage, games: GameRegistry, *,
@@ -63,32 +61,26 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         #: moves and tell the others after them. Off for the one-process default.
         if shared is None:
             shared = self.settings is not None and (not self.settings.runs_every_shard or bool(self.settings.database_url))
-        self.registry = TableRegistry(forgotten=self._cancel_timers)
-        self.sync = Sync(storage=storage, shared=shared, registry=self.registry, load_state=self._load_state, arm=self._arm_timers)
-        self._tables = self.registry.tables
-        #: (guild, place) -> table id; a place is a table's thread, else its channel.
-        self._by_channel = self.registry.by_place
         self._closing = False
         self._loading = asyncio.Lock()
         self.publisher = Publisher(self)
-        # The core's collaborators (bot/core/), for now held by the manager itself.
-        self.clock = DiscordClock()
-        self.guild_settings = GuildSettings(storage)
+        # The core (bot/core/): this manager is its listener; its collaborators are used from here.
+        self.core = TableCore(
+            storage, games, self, clock=DiscordClock(), owns=self.owns, shared=shared,
+            rolled_back=self.publisher.show, paused=_paused_refusal, forgotten=self._cancel_timers,
+        )
+        self.registry, self.sync, self.clock = self.core.registry, self.core.sync, self.core.clock
+        self._tables = self.registry.tables
+        #: (guild, place) -> table id; a place is a table's thread, else its channel.
+        self._by_channel = self.registry.by_place
+        self.guild_settings = self.core.settings
         self.guild_turn_seconds = self.guild_settings.guild_turn_seconds
         self.house_rules = self.guild_settings.house_rules
         self.hands_in_dm = self.guild_settings.hands_in_dm
         self.board_layout = self.guild_settings.board_layout
         self.pictures_on = self.guild_settings.pictures_on
         self.threads_on = self.guild_settings.threads_on
-        self.lobby = Lobby(storage=storage, clock=self.clock, registry=self.registry, settings=self.guild_settings)
-        self.moves = Moves(
-            storage=storage, clock=self.clock, sync=self.sync,
-            untrack=self._untrack, rolled_back=self.publisher.show, paused=_paused_refusal,
-        )
-        self.timers = Timers(
-            moves=self.moves, clock=self.clock, owns=self.owns, closing=lambda: self._closing, seats=self,
-            close_if_only_computers=self._close_if_only_computers, after_move=self._after_move, after_leaving=self._after_leaving,
-        )
+        self.lobby, self.moves, self.timers = self.core.lobby, self.core.moves, self.core.timers
         self._listen_to_threads()
 
     @property
@@ -104,8 +96,16 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         and restore are this process's job."""
         return self.settings is None or self.settings.owns(guild_id)
 
+    # ================================================================ told by the core (its TableListener)
+
+    async def moved(self, table: Table, outcome: Outcome, *, actor: int | None = None) -> None:
+        """A move to show (a computer's, a timer's, or one made here by ``actor``): the
+        table's show task shows it, then tells the other processes. Sends nothing
+        itself, so it may be called with the lock held."""
+        self.publisher.show(table, ping=outcome.newly_current, final=outcome.over, events=outcome.events, actor=actor, tell=True)
+
     @i18n.for_everyone
-    async def computer_said(self, table: Table, seat: int, text: str) -> None:
+    async def said(self, table: Table, seat: int, text: str) -> None:
         """A computer's words go where a person's typed words are: a message of its own in
         the game's place (a thread, or the channel), not only the board's short log."""
         try:
@@ -115,6 +115,14 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
             log.warning("Computer %s at table %s could not say its words: %s", seat, table.id, error)
             return
         self.publisher.note_chat(table)
+
+    @i18n.for_everyone
+    async def closed(self, table: Table, why: str) -> None:
+        """Closed without a request (nobody but computers left): the board and the lobby
+        message say why, in the server's language (``why`` is the English sentence)."""
+        why = _(why)
+        await self._edit_table_closed(table, why)
+        await self._edit_lobby_message(table, self._lobby_embed(table, why), None)
 
     async def cast_vote(self, interaction: discord.Interaction, guild_id: int, table_id: int, vote_id: str, code: str) -> None:
         """A click on a vote message's button (bot/votes.py)."""
@@ -229,8 +237,10 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
 
     async def close(self) -> None:
         self._closing = True
-        for table in list(self._tables.values()):
-            self._cancel_timers(table)
+        tables = list(self._tables.values())
+        await self.core.close()  # stops every timer and computer task
+        for table in tables:
+            self._cancel_timers(table)  # and the publish retries
         await self.bus.close()
 
 

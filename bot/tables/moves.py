@@ -189,7 +189,7 @@ class MovesMixin:
         (``Publisher.show``), then tells the other processes."""
         if not outcome.over:
             self._arm_timers(table)
-        self.publisher.show(table, ping=outcome.newly_current, final=outcome.over, events=outcome.events, actor=actor, tell=True)
+        await self.moved(table, outcome, actor=actor)
 
     async def leave_game(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
         """A player leaves a running game, or is removed by the host / a manager."""
@@ -221,9 +221,7 @@ class MovesMixin:
         if not closed:
             await self._after_move(table, outcome)
             return
-        note = _("Nobody but computer players was left, so the game was closed.")
-        await self._edit_table_closed(table, note)
-        await self._edit_lobby_message(table, self._lobby_embed(table, note), None)
+        await self.closed(table, N_("Nobody but computer players was left, so the game was closed."))
 
     async def _remove(self, table: Table, user: int, *, source: str) -> _Outcome:
         return await self.moves.remove(table, user, source=source)

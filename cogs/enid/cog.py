@@ -26,7 +26,7 @@ from bot import guard, sessions
 from bot.gamecog import GameCog
 from bot.i18n import N_, _
 from bot.tables import reads_chat
-from cogs.enid import limerick
+from cogs.enid import limerick, render
 from cogs.enid.names import LAST_CARD_CALL
 from cogs.enid.spec import SPEC
 from cogs.enid.rules import ENID, MODES, PLAIN, EnidGame

@@ -46,6 +46,9 @@ class StubBot:
     def get_partial_messageable(self, channel_id: int, guild_id: int | None = None) -> _Channel:
         return _Channel(self, channel_id)
 
+    def get_guild(self, guild_id: int) -> None:
+        return None  # no server cached: its language is the default (bot/discord_front/languages.py)
+
 
 def manager(data_dir: Path) -> tuple[TableManager, StubBot]:
     games = GameRegistry()
