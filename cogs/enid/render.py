@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.cards import Card, Rank, Suit, parse_card
+from bot.cards import Card, Rank, Suit, parse_card, suit_name
 from bot.engine import Action, Control, Event
 from bot.ballots import Ballot, Choice
 from bot.i18n import N_, _, ngettext, pgettext
@@ -146,7 +146,7 @@ def _suit_word(letter: str | None, enid: bool) -> str:
     if not letter:
         return ""
     suit = Suit(letter)
-    word = SUIT_NAMES[suit][0] if enid else suit.title
+    word = SUIT_NAMES[suit][0] if enid else suit_name(suit, capital=True)  # Enid's fish stay English
     return f"{suit.symbol} {word}"
 
 
