@@ -275,16 +275,23 @@ def _fill(text: str, fallback: str, fields: dict[str, Any]) -> str:
         return fallback.format_map(fields)
 
 
-def _(msgid: str, /, **fields: Any) -> str:
-    """``msgid`` in the current language, its ``{placeholders}`` filled from ``fields``."""
+def _translate(context: str | None, msgid: str, fields: dict[str, Any]) -> str:
     lang = _current.get()
     if lang == ENGLISH:
         return msgid.format_map(fields) if fields else msgid
     if lang == PSEUDO:
         return _fill(_pseudo(msgid), msgid, fields)
     translations = _translations(lang)
-    text = translations.gettext(msgid) if translations is not None else msgid
+    if translations is None:
+        text = msgid
+    else:
+        text = translations.gettext(msgid) if context is None else translations.pgettext(context, msgid)
     return _fill(text, msgid, fields)
+
+
+def _(msgid: str, /, **fields: Any) -> str:
+    """``msgid`` in the current language, its ``{placeholders}`` filled from ``fields``."""
+    return _translate(None, msgid, fields)
 
 
 def ngettext(singular: str, plural: str, n: int, /, **fields: Any) -> str:
@@ -305,14 +312,7 @@ def ngettext(singular: str, plural: str, n: int, /, **fields: Any) -> str:
 def pgettext(context: str, msgid: str, /, **fields: Any) -> str:
     """Like :func:`_` for a short text whose translation depends on where it stands
     (``pgettext("button", "Pass")``)."""
-    lang = _current.get()
-    if lang == ENGLISH:
-        return msgid.format_map(fields) if fields else msgid
-    if lang == PSEUDO:
-        return _fill(_pseudo(msgid), msgid, fields)
-    translations = _translations(lang)
-    text = translations.pgettext(context, msgid) if translations is not None else msgid
-    return _fill(text, msgid, fields)
+    return _translate(context, msgid, fields)
 
 
 def N_(msgid: str, /) -> str:
