@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -49,6 +51,8 @@ def extract(root: Path = ROOT) -> dict[str, Catalog]:
     for source in SOURCES:
         if not (root / source).is_dir():
             continue
+        # Babel warns of every f-string passed as a field's value (``host=f"<@{id}>"``);
+        # those are values, not sentences, so its warnings are not shown.
         messages = extract_from_dir(
             root / source,
             method_map=[("**.py", "python")],
@@ -56,6 +60,8 @@ def extract(root: Path = ROOT) -> dict[str, Catalog]:
             comment_tags=("Translators:",),
             strip_comment_tags=True,
         )
+        with contextlib.redirect_stderr(io.StringIO()):
+            messages = list(messages)
         for filename, lineno, message, comments, context in messages:
             rel = f"{source}/{Path(filename).as_posix()}"
             if _SKIP_PARTS & set(rel.split("/")):

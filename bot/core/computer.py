@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Protocol
 from bot.ai import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS, Budget, PlayerView, decide, game_ai, has_ai
 from bot.core.errors import SaveFailed
 from bot.engine import Action, Event, Game, HouseRule, RuleError
-from bot.i18n import _, join
+from bot.i18n import N_, _, join
 from storage import repos
 
 if TYPE_CHECKING:
@@ -50,13 +50,13 @@ _SEATS = 99
 #: computer players and can hand a seat over (``Game.replace_player``): off by default.
 REPLACE_LEAVERS = HouseRule(
     key="replace_leavers",
-    description="A computer takes the seat of a player who leaves or is removed for timing out",
+    description=N_("A computer takes the seat of a player who leaves or is removed for timing out"),
     choices=("off", "easy", "hard"),
     default="off",
     choice_descriptions=(
-        "A player who leaves mid-game (or is removed for timing out) is taken out of the game.",
-        "A player who leaves mid-game (or is removed for timing out) is replaced by an easy computer player, with their cards and seat.",
-        "A player who leaves mid-game (or is removed for timing out) is replaced by a hard computer player, with their cards and seat.",
+        N_("A player who leaves mid-game (or is removed for timing out) is taken out of the game."),
+        N_("A player who leaves mid-game (or is removed for timing out) is replaced by an easy computer player, with their cards and seat."),
+        N_("A player who leaves mid-game (or is removed for timing out) is replaced by a hard computer player, with their cards and seat."),
     ),
 )
 
