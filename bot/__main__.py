@@ -44,6 +44,7 @@ Usage: deckhand [command]      (or: python -m bot [command])
   (no command)                  run the bot: reads DISCORD_TOKEN and the other settings
                                 from the environment or from .env in this folder
   quarantine <server id>        set aside a server's database file that cannot be read
+  purge <server id>             delete everything Deckhand kept for a server, at once
   migrate <server id>... | --all
                                 copy servers' SQLite files under DATA_DIR into DATABASE_URL
   play <game> [options]         play a game in this terminal against computer players,
