@@ -15,7 +15,7 @@ from bot.core import computer
 from bot.gamecog import PlatformCog
 from bot.guard import clip
 from bot.i18n import N_, _, ngettext
-from bot.publish import ordinal  # the catalog's ordinals (1st / 1.º)
+from bot.render_util import ordinal  # the catalog's ordinals (1st / 1.º)
 from storage import repos
 
 log = logging.getLogger(__name__)

@@ -71,6 +71,7 @@ from bot import ratings, sessions, views, votes
 from bot.core import computer
 from bot.i18n import N_, _, ngettext
 from bot.engine import Event, Game
+from bot.render_util import ordinal
 
 if TYPE_CHECKING:
     from bot.core.games import GameSpec
@@ -185,17 +186,6 @@ def mentions(players: Iterable[int]) -> str:
         return "".join(people)
     # Translators: the end of a list of players: "<@1>, <@2> and <@3>".
     return _("{names} and {last}", names=", ".join(people[:-1]), last=people[-1])
-
-
-def possessive(players: Sequence[int]) -> str:
-    """Whose turn it is: "<@1>'s", "<@1> and <@2>'s"."""
-    return f"{mentions(players)}'s"
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    # Translators: a place in the standings (1st, 2nd, 3rd, 4th): {suffix} is English's st/nd/rd/th.
-    return _("{n}{suffix}", n=n, suffix=suffix)
 
 
 def standings(placements: Sequence[Sequence[int]]) -> str:

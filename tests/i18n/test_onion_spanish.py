@@ -12,11 +12,11 @@ import pytest
 from bot import i18n
 from bot.engine import IllegalAction, NotYourTurn, RuleError
 from cogs.onion import render
-from cogs.onion.rules import DECLARE, HOUSE_RULES, OnionGame
+from cogs.onion.rules import HOUSE_RULES, OnionGame
 from cogs.onion.scoring import best_arrangement, explanation_text, parse_cards
 from tests.e2e.embeds import embed_text
 from tests.i18n.pseudo import english_words
-from tests.onion.onion_round_helpers import act, advance, codes, new_round
+from tests.onion.onion_round_helpers import act, advance, codes, lady_round as _lady_round, new_round
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy"}
 
@@ -40,16 +40,6 @@ def _betting_round() -> OnionGame:
     game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("2s 3h 4s 7c 7s"),
                                     3: codes("2h 3c 4h 5h 7h")})
     advance(game, "bet")
-    return game
-
-
-def _lady_round() -> OnionGame:
-    """Dealer Ann; Bob holds the Lady face down, Cy gets Death (K⚔) face up."""
-    game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("Qs 2s 3h 4s 7c"),
-                                    3: codes("2h 3c 4h 5h 7h")},
-                     second={1: codes("Jh Kh 6h 9c 5s"), 2: codes("Tc Th 9h Ts 6s"), 3: codes("Kw 3w 4w 5w 7w")},
-                     after=codes("Ad Kc"))
-    advance(game, DECLARE)
     return game
 
 

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from bot.engine import Action, Event
-from cogs.onion.rules import OnionGame
+from cogs.onion.rules import DECLARE, OnionGame
 from cogs.onion.scoring import onion_deck, parse_card
 
 FULL_PACK = Counter(onion_deck())
@@ -87,3 +87,15 @@ def codes(text: str) -> list[str]:
 
 __all__ = ["Action", "FULL_PACK", "act", "advance", "all_cards", "codes", "default_step", "elder_order",
            "kinds", "new_round", "stack"]
+
+
+def lady_round() -> OnionGame:
+    """Dealer 1; Bob holds the Lady face down, Cy gets Death (K⚔) face up in the second
+    deal; the round waits at the declarations (the render tests in English and Spanish)."""
+    game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("Qs 2s 3h 4s 7c"),
+                                    3: codes("2h 3c 4h 5h 7h")},
+                     second={1: codes("Jh Kh 6h 9c 5s"), 2: codes("Tc Th 9h Ts 6s"), 3: codes("Kw 3w 4w 5w 7w")},
+                     after=codes("Ad Kc"))
+    advance(game, DECLARE)
+    assert game.phase == DECLARE
+    return game

@@ -6,7 +6,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from onion_round_helpers import act, advance, codes, new_round
+from onion_round_helpers import act, advance, codes, lady_round as _lady_round, new_round
 
 from bot.cardart import CardRow, render_rows
 from cogs.onion import render
@@ -221,17 +221,6 @@ def test_the_dealers_amount_is_in_chips():
 # ------------------------------------------------------------------ card pictures
 
 PICTURE_NAMES = {1: "Ann", 2: "Bob", 3: "Cy"}
-
-
-def _lady_round() -> OnionGame:
-    """Dealer 1; Bob holds the Lady face down, Cy gets Death (K⚔) face up in the second deal."""
-    game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("Qs 2s 3h 4s 7c"),
-                                    3: codes("2h 3c 4h 5h 7h")},
-                     second={1: codes("Jh Kh 6h 9c 5s"), 2: codes("Tc Th 9h Ts 6s"), 3: codes("Kw 3w 4w 5w 7w")},
-                     after=codes("Ad Kc"))
-    advance(game, DECLARE)
-    assert game.phase == DECLARE
-    return game
 
 
 def _shape(rows):
