@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot import guard, mentions
 from bot.bus import bus_for
 from bot.discord_front import languages
+from bot.discord_front.echoes import ignore_bot_messages
 from bot.config import ConfigError, Settings
 from bot.core.games import GameRegistry
 from bot.tables import TableManager
@@ -102,6 +103,7 @@ class _Deckhand:
         self.setup_started = True
         languages.reset()
         mentions.default_on_every_edit(self)
+        ignore_bot_messages(self._connection)  # the gateway's echo of each board edit, unparsed
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         if not self.settings.database_url:
             claim_data_dir(self.settings.data_dir)
