@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import cProfile
 import gc
 import logging
@@ -104,7 +105,13 @@ class Click:
 
 @dataclass
 class Meter:
-    """What SimCord's HTTP layer sees, and SimCord's own CPU on the main thread."""
+    """What SimCord's HTTP layer sees, and SimCord's own CPU on the main thread.
+
+    The main thread's CPU is charged to whoever owns it: SimCord (its routes, its
+    gateway, the bench building a click, SimCord's tracking of the bot's callbacks) or
+    the bot. Ownership nests both ways: a SimCord route emits a gateway event whose
+    discord.py parser is the bot's work (production parses the same event from
+    Discord), and that parser may schedule a callback SimCord tracks."""
 
     clicks: dict[int, Click] = field(default_factory=dict)  # interaction id -> click
     by_token: dict[str, Click] = field(default_factory=dict)
@@ -113,33 +120,50 @@ class Meter:
     connections: int = 0
     done: asyncio.Event | None = None
     on_finish: Any = None
-    depth: int = 0  # SimCord's calls nest (a route schedules callbacks): only the outermost is timed
+    owner: str = "bot"  # "bot", "simcord" or "tracking": who the main thread works for now
+    since: float = 0.0  # thread_time when the owner last changed
+
+    def _switch(self, owner: str) -> str:
+        now = time.thread_time()
+        if self.owner != "bot":
+            self.simcord_cpu += now - self.since
+            if self.owner == "tracking":
+                self.tracking_cpu += now - self.since
+        previous, self.owner, self.since = self.owner, owner, now
+        return previous
 
     @contextmanager
-    def simcord(self, tracking: bool = False) -> Any:
-        """Charge the main thread's CPU inside to SimCord (once, however deeply nested)."""
-        if self.depth or threading.current_thread() is not threading.main_thread():
+    def working_for(self, owner: str) -> Any:
+        """Charge the main thread's CPU inside to ``owner`` (a nested owner takes over
+        until it ends; other threads are not charged here)."""
+        if threading.current_thread() is not threading.main_thread() or self.owner == owner:
             yield
             return
-        self.depth += 1
-        start = time.thread_time()
+        previous = self._switch(owner)
         try:
             yield
         finally:
-            self.depth -= 1
-            spent = time.thread_time() - start
-            self.simcord_cpu += spent
-            if tracking:
-                self.tracking_cpu += spent
+            self._switch(previous)
 
-    def charged(self, fn: Any) -> Any:
-        """``fn``, its main-thread CPU charged to SimCord's tracking."""
+    def simcord(self, tracking: bool = False) -> Any:
+        """Charge the main thread's CPU inside to SimCord."""
+        return self.working_for("tracking" if tracking else "simcord")
+
+    def charged(self, fn: Any, owner: str = "tracking") -> Any:
+        """``fn``, its main-thread CPU charged to ``owner``."""
 
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            with self.simcord(tracking=True):
+            with self.working_for(owner):
                 return fn(*args, **kwargs)
 
         return wrapper
+
+    def bot_parses_gateway(self, bot: Any) -> None:
+        """discord.py's gateway parsers run inside SimCord's emission but are the bot's
+        work: production parses the same events from Discord's gateway."""
+        parsers = bot._connection.parsers
+        for event, parser in list(parsers.items()):
+            parsers[event] = self.charged(parser, "bot")
 
     def install(self) -> None:
         original = router.dispatch
@@ -181,6 +205,41 @@ class Meter:
         click.finished = now
         if self.on_finish is not None:
             asyncio.get_running_loop().call_soon(self.on_finish, click)
+
+
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def json_copy(value: Any, memo: Any = None) -> Any:
+    """A deep copy of a JSON tree (dicts, lists, tuples of strings, numbers, booleans,
+    None), anything else handed to ``copy.deepcopy``. SimCord deep-copies every payload
+    it is sent and every event it emits with ``copy.deepcopy``, whose memo and dispatch
+    cost about five times this on such trees: SimCord's cost, not the bot's, and it is
+    on the bot's thread, so the bench copies the same trees this way."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else json_copy(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else json_copy(v) for v in value]
+    if kind in _ATOMS:
+        return value
+    if kind is tuple:
+        return tuple(json_copy(v) for v in value)
+    return copy.deepcopy(value, memo)
+
+
+def lighter_simcord() -> None:
+    """SimCord's payload copies made with :func:`json_copy` (same trees, same result)."""
+    from types import SimpleNamespace
+
+    from simcord import components as sim_components
+    from simcord import gateway as sim_gateway
+
+    fast = SimpleNamespace(deepcopy=json_copy, copy=copy.copy)
+    router.copy = fast
+    sim_gateway.copy = fast
+    sim_components.deepcopy = json_copy
+    serializers.deepcopy = json_copy
 
 
 class GcMeter:
@@ -661,6 +720,8 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
     rng = random.Random(args.seed)
     meter = Meter()
     meter.install()
+    if args.simcord_copies == "json":
+        lighter_simcord()
     bot = make_bot(data_dir, database_url, args.max_open)
     try:
         # SimCord gives the bot's start-up 5 s to settle, and Enid's cog reads its
@@ -673,6 +734,7 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
             base = rss_bytes()
             began = time.perf_counter()
             env._work.callbacks = IdentitySet(env._work.callbacks)  # no SimCord settling from here on
+            meter.bot_parses_gateway(bot)
             tables = await set_up(env, args.tables, args.guilds, args.pictures)
             env.backend.http_requests.clear()
             env.backend.transcript.clear()
@@ -729,6 +791,9 @@ def main() -> None:
                         help="the collector as `python -m bot` sets it (thresholds, frozen after set-up), or Python's default "
                              "(what `python -m bot` used before issue 22: give it to run this bench on older code)")
     parser.add_argument("--gc-thresholds", help="other thresholds to try, e.g. 10000,10,100 (after --gc's)")
+    parser.add_argument("--simcord-copies", choices=("json", "deep"), default="json",
+                        help="SimCord's payload copies: json (the same trees copied by the bench's json_copy) or deep "
+                             "(SimCord's own copy.deepcopy, as before 2026-11-28's third round)")
     args = parser.parse_args()
     args.rates = [float(r) for r in args.rates.split(",") if r]
     args.guilds = args.guilds or args.tables
