@@ -28,7 +28,9 @@ click-to-answer, moves finished, clicks answered past 2 s and past 3 s, deferral
 SQLite connections opened per move, CPU per move (process; main thread; picture
 threads; database threads) and SimCord's own share (its HTTP routes and gateway
 emission, and its tracking of every callback and timer the bot schedules, timed with
-``time.thread_time``; production does not pay it), and the garbage collector's passes
+``time.thread_time``; production does not pay it; discord.py's gateway parsers, which
+SimCord's emission calls, are the bot's share, as production parses the same events
+from Discord), and the garbage collector's passes
 (full passes, CPU in all passes, the longest pass). The collector is set as
 ``python -m bot`` sets it (``bot.__main__.tune_gc`` at start, ``freeze_heap`` after the
 set-up, as after a restore); ``--gc default`` leaves Python's default (what the bot
@@ -38,6 +40,11 @@ cProfile (main thread) and splits the main thread's CPU by phase (module of the
 function, stdlib and builtins charged to their callers), scaled to the unprofiled
 run's CPU per move: rules, commit/storage, text rendering, picture, payload
 building, discord.py (HTTP/gateway), event loop, bot glue, SimCord.
+
+SimCord deep-copies every payload it is sent and every event it emits with
+``copy.deepcopy``; on the bot's thread that cost more than the bot's own work, so the
+bench has SimCord copy the same JSON trees with ``json_copy`` (``--simcord-copies
+deep`` keeps SimCord's own).
 
 Numbers only; nothing is asserted. The machine is usually shared: note the load
 average (printed at the start and the end).
