@@ -32,6 +32,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_front import edits
 from bot.i18n import N_, _
 from storage.db import StorageError
 
@@ -256,9 +257,9 @@ async def edit_in_place(interaction: discord.Interaction, **fields: Any) -> None
     await claim(interaction)
     try:
         if interaction.response.is_done():
-            await interaction.edit_original_response(**fields)
+            await edits.edit_original(interaction, **fields)
         else:
-            await interaction.response.edit_message(**fields)
+            await edits.answer_by_editing(interaction, **fields)
     except discord.HTTPException as error:
         log.warning("Could not update a hand message: %s", error)
 

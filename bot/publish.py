@@ -69,6 +69,7 @@ import discord
 from bot import i18n
 from bot import ratings, sessions, views, votes
 from bot.core import computer
+from bot.discord_front import edits
 from bot.i18n import N_, _, ngettext
 from bot.engine import Event, Game
 from bot.render_util import ordinal
@@ -372,7 +373,7 @@ class Publisher:
             return False
         hand = await self.hand_message(table, user)
         try:
-            await live.interaction.edit_original_response(**hand.edit())
+            await edits.edit_original(live.interaction, **hand.edit())
         except discord.HTTPException as error:
             log.info("Live hand of %s at table %s could not be updated: %s", user, table.id, error)
             self.live.pop(key, None)
@@ -458,7 +459,7 @@ class Publisher:
             else:
                 cut = {"content": line, "embed": None, "view": None, "attachments": []}
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(previous[1]).edit(**cut)
+                await edits.edit_message(channel.get_partial_message(previous[1]), **cut)
         return message
 
     def _dm(self, channel_id: int) -> discord.PartialMessageable:
@@ -516,7 +517,7 @@ class Publisher:
         hand = await self.hand_message(table, user, dm=True)
         message = self._dm(previous[0]).get_partial_message(previous[1])
         try:
-            await message.edit(**hand.edit())
+            await edits.edit_message(message, **hand.edit())
         except discord.HTTPException:
             return None
         return message
@@ -706,7 +707,7 @@ class Publisher:
             if not repost:
                 try:
                     files = {"attachments": [file()] if file else []}
-                    await place.get_partial_message(record.message_id).edit(**board, **files, allowed_mentions=NO_PINGS)
+                    await edits.edit_message(place.get_partial_message(record.message_id), **board, **files, allowed_mentions=NO_PINGS)
                 except discord.NotFound as error:
                     if error.code == 10003:
                         raise  # Unknown Channel: the thread itself is gone
@@ -767,11 +768,11 @@ class Publisher:
                 continue
             hand = await hand_of(user, False)
             with contextlib.suppress(discord.HTTPException):
-                await live.interaction.edit_original_response(**hand.edit())
+                await edits.edit_original(live.interaction, **hand.edit())
         for user, (channel_id, message_id) in list(table.record.publish.get("dm", {}).items()):
             hand = await hand_of(int(user), True)
             with contextlib.suppress(discord.HTTPException):
-                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**hand.edit())
+                await edits.edit_message(self.bot.get_partial_messageable(channel_id).get_partial_message(message_id), **hand.edit())
 
     @i18n.for_everyone
     def cancelled_board(self, table: Table, embed: discord.Embed, note: str) -> dict[str, Any]:
@@ -795,7 +796,7 @@ class Publisher:
             cut = {"content": line, "embed": None, "view": None, "attachments": []}
         for _user, _message_id, live in self._editable_copies(table):
             with contextlib.suppress(discord.HTTPException):
-                await live.interaction.edit_original_response(**cut)
+                await edits.edit_original(live.interaction, **cut)
         self.forget_table(table)
 
     async def _drop_old_ping(self, table: Table) -> None:

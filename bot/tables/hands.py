@@ -10,6 +10,7 @@ from bot import views
 from bot.publish import final_text, mentions, ping_task, play_again, table_unit
 from bot.core.table import Table
 from bot.i18n import _
+from bot.discord_front import edits
 from bot.discord_front.common import _reply, now_ts
 from storage import repos
 
@@ -39,7 +40,7 @@ class HandsMixin:
             page = 0
         hand = await self.publisher.hand_message(table, user, notice=notice, page=page, dm=interaction.guild_id is None)
         if in_place:
-            await interaction.response.edit_message(**hand.edit())
+            await edits.answer_by_editing(interaction, **hand.edit())
             self.publisher.remember_hand(table, interaction)
             return
         if interaction.guild_id is not None and await self.hands_in_dm(guild_id, user):
