@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from bot.cards import Card, parse_card
+from bot.cards import Card, card_codes, parse_card
 from bot.i18n import _
 
 
@@ -398,7 +398,7 @@ class Game(ABC):
 
 
 def cards_to_codes(cards: Sequence[Card]) -> list[str]:
-    return [str(c) for c in cards]
+    return card_codes(cards)
 
 
 def codes_to_cards(codes: Sequence[str]) -> list[Card]:
