@@ -1,9 +1,9 @@
-"""Message edits whose answer the bot never reads, sent without parsing that answer.
+"""Message edits (and a hand's first showing) sent without parsing Discord's answer.
 
 discord.py turns Discord's answer to every edit into a ``Message`` (its author,
 mentions, components, embeds and attachments parsed into objects), and the hot path
 throws it away: a click answered by editing its hand, the board edited in place, a
-live hand edited through its token. That parsing was a fifth of discord.py's CPU per
+live hand edited through its token; Show hand reads only the new message's id. That parsing was a fifth of discord.py's CPU per
 move (issue 22). These functions send the very same request, built by discord.py's
 own builders (``interaction_message_response_params``, ``handle_message_parameters``)
 and sent through its own HTTP clients (so the same rate limits, retries and errors:
@@ -76,6 +76,48 @@ async def answer_by_editing(
         interaction.id, interaction.token, session=interaction._session, proxy=http.proxy, proxy_auth=http.proxy_auth, params=params,
     )
     response._response_type = discord.InteractionResponseType.message_update
+
+
+async def answer_with_message(
+    interaction: discord.Interaction,
+    *,
+    content: Any = None,
+    embed: discord.Embed | None = MISSING,
+    file: discord.File = MISSING,
+    view: discord.ui.View | discord.ui.LayoutView = MISSING,
+    ephemeral: bool = False,
+) -> int | None:
+    """``interaction.response.send_message(...)``: answer with a new message (a hand
+    shown by Show hand). Returns the new message's id, which Discord's answer carries
+    (``InteractionCallbackResponse.message_id``), without parsing the message itself."""
+    response = interaction.response
+    if not _PRIVATE_OK or (view is not MISSING and not view.is_finished()):
+        sent = await response.send_message(content=content, embed=embed, file=file, view=view, ephemeral=ephemeral)
+        return getattr(sent, "message_id", None)
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    flags = MISSING
+    if ephemeral:
+        flags = discord.MessageFlags._from_value(0)
+        flags.ephemeral = True
+        flags.suppress_embeds = False
+        flags.suppress_notifications = False
+    state = interaction._state
+    params = interaction_message_response_params(
+        type=discord.InteractionResponseType.channel_message.value,
+        content=content,
+        embed=embed,
+        file=file,
+        previous_allowed_mentions=state.allowed_mentions,
+        flags=flags,
+        view=view,
+    )
+    http = state.http
+    data = await async_context.get().create_interaction_response(
+        interaction.id, interaction.token, session=interaction._session, proxy=http.proxy, proxy_auth=http.proxy_auth, params=params,
+    )
+    response._response_type = discord.InteractionResponseType.channel_message
+    return discord.utils._get_as_snowflake(data["interaction"], "response_message_id")
 
 
 async def edit_original(

@@ -63,8 +63,8 @@ class HandsMixin:
                 hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
                 closed[str(user)] = True
                 await self._save_publish(table)
-        sent = await interaction.response.send_message(**hand.send(), ephemeral=True)
-        self.publisher.remember_hand(table, interaction, getattr(sent, "message_id", None))
+        sent = await edits.answer_with_message(interaction, **hand.send(), ephemeral=True)
+        self.publisher.remember_hand(table, interaction, sent)
 
     async def _save_publish(self, table: Table) -> None:
         async with self.storage.transaction(table.guild_id) as db:

@@ -1,4 +1,5 @@
-"""The edits whose answer the bot does not read (bot/discord_front/edits.py): each sends
+"""The edits whose answer the bot does not read (bot/discord_front/edits.py), and Show
+hand's answer, of which it reads only the new message's id: each sends
 exactly the request discord.py's own method sends (same method, path, query and body,
 pictures included), leaves the message as discord.py's method leaves it, and raises
 discord.py's errors. Each case runs twice on the same message: discord.py's method
@@ -69,6 +70,15 @@ async def test_each_edit_sends_what_discord_py_sends(simcord_env, monkeypatch, t
     async def board_edit():  # the board edited in place, its picture attached
         await publisher.publish(table)
 
+    async def show_hand():  # a new hand message (its id is all the bot reads of the answer)
+        shown.append((await mover.click(board(channel), label="Show hand")).response.message)
+        assert publisher.copies[(table.guild_id, table.id, mover.id)].keys() >= {m.id for m in shown}
+
+    shown: list = []
+    (old_requests, *_), (new_requests, *_) = await both_ways(env, monkeypatch, show_hand, hand)
+    assert old_requests and new_requests == old_requests
+    first, second = (now(env, m) for m in shown)
+    assert (second.content, len(second.attachments), second.flags.ephemeral) == (first.content, len(first.attachments), True)
     for action, message in ((refresh, hand), (live_hand, hand), (board_edit, board(channel))):
         (old_requests, *old_message), (new_requests, *new_message) = await both_ways(env, monkeypatch, action, message)
         assert old_requests and new_requests == old_requests, action.__name__
