@@ -379,17 +379,32 @@ def lobby_view(guild_id: int, table_id: int, seat_choices: Sequence[tuple[str, s
     return _unstored(view)
 
 
-def table_view(guild_id: int, table_id: int) -> discord.ui.View:
+def view_of(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
+    """A classic message's View holding ``items`` (rows as the items say), unstored.
+    A Components V2 message puts the same items in its layout's rows instead
+    (``bot/layout.py``): a View is built only where one is sent."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ShowHandButton(guild_id, table_id))
+    for item in items:
+        view.add_item(item)
     return _unstored(view)
+
+
+def table_buttons(guild_id: int, table_id: int) -> list[discord.ui.Item[Any]]:
+    """The board's button in play: Show hand."""
+    return [ShowHandButton(guild_id, table_id)]
+
+
+def table_view(guild_id: int, table_id: int) -> discord.ui.View:
+    return view_of(table_buttons(guild_id, table_id))
+
+
+def rematch_buttons(guild_id: int, table_id: int, *, label: str = "Rematch") -> list[discord.ui.Item[Any]]:
+    """A finished board's button. ``label``: "Next round" for a game played as a session of rounds."""
+    return [RematchButton(guild_id, table_id, label=_(label))]  # English in the code: see bot.publish.NEXT_LABELS
 
 
 def rematch_view(guild_id: int, table_id: int, *, label: str = "Rematch") -> discord.ui.View:
-    """``label``: "Next round" for a game played as a session of rounds."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(guild_id, table_id, label=_(label)))  # English in the code: see bot.publish.NEXT_LABELS
-    return _unstored(view)
+    return view_of(rematch_buttons(guild_id, table_id, label=label))
 
 
 def vote_view(guild_id: int, table_id: int, vote_id: str, choices: Sequence[tuple[str, str, str]]) -> discord.ui.View:
@@ -406,8 +421,14 @@ def page_count(controls: Sequence[Control]) -> int:
 
 
 def hand_view(guild_id: int, table_id: int, version: int, controls: Sequence[Control], page: int = 0) -> discord.ui.View:
-    """The private hand's controls: a select of card moves (paged by 25) and buttons."""
-    view = discord.ui.View(timeout=None)
+    """The private hand's controls as a classic message's View."""
+    return view_of(hand_items(guild_id, table_id, version, controls, page))
+
+
+def hand_items(guild_id: int, table_id: int, version: int, controls: Sequence[Control], page: int = 0) -> list[discord.ui.Item[Any]]:
+    """The private hand's controls, each with its row: a select of card moves (paged by
+    25) and buttons."""
+    items: list[discord.ui.Item[Any]] = []
     selectable = [c for c in controls if c.place == "select"]
     multis = [c for c in controls if c.place == "multi"]
     buttons = [c for c in controls if c.place not in ("select", "multi")]
@@ -423,13 +444,13 @@ def hand_view(guild_id: int, table_id: int, version: int, controls: Sequence[Con
         placeholder = _("Choose a move (page {page} of {pages})", page=page + 1, pages=pages) if pages > 1 else _("Choose a move")
         select = PlaySelect(guild_id, table_id, version, page, options, placeholder=placeholder)
         select.item.row = row
-        view.add_item(select)
+        items.append(select)
         row += 1
     for control in multis[:2]:  # a select takes a whole row; rows 0-3 are shared with buttons
         options = [discord.SelectOption(label=label[:100], value=value) for value, label in control.choices[:SELECT_PAGE_SIZE]]
         multi = MultiSelect(guild_id, table_id, version, control.action.kind, options, placeholder=control.label, max_values=control.max_values)
         multi.item.row = row
-        view.add_item(multi)
+        items.append(multi)
         row += 1
     first_button_row = max(row, 1)
     for index, control in enumerate(buttons[:5 * (4 - first_button_row)]):
@@ -439,7 +460,7 @@ def hand_view(guild_id: int, table_id: int, version: int, controls: Sequence[Con
         else:
             button = ActButton(guild_id, table_id, version, control.action.code(), label=control.label, style=style, emoji=control.emoji)
         button.item.row = first_button_row + index // 5
-        view.add_item(button)
+        items.append(button)
     footer: list[discord.ui.Item[Any]] = []
     if pages == 2:
         other = 1 - page
@@ -451,5 +472,5 @@ def hand_view(guild_id: int, table_id: int, version: int, controls: Sequence[Con
     footer.append(ShowHandButton(guild_id, table_id, refresh=True))
     for item in footer:
         item.item.row = 4  # type: ignore[attr-defined]
-        view.add_item(item)
-    return _unstored(view)
+        items.append(item)
+    return items

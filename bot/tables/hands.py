@@ -71,7 +71,9 @@ class HandsMixin:
             await repos.update_table(db, table.id, now=now_ts(), publish=table.record.publish)
 
     @i18n.for_reader
-    def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True) -> tuple[str, discord.Embed, discord.ui.View]:
+    def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True) -> tuple[str, discord.Embed, list[discord.ui.Item]]:
+        """The hand's status line (after ``notice``), its embed and its controls (each
+        with its row; none once the game is over), in the reader's language."""
         state = table.state
         assert state is not None
         if table.record.publish.get("paused") and not notice:
@@ -89,11 +91,10 @@ class HandsMixin:
         if state.is_over():
             # No controls at all (not even ↻): the game is over; the line says how, and
             # where the next one starts.
-            view = discord.ui.View(timeout=None)
-            view.stop()  # nothing to dispatch
+            items: list[discord.ui.Item] = []
             line = f"{final_text(table.spec.title, state, unit=table_unit(table.spec), render=table.spec.render)} {play_again(table.spec, table.guild_id, table.record)}"
         else:
-            view = views.hand_view(table.guild_id, table.id, table.record.version, controls, page)
+            items = views.hand_items(table.guild_id, table.id, table.record.version, controls, page)
             if user in current:
                 # A vote is not a move: the game's own word for what is owed, when it has one.
                 task = ping_task(table)
@@ -103,7 +104,7 @@ class HandsMixin:
             else:
                 line = waiting_line(table, user, current)
         content = "\n".join(part for part in (notice, line if status or not notice else "") if part)
-        return content, embed, view
+        return content, embed, items
 
 
 def owers(table: Table) -> list[int]:
