@@ -80,12 +80,13 @@ class Action:
     arg: str = ""
 
     def code(self) -> str:
-        parts = [self.kind]
-        if self.cards or self.arg:
-            parts.append(".".join(str(c) for c in self.cards))
-        if self.arg:
-            parts.append(self.arg)
-        return ":".join(parts)
+        # ``kind``, then the cards' codes joined by ".", then ``arg``, joined by ":"
+        # (the cards' part is there, maybe empty, whenever an arg follows). Written
+        # out: every control of every hand names its action by code (~15 a hand).
+        if not self.cards and not self.arg:
+            return self.kind
+        cards = ".".join(map(str, self.cards))
+        return f"{self.kind}:{cards}:{self.arg}" if self.arg else f"{self.kind}:{cards}"
 
     __str__ = code
 
