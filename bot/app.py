@@ -21,7 +21,7 @@ from bot.config import ConfigError, Settings
 from bot.core.games import GameRegistry
 from bot.tables import TableManager
 from bot.translator import CatalogTranslator
-from bot.views import DYNAMIC_ITEMS, on_modal_submit
+from bot.views import DYNAMIC_ITEMS, on_modal_submit, route_clicks
 from storage import open_storage
 from storage.db import StorageError, log_failure
 
@@ -110,6 +110,7 @@ class _Deckhand:
         await self.tables.listen()
         guard.answer_component_failures(DYNAMIC_ITEMS)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        route_clicks(self)  # without rebuilding the clicked message's view (bot/views.py)
         self.add_listener(on_modal_submit, "on_interaction")  # the amount form (see bot/views.py)
         # Descriptions and choices in each user's client language (bot/translator.py).
         await self.tree.set_translator(CatalogTranslator())

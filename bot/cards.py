@@ -134,7 +134,8 @@ class Card:
         return self._key
 
     def __str__(self) -> str:
-        return self.rank.code + self.suit.value
+        # By key: the enum properties cost more than the rest (~100 calls per move).
+        return CODE_BY_KEY[self._key]
 
     @property
     def code(self) -> str:
@@ -142,7 +143,7 @@ class Card:
 
     def display(self) -> str:
         """Human form with a suit symbol, e.g. '10♣', 'A♠'."""
-        return self.rank.label + self.suit.symbol
+        return DISPLAY_BY_KEY[self._key]
 
     @property
     def is_red(self) -> bool:
@@ -241,16 +242,20 @@ def display_cards(cards: Iterable[Card]) -> str:
 _ONE_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 
 #: The card of each canonical code ('9h', 'Tc'): parse_card's fast path.
-_BY_CODE: dict[str, Card] = {str(card): card for card in _ONE_DECK}
+_BY_CODE: dict[str, Card] = {card.rank.code + card.suit.value: card for card in _ONE_DECK}
 
 
-#: ``str(card)`` by ``card._key``, for per-move paths (``Card.__str__`` is Python code).
+#: ``str(card)`` by ``card._key`` (every card is in one deck): ``Card.__str__`` reads it,
+#: and per-move paths read it directly (:func:`card_codes`), a method call less.
 CODE_BY_KEY: list[str] = [""] * 64
+#: ``card.display()`` by ``card._key``.
+DISPLAY_BY_KEY: list[str] = [""] * 64
 #: A card's place in suit-then-rank order (clubs, diamonds, hearts, spades; Ace low) by
 #: ``card._key`` (which is rank-then-suit): sorting these ints sorts the cards that way.
 SUIT_RANK_INDEX: list[int] = [0] * 64
 for _card in _ONE_DECK:
-    CODE_BY_KEY[_card._key] = str(_card)
+    CODE_BY_KEY[_card._key] = _card.rank.code + _card.suit.value
+    DISPLAY_BY_KEY[_card._key] = _card.rank.label + _card.suit.symbol
     SUIT_RANK_INDEX[_card._key] = _SUIT_ORDER[_card.suit.value] * 16 + _card.rank.value
 
 

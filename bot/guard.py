@@ -32,6 +32,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_front import edits
 from bot.i18n import N_, _
 from storage.db import StorageError
 
@@ -125,24 +126,33 @@ class Deadline:
         self.interaction = interaction
         self.after = after
         self.state = "pending"
+        #: The timer, and the deferral it starts when it fires: most clicks are answered
+        #: well before, so no task is made for them (a timer is a tenth of a task's cost).
+        self.timer: asyncio.TimerHandle | None = None
         self.task: asyncio.Task[None] | None = None
 
     @classmethod
     def start(cls, interaction: discord.Interaction, after: float = DEFER_AFTER) -> Deadline:
         deadline = cls(interaction, after)
         interaction.extras[cls.KEY] = deadline
-        deadline.task = asyncio.create_task(deadline._watch(), name="deckhand-deadline")
+        deadline.timer = asyncio.get_running_loop().call_later(after, deadline._fire)
         return deadline
 
-    async def _watch(self) -> None:
-        await asyncio.sleep(self.after)
-        await self._defer()
+    def _fire(self) -> None:
+        self.timer = None
+        if self.state == "pending":
+            self.task = asyncio.create_task(self._defer(), name="deckhand-deadline")
+
+    def _cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
 
     async def now(self) -> None:
         """Defer at once (the process is behind, or the move must wait its turn), in the
         caller's task: nothing the loop has queued before it can make it late."""
-        if self.state == "pending" and self.task is not None:
-            self.task.cancel()
+        if self.state == "pending":
+            self._cancel_timer()
         await self._defer()
 
     async def _defer(self) -> None:
@@ -162,12 +172,12 @@ class Deadline:
     async def claim(self) -> None:
         if self.state == "pending":
             self.state = "answering"
-            if self.task is not None:
-                self.task.cancel()
+            self._cancel_timer()
         elif self.state == "deferring" and self.task is not None:
             await asyncio.shield(self.task)
 
     def stop(self) -> None:
+        self._cancel_timer()
         if self.task is not None and not self.task.done():
             self.task.cancel()
 
@@ -256,9 +266,9 @@ async def edit_in_place(interaction: discord.Interaction, **fields: Any) -> None
     await claim(interaction)
     try:
         if interaction.response.is_done():
-            await interaction.edit_original_response(**fields)
+            await edits.edit_original(interaction, **fields)
         else:
-            await interaction.response.edit_message(**fields)
+            await edits.answer_by_editing(interaction, **fields)
     except discord.HTTPException as error:
         log.warning("Could not update a hand message: %s", error)
 

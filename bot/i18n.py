@@ -35,8 +35,7 @@ import functools
 import inspect
 import io
 import re
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -86,9 +85,15 @@ def supported(tag: str | None) -> str | None:
     return base if base in LANGUAGES else None
 
 
+#: Languages as :func:`pick` returns them: a tag already one of these is itself.
+_RESOLVED = frozenset((*LANGUAGES, PSEUDO))
+
+
 def pick(*tags: str | None) -> str:
     """The first of these locale tags Deckhand speaks, else English."""
     for tag in tags:
+        if type(tag) is str and tag in _RESOLVED:  # already resolved (a server's, a reader's): the usual case
+            return tag
         found = supported(tag)
         if found is not None:
             return found
@@ -100,14 +105,22 @@ def set_language(lang: str) -> contextvars.Token[str]:
     return _current.set(pick(lang))
 
 
-@contextmanager
-def using(lang: str | None) -> Iterator[str]:
-    """Write in ``lang`` inside the block (English when it is None or not spoken)."""
-    token = _current.set(pick(lang))
-    try:
-        yield _current.get()
-    finally:
-        _current.reset(token)
+class using:
+    """Write in ``lang`` inside the block (English when it is None or not spoken):
+    ``with using(lang) as spoken:``. A class, not a generator: every board and hand
+    is written inside one (about 25 a move)."""
+
+    __slots__ = ("_lang", "_token")
+
+    def __init__(self, lang: str | None) -> None:
+        self._lang = pick(lang)
+
+    def __enter__(self) -> str:
+        self._token = _current.set(self._lang)
+        return self._lang
+
+    def __exit__(self, *exc: object) -> None:
+        _current.reset(self._token)
 
 
 # ---------------------------------------------------------------- whose language

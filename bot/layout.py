@@ -71,10 +71,10 @@ def count_components(view: discord.ui.LayoutView) -> int:
     return sum(1 for _ in view.walk_children())
 
 
-def _rows_of(view: discord.ui.View) -> list[list[discord.ui.Item]]:
-    """A View's items grouped by their row, in order (a select is a row of its own)."""
+def _rows_of(items: Sequence[discord.ui.Item]) -> list[list[discord.ui.Item]]:
+    """Items grouped by their row, in order (a select is a row of its own)."""
     rows: dict[int, list[discord.ui.Item]] = {}
-    for index, item in enumerate(view.children):
+    for index, item in enumerate(items):
         row = item.row
         if row is None:  # a DynamicItem keeps its row on the item it wraps
             row = getattr(getattr(item, "item", None), "row", None)
@@ -84,11 +84,12 @@ def _rows_of(view: discord.ui.View) -> list[list[discord.ui.Item]]:
 
 
 def hand_layout(
-    embed: discord.Embed, *, content: str | None, view: discord.ui.View, image: str | None = None,
+    embed: discord.Embed, *, content: str | None, view: discord.ui.View | Sequence[discord.ui.Item], image: str | None = None,
 ) -> discord.ui.LayoutView:
     """A private hand in Components V2: one Container with the status line, the hand's
     text in one block and the picture of the player's cards, then the hand's controls as
-    ActionRows (the same rows as the embed hand, so the same custom_ids)."""
+    ActionRows (the same rows as the embed hand, so the same custom_ids). ``view``: the
+    controls, each with its row (``views.hand_items``), or a View holding them."""
     layout = discord.ui.LayoutView(timeout=None)
     container = discord.ui.Container(accent_colour=embed.colour)
     text = "\n\n".join(embed_blocks(embed))
@@ -97,7 +98,7 @@ def hand_layout(
     if image:
         container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(image)))
     layout.add_item(container)
-    for items in _rows_of(view):
+    for items in _rows_of(view.children if isinstance(view, discord.ui.View) else view):
         row = discord.ui.ActionRow()
         for item in items[:5]:
             row.add_item(item)

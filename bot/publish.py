@@ -69,6 +69,7 @@ import discord
 from bot import i18n
 from bot import ratings, sessions, views, votes
 from bot.core import computer
+from bot.discord_front import edits
 from bot.i18n import N_, _, ngettext
 from bot.engine import Event, Game
 from bot.render_util import ordinal
@@ -372,7 +373,7 @@ class Publisher:
             return False
         hand = await self.hand_message(table, user)
         try:
-            await live.interaction.edit_original_response(**hand.edit())
+            await edits.edit_original(live.interaction, **hand.edit())
         except discord.HTTPException as error:
             log.info("Live hand of %s at table %s could not be updated: %s", user, table.id, error)
             self.live.pop(key, None)
@@ -417,7 +418,7 @@ class Publisher:
         ``dm``: a hand in DMs, which always starts by naming the game with a link to its
         thread (every DM hand, whether sent, refreshed or answering a click, the same way).
         ``status``: False when the notice already says whose turn it is."""
-        content, embed, view = self.manager._hand_payload(table, user, notice=notice, page=page, status=status)
+        content, embed, items = self.manager._hand_payload(table, user, notice=notice, page=page, status=status)
         if dm:
             content = f"{self._dm_prefix(table)}{content}"
         drawn = await self.hand_picture(table, user)
@@ -427,10 +428,10 @@ class Publisher:
         if table.record.publish.get("layout") == "v2":
             from bot.layout import hand_layout
 
-            return HandMessage(None, None, hand_layout(embed, content=content, view=view, image=image), picture, filename, alt)
+            return HandMessage(None, None, hand_layout(embed, content=content, view=items, image=image), picture, filename, alt)
         if image:
             embed.set_image(url=image)
-        return HandMessage(content, embed, view, picture, filename, alt)
+        return HandMessage(content, embed, views.view_of(items), picture, filename, alt)
 
     # ------------------------------------------------------------------ DM hands
 
@@ -458,7 +459,7 @@ class Publisher:
             else:
                 cut = {"content": line, "embed": None, "view": None, "attachments": []}
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(previous[1]).edit(**cut)
+                await edits.edit_message(channel.get_partial_message(previous[1]), **cut)
         return message
 
     def _dm(self, channel_id: int) -> discord.PartialMessageable:
@@ -516,7 +517,7 @@ class Publisher:
         hand = await self.hand_message(table, user, dm=True)
         message = self._dm(previous[0]).get_partial_message(previous[1])
         try:
-            await message.edit(**hand.edit())
+            await edits.edit_message(message, **hand.edit())
         except discord.HTTPException:
             return None
         return message
@@ -527,7 +528,9 @@ class Publisher:
     # ------------------------------------------------------------------ the board
 
     @i18n.for_everyone
-    def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", pinging: Sequence[int] = ()) -> tuple[str | None, discord.Embed, discord.ui.View | None]:
+    def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", pinging: Sequence[int] = ()) -> tuple[str | None, discord.Embed, list[discord.ui.Item]]:
+        """The board's first lines, its embed and its buttons (Show hand; Rematch or Next
+        round once finished)."""
         state = table.state
         assert state is not None
         record = table.record
@@ -545,7 +548,7 @@ class Publisher:
             moved = ratings.moves_text(table.rating_moves)
             content = final_text(table.spec.title, state, events, table_unit(table.spec), table.spec.render) + (f"\n{moved}" if moved else "") + "\n" + _("The result is recorded: see `/stats`.")
             label = sessions.next_label(table.spec)
-            view: discord.ui.View | None = views.rematch_view(table.guild_id, table.id, label=label)
+            buttons = views.rematch_buttons(table.guild_id, table.id, label=label)
         else:
             # The board carries "who must act" (it is edited for every move anyway), once:
             # a game whose board names the turn itself (``render.TURN_ON_BOARD``, its Turn
@@ -555,22 +558,21 @@ class Publisher:
             if getattr(table.spec.render, "TURN_ON_BOARD", False):
                 current = [p for p in current if p in pinging]
             content = "\n".join(line for line in (turn_line(current, ping_task(table)), note) if line) or None
-            view = views.table_view(table.guild_id, table.id)
-        return content, embed, view
+            buttons = views.table_buttons(table.guild_id, table.id)
+        return content, embed, buttons
 
     @i18n.for_everyone
     def board_message(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", image: str | None = None, pinging: Sequence[int] = ()) -> dict[str, Any]:
         """Keyword arguments for sending or editing the board: an embed, or (the
         server's layout setting, fixed at Start) a Components V2 layout of the same text.
         ``image`` is the card picture's ``attachment://`` address, if there is one."""
-        content, embed, view = self.board_payload(table, final=final, events=events, note=note, pinging=pinging)
+        content, embed, buttons = self.board_payload(table, final=final, events=events, note=note, pinging=pinging)
         if table.record.publish.get("layout") != "v2":
             if image:
                 embed.set_image(url=image)
-            return {"content": content, "embed": embed, "view": view}
+            return {"content": content, "embed": embed, "view": views.view_of(buttons)}
         from bot.layout import layout_view
 
-        buttons = list(view.children) if view is not None else []
         return {"view": layout_view(embed, content=content, buttons=buttons, image=image)}
 
     @i18n.for_everyone
@@ -706,7 +708,7 @@ class Publisher:
             if not repost:
                 try:
                     files = {"attachments": [file()] if file else []}
-                    await place.get_partial_message(record.message_id).edit(**board, **files, allowed_mentions=NO_PINGS)
+                    await edits.edit_message(place.get_partial_message(record.message_id), **board, **files, allowed_mentions=NO_PINGS)
                 except discord.NotFound as error:
                     if error.code == 10003:
                         raise  # Unknown Channel: the thread itself is gone
@@ -767,11 +769,11 @@ class Publisher:
                 continue
             hand = await hand_of(user, False)
             with contextlib.suppress(discord.HTTPException):
-                await live.interaction.edit_original_response(**hand.edit())
+                await edits.edit_original(live.interaction, **hand.edit())
         for user, (channel_id, message_id) in list(table.record.publish.get("dm", {}).items()):
             hand = await hand_of(int(user), True)
             with contextlib.suppress(discord.HTTPException):
-                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**hand.edit())
+                await edits.edit_message(self.bot.get_partial_messageable(channel_id).get_partial_message(message_id), **hand.edit())
 
     @i18n.for_everyone
     def cancelled_board(self, table: Table, embed: discord.Embed, note: str) -> dict[str, Any]:
@@ -795,7 +797,7 @@ class Publisher:
             cut = {"content": line, "embed": None, "view": None, "attachments": []}
         for _user, _message_id, live in self._editable_copies(table):
             with contextlib.suppress(discord.HTTPException):
-                await live.interaction.edit_original_response(**cut)
+                await edits.edit_original(live.interaction, **cut)
         self.forget_table(table)
 
     async def _drop_old_ping(self, table: Table) -> None:

@@ -10,6 +10,7 @@ from bot import views
 from bot.publish import final_text, mentions, ping_task, play_again, table_unit
 from bot.core.table import Table
 from bot.i18n import _
+from bot.discord_front import edits
 from bot.discord_front.common import _reply, now_ts
 from storage import repos
 
@@ -39,7 +40,7 @@ class HandsMixin:
             page = 0
         hand = await self.publisher.hand_message(table, user, notice=notice, page=page, dm=interaction.guild_id is None)
         if in_place:
-            await interaction.response.edit_message(**hand.edit())
+            await edits.answer_by_editing(interaction, **hand.edit())
             self.publisher.remember_hand(table, interaction)
             return
         if interaction.guild_id is not None and await self.hands_in_dm(guild_id, user):
@@ -62,15 +63,17 @@ class HandsMixin:
                 hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
                 closed[str(user)] = True
                 await self._save_publish(table)
-        sent = await interaction.response.send_message(**hand.send(), ephemeral=True)
-        self.publisher.remember_hand(table, interaction, getattr(sent, "message_id", None))
+        sent = await edits.answer_with_message(interaction, **hand.send(), ephemeral=True)
+        self.publisher.remember_hand(table, interaction, sent)
 
     async def _save_publish(self, table: Table) -> None:
         async with self.storage.transaction(table.guild_id) as db:
             await repos.update_table(db, table.id, now=now_ts(), publish=table.record.publish)
 
     @i18n.for_reader
-    def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True) -> tuple[str, discord.Embed, discord.ui.View]:
+    def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True) -> tuple[str, discord.Embed, list[discord.ui.Item]]:
+        """The hand's status line (after ``notice``), its embed and its controls (each
+        with its row; none once the game is over), in the reader's language."""
         state = table.state
         assert state is not None
         if table.record.publish.get("paused") and not notice:
@@ -88,11 +91,10 @@ class HandsMixin:
         if state.is_over():
             # No controls at all (not even ↻): the game is over; the line says how, and
             # where the next one starts.
-            view = discord.ui.View(timeout=None)
-            view.stop()  # nothing to dispatch
+            items: list[discord.ui.Item] = []
             line = f"{final_text(table.spec.title, state, unit=table_unit(table.spec), render=table.spec.render)} {play_again(table.spec, table.guild_id, table.record)}"
         else:
-            view = views.hand_view(table.guild_id, table.id, table.record.version, controls, page)
+            items = views.hand_items(table.guild_id, table.id, table.record.version, controls, page)
             if user in current:
                 # A vote is not a move: the game's own word for what is owed, when it has one.
                 task = ping_task(table)
@@ -102,7 +104,7 @@ class HandsMixin:
             else:
                 line = waiting_line(table, user, current)
         content = "\n".join(part for part in (notice, line if status or not notice else "") if part)
-        return content, embed, view
+        return content, embed, items
 
 
 def owers(table: Table) -> list[int]:

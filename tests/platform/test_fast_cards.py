@@ -65,3 +65,14 @@ def test_insort_by_key_puts_a_card_where_bisect_insort_would():
     twin = Card(Rank.TWO, Suit.CLUBS)
     insort_by_key(hand, twin)
     assert hand[1] is twin and hand == [twin, twin, Card(Rank.NINE, Suit.HEARTS)]
+
+
+def test_a_cards_code_and_display_read_from_its_key_are_its_rank_and_suit():
+    codes = {"A": Rank.ACE, "T": Rank.TEN, "J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING}
+    symbols = {"♣": Suit.CLUBS, "♦": Suit.DIAMONDS, "♥": Suit.HEARTS, "♠": Suit.SPADES}
+    for rank in Rank:
+        for suit in Suit:
+            card = Card(rank, suit)  # a fresh object, not one of the shared deck's
+            code, shown = str(card), card.display()
+            assert codes.get(code[:-1], Rank(int(code[:-1])) if code[:-1].isdigit() else None) is rank and code[-1] == suit.value
+            assert shown[:-1] == ("10" if rank is Rank.TEN else code[:-1]) and symbols[shown[-1]] is suit
