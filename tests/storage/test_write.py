@@ -13,7 +13,7 @@ import aiosqlite
 import pytest
 
 import storage.db as db_module
-from storage import repos, settings_cache
+from storage import open_storage, repos, settings_cache
 from storage.db import GuildDataBusy, GuildDataReadOnly, Storage
 
 
@@ -179,3 +179,22 @@ async def test_postgresql_never_answers_from_memory(backend_name, storage_backen
     async with storage_backend.reading(1) as db:
         assert await repos.get_user_setting(db, 7, "pictures", "on") == "on"
     assert storage_backend.known_user_setting(1, 7, "pictures") is settings_cache.UNKNOWN
+
+
+async def test_settings_read_per_move_come_from_memory(tmp_path, monkeypatch):
+    """``hands_in_dm`` and ``pictures_mine`` (asked per move and per hand): once read,
+    no trip to the database and no wait for its lock, and a change is seen at once."""
+    from bot.core.settings import GuildSettings
+
+    store = open_storage(tmp_path)
+    settings = GuildSettings(store)
+    assert not await settings.hands_in_dm(1, 7) and await settings.pictures_mine(1, 7)
+    trips = Trips(monkeypatch)
+    for _ in range(3):
+        assert not await settings.hands_in_dm(1, 7) and await settings.pictures_mine(1, 7)
+    assert trips.count == 0
+    async with store.transaction(1) as db:
+        await repos.set_user_setting(db, 7, "hands", "dm")
+        await repos.set_user_setting(db, 7, "pictures", "off")
+    assert await settings.hands_in_dm(1, 7) and not await settings.pictures_mine(1, 7)
+    await store.close()
