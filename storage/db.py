@@ -1,9 +1,13 @@
 """One SQLite database per guild, through aiosqlite, with a bounded connection pool.
 
 - Files live at ``DATA_DIR/guilds/<guild_id>.sqlite3``.
-- WAL journal, ``synchronous=FULL`` (a committed move survives a crash or power
-  loss), foreign keys on, ``busy_timeout`` of one second (a move must be answered
-  within Discord's 3 s, so a locked file is reported rather than waited out).
+- WAL journal with ``synchronous=NORMAL``: a committed move survives the process
+  crashing or being killed (the COMMIT is in the WAL file, which the next open
+  replays); only a power loss or an operating-system crash can lose the last
+  transactions before a checkpoint, and never corrupts the file. ``FULL`` would add
+  an fsync of the WAL to every move (issue 22); docs/owners/backups.md says so.
+  Foreign keys on, ``busy_timeout`` of one second (a move must be answered within
+  Discord's 3 s, so a locked file is reported rather than waited out).
 - Migrations are the numbered ``migrations/NNN_name.sql`` files, applied in order
   inside one transaction each; ``PRAGMA user_version`` records the last applied.
   The folder is listed once per process.
@@ -557,7 +561,7 @@ class Storage:
         try:
             await connection.executescript(
                 f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}; PRAGMA journal_mode=WAL;"
-                " PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
+                " PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
             )
             connection.row_factory = aiosqlite.Row
             if fresh or guild_id not in self._checked:
