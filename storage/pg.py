@@ -50,6 +50,7 @@ from storage.db import (
     StorageError,
     StorageUnavailable,
     Write,
+    acquire_within,
     migrations,
     run_writes,
 )
@@ -432,7 +433,7 @@ class PostgresStorage:
         users[0] += 1
         try:
             try:
-                await asyncio.wait_for(lock.acquire(), GUILD_WAIT_SECONDS)
+                await acquire_within(lock, GUILD_WAIT_SECONDS, alone=users[0] == 1)
             except TimeoutError:
                 raise GuildDataBusy(f"guild {guild_id}: another transaction held it for {GUILD_WAIT_SECONDS} s") from None
             try:

@@ -233,3 +233,29 @@ async def test_a_committed_move_survives_the_process_dying(tmp_path):
     store = Storage(tmp_path)
     assert await saved(store, 1, table_id) == (1, "a", ["c1"])
     await store.close()
+
+
+async def test_a_connection_held_too_long_answers_busy_and_a_short_wait_is_served(storage_backend, monkeypatch):
+    """Transactions of one guild wait for each other in the process, at most a bound."""
+    import storage.pg as pg_module
+
+    monkeypatch.setattr(db_module, "CONNECTION_WAIT_SECONDS", 0.2)
+    monkeypatch.setattr(pg_module, "GUILD_WAIT_SECONDS", 0.2)
+    table_id = await new_table(storage_backend, 11)
+    held, release = asyncio.Event(), asyncio.Event()
+
+    async def hold() -> None:
+        async with storage_backend.transaction(11):
+            held.set()
+            await release.wait()
+
+    holder = asyncio.create_task(hold())
+    await held.wait()
+    with pytest.raises(GuildDataBusy):
+        await storage_backend.write(11, move(table_id, 0, "a"))
+    waiting = asyncio.create_task(storage_backend.write(11, move(table_id, 0, "a")))
+    await asyncio.sleep(0.05)
+    release.set()
+    await holder
+    assert await waiting
+    assert await saved(storage_backend, 11, table_id) == (1, "a", ["c1"])
