@@ -8,8 +8,9 @@ table's asyncio lock, one transaction that appends the action and updates the
 table row (a state snapshot of about 2 KB, version, deadline, recent lines...)
 with the optimistic version check several processes need
 (``update_table_at_version``). Moves are driven through the storage interface directly
-(no SimCord), on both backends with their durable settings: SQLite WAL with
-``synchronous=FULL``; PostgreSQL with fsync and synchronous commits on.
+(no SimCord), on both backends with the bot's settings: SQLite WAL with
+``synchronous=NORMAL`` (a commit survives the process crashing, not a power loss:
+no fsync per commit); PostgreSQL with fsync and synchronous commits on.
 
 For each backend, and for 1 and 2 processes (each process owns half the guilds,
 as two shard processes would, and has its own pool):

@@ -8,7 +8,7 @@ simulated Discord and its settling loop would be the bottleneck, not the
 database). A move is what ``TableManager._commit`` writes for a player's move: under
 the table's asyncio lock, one transaction that appends the action and updates the
 table row (state snapshot of about 2 KB, version, deadline, recent lines...), WAL
-with ``synchronous=FULL``. Latency runs from the move's scheduled arrival to its
+with the bot's ``synchronous=NORMAL``. Latency runs from the move's scheduled arrival to its
 COMMIT, so queueing counts. Arrivals are evenly spaced at the offered rate and
 pick a random table.
 

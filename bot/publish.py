@@ -383,12 +383,9 @@ class Publisher:
     async def pictures_for(self, table: Table, user: int) -> bool:
         """Card pictures in this player's hand: unless the server turned them off for the
         game, or the player asked for text only (``/settings pictures-mine off``)."""
-        from storage import repos
-
         if table.record.publish.get("pictures") == "off":
             return False
-        async with self.manager.storage.reading(table.guild_id) as db:
-            return await repos.get_user_setting(db, user, "pictures", "on") != "off"
+        return await self.manager.guild_settings.pictures_mine(table.guild_id, user)
 
     @i18n.for_reader
     async def hand_picture(self, table: Table, user: int) -> tuple[bytes, str] | None:

@@ -9,6 +9,7 @@ await repos.something(db, ...)`` (see the ``Storage`` docstring for the whole in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from storage.db import Storage, StorageError, pool_budget
 
 if TYPE_CHECKING:
+    from storage.db import Write
     from storage.repos import Connection
 
 __all__ = ["Storage", "StorageBackend", "StorageError", "open_storage", "is_postgres_url"]
@@ -26,13 +28,20 @@ class StorageBackend(Protocol):
     """What both backends implement (the whole contract is in ``storage.db.Storage``'s
     docstring): ``dialect``, ``transaction``/``reading`` yielding a connection for
     :mod:`storage.repos` (``execute`` with ``?`` placeholders, cursors with ``rowcount``),
-    the active-guild index, and StorageError sentences for failures."""
+    ``write`` (a transaction of :class:`storage.db.Write` in one call, what a move
+    saves), ``known_user_setting`` (a player's setting from memory, or
+    ``settings_cache.UNKNOWN``), the active-guild index, and StorageError sentences for
+    failures."""
 
     dialect: str
 
     def transaction(self, guild_id: int) -> AbstractAsyncContextManager[Connection]: ...
 
     def reading(self, guild_id: int, *, create: bool = True) -> AbstractAsyncContextManager[Connection]: ...
+
+    async def write(self, guild_id: int, writes: Sequence[Write]) -> bool: ...
+
+    def known_user_setting(self, guild_id: int, user_id: int, key: str) -> Any: ...
 
     def has_database(self, guild_id: int) -> bool: ...
 

@@ -1,9 +1,13 @@
 """One SQLite database per guild, through aiosqlite, with a bounded connection pool.
 
 - Files live at ``DATA_DIR/guilds/<guild_id>.sqlite3``.
-- WAL journal, ``synchronous=FULL`` (a committed move survives a crash or power
-  loss), foreign keys on, ``busy_timeout`` of one second (a move must be answered
-  within Discord's 3 s, so a locked file is reported rather than waited out).
+- WAL journal with ``synchronous=NORMAL``: a committed move survives the process
+  crashing or being killed (the COMMIT is in the WAL file, which the next open
+  replays); only a power loss or an operating-system crash can lose the last
+  transactions before a checkpoint, and never corrupts the file. ``FULL`` would add
+  an fsync of the WAL to every move (issue 22); docs/owners/backups.md says so.
+  Foreign keys on, ``busy_timeout`` of one second (a move must be answered within
+  Discord's 3 s, so a locked file is reported rather than waited out).
 - Migrations are the numbered ``migrations/NNN_name.sql`` files, applied in order
   inside one transaction each; ``PRAGMA user_version`` records the last applied.
   The folder is listed once per process.
@@ -13,6 +17,10 @@
   blocks only the coroutines that want that same guild.
 - Each connection has an asyncio lock: a transaction owns the connection until it
   commits or rolls back, so two coroutines never interleave statements.
+- Each aiosqlite call is a trip to the connection's thread and a future back, so
+  the hot paths make few: :meth:`Storage.write` runs a whole transaction of writes
+  (a move) in one trip, a statement that returns no rows is executed and closed in
+  one, and :meth:`Storage.known_user_setting` answers from memory.
 - ``DATA_DIR/active/<guild_id>`` marks a guild that may have an unfinished table, so
   a start reads only those files. The marker is written before the COMMIT that
   opens a table and removed after the COMMIT that closes the last one: a stale
@@ -29,10 +37,11 @@ import logging
 import re
 import sqlite3
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -194,8 +203,110 @@ class _Flags:
 class _Slot:
     connection: aiosqlite.Connection
     flags: _Flags
+    file: str  # the key of its players' settings in storage.settings_cache
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     users: int = 0  # coroutines holding or waiting for the lock; a slot in use is never evicted
+
+
+async def acquire_within(lock: asyncio.Lock, seconds: float, *, alone: bool) -> None:
+    """Take ``lock``, or raise TimeoutError after ``seconds``. ``alone``: no other
+    coroutine holds or waits for it (the caller counts them), so it is taken at once
+    with no timer at all; else under ``asyncio.timeout`` (``wait_for`` would make a
+    task and a loop turn of it: about 45 us a call against 12; issue 22)."""
+    if alone and not lock.locked():
+        await lock.acquire()
+        return
+    async with asyncio.timeout(seconds):
+        await lock.acquire()
+
+
+_T = TypeVar("_T")
+
+
+def in_thread(connection: aiosqlite.Connection, function: Callable[..., _T], *args: Any) -> Awaitable[_T]:
+    """Run ``function(the sqlite3 connection, *args)`` in the connection's own thread,
+    after what is queued there: one trip, however many statements it runs. aiosqlite
+    has no public call for this; ``_execute`` is the one each of its own methods uses
+    (tests/storage/test_write.py counts the trips through it)."""
+    return connection._execute(function, connection._conn, *args)
+
+
+def changed_rows(connection: sqlite3.Connection, sql: str, parameters: Sequence[Any] = ()) -> int:
+    """Execute a statement that returns no rows and close its cursor (in the
+    connection's thread): the number of rows it changed."""
+    cursor = connection.execute(sql, parameters)
+    try:
+        return cursor.rowcount
+    finally:
+        cursor.close()
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One statement of a write that ``storage.write(guild_id, writes)`` runs in one
+    transaction (on SQLite in one trip to the connection's thread), or that
+    :func:`run_writes` runs inside a transaction already open. ``rows``: how many rows
+    it must change, else the whole write is abandoned (a move's version guard).
+    :mod:`storage.repos` builds them (``table_update_at_version``, ``action_insert``)."""
+
+    sql: str
+    parameters: tuple[Any, ...] = ()
+    rows: int | None = None
+
+
+async def execute_count(db: Any, sql: str, parameters: Sequence[Any] = ()) -> int:
+    """Run one INSERT/UPDATE/DELETE on a connection of either backend and return how
+    many rows it changed (on SQLite executed and closed in one trip to its thread)."""
+    if getattr(db, "dialect", "sqlite") == "sqlite":
+        return await in_thread(db, changed_rows, sql, parameters)
+    cursor = await db.execute(sql, parameters)
+    try:
+        return cursor.rowcount
+    finally:
+        await cursor.close()
+
+
+async def run_writes(db: Any, writes: Sequence[Write]) -> bool:
+    """Run ``writes`` in order in an open transaction (either backend); False at the
+    first that changed another number of rows than its ``rows`` (the caller rolls back)."""
+    for write in writes:
+        changed = await execute_count(db, write.sql, write.parameters)
+        if write.rows is not None and changed != write.rows:
+            return False
+    return True
+
+
+_ANY_ACTIVE = "SELECT EXISTS (SELECT 1 FROM game_tables WHERE status IN ('lobby', 'playing'))"
+_STALE, _COMMITTED, _OPEN = "stale", "committed", "open"
+
+
+def _write_in_thread(connection: sqlite3.Connection, writes: Sequence[Write], flags: _Flags) -> str:
+    """:meth:`Storage.write`'s transaction, in the connection's thread. Rolled back
+    when a statement fails or changes other than its ``rows``; left open when a table
+    opened or closed (the marker must be written before the COMMIT, on the loop's side)."""
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        for write in writes:
+            changed = changed_rows(connection, write.sql, write.parameters)
+            if write.rows is not None and changed != write.rows:
+                connection.execute("ROLLBACK")
+                return _STALE
+        if flags.status_changed:
+            return _OPEN
+        connection.execute("COMMIT")
+    except BaseException:
+        _rollback_if_open(connection)
+        raise
+    return _COMMITTED
+
+
+def _rollback_if_open(connection: sqlite3.Connection) -> None:
+    """ROLLBACK what is left open (in the connection's thread, after what was queued there)."""
+    if connection.in_transaction:
+        try:
+            connection.execute("ROLLBACK")
+        except Exception:
+            log.exception("ROLLBACK failed; closing nothing, the next BEGIN will tell")
 
 
 def _is_id(name: str) -> bool:
@@ -223,6 +334,11 @@ class Storage:
       stale write (``repos.update_table_at_version`` returns that as a bool).
       Transactions of one guild never interleave within a process; a failed one
       changes nothing.
+    - ``await write(guild_id, writes)``: a transaction of :class:`storage.db.Write`
+      statements in one call (on SQLite one trip to the connection's thread), False
+      when one's ``rows`` guard did not hold (rolled back); what a move saves.
+    - ``known_user_setting(guild_id, user_id, key)``: a player's setting from memory, or
+      ``settings_cache.UNKNOWN`` when it must be read (always, on PostgreSQL).
     - ``active_guilds()``, ``refresh_marker(guild_id)``, ``has_database(guild_id)``,
       ``probe(guild_id)``, ``close()``.
     - Failures of the database itself raise :class:`StorageError` subclasses whose
@@ -457,7 +573,7 @@ class Storage:
         try:
             await connection.executescript(
                 f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}; PRAGMA journal_mode=WAL;"
-                " PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
+                " PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
             )
             connection.row_factory = aiosqlite.Row
             if fresh or guild_id not in self._checked:
@@ -478,7 +594,7 @@ class Storage:
             raise
         self._reported = {r for r in self._reported if r[0] != guild_id}
         settings_cache.register(connection, str(path))
-        return _Slot(connection, flags)
+        return _Slot(connection, flags, str(path))
 
     async def _migrate(self, connection: aiosqlite.Connection) -> None:
         async with connection.execute("PRAGMA user_version") as cursor:
@@ -510,7 +626,7 @@ class Storage:
         slot = await self._slot(guild_id, create)
         try:
             try:
-                await asyncio.wait_for(slot.lock.acquire(), CONNECTION_WAIT_SECONDS)
+                await acquire_within(slot.lock, CONNECTION_WAIT_SECONDS, alone=slot.users == 1)
             except TimeoutError:
                 raise GuildDataBusy(f"guild {guild_id}: its connection stayed busy for {CONNECTION_WAIT_SECONDS} s") from None
             try:
@@ -519,6 +635,32 @@ class Storage:
                 slot.lock.release()
         finally:
             self._release(slot)
+
+    def _raise_failure(self, guild_id: int, error: BaseException) -> None:
+        """Raise the StorageError that ``error`` means, if it is about the file; else return."""
+        if isinstance(error, Exception):
+            failure = self._failure(guild_id, error)
+            if failure is not None:
+                raise failure from error
+
+    async def _commit(self, guild_id: int, slot: _Slot) -> None:
+        """COMMIT the slot's open transaction. A table opened or closed in it: mark
+        first, so a crash after the COMMIT can leave a stale marker but never an
+        unlisted table."""
+        if slot.flags.status_changed:
+            self._set_marker(guild_id, True)
+        await slot.connection.execute("COMMIT")
+
+    async def _unmark_if_idle(self, guild_id: int, slot: _Slot) -> None:
+        """After a COMMIT that opened or closed a table: drop the marker if none is left."""
+        if not slot.flags.status_changed:
+            return
+        slot.flags.status_changed = False
+        with suppress(Exception):
+            async with slot.connection.execute(_ANY_ACTIVE) as cursor:
+                (active,) = await cursor.fetchone()
+            if not active:
+                self._set_marker(guild_id, False)
 
     @asynccontextmanager
     async def transaction(self, guild_id: int) -> AsyncIterator[aiosqlite.Connection]:
@@ -534,25 +676,54 @@ class Storage:
                 raise (self._failure(guild_id, error) or error) from error
             try:
                 yield db
-                if slot.flags.status_changed:
-                    # A table opened or closed: mark first, so a crash after the COMMIT
-                    # can leave a stale marker but never an unlisted table.
-                    self._set_marker(guild_id, True)
-                await db.execute("COMMIT")
+                await self._commit(guild_id, slot)
             except BaseException as error:
                 await _rollback(db)
-                if isinstance(error, Exception):
-                    failure = self._failure(guild_id, error)
-                    if failure is not None:
-                        raise failure from error
+                self._raise_failure(guild_id, error)
                 raise
-            if slot.flags.status_changed:
-                slot.flags.status_changed = False
+            await self._unmark_if_idle(guild_id, slot)
+
+    async def write(self, guild_id: int, writes: Sequence[Write]) -> bool:
+        """Run ``writes`` (:class:`storage.db.Write`) in one transaction, in one trip
+        to the connection's thread: what a move saves, without a trip per statement
+        (issue 22). True when committed; False when a statement changed another number
+        of rows than its ``rows`` (a stale version): rolled back, nothing changed.
+        Failures as in :meth:`transaction` (a StorageError for the file's, the
+        statement's own error otherwise), always rolled back."""
+        writes = tuple(writes)
+        async with self._locked(guild_id) as slot:
+            db = slot.connection
+            slot.flags.status_changed = False
+            try:
+                outcome = await in_thread(db, _write_in_thread, writes, slot.flags)
+                if outcome == _OPEN:  # a table opened or closed: marked first, then committed
+                    await self._commit(guild_id, slot)
+            except BaseException as error:
+                # A failed statement was rolled back in the thread already. Queued after
+                # the write, this ends a transaction left open (a failed marker or
+                # COMMIT), and, for a caller cancelled during the trip, whatever the
+                # thread left open when it finished the write (it is not interrupted).
                 with suppress(Exception):
-                    async with db.execute("SELECT EXISTS (SELECT 1 FROM game_tables WHERE status IN ('lobby', 'playing'))") as cursor:
-                        (active,) = await cursor.fetchone()
-                    if not active:
-                        self._set_marker(guild_id, False)
+                    await in_thread(db, _rollback_if_open)
+                self._raise_failure(guild_id, error)
+                raise
+            if outcome == _STALE:
+                return False
+            await self._unmark_if_idle(guild_id, slot)
+            return True
+
+    def known_user_setting(self, guild_id: int, user_id: int, key: str) -> Any:
+        """A player's setting as :mod:`storage.settings_cache` keeps it (the value, or
+        ``settings_cache.UNSET``), with no trip to the connection and no wait for its
+        lock; ``settings_cache.UNKNOWN`` when it must be read (``repos.get_user_setting``
+        through :meth:`reading`). Only while the guild's connection is open, so what is
+        answered is what a read through it would answer (the settings are dropped
+        whenever a connection opens the file afresh)."""
+        slot = self._slots.get(guild_id)
+        if slot is None:
+            return settings_cache.UNKNOWN
+        self._slots.move_to_end(guild_id)  # used, as a read through it would be
+        return settings_cache.known(slot.file, user_id, key)
 
     @asynccontextmanager
     async def reading(self, guild_id: int, *, create: bool = True) -> AsyncIterator[aiosqlite.Connection]:
@@ -563,9 +734,7 @@ class Storage:
             try:
                 yield slot.connection
             except Exception as error:
-                failure = self._failure(guild_id, error)
-                if failure is not None:
-                    raise failure from error
+                self._raise_failure(guild_id, error)
                 raise
 
     async def probe(self, guild_id: int) -> None:

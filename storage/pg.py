@@ -42,13 +42,17 @@ from urllib.parse import parse_qs, unquote
 
 import asyncpg
 
+from storage import settings_cache
 from storage.db import (
     ConstraintViolation,
     GuildDataBusy,
     GuildDataReadOnly,
     StorageError,
     StorageUnavailable,
+    Write,
+    acquire_within,
     migrations,
+    run_writes,
 )
 
 log = logging.getLogger(__name__)
@@ -429,7 +433,7 @@ class PostgresStorage:
         users[0] += 1
         try:
             try:
-                await asyncio.wait_for(lock.acquire(), GUILD_WAIT_SECONDS)
+                await acquire_within(lock, GUILD_WAIT_SECONDS, alone=users[0] == 1)
             except TimeoutError:
                 raise GuildDataBusy(f"guild {guild_id}: another transaction held it for {GUILD_WAIT_SECONDS} s") from None
             try:
@@ -489,6 +493,22 @@ class PostgresStorage:
         async with self._session(guild_id, readonly=True) as db:
             yield db
 
+    async def write(self, guild_id: int, writes: Sequence[Write]) -> bool:
+        """Run ``writes`` in one transaction (see :meth:`storage.db.Storage.write`):
+        True when committed, False when one changed another number of rows than its
+        ``rows`` (rolled back)."""
+        try:
+            async with self.transaction(guild_id) as db:
+                if not await run_writes(db, writes):
+                    raise _Abandoned
+        except _Abandoned:
+            return False
+        return True
+
+    def known_user_setting(self, guild_id: int, user_id: int, key: str) -> Any:
+        """Never kept here: several processes may share the database, so it is always asked."""
+        return settings_cache.UNKNOWN
+
     async def probe(self, guild_id: int) -> None:
         async with self.reading(guild_id):
             pass
@@ -520,6 +540,10 @@ class PostgresStorage:
                 await asyncio.wait_for(pool.close(), 5)
             except Exception:  # a connection stuck in a query, or the server gone
                 pool.terminate()
+
+
+class _Abandoned(Exception):
+    """A write whose guard did not hold: its transaction is rolled back."""
 
 
 async def _keep_session(connection: asyncpg.Connection) -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Union
 import aiosqlite
 
 from storage import settings_cache
+from storage.db import Write, execute_count, run_writes
 
 if TYPE_CHECKING:
     from storage.pg import PgConnection
@@ -198,17 +199,7 @@ def _obligation(value: Any) -> list[Any]:
 
 
 async def _write(db: Connection, sql: str, parameters: Sequence[Any] = ()) -> None:
-    cursor = await db.execute(sql, parameters)
-    await cursor.close()
-
-
-async def execute_count(db: Connection, sql: str, parameters: Sequence[Any] = ()) -> int:
-    """Run one INSERT/UPDATE/DELETE and return how many rows it changed (both backends)."""
-    cursor = await db.execute(sql, parameters)
-    try:
-        return cursor.rowcount
-    finally:
-        await cursor.close()
+    await execute_count(db, sql, parameters)
 
 
 def dialect(db: Connection) -> str:
@@ -317,17 +308,21 @@ async def update_table(db: Connection, table_id: int, *, now: float, **columns: 
     await _write(db, f"UPDATE game_tables SET {assignments}, updated_at = ? WHERE id = ?", (*values, now, table_id))
 
 
-async def update_table_at_version(db: Connection, table_id: int, expected_version: int, *, now: float, **columns: Any) -> bool:
+def table_update_at_version(table_id: int, expected_version: int, *, now: float, **columns: Any) -> Write:
     """``update_table`` only if the row is still at ``expected_version``: the
-    cross-process table lock (issue 13). False means another process moved first."""
+    cross-process table lock (issue 13), as a :class:`Write` that changes one row or
+    abandons the transaction (another process moved first)."""
     assignments, values = _set_clause(columns)
-    cursor = await db.execute(
+    return Write(
         f"UPDATE game_tables SET {assignments}, updated_at = ? WHERE id = ? AND version = ?",
-        (*values, now, table_id, expected_version),
+        (*values, now, table_id, expected_version), rows=1,
     )
-    changed = cursor.rowcount
-    await cursor.close()
-    return changed == 1
+
+
+async def update_table_at_version(db: Connection, table_id: int, expected_version: int, *, now: float, **columns: Any) -> bool:
+    """:func:`table_update_at_version` in an open transaction. False means another
+    process moved first."""
+    return await run_writes(db, [table_update_at_version(table_id, expected_version, now=now, **columns)])
 
 
 async def table_version(db: Connection, table_id: int) -> tuple[int, str] | None:
@@ -337,13 +332,18 @@ async def table_version(db: Connection, table_id: int) -> tuple[int, str] | None
     return (row[0], row[1]) if row else None
 
 
-async def append_action(
-    db: Connection, table_id: int, seq: int, user_id: int, code: str, source: str, now: float
-) -> None:
-    await _write(db,
+def action_insert(table_id: int, seq: int, user_id: int, code: str, source: str, now: float) -> Write:
+    """One action of a table's log, as a :class:`Write`."""
+    return Write(
         "INSERT INTO actions (table_id, seq, user_id, code, source, at) VALUES (?, ?, ?, ?, ?, ?)",
         (table_id, seq, user_id, code, source, now),
     )
+
+
+async def append_action(
+    db: Connection, table_id: int, seq: int, user_id: int, code: str, source: str, now: float
+) -> None:
+    await run_writes(db, [action_insert(table_id, seq, user_id, code, source, now)])
 
 
 async def actions_for(db: Connection, table_id: int) -> list[tuple[int, str, str]]:

@@ -145,17 +145,24 @@ class Moves:
         # publish that follows needs no second transaction of its own (issue 22).
         record.turn_players = computer.humans(sorted(current))
         try:
-            async with self.storage.transaction(table.guild_id) as db:
-                # The table lock across processes: only the version this move was applied to.
-                if not await repos.update_table_at_version(
-                    db, table.id, start_version, now=now, status=record.status, state=record.state, version=record.version,
+            # The table lock across processes: only the version this move was applied to.
+            writes = [
+                repos.table_update_at_version(
+                    table.id, start_version, now=now, status=record.status, state=record.state, version=record.version,
                     deadline=record.deadline, strikes=record.strikes, recent=record.recent, obligations=record.obligations,
                     turn_players=record.turn_players,
-                ):
+                ),
+                *(repos.action_insert(table.id, start_version + offset, user, action.code(), source, now)
+                  for offset, (user, action) in enumerate(moves, start=1)),
+            ]
+            if not over:
+                # One transaction in one call (on SQLite one trip to the database's thread; issue 22).
+                if not await self.storage.write(table.guild_id, writes):
                     raise Stale()
-                for offset, (user, action) in enumerate(moves, start=1):
-                    await repos.append_action(db, table.id, start_version + offset, user, action.code(), source, now)
-                if over:
+            else:  # the results and ratings are read and written with it
+                async with self.storage.transaction(table.guild_id) as db:
+                    if not await repos.run_writes(db, writes):
+                        raise Stale()
                     await repos.record_results(db, table.id, table.spec.key, state.placements(), now)
                     rating_moves = await ratings.record_game(db, table.spec.key, table.id, state.placements(), now)
                     await repos.set_carryover(db, record.channel_id, table.spec.key, state.carry_out(), now)

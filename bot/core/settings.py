@@ -3,9 +3,11 @@ house rules, hands in DMs, the board layout, card pictures, threads."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.core.games import GameSpec
 from storage import StorageBackend
-from storage import repos
+from storage import repos, settings_cache
 from storage.db import GuildDataMissing
 
 DEFAULT_TURN_SECONDS = 120
@@ -32,9 +34,22 @@ class GuildSettings:
             chosen[rule.key] = value if value in rule.choices else rule.default
         return chosen
 
+    async def user_setting(self, guild_id: int, user_id: int, key: str, default: Any = None) -> Any:
+        """A player's own setting (``/settings hands``, ``pictures-mine``): from memory
+        when the storage keeps it (asked per move and per hand: no trip to the database
+        then), else read."""
+        known = self.storage.known_user_setting(guild_id, user_id, key)
+        if known is settings_cache.UNKNOWN:
+            async with self.storage.reading(guild_id) as db:
+                return await repos.get_user_setting(db, user_id, key, default)
+        return default if known is settings_cache.UNSET else known
+
     async def hands_in_dm(self, guild_id: int, user_id: int) -> bool:
-        async with self.storage.reading(guild_id) as db:
-            return await repos.get_user_setting(db, user_id, "hands", "here") == "dm"
+        return await self.user_setting(guild_id, user_id, "hands", "here") == "dm"
+
+    async def pictures_mine(self, guild_id: int, user_id: int) -> bool:
+        """The player's own choice: card pictures in their hand (the default), or text only."""
+        return await self.user_setting(guild_id, user_id, "pictures", "on") != "off"
 
     async def board_layout(self, guild_id: int) -> str:
         """Per server: the board in Components V2 ("v2", the default) or as an embed ("classic")."""

@@ -136,24 +136,19 @@ async def test_simultaneous_conflicting_moves_in_both_processes_apply_once(simco
     clicked = a_card(table, dm_player)
     rival = a_card(table, dm_player, other_than=clicked)
 
-    original = other.storage.transaction
+    original = other.storage.write
     raced = []
 
-    def transaction(guild_id):
+    async def write(guild_id, writes):
+        # Process 0 saves its move (one ``storage.write``): process 1 commits its move for this same turn first.
         if not raced:
             raced.append(True)
+            await owner.play_as(table, dm_player.id, table.spec.game.parse_action(rival), source="player")
+        return await original(guild_id, writes)
 
-            async def rival_first():
-                # Process 1 commits its move for this same turn first.
-                await owner.play_as(table, dm_player.id, table.spec.game.parse_action(rival), source="player")
-                return original(guild_id)
-
-            return _Deferred(rival_first())
-        return original(guild_id)
-
-    other.storage.transaction = transaction
+    other.storage.write = write
     result = await dm_player.user.select(dms(dm_player)[-1], [clicked])
-    other.storage.transaction = original
+    other.storage.write = original
     assert raced
     assert "turn, not yours, so nothing was played" in head(result.response)  # the rival played their move: the turn passed
     log = await logged(owner, guild.id, table.id)
@@ -164,21 +159,6 @@ async def test_simultaneous_conflicting_moves_in_both_processes_apply_once(simco
     assert theirs is None or theirs.record.version == version + 1
     # The clicked card is still in the player's hand (the stale click played nothing).
     assert clicked in [a.code() for a in table.state.legal_actions(dm_player.id) if a.kind == "play"] or mover(table, members) is not dm_player
-
-
-class _Deferred:
-    """An async context manager whose inner manager is made by a coroutine first."""
-
-    def __init__(self, make):
-        self._make = make
-        self._inner = None
-
-    async def __aenter__(self):
-        self._inner = await self._make
-        return await self._inner.__aenter__()
-
-    async def __aexit__(self, *exc):
-        return await self._inner.__aexit__(*exc)
 
 
 async def test_killed_owner_is_taken_over_and_its_timer_fires(simcord_env, data_dir):
