@@ -743,10 +743,10 @@ class Publisher:
             await self._close_live_hands(table, actor)
             self.forget_table(table)
         if (record.message_id, json.dumps(record.publish, sort_keys=True), list(record.turn_players)) != before:
-            async with self.manager.storage.transaction(table.guild_id) as db:
-                await repos.update_table(db, table.id, now=now_ts(), message_id=record.message_id,
-                                         message_posted_at=record.message_posted_at, publish=record.publish,
-                                         turn_players=list(people))
+            # One trip to the database's thread (storage.write), as a move's own save.
+            await self.manager.storage.write(table.guild_id, [repos.table_update(
+                table.id, now=now_ts(), message_id=record.message_id, message_posted_at=record.message_posted_at,
+                publish=record.publish, turn_players=list(people))])
 
     async def _close_live_hands(self, table: Table, actor: int | None) -> None:
         """At the end, every hand the bot can still edit is shown once more, without

@@ -303,9 +303,14 @@ def _set_clause(columns: dict[str, Any]) -> tuple[str, list[Any]]:
     return ", ".join(f"{n} = ?" for n in names), values
 
 
-async def update_table(db: Connection, table_id: int, *, now: float, **columns: Any) -> None:
+def table_update(table_id: int, *, now: float, **columns: Any) -> Write:
+    """``update_table`` as a :class:`Write` (for ``storage.write``: one trip on SQLite)."""
     assignments, values = _set_clause(columns)
-    await _write(db, f"UPDATE game_tables SET {assignments}, updated_at = ? WHERE id = ?", (*values, now, table_id))
+    return Write(f"UPDATE game_tables SET {assignments}, updated_at = ? WHERE id = ?", (*values, now, table_id))
+
+
+async def update_table(db: Connection, table_id: int, *, now: float, **columns: Any) -> None:
+    await run_writes(db, [table_update(table_id, now=now, **columns)])
 
 
 def table_update_at_version(table_id: int, expected_version: int, *, now: float, **columns: Any) -> Write:
