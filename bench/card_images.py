@@ -76,7 +76,8 @@ SCENES = {"table": table, "hand26": hand26, "onion7": onion7, "pile52": pile52}
 
 def clear_caches() -> None:
     for fn in (cardart._face, cardart.card_back, cardart._font, cardart._text_mask, cardart_pips.pip_mask,
-               cardart_pips.rounded_mask, cardart._rendered, cardart._text_width, cardart._fit, cardart._clean):
+               cardart_pips.rounded_mask, cardart._rendered, cardart._bbox, cardart._text_width, cardart._fit, cardart._clean,
+               cardart._plan_cards, cardart._check_codes, cardart._grid, cardart._columns):
         fn.cache_clear()
 
 
@@ -88,16 +89,16 @@ def pct(values: list[float], q: float) -> float:
 def run(scene, n: int, seed: int, cold: bool, warmed: bool = False) -> dict:
     rng = random.Random(seed)
     times, encode, sizes, dims = [], [], [], set()
-    original = cardart._png
+    original = cardart._png_framed
     spent = [0.0]
 
-    def timed_encode(img):
+    def timed_encode(framed, palette):
         t = time.perf_counter()
-        data = original(img)
+        data = original(framed, palette)
         spent[0] += time.perf_counter() - t
         return data
 
-    cardart._png = timed_encode
+    cardart._png_framed = timed_encode
     try:
         for _ in range(n):
             rows, title = scene(rng)
@@ -117,7 +118,7 @@ def run(scene, n: int, seed: int, cold: bool, warmed: bool = False) -> dict:
             sizes.append(len(data))
             dims.add((int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")))
     finally:
-        cardart._png = original
+        cardart._png_framed = original
     return {"times": times, "encode": encode, "sizes": sizes, "dims": dims}
 
 

@@ -175,6 +175,7 @@ def _text_width(font, text: str) -> int:
     return int(right - left)
 
 
+@lru_cache(maxsize=8192)
 def _bbox(font, text: str, anchor: str) -> tuple[int, int, int, int]:
     """``font.getbbox(text, anchor=anchor)``, from the pieces the text is drawn with
     (their masks span exactly that box: tested)."""
@@ -429,6 +430,14 @@ def _backs_width(n: int, step: int) -> int:
 
 
 def _plan(row: CardRow, inner: int) -> _RowPlan:
+    return _plan_cards(row.cards, row.face_down, inner)
+
+
+@lru_cache(maxsize=4096)
+def _plan_cards(cards: tuple[str, ...], face_down: int, inner: int) -> _RowPlan:
+    """A row's plan depends on its cards, its backs and the width only (not its label
+    or deck): kept, as a move changes one or two rows of a picture."""
+    row = CardRow("", cards, face_down)
     n = len(row.cards)
     backs = _backs_width(row.face_down, _back_step(row))
     sep = 2 * CARD_GAP if n and backs else 0
@@ -504,6 +513,12 @@ def _palette() -> Image.Image:
     return pal
 
 
+@lru_cache(maxsize=1)
+def _palette_bytes() -> bytes:
+    """The PNG palette (PLTE) of a picture mapped onto :func:`_palette`."""
+    return bytes(Image.new("RGB", (1, 1), BG).quantize(palette=_palette(), dither=Image.Dither.NONE).getpalette("RGB"))
+
+
 def _tint(ink: tuple[int, ...]) -> tuple[int, ...]:
     """The pale panel behind a court card's letter."""
     return tuple(round(c * 0.14 + 255 * 0.86) for c in ink)
@@ -566,11 +581,22 @@ def _png(img: Image.Image) -> bytes:
     as Pillow's own PNG writer (tested); the bytes depend only on the image."""
     if img.mode != "P":
         raise ValueError(f"_png writes palette images, not {img.mode!r} ones")
-    width, height = img.size
-    # Filter type 0 (none: what palette images compress best with) on every row: a
-    # column of zeros before the pixels.
-    framed = Image.new("P", (width + 1, height), 0)
+    return _png_framed(_framed(img), bytes(img.getpalette("RGB")))
+
+
+def _framed(img: Image.Image) -> Image.Image:
+    """The image one column wider, its pixels from the second column on and zeros in the
+    first: its bytes are PNG's filtered rows (filter type 0, none: what palette images
+    compress best with, before each row). Pictures are composed on such a canvas
+    directly (:func:`_background_palette`), so nothing is copied to frame them."""
+    framed = Image.new("P", (img.width + 1, img.height), 0)
     framed.paste(img, (1, 0))
+    return framed
+
+
+def _png_framed(framed: Image.Image, palette: bytes) -> bytes:
+    """:func:`_png` of the picture in ``framed`` (see :func:`_framed`), with this palette."""
+    width, height = framed.width - 1, framed.height
     filtered = framed.tobytes()
     parts = [_ZLIB_HEADER]
     adler = 1  # of no data
@@ -583,22 +609,25 @@ def _png(img: Image.Image) -> bytes:
     return b"".join((
         _PNG_SIGNATURE,
         _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
-        _chunk(b"PLTE", bytes(img.getpalette("RGB"))),
+        _chunk(b"PLTE", palette),
         _chunk(b"IDAT", b"".join(parts)),
         _chunk(b"IEND", b""),
     ))
 
 
-def _grid(sizes: list[tuple[int, int]], columns: int, head: int) -> tuple[list[int], list[int], int, int]:
-    """Column widths, line heights and picture size for blocks laid out in reading order."""
-    widths = [max(w for w, _ in sizes[c::columns]) for c in range(columns)]
-    heights = [max(h for _, h in sizes[i:i + columns]) for i in range(0, len(sizes), columns)]
+@lru_cache(maxsize=4096)
+def _grid(sizes: tuple[tuple[int, int], ...], columns: int, head: int) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """Column widths, line heights and picture size for blocks laid out in reading order
+    (kept: a move changes few rows' sizes, often none)."""
+    widths = tuple(max(w for w, _ in sizes[c::columns]) for c in range(columns))
+    heights = tuple(max(h for _, h in sizes[i:i + columns]) for i in range(0, len(sizes), columns))
     width = 2 * MARGIN + sum(widths) + COLUMN_GAP * (columns - 1)
     height = 2 * MARGIN + head + sum(heights) + ROW_GAP * (len(heights) - 1)
     return widths, heights, width, height
 
 
-def _columns(sizes: list[tuple[int, int]], head: int, max_width: int) -> int:
+@lru_cache(maxsize=4096)
+def _columns(sizes: tuple[tuple[int, int], ...], head: int, max_width: int) -> int:
     """How many columns show the picture largest in Discord's inline box (ties: fewer)."""
     best, best_scale = 1, 0.0
     for columns in range(1, len(sizes) + 1):
@@ -639,23 +668,30 @@ class _Layout:
                 MARGIN + self.head + sum(self.heights[:line]) + ROW_GAP * line)
 
 
+@lru_cache(maxsize=4096)
+def _check_codes(cards: tuple[str, ...], deck: str) -> None:
+    """Raise ValueError for the first bad code (rows of valid codes are remembered: a
+    refused row raises each time)."""
+    for code in cards:
+        parse_code(code, deck)
+
+
 def _layout(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> _Layout:
     max_width = max(CARD_W + 2 * MARGIN + MIN_STEP, min(max_width, HARD_MAX_WIDTH))
     rows = tuple(rows)
     for row in rows:
         if row.face_down < 0:
             raise ValueError(f"Row {row.label!r} has {row.face_down} face-down cards: a count cannot be negative.")
-        for code in row.cards:
-            parse_code(code, row.deck)
+        _check_codes(row.cards, row.deck)
     row_width = min(max_width, ROW_WIDTH) - 2 * MARGIN
     plans = tuple(_plan(row, row_width) for row in rows)
     label_font = _font(LABEL_SIZE, 600)
     title_font = _font(TITLE_SIZE, 700)
     # An empty picture is one line of text, "No cards.", where the rows would be.
-    sizes = [
+    sizes = tuple(
         (max(plan.width, min(_text_width(label_font, _clean(row.label)), row_width)), plan.height)
         for row, plan in zip(rows, plans)
-    ] or [(_text_width(label_font, "No cards."), LABEL_H)]
+    ) or ((_text_width(label_font, "No cards."), LABEL_H),)
     head = TITLE_H if title else 0
     if columns is None:
         columns = _columns(sizes, head, max_width)
@@ -684,11 +720,12 @@ def _background(layout: _Layout, title: str) -> Image.Image:
 def _background_palette(layout: _Layout, title: str) -> Image.Image:
     """:func:`_background` mapped onto the palette, kept by what it shows (its size, its
     title, whether it has rows): mapping a whole picture of felt cost as much as the rest
-    of a picture drawn from cached rows. A copy, for the rows to be pasted on."""
+    of a picture drawn from cached rows. A copy, for the rows to be pasted on, framed
+    (:func:`_framed`: the picture starts at x = 1)."""
     key = ("background", _drawn_with(), layout.width, layout.height, title, not layout.rows)
     img = _PATCHES.get(key)
     if img is None:
-        img = _background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE)
+        img = _framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
         _PATCHES.put(key, img, img.width * img.height)
     return img.copy()
 
@@ -710,7 +747,8 @@ def render_image(
 
 @_serialised
 def _render_palette(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> Image.Image:
-    """:func:`render_image` mapped onto the palette, composed from cached parts: each
+    """:func:`render_image` mapped onto the palette and framed for the PNG writer
+    (:func:`_framed`), composed from cached parts: each
     row's label and its cards are drawn on their own patches of felt and mapped once
     (:func:`_label_patch`, :func:`_cards_patch`: a move that changes only a label, a
     count or whose turn it is, draws no card); the mapping is per pixel (no dithering)
@@ -718,14 +756,15 @@ def _render_palette(rows: Sequence[CardRow], title: str, max_width: int, columns
     the whole one mapped at once (tested)."""
     layout = _layout(rows, title, max_width, columns)
     if not _rows_keep_to_their_patches(layout, title):
-        return render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE)
+        return _framed(render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE))
     img = _background_palette(layout, title)
     label_font = _font(LABEL_SIZE, 600)
     for i, row in enumerate(layout.rows):
         x, y = layout.origin(i)
+        x += 1 - PATCH_BLEED  # the canvas is framed
         width = layout.patch_width(i)
-        img.paste(_label_patch(_fit(label_font, row.label, width), width), (x - PATCH_BLEED, y))
-        img.paste(_cards_patch(row, layout.row_width), (x - PATCH_BLEED, y + LABEL_H))
+        img.paste(_label_patch(_fit(label_font, row.label, width), width), (x, y))
+        img.paste(_cards_patch(row, layout.row_width), (x, y + LABEL_H))
     return img
 
 
@@ -828,7 +867,7 @@ def render_rows(
     key = (_drawn_with(), tuple(rows), title, max_width, columns)
     png = _PNG_CACHE.get(key)
     if png is None:
-        png = _png(_render_palette(rows, title, max_width, columns))
+        png = _png_framed(_render_palette(rows, title, max_width, columns), _palette_bytes())
         _PNG_CACHE.put(key, png, len(png))
     return png
 

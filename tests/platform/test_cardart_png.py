@@ -42,7 +42,8 @@ def clear_picture_caches() -> None:
     cardart._PNG_CACHE.clear()
     cardart._PATCHES.clear()
     cardart._BANDS.clear()
-    for fn in (cardart._rendered, cardart._text_width, cardart._fit, cardart._clean):
+    for fn in (cardart._rendered, cardart._bbox, cardart._text_width, cardart._fit, cardart._clean, cardart._plan_cards,
+               cardart._check_codes, cardart._grid, cardart._columns):
         fn.cache_clear()
 
 
