@@ -560,19 +560,24 @@ def _adler32_combine(first: int, second: int, second_length: int) -> int:
     return (sum1 % _ADLER_BASE) | ((sum2 % _ADLER_BASE) << 16)
 
 
-def _band(filtered: bytes) -> tuple[bytes, int, int]:
+def _deflated(filtered: bytes, key: Any) -> tuple[bytes, int, int]:
     """One band of PNG's filtered data (rows, each after its filter byte), deflated on
     its own and ended with a full flush, so bands simply follow one another in the zlib
-    stream; with the data's Adler-32 and length. Kept by the band's bytes: a move
-    recompresses only the bands it changed, and a band's output never depends on what
-    was cached."""
-    band = _BANDS.get(filtered)
-    if band is None:
-        packer = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
-        deflated = packer.compress(filtered) + packer.flush(zlib.Z_FULL_FLUSH)
-        band = (deflated, zlib.adler32(filtered), len(filtered))
-        _BANDS.put(filtered, band, len(filtered) + len(deflated) + 200)
+    stream; with the data's Adler-32 and length. Kept under ``key``, which stands for
+    exactly these bytes (the bytes themselves, or what they show: :func:`_composed`):
+    a move recompresses only the bands it changed, and a band's output never depends
+    on what was cached."""
+    packer = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
+    deflated = packer.compress(filtered) + packer.flush(zlib.Z_FULL_FLUSH)
+    band = (deflated, zlib.adler32(filtered), len(filtered))
+    _BANDS.put(key, band, (len(filtered) if key is filtered else 300) + len(deflated) + 200)
     return band
+
+
+def _band(filtered: bytes) -> tuple[bytes, int, int]:
+    """:func:`_deflated` of a band, kept by its bytes."""
+    band = _BANDS.get(filtered)
+    return band if band is not None else _deflated(filtered, filtered)
 
 
 def _png(img: Image.Image) -> bytes:
@@ -596,13 +601,16 @@ def _framed(img: Image.Image) -> Image.Image:
 
 def _png_framed(framed: Image.Image, palette: bytes) -> bytes:
     """:func:`_png` of the picture in ``framed`` (see :func:`_framed`), with this palette."""
-    width, height = framed.width - 1, framed.height
     filtered = framed.tobytes()
+    step = framed.width * BAND_ROWS
+    return _png_file(framed.width - 1, framed.height, palette, [_band(filtered[at:at + step]) for at in range(0, len(filtered), step)])
+
+
+def _png_file(width: int, height: int, palette: bytes, bands: Sequence[tuple[bytes, int, int]]) -> bytes:
+    """The PNG file of a picture from its bands (:func:`_deflated`), top to bottom."""
     parts = [_ZLIB_HEADER]
     adler = 1  # of no data
-    step = (width + 1) * BAND_ROWS
-    for at in range(0, len(filtered), step):
-        deflated, band_adler, length = _band(filtered[at:at + step])
+    for deflated, band_adler, length in bands:
         parts.append(deflated)
         adler = _adler32_combine(adler, band_adler, length)
     parts += [_FINAL_BLOCK, struct.pack(">I", adler)]
@@ -745,27 +753,68 @@ def render_image(
     return img
 
 
+def _composed_png(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> bytes:
+    """:func:`render_rows`'s drawing: the bands it needs composed (under the lock), then
+    compressed and written out (not under it: zlib lets another thread draw meanwhile)."""
+    width, height, bands, pending = _composed(rows, title, max_width, columns)
+    for index, key, filtered in pending:
+        bands[index] = _deflated(filtered, key)
+    return _png_file(width, height, _palette_bytes(), bands)
+
+
 @_serialised
-def _render_palette(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> Image.Image:
-    """:func:`render_image` mapped onto the palette and framed for the PNG writer
-    (:func:`_framed`), composed from cached parts: each
+def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> tuple[int, int, list, list]:
+    """:func:`render_image` mapped onto the palette, as bands of PNG's filtered rows: the
+    picture's width and height, each band's kept compression (None where it is not
+    kept), and ``(index, key, bytes)`` of each band to compress.
+
+    A picture is composed from cached parts on a framed canvas (:func:`_framed`): each
     row's label and its cards are drawn on their own patches of felt and mapped once
     (:func:`_label_patch`, :func:`_cards_patch`: a move that changes only a label, a
     count or whose turn it is, draws no card); the mapping is per pixel (no dithering)
     and patches never overlap, so the composed picture is the same, pixel for pixel, as
-    the whole one mapped at once (tested)."""
+    the whole one mapped at once (tested). A band is kept by what it shows: the felt
+    (and the title, if it reaches that far) and the patches in it with their offsets,
+    each patch standing for its pixels by its own key. So a band is found without
+    looking at its pixels, a picture whose bands are all kept is not composed at all,
+    and a kept band costs a few hundred bytes, not its pixels (20 KB)."""
     layout = _layout(rows, title, max_width, columns)
     if not _rows_keep_to_their_patches(layout, title):
-        return _framed(render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE))
-    img = _background_palette(layout, title)
+        framed = _framed(render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE))
+        filtered, step = framed.tobytes(), framed.width * BAND_ROWS
+        return layout.width, layout.height, [_band(filtered[at:at + step]) for at in range(0, len(filtered), step)], []
     label_font = _font(LABEL_SIZE, 600)
+    patches = []  # (what it shows, how to draw it, x and y on the canvas, height)
     for i, row in enumerate(layout.rows):
         x, y = layout.origin(i)
         x += 1 - PATCH_BLEED  # the canvas is framed
         width = layout.patch_width(i)
-        img.paste(_label_patch(_fit(label_font, row.label, width), width), (x, y))
-        img.paste(_cards_patch(row, layout.row_width), (x, y + LABEL_H))
-    return img
+        text = _fit(label_font, row.label, width)
+        # A label's patch is its text on felt, wider as its row's cards are: its text,
+        # which stays inside the patch (see _rows_keep_to_their_patches), shows on the
+        # felt around it whatever that width.
+        patches.append((("label", text), functools.partial(_label_patch, text, width), x, y, LABEL_H))
+        patches.append((_cards_key(row, layout.row_width), functools.partial(_cards_patch, row, layout.row_width),
+                        x, y + LABEL_H, layout.plans[i].height - LABEL_H))
+    drawn_with, framed_width = _drawn_with(), layout.width + 1
+    bands, pending = [], []
+    for top in range(0, layout.height, BAND_ROWS):
+        bottom = min(top + BAND_ROWS, layout.height)
+        # The background's rows here: felt, unless the title (or "No cards.") is in them.
+        felt = None if layout.rows and top >= MARGIN + layout.head else (title, top)
+        key = ("band", drawn_with, framed_width, bottom - top, felt,
+               tuple((patch, x, y - top) for patch, _, x, y, height in patches if y < bottom and y + height > top))
+        band = _BANDS.get(key)
+        if band is None:
+            pending.append((len(bands), key, (top, bottom)))
+        bands.append(band)
+    if pending:
+        img = _background_palette(layout, title)
+        for _, draw, x, y, _ in patches:
+            img.paste(draw(), (x, y))
+        filtered = img.tobytes()
+        pending = [(index, key, filtered[top * framed_width:bottom * framed_width]) for index, key, (top, bottom) in pending]
+    return layout.width, layout.height, bands, pending
 
 
 def _rows_keep_to_their_patches(layout: _Layout, title: str) -> bool:
@@ -813,10 +862,14 @@ def _label_patch(text: str, width: int) -> Image.Image:
     return patch
 
 
+def _cards_key(row: CardRow, row_width: int) -> tuple:
+    return ("cards", _drawn_with(), row.cards, row.face_down, row.deck, row_width)
+
+
 def _cards_patch(row: CardRow, row_width: int) -> Image.Image:
     """A row's cards, under its label, on a patch of felt as wide as they are, mapped
     (kept by the cards alone: the label, and the column's width, may change)."""
-    key = ("cards", _drawn_with(), row.cards, row.face_down, row.deck, row_width)
+    key = _cards_key(row, row_width)
     patch = _PATCHES.get(key)
     if patch is None:
         plan = _plan(row, row_width)
@@ -867,7 +920,7 @@ def render_rows(
     key = (_drawn_with(), tuple(rows), title, max_width, columns)
     png = _PNG_CACHE.get(key)
     if png is None:
-        png = _png_framed(_render_palette(rows, title, max_width, columns), _palette_bytes())
+        png = _composed_png(rows, title, max_width, columns)
         _PNG_CACHE.put(key, png, len(png))
     return png
 
@@ -919,8 +972,10 @@ class _Cache:
 _PNG_CACHE = _Cache(32 * 2**20)
 #: Rows mapped onto the palette (a byte a pixel, 20-150 KB each), and backgrounds.
 _PATCHES = _Cache(64 * 2**20)
-#: Bands of pictures' rows, compressed (:func:`_band`): the pixels (the key) and the
-#: deflated bytes, 2-20 KB a band.
+#: Bands of pictures' rows, compressed (:func:`_deflated`), 0.1-5 KB each: kept by what
+#: they show (:func:`_composed`: tens of thousands of bands, the last pictures of every
+#: place of a few hundred tables), or by their pixels (20 KB more each) for a picture
+#: drawn whole.
 _BANDS = _Cache(24 * 2**20)
 
 
