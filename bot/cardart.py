@@ -726,16 +726,38 @@ def _background(layout: _Layout, title: str) -> Image.Image:
 
 
 def _background_palette(layout: _Layout, title: str) -> Image.Image:
-    """:func:`_background` mapped onto the palette, kept by what it shows (its size, its
-    title, whether it has rows): mapping a whole picture of felt cost as much as the rest
-    of a picture drawn from cached rows. A copy, for the rows to be pasted on, framed
-    (:func:`_framed`: the picture starts at x = 1)."""
-    key = ("background", _drawn_with(), layout.width, layout.height, title, not layout.rows)
-    img = _PATCHES.get(key)
-    if img is None:
-        img = _framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
-        _PATCHES.put(key, img, img.width * img.height)
-    return img.copy()
+    """:func:`_background` mapped onto the palette and framed (:func:`_framed`: the
+    picture starts at x = 1), for the rows to be pasted on: felt, and the title's text
+    drawn on felt and mapped once (mapping a whole picture of felt cost as much as the
+    rest of a picture drawn from cached rows). The mapping is per pixel, so the same
+    pixels as the whole background mapped (tested)."""
+    if not layout.rows:  # "No cards.": rare, drawn whole
+        return _framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
+    img = Image.new("P", (layout.width + 1, layout.height), _felt_index())
+    img.paste(0, (0, 0, 1, layout.height))  # the rows' filter bytes
+    if title:
+        title_font = _font(TITLE_SIZE, 700)
+        text = _fit(title_font, title, layout.width - 2 * MARGIN)
+        if text:
+            tile, left, top = _text_tile(text)
+            img.paste(tile, (1 + MARGIN + left, MARGIN + 26 + top))
+    return img
+
+
+def _text_tile(text: str) -> tuple[Image.Image, int, int]:
+    """A title's text on felt, as small as its ink, mapped, with the ink box's offset
+    from the text's origin (left, baseline): kept."""
+    key = ("title", _drawn_with(), text)
+    kept = _PATCHES.get(key)
+    if kept is None:
+        font = _font(TITLE_SIZE, 700)
+        left, top, right, bottom = _bbox(font, text, "ls")
+        rgb = Image.new("RGB", (max(1, right - left), max(1, bottom - top)), BG)
+        _draw_text(ImageDraw.Draw(rgb), (-left, -top), text, font, LABEL_INK, "ls")
+        tile = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
+        kept = (tile, left, top)
+        _PATCHES.put(key, kept, tile.width * tile.height)
+    return kept
 
 
 @_serialised
@@ -873,11 +895,60 @@ def _cards_patch(row: CardRow, row_width: int) -> Image.Image:
     patch = _PATCHES.get(key)
     if patch is None:
         plan = _plan(row, row_width)
-        rgb = Image.new("RGB", (PATCH_BLEED + plan.width, plan.height - LABEL_H), BG)
-        _draw_cards(rgb, ImageDraw.Draw(rgb), row, plan, PATCH_BLEED, 0)
-        patch = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
+        patch = _tiled_cards(row, plan)
+        if patch is None:
+            rgb = Image.new("RGB", (PATCH_BLEED + plan.width, plan.height - LABEL_H), BG)
+            _draw_cards(rgb, ImageDraw.Draw(rgb), row, plan, PATCH_BLEED, 0)
+            patch = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
         _PATCHES.put(key, patch, patch.width * patch.height)
     return patch
+
+
+def _tiled_cards(row: CardRow, plan: _RowPlan) -> Image.Image | None:
+    """:func:`_cards_patch` for one line of cards that do not overlap (most rows: a
+    pile, a seat, a short hand), from each card's face and the group of backs already
+    drawn on felt and mapped: what :func:`_draw_cards` draws there is each of them on
+    felt, and the mapping is per pixel, so the same pixels (tested) without drawing or
+    mapping anything. None for other rows (overlapped, wrapped, or an empty place)."""
+    if len(plan.lines) != 1:
+        return None
+    (line,) = plan.lines
+    if not (line or plan.backs) or (len(line) > 1 and plan.step < CARD_W):
+        return None
+    patch = Image.new("P", (PATCH_BLEED + plan.width, CARD_H), _felt_index())
+    x = PATCH_BLEED
+    for j, code in enumerate(line):
+        patch.paste(_mapped_tile(("face", code, row.deck)), (x + j * plan.step, 0))
+    if plan.backs:
+        if line:
+            x += CARD_W + plan.step * (len(line) - 1) + 2 * CARD_GAP
+        patch.paste(_mapped_tile(("backs", plan.backs, _back_step(row))), (x, 0))
+    return patch
+
+
+def _mapped_tile(what: tuple) -> Image.Image:
+    """A card's face (``("face", code, deck)``) or a group of backs (``("backs", n,
+    step)``) drawn on felt from its top left corner and mapped, kept."""
+    key = ("tile", _drawn_with(), what)
+    tile = _PATCHES.get(key)
+    if tile is None:
+        if what[0] == "face":
+            rgb = Image.new("RGB", (CARD_W, CARD_H), BG)
+            face = card_face(what[1], what[2])
+            rgb.paste(face, (0, 0), face)
+        else:
+            _, n, step = what
+            rgb = Image.new("RGB", (_backs_width(n, step), CARD_H), BG)
+            _draw_backs(rgb, ImageDraw.Draw(rgb), n, step, 0, 0)
+        tile = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
+        _PATCHES.put(key, tile, tile.width * tile.height)
+    return tile
+
+
+@lru_cache(maxsize=1)
+def _felt_index() -> int:
+    """The felt's colour on the palette."""
+    return Image.new("RGB", (1, 1), BG).quantize(palette=_palette(), dither=Image.Dither.NONE).getpixel((0, 0))
 
 
 def _draw_row(img, draw, row: CardRow, plan: _RowPlan, x0: int, y: int, width: int, label_font) -> None:

@@ -201,3 +201,30 @@ def test_a_label_that_changes_draws_no_card():
     for k in before:
         added.remove(k)
     assert added == ["label", "label"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(FRENCH), max_size=12, unique=True), st.integers(0, 60), st.sampled_from(["french", "onion"]),
+       st.sampled_from([300, 500, 692]))
+def test_a_row_of_cards_from_kept_tiles_is_the_row_drawn_and_mapped(cards, face_down, deck, row_width):
+    """A line of cards that do not overlap is pasted from each face and the group of
+    backs, each drawn on felt and mapped once: the same pixels as drawing the row."""
+    row = CardRow("", tuple(cards), face_down, deck)
+    plan = cardart._plan(row, row_width)
+    rgb = Image.new("RGB", (cardart.PATCH_BLEED + plan.width, plan.height - cardart.LABEL_H), cardart.BG)
+    cardart._draw_cards(rgb, ImageDraw.Draw(rgb), row, plan, cardart.PATCH_BLEED, 0)
+    drawn = rgb.quantize(palette=cardart._palette(), dither=Image.Dither.NONE)
+    tiled = cardart._tiled_cards(row, plan)
+    overlapped = len(plan.lines) > 1 or (len(cards) > 1 and plan.step < cardart.CARD_W)
+    assert (tiled is None) == (overlapped or not (cards or face_down))
+    if tiled is not None:
+        assert tiled.size == drawn.size
+        assert tiled.tobytes() == drawn.tobytes()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=40), st.integers(1, 4), st.sampled_from([400, 700, 1100]))
+def test_a_background_from_its_kept_title_is_the_background_drawn_and_mapped(title, rows, max_width):
+    layout = cardart._layout([CardRow("Seat", ("9h",))] * rows, title, max_width, None)
+    drawn = cardart._background(layout, title).quantize(palette=cardart._palette(), dither=Image.Dither.NONE)
+    assert cardart._background_palette(layout, title).tobytes() == cardart._framed(drawn).tobytes()
