@@ -739,18 +739,22 @@ def _background_palette(layout: _Layout, title: str) -> Image.Image:
         title_font = _font(TITLE_SIZE, 700)
         text = _fit(title_font, title, layout.width - 2 * MARGIN)
         if text:
-            tile, left, top = _text_tile(text)
+            tile, left, top = _text_tile("title", text)
             img.paste(tile, (1 + MARGIN + left, MARGIN + 26 + top))
     return img
 
 
-def _text_tile(text: str) -> tuple[Image.Image, int, int]:
-    """A title's text on felt, as small as its ink, mapped, with the ink box's offset
-    from the text's origin (left, baseline): kept."""
-    key = ("title", _drawn_with(), text)
+#: The font (size, weight) of a picture's title and of its rows' labels.
+_TEXT_FONTS = {"title": (TITLE_SIZE, 700), "label": (LABEL_SIZE, 600)}
+
+
+def _text_tile(kind: str, text: str) -> tuple[Image.Image, int, int]:
+    """A title's or a label's text (``kind``) on felt, as small as its ink, mapped, with
+    the ink box's offset from the text's origin (left, baseline): kept by the text."""
+    key = (kind, _drawn_with(), text)
     kept = _PATCHES.get(key)
     if kept is None:
-        font = _font(TITLE_SIZE, 700)
+        font = _font(*_TEXT_FONTS[kind])
         left, top, right, bottom = _bbox(font, text, "ls")
         rgb = Image.new("RGB", (max(1, right - left), max(1, bottom - top)), BG)
         _draw_text(ImageDraw.Draw(rgb), (-left, -top), text, font, LABEL_INK, "ls")
@@ -790,14 +794,15 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
     picture's width and height, each band's kept compression (None where it is not
     kept), and ``(index, key, bytes)`` of each band to compress.
 
-    A picture is composed from cached parts on a framed canvas (:func:`_framed`): each
-    row's label and its cards are drawn on their own patches of felt and mapped once
-    (:func:`_label_patch`, :func:`_cards_patch`: a move that changes only a label, a
-    count or whose turn it is, draws no card); the mapping is per pixel (no dithering)
-    and patches never overlap, so the composed picture is the same, pixel for pixel, as
-    the whole one mapped at once (tested). A band is kept by what it shows: the felt
-    (and the title, if it reaches that far) and the patches in it with their offsets,
-    each patch standing for its pixels by its own key. So a band is found without
+    A picture is composed from cached parts on a framed canvas (:func:`_framed`) of
+    felt: each row's label (its text drawn on felt and mapped once, :func:`_text_tile`)
+    and its cards (on their own patch of felt, mapped once, :func:`_cards_patch`: a
+    move that changes only a label, a count or whose turn it is, draws no card); the
+    mapping is per pixel (no dithering) and parts never overlap, so the composed
+    picture is the same, pixel for pixel, as the whole one mapped at once (tested). A
+    band is kept by what it shows: the felt (and the title, if it reaches that far)
+    and the parts in it with their offsets, each standing for its pixels by its own
+    key. So a band is found without
     looking at its pixels, a picture whose bands are all kept is not composed at all,
     and a kept band costs a few hundred bytes, not its pixels (20 KB)."""
     layout = _layout(rows, title, max_width, columns)
@@ -806,34 +811,35 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
         filtered, step = framed.tobytes(), framed.width * BAND_ROWS
         return layout.width, layout.height, [_band(filtered[at:at + step]) for at in range(0, len(filtered), step)], []
     label_font = _font(LABEL_SIZE, 600)
-    patches = []  # (what it shows, how to draw it, x and y on the canvas, height)
+    # Each part: what it shows, the rows of the picture it may reach (from y, so many),
+    # the part itself (drawn or kept) and where it goes on the framed canvas.
+    parts: list[tuple[Any, int, int, int, Callable[[], Image.Image], tuple[int, int]]] = []
     for i, row in enumerate(layout.rows):
         x, y = layout.origin(i)
-        x += 1 - PATCH_BLEED  # the canvas is framed
-        width = layout.patch_width(i)
-        text = _fit(label_font, row.label, width)
-        # A label's patch is its text on felt, wider as its row's cards are: its text,
-        # which stays inside the patch (see _rows_keep_to_their_patches), shows on the
-        # felt around it whatever that width.
-        patches.append((("label", text), functools.partial(_label_patch, text, width), x, y, LABEL_H))
-        patches.append((_cards_key(row, layout.row_width), functools.partial(_cards_patch, row, layout.row_width),
-                        x, y + LABEL_H, layout.plans[i].height - LABEL_H))
+        x += 1  # the canvas is framed
+        text = _fit(label_font, row.label, layout.patch_width(i))
+        if text:
+            # Its ink stays inside its row's strip (see _rows_keep_to_their_patches).
+            tile, left, top = _text_tile("label", text)
+            parts.append((("label", text), x, y, LABEL_H, lambda tile=tile: tile, (x + left, y + 18 + top)))
+        parts.append((_cards_key(row, layout.row_width), x, y + LABEL_H, layout.plans[i].height - LABEL_H,
+                      functools.partial(_cards_patch, row, layout.row_width), (x - PATCH_BLEED, y + LABEL_H)))
     drawn_with, framed_width = _drawn_with(), layout.width + 1
     bands, pending = [], []
     for top in range(0, layout.height, BAND_ROWS):
         bottom = min(top + BAND_ROWS, layout.height)
         # The background's rows here: felt, unless the title (or "No cards.") is in them.
-        felt = None if layout.rows and top >= MARGIN + layout.head else (title, top)
+        felt = None if layout.rows and top >= MARGIN + layout.head else (title, top, not layout.rows)
         key = ("band", drawn_with, framed_width, bottom - top, felt,
-               tuple((patch, x, y - top) for patch, _, x, y, height in patches if y < bottom and y + height > top))
+               tuple((shows, x, y - top) for shows, x, y, height, _, _ in parts if y < bottom and y + height > top))
         band = _BANDS.get(key)
         if band is None:
             pending.append((len(bands), key, (top, bottom)))
         bands.append(band)
     if pending:
         img = _background_palette(layout, title)
-        for _, draw, x, y, _ in patches:
-            img.paste(draw(), (x, y))
+        for _, _, _, _, part, at in parts:
+            img.paste(part(), at)
         filtered = img.tobytes()
         pending = [(index, key, filtered[top * framed_width:bottom * framed_width]) for index, key, (top, bottom) in pending]
     return layout.width, layout.height, bands, pending
@@ -870,18 +876,6 @@ def _drawn_with() -> Any:
 #: (the margin, or the gap between columns): a label's first letter may stand a pixel
 #: left of its origin ("Y", "J"), and those labels would otherwise be drawn whole.
 PATCH_BLEED = 4
-
-
-def _label_patch(text: str, width: int) -> Image.Image:
-    """A row's label (already cut to ``width``) on its strip of felt, mapped."""
-    key = ("label", _drawn_with(), text, width)
-    patch = _PATCHES.get(key)
-    if patch is None:
-        rgb = Image.new("RGB", (PATCH_BLEED + width, LABEL_H), BG)
-        _draw_text(ImageDraw.Draw(rgb), (PATCH_BLEED, 18), text, _font(LABEL_SIZE, 600), LABEL_INK, "ls")
-        patch = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
-        _PATCHES.put(key, patch, patch.width * patch.height)
-    return patch
 
 
 def _cards_key(row: CardRow, row_width: int) -> tuple:
@@ -1041,7 +1035,7 @@ class _Cache:
 
 #: About 1,000-3,000 pictures (10-30 KB each): every open hand and board of a few hundred tables.
 _PNG_CACHE = _Cache(32 * 2**20)
-#: Rows mapped onto the palette (a byte a pixel, 20-150 KB each), and backgrounds.
+#: Rows' cards, faces, groups of backs and texts mapped onto the palette (a byte a pixel, 1-150 KB each).
 _PATCHES = _Cache(64 * 2**20)
 #: Bands of pictures' rows, compressed (:func:`_deflated`), 0.1-5 KB each: kept by what
 #: they show (:func:`_composed`: tens of thousands of bands, the last pictures of every

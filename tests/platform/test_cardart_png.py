@@ -10,7 +10,7 @@ import io
 import random
 import zlib
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
@@ -228,3 +228,25 @@ def test_a_background_from_its_kept_title_is_the_background_drawn_and_mapped(tit
     layout = cardart._layout([CardRow("Seat", ("9h",))] * rows, title, max_width, None)
     drawn = cardart._background(layout, title).quantize(palette=cardart._palette(), dither=Image.Dither.NONE)
     assert cardart._background_palette(layout, title).tobytes() == cardart._framed(drawn).tobytes()
+
+
+PICTURES = st.tuples(
+    st.lists(st.tuples(st.sampled_from(LABELS), st.lists(st.sampled_from(FRENCH[:16]), max_size=6, unique=True),
+                       st.sampled_from([0, 0, 1, 4, 17])), max_size=5),
+    st.sampled_from(["", "Idiot #3", "Ťŷ Jj"]), st.sampled_from([None, 1, 2]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(PICTURES, min_size=2, max_size=4))
+@example([([("", [], 0)], "", None), ([], "", None)])  # felt at the top, "No cards." there
+def test_a_picture_drawn_from_bands_and_parts_other_pictures_left_is_the_picture_drawn_afresh(pictures):
+    """Bands are kept by what they show, not by their pixels: whatever pictures were
+    drawn before (sharing rows, labels, widths, titles or none), a picture's bytes are
+    those it has when drawn with empty caches."""
+    pictures = [([CardRow(label, tuple(cards), down) for label, cards, down in rows], title, columns)
+                for rows, title, columns in pictures]
+    clear_picture_caches()
+    after_others = [render_rows(rows, title=title, columns=columns) for rows, title, columns in pictures]
+    for (rows, title, columns), png in zip(pictures, after_others):
+        clear_picture_caches()
+        assert render_rows(rows, title=title, columns=columns) == png
