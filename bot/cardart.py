@@ -560,7 +560,7 @@ def _adler32_combine(first: int, second: int, second_length: int) -> int:
     return (sum1 % _ADLER_BASE) | ((sum2 % _ADLER_BASE) << 16)
 
 
-def _deflated(filtered: bytes, key: Any) -> tuple[bytes, int, int]:
+def _deflated(filtered: bytes | memoryview, key: Any) -> tuple[bytes, int, int]:
     """One band of PNG's filtered data (rows, each after its filter byte), deflated on
     its own and ended with a full flush, so bands simply follow one another in the zlib
     stream; with the data's Adler-32 and length. Kept under ``key``, which stands for
@@ -802,9 +802,9 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
     picture is the same, pixel for pixel, as the whole one mapped at once (tested). A
     band is kept by what it shows: the felt (and the title, if it reaches that far)
     and the parts in it with their offsets, each standing for its pixels by its own
-    key. So a band is found without
-    looking at its pixels, a picture whose bands are all kept is not composed at all,
-    and a kept band costs a few hundred bytes, not its pixels (20 KB)."""
+    key. So a band is found without looking at its pixels, a picture whose bands are
+    all kept is not composed at all, and a kept band costs a few hundred bytes, not its
+    pixels (20 KB)."""
     layout = _layout(rows, title, max_width, columns)
     if not _rows_keep_to_their_patches(layout, title):
         framed = _framed(render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE))
@@ -840,7 +840,7 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
         img = _background_palette(layout, title)
         for _, _, _, _, part, at in parts:
             img.paste(part(), at)
-        filtered = img.tobytes()
+        filtered = memoryview(img.tobytes())  # the bands' bytes are compressed where they lie
         pending = [(index, key, filtered[top * framed_width:bottom * framed_width]) for index, key, (top, bottom) in pending]
     return layout.width, layout.height, bands, pending
 
