@@ -12,10 +12,11 @@ hidden card can be an input of a picture.
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
     True
 
-Faces are cached (:func:`card_face`, by code and size), and so are text (per word), rows'
-labels and cards mapped onto one fixed palette, and the compressed bands of pictures'
-rows: a picture is a few pastes of kept parts, and a PNG in which only the bands that
-changed are compressed again (:func:`_png`). Layout: a row is its label, then its
+Faces are cached (:func:`card_face`, by code and size), and so are text (per word), the
+faces, backs, labels, titles and rows' cards drawn on felt and mapped onto one fixed
+palette, and the compressed bands of pictures' rows, kept by what they show: a picture
+is a few pastes of kept parts, and a PNG in which only the bands that changed are
+compressed again (:func:`_composed`). Layout: a row is its label, then its
 face-up cards left to right, then its backs. A row too long for ``ROW_WIDTH`` overlaps
 its cards (each card's index corner stays visible), and wraps onto more lines when even
 that would not fit. Four or more backs are drawn as one stack with the count on it. Rows
