@@ -12,10 +12,11 @@ hidden card can be an input of a picture.
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
     True
 
-Faces are cached (:func:`card_face`, by code and size), and so are text (per word), rows'
-labels and cards mapped onto one fixed palette, and the compressed bands of pictures'
-rows: a picture is a few pastes of kept parts, and a PNG in which only the bands that
-changed are compressed again (:func:`_png`). Layout: a row is its label, then its
+Faces are cached (:func:`card_face`, by code and size), and so are text (per word), the
+faces, backs, labels, titles and rows' cards drawn on felt and mapped onto one fixed
+palette, and the compressed bands of pictures' rows, kept by what they show: a picture
+is a few pastes of kept parts, and a PNG in which only the bands that changed are
+compressed again (:func:`_composed`). Layout: a row is its label, then its
 face-up cards left to right, then its backs. A row too long for ``ROW_WIDTH`` overlaps
 its cards (each card's index corner stays visible), and wraps onto more lines when even
 that would not fit. Four or more backs are drawn as one stack with the count on it. Rows
@@ -175,6 +176,7 @@ def _text_width(font, text: str) -> int:
     return int(right - left)
 
 
+@lru_cache(maxsize=8192)
 def _bbox(font, text: str, anchor: str) -> tuple[int, int, int, int]:
     """``font.getbbox(text, anchor=anchor)``, from the pieces the text is drawn with
     (their masks span exactly that box: tested)."""
@@ -429,6 +431,14 @@ def _backs_width(n: int, step: int) -> int:
 
 
 def _plan(row: CardRow, inner: int) -> _RowPlan:
+    return _plan_cards(row.cards, row.face_down, inner)
+
+
+@lru_cache(maxsize=4096)
+def _plan_cards(cards: tuple[str, ...], face_down: int, inner: int) -> _RowPlan:
+    """A row's plan depends on its cards, its backs and the width only (not its label
+    or deck): kept, as a move changes one or two rows of a picture."""
+    row = CardRow("", cards, face_down)
     n = len(row.cards)
     backs = _backs_width(row.face_down, _back_step(row))
     sep = 2 * CARD_GAP if n and backs else 0
@@ -504,6 +514,12 @@ def _palette() -> Image.Image:
     return pal
 
 
+@lru_cache(maxsize=1)
+def _palette_bytes() -> bytes:
+    """The PNG palette (PLTE) of a picture mapped onto :func:`_palette`."""
+    return bytes(Image.new("RGB", (1, 1), BG).quantize(palette=_palette(), dither=Image.Dither.NONE).getpalette("RGB"))
+
+
 def _tint(ink: tuple[int, ...]) -> tuple[int, ...]:
     """The pale panel behind a court card's letter."""
     return tuple(round(c * 0.14 + 255 * 0.86) for c in ink)
@@ -545,19 +561,24 @@ def _adler32_combine(first: int, second: int, second_length: int) -> int:
     return (sum1 % _ADLER_BASE) | ((sum2 % _ADLER_BASE) << 16)
 
 
-def _band(filtered: bytes) -> tuple[bytes, int, int]:
+def _deflated(filtered: bytes | memoryview, key: Any) -> tuple[bytes, int, int]:
     """One band of PNG's filtered data (rows, each after its filter byte), deflated on
     its own and ended with a full flush, so bands simply follow one another in the zlib
-    stream; with the data's Adler-32 and length. Kept by the band's bytes: a move
-    recompresses only the bands it changed, and a band's output never depends on what
-    was cached."""
-    band = _BANDS.get(filtered)
-    if band is None:
-        packer = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
-        deflated = packer.compress(filtered) + packer.flush(zlib.Z_FULL_FLUSH)
-        band = (deflated, zlib.adler32(filtered), len(filtered))
-        _BANDS.put(filtered, band, len(filtered) + len(deflated) + 200)
+    stream; with the data's Adler-32 and length. Kept under ``key``, which stands for
+    exactly these bytes (the bytes themselves, or what they show: :func:`_composed`):
+    a move recompresses only the bands it changed, and a band's output never depends
+    on what was cached."""
+    packer = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
+    deflated = packer.compress(filtered) + packer.flush(zlib.Z_FULL_FLUSH)
+    band = (deflated, zlib.adler32(filtered), len(filtered))
+    _BANDS.put(key, band, (len(filtered) if key is filtered else 300) + len(deflated) + 200)
     return band
+
+
+def _band(filtered: bytes) -> tuple[bytes, int, int]:
+    """:func:`_deflated` of a band, kept by its bytes."""
+    band = _BANDS.get(filtered)
+    return band if band is not None else _deflated(filtered, filtered)
 
 
 def _png(img: Image.Image) -> bytes:
@@ -566,39 +587,56 @@ def _png(img: Image.Image) -> bytes:
     as Pillow's own PNG writer (tested); the bytes depend only on the image."""
     if img.mode != "P":
         raise ValueError(f"_png writes palette images, not {img.mode!r} ones")
-    width, height = img.size
-    # Filter type 0 (none: what palette images compress best with) on every row: a
-    # column of zeros before the pixels.
-    framed = Image.new("P", (width + 1, height), 0)
+    return _png_framed(_framed(img), bytes(img.getpalette("RGB")))
+
+
+def _framed(img: Image.Image) -> Image.Image:
+    """The image one column wider, its pixels from the second column on and zeros in the
+    first: its bytes are PNG's filtered rows (filter type 0, none: what palette images
+    compress best with, before each row). Pictures are composed on such a canvas
+    directly (:func:`_background_palette`), so nothing is copied to frame them."""
+    framed = Image.new("P", (img.width + 1, img.height), 0)
     framed.paste(img, (1, 0))
+    return framed
+
+
+def _png_framed(framed: Image.Image, palette: bytes) -> bytes:
+    """:func:`_png` of the picture in ``framed`` (see :func:`_framed`), with this palette."""
     filtered = framed.tobytes()
+    step = framed.width * BAND_ROWS
+    return _png_file(framed.width - 1, framed.height, palette, [_band(filtered[at:at + step]) for at in range(0, len(filtered), step)])
+
+
+def _png_file(width: int, height: int, palette: bytes, bands: Sequence[tuple[bytes, int, int]]) -> bytes:
+    """The PNG file of a picture from its bands (:func:`_deflated`), top to bottom."""
     parts = [_ZLIB_HEADER]
     adler = 1  # of no data
-    step = (width + 1) * BAND_ROWS
-    for at in range(0, len(filtered), step):
-        deflated, band_adler, length = _band(filtered[at:at + step])
+    for deflated, band_adler, length in bands:
         parts.append(deflated)
         adler = _adler32_combine(adler, band_adler, length)
     parts += [_FINAL_BLOCK, struct.pack(">I", adler)]
     return b"".join((
         _PNG_SIGNATURE,
         _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
-        _chunk(b"PLTE", bytes(img.getpalette("RGB"))),
+        _chunk(b"PLTE", palette),
         _chunk(b"IDAT", b"".join(parts)),
         _chunk(b"IEND", b""),
     ))
 
 
-def _grid(sizes: list[tuple[int, int]], columns: int, head: int) -> tuple[list[int], list[int], int, int]:
-    """Column widths, line heights and picture size for blocks laid out in reading order."""
-    widths = [max(w for w, _ in sizes[c::columns]) for c in range(columns)]
-    heights = [max(h for _, h in sizes[i:i + columns]) for i in range(0, len(sizes), columns)]
+@lru_cache(maxsize=4096)
+def _grid(sizes: tuple[tuple[int, int], ...], columns: int, head: int) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """Column widths, line heights and picture size for blocks laid out in reading order
+    (kept: a move changes few rows' sizes, often none)."""
+    widths = tuple(max(w for w, _ in sizes[c::columns]) for c in range(columns))
+    heights = tuple(max(h for _, h in sizes[i:i + columns]) for i in range(0, len(sizes), columns))
     width = 2 * MARGIN + sum(widths) + COLUMN_GAP * (columns - 1)
     height = 2 * MARGIN + head + sum(heights) + ROW_GAP * (len(heights) - 1)
     return widths, heights, width, height
 
 
-def _columns(sizes: list[tuple[int, int]], head: int, max_width: int) -> int:
+@lru_cache(maxsize=4096)
+def _columns(sizes: tuple[tuple[int, int], ...], head: int, max_width: int) -> int:
     """How many columns show the picture largest in Discord's inline box (ties: fewer)."""
     best, best_scale = 1, 0.0
     for columns in range(1, len(sizes) + 1):
@@ -639,23 +677,30 @@ class _Layout:
                 MARGIN + self.head + sum(self.heights[:line]) + ROW_GAP * line)
 
 
+@lru_cache(maxsize=4096)
+def _check_codes(cards: tuple[str, ...], deck: str) -> None:
+    """Raise ValueError for the first bad code (rows of valid codes are remembered: a
+    refused row raises each time)."""
+    for code in cards:
+        parse_code(code, deck)
+
+
 def _layout(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> _Layout:
     max_width = max(CARD_W + 2 * MARGIN + MIN_STEP, min(max_width, HARD_MAX_WIDTH))
     rows = tuple(rows)
     for row in rows:
         if row.face_down < 0:
             raise ValueError(f"Row {row.label!r} has {row.face_down} face-down cards: a count cannot be negative.")
-        for code in row.cards:
-            parse_code(code, row.deck)
+        _check_codes(row.cards, row.deck)
     row_width = min(max_width, ROW_WIDTH) - 2 * MARGIN
     plans = tuple(_plan(row, row_width) for row in rows)
     label_font = _font(LABEL_SIZE, 600)
     title_font = _font(TITLE_SIZE, 700)
     # An empty picture is one line of text, "No cards.", where the rows would be.
-    sizes = [
+    sizes = tuple(
         (max(plan.width, min(_text_width(label_font, _clean(row.label)), row_width)), plan.height)
         for row, plan in zip(rows, plans)
-    ] or [(_text_width(label_font, "No cards."), LABEL_H)]
+    ) or ((_text_width(label_font, "No cards."), LABEL_H),)
     head = TITLE_H if title else 0
     if columns is None:
         columns = _columns(sizes, head, max_width)
@@ -682,15 +727,42 @@ def _background(layout: _Layout, title: str) -> Image.Image:
 
 
 def _background_palette(layout: _Layout, title: str) -> Image.Image:
-    """:func:`_background` mapped onto the palette, kept by what it shows (its size, its
-    title, whether it has rows): mapping a whole picture of felt cost as much as the rest
-    of a picture drawn from cached rows. A copy, for the rows to be pasted on."""
-    key = ("background", _drawn_with(), layout.width, layout.height, title, not layout.rows)
-    img = _PATCHES.get(key)
-    if img is None:
-        img = _background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE)
-        _PATCHES.put(key, img, img.width * img.height)
-    return img.copy()
+    """:func:`_background` mapped onto the palette and framed (:func:`_framed`: the
+    picture starts at x = 1), for the rows to be pasted on: felt, and the title's text
+    drawn on felt and mapped once (mapping a whole picture of felt cost as much as the
+    rest of a picture drawn from cached rows). The mapping is per pixel, so the same
+    pixels as the whole background mapped (tested)."""
+    if not layout.rows:  # "No cards.": rare, drawn whole
+        return _framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
+    img = Image.new("P", (layout.width + 1, layout.height), _felt_index())
+    img.paste(0, (0, 0, 1, layout.height))  # the rows' filter bytes
+    if title:
+        title_font = _font(TITLE_SIZE, 700)
+        text = _fit(title_font, title, layout.width - 2 * MARGIN)
+        if text:
+            tile, left, top = _text_tile("title", text)
+            img.paste(tile, (1 + MARGIN + left, MARGIN + 26 + top))
+    return img
+
+
+#: The font (size, weight) of a picture's title and of its rows' labels.
+_TEXT_FONTS = {"title": (TITLE_SIZE, 700), "label": (LABEL_SIZE, 600)}
+
+
+def _text_tile(kind: str, text: str) -> tuple[Image.Image, int, int]:
+    """A title's or a label's text (``kind``) on felt, as small as its ink, mapped, with
+    the ink box's offset from the text's origin (left, baseline): kept by the text."""
+    key = (kind, _drawn_with(), text)
+    kept = _PATCHES.get(key)
+    if kept is None:
+        font = _font(*_TEXT_FONTS[kind])
+        left, top, right, bottom = _bbox(font, text, "ls")
+        rgb = Image.new("RGB", (max(1, right - left), max(1, bottom - top)), BG)
+        _draw_text(ImageDraw.Draw(rgb), (-left, -top), text, font, LABEL_INK, "ls")
+        tile = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
+        kept = (tile, left, top)
+        _PATCHES.put(key, kept, tile.width * tile.height)
+    return kept
 
 
 @_serialised
@@ -708,25 +780,70 @@ def render_image(
     return img
 
 
+def _composed_png(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> bytes:
+    """:func:`render_rows`'s drawing: the bands it needs composed (under the lock), then
+    compressed and written out (not under it: zlib lets another thread draw meanwhile)."""
+    width, height, bands, pending = _composed(rows, title, max_width, columns)
+    for index, key, filtered in pending:
+        bands[index] = _deflated(filtered, key)
+    return _png_file(width, height, _palette_bytes(), bands)
+
+
 @_serialised
-def _render_palette(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> Image.Image:
-    """:func:`render_image` mapped onto the palette, composed from cached parts: each
-    row's label and its cards are drawn on their own patches of felt and mapped once
-    (:func:`_label_patch`, :func:`_cards_patch`: a move that changes only a label, a
-    count or whose turn it is, draws no card); the mapping is per pixel (no dithering)
-    and patches never overlap, so the composed picture is the same, pixel for pixel, as
-    the whole one mapped at once (tested)."""
+def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> tuple[int, int, list, list]:
+    """:func:`render_image` mapped onto the palette, as bands of PNG's filtered rows: the
+    picture's width and height, each band's kept compression (None where it is not
+    kept), and ``(index, key, bytes)`` of each band to compress.
+
+    A picture is composed from cached parts on a framed canvas (:func:`_framed`) of
+    felt: each row's label (its text drawn on felt and mapped once, :func:`_text_tile`)
+    and its cards (on their own patch of felt, mapped once, :func:`_cards_patch`: a
+    move that changes only a label, a count or whose turn it is, draws no card); the
+    mapping is per pixel (no dithering) and parts never overlap, so the composed
+    picture is the same, pixel for pixel, as the whole one mapped at once (tested). A
+    band is kept by what it shows: the felt (and the title, if it reaches that far)
+    and the parts in it with their offsets, each standing for its pixels by its own
+    key. So a band is found without looking at its pixels, a picture whose bands are
+    all kept is not composed at all, and a kept band costs a few hundred bytes, not its
+    pixels (20 KB)."""
     layout = _layout(rows, title, max_width, columns)
     if not _rows_keep_to_their_patches(layout, title):
-        return render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE)
-    img = _background_palette(layout, title)
+        framed = _framed(render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE))
+        filtered, step = framed.tobytes(), framed.width * BAND_ROWS
+        return layout.width, layout.height, [_band(filtered[at:at + step]) for at in range(0, len(filtered), step)], []
     label_font = _font(LABEL_SIZE, 600)
+    # Each part: what it shows, the rows of the picture it may reach (from y, so many),
+    # the part itself (drawn or kept) and where it goes on the framed canvas.
+    parts: list[tuple[Any, int, int, int, Callable[[], Image.Image], tuple[int, int]]] = []
     for i, row in enumerate(layout.rows):
         x, y = layout.origin(i)
-        width = layout.patch_width(i)
-        img.paste(_label_patch(_fit(label_font, row.label, width), width), (x - PATCH_BLEED, y))
-        img.paste(_cards_patch(row, layout.row_width), (x - PATCH_BLEED, y + LABEL_H))
-    return img
+        x += 1  # the canvas is framed
+        text = _fit(label_font, row.label, layout.patch_width(i))
+        if text:
+            # Its ink stays inside its row's strip (see _rows_keep_to_their_patches).
+            tile, left, top = _text_tile("label", text)
+            parts.append((("label", text), x, y, LABEL_H, lambda tile=tile: tile, (x + left, y + 18 + top)))
+        parts.append((_cards_key(row, layout.row_width), x, y + LABEL_H, layout.plans[i].height - LABEL_H,
+                      functools.partial(_cards_patch, row, layout.row_width), (x - PATCH_BLEED, y + LABEL_H)))
+    drawn_with, framed_width = _drawn_with(), layout.width + 1
+    bands, pending = [], []
+    for top in range(0, layout.height, BAND_ROWS):
+        bottom = min(top + BAND_ROWS, layout.height)
+        # The background's rows here: felt, unless the title (or "No cards.") is in them.
+        felt = None if layout.rows and top >= MARGIN + layout.head else (title, top, not layout.rows)
+        key = ("band", drawn_with, framed_width, bottom - top, felt,
+               tuple((shows, x, y - top) for shows, x, y, height, _, _ in parts if y < bottom and y + height > top))
+        band = _BANDS.get(key)
+        if band is None:
+            pending.append((len(bands), key, (top, bottom)))
+        bands.append(band)
+    if pending:
+        img = _background_palette(layout, title)
+        for _, _, _, _, part, at in parts:
+            img.paste(part(), at)
+        filtered = memoryview(img.tobytes())  # the bands' bytes are compressed where they lie
+        pending = [(index, key, filtered[top * framed_width:bottom * framed_width]) for index, key, (top, bottom) in pending]
+    return layout.width, layout.height, bands, pending
 
 
 def _rows_keep_to_their_patches(layout: _Layout, title: str) -> bool:
@@ -762,30 +879,71 @@ def _drawn_with() -> Any:
 PATCH_BLEED = 4
 
 
-def _label_patch(text: str, width: int) -> Image.Image:
-    """A row's label (already cut to ``width``) on its strip of felt, mapped."""
-    key = ("label", _drawn_with(), text, width)
-    patch = _PATCHES.get(key)
-    if patch is None:
-        rgb = Image.new("RGB", (PATCH_BLEED + width, LABEL_H), BG)
-        _draw_text(ImageDraw.Draw(rgb), (PATCH_BLEED, 18), text, _font(LABEL_SIZE, 600), LABEL_INK, "ls")
-        patch = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
-        _PATCHES.put(key, patch, patch.width * patch.height)
-    return patch
+def _cards_key(row: CardRow, row_width: int) -> tuple:
+    return ("cards", _drawn_with(), row.cards, row.face_down, row.deck, row_width)
 
 
 def _cards_patch(row: CardRow, row_width: int) -> Image.Image:
     """A row's cards, under its label, on a patch of felt as wide as they are, mapped
     (kept by the cards alone: the label, and the column's width, may change)."""
-    key = ("cards", _drawn_with(), row.cards, row.face_down, row.deck, row_width)
+    key = _cards_key(row, row_width)
     patch = _PATCHES.get(key)
     if patch is None:
         plan = _plan(row, row_width)
-        rgb = Image.new("RGB", (PATCH_BLEED + plan.width, plan.height - LABEL_H), BG)
-        _draw_cards(rgb, ImageDraw.Draw(rgb), row, plan, PATCH_BLEED, 0)
-        patch = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
+        patch = _tiled_cards(row, plan)
+        if patch is None:
+            rgb = Image.new("RGB", (PATCH_BLEED + plan.width, plan.height - LABEL_H), BG)
+            _draw_cards(rgb, ImageDraw.Draw(rgb), row, plan, PATCH_BLEED, 0)
+            patch = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
         _PATCHES.put(key, patch, patch.width * patch.height)
     return patch
+
+
+def _tiled_cards(row: CardRow, plan: _RowPlan) -> Image.Image | None:
+    """:func:`_cards_patch` for one line of cards that do not overlap (most rows: a
+    pile, a seat, a short hand), from each card's face and the group of backs already
+    drawn on felt and mapped: what :func:`_draw_cards` draws there is each of them on
+    felt, and the mapping is per pixel, so the same pixels (tested) without drawing or
+    mapping anything. None for other rows (overlapped, wrapped, or an empty place)."""
+    if len(plan.lines) != 1:
+        return None
+    (line,) = plan.lines
+    if not (line or plan.backs) or (len(line) > 1 and plan.step < CARD_W):
+        return None
+    patch = Image.new("P", (PATCH_BLEED + plan.width, CARD_H), _felt_index())
+    x = PATCH_BLEED
+    for j, code in enumerate(line):
+        patch.paste(_mapped_tile(("face", code, row.deck)), (x + j * plan.step, 0))
+    if plan.backs:
+        if line:
+            x += CARD_W + plan.step * (len(line) - 1) + 2 * CARD_GAP
+        patch.paste(_mapped_tile(("backs", plan.backs, _back_step(row))), (x, 0))
+    return patch
+
+
+def _mapped_tile(what: tuple) -> Image.Image:
+    """A card's face (``("face", code, deck)``) or a group of backs (``("backs", n,
+    step)``) drawn on felt from its top left corner and mapped, kept."""
+    key = ("tile", _drawn_with(), what)
+    tile = _PATCHES.get(key)
+    if tile is None:
+        if what[0] == "face":
+            rgb = Image.new("RGB", (CARD_W, CARD_H), BG)
+            face = card_face(what[1], what[2])
+            rgb.paste(face, (0, 0), face)
+        else:
+            _, n, step = what
+            rgb = Image.new("RGB", (_backs_width(n, step), CARD_H), BG)
+            _draw_backs(rgb, ImageDraw.Draw(rgb), n, step, 0, 0)
+        tile = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
+        _PATCHES.put(key, tile, tile.width * tile.height)
+    return tile
+
+
+@lru_cache(maxsize=1)
+def _felt_index() -> int:
+    """The felt's colour on the palette."""
+    return Image.new("RGB", (1, 1), BG).quantize(palette=_palette(), dither=Image.Dither.NONE).getpixel((0, 0))
 
 
 def _draw_row(img, draw, row: CardRow, plan: _RowPlan, x0: int, y: int, width: int, label_font) -> None:
@@ -828,7 +986,7 @@ def render_rows(
     key = (_drawn_with(), tuple(rows), title, max_width, columns)
     png = _PNG_CACHE.get(key)
     if png is None:
-        png = _png(_render_palette(rows, title, max_width, columns))
+        png = _composed_png(rows, title, max_width, columns)
         _PNG_CACHE.put(key, png, len(png))
     return png
 
@@ -878,10 +1036,12 @@ class _Cache:
 
 #: About 1,000-3,000 pictures (10-30 KB each): every open hand and board of a few hundred tables.
 _PNG_CACHE = _Cache(32 * 2**20)
-#: Rows mapped onto the palette (a byte a pixel, 20-150 KB each), and backgrounds.
+#: Rows' cards, faces, groups of backs and texts mapped onto the palette (a byte a pixel, 1-150 KB each).
 _PATCHES = _Cache(64 * 2**20)
-#: Bands of pictures' rows, compressed (:func:`_band`): the pixels (the key) and the
-#: deflated bytes, 2-20 KB a band.
+#: Bands of pictures' rows, compressed (:func:`_deflated`), 0.1-5 KB each: kept by what
+#: they show (:func:`_composed`: tens of thousands of bands, the last pictures of every
+#: place of a few hundred tables), or by their pixels (20 KB more each) for a picture
+#: drawn whole.
 _BANDS = _Cache(24 * 2**20)
 
 

@@ -10,7 +10,7 @@ import io
 import random
 import zlib
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
@@ -42,7 +42,8 @@ def clear_picture_caches() -> None:
     cardart._PNG_CACHE.clear()
     cardart._PATCHES.clear()
     cardart._BANDS.clear()
-    for fn in (cardart._rendered, cardart._text_width, cardart._fit, cardart._clean):
+    for fn in (cardart._rendered, cardart._bbox, cardart._text_width, cardart._fit, cardart._clean, cardart._plan_cards,
+               cardart._check_codes, cardart._grid, cardart._columns):
         fn.cache_clear()
 
 
@@ -200,3 +201,52 @@ def test_a_label_that_changes_draws_no_card():
     for k in before:
         added.remove(k)
     assert added == ["label", "label"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(FRENCH), max_size=12, unique=True), st.integers(0, 60), st.sampled_from(["french", "onion"]),
+       st.sampled_from([300, 500, 692]))
+def test_a_row_of_cards_from_kept_tiles_is_the_row_drawn_and_mapped(cards, face_down, deck, row_width):
+    """A line of cards that do not overlap is pasted from each face and the group of
+    backs, each drawn on felt and mapped once: the same pixels as drawing the row."""
+    row = CardRow("", tuple(cards), face_down, deck)
+    plan = cardart._plan(row, row_width)
+    rgb = Image.new("RGB", (cardart.PATCH_BLEED + plan.width, plan.height - cardart.LABEL_H), cardart.BG)
+    cardart._draw_cards(rgb, ImageDraw.Draw(rgb), row, plan, cardart.PATCH_BLEED, 0)
+    drawn = rgb.quantize(palette=cardart._palette(), dither=Image.Dither.NONE)
+    tiled = cardart._tiled_cards(row, plan)
+    overlapped = len(plan.lines) > 1 or (len(cards) > 1 and plan.step < cardart.CARD_W)
+    assert (tiled is None) == (overlapped or not (cards or face_down))
+    if tiled is not None:
+        assert tiled.size == drawn.size
+        assert tiled.tobytes() == drawn.tobytes()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=40), st.integers(1, 4), st.sampled_from([400, 700, 1100]))
+def test_a_background_from_its_kept_title_is_the_background_drawn_and_mapped(title, rows, max_width):
+    layout = cardart._layout([CardRow("Seat", ("9h",))] * rows, title, max_width, None)
+    drawn = cardart._background(layout, title).quantize(palette=cardart._palette(), dither=Image.Dither.NONE)
+    assert cardart._background_palette(layout, title).tobytes() == cardart._framed(drawn).tobytes()
+
+
+PICTURES = st.tuples(
+    st.lists(st.tuples(st.sampled_from(LABELS), st.lists(st.sampled_from(FRENCH[:16]), max_size=6, unique=True),
+                       st.sampled_from([0, 0, 1, 4, 17])), max_size=5),
+    st.sampled_from(["", "Idiot #3", "Ťŷ Jj"]), st.sampled_from([None, 1, 2]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(PICTURES, min_size=2, max_size=4))
+@example([([("", [], 0)], "", None), ([], "", None)])  # felt at the top, "No cards." there
+def test_a_picture_drawn_from_bands_and_parts_other_pictures_left_is_the_picture_drawn_afresh(pictures):
+    """Bands are kept by what they show, not by their pixels: whatever pictures were
+    drawn before (sharing rows, labels, widths, titles or none), a picture's bytes are
+    those it has when drawn with empty caches."""
+    pictures = [([CardRow(label, tuple(cards), down) for label, cards, down in rows], title, columns)
+                for rows, title, columns in pictures]
+    clear_picture_caches()
+    after_others = [render_rows(rows, title=title, columns=columns) for rows, title, columns in pictures]
+    for (rows, title, columns), png in zip(pictures, after_others):
+        clear_picture_caches()
+        assert render_rows(rows, title=title, columns=columns) == png
