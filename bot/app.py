@@ -17,6 +17,7 @@ from bot import guard, mentions
 from bot.bus import bus_for
 from bot.discord_front import languages
 from bot.discord_front.echoes import ignore_bot_messages
+from bot.picture_pool import PictureDrawer
 from bot.config import ConfigError, Settings
 from bot.core.games import GameRegistry
 from bot.tables import TableManager
@@ -92,6 +93,8 @@ class _Deckhand:
         self.games = GameRegistry()
         self.storage = open_storage(settings.data_dir, settings.database_url, max_open=settings.max_open_databases)
         self.tables = TableManager(self, self.storage, self.games, bus=bus_for(settings.database_url, str(settings.data_dir.resolve())))
+        #: Card pictures drawn in a worker process or a thread (PICTURE_PROCESS, bot/picture_pool.py).
+        self.pictures = PictureDrawer(settings.picture_process)
         self.restore_task: asyncio.Task[None] | None = None
         self.warm_task: asyncio.Task[None] | None = None
         #: Set once setup_hook runs: a failure after it is not retried as "Discord unreachable".
@@ -122,9 +125,12 @@ class _Deckhand:
         # Connect first: unfinished tables come back in the background (only servers
         # the storage index lists are read); a lookup meanwhile waits for them.
         self.restore_task = asyncio.create_task(self._restore_tables(), name="deckhand-restore")
-        # Card faces and fonts drawn once, in a worker thread: the first picture is then
-        # as quick as the rest (bench/card_images.py: cold vs warm).
-        self.warm_task = asyncio.create_task(self._warm_card_pictures(), name="deckhand-warm-up")
+        # Card faces and fonts drawn once, in the picture worker or a thread: the first
+        # picture is then as quick as the rest (bench/card_images.py: cold vs warm).
+        if self.pictures.in_process:
+            self.pictures.start()
+        else:
+            self.warm_task = asyncio.create_task(self._warm_card_pictures(), name="deckhand-warm-up")
         await self.sync_commands()
 
     async def _warm_card_pictures(self) -> None:
@@ -194,6 +200,7 @@ class _Deckhand:
             await super().close()
         finally:
             # Always: an open SQLite connection's thread keeps the process from exiting.
+            self.pictures.close()
             await self.storage.close()
 
 

@@ -997,6 +997,12 @@ def cached_png(rows: Sequence[CardRow], *, title: str = "", max_width: int = MAX
     return _PNG_CACHE.get((_drawn_with(), tuple(rows), title, max_width, columns))
 
 
+def keep_png(rows: Sequence[CardRow], png: bytes, *, title: str = "", max_width: int = MAX_WIDTH, columns: int | None = None) -> None:
+    """Keep a picture :func:`render_rows` drew elsewhere (the picture worker process,
+    ``bot/picture_pool.py``), so :func:`cached_png` finds it here next time."""
+    _PNG_CACHE.put((_drawn_with(), tuple(rows), title, max_width, columns), png, len(png))
+
+
 class _Cache:
     """The last pictures (or rows of pictures) drawn, by their whole input (a picture
     depends on nothing else): a hand whose cards did not change, a board shown again,

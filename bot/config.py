@@ -57,6 +57,10 @@ class Settings:
     #: shards this process runs (all of them when SHARD_IDS is empty).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: Where card pictures are drawn (bot/picture_pool.py): "auto" (a worker process when
+    #: the machine has two cores or more), "on", "off" (a thread). Tests and the terminal
+    #: construct Settings directly and draw in a thread.
+    picture_process: str = "off"
 
     @property
     def runs_every_shard(self) -> bool:
@@ -94,6 +98,9 @@ class Settings:
         max_open = whole_number(max_open_text)
         if max_open is None or max_open < 1:
             raise ConfigError(f"MAX_OPEN_DATABASES '{max_open_text[:20]}' must be a whole number of at least 1, in the digits 0-9.")
+        picture_process = env.get("PICTURE_PROCESS", "auto").strip().lower() or "auto"
+        if picture_process not in ("auto", "on", "off"):
+            raise ConfigError(f"PICTURE_PROCESS '{picture_process[:20]}' must be auto, on or off.")
         shard_count, shard_ids = _shards(env)
         if shard_count is not None and not database_url:
             if shard_ids is not None and len(shard_ids) < shard_count:
@@ -111,6 +118,7 @@ class Settings:
             max_open_databases=max_open,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            picture_process=picture_process,
         )
 
 

@@ -156,12 +156,6 @@ class HandMessage:
         return {**self._text(), "attachments": [file] if file else []}
 
 
-async def _drawn(cardart: Any, rows: list[Any], **layout: Any) -> bytes:
-    """``cardart.render_rows(rows, **layout)``: the picture kept from a previous move when
-    its rows did not change (no trip to a thread), else drawn off the event loop."""
-    return cardart.cached_png(rows, **layout) or await asyncio.to_thread(cardart.render_rows, rows, **layout)
-
-
 def _takes_names(function: Any) -> bool:
     """Whether a render's ``table_cards`` takes the players' names (for its row labels)."""
     try:
@@ -408,7 +402,7 @@ class Publisher:
         if not rows:
             return None
         try:
-            return await _drawn(cardart, rows), cardart.alt_text(rows)
+            return await self.manager.pictures.draw(rows), cardart.alt_text(rows)
         except Exception:
             log.exception("Could not draw the hand picture at table %s; showing text only", table.id)
             return None
@@ -600,7 +594,7 @@ class Publisher:
         if not rows:
             return None
         try:
-            return await _drawn(cardart, rows, title=f"{table.spec.title} #{table.id}"), cardart.alt_text(rows)
+            return await self.manager.pictures.draw(rows, title=f"{table.spec.title} #{table.id}"), cardart.alt_text(rows)
         except Exception:
             log.exception("Could not draw the card picture of table %s; showing text only", table.id)
             return None

@@ -19,6 +19,7 @@ from bot.core.facade import TableCore
 from bot.core.games import GameRegistry
 from bot.core.moves import Outcome
 from bot.i18n import _
+from bot.picture_pool import PictureDrawer
 from bot.publish import Publisher, table_unit
 from bot.tables.chat import ChatMixin
 from bot.tables.hands import HandsMixin
@@ -63,6 +64,8 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
             shared = self.settings is not None and (not self.settings.runs_every_shard or bool(self.settings.database_url))
         self._closing = False
         self._loading = asyncio.Lock()
+        #: Card pictures: the bot's drawer (a worker process or a thread), or a thread's.
+        self.pictures: PictureDrawer = getattr(bot, "pictures", None) or PictureDrawer()
         self.publisher = Publisher(self)
         # The core (bot/core/): this manager is its listener; its collaborators are used from here.
         self.core = TableCore(

@@ -1,0 +1,101 @@
+"""Card pictures drawn off the event loop: in a worker process when the machine has a
+second core (``PICTURE_PROCESS``, see docs/owners/configuration.md), else in a thread.
+
+Drawing a picture is a millisecond or more of Python and Pillow work. In a thread of the
+bot's own process it holds the interpreter lock while it runs, so the event loop, which
+answers every click, waits for it each time it gives the lock up (any system call). In a
+process it runs beside the event loop on the other core. The worker keeps the drawing
+caches (kept rows, labels and compressed bands); this process keeps the finished
+pictures it is given back (``cardart``'s PNG cache), so a picture shown again costs no
+trip at all. The bytes are the same either way: a picture depends only on its rows.
+
+If the worker dies, the picture in hand is drawn in a thread and the next one starts a
+new worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from bot import cardart
+
+log = logging.getLogger(__name__)
+
+#: ``PICTURE_PROCESS`` values: ``auto`` draws in a process when there are two cores or more.
+MODES = ("auto", "on", "off")
+
+
+def uses_process(mode: str, cpus: int | None = None) -> bool:
+    """Whether ``mode`` draws in a worker process on a machine with ``cpus`` cores."""
+    if mode == "auto":
+        cpus = os.cpu_count() if cpus is None else cpus
+        return (cpus or 1) >= 2
+    return mode == "on"
+
+
+def _warm_worker() -> None:
+    """The worker's start: card faces and fonts drawn once (as ``DeckhandBot`` warms a thread's)."""
+    for deck in ("french", "onion"):
+        cardart.warm_up(deck)
+
+
+def _draw(rows: Sequence[cardart.CardRow], layout: dict[str, Any]) -> bytes:
+    return cardart.render_rows(rows, **layout)
+
+
+class PictureDrawer:
+    """Draws card pictures (:func:`bot.cardart.render_rows`) for the event loop."""
+
+    def __init__(self, mode: str = "off") -> None:
+        self.in_process = uses_process(mode)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        """Start the worker now (it warms up while the bot connects) rather than at the first picture."""
+        pool = self._worker()
+        if pool is not None:
+            pool.submit(int)  # starts the process; its initializer warms it up
+
+    def _worker(self) -> ProcessPoolExecutor | None:
+        if not self.in_process:
+            return None
+        if self._pool is None:
+            # "spawn": a fresh interpreter, never a copy of this process's threads and loop.
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker)
+        return self._pool
+
+    def worker_pids(self) -> list[int]:
+        """The worker's process id, if one runs (for the benches' CPU accounting)."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return list(processes)
+
+    async def draw(self, rows: Sequence[cardart.CardRow], **layout: Any) -> bytes:
+        """The PNG of ``rows`` (``layout``: ``render_rows``'s keywords): kept from an
+        earlier move, or drawn in the worker (or a thread)."""
+        png = cardart.cached_png(rows, **layout)
+        if png is not None:
+            return png
+        pool = self._worker()
+        if pool is None:
+            return await asyncio.to_thread(cardart.render_rows, rows, **layout)
+        try:
+            png = await asyncio.get_running_loop().run_in_executor(pool, _draw, tuple(rows), layout)
+        except BrokenProcessPool:
+            log.warning("The card picture worker stopped; this picture is drawn in a thread and the next starts a new worker")
+            self._pool = None
+            return await asyncio.to_thread(cardart.render_rows, rows, **layout)
+        cardart.keep_png(rows, png, **layout)
+        return png
+
+    def close(self) -> None:
+        """Stop the worker (pictures still being drawn are dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

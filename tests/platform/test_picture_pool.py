@@ -1,0 +1,107 @@
+"""Card pictures drawn in a worker process (bot/picture_pool.py): the same bytes as drawn
+here, kept here once drawn, and a worker that dies is replaced without losing a picture."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+
+from bot import cardart
+from bot.cardart import CardRow
+from bot.config import Settings
+from bot.picture_pool import PictureDrawer, uses_process
+
+ROWS = (CardRow("Pile", ("9h", "Tc")), CardRow("Ann", ("As",), face_down=2))
+
+
+def test_auto_draws_in_a_process_only_with_a_second_core():
+    assert uses_process("auto", cpus=2) and uses_process("auto", cpus=8)
+    assert not uses_process("auto", cpus=1)
+    assert uses_process("on", cpus=1) and not uses_process("off", cpus=8)
+
+
+def test_the_setting_is_read_from_the_environment_and_checked():
+    from bot.config import ConfigError
+
+    base = {"DISCORD_TOKEN": "x"}
+    assert Settings.from_env(base, load_dotenv_file=False).picture_process == "auto"
+    assert Settings.from_env({**base, "PICTURE_PROCESS": "OFF"}, load_dotenv_file=False).picture_process == "off"
+    with pytest.raises(ConfigError, match="PICTURE_PROCESS 'sometimes' must be auto, on or off"):
+        Settings.from_env({**base, "PICTURE_PROCESS": "sometimes"}, load_dotenv_file=False)
+
+
+async def test_a_worker_draws_the_same_bytes_and_they_are_kept_here():
+    rows = [CardRow("Pile", ("Kd", "2s")), CardRow("Bob", ("7c",), face_down=1)]
+    expected = cardart.render_rows(rows, title="Idiot #1")  # drawn here, then forgotten
+    cardart._PNG_CACHE.clear()
+    drawer = PictureDrawer("on")
+    try:
+        png = await drawer.draw(rows, title="Idiot #1")
+        assert drawer.worker_pids(), "drawn in a worker process"
+        assert png == expected
+        assert cardart.cached_png(rows, title="Idiot #1") == expected, "kept here: shown again without a trip"
+    finally:
+        drawer.close()
+
+
+async def test_a_worker_that_dies_is_replaced_and_no_picture_is_lost():
+    drawer = PictureDrawer("on")
+    try:
+        await drawer.draw(list(ROWS))
+        (pid,) = drawer.worker_pids()
+        os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        rows = [CardRow("Pile", ("3c",))]
+        cardart._PNG_CACHE.clear()
+        assert await drawer.draw(rows) == cardart.render_rows(rows), "drawn in a thread meanwhile"
+        other = [CardRow("Pile", ("4c",))]
+        cardart._PNG_CACHE.clear()
+        assert await drawer.draw(other) == cardart.render_rows(other)
+        assert drawer.worker_pids() and pid not in drawer.worker_pids(), "a new worker drew the next"
+    finally:
+        drawer.close()
+
+
+async def test_off_draws_in_a_thread():
+    drawer = PictureDrawer("off")
+    cardart._PNG_CACHE.clear()
+    assert await drawer.draw(list(ROWS)) == cardart.render_rows(list(ROWS))
+    assert drawer.worker_pids() == []
+
+
+# ------------------------------------------------------------------ a whole bot, pictures in a process
+
+@pytest.fixture
+def simcord_bot(data_dir):
+    """This module's bot draws its pictures in a worker process (PICTURE_PROCESS=on)."""
+    import dataclasses
+
+    from bot.app import DeckhandBot
+    from tests.conftest import make_settings
+
+    return DeckhandBot(dataclasses.replace(make_settings(data_dir), picture_process="on"), extensions=("bot.commands", "cogs.idiot.cog"))
+
+
+async def test_a_game_shows_the_worker_s_pictures(simcord_env):
+    import io
+
+    from PIL import Image
+
+    from tests.e2e.ui import board
+    from tests.e2e.world import world
+
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    lobby = (await members[0].slash(channel, "idiot new")).response.message
+    await members[1].click(lobby, label="Join")
+    await members[0].click(lobby, label="Start")
+    shown = board(channel)
+    assert env.bot.pictures.in_process and env.bot.pictures.worker_pids()
+    (attachment,) = shown.attachments
+    picture = Image.open(io.BytesIO(env.backend.cdn.get(attachment.url)))
+    assert picture.format == "PNG" and picture.width > 100
+    hand = (await members[0].click(shown, label="Show hand")).response.message
+    assert hand.attachments, "the hand's picture too"
