@@ -285,8 +285,23 @@ def rss_bytes() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+#: The picture worker processes' ids (``--picture-process on``), whose CPU is the pictures' too.
+WORKERS: list[Any] = []
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds of another process (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def thread_cpu() -> dict[str, float]:
-    """CPU seconds of live threads by kind: the default executor's (pictures) and the rest."""
+    """CPU seconds of live threads by kind: the default executor's and the picture worker
+    process's (pictures), and the rest."""
     ticks = os.sysconf("SC_CLK_TCK")
     names = {t.native_id: t.name for t in threading.enumerate()}
     main = threading.main_thread().native_id
@@ -301,6 +316,8 @@ def thread_cpu() -> dict[str, float]:
         if int(tid) == main:
             continue
         out["picture" if names.get(int(tid), "").startswith("asyncio_") else "other"] += cpu
+    out["worker"] = sum(process_cpu(pid) for getter in WORKERS for pid in getter())
+    out["picture"] += out["worker"]
     return out
 
 
@@ -713,8 +730,10 @@ def split_profile(profile: cProfile.Profile | str) -> dict[str, float]:
 # ------------------------------------------------------------------ main
 
 
-def make_bot(data_dir: Path, database_url: str | None, max_open: int | None) -> DeckhandBot:
+def make_bot(data_dir: Path, database_url: str | None, max_open: int | None, picture_process: str = "off") -> DeckhandBot:
     extra: dict[str, Any] = {}
+    if "picture_process" in Settings.__dataclass_fields__:  # (older code, run for a "before" row, has no such setting)
+        extra["picture_process"] = picture_process
     if database_url:
         extra["database_url"] = database_url
     if max_open:
@@ -729,7 +748,10 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
     meter.install()
     if args.simcord_copies == "json":
         lighter_simcord()
-    bot = make_bot(data_dir, database_url, args.max_open)
+    bot = make_bot(data_dir, database_url, args.max_open, args.picture_process)
+    drawer = getattr(bot, "pictures", None)
+    if drawer is not None:
+        WORKERS.append(drawer.worker_pids)
     try:
         # SimCord gives the bot's start-up 5 s to settle, and Enid's cog reads its
         # pronouncing dictionary meanwhile, which on a loaded machine takes longer: it is
@@ -750,7 +772,7 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
 
                 freeze_heap()  # as `python -m bot` does once its tables are restored
             per_table = (rss_bytes() - base) / len(tables)
-            print(f"set-up: {len(tables)} tables ({', '.join(GAMES)}) in {args.guilds} servers, pictures {args.pictures}, "
+            print(f"set-up: {len(tables)} tables ({', '.join(GAMES)}) in {args.guilds} servers, pictures {args.pictures} (drawn in {'a worker process' if getattr(drawer, 'in_process', False) else 'threads'}), "
                   f"{args.backend}, {time.perf_counter() - began:.0f} s; RSS {rss_bytes() / 2**20:.0f} MiB, "
                   f"{per_table / 1024:.0f} KiB per table; open database connections {getattr(bot.storage, 'open_connections', '-')}, "
                   f"threads {threading.active_count()}, file descriptors {len(os.listdir('/proc/self/fd'))}", flush=True)
@@ -798,6 +820,9 @@ def main() -> None:
                         help="the collector as `python -m bot` sets it (thresholds, frozen after set-up), or Python's default "
                              "(what `python -m bot` used before issue 22: give it to run this bench on older code)")
     parser.add_argument("--gc-thresholds", help="other thresholds to try, e.g. 10000,10,100 (after --gc's)")
+    parser.add_argument("--picture-process", choices=("auto", "on", "off"), default="auto",
+                        help="PICTURE_PROCESS: pictures drawn in a worker process (auto: with two cores or more, as "
+                             "`python -m bot` does by default) or in threads (off)")
     parser.add_argument("--simcord-copies", choices=("json", "deep"), default="json",
                         help="SimCord's payload copies: json (the same trees copied by the bench's json_copy) or deep "
                              "(SimCord's own copy.deepcopy, as before 2026-11-28's third round)")
