@@ -299,6 +299,15 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def process_rss(pid: int) -> int:
+    """Resident bytes of another process (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
+
+
 def thread_cpu() -> dict[str, float]:
     """CPU seconds of live threads by kind: the default executor's and the picture worker
     process's (pictures), and the rest."""
@@ -797,7 +806,9 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
                 del before_main, profiled
                 if args.profile_out:
                     pstats.Stats(profile).dump_stats(args.profile_out)
-            print(f"end: RSS {rss_bytes() / 2**20:.0f} MiB; open database connections {getattr(bot.storage, 'open_connections', '-')}, "
+            workers = [pid for getter in WORKERS for pid in getter()]
+            worker_rss = f" (and the picture worker's {sum(map(process_rss, workers)) / 2**20:.0f} MiB)" if workers else ""
+            print(f"end: RSS {rss_bytes() / 2**20:.0f} MiB{worker_rss}; open database connections {getattr(bot.storage, 'open_connections', '-')}, "
                   f"threads {threading.active_count()}, file descriptors {len(os.listdir('/proc/self/fd'))}; load average {load_average()}")
     finally:
         await bot.storage.close()
