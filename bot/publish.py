@@ -336,6 +336,11 @@ class Publisher:
         self.live[key] = live
         if message_id is None:
             message_id = interaction.message.id if interaction.message is not None else interaction.id
+        # Its token is all a live hand needs later: the clicked message, which discord.py
+        # parsed with every component of the hand, would otherwise stay in memory with it
+        # for the token's 15 minutes (most of the parsed messages a busy process holds).
+        # The click was answered already, so nothing reads it any more.
+        interaction.message = None
         copies = self.copies.setdefault(key, {})
         copies.pop(message_id, None)
         copies[message_id] = live  # newest last
