@@ -18,7 +18,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
+import signal
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -40,8 +43,26 @@ def uses_process(mode: str, cpus: int | None = None) -> bool:
     return mode == "on"
 
 
+def _start_worker() -> None:
+    """The worker's start. It lives and dies with the bot: Ctrl-C and systemd's
+    KillSignal=SIGINT reach every process of the group, and the bot stops its worker
+    itself (:meth:`PictureDrawer.close`), so SIGINT is ignored here; a bot killed
+    without closing (SIGKILL, os._exit) cannot, so the worker exits when its parent
+    is gone. Then card faces and fonts are drawn once (as ``DeckhandBot`` warms a
+    thread's)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), name="deckhand-parent-watch", daemon=True).start()
+    _warm_worker()
+
+
+def _exit_with(parent_sentinel: int) -> None:
+    multiprocessing.connection.wait([parent_sentinel])  # readable once the parent is gone
+    os._exit(0)
+
+
 def _warm_worker() -> None:
-    """The worker's start: card faces and fonts drawn once (as ``DeckhandBot`` warms a thread's)."""
     for deck in ("french", "onion"):
         cardart.warm_up(deck)
 
@@ -68,7 +89,7 @@ class PictureDrawer:
             return None
         if self._pool is None:
             # "spawn": a fresh interpreter, never a copy of this process's threads and loop.
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker)
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker)
         return self._pool
 
     def worker_pids(self) -> list[int]:

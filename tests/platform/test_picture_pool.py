@@ -105,3 +105,75 @@ async def test_a_game_shows_the_worker_s_pictures(simcord_env):
     assert picture.format == "PNG" and picture.width > 100
     hand = (await members[0].click(shown, label="Show hand")).response.message
     assert hand.attachments, "the hand's picture too"
+
+
+# ------------------------------------------------------------------ the worker's life beside the bot's
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or one that has exited and waits to be reaped (a zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+async def test_ctrl_c_or_systemds_sigint_does_not_kill_the_worker():
+    """Ctrl-C, and systemd's KillSignal=SIGINT (deploy/deckhand.service), reach every
+    process of the group: the bot stops its worker itself (``close``), so the worker
+    must not die of it first (a KeyboardInterrupt traceback at every stop, and the
+    pictures drawn while the bot closes falling back to threads)."""
+    drawer = PictureDrawer("on")
+    try:
+        cardart._PNG_CACHE.clear()
+        await drawer.draw(list(ROWS))
+        (pid,) = drawer.worker_pids()
+        os.kill(pid, signal.SIGINT)
+        await asyncio.sleep(0.5)
+        rows = [CardRow("Pile", ("5d",))]
+        cardart._PNG_CACHE.clear()
+        assert await drawer.draw(rows) == cardart.render_rows(rows)
+        assert drawer.worker_pids() == [pid], "the same worker drew it"
+    finally:
+        drawer.close()
+
+
+def test_the_worker_does_not_outlive_a_bot_that_was_killed(tmp_path):
+    """A bot process killed without closing (SIGKILL, the OOM killer, os._exit) leaves
+    no worker behind: it exits when its parent is gone (~100 MB otherwise kept forever)."""
+    import subprocess
+    import sys
+    import textwrap
+    import time
+    from pathlib import Path
+
+    script = tmp_path / "killed_bot.py"
+    script.write_text(textwrap.dedent("""
+        import asyncio, os
+        from bot.cardart import CardRow
+        from bot.picture_pool import PictureDrawer
+
+        async def main():
+            drawer = PictureDrawer("on")
+            await drawer.draw([CardRow("Pile", ("9h",))])
+            print(*drawer.worker_pids(), flush=True)
+            os._exit(0)  # as a kill: nothing closed
+
+        if __name__ == "__main__":
+            asyncio.run(main())
+    """))
+    root = Path(__file__).resolve().parents[2]
+    printed = tmp_path / "worker_pid"
+    with printed.open("w") as out:  # a file, not a pipe: a surviving worker would hold a pipe open
+        subprocess.run([sys.executable, str(script)], check=True, cwd=root, timeout=120, stdout=out)
+    (pid,) = [int(word) for word in printed.read_text().split()]
+    try:
+        for _ in range(300):  # up to 30 s on a loaded machine; gone within a moment normally
+            if _gone(pid):
+                break
+            time.sleep(0.1)
+        assert _gone(pid), "the worker outlived its bot"
+    finally:
+        if not _gone(pid):
+            os.kill(pid, signal.SIGKILL)
