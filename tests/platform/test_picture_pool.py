@@ -177,3 +177,35 @@ def test_the_worker_does_not_outlive_a_bot_that_was_killed(tmp_path):
     finally:
         if not _gone(pid):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_failed_warm_up_does_not_stop_the_worker(monkeypatch, caplog):
+    """As the bot's thread warm-up (``DeckhandBot._warm_card_pictures``): a warm-up that
+    fails is logged and the worker goes on; in the worker's initializer an exception
+    would end the worker, and then every picture would start (and lose) a new one."""
+    from bot import picture_pool
+
+    def broken(deck):
+        raise OSError("no such font file")
+
+    monkeypatch.setattr(cardart, "warm_up", broken)
+    picture_pool._warm_worker()
+    assert "Warming up the french card pictures failed" in caplog.text
+
+
+async def test_a_worker_that_cannot_start_leaves_the_pictures_to_threads(monkeypatch):
+    """No process can be started (no /dev/shm for its queues, a process limit): the
+    pictures are drawn in threads, as with PICTURE_PROCESS=off, not lost."""
+    from bot import picture_pool
+
+    def no_process(*args, **kwargs):
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(picture_pool, "ProcessPoolExecutor", no_process)
+    drawer = PictureDrawer("on")
+    rows = [CardRow("Pile", ("6s",))]
+    cardart._PNG_CACHE.clear()
+    assert await drawer.draw(rows) == cardart.render_rows(rows)
+    assert not drawer.in_process and drawer.worker_pids() == []
+    drawer.start()  # what the bot's start does: nothing more now
+    drawer.close()
