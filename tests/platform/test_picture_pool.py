@@ -85,7 +85,7 @@ def simcord_bot(data_dir):
     return DeckhandBot(dataclasses.replace(make_settings(data_dir), picture_process="on"), extensions=("bot.commands", "cogs.idiot.cog"))
 
 
-async def test_a_game_shows_the_worker_s_pictures(simcord_env):
+async def test_a_game_shows_the_worker_s_pictures(simcord_env, monkeypatch):
     import io
 
     from PIL import Image
@@ -93,7 +93,14 @@ async def test_a_game_shows_the_worker_s_pictures(simcord_env):
     from tests.e2e.ui import board
     from tests.e2e.world import world
 
+    def not_here(*args, **kwargs):
+        raise AssertionError("a picture was drawn in the bot's own process")
+
+    # The worker has its own copy of the module: only a picture drawn here would fail.
+    monkeypatch.setattr(cardart, "render_rows", not_here)
+    cardart._PNG_CACHE.clear()
     env = simcord_env
+    assert env.bot.tables.pictures is env.bot.pictures, "the tables draw with the bot's drawer"
     guild, channel, members = world(env, 2)
     lobby = (await members[0].slash(channel, "idiot new")).response.message
     await members[1].click(lobby, label="Join")
