@@ -119,14 +119,17 @@ class PictureDrawer:
         png = cardart.cached_png(rows, **layout)
         if png is not None:
             return png
+        pool = None
         try:
             drawing = self._submit(_draw, tuple(rows), layout)
             if drawing is None:
                 return await asyncio.to_thread(cardart.render_rows, rows, **layout)
+            pool = self._pool  # the worker it was handed to
             png = await asyncio.wrap_future(drawing)
         except BrokenProcessPool:
             log.warning("The card picture worker stopped; this picture is drawn in a thread and the next starts a new worker")
-            self._pool = None
+            if pool is None or self._pool is pool:  # not a new worker another picture started meanwhile
+                self._pool = None
             return await asyncio.to_thread(cardart.render_rows, rows, **layout)
         cardart.keep_png(rows, png, **layout)
         return png

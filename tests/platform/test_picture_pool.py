@@ -216,3 +216,47 @@ async def test_a_worker_that_cannot_start_leaves_the_pictures_to_threads(monkeyp
     assert not drawer.in_process and drawer.worker_pids() == []
     drawer.start()  # what the bot's start does: nothing more now
     drawer.close()
+
+
+async def test_a_late_news_of_the_dead_worker_does_not_drop_its_replacement(monkeypatch):
+    """Every picture queued for a worker that died hears of it, one after another; a
+    picture that started a new worker meanwhile is not undone by a later one (which
+    would leave that worker to finish unowned and start yet another)."""
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    from bot import picture_pool
+
+    class Pool:
+        made: list = []
+
+        def __init__(self, *args, **kwargs):
+            self.futures: list[Future] = []
+            Pool.made.append(self)
+
+        def submit(self, function, *args):
+            future: Future = Future()
+            self.futures.append(future)
+            return future
+
+        def shutdown(self, **kwargs):
+            pass
+
+    monkeypatch.setattr(picture_pool, "ProcessPoolExecutor", Pool)
+    cardart._PNG_CACHE.clear()
+    drawer = PictureDrawer("on")
+    first = asyncio.create_task(drawer.draw([CardRow("Pile", ("2c",))]))
+    second = asyncio.create_task(drawer.draw([CardRow("Pile", ("2d",))]))
+    await asyncio.sleep(0)
+    (dead,) = Pool.made
+    dead.futures[0].set_exception(BrokenProcessPool("died"))
+    await first  # drawn in a thread
+    third = asyncio.create_task(drawer.draw([CardRow("Pile", ("2h",))]))
+    await asyncio.sleep(0)
+    replacement = Pool.made[-1]
+    assert replacement is not dead and drawer._pool is replacement
+    dead.futures[1].set_exception(BrokenProcessPool("died"))
+    await second
+    assert drawer._pool is replacement, "the new worker is still the drawer's"
+    replacement.futures[0].set_result(b"png")
+    assert await third == b"png"
