@@ -92,9 +92,10 @@ class _Deckhand:
         self.extension_names = extensions
         self.games = GameRegistry()
         self.storage = open_storage(settings.data_dir, settings.database_url, max_open=settings.max_open_databases)
-        self.tables = TableManager(self, self.storage, self.games, bus=bus_for(settings.database_url, str(settings.data_dir.resolve())))
         #: Card pictures drawn in a worker process or a thread (PICTURE_PROCESS, bot/picture_pool.py).
+        #: Before the TableManager, which draws with it.
         self.pictures = PictureDrawer(settings.picture_process)
+        self.tables = TableManager(self, self.storage, self.games, bus=bus_for(settings.database_url, str(settings.data_dir.resolve())))
         self.restore_task: asyncio.Task[None] | None = None
         self.warm_task: asyncio.Task[None] | None = None
         #: Set once setup_hook runs: a failure after it is not retried as "Discord unreachable".

@@ -18,10 +18,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+import signal
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from typing import Any
 
 from bot import cardart
@@ -40,10 +44,31 @@ def uses_process(mode: str, cpus: int | None = None) -> bool:
     return mode == "on"
 
 
+def _start_worker() -> None:
+    """The worker's start. It lives and dies with the bot: Ctrl-C and systemd's
+    KillSignal=SIGINT reach every process of the group, and the bot stops its worker
+    itself (:meth:`PictureDrawer.close`), so SIGINT is ignored here; a bot killed
+    without closing (SIGKILL, os._exit) cannot, so the worker exits when its parent
+    is gone. Then card faces and fonts are drawn once (as ``DeckhandBot`` warms a
+    thread's)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), name="deckhand-parent-watch", daemon=True).start()
+    _warm_worker()
+
+
+def _exit_with(parent_sentinel: int) -> None:
+    multiprocessing.connection.wait([parent_sentinel])  # readable once the parent is gone
+    os._exit(0)
+
+
 def _warm_worker() -> None:
-    """The worker's start: card faces and fonts drawn once (as ``DeckhandBot`` warms a thread's)."""
     for deck in ("french", "onion"):
-        cardart.warm_up(deck)
+        try:
+            cardart.warm_up(deck)
+        except Exception:  # an exception here would end the worker, and every picture would start another
+            log.exception("Warming up the %s card pictures failed; the first pictures will be slower", deck)
 
 
 def _draw(rows: Sequence[cardart.CardRow], layout: dict[str, Any]) -> bytes:
@@ -59,17 +84,29 @@ class PictureDrawer:
 
     def start(self) -> None:
         """Start the worker now (it warms up while the bot connects) rather than at the first picture."""
-        pool = self._worker()
-        if pool is not None:
-            pool.submit(int)  # starts the process; its initializer warms it up
+        with suppress(BrokenProcessPool):
+            self._submit(int)  # starts the process; its initializer warms it up
 
-    def _worker(self) -> ProcessPoolExecutor | None:
+    def _submit(self, function: Callable[..., Any], *args: Any) -> Future[Any] | None:
+        """``function(*args)`` handed to the worker, started if need be. None when the
+        pictures are drawn in threads: PICTURE_PROCESS off, or no process could be
+        started (no /dev/shm for its queues, a process limit), from then on. Raises
+        BrokenProcessPool when the worker died."""
         if not self.in_process:
             return None
-        if self._pool is None:
-            # "spawn": a fresh interpreter, never a copy of this process's threads and loop.
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_worker)
-        return self._pool
+        try:
+            if self._pool is None:
+                # "spawn": a fresh interpreter, never a copy of this process's threads and loop.
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker)
+            return self._pool.submit(function, *args)
+        except BrokenProcessPool:
+            raise
+        except (OSError, RuntimeError) as error:
+            log.warning("The card picture worker could not be started (%s); pictures are drawn in threads", error)
+            self.in_process = False
+            with suppress(Exception):
+                self.close()
+            return None
 
     def worker_pids(self) -> list[int]:
         """The worker's process id, if one runs (for the benches' CPU accounting)."""
@@ -82,14 +119,17 @@ class PictureDrawer:
         png = cardart.cached_png(rows, **layout)
         if png is not None:
             return png
-        pool = self._worker()
-        if pool is None:
-            return await asyncio.to_thread(cardart.render_rows, rows, **layout)
+        pool = None
         try:
-            png = await asyncio.get_running_loop().run_in_executor(pool, _draw, tuple(rows), layout)
+            drawing = self._submit(_draw, tuple(rows), layout)
+            if drawing is None:
+                return await asyncio.to_thread(cardart.render_rows, rows, **layout)
+            pool = self._pool  # the worker it was handed to
+            png = await asyncio.wrap_future(drawing)
         except BrokenProcessPool:
             log.warning("The card picture worker stopped; this picture is drawn in a thread and the next starts a new worker")
-            self._pool = None
+            if pool is None or self._pool is pool:  # not a new worker another picture started meanwhile
+                self._pool = None
             return await asyncio.to_thread(cardart.render_rows, rows, **layout)
         cardart.keep_png(rows, png, **layout)
         return png

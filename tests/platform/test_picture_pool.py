@@ -85,7 +85,7 @@ def simcord_bot(data_dir):
     return DeckhandBot(dataclasses.replace(make_settings(data_dir), picture_process="on"), extensions=("bot.commands", "cogs.idiot.cog"))
 
 
-async def test_a_game_shows_the_worker_s_pictures(simcord_env):
+async def test_a_game_shows_the_worker_s_pictures(simcord_env, monkeypatch):
     import io
 
     from PIL import Image
@@ -93,7 +93,14 @@ async def test_a_game_shows_the_worker_s_pictures(simcord_env):
     from tests.e2e.ui import board
     from tests.e2e.world import world
 
+    def not_here(*args, **kwargs):
+        raise AssertionError("a picture was drawn in the bot's own process")
+
+    # The worker has its own copy of the module: only a picture drawn here would fail.
+    monkeypatch.setattr(cardart, "render_rows", not_here)
+    cardart._PNG_CACHE.clear()
     env = simcord_env
+    assert env.bot.tables.pictures is env.bot.pictures, "the tables draw with the bot's drawer"
     guild, channel, members = world(env, 2)
     lobby = (await members[0].slash(channel, "idiot new")).response.message
     await members[1].click(lobby, label="Join")
@@ -105,3 +112,151 @@ async def test_a_game_shows_the_worker_s_pictures(simcord_env):
     assert picture.format == "PNG" and picture.width > 100
     hand = (await members[0].click(shown, label="Show hand")).response.message
     assert hand.attachments, "the hand's picture too"
+
+
+# ------------------------------------------------------------------ the worker's life beside the bot's
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or one that has exited and waits to be reaped (a zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+async def test_ctrl_c_or_systemds_sigint_does_not_kill_the_worker():
+    """Ctrl-C, and systemd's KillSignal=SIGINT (deploy/deckhand.service), reach every
+    process of the group: the bot stops its worker itself (``close``), so the worker
+    must not die of it first (a KeyboardInterrupt traceback at every stop, and the
+    pictures drawn while the bot closes falling back to threads)."""
+    drawer = PictureDrawer("on")
+    try:
+        cardart._PNG_CACHE.clear()
+        await drawer.draw(list(ROWS))
+        (pid,) = drawer.worker_pids()
+        os.kill(pid, signal.SIGINT)
+        await asyncio.sleep(0.5)
+        rows = [CardRow("Pile", ("5d",))]
+        cardart._PNG_CACHE.clear()
+        assert await drawer.draw(rows) == cardart.render_rows(rows)
+        assert drawer.worker_pids() == [pid], "the same worker drew it"
+    finally:
+        drawer.close()
+
+
+def test_the_worker_does_not_outlive_a_bot_that_was_killed(tmp_path):
+    """A bot process killed without closing (SIGKILL, the OOM killer, os._exit) leaves
+    no worker behind: it exits when its parent is gone (~100 MB otherwise kept forever)."""
+    import subprocess
+    import sys
+    import textwrap
+    import time
+    from pathlib import Path
+
+    script = tmp_path / "killed_bot.py"
+    script.write_text(textwrap.dedent("""
+        import asyncio, os
+        from bot.cardart import CardRow
+        from bot.picture_pool import PictureDrawer
+
+        async def main():
+            drawer = PictureDrawer("on")
+            await drawer.draw([CardRow("Pile", ("9h",))])
+            print(*drawer.worker_pids(), flush=True)
+            os._exit(0)  # as a kill: nothing closed
+
+        if __name__ == "__main__":
+            asyncio.run(main())
+    """))
+    root = Path(__file__).resolve().parents[2]
+    printed = tmp_path / "worker_pid"
+    with printed.open("w") as out:  # a file, not a pipe: a surviving worker would hold a pipe open
+        subprocess.run([sys.executable, str(script)], check=True, cwd=root, timeout=120, stdout=out)
+    (pid,) = [int(word) for word in printed.read_text().split()]
+    try:
+        for _ in range(300):  # up to 30 s on a loaded machine; gone within a moment normally
+            if _gone(pid):
+                break
+            time.sleep(0.1)
+        assert _gone(pid), "the worker outlived its bot"
+    finally:
+        if not _gone(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_failed_warm_up_does_not_stop_the_worker(monkeypatch, caplog):
+    """As the bot's thread warm-up (``DeckhandBot._warm_card_pictures``): a warm-up that
+    fails is logged and the worker goes on; in the worker's initializer an exception
+    would end the worker, and then every picture would start (and lose) a new one."""
+    from bot import picture_pool
+
+    def broken(deck):
+        raise OSError("no such font file")
+
+    monkeypatch.setattr(cardart, "warm_up", broken)
+    picture_pool._warm_worker()
+    assert "Warming up the french card pictures failed" in caplog.text
+
+
+async def test_a_worker_that_cannot_start_leaves_the_pictures_to_threads(monkeypatch):
+    """No process can be started (no /dev/shm for its queues, a process limit): the
+    pictures are drawn in threads, as with PICTURE_PROCESS=off, not lost."""
+    from bot import picture_pool
+
+    def no_process(*args, **kwargs):
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(picture_pool, "ProcessPoolExecutor", no_process)
+    drawer = PictureDrawer("on")
+    rows = [CardRow("Pile", ("6s",))]
+    cardart._PNG_CACHE.clear()
+    assert await drawer.draw(rows) == cardart.render_rows(rows)
+    assert not drawer.in_process and drawer.worker_pids() == []
+    drawer.start()  # what the bot's start does: nothing more now
+    drawer.close()
+
+
+async def test_a_late_news_of_the_dead_worker_does_not_drop_its_replacement(monkeypatch):
+    """Every picture queued for a worker that died hears of it, one after another; a
+    picture that started a new worker meanwhile is not undone by a later one (which
+    would leave that worker to finish unowned and start yet another)."""
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    from bot import picture_pool
+
+    class Pool:
+        made: list = []
+
+        def __init__(self, *args, **kwargs):
+            self.futures: list[Future] = []
+            Pool.made.append(self)
+
+        def submit(self, function, *args):
+            future: Future = Future()
+            self.futures.append(future)
+            return future
+
+        def shutdown(self, **kwargs):
+            pass
+
+    monkeypatch.setattr(picture_pool, "ProcessPoolExecutor", Pool)
+    cardart._PNG_CACHE.clear()
+    drawer = PictureDrawer("on")
+    first = asyncio.create_task(drawer.draw([CardRow("Pile", ("2c",))]))
+    second = asyncio.create_task(drawer.draw([CardRow("Pile", ("2d",))]))
+    await asyncio.sleep(0)
+    (dead,) = Pool.made
+    dead.futures[0].set_exception(BrokenProcessPool("died"))
+    await first  # drawn in a thread
+    third = asyncio.create_task(drawer.draw([CardRow("Pile", ("2h",))]))
+    await asyncio.sleep(0)
+    replacement = Pool.made[-1]
+    assert replacement is not dead and drawer._pool is replacement
+    dead.futures[1].set_exception(BrokenProcessPool("died"))
+    await second
+    assert drawer._pool is replacement, "the new worker is still the drawer's"
+    replacement.futures[0].set_result(b"png")
+    assert await third == b"png"
