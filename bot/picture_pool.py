@@ -36,11 +36,24 @@ log = logging.getLogger(__name__)
 MODES = ("auto", "on", "off")
 
 
+#: A picture the worker has not drawn in this time (a worker stuck for any reason) is
+#: drawn in a thread instead, and the worker is replaced: a board waits for its picture.
+WORKER_TIMEOUT = 5.0
+
+
+def usable_cpus() -> int:
+    """The cores this process may run on (its affinity: a container's or taskset's
+    pinning), else the machine's."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def uses_process(mode: str, cpus: int | None = None) -> bool:
-    """Whether ``mode`` draws in a worker process on a machine with ``cpus`` cores."""
+    """Whether ``mode`` draws in a worker process with ``cpus`` usable cores."""
     if mode == "auto":
-        cpus = os.cpu_count() if cpus is None else cpus
-        return (cpus or 1) >= 2
+        return (usable_cpus() if cpus is None else cpus) >= 2
     return mode == "on"
 
 
@@ -125,7 +138,12 @@ class PictureDrawer:
             if drawing is None:
                 return await asyncio.to_thread(cardart.render_rows, rows, **layout)
             pool = self._pool  # the worker it was handed to
-            png = await asyncio.wrap_future(drawing)
+            png = await asyncio.wait_for(asyncio.wrap_future(drawing), WORKER_TIMEOUT)
+        except TimeoutError:
+            log.warning("The card picture worker took over %.0f s; it is replaced and this picture drawn in a thread", WORKER_TIMEOUT)
+            if pool is not None and self._pool is pool:
+                self._stop(kill=True)
+            return await asyncio.to_thread(cardart.render_rows, rows, **layout)
         except BrokenProcessPool:
             log.warning("The card picture worker stopped; this picture is drawn in a thread and the next starts a new worker")
             if pool is None or self._pool is pool:  # not a new worker another picture started meanwhile
@@ -136,6 +154,13 @@ class PictureDrawer:
 
     def close(self) -> None:
         """Stop the worker (pictures still being drawn are dropped)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._stop()
+
+    def _stop(self, *, kill: bool = False) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if kill:  # a stuck worker would never take the shutdown from its queue
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)

@@ -260,3 +260,36 @@ async def test_a_late_news_of_the_dead_worker_does_not_drop_its_replacement(monk
     assert drawer._pool is replacement, "the new worker is still the drawer's"
     replacement.futures[0].set_result(b"png")
     assert await third == b"png"
+
+
+def _stuck_draw(rows, layout):  # runs in the worker (imported there by name)
+    import time
+
+    time.sleep(60)
+
+
+async def test_a_stuck_worker_is_replaced_and_the_picture_drawn_in_a_thread(monkeypatch):
+    from bot import picture_pool
+
+    drawer = PictureDrawer("on")
+    try:
+        await drawer.draw([CardRow("Pile", ("5c",))])  # a worker that draws
+        (pid,) = drawer.worker_pids()
+        monkeypatch.setattr(picture_pool, "_draw", _stuck_draw)
+        monkeypatch.setattr(picture_pool, "WORKER_TIMEOUT", 0.5)
+        rows = [CardRow("Pile", ("6c",))]
+        cardart._PNG_CACHE.clear()
+        assert await drawer.draw(rows) == cardart.render_rows(rows), "drawn in a thread instead"
+        assert drawer.worker_pids() == [], "the stuck worker was let go"
+        await asyncio.sleep(0.3)
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # and killed
+    finally:
+        drawer.close()
+
+
+def test_auto_counts_the_cores_this_process_may_use(monkeypatch):
+    from bot import picture_pool
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert picture_pool.usable_cpus() == 1 and not uses_process("auto")
