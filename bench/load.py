@@ -25,8 +25,9 @@ its original response.
 
 Printed per rate: achieved rate (moves finished per second), p50/p99/max
 click-to-answer, moves finished, clicks answered past 2 s and past 3 s, deferrals,
-SQLite connections opened per move, CPU per move (process; main thread; picture
-threads; database threads) and SimCord's own share (its HTTP routes and gateway
+SQLite connections opened per move, CPU per move (all: this process and the picture
+worker process if any; main thread; pictures: the drawing threads or the worker process;
+other threads: the database's, and the worker's queues) and SimCord's own share (its HTTP routes and gateway
 emission, and its tracking of every callback and timer the bot schedules, timed with
 ``time.thread_time``; production does not pay it; discord.py's gateway parsers, which
 SimCord's emission calls, are the bot's share, as production parses the same events
@@ -574,12 +575,15 @@ async def run_rate(env: Any, meter: Meter, tables: list[BenchTable], rate: float
     elapsed = loop.time() - start
     threads = thread_cpu()
     # Database threads: the rest of the process (a connection's thread may end within the window).
-    row = Row(rate, elapsed, clicks, time.process_time() - start_cpu, time.thread_time() - start_main,
+    worker = threads["worker"] - start_threads["worker"]  # another process: not in process_time
+    row = Row(rate, elapsed, clicks, time.process_time() - start_cpu + worker, time.thread_time() - start_main,
               threads["picture"] - start_threads["picture"], 0.0,
               meter.simcord_cpu - start_sim, meter.tracking_cpu - start_track, meter.connections - start_conn, no_idle, len(outstanding),
               sum(1 for bt in tables if bt.table.status == "playing" and not bt.stuck))
     row.gc = GC.take()
     # Clicks left unanswered are forgotten; their tables stay out of the pool.
+    # The rest of this process's threads: the database's, and the picture worker's queues
+    # (pickling the rows and reading its answers) when pictures are drawn in a process.
     row.other_cpu = row.cpu - row.main_cpu - row.picture_cpu
     meter.clicks.clear()
     meter.by_token.clear()
@@ -658,7 +662,7 @@ def report(row: Row) -> dict[str, float]:
     print(f"  {row.rate:5.0f}/s offered: {out['achieved']:6.1f} moves/s | answer p50 {out['p50']:7.1f} p99 {out['p99']:7.1f} "
           f"max {out['max']:7.1f} ms | move done p99 {out['done_p99']:7.1f} ms | moves {out['moves']} of {out['clicks']} clicks | "
           f">2s {out['past2']} >3s {out['past3']} deferred {out['deferred']} | conn/move {out['conn']:.2f} | "
-          f"CPU/move {out['cpu']:.1f} ms (main {out['main']:.1f}, pictures {out['picture']:.1f}, db threads {out['other']:.1f}; "
+          f"CPU/move {out['cpu']:.1f} ms (main {out['main']:.1f}, pictures {out['picture']:.1f}, other threads {out['other']:.1f}; "
           f"SimCord {out['simcord']:.1f} of which tracking {out['tracking']:.1f}; without SimCord {out['cpu'] - out['simcord']:.1f}) | "
           f"no idle table {row.no_idle}, tables playing {row.playing} | gc: {row.gc[0]} full passes, "
           f"{row.gc[1] * 1000:.0f} ms CPU in all passes, longest {row.gc[2] * 1000:.0f} ms", flush=True)
@@ -800,7 +804,7 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
                 total = sum(seconds.values()) or 1.0
                 scale = plain["main"]  # ms of main-thread CPU per move, unprofiled
                 print(f"  main thread by phase at {args.profile:.0f}/s (cProfile share x the unprofiled run's {scale:.1f} ms/move; "
-                      f"pictures' threads {plain['picture']:.1f} ms/move and database threads {plain['other']:.1f} ms/move come on top):")
+                      f"pictures {plain['picture']:.1f} ms/move and other threads {plain['other']:.1f} ms/move come on top):")
                 for name in PHASES:
                     print(f"    {name:<28} {seconds[name] / total * 100:5.1f}%  {seconds[name] / total * scale:6.2f} ms/move")
                 del before_main, profiled
@@ -831,9 +835,9 @@ def main() -> None:
                         help="the collector as `python -m bot` sets it (thresholds, frozen after set-up), or Python's default "
                              "(what `python -m bot` used before issue 22: give it to run this bench on older code)")
     parser.add_argument("--gc-thresholds", help="other thresholds to try, e.g. 10000,10,100 (after --gc's)")
-    parser.add_argument("--picture-process", choices=("auto", "on", "off"), default="auto",
-                        help="PICTURE_PROCESS: pictures drawn in a worker process (auto: with two cores or more, as "
-                             "`python -m bot` does by default) or in threads (off)")
+    parser.add_argument("--picture-process", choices=("auto", "on", "off"), default="off",
+                        help="PICTURE_PROCESS: pictures drawn in threads (off, `python -m bot`'s default) or in a worker "
+                             "process (on; auto: with two usable cores or more)")
     parser.add_argument("--simcord-copies", choices=("json", "deep"), default="json",
                         help="SimCord's payload copies: json (the same trees copied by the bench's json_copy) or deep "
                              "(SimCord's own copy.deepcopy, as before 2026-11-28's third round)")

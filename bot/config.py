@@ -57,9 +57,8 @@ class Settings:
     #: shards this process runs (all of them when SHARD_IDS is empty).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
-    #: Where card pictures are drawn (bot/picture_pool.py): "auto" (a worker process when
-    #: the machine has two cores or more), "on", "off" (a thread). Tests and the terminal
-    #: construct Settings directly and draw in a thread.
+    #: Where card pictures are drawn (bot/picture_pool.py): "off" (a thread, the default),
+    #: "on" (a worker process), "auto" (a worker process when two cores or more are usable).
     picture_process: str = "off"
 
     @property
@@ -98,7 +97,7 @@ class Settings:
         max_open = whole_number(max_open_text)
         if max_open is None or max_open < 1:
             raise ConfigError(f"MAX_OPEN_DATABASES '{max_open_text[:20]}' must be a whole number of at least 1, in the digits 0-9.")
-        picture_process = env.get("PICTURE_PROCESS", "auto").strip().lower() or "auto"
+        picture_process = env.get("PICTURE_PROCESS", "off").strip().lower() or "off"
         if picture_process not in ("auto", "on", "off"):
             raise ConfigError(f"PICTURE_PROCESS '{picture_process[:20]}' must be auto, on or off.")
         shard_count, shard_ids = _shards(env)

@@ -27,7 +27,8 @@ def test_the_setting_is_read_from_the_environment_and_checked():
     from bot.config import ConfigError
 
     base = {"DISCORD_TOKEN": "x"}
-    assert Settings.from_env(base, load_dotenv_file=False).picture_process == "auto"
+    assert Settings.from_env(base, load_dotenv_file=False).picture_process == "off"
+    assert Settings.from_env({**base, "PICTURE_PROCESS": "auto"}, load_dotenv_file=False).picture_process == "auto"
     assert Settings.from_env({**base, "PICTURE_PROCESS": "OFF"}, load_dotenv_file=False).picture_process == "off"
     with pytest.raises(ConfigError, match="PICTURE_PROCESS 'sometimes' must be auto, on or off"):
         Settings.from_env({**base, "PICTURE_PROCESS": "sometimes"}, load_dotenv_file=False)
