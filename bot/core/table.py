@@ -27,8 +27,9 @@ class Table:
     spec: GameSpec
     state: Game | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    timer: asyncio.Task[None] | None = None
-    obligation_timers: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    #: The turn timer and the obligation timers (``bot.core.timers.Alarm``).
+    timer: Any = None
+    obligation_timers: dict[str, Any] = field(default_factory=dict)
     publish_retry: asyncio.Task[None] | None = None
     needs_publish: bool = False
     #: user -> the table version just after their latest move (in memory only: after

@@ -7,8 +7,10 @@ holds the guild's shard; computer seats are scheduled whenever timers are armed.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Generator
+from typing import Any
 
 from bot import i18n
 from bot.core import computer
@@ -24,6 +26,36 @@ log = logging.getLogger("bot.tables")  # one logger for the tables, as when they
 IDLE_STRIKES_TO_REMOVE = 3
 #: After a failed save, the turn timer tries again this soon.
 RETRY_SECONDS = 10
+
+
+class Alarm:
+    """A coroutine started at a deadline. Until then it is only a timer on the event loop,
+    so re-arming a table's turn timer on every move costs no task, and cancelling it
+    raises nothing (a sleeping task cancelled at each move left a task, its coroutine and
+    a CancelledError with its traceback behind, for the collector). Once due, it runs as a
+    task. Like a task, it can be cancelled, asked whether it is done, and awaited."""
+
+    def __init__(self, delay: float, start: Callable[[], Coroutine[Any, Any, None]], name: str) -> None:
+        self._start, self._name = start, name
+        self.task: asyncio.Task[None] | None = None
+        self._handle = asyncio.get_running_loop().call_later(max(0.0, delay), self._fire)
+
+    def _fire(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._start(), name=self._name)
+
+    def cancel(self) -> None:
+        self._handle.cancel()
+        if self.task is not None:
+            self.task.cancel()
+
+    def done(self) -> bool:
+        return self.task.done() if self.task is not None else self._handle.cancelled()
+
+    def __await__(self) -> Generator[Any, None, None]:
+        """Awaiting it waits for its task, if it started (``TableCore.close``)."""
+        if self.task is None:
+            return iter(())  # type: ignore[return-value]
+        return self.task.__await__()
 
 
 class Timers:
@@ -44,7 +76,8 @@ class Timers:
         current = asyncio.current_task()
         thinking = [table.computer] if computer_too else []
         for task in [table.timer, *thinking, *table.obligation_timers.values()]:
-            if task is not None and task is not current and not task.done():
+            running = task.task if isinstance(task, Alarm) else task
+            if task is not None and running is not current and not task.done():
                 task.cancel()
         table.timer = None
         table.obligation_timers = {}
@@ -63,16 +96,19 @@ class Timers:
             return  # timers belong to the process that holds the guild's shard
         if record.publish.get("paused"):
             return  # a front end paused it (a closed Discord thread): nothing runs until it reopens
+        now = self.clock.now()
         if record.deadline is not None:
-            table.timer = asyncio.create_task(self._turn_timer(table, record.version, record.deadline), name=f"deckhand-timer-{table.guild_id}-{table.id}")
+            table.timer = Alarm(record.deadline - now, functools.partial(self._turn_timer, table, record.version),
+                                f"deckhand-timer-{table.guild_id}-{table.id}")
         for obligation_id, (player, deadline) in record.obligations.items():
-            table.obligation_timers[obligation_id] = asyncio.create_task(
-                self._obligation_timer(table, obligation_id, int(player), float(deadline)), name=f"deckhand-obligation-{table.id}-{obligation_id}"
+            table.obligation_timers[obligation_id] = Alarm(
+                float(deadline) - now, functools.partial(self._obligation_timer, table, obligation_id, int(player)),
+                f"deckhand-obligation-{table.id}-{obligation_id}",
             )
         computer.schedule(self.seats, table)
 
-    async def _turn_timer(self, table: Table, version: int, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - self.clock.now()))
+    async def _turn_timer(self, table: Table, version: int) -> None:
+        """The turn timer ran out (started by its :class:`Alarm` at the deadline)."""
         async with table.lock:
             if await self.moves.sync.sync(table):
                 return  # moved in another process; the reload re-armed the timers
@@ -143,8 +179,8 @@ class Timers:
                 await repos.update_table(db, table.id, now=self.clock.now(), deadline=table.record.deadline, recent=table.record.recent)
         return outcome
 
-    async def _obligation_timer(self, table: Table, obligation_id: str, player: int, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - self.clock.now()))
+    async def _obligation_timer(self, table: Table, obligation_id: str, player: int) -> None:
+        """An obligation's own deadline passed (started by its :class:`Alarm`)."""
         async with table.lock:
             if table.status != "playing" or table.state is None or obligation_id not in table.record.obligations:
                 return
