@@ -1,5 +1,6 @@
-"""Card pictures drawn off the event loop: in a worker process when the machine has a
-second core (``PICTURE_PROCESS``, see docs/owners/configuration.md), else in a thread.
+"""Card pictures drawn off the event loop: in a thread (the default), or in a worker
+process (``PICTURE_PROCESS=on``, or ``auto`` with a second usable core; see
+docs/owners/configuration.md for what each costs, measured).
 
 Drawing a picture is a millisecond or more of Python and Pillow work. In a thread of the
 bot's own process it holds the interpreter lock while it runs, so the event loop, which
@@ -9,8 +10,8 @@ caches (kept rows, labels and compressed bands); this process keeps the finished
 pictures it is given back (``cardart``'s PNG cache), so a picture shown again costs no
 trip at all. The bytes are the same either way: a picture depends only on its rows.
 
-If the worker dies, the picture in hand is drawn in a thread and the next one starts a
-new worker.
+If the worker dies or gets stuck, the picture in hand is drawn in a thread and the next
+one starts a new worker.
 """
 
 from __future__ import annotations
