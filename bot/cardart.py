@@ -983,7 +983,7 @@ def render_rows(
     The picture depends only on its arguments and is byte-identical for equal ones.
     Raises ValueError for an unknown card code or deck, or a negative ``face_down``.
     """
-    key = (_drawn_with(), tuple(rows), title, max_width, columns)
+    key = _png_key(rows, title, max_width, columns)
     png = _PNG_CACHE.get(key)
     if png is None:
         png = _composed_png(rows, title, max_width, columns)
@@ -991,16 +991,21 @@ def render_rows(
     return png
 
 
+def _png_key(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> tuple:
+    """A finished picture's key in :data:`_PNG_CACHE`: its whole input, and the font."""
+    return (_drawn_with(), tuple(rows), title, max_width, columns)
+
+
 def cached_png(rows: Sequence[CardRow], *, title: str = "", max_width: int = MAX_WIDTH, columns: int | None = None) -> bytes | None:
     """The picture :func:`render_rows` would return, if it drew these rows lately (no
     drawing: cheap enough to ask on the event loop before handing the work to a thread)."""
-    return _PNG_CACHE.get((_drawn_with(), tuple(rows), title, max_width, columns))
+    return _PNG_CACHE.get(_png_key(rows, title, max_width, columns))
 
 
 def keep_png(rows: Sequence[CardRow], png: bytes, *, title: str = "", max_width: int = MAX_WIDTH, columns: int | None = None) -> None:
     """Keep a picture :func:`render_rows` drew elsewhere (the picture worker process,
     ``bot/picture_pool.py``), so :func:`cached_png` finds it here next time."""
-    _PNG_CACHE.put((_drawn_with(), tuple(rows), title, max_width, columns), png, len(png))
+    _PNG_CACHE.put(_png_key(rows, title, max_width, columns), png, len(png))
 
 
 class _Cache:
