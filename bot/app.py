@@ -17,6 +17,7 @@ from bot import guard, mentions
 from bot.bus import bus_for
 from bot.discord_front import languages
 from bot.discord_front.echoes import ignore_bot_messages
+from bot import picture_pool
 from bot.picture_pool import PictureDrawer
 from bot.config import ConfigError, Settings
 from bot.core.games import GameRegistry
@@ -135,13 +136,8 @@ class _Deckhand:
         await self.sync_commands()
 
     async def _warm_card_pictures(self) -> None:
-        from bot import cardart
-
-        for deck in ("french", "onion"):
-            try:
-                await asyncio.to_thread(cardart.warm_up, deck)
-            except Exception:
-                log.exception("Warming up the %s card pictures failed; the first pictures will be slower", deck)
+        for deck in picture_pool.DECKS:  # a deck per trip: a stop meanwhile waits for one deck at most
+            await asyncio.to_thread(picture_pool.warm_decks, (deck,))
 
     async def _restore_tables(self) -> None:
         try:

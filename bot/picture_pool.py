@@ -63,13 +63,12 @@ def _start_worker() -> None:
     KillSignal=SIGINT reach every process of the group, and the bot stops its worker
     itself (:meth:`PictureDrawer.close`), so SIGINT is ignored here; a bot killed
     without closing (SIGKILL, os._exit) cannot, so the worker exits when its parent
-    is gone. Then card faces and fonts are drawn once (as ``DeckhandBot`` warms a
-    thread's)."""
+    is gone. Then card faces and fonts are drawn once (:func:`warm_decks`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent.sentinel,), name="deckhand-parent-watch", daemon=True).start()
-    _warm_worker()
+    warm_decks()
 
 
 def _exit_with(parent_sentinel: int) -> None:
@@ -77,11 +76,19 @@ def _exit_with(parent_sentinel: int) -> None:
     os._exit(0)
 
 
-def _warm_worker() -> None:
-    for deck in ("french", "onion"):
+#: The decks card pictures are drawn from.
+DECKS = ("french", "onion")
+
+
+def warm_decks(decks: Sequence[str] = DECKS) -> None:
+    """Card faces and fonts of both decks drawn once, so the first picture is as quick
+    as the rest (bench/card_images.py: cold vs warm): in the worker when it starts, or
+    in a thread at the bot's start. A failure is logged, never raised (in the worker it
+    would end it, and every picture would start another)."""
+    for deck in decks:
         try:
             cardart.warm_up(deck)
-        except Exception:  # an exception here would end the worker, and every picture would start another
+        except Exception:
             log.exception("Warming up the %s card pictures failed; the first pictures will be slower", deck)
 
 

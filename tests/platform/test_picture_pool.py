@@ -188,7 +188,7 @@ def test_the_worker_does_not_outlive_a_bot_that_was_killed(tmp_path):
 
 
 def test_a_failed_warm_up_does_not_stop_the_worker(monkeypatch, caplog):
-    """As the bot's thread warm-up (``DeckhandBot._warm_card_pictures``): a warm-up that
+    """The one warm-up of the worker and of the bot's thread (``warm_decks``): a warm-up that
     fails is logged and the worker goes on; in the worker's initializer an exception
     would end the worker, and then every picture would start (and lose) a new one."""
     from bot import picture_pool
@@ -197,7 +197,7 @@ def test_a_failed_warm_up_does_not_stop_the_worker(monkeypatch, caplog):
         raise OSError("no such font file")
 
     monkeypatch.setattr(cardart, "warm_up", broken)
-    picture_pool._warm_worker()
+    picture_pool.warm_decks()
     assert "Warming up the french card pictures failed" in caplog.text
 
 
