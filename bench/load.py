@@ -290,14 +290,19 @@ def rss_bytes() -> int:
 WORKERS: list[Any] = []
 
 
-def process_cpu(pid: int) -> float:
-    """CPU seconds of another process (0 once it is gone)."""
+def stat_cpu(path: str) -> float | None:
+    """CPU seconds (user + system) a /proc ``stat`` file gives, None once it is gone."""
     try:
-        with open(f"/proc/{pid}/stat") as f:
+        with open(path) as f:
             fields = f.read().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
+        return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds of another process (0 once it is gone)."""
+    return stat_cpu(f"/proc/{pid}/stat") or 0.0
 
 
 def process_rss(pid: int) -> int:
@@ -312,18 +317,12 @@ def process_rss(pid: int) -> int:
 def thread_cpu() -> dict[str, float]:
     """CPU seconds of live threads by kind: the default executor's and the picture worker
     process's (pictures), and the rest."""
-    ticks = os.sysconf("SC_CLK_TCK")
     names = {t.native_id: t.name for t in threading.enumerate()}
     main = threading.main_thread().native_id
     out = {"picture": 0.0, "other": 0.0}
     for tid in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{tid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        cpu = (int(fields[11]) + int(fields[12])) / ticks
-        if int(tid) == main:
+        cpu = stat_cpu(f"/proc/self/task/{tid}/stat")
+        if cpu is None or int(tid) == main:
             continue
         out["picture" if names.get(int(tid), "").startswith("asyncio_") else "other"] += cpu
     out["worker"] = sum(process_cpu(pid) for getter in WORKERS for pid in getter())
