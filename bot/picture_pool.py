@@ -138,25 +138,32 @@ class PictureDrawer:
         """The PNG of ``rows`` (``layout``: ``render_rows``'s keywords): kept from an
         earlier move, or drawn in the worker (or a thread)."""
         png = cardart.cached_png(rows, **layout)
-        if png is not None:
-            return png
+        if png is None:
+            png = await self._from_worker(rows, layout)
+        if png is None:  # (drawn here, it is kept here by render_rows itself)
+            png = await asyncio.to_thread(cardart.render_rows, rows, **layout)
+        return png
+
+    async def _from_worker(self, rows: Sequence[cardart.CardRow], layout: dict[str, Any]) -> bytes | None:
+        """The picture drawn by the worker and kept here; None when it is to be drawn in
+        a thread: no worker, or the worker died or got stuck (then it is replaced)."""
         pool = None
         try:
             drawing = self._submit(_draw, tuple(rows), layout)
             if drawing is None:
-                return await asyncio.to_thread(cardart.render_rows, rows, **layout)
+                return None
             pool = self._pool  # the worker it was handed to
             png = await asyncio.wait_for(asyncio.wrap_future(drawing), WORKER_TIMEOUT)
         except TimeoutError:
             log.warning("The card picture worker took over %.0f s; it is replaced and this picture drawn in a thread", WORKER_TIMEOUT)
             if pool is not None and self._pool is pool:
                 self._stop(kill=True)
-            return await asyncio.to_thread(cardart.render_rows, rows, **layout)
+            return None
         except BrokenProcessPool:
             log.warning("The card picture worker stopped; this picture is drawn in a thread and the next starts a new worker")
             if pool is None or self._pool is pool:  # not a new worker another picture started meanwhile
                 self._pool = None
-            return await asyncio.to_thread(cardart.render_rows, rows, **layout)
+            return None
         cardart.keep_png(rows, png, **layout)
         return png
 
