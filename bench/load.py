@@ -364,6 +364,13 @@ class IdentitySet:
     def clear(self) -> None:
         self._items.clear()
 
+    def forget_cancelled(self) -> None:
+        """Drop the records of cancelled callbacks, as SimCord's own settling does
+        (``_settlement._active_callbacks``), which no longer runs here: every click's
+        cancelled deferral timer and every re-armed turn timer stayed, and the
+        collector's passes walked them."""
+        self._items = {key: record for key, record in self._items.items() if record.handle is None or not record.handle.cancelled()}
+
     def __iter__(self) -> Any:
         return iter(list(self._items.values()))
 
@@ -557,6 +564,7 @@ async def run_rate(env: Any, meter: Meter, tables: list[BenchTable], rate: float
     start = loop.time()
     due = start
     end = start + seconds
+    pruned = start
     while True:
         due += rng.expovariate(rate)
         if due >= end:
@@ -566,6 +574,9 @@ async def run_rate(env: Any, meter: Meter, tables: list[BenchTable], rate: float
             await asyncio.sleep(delay)
         click = None
         with meter.simcord():  # the bench building a click and SimCord emitting it
+            if loop.time() - pruned > 1.0:
+                env._work.callbacks.forget_cancelled()
+                pruned = loop.time()
             while idle and click is None:
                 bt = idle.pop(rng.randrange(len(idle)))
                 click = arrival(env, meter, bt, rng, due - loop.time() + time.perf_counter())
