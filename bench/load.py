@@ -654,10 +654,15 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(len(values) * q))] if values else float("nan")
 
 
+def moves_made(row: Row) -> list[Click]:
+    """The clicks of a run that made a move (answered, and their table moved on)."""
+    return [c for c in row.clicks if c.kind == "move" and c.finished is not None and c.table.table.record.version > c.version]
+
+
 def report(row: Row) -> dict[str, float]:
     answered = [c for c in row.clicks if c.answered is not None]
     waits = [(c.answered - c.due) * 1000 for c in answered]
-    moves = [c for c in row.clicks if c.kind == "move" and c.finished is not None and c.table.table.record.version > c.version]
+    moves = moves_made(row)
     finished = [(c.finished - c.due) * 1000 for c in row.clicks if c.finished is not None]
     n = max(1, len(moves))
     out = {
