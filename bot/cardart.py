@@ -532,10 +532,11 @@ def _encode(img: Image.Image) -> bytes:
 
 # --------------------------------------------------------------------------- PNG
 
-#: zlib level of a band and rows per band. A move changes a few rows of cards; the
-#: bands it does not touch are not compressed again. Smaller bands are reused more often
-#: but compress less well. On the pictures of a bench/load.py run replayed (after its
-#: set-up): 16 rows at level 3, 3.2 ms a picture, 12.1 KB; 32 at 3, 3.0 ms, 11.6 KB;
+#: zlib level of a band, and rows per band of a picture written whole (:func:`_png`); a
+#: picture composed from its rows is cut at the rows' edges instead (:func:`_band_cuts`).
+#: A move changes a few rows of cards; the bands it does not touch are not compressed
+#: again. On the pictures of a bench/load.py run replayed (after its set-up), bands of
+#: 32 rows: 16 rows at level 3, 3.2 ms a picture, 12.1 KB; 32 at 3, 3.0 ms, 11.6 KB;
 #: 32 at 5, 3.8 ms, 10.2 KB; Pillow's whole-picture level 6 before, 9.2 KB.
 PNG_LEVEL = 3
 BAND_ROWS = 32
@@ -726,22 +727,25 @@ def _background(layout: _Layout, title: str) -> Image.Image:
     return img
 
 
-def _background_palette(layout: _Layout, title: str) -> Image.Image:
+def _background_palette(layout: _Layout, title: str, top: int = 0, bottom: int | None = None) -> Image.Image:
     """:func:`_background` mapped onto the palette and framed (:func:`_framed`: the
-    picture starts at x = 1), for the rows to be pasted on: felt, and the title's text
-    drawn on felt and mapped once (mapping a whole picture of felt cost as much as the
-    rest of a picture drawn from cached rows). The mapping is per pixel, so the same
-    pixels as the whole background mapped (tested)."""
+    picture starts at x = 1), its rows ``top`` to ``bottom`` (all by default), for the
+    rows to be pasted on: felt, and the title's text drawn on felt and mapped once
+    (mapping a whole picture of felt cost as much as the rest of a picture drawn from
+    cached rows). The mapping is per pixel, so the same pixels as the whole background
+    mapped (tested)."""
+    bottom = layout.height if bottom is None else bottom
     if not layout.rows:  # "No cards.": rare, drawn whole
-        return _framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
-    img = Image.new("P", (layout.width + 1, layout.height), _felt_index())
-    img.paste(0, (0, 0, 1, layout.height))  # the rows' filter bytes
-    if title:
+        whole = _framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
+        return whole if (top, bottom) == (0, layout.height) else whole.crop((0, top, whole.width, bottom))
+    img = Image.new("P", (layout.width + 1, bottom - top), _felt_index())
+    img.paste(0, (0, 0, 1, bottom - top))  # the rows' filter bytes
+    if title and top < MARGIN + layout.head:
         title_font = _font(TITLE_SIZE, 700)
         text = _fit(title_font, title, layout.width - 2 * MARGIN)
         if text:
-            tile, left, top = _text_tile("title", text)
-            img.paste(tile, (1 + MARGIN + left, MARGIN + 26 + top))
+            tile, left, tile_top = _text_tile("title", text)
+            img.paste(tile, (1 + MARGIN + left, MARGIN + 26 + tile_top - top))
     return img
 
 
@@ -795,17 +799,17 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
     picture's width and height, each band's kept compression (None where it is not
     kept), and ``(index, key, bytes)`` of each band to compress.
 
-    A picture is composed from cached parts on a framed canvas (:func:`_framed`) of
-    felt: each row's label (its text drawn on felt and mapped once, :func:`_text_tile`)
-    and its cards (on their own patch of felt, mapped once, :func:`_cards_patch`: a
-    move that changes only a label, a count or whose turn it is, draws no card); the
-    mapping is per pixel (no dithering) and parts never overlap, so the composed
-    picture is the same, pixel for pixel, as the whole one mapped at once (tested). A
-    band is kept by what it shows: the felt (and the title, if it reaches that far)
-    and the parts in it with their offsets, each standing for its pixels by its own
-    key. So a band is found without looking at its pixels, a picture whose bands are
-    all kept is not composed at all, and a kept band costs a few hundred bytes, not its
-    pixels (20 KB)."""
+    A picture is composed from cached parts on framed canvases (:func:`_framed`) of
+    felt, one per band (:func:`_band_cuts`) that is not kept: each row's label (its
+    text drawn on felt and mapped once, :func:`_text_tile`) and its cards (on their
+    own patch of felt, mapped once, :func:`_cards_patch`: a move that changes only a
+    label, a count or whose turn it is, draws no card); the mapping is per pixel (no
+    dithering) and parts never overlap, so the composed picture is the same, pixel for
+    pixel, as the whole one mapped at once (tested). A band is kept by what it shows:
+    the felt (and the title, if it reaches that far) and the parts in it with their
+    offsets, each standing for its pixels by its own key. So a band is found without
+    looking at its pixels, only the bands not kept are composed, and a kept band costs
+    a few hundred bytes, not its pixels (20 KB)."""
     layout = _layout(rows, title, max_width, columns)
     if not _rows_keep_to_their_patches(layout, title):
         framed = _framed(render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE))
@@ -827,23 +831,41 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
                       functools.partial(_cards_patch, row, layout.row_width), (x - PATCH_BLEED, y + LABEL_H)))
     drawn_with, framed_width = _drawn_with(), layout.width + 1
     bands, pending = [], []
-    for top in range(0, layout.height, BAND_ROWS):
-        bottom = min(top + BAND_ROWS, layout.height)
+    cuts = _band_cuts(layout)
+    for top, bottom in zip(cuts, cuts[1:]):
         # The background's rows here: felt, unless the title (or "No cards.") is in them.
         felt = None if layout.rows and top >= MARGIN + layout.head else (title, top, not layout.rows)
-        key = ("band", drawn_with, framed_width, bottom - top, felt,
-               tuple((shows, x, y - top) for shows, x, y, height, _, _ in parts if y < bottom and y + height > top))
+        inside = [part for part in parts if part[2] < bottom and part[2] + part[3] > top]
+        key = ("band", drawn_with, framed_width, bottom - top, felt, tuple((shows, x, y - top) for shows, x, y, _, _, _ in inside))
         band = _BANDS.get(key)
         if band is None:
-            pending.append((len(bands), key, (top, bottom)))
+            pending.append((len(bands), key, _band_pixels(layout, title, top, bottom, inside)))
         bands.append(band)
-    if pending:
-        img = _background_palette(layout, title)
-        for _, _, _, _, part, at in parts:
-            img.paste(part(), at)
-        filtered = memoryview(img.tobytes())  # the bands' bytes are compressed where they lie
-        pending = [(index, key, filtered[top * framed_width:bottom * framed_width]) for index, key, (top, bottom) in pending]
     return layout.width, layout.height, bands, pending
+
+
+def _band_cuts(layout: _Layout) -> list[int]:
+    """Where a composed picture's bands start and end, top to bottom: below the title,
+    and at the bottom of each row's label strip and of each row's cards. So a band
+    holds one line of the grid's labels (with the felt above them), or its cards, or
+    the title: a move that changes a row's cards compresses that line's cards again,
+    one that changes only a label (a count, whose turn) that line's labels, and a
+    card that leaves a hand does not drag the label above it along."""
+    cuts = {0, MARGIN + layout.head, layout.height}
+    for i, plan in enumerate(layout.plans):
+        y = layout.origin(i)[1]
+        cuts.update((y + LABEL_H, y + plan.height))
+    return sorted(cuts)
+
+
+def _band_pixels(layout: _Layout, title: str, top: int, bottom: int, parts: Sequence[tuple]) -> bytes:
+    """PNG's filtered rows ``top`` to ``bottom`` of a composed picture (see
+    :func:`_composed`): the background's rows, and the ``parts`` that reach them
+    pasted where they lie (Pillow clips what falls outside)."""
+    img = _background_palette(layout, title, top, bottom)
+    for _, _, _, _, part, (x, y) in parts:
+        img.paste(part(), (x, y - top))
+    return img.tobytes()
 
 
 def _rows_keep_to_their_patches(layout: _Layout, title: str) -> bool:
