@@ -569,11 +569,47 @@ def _deflated(filtered: bytes | memoryview, key: Any) -> tuple[bytes, int, int]:
     exactly these bytes (the bytes themselves, or what they show: :func:`_composed`):
     a move recompresses only the bands it changed, and a band's output never depends
     on what was cached."""
-    packer = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
-    deflated = packer.compress(filtered) + packer.flush(zlib.Z_FULL_FLUSH)
+    deflated = _deflate(filtered)
     band = (deflated, zlib.adler32(filtered), len(filtered))
     _BANDS.put(key, band, (len(filtered) if key is filtered else 300) + len(deflated) + 200)
     return band
+
+
+#: Each drawing thread's compressor, used again for every band: a new one costs more
+#: than a band of cards (50 us: zlib allocates and clears 256 KB), and a full flush,
+#: all input consumed, leaves one as it was new (zlib forgets the history and starts the
+#: window over), so a band's output is what a new compressor gives (tested; checked
+#: once at import, else a new compressor is made for each band).
+_PACKERS = threading.local()
+
+
+def _new_packer() -> Any:
+    return zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
+
+
+def _deflate(data: bytes | memoryview) -> bytes:
+    """``data`` deflated on its own (no reference to anything before it), ended with a
+    full flush."""
+    packer = getattr(_PACKERS, "packer", None) if _PACKER_REUSABLE else None
+    if packer is None:
+        packer = _new_packer()
+    _PACKERS.packer = None  # a compression that fails half-way leaves no used compressor behind
+    deflated = packer.compress(data) + packer.flush(zlib.Z_FULL_FLUSH)
+    _PACKERS.packer = packer
+    return deflated
+
+
+def _full_flush_resets() -> bool:
+    """Whether this zlib's compressor, after a full flush, compresses as a new one does
+    (one that kept its history would write the second copy as a reference to the first)."""
+    sample = bytes(range(256)) * 40 + b"\x05" * 3000
+    packer = _new_packer()
+    first = packer.compress(sample) + packer.flush(zlib.Z_FULL_FLUSH)
+    again = packer.compress(sample) + packer.flush(zlib.Z_FULL_FLUSH)
+    return again == first
+
+
+_PACKER_REUSABLE = _full_flush_resets()
 
 
 def _band(filtered: bytes) -> tuple[bytes, int, int]:

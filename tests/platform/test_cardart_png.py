@@ -153,6 +153,17 @@ def test_a_move_recompresses_only_the_bands_it_changed():
     assert len(cardart._BANDS.entries) == kept + 2  # and the band of its label
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=5000), st.binary(max_size=40).map(lambda b: b * 300)), min_size=1, max_size=6))
+def test_a_band_deflated_by_the_threads_compressor_is_what_a_new_compressor_gives(bands):
+    """The compressor a thread uses for every band forgets each band at its full flush,
+    so a band's bytes do not depend on the bands before it."""
+    for band in bands:
+        fresh = zlib.compressobj(cardart.PNG_LEVEL, zlib.DEFLATED, -15)
+        assert cardart._deflate(band) == fresh.compress(band) + fresh.flush(zlib.Z_FULL_FLUSH)
+        assert zlib.decompressobj(-15).decompress(cardart._deflate(band)) == band
+
+
 @settings(max_examples=200)
 @given(st.binary(max_size=3000), st.binary(max_size=3000))
 def test_adler32_of_two_parts_combines_to_the_adler32_of_the_whole(first, second):
