@@ -775,13 +775,14 @@ def _background_palette(layout: _Layout, title: str, top: int = 0, bottom: int |
         whole = _framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
         return whole if (top, bottom) == (0, layout.height) else whole.crop((0, top, whole.width, bottom))
     img = Image.new("P", (layout.width + 1, bottom - top), _felt_index())
-    img.paste(0, (0, 0, 1, bottom - top))  # the rows' filter bytes
+    if _felt_index() != 0:  # (it is 0, the palette's first colour: the filter bytes are felt already)
+        img.paste(0, (0, 0, 1, bottom - top))  # the rows' filter bytes
     if title and top < MARGIN + layout.head:
         title_font = _font(TITLE_SIZE, 700)
         text = _fit(title_font, title, layout.width - 2 * MARGIN)
         if text:
             tile, left, tile_top = _text_tile("title", text)
-            img.paste(tile, (1 + MARGIN + left, MARGIN + 26 + tile_top - top))
+            _paste(img, tile, 1 + MARGIN + left, MARGIN + 26 + tile_top - top)
     return img
 
 
@@ -880,6 +881,14 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
     return layout.width, layout.height, bands, pending
 
 
+def _paste(canvas: Image.Image, part: Image.Image, x: int, y: int) -> None:
+    """``canvas.paste(part, (x, y))`` for two palette images made here (both loaded, the
+    canvas new and writable): the same call of Pillow's core, which clips the same way,
+    without ``Image.paste``'s checks (2 us a paste instead of 6; a picture makes a
+    few, and more in the bot, where they run beside the event loop)."""
+    canvas.im.paste(part.im, (x, y, x + part.width, y + part.height))
+
+
 def _band_cuts(layout: _Layout) -> list[int]:
     """Where a composed picture's bands start and end, top to bottom: below the title,
     and at the bottom of each row's label strip and of each row's cards. So a band
@@ -900,7 +909,7 @@ def _band_pixels(layout: _Layout, title: str, top: int, bottom: int, parts: Sequ
     pasted where they lie (Pillow clips what falls outside)."""
     img = _background_palette(layout, title, top, bottom)
     for _, _, _, _, part, (x, y) in parts:
-        img.paste(part(), (x, y - top))
+        _paste(img, part(), x, y - top)
     return img.tobytes()
 
 
@@ -971,11 +980,11 @@ def _tiled_cards(row: CardRow, plan: _RowPlan) -> Image.Image | None:
     patch = Image.new("P", (PATCH_BLEED + plan.width, CARD_H), _felt_index())
     x = PATCH_BLEED
     for j, code in enumerate(line):
-        patch.paste(_mapped_tile(("face", code, row.deck)), (x + j * plan.step, 0))
+        _paste(patch, _mapped_tile(("face", code, row.deck)), x + j * plan.step, 0)
     if plan.backs:
         if line:
             x += CARD_W + plan.step * (len(line) - 1) + 2 * CARD_GAP
-        patch.paste(_mapped_tile(("backs", plan.backs, _back_step(row))), (x, 0))
+        _paste(patch, _mapped_tile(("backs", plan.backs, _back_step(row))), x, 0)
     return patch
 
 
