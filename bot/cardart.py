@@ -763,27 +763,33 @@ def _background(layout: _Layout, title: str) -> Image.Image:
     return img
 
 
-def _background_palette(layout: _Layout, title: str, top: int = 0, bottom: int | None = None) -> Image.Image:
+def _background_palette(layout: _Layout, title: str) -> Image.Image:
     """:func:`_background` mapped onto the palette and framed (:func:`_framed`: the
-    picture starts at x = 1), its rows ``top`` to ``bottom`` (all by default), for the
-    rows to be pasted on: felt, and the title's text drawn on felt and mapped once
-    (mapping a whole picture of felt cost as much as the rest of a picture drawn from
-    cached rows). The mapping is per pixel, so the same pixels as the whole background
-    mapped (tested)."""
-    bottom = layout.height if bottom is None else bottom
+    picture starts at x = 1), for the rows to be pasted on: felt, and the title's text
+    drawn on felt and mapped once (mapping a whole picture of felt cost as much as the
+    rest of a picture drawn from cached rows). The mapping is per pixel, so the same
+    pixels as the whole background mapped (tested)."""
     if not layout.rows:  # "No cards.": rare, drawn whole
-        whole = _framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
-        return whole if (top, bottom) == (0, layout.height) else whole.crop((0, top, whole.width, bottom))
-    img = Image.new("P", (layout.width + 1, bottom - top), _felt_index())
-    if _felt_index() != 0:  # (it is 0, the palette's first colour: the filter bytes are felt already)
-        img.paste(0, (0, 0, 1, bottom - top))  # the rows' filter bytes
-    if title and top < MARGIN + layout.head:
-        title_font = _font(TITLE_SIZE, 700)
-        text = _fit(title_font, title, layout.width - 2 * MARGIN)
-        if text:
-            tile, left, tile_top = _text_tile("title", text)
-            _paste(img, tile, 1 + MARGIN + left, MARGIN + 26 + tile_top - top)
+        return _framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
+    img = Image.new("P", (layout.width + 1, layout.height), _felt_index())
+    img.paste(0, (0, 0, 1, layout.height))  # the rows' filter bytes
+    placed = _placed_title(layout, title)
+    if placed is not None:
+        _paste(img.im, *placed)
     return img
+
+
+def _placed_title(layout: _Layout, title: str) -> tuple[Image.Image, int, int] | None:
+    """The title's text on felt, mapped (kept), and where it goes on a picture's framed
+    canvas; None for no title."""
+    if not title:
+        return None
+    title_font = _font(TITLE_SIZE, 700)
+    text = _fit(title_font, title, layout.width - 2 * MARGIN)
+    if not text:
+        return None
+    tile, left, top = _text_tile("title", text)
+    return tile, 1 + MARGIN + left, MARGIN + 26 + top
 
 
 #: The font (size, weight) of a picture's title and of its rows' labels.
@@ -881,12 +887,12 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
     return layout.width, layout.height, bands, pending
 
 
-def _paste(canvas: Image.Image, part: Image.Image, x: int, y: int) -> None:
-    """``canvas.paste(part, (x, y))`` for two palette images made here (both loaded, the
-    canvas new and writable): the same call of Pillow's core, which clips the same way,
-    without ``Image.paste``'s checks (2 us a paste instead of 6; a picture makes a
-    few, and more in the bot, where they run beside the event loop)."""
-    canvas.im.paste(part.im, (x, y, x + part.width, y + part.height))
+def _paste(canvas: Any, part: Image.Image, x: int, y: int) -> None:
+    """``paste(part, (x, y))`` onto a canvas of palette indices made here (a new
+    image's ``.im``, or a buffer's, :func:`_band_pixels`): the call of Pillow's core
+    that ``Image.paste`` makes, which clips the same way, without its checks (2 us a
+    paste instead of 6; a picture makes a few)."""
+    canvas.paste(part.im, (x, y, x + part.width, y + part.height))
 
 
 def _band_cuts(layout: _Layout) -> list[int]:
@@ -903,14 +909,25 @@ def _band_cuts(layout: _Layout) -> list[int]:
     return sorted(cuts)
 
 
-def _band_pixels(layout: _Layout, title: str, top: int, bottom: int, parts: Sequence[tuple]) -> bytes:
+def _band_pixels(layout: _Layout, title: str, top: int, bottom: int, parts: Sequence[tuple]) -> bytes | bytearray:
     """PNG's filtered rows ``top`` to ``bottom`` of a composed picture (see
     :func:`_composed`): the background's rows, and the ``parts`` that reach them
-    pasted where they lie (Pillow clips what falls outside)."""
-    img = _background_palette(layout, title, top, bottom)
+    pasted where they lie (Pillow clips what falls outside).
+
+    The rows are composed in a zeroed buffer, which is felt (the palette's first
+    colour: tested) with its filter bytes, Pillow's core pasting the parts straight
+    into it: no image to make, fill and copy out (6 us a band instead of 34)."""
+    if not layout.rows:  # "No cards.": rare, drawn whole
+        return _background_palette(layout, title).crop((0, top, layout.width + 1, bottom)).tobytes()
+    pixels = bytearray((layout.width + 1) * (bottom - top))
+    canvas = Image.core.map_buffer(pixels, (layout.width + 1, bottom - top), "raw", 0, ("P", 0, 1))
+    placed = _placed_title(layout, title) if top < MARGIN + layout.head else None
+    if placed is not None:
+        tile, x, y = placed
+        _paste(canvas, tile, x, y - top)
     for _, _, _, _, part, (x, y) in parts:
-        _paste(img, part(), x, y - top)
-    return img.tobytes()
+        _paste(canvas, part(), x, y - top)
+    return pixels
 
 
 def _rows_keep_to_their_patches(layout: _Layout, title: str) -> bool:
@@ -980,11 +997,11 @@ def _tiled_cards(row: CardRow, plan: _RowPlan) -> Image.Image | None:
     patch = Image.new("P", (PATCH_BLEED + plan.width, CARD_H), _felt_index())
     x = PATCH_BLEED
     for j, code in enumerate(line):
-        _paste(patch, _mapped_tile(("face", code, row.deck)), x + j * plan.step, 0)
+        _paste(patch.im, _mapped_tile(("face", code, row.deck)), x + j * plan.step, 0)
     if plan.backs:
         if line:
             x += CARD_W + plan.step * (len(line) - 1) + 2 * CARD_GAP
-        _paste(patch, _mapped_tile(("backs", plan.backs, _back_step(row))), x, 0)
+        _paste(patch.im, _mapped_tile(("backs", plan.backs, _back_step(row))), x, 0)
     return patch
 
 

@@ -242,6 +242,13 @@ def test_a_background_from_its_kept_title_is_the_background_drawn_and_mapped(tit
     assert cardart._background_palette(layout, title).tobytes() == cardart._framed(drawn).tobytes()
 
 
+def test_felt_is_the_palettes_first_colour_so_zeroed_rows_are_felt_with_their_filter_bytes():
+    """A band is composed in a zeroed buffer (cardart._band_pixels): zeros must be felt."""
+    assert cardart._felt_index() == 0
+    felt = Image.new("RGB", (3, 2), cardart.BG).quantize(palette=cardart._palette(), dither=Image.Dither.NONE)
+    assert felt.tobytes() == bytes(6)
+
+
 PICTURES = st.tuples(
     st.lists(st.tuples(st.sampled_from(LABELS), st.lists(st.sampled_from(FRENCH[:16]), max_size=6, unique=True),
                        st.sampled_from([0, 0, 1, 4, 17])), max_size=5),
