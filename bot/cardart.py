@@ -535,9 +535,12 @@ def _encode(img: Image.Image) -> bytes:
 #: zlib level of a band, and rows per band of a picture written whole (:func:`_png`); a
 #: picture composed from its rows is cut at the rows' edges instead (:func:`_band_cuts`).
 #: A move changes a few rows of cards; the bands it does not touch are not compressed
-#: again. On the pictures of a bench/load.py run replayed (after its set-up), bands of
-#: 32 rows: 16 rows at level 3, 3.2 ms a picture, 12.1 KB; 32 at 3, 3.0 ms, 11.6 KB;
-#: 32 at 5, 3.8 ms, 10.2 KB; Pillow's whole-picture level 6 before, 9.2 KB.
+#: again. On the pictures of a bench/load.py run replayed (bench/picture_replay.py),
+#: bands of 32 rows (second round): 16 rows at level 3, 3.2 ms a picture, 12.1 KB; 32 at
+#: 3, 3.0 ms, 11.6 KB; 32 at 5, 3.8 ms, 10.2 KB; Pillow's whole-picture level 6 before,
+#: 9.2 KB. Cut at the rows (fourth round, another machine's load): level 3, 1.08 ms,
+#: 11.9 KB; level 2, 1.05 ms, 12.6 KB; level 1, 1.05 ms, 13.4 KB (zlib is a third of a
+#: picture; Z_RLE and Z_FILTERED are no faster here, RLE's PNGs 40% bigger).
 PNG_LEVEL = 3
 BAND_ROWS = 32
 
