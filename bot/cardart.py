@@ -532,11 +532,15 @@ def _encode(img: Image.Image) -> bytes:
 
 # --------------------------------------------------------------------------- PNG
 
-#: zlib level of a band and rows per band. A move changes a few rows of cards; the
-#: bands it does not touch are not compressed again. Smaller bands are reused more often
-#: but compress less well. On the pictures of a bench/load.py run replayed (after its
-#: set-up): 16 rows at level 3, 3.2 ms a picture, 12.1 KB; 32 at 3, 3.0 ms, 11.6 KB;
-#: 32 at 5, 3.8 ms, 10.2 KB; Pillow's whole-picture level 6 before, 9.2 KB.
+#: zlib level of a band, and rows per band of a picture written whole (:func:`_png`); a
+#: picture composed from its rows is cut at the rows' edges instead (:func:`_band_cuts`).
+#: A move changes a few rows of cards; the bands it does not touch are not compressed
+#: again. On the pictures of a bench/load.py run replayed (bench/picture_replay.py),
+#: bands of 32 rows (second round): 16 rows at level 3, 3.2 ms a picture, 12.1 KB; 32 at
+#: 3, 3.0 ms, 11.6 KB; 32 at 5, 3.8 ms, 10.2 KB; Pillow's whole-picture level 6 before,
+#: 9.2 KB. Cut at the rows (fourth round, another machine's load): level 3, 1.08 ms,
+#: 11.9 KB; level 2, 1.05 ms, 12.6 KB; level 1, 1.05 ms, 13.4 KB (zlib is a third of a
+#: picture; Z_RLE and Z_FILTERED are no faster here, and RLE's bands half as big again).
 PNG_LEVEL = 3
 BAND_ROWS = 32
 
@@ -568,11 +572,47 @@ def _deflated(filtered: bytes | memoryview, key: Any) -> tuple[bytes, int, int]:
     exactly these bytes (the bytes themselves, or what they show: :func:`_composed`):
     a move recompresses only the bands it changed, and a band's output never depends
     on what was cached."""
-    packer = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
-    deflated = packer.compress(filtered) + packer.flush(zlib.Z_FULL_FLUSH)
+    deflated = _deflate(filtered)
     band = (deflated, zlib.adler32(filtered), len(filtered))
     _BANDS.put(key, band, (len(filtered) if key is filtered else 300) + len(deflated) + 200)
     return band
+
+
+#: Each drawing thread's compressor, used again for every band: a new one costs more
+#: than a band of cards (50 us: zlib allocates and clears 256 KB), and a full flush,
+#: all input consumed, leaves one as it was new (zlib forgets the history and starts the
+#: window over), so a band's output is what a new compressor gives (tested; checked
+#: once at import, else a new compressor is made for each band).
+_PACKERS = threading.local()
+
+
+def _new_packer() -> Any:
+    return zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, -15)
+
+
+def _deflate(data: bytes | memoryview) -> bytes:
+    """``data`` deflated on its own (no reference to anything before it), ended with a
+    full flush."""
+    packer = getattr(_PACKERS, "packer", None) if _PACKER_REUSABLE else None
+    if packer is None:
+        packer = _new_packer()
+    _PACKERS.packer = None  # a compression that fails half-way leaves no used compressor behind
+    deflated = packer.compress(data) + packer.flush(zlib.Z_FULL_FLUSH)
+    _PACKERS.packer = packer
+    return deflated
+
+
+def _full_flush_resets() -> bool:
+    """Whether this zlib's compressor, after a full flush, compresses as a new one does
+    (one that kept its history would write the second copy as a reference to the first)."""
+    sample = bytes(range(256)) * 40 + b"\x05" * 3000
+    packer = _new_packer()
+    first = packer.compress(sample) + packer.flush(zlib.Z_FULL_FLUSH)
+    again = packer.compress(sample) + packer.flush(zlib.Z_FULL_FLUSH)
+    return again == first
+
+
+_PACKER_REUSABLE = _full_flush_resets()
 
 
 def _band(filtered: bytes) -> tuple[bytes, int, int]:
@@ -736,13 +776,23 @@ def _background_palette(layout: _Layout, title: str) -> Image.Image:
         return _framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
     img = Image.new("P", (layout.width + 1, layout.height), _felt_index())
     img.paste(0, (0, 0, 1, layout.height))  # the rows' filter bytes
-    if title:
-        title_font = _font(TITLE_SIZE, 700)
-        text = _fit(title_font, title, layout.width - 2 * MARGIN)
-        if text:
-            tile, left, top = _text_tile("title", text)
-            img.paste(tile, (1 + MARGIN + left, MARGIN + 26 + top))
+    placed = _placed_title(layout, title)
+    if placed is not None:
+        _paste(img.im, *placed)
     return img
+
+
+def _placed_title(layout: _Layout, title: str) -> tuple[Image.Image, int, int] | None:
+    """The title's text on felt, mapped (kept), and where it goes on a picture's framed
+    canvas; None for no title."""
+    if not title:
+        return None
+    title_font = _font(TITLE_SIZE, 700)
+    text = _fit(title_font, title, layout.width - 2 * MARGIN)
+    if not text:
+        return None
+    tile, left, top = _text_tile("title", text)
+    return tile, 1 + MARGIN + left, MARGIN + 26 + top
 
 
 #: The font (size, weight) of a picture's title and of its rows' labels.
@@ -795,17 +845,17 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
     picture's width and height, each band's kept compression (None where it is not
     kept), and ``(index, key, bytes)`` of each band to compress.
 
-    A picture is composed from cached parts on a framed canvas (:func:`_framed`) of
-    felt: each row's label (its text drawn on felt and mapped once, :func:`_text_tile`)
-    and its cards (on their own patch of felt, mapped once, :func:`_cards_patch`: a
-    move that changes only a label, a count or whose turn it is, draws no card); the
-    mapping is per pixel (no dithering) and parts never overlap, so the composed
-    picture is the same, pixel for pixel, as the whole one mapped at once (tested). A
-    band is kept by what it shows: the felt (and the title, if it reaches that far)
-    and the parts in it with their offsets, each standing for its pixels by its own
-    key. So a band is found without looking at its pixels, a picture whose bands are
-    all kept is not composed at all, and a kept band costs a few hundred bytes, not its
-    pixels (20 KB)."""
+    A picture is composed from cached parts on framed canvases (:func:`_framed`) of
+    felt, one per band (:func:`_band_cuts`) that is not kept: each row's label (its
+    text drawn on felt and mapped once, :func:`_text_tile`) and its cards (on their
+    own patch of felt, mapped once, :func:`_cards_patch`: a move that changes only a
+    label, a count or whose turn it is, draws no card); the mapping is per pixel (no
+    dithering) and parts never overlap, so the composed picture is the same, pixel for
+    pixel, as the whole one mapped at once (tested). A band is kept by what it shows:
+    the felt (and the title, if it reaches that far) and the parts in it with their
+    offsets, each standing for its pixels by its own key. So a band is found without
+    looking at its pixels, only the bands not kept are composed, and a kept band costs
+    a few hundred bytes, not its pixels (20 KB)."""
     layout = _layout(rows, title, max_width, columns)
     if not _rows_keep_to_their_patches(layout, title):
         framed = _framed(render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE))
@@ -827,23 +877,60 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
                       functools.partial(_cards_patch, row, layout.row_width), (x - PATCH_BLEED, y + LABEL_H)))
     drawn_with, framed_width = _drawn_with(), layout.width + 1
     bands, pending = [], []
-    for top in range(0, layout.height, BAND_ROWS):
-        bottom = min(top + BAND_ROWS, layout.height)
+    cuts = _band_cuts(layout)
+    for top, bottom in zip(cuts, cuts[1:]):
         # The background's rows here: felt, unless the title (or "No cards.") is in them.
         felt = None if layout.rows and top >= MARGIN + layout.head else (title, top, not layout.rows)
-        key = ("band", drawn_with, framed_width, bottom - top, felt,
-               tuple((shows, x, y - top) for shows, x, y, height, _, _ in parts if y < bottom and y + height > top))
+        inside = [part for part in parts if part[2] < bottom and part[2] + part[3] > top]
+        key = ("band", drawn_with, framed_width, bottom - top, felt, tuple((shows, x, y - top) for shows, x, y, _, _, _ in inside))
         band = _BANDS.get(key)
         if band is None:
-            pending.append((len(bands), key, (top, bottom)))
+            pending.append((len(bands), key, _band_pixels(layout, title, top, bottom, inside)))
         bands.append(band)
-    if pending:
-        img = _background_palette(layout, title)
-        for _, _, _, _, part, at in parts:
-            img.paste(part(), at)
-        filtered = memoryview(img.tobytes())  # the bands' bytes are compressed where they lie
-        pending = [(index, key, filtered[top * framed_width:bottom * framed_width]) for index, key, (top, bottom) in pending]
     return layout.width, layout.height, bands, pending
+
+
+def _paste(canvas: Any, part: Image.Image, x: int, y: int) -> None:
+    """``paste(part, (x, y))`` onto a canvas of palette indices made here (a new
+    image's ``.im``, or a buffer's, :func:`_band_pixels`): the call of Pillow's core
+    that ``Image.paste`` makes, which clips the same way, without its checks (2 us a
+    paste instead of 6; a picture makes a few)."""
+    canvas.paste(part.im, (x, y, x + part.width, y + part.height))
+
+
+def _band_cuts(layout: _Layout) -> list[int]:
+    """Where a composed picture's bands start and end, top to bottom: below the title,
+    and at the bottom of each row's label strip and of each row's cards. So a band
+    holds one line of the grid's labels (with the felt above them), or its cards, or
+    the title: a move that changes a row's cards compresses that line's cards again,
+    one that changes only a label (a count, whose turn) that line's labels, and a
+    card that leaves a hand does not drag the label above it along."""
+    cuts = {0, MARGIN + layout.head, layout.height}
+    for i, plan in enumerate(layout.plans):
+        y = layout.origin(i)[1]
+        cuts.update((y + LABEL_H, y + plan.height))
+    return sorted(cuts)
+
+
+def _band_pixels(layout: _Layout, title: str, top: int, bottom: int, parts: Sequence[tuple]) -> bytes | bytearray:
+    """PNG's filtered rows ``top`` to ``bottom`` of a composed picture (see
+    :func:`_composed`): the background's rows, and the ``parts`` that reach them
+    pasted where they lie (Pillow clips what falls outside).
+
+    The rows are composed in a zeroed buffer, which is felt (the palette's first
+    colour: tested) with its filter bytes, Pillow's core pasting the parts straight
+    into it: no image to make, fill and copy out (6 us a band instead of 34)."""
+    if not layout.rows:  # "No cards.": rare, drawn whole
+        return _background_palette(layout, title).crop((0, top, layout.width + 1, bottom)).tobytes()
+    pixels = bytearray((layout.width + 1) * (bottom - top))
+    canvas = Image.core.map_buffer(pixels, (layout.width + 1, bottom - top), "raw", 0, ("P", 0, 1))
+    placed = _placed_title(layout, title) if top < MARGIN + layout.head else None
+    if placed is not None:
+        tile, x, y = placed
+        _paste(canvas, tile, x, y - top)
+    for _, _, _, _, part, (x, y) in parts:
+        _paste(canvas, part(), x, y - top)
+    return pixels
 
 
 def _rows_keep_to_their_patches(layout: _Layout, title: str) -> bool:
@@ -913,11 +1000,11 @@ def _tiled_cards(row: CardRow, plan: _RowPlan) -> Image.Image | None:
     patch = Image.new("P", (PATCH_BLEED + plan.width, CARD_H), _felt_index())
     x = PATCH_BLEED
     for j, code in enumerate(line):
-        patch.paste(_mapped_tile(("face", code, row.deck)), (x + j * plan.step, 0))
+        _paste(patch.im, _mapped_tile(("face", code, row.deck)), x + j * plan.step, 0)
     if plan.backs:
         if line:
             x += CARD_W + plan.step * (len(line) - 1) + 2 * CARD_GAP
-        patch.paste(_mapped_tile(("backs", plan.backs, _back_step(row))), (x, 0))
+        _paste(patch.im, _mapped_tile(("backs", plan.backs, _back_step(row))), x, 0)
     return patch
 
 
