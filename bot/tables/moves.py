@@ -71,7 +71,8 @@ class MovesMixin:
         try:
             if ahead and await guard.defer_now(interaction):
                 wait = MAX_WAIT_IN_QUEUE
-            await asyncio.wait_for(table.lock.acquire(), wait)
+            async with asyncio.timeout(wait):  # not wait_for: on 3.11 it starts a task for every click
+                await table.lock.acquire()
         except TimeoutError:
             await _reply(interaction, _("The game is busy with another move; try again in a moment."))
             return False
