@@ -317,12 +317,12 @@ class Publisher:
         #: (guild, user) -> display name, noted from every interaction: the bot has no
         #: member list (no privileged intent) and a picture may not cost a REST call.
         self.display_names: dict[tuple[int, int], str] = {}
-        add_listener = getattr(manager.bot, "add_listener", None)
-        if callable(add_listener):
-            add_listener(self.note_display_name, "on_interaction")
+        hooks = getattr(manager.bot, "interaction_hooks", None)
+        if hooks is not None:
+            hooks.append(self.note_display_name)
 
-    async def note_display_name(self, interaction: discord.Interaction) -> None:
-        """Bot listener (``on_interaction``): the clicker's name as the server shows it."""
+    def note_display_name(self, interaction: discord.Interaction) -> None:
+        """Interaction hook (``bot.interaction_hooks``): the clicker's name as the server shows it."""
         if interaction.guild_id is not None and interaction.user is not None:
             self.display_names[(interaction.guild_id, interaction.user.id)] = interaction.user.display_name
 
