@@ -175,46 +175,53 @@ def _table_guild(args: tuple[Any, ...], kwargs: dict[str, Any]) -> int | None:
     return getattr(_table_in(args, kwargs), "guild_id", None)
 
 
-def for_everyone(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Decorate a method ``(self, table, ...)`` that writes what everyone at the table
-    reads (a board, a lobby, a notice, a log line): it runs in the server's language."""
+def _everyones_language(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    return server_language(_table_guild(args, kwargs))
+
+
+def _readers_language(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    table = _table_in(args, kwargs)
+    user = kwargs.get("user")
+    if user is None and table is not None and table in args:
+        after = args[args.index(table) + 1:]
+        user = after[0] if after and isinstance(after[0], int) else None
+    return reader_language(user, getattr(table, "guild_id", None))
+
+
+def _run_in(function: Callable[..., Any], language_of: Callable[[tuple[Any, ...], dict[str, Any]], str]) -> Callable[..., Any]:
+    """``function`` run in the language ``language_of(args, kwargs)`` gives. It sets the
+    current language itself rather than through :class:`using`: these run about twenty
+    times a move, and the languages kept here are resolved already (no :func:`pick`)."""
     if inspect.iscoroutinefunction(function):
         @functools.wraps(function)
         async def run_async(*args: Any, **kwargs: Any) -> Any:
-            with using(server_language(_table_guild(args, kwargs))):
+            token = _current.set(language_of(args, kwargs))
+            try:
                 return await function(*args, **kwargs)
+            finally:
+                _current.reset(token)
         return run_async
 
     @functools.wraps(function)
     def run(*args: Any, **kwargs: Any) -> Any:
-        with using(server_language(_table_guild(args, kwargs))):
+        token = _current.set(language_of(args, kwargs))
+        try:
             return function(*args, **kwargs)
+        finally:
+            _current.reset(token)
     return run
+
+
+def for_everyone(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a method ``(self, table, ...)`` that writes what everyone at the table
+    reads (a board, a lobby, a notice, a log line): it runs in the server's language."""
+    return _run_in(function, _everyones_language)
 
 
 def for_reader(function: Callable[..., Any]) -> Callable[..., Any]:
     """Decorate a method ``(self, table, user, ...)`` that writes what only ``user``
     reads (their hand): it runs in that person's language."""
-    def language_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-        table = _table_in(args, kwargs)
-        user = kwargs.get("user")
-        if user is None and table is not None and table in args:
-            after = args[args.index(table) + 1:]
-            user = after[0] if after and isinstance(after[0], int) else None
-        return reader_language(user, getattr(table, "guild_id", None))
-
-    if inspect.iscoroutinefunction(function):
-        @functools.wraps(function)
-        async def run_async(*args: Any, **kwargs: Any) -> Any:
-            with using(language_of(args, kwargs)):
-                return await function(*args, **kwargs)
-        return run_async
-
-    @functools.wraps(function)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        with using(language_of(args, kwargs)):
-            return function(*args, **kwargs)
-    return run
+    return _run_in(function, _readers_language)
 
 
 # ---------------------------------------------------------------- catalogs
