@@ -71,8 +71,7 @@ class MovesMixin:
         try:
             if ahead and await guard.defer_now(interaction):
                 wait = MAX_WAIT_IN_QUEUE
-            async with asyncio.timeout(wait):  # not wait_for: on 3.11 it starts a task for every click
-                await table.lock.acquire()
+            await asyncio.wait_for(table.lock.acquire(), wait)
         except TimeoutError:
             await _reply(interaction, _("The game is busy with another move; try again in a moment."))
             return False
