@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot import guard, mentions
 from bot.bus import bus_for
 from bot.discord_front import languages
+from bot.discord_front.clicks import prune_clicked_messages
 from bot.discord_front.echoes import ignore_bot_messages
 from bot import picture_pool
 from bot.picture_pool import PictureDrawer
@@ -114,6 +115,7 @@ class _Deckhand:
         languages.reset()
         mentions.default_on_every_edit(self)
         ignore_bot_messages(self._connection)  # the gateway's echo of each board edit, unparsed
+        prune_clicked_messages(self._connection)  # a click's message parsed down to what is read
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         if not self.settings.database_url:
             claim_data_dir(self.settings.data_dir)
