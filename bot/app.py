@@ -7,7 +7,9 @@ import importlib.util
 import logging
 import os
 import pkgutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -16,6 +18,7 @@ from discord.ext import commands
 from bot import guard, mentions
 from bot.bus import bus_for
 from bot.discord_front import languages
+from bot.discord_front.clicks import prune_clicked_messages
 from bot.discord_front.echoes import ignore_bot_messages
 from bot import picture_pool
 from bot.picture_pool import PictureDrawer
@@ -23,7 +26,7 @@ from bot.config import ConfigError, Settings
 from bot.core.games import GameRegistry
 from bot.tables import TableManager
 from bot.translator import CatalogTranslator
-from bot.views import DYNAMIC_ITEMS, on_modal_submit, route_clicks
+from bot.views import DYNAMIC_ITEMS, route_clicks, start_amount_form
 from storage import open_storage
 from storage.db import StorageError, log_failure
 
@@ -96,6 +99,9 @@ class _Deckhand:
         #: Card pictures drawn in a worker process or a thread (PICTURE_PROCESS, bot/picture_pool.py).
         #: Before the TableManager, which draws with it.
         self.pictures = PictureDrawer(settings.picture_process)
+        #: Run with every interaction as the gateway's parser makes it, before its click
+        #: or command runs (see :meth:`dispatch`). Before the TableManager, which adds one.
+        self.interaction_hooks: list[Callable[[discord.Interaction], None]] = []
         self.tables = TableManager(self, self.storage, self.games, bus=bus_for(settings.database_url, str(settings.data_dir.resolve())))
         self.restore_task: asyncio.Task[None] | None = None
         self.warm_task: asyncio.Task[None] | None = None
@@ -109,6 +115,7 @@ class _Deckhand:
         languages.reset()
         mentions.default_on_every_edit(self)
         ignore_bot_messages(self._connection)  # the gateway's echo of each board edit, unparsed
+        prune_clicked_messages(self._connection)  # a click's message parsed down to what is read
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         if not self.settings.database_url:
             claim_data_dir(self.settings.data_dir)
@@ -116,7 +123,7 @@ class _Deckhand:
         guard.answer_component_failures(DYNAMIC_ITEMS)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         route_clicks(self)  # without rebuilding the clicked message's view (bot/views.py)
-        self.add_listener(on_modal_submit, "on_interaction")  # the amount form (see bot/views.py)
+        self.interaction_hooks.append(start_amount_form)  # the amount form (see bot/views.py)
         # Descriptions and choices in each user's client language (bot/translator.py).
         await self.tree.set_translator(CatalogTranslator())
         for name in self.extension_names:
@@ -134,6 +141,18 @@ class _Deckhand:
         else:
             self.warm_task = asyncio.create_task(self._warm_card_pictures(), name="deckhand-warm-up")
         await self.sync_commands()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's, and :attr:`interaction_hooks` run at once with each interaction:
+        discord.py starts a task for every ``on_interaction`` listener (two a click, for
+        work of microseconds). A hook that fails is logged; the interaction goes on."""
+        if event_name == "interaction" and args:
+            for hook in self.interaction_hooks:
+                try:
+                    hook(args[0])
+                except Exception:
+                    log.exception("Interaction hook %r failed", hook)
+        super().dispatch(event_name, *args, **kwargs)  # type: ignore[misc]
 
     async def _warm_card_pictures(self) -> None:
         for deck in picture_pool.DECKS:  # a deck per trip: a stop meanwhile waits for one deck at most

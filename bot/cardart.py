@@ -40,7 +40,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.cardart_pips import badge_mask, enid_mask, pip_mask, rounded_mask
-from bot.i18n import N_, _, and_list, ngettext
+from bot.i18n import N_, _, and_list, ngettext, per_language
 
 
 @dataclass(frozen=True, slots=True)
@@ -1143,9 +1143,10 @@ _PATCHES = _Cache(64 * 2**20)
 _BANDS = _Cache(24 * 2**20)
 
 
+@per_language(maxsize=4096)
 def card_name(code: str, deck: str = "french") -> str:
     """A card as said aloud, in the current language: "10 of Hearts", "Queen of Coins
-    (marked)"."""
+    (marked)". Kept per language: a move names a dozen cards, the same ones again."""
     try:
         rank, suit, marked = parse_code(code, deck)
     except ValueError:
@@ -1171,20 +1172,25 @@ def alt_text(rows: Sequence[CardRow], limit: int = 1024) -> str:
     one sentence per row, read as a person would say it. A row's ``spoken`` sentence
     when its game wrote one; else its label (" · " read as a pause) and its face-up
     cards by name, then how many lie face down."""
-    sentences = []
-    for row in rows:
-        names = spoken_list([card_name(code, row.deck) for code in row.cards])
-        if row.spoken:
-            sentences.append(_sentence(row.spoken.replace("{cards}", names)))
-            continue
-        said = names
-        if row.face_down:
-            down = ngettext("{n} card face down", "{n} cards face down", row.face_down)
-            said = _("{cards}, and {face_down}", cards=names, face_down=down) if names else down
-        label = row.label.replace(" · ", ", ")
-        sentences.append(_sentence(_("{label}: {cards}", label=label, cards=said) if said else label))
+    sentences = [_row_sentence(row, row.spoken) for row in rows]
     text = " ".join([_("Card picture."), *(s for s in sentences if s)])
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@per_language(maxsize=4096)
+def _row_sentence(row: CardRow, spoken: str) -> str:
+    """One row of :func:`alt_text`, kept per language: most rows of a picture are the
+    rows of the one before it. ``spoken`` is given apart because rows compare (and
+    are kept) by what they draw, without it."""
+    names = spoken_list([card_name(code, row.deck) for code in row.cards])
+    if spoken:
+        return _sentence(spoken.replace("{cards}", names))
+    said = names
+    if row.face_down:
+        down = ngettext("{n} card face down", "{n} cards face down", row.face_down)
+        said = _("{cards}, and {face_down}", cards=names, face_down=down) if names else down
+    label = row.label.replace(" · ", ", ")
+    return _sentence(_("{label}: {cards}", label=label, cards=said) if said else label)
 
 
 # --------------------------------------------------------------------------- suit sheets

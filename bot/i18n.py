@@ -163,6 +163,8 @@ def reader_language(user_id: int | None, guild_id: int | None) -> str:
 def _table_in(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """The table a decorated method works on: its first argument (after ``self``) that
     has a ``record`` and a ``guild_id``."""
+    if len(args) > 1 and hasattr(args[1], "record") and hasattr(args[1], "guild_id"):
+        return args[1]  # the usual ``(self, table, ...)``, without building the tuple below
     for value in (*args[1:], *kwargs.values()):
         if hasattr(value, "record") and hasattr(value, "guild_id"):
             return value
@@ -173,46 +175,53 @@ def _table_guild(args: tuple[Any, ...], kwargs: dict[str, Any]) -> int | None:
     return getattr(_table_in(args, kwargs), "guild_id", None)
 
 
-def for_everyone(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Decorate a method ``(self, table, ...)`` that writes what everyone at the table
-    reads (a board, a lobby, a notice, a log line): it runs in the server's language."""
+def _everyones_language(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    return server_language(_table_guild(args, kwargs))
+
+
+def _readers_language(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    table = _table_in(args, kwargs)
+    user = kwargs.get("user")
+    if user is None and table is not None and table in args:
+        after = args[args.index(table) + 1:]
+        user = after[0] if after and isinstance(after[0], int) else None
+    return reader_language(user, getattr(table, "guild_id", None))
+
+
+def _run_in(function: Callable[..., Any], language_of: Callable[[tuple[Any, ...], dict[str, Any]], str]) -> Callable[..., Any]:
+    """``function`` run in the language ``language_of(args, kwargs)`` gives. It sets the
+    current language itself rather than through :class:`using`: these run about twenty
+    times a move, and the languages kept here are resolved already (no :func:`pick`)."""
     if inspect.iscoroutinefunction(function):
         @functools.wraps(function)
         async def run_async(*args: Any, **kwargs: Any) -> Any:
-            with using(server_language(_table_guild(args, kwargs))):
+            token = _current.set(language_of(args, kwargs))
+            try:
                 return await function(*args, **kwargs)
+            finally:
+                _current.reset(token)
         return run_async
 
     @functools.wraps(function)
     def run(*args: Any, **kwargs: Any) -> Any:
-        with using(server_language(_table_guild(args, kwargs))):
+        token = _current.set(language_of(args, kwargs))
+        try:
             return function(*args, **kwargs)
+        finally:
+            _current.reset(token)
     return run
+
+
+def for_everyone(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a method ``(self, table, ...)`` that writes what everyone at the table
+    reads (a board, a lobby, a notice, a log line): it runs in the server's language."""
+    return _run_in(function, _everyones_language)
 
 
 def for_reader(function: Callable[..., Any]) -> Callable[..., Any]:
     """Decorate a method ``(self, table, user, ...)`` that writes what only ``user``
     reads (their hand): it runs in that person's language."""
-    def language_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-        table = _table_in(args, kwargs)
-        user = kwargs.get("user")
-        if user is None and table is not None and table in args:
-            after = args[args.index(table) + 1:]
-            user = after[0] if after and isinstance(after[0], int) else None
-        return reader_language(user, getattr(table, "guild_id", None))
-
-    if inspect.iscoroutinefunction(function):
-        @functools.wraps(function)
-        async def run_async(*args: Any, **kwargs: Any) -> Any:
-            with using(language_of(args, kwargs)):
-                return await function(*args, **kwargs)
-        return run_async
-
-    @functools.wraps(function)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        with using(language_of(args, kwargs)):
-            return function(*args, **kwargs)
-    return run
+    return _run_in(function, _readers_language)
 
 
 # ---------------------------------------------------------------- catalogs
@@ -270,9 +279,36 @@ def _translations(lang: str) -> Translations | None:
 
 
 def reload_catalogs() -> None:
-    """Forget compiled catalogs (tests and translators' tools edit the files)."""
+    """Forget compiled catalogs (tests and translators' tools edit the files), and every
+    text kept by :func:`per_language`."""
     _translations.cache_clear()
     _pseudo.cache_clear()
+    for cache in _per_language_caches:
+        cache.cache_clear()
+
+
+_per_language_caches: list[Any] = []
+
+
+def per_language(maxsize: int) -> Callable[[Callable[..., str]], Callable[..., str]]:
+    """Keep what a function of hashable positional arguments writes, per current
+    language (an ``lru_cache`` of ``maxsize`` keyed by the language and the arguments),
+    until :func:`reload_catalogs`. For texts built again and again from the same parts
+    (a card's name, a picture's alt text): the function must depend on nothing else."""
+    def keep(function: Callable[..., str]) -> Callable[..., str]:
+        @lru_cache(maxsize=maxsize)
+        def in_language(lang: str, *args: Any) -> str:
+            return function(*args)  # ``lang`` is the current language: it is the key only
+
+        @functools.wraps(function)
+        def kept(*args: Any) -> str:
+            return in_language(_current.get(), *args)
+
+        kept.cache_clear = in_language.cache_clear  # type: ignore[attr-defined]
+        kept.cache_info = in_language.cache_info  # type: ignore[attr-defined]
+        _per_language_caches.append(in_language)
+        return kept
+    return keep
 
 
 # ---------------------------------------------------------------- looking words up
@@ -304,6 +340,8 @@ def _translate(context: str | None, msgid: str, fields: dict[str, Any]) -> str:
 
 def _(msgid: str, /, **fields: Any) -> str:
     """``msgid`` in the current language, its ``{placeholders}`` filled from ``fields``."""
+    if _current.get() == ENGLISH:  # :func:`_translate`'s first case, without its call (~100 a move)
+        return msgid.format_map(fields) if fields else msgid
     return _translate(None, msgid, fields)
 
 

@@ -57,7 +57,6 @@ import asyncio
 import contextlib
 import inspect
 import io
-import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -154,6 +153,19 @@ class HandMessage:
         """Keyword arguments for an edit: the picture replaces the previous one (none: removed)."""
         file = self._file()
         return {**self._text(), "attachments": [file] if file else []}
+
+
+def _snapshot(value: Any) -> Any:
+    """A copy of a table's ``publish`` map, every dict and list copied, to tell after a
+    publish whether it changed (``==``). Cheaper than writing it as JSON twice a move;
+    compared as Python compares: a tuple put for an equal list counts as a change (one
+    save more); ``1`` put for ``True`` would not (nothing here stores either for the
+    other)."""
+    if type(value) is dict:
+        return {key: _snapshot(item) for key, item in value.items()}
+    if type(value) is list:
+        return [_snapshot(item) for item in value]
+    return value
 
 
 def _takes_names(function: Any) -> bool:
@@ -305,12 +317,12 @@ class Publisher:
         #: (guild, user) -> display name, noted from every interaction: the bot has no
         #: member list (no privileged intent) and a picture may not cost a REST call.
         self.display_names: dict[tuple[int, int], str] = {}
-        add_listener = getattr(manager.bot, "add_listener", None)
-        if callable(add_listener):
-            add_listener(self.note_display_name, "on_interaction")
+        hooks = getattr(manager.bot, "interaction_hooks", None)
+        if hooks is not None:
+            hooks.append(self.note_display_name)
 
-    async def note_display_name(self, interaction: discord.Interaction) -> None:
-        """Bot listener (``on_interaction``): the clicker's name as the server shows it."""
+    def note_display_name(self, interaction: discord.Interaction) -> None:
+        """Interaction hook (``bot.interaction_hooks``): the clicker's name as the server shows it."""
         if interaction.guild_id is not None and interaction.user is not None:
             self.display_names[(interaction.guild_id, interaction.user.id)] = interaction.user.display_name
 
@@ -684,7 +696,7 @@ class Publisher:
         if record.publish.get("paused") and not final:
             table.needs_publish = True  # its thread is closed: shown when it reopens (bot/tables/threads.py)
             return
-        before = (record.message_id, json.dumps(record.publish, sort_keys=True), list(record.turn_players))
+        before = (record.message_id, _snapshot(record.publish), list(record.turn_players))
         current = [] if final or state.is_over() else sorted(state.current_players())
         # Computers are named on the board but never pinged, and have no hands to show.
         people = computer.humans(current)
@@ -747,7 +759,7 @@ class Publisher:
         if final:
             await self._close_live_hands(table, actor)
             self.forget_table(table)
-        if (record.message_id, json.dumps(record.publish, sort_keys=True), list(record.turn_players)) != before:
+        if (record.message_id, record.publish, list(record.turn_players)) != before:
             # One trip to the database's thread (storage.write), as a move's own save.
             await self.manager.storage.write(table.guild_id, [repos.table_update(
                 table.id, now=now_ts(), message_id=record.message_id, message_posted_at=record.message_posted_at,

@@ -18,12 +18,14 @@ custom_id shapes (all under Discord's 100-character limit):
 - ``dh:vote:<guild>:<table>:<vote id>:<action>``   a choice on a vote message of its own (``bot/votes.py``)
 
 A Modal cannot be a DynamicItem, so the amount form is not kept in discord.py's modal
-store: :func:`on_modal_submit` (a bot listener) reads every ``dh:amtm:`` submit from its
-custom_id, which works the same before and after a restart.
+store: :func:`on_modal_submit` (started by an interaction hook, :func:`start_amount_form`)
+reads every ``dh:amtm:`` submit from its custom_id, which works the same before and
+after a restart.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import re
@@ -228,8 +230,21 @@ def amount_refusal(text: str) -> str | None:
     return None
 
 
+#: Amount forms being played (a task keeps no reference to itself).
+_amount_forms: set[asyncio.Task[None]] = set()
+
+
+def start_amount_form(interaction: discord.Interaction) -> None:
+    """Interaction hook (``bot.interaction_hooks``): a modal submit is played by
+    :func:`on_modal_submit` in a task of its own; other interactions start nothing."""
+    if interaction.type is discord.InteractionType.modal_submit:
+        task = asyncio.get_running_loop().create_task(on_modal_submit(interaction), name="deckhand-amount-form")
+        _amount_forms.add(task)
+        task.add_done_callback(_amount_forms.discard)
+
+
 async def on_modal_submit(interaction: discord.Interaction) -> None:
-    """Bot listener (``on_interaction``): plays an amount form's number as ``<kind>::<n>``."""
+    """Plays an amount form's number as ``<kind>::<n>`` (see :func:`start_amount_form`)."""
     if interaction.type is not discord.InteractionType.modal_submit:
         return
     data = interaction.data or {}

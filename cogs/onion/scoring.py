@@ -36,6 +36,7 @@ import enum
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -139,15 +140,17 @@ class Card:
     rank: Rank
     suit: Suit
     _k: int = field(init=False, repr=False, compare=False)
+    _code: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_k", int(self.rank) * 8 + _SUIT_INDEX[self.suit])
+        object.__setattr__(self, "_code", self.rank.code + self.suit.value)
 
     def __hash__(self) -> int:  # cheap: cards are hashed a lot during evaluation
         return self._k
 
-    def __str__(self) -> str:
-        return self.rank.code + self.suit.value
+    def __str__(self) -> str:  # kept: a move writes a few dozen cards as codes
+        return self._code
 
     def __repr__(self) -> str:
         return f"Card({self})"
@@ -178,8 +181,10 @@ class Card:
         return _SPECIAL_NAMES.get(self)
 
 
+@lru_cache(maxsize=1024)
 def parse_card(text: str) -> Card:
-    """Parse a code: rank then suit, any case ('Qs', 'Tt', '10o', 'kw', 'A♠', 'K🏆')."""
+    """Parse a code: rank then suit, any case ('Qs', 'Tt', '10o', 'kw', 'A♠', 'K🏆').
+    Kept (cards are immutable): a game's state is read from its codes at every move."""
     raw = text.strip().replace("\ufe0f", "")
     if len(raw) < 2:
         raise CardCodeError(_("'{text}' is not a card code: write a rank then a suit, like Qs, 10o or Kw.", text=text))

@@ -81,6 +81,25 @@ def test_what_is_missing_fuzzy_or_broken_falls_back_to_english(spanish_catalog):
         assert _("{who} leaves.", who="Bob") == "Bob leaves."
 
 
+def test_a_text_kept_per_language_is_written_again_in_another_language_and_after_a_reload(spanish_catalog):
+    calls = []
+
+    @i18n.per_language(maxsize=8)
+    def move_line(player: str) -> str:
+        calls.append(player)
+        return _("{player} played {card}.", player=player, card="10")
+
+    assert move_line("Ana") == "Ana played 10." and move_line("Ana") == "Ana played 10."
+    with i18n.using("es"):
+        assert move_line("Ana") == "Ana jugó 10."
+    assert calls == ["Ana", "Ana"]  # kept once per language
+    spanish_catalog.write_text(spanish_catalog.read_text(encoding="utf-8").replace("jugó", "tiró"), encoding="utf-8")
+    i18n.reload_catalogs()
+    with i18n.using("es"):
+        assert move_line("Ana") == "Ana tiró 10."  # a reload forgets what was kept
+    assert len(calls) == 3
+
+
 def test_locale_tags_map_to_the_languages_spoken():
     assert i18n.pick("es-ES") == "es"
     assert i18n.pick("es-419") == "es"

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot import cardart
+from bot import cardart, i18n
 from bot.cardart import CardRow, card_face, parse_code, render_rows, suit_sheet
 from bot.cards import standard_deck
 from cogs.onion.scoring import SPECIAL_CARDS, onion_deck
@@ -329,6 +329,12 @@ def test_alt_text_names_the_face_up_cards_and_counts_the_backs():
     spoken = [CardRow("Seat 1 · Ann · 18 cards · to play", face_down=18, spoken="Ann, in seat 1, has 18 cards, and it is their turn"),
               CardRow("Top card", ("Th",), spoken="The top card is {cards}")]
     assert alt_text(spoken) == "Card picture. Ann, in seat 1, has 18 cards, and it is their turn. The top card is 10 of Hearts."
+    # Rows are kept per language and by their words too, not only by what they draw.
+    reworded = [CardRow("Top card", ("Th",), spoken="{cards} lies on top")]
+    assert reworded[0] == spoken[1] and alt_text(reworded) == "Card picture. 10 of Hearts lies on top."
+    with i18n.using("en-XA"):
+        assert alt_text(spoken[1:]) != "Card picture. The top card is 10 of Hearts."
+    assert alt_text(spoken[1:]) == "Card picture. The top card is 10 of Hearts."
     assert len(alt_text([CardRow("x" * 2000)])) == 1024
 
 

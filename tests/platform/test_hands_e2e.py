@@ -220,3 +220,24 @@ async def test_table_picture_names_the_players_by_their_display_names(simcord_en
     assert f"{long_name[:24].strip()}, in seat 2, has" in alt and long_name not in alt  # cut
     assert "Seat 3 has" in alt and "🃏" not in alt  # nothing drawable: the seat alone
     assert "<@" not in alt
+
+
+async def test_every_interaction_notes_its_clickers_name_and_a_failing_hook_loses_no_click(simcord_env, caplog):
+    """The bot's interaction hooks run as each interaction arrives (no task each): the
+    clicker's display name is noted for pictures; a hook that raises is logged and the
+    click is played all the same."""
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    names = env.bot.tables.publisher.display_names
+    assert {(guild.id, m.id) for m in members} <= set(names)
+
+    def broken(interaction):
+        raise RuntimeError("hook broken on purpose")
+
+    env.bot.interaction_hooks.insert(0, broken)
+    mover, table = mover_of(env, members)
+    shown = await mover.click(board(channel), label="Show hand")
+    await mover.select(now(env, shown.response.message), [play_code(table, mover)])
+    assert table.record.version == 1
+    assert "Interaction hook" in caplog.text and "hook broken on purpose" in caplog.text

@@ -117,3 +117,35 @@ async def test_a_live_hand_update_sleeping_through_a_rate_limit_holds_up_nothing
     third, _ = mover_of(env, members)
     assert "Your move" in head(now(env, hands[third.id]))
     assert len(table.record.recent) == len(set(table.record.recent))
+
+
+
+async def test_a_click_waiting_past_the_bound_for_a_held_table_is_answered_busy_and_takes_no_lock(monkeypatch):
+    """A table held longer than a click may wait (``MAX_WAIT_FOR_LOCK``; here its
+    deferral failed, so the short bound holds): the click is answered "busy" and leaves
+    the lock as it found it; once the table is free a click takes the lock. (SimCord
+    cannot hold a table's lock from outside the bot, so the wait is driven directly.)"""
+    import asyncio
+    from types import SimpleNamespace
+
+    from bot.tables import moves
+
+    answered = []
+
+    async def reply(interaction, text):
+        answered.append(text)
+
+    async def deferral_failed(interaction):
+        return False
+
+    monkeypatch.setattr(moves, "_reply", reply)
+    monkeypatch.setattr(moves.guard, "defer_now", deferral_failed)
+    monkeypatch.setattr(moves, "MAX_WAIT_FOR_LOCK", 0.05)
+    table = SimpleNamespace(lock=asyncio.Lock(), clicks_in_line=0)
+    await table.lock.acquire()  # another move in progress, for longer than the bound
+    assert await moves.MovesMixin.lock_or_busy(None, None, table) is False
+    assert ["busy" in text for text in answered] == [True]
+    assert table.lock.locked() and table.clicks_in_line == 0
+    table.lock.release()
+    assert await moves.MovesMixin.lock_or_busy(None, None, table) is True
+    assert table.lock.locked() and table.clicks_in_line == 0 and len(answered) == 1

@@ -541,3 +541,20 @@ async def test_cancel_mid_game_leaves_no_stale_turn_on_the_board_or_in_open_hand
         cut = now(env, hand)
         words = cut.content or cut.components[0].content
         assert "Toy #1 was cancelled" in words and not cut.attachments and not cut.embeds
+
+
+def test_a_publish_map_changed_at_any_depth_is_told_from_its_snapshot():
+    """What a publish compares to decide whether to save the table: a copy deep enough
+    that an edit inside a nested map or list shows (the DM hands' ids, a pause)."""
+    from bot.publish import _snapshot
+
+    publish = {"names": {"1": "Ann"}, "dm": {"1": [10, 20]}, "paused": {"since": 5, "locked": False}, "after_board": 2}
+    before = _snapshot(publish)
+    assert before == publish and before is not publish
+    for change in (lambda p: p["dm"]["1"].__setitem__(1, 21), lambda p: p["paused"].__setitem__("locked", True),
+                   lambda p: p["names"].__setitem__("2", "Bob"), lambda p: p.__setitem__("after_board", 0)):
+        edited = _snapshot(publish)
+        change(edited)
+        assert edited != _snapshot(publish)
+    publish["dm"]["1"].append(30)
+    assert publish != before
