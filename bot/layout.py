@@ -84,12 +84,12 @@ def _rows_of(items: Sequence[discord.ui.Item]) -> list[list[discord.ui.Item]]:
 
 
 def hand_layout(
-    embed: discord.Embed, *, content: str | None, view: discord.ui.View | Sequence[discord.ui.Item], image: str | None = None,
+    embed: discord.Embed, *, content: str | None, items: Sequence[discord.ui.Item], image: str | None = None,
 ) -> discord.ui.LayoutView:
     """A private hand in Components V2: one Container with the status line, the hand's
     text in one block and the picture of the player's cards, then the hand's controls as
-    ActionRows (the same rows as the embed hand, so the same custom_ids). ``view``: the
-    controls, each with its row (``views.hand_items``), or a View holding them."""
+    ActionRows (the same rows as the embed hand, so the same custom_ids). ``items``: the
+    controls, each with its row (``views.hand_items``)."""
     layout = discord.ui.LayoutView(timeout=None)
     container = discord.ui.Container(accent_colour=embed.colour)
     text = "\n\n".join(embed_blocks(embed))
@@ -98,9 +98,9 @@ def hand_layout(
     if image:
         container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(image)))
     layout.add_item(container)
-    for items in _rows_of(view.children if isinstance(view, discord.ui.View) else view):
+    for line in _rows_of(items):
         row = discord.ui.ActionRow()
-        for item in items[:5]:
+        for item in line[:5]:
             row.add_item(item)
         layout.add_item(row)
     layout.stop()  # DynamicItems, dispatched by custom_id: nothing to store

@@ -442,7 +442,7 @@ class Publisher:
         if table.record.publish.get("layout") == "v2":
             from bot.layout import hand_layout
 
-            return HandMessage(None, None, hand_layout(embed, content=content, view=items, image=image), picture, filename, alt)
+            return HandMessage(None, None, hand_layout(embed, content=content, items=items, image=image), picture, filename, alt)
         if image:
             embed.set_image(url=image)
         return HandMessage(content, embed, views.view_of(items), picture, filename, alt)

@@ -409,17 +409,9 @@ def table_buttons(guild_id: int, table_id: int) -> list[discord.ui.Item[Any]]:
     return [ShowHandButton(guild_id, table_id)]
 
 
-def table_view(guild_id: int, table_id: int) -> discord.ui.View:
-    return view_of(table_buttons(guild_id, table_id))
-
-
 def rematch_buttons(guild_id: int, table_id: int, *, label: str = "Rematch") -> list[discord.ui.Item[Any]]:
     """A finished board's button. ``label``: "Next round" for a game played as a session of rounds."""
     return [RematchButton(guild_id, table_id, label=_(label))]  # English in the code: see bot.publish.NEXT_LABELS
-
-
-def rematch_view(guild_id: int, table_id: int, *, label: str = "Rematch") -> discord.ui.View:
-    return view_of(rematch_buttons(guild_id, table_id, label=label))
 
 
 def vote_view(guild_id: int, table_id: int, vote_id: str, choices: Sequence[tuple[str, str, str]]) -> discord.ui.View:
@@ -433,11 +425,6 @@ def vote_view(guild_id: int, table_id: int, vote_id: str, choices: Sequence[tupl
 def page_count(controls: Sequence[Control]) -> int:
     selectable = sum(1 for c in controls if c.place == "select")
     return max(1, math.ceil(selectable / SELECT_PAGE_SIZE))
-
-
-def hand_view(guild_id: int, table_id: int, version: int, controls: Sequence[Control], page: int = 0) -> discord.ui.View:
-    """The private hand's controls as a classic message's View."""
-    return view_of(hand_items(guild_id, table_id, version, controls, page))
 
 
 def hand_items(guild_id: int, table_id: int, version: int, controls: Sequence[Control], page: int = 0) -> list[discord.ui.Item[Any]]:

@@ -22,8 +22,8 @@ def _finished(placements: list[list[int]]) -> SimpleNamespace:
     return SimpleNamespace(placements=lambda: placements, observation=lambda viewer: {})
 
 
-def _labels(view) -> list[str]:
-    return [child.item.label for child in view.children]  # DynamicItems wrap their button
+def _labels(items) -> list[str]:
+    return [child.item.label for child in items]  # DynamicItems wrap their button
 
 
 def test_refusals_in_spanish() -> None:
@@ -48,10 +48,10 @@ def test_board_lines_in_spanish() -> None:
 
 def test_lobby_buttons_in_spanish() -> None:
     with i18n.using("es"):
-        assert _labels(views.lobby_view(1, 2, computers=True)) == [
+        assert _labels(views.lobby_view(1, 2, computers=True).children) == [
             "Unirse", "Salir", "Empezar", "Cancelar", "Añadir bot (fácil)", "Añadir bot (difícil)", "Quitar bot"]
-        assert _labels(views.rematch_view(1, 2, label="Next round")) == ["Siguiente ronda"]
-        assert _labels(views.table_view(1, 2)) == ["Ver mano"]
+        assert _labels(views.rematch_buttons(1, 2, label="Next round")) == ["Siguiente ronda"]
+        assert _labels(views.table_buttons(1, 2)) == ["Ver mano"]
 
 
 def test_english_is_unchanged() -> None:
@@ -59,7 +59,7 @@ def test_english_is_unchanged() -> None:
         "⚠️ It is <@7>'s turn, not yours, so nothing was played. You will be told when it is your move.")
     assert publish.turn_line([1, 2, 3]) == "👉 <@1>, <@2> and <@3>: your picks (each of you chooses)."
     assert publish.final_text("Blackjack", _finished([[1], [2]])) == "🏆 <@1> won the Blackjack game! Standings: 1st <@1>; 2nd <@2>."
-    assert _labels(views.lobby_view(1, 2)) == ["Join", "Leave", "Start", "Cancel"]
+    assert _labels(views.lobby_view(1, 2).children) == ["Join", "Leave", "Start", "Cancel"]
 
 
 def test_nothing_bypasses_the_catalog_in_the_pseudo_language() -> None:
@@ -72,8 +72,8 @@ def test_nothing_bypasses_the_catalog_in_the_pseudo_language() -> None:
             publish.final_text("Blackjack", _finished([[1], [2]])),
             votes.refusal({}, "v1", 3, "yes"),
             views.amount_refusal("x"),
-            *_labels(views.lobby_view(1, 2, computers=True)),
-            *_labels(views.table_view(1, 2)),
+            *_labels(views.lobby_view(1, 2, computers=True).children),
+            *_labels(views.table_buttons(1, 2)),
         ]
     for text in texts:
         assert text and i18n.PSEUDO_OPEN in text

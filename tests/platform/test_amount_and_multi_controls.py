@@ -6,15 +6,15 @@ from bot import views
 from bot.engine import Action, Control
 
 
-def test_hand_view_places_a_multi_select_then_buttons_and_the_amount_form():
+def test_hand_items_place_a_multi_select_then_buttons_and_the_amount_form():
     controls = [
         Control(Action("discard"), label="Discard 1 to 4 cards…", place="multi",
                 choices=(("2c", "2♣"), ("3d", "3♦"), ("4h", "4♥")), max_values=4),
         Control(Action("fold"), label="Fold", style="danger"),
         Control(Action("bet"), label="Bet another amount (0–10)…", place="amount"),
     ]
-    view = views.hand_view(1, 2, 7, controls)
-    by_id = {item.custom_id: item.item for item in view.children}  # the DynamicItems' components
+    items = views.hand_items(1, 2, 7, controls)
+    by_id = {item.custom_id: item.item for item in items}  # the DynamicItems' components
     multi = by_id["dh:multi:1:2:7:discard"]
     assert multi.row == 0 and multi.min_values == 1 and multi.max_values == 3  # no more than the options
     assert [o.value for o in multi.options] == ["2c", "3d", "4h"]

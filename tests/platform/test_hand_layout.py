@@ -19,12 +19,12 @@ def full_controls() -> list[Control]:
 
 
 def test_the_fullest_hand_fits_one_v2_message_with_the_same_controls():
-    hand = views.hand_view(1, 2, 3, full_controls(), page=1)
+    hand = views.hand_items(1, 2, 3, full_controls(), page=1)
     embed = discord.Embed(title="Your hand", description="x" * 4096)
     for n in range(25):
         embed.add_field(name=f"Row {n}", value="y" * 1024)
-    ids = [item.custom_id for item in hand.children]
-    layout = hand_layout(embed, content="**Your move.**", view=hand, image="attachment://hand-2.png")
+    ids = [item.custom_id for item in hand]
+    layout = hand_layout(embed, content="**Your move.**", items=hand, image="attachment://hand-2.png")
     texts = [item.content for item in layout.walk_children() if isinstance(item, discord.ui.TextDisplay)]
     assert texts[0] == "**Your move.**" and sum(len(t) for t in texts) <= TEXT_LIMIT
     assert count_components(layout) <= COMPONENT_LIMIT
