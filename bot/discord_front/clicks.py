@@ -16,8 +16,9 @@ in place: the pruned message is a new dict.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
+
+from bot.discord_front.parsers import Parser, wrap_parser_once
 
 INTERACTION_EVENT = "INTERACTION_CREATE"
 COMPONENT_INTERACTION = 3
@@ -26,17 +27,13 @@ OUR_CONTROLS = "dh:"
 
 def prune_clicked_messages(state: Any) -> None:
     """Wrap ``state``'s (a discord.py ConnectionState's) interaction parser once."""
-    parse = state.parsers.get(INTERACTION_EVENT)
-    if parse is None or getattr(parse, "prunes_clicked_messages", False):
-        return
-    state.parsers[INTERACTION_EVENT] = _pruning(parse)
+    wrap_parser_once(state, INTERACTION_EVENT, "prunes_clicked_messages", _pruning)
 
 
-def _pruning(parse: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+def _pruning(parse: Parser) -> Parser:
     def parser(data: dict[str, Any]) -> None:
         parse(pruned(data))
 
-    parser.prunes_clicked_messages = True  # type: ignore[attr-defined]
     return parser
 
 

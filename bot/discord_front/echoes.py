@@ -14,8 +14,9 @@ custom_id-routed ``DynamicItem``\\ s the tables use) still goes to its parser.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
+
+from bot.discord_front.parsers import Parser, wrap_parser_once
 
 ECHOED_EVENTS = ("MESSAGE_CREATE", "MESSAGE_UPDATE")
 
@@ -28,18 +29,14 @@ def by_a_bot(data: dict[str, Any]) -> bool:
 def ignore_bot_messages(state: Any) -> None:
     """Wrap ``state``'s (a discord.py ConnectionState's) message parsers once."""
     for event in ECHOED_EVENTS:
-        parse = state.parsers.get(event)
-        if parse is None or getattr(parse, "drops_bot_messages", False):
-            continue
-        state.parsers[event] = _dropping_bot_messages(state, parse)
+        wrap_parser_once(state, event, "drops_bot_messages", lambda parse: _dropping_bot_messages(state, parse))
 
 
-def _dropping_bot_messages(state: Any, parse: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+def _dropping_bot_messages(state: Any, parse: Parser) -> Parser:
     def parser(data: dict[str, Any]) -> None:
         if not by_a_bot(data) or _tracked_view(state, data):
             parse(data)
 
-    parser.drops_bot_messages = True  # type: ignore[attr-defined]
     return parser
 
 
