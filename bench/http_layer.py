@@ -92,18 +92,12 @@ class Recorder:
         FakeWebhookAdapter.request = recorded_hook  # type: ignore[method-assign]
         BackendBase.emit = recorded_emit  # type: ignore[method-assign]
 
-        run_rate = load.run_rate
+    def started(self) -> None:
+        self.on = True
 
-        async def recorded_run(*args: Any, **kwargs: Any) -> Any:
-            recorder.on = True
-            try:
-                row = await run_rate(*args, **kwargs)
-            finally:
-                recorder.on = False
-            recorder.moves += len(load.moves_made(row))
-            return row
-
-        load.run_rate = recorded_run
+    def ended(self, row: Any) -> None:
+        self.on = False
+        self.moves += len(load.moves_made(row))
 
 
 def _bytes_of(fp: Any) -> bytes:
@@ -280,9 +274,8 @@ def main() -> None:
 
     recorder = Recorder()
     recorder.install()
-    sys.argv = [sys.argv[0], "--tables", str(args.tables), "--rates", str(args.rate), "--seconds", str(args.seconds),
-                "--seed", str(args.seed), "--pictures", args.pictures]
-    load.main()
+    load.main_recording(["--tables", str(args.tables), "--rates", str(args.rate), "--seconds", str(args.seconds),
+                         "--seed", str(args.seed), "--pictures", args.pictures], recorder.started, recorder.ended)
     if not recorder.moves or not recorder.requests:
         raise SystemExit("the recorded run made no move")
     print(f"recorded: {recorder.moves} moves, {len(recorder.requests)} requests "

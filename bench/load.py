@@ -70,6 +70,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -841,6 +842,27 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
                   f"threads {threading.active_count()}, file descriptors {len(os.listdir('/proc/self/fd'))}; load average {load_average()}")
     finally:
         await bot.storage.close()
+
+
+def main_recording(argv: list[str], started: Callable[[], None], ended: Callable[[Row], None]) -> None:
+    """:func:`main` with these options, calling ``started()`` as each measured run (a
+    rate) begins and ``ended(row)`` as it ends: for the benches that record what the
+    bot does during a run, not its set-up (bench/http_layer.py, bench/picture_replay.py)."""
+    global run_rate
+    measured = run_rate
+
+    async def recorded(*args: Any, **kwargs: Any) -> Row:
+        started()
+        row = await measured(*args, **kwargs)
+        ended(row)
+        return row
+
+    run_rate = recorded
+    sys.argv = ["bench/load.py", *argv]
+    try:
+        main()
+    finally:
+        run_rate = measured
 
 
 def main() -> None:

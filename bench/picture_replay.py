@@ -53,19 +53,15 @@ def capture(path: str, load_args: list[str]) -> None:
         log.append((phase[0], tuple(rows), layout, cardart.cached_png(rows, **layout) is not None))
         return await draw(self, rows, **layout)
 
-    run_rate = load.run_rate
-
-    async def recorded_rate(*args, **kwargs):
+    def started() -> None:
         phase[0] = "run"
-        row = await run_rate(*args, **kwargs)
+
+    def ended(row) -> None:
         with open(path, "wb") as f:
             pickle.dump(log, f)
-        return row
 
     picture_pool.PictureDrawer.draw = recorded_draw
-    load.run_rate = recorded_rate
-    sys.argv = ["bench/load.py", *load_args]
-    load.main()
+    load.main_recording(load_args, started, ended)
     print(f"{len(log)} pictures asked for, {sum(p == 'run' for p, *_ in log)} in the run: {path}")
 
 
