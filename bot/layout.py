@@ -80,12 +80,14 @@ def _container(colour: discord.Colour | int | None, blocks: Sequence[str], image
     return {"type": 17, "accent_color": accent, "spoiler": False, "components": children}
 
 
-def _action_row(items: Sequence[discord.ui.Item]) -> dict[str, Any]:
-    return {"type": 1, "components": [item.to_component_dict() for item in items]}
+def _action_row(items: Sequence[Any]) -> dict[str, Any]:
+    """A row of items: DynamicItems, or controls planned to be written (``views.PlannedControl``)."""
+    return {"type": 1, "components": [item.written() if hasattr(item, "written") else item.to_component_dict() for item in items]}
 
 
 def _written(components: list[dict[str, Any]]) -> WrittenLayout:
-    if sum(1 for _ in _walk(components)) > COMPONENT_LIMIT:
+    # Every component counts, the rows' and the container's children too (two levels here).
+    if sum(1 + len(component["components"]) for component in components) > COMPONENT_LIMIT:
         raise ValueError(f"maximum number of children exceeded ({COMPONENT_LIMIT})")  # as LayoutView.add_item
     return WrittenLayout(components)
 
@@ -110,7 +112,7 @@ def count_components(view: discord.ui.LayoutView) -> int:
     return sum(1 for _ in _walk(view.to_components()))
 
 
-def _rows_of(items: Sequence[discord.ui.Item]) -> list[list[discord.ui.Item]]:
+def _rows_of(items: Sequence[Any]) -> list[list[Any]]:
     """Items grouped by their row, in order (a select is a row of its own)."""
     rows: dict[int, list[discord.ui.Item]] = {}
     for index, item in enumerate(items):
@@ -123,12 +125,13 @@ def _rows_of(items: Sequence[discord.ui.Item]) -> list[list[discord.ui.Item]]:
 
 
 def hand_layout(
-    embed: discord.Embed, *, content: str | None, items: Sequence[discord.ui.Item], image: str | None = None,
+    embed: discord.Embed, *, content: str | None, items: Sequence[Any], image: str | None = None,
 ) -> discord.ui.LayoutView:
     """A private hand in Components V2: one Container with the status line, the hand's
     text in one block and the picture of the player's cards, then the hand's controls as
     ActionRows (the same rows as the embed hand, so the same custom_ids). ``items``: the
-    controls, each with its row (``views.hand_items``)."""
+    controls, each with its row: planned (``views.hand_plan``, written without building
+    their DynamicItems) or built (``views.hand_items``)."""
     text = "\n\n".join(embed_blocks(embed))
     components = [_container(embed.colour, fit_blocks([content or "", text]), image)]
     components += [_action_row(line[:5]) for line in _rows_of(items)]

@@ -112,8 +112,11 @@ def test_written_layouts_are_what_discord_py_objects_write(embed: discord.Embed,
         assert written.has_components_v2() and not written.is_dispatchable() and isinstance(written, discord.ui.LayoutView)
     for pages, page, content in ((1, 0, "**Your move.**"), (2, 1, ""), (3, 2, "⚠️ notice\n**Your move.**")):
         items = views.hand_items(1, 2, 9, hand_controls(pages), page)
-        written = hand_layout(embed, content=content, items=items, image=image)
-        assert json.dumps(written.to_components()) == json.dumps(objects_hand(embed, content, items, image).to_components())
+        expected = json.dumps(objects_hand(embed, content, items, image).to_components())
+        assert json.dumps(hand_layout(embed, content=content, items=items, image=image).to_components()) == expected
+        # As a move writes it: the controls planned, never built as DynamicItems.
+        planned = views.hand_plan(1, 2, 9, hand_controls(pages), page)
+        assert json.dumps(hand_layout(embed, content=content, items=planned, image=image).to_components()) == expected
     assert json.dumps(hand_layout(embed, content="over", items=[]).to_components()) == json.dumps(objects_hand(embed, "over", [], None).to_components())
 
 
@@ -121,3 +124,18 @@ def test_component_count_is_discord_pys() -> None:
     items = views.hand_items(1, 2, 9, hand_controls(3), 1)
     written = hand_layout(big_embed(), content="c", items=items, image="attachment://hand-2.png")
     assert count_components(written) == len(list(objects_hand(big_embed(), "c", items, "attachment://hand-2.png").walk_children()))
+
+
+def test_a_planned_control_is_refused_as_its_dynamic_item_is() -> None:
+    upper = [Control(Action("Bet"), "Bet…", place="amount")]  # AmountButton's template takes [a-z_] kinds only
+    with pytest.raises(ValueError):
+        views.hand_items(1, 2, 9, upper)
+    with pytest.raises(ValueError):
+        hand_layout(discord.Embed(title="t"), content="c", items=views.hand_plan(1, 2, 9, upper))
+
+
+def test_an_empty_multi_select_offers_the_placeholder_option_either_way() -> None:
+    controls = [Control(Action("discard"), "Discard…", place="multi", choices=(), max_values=3)]
+    built = [item.to_component_dict() for item in views.hand_items(1, 2, 9, controls)]
+    assert [planned.written() for planned in views.hand_plan(1, 2, 9, controls)] == built
+    assert built[0]["options"] == [{"label": "—", "value": "none", "default": False}]
