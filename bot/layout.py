@@ -4,11 +4,18 @@ an optional MediaGallery for a card picture, an ActionRow of buttons).
 The games' render modules keep returning embeds; the platform converts them here, so
 a render module need not change shape. Discord's limits for a V2 message are kept:
 at most 40 components and 4,000 characters of text in all.
+
+The board and the hands are written straight as Discord's component dicts
+(:class:`WrittenLayout`), the very dicts discord.py's Container, TextDisplay,
+MediaGallery and ActionRow objects would write (tests/platform/test_layout.py compares
+them): building those objects every move, only to turn them into these dicts, was most
+of a move's payload building (issue 22).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import discord
 
@@ -47,31 +54,65 @@ def fit_blocks(blocks: Sequence[str], limit: int = TEXT_LIMIT) -> list[str]:
     return blocks
 
 
+class WrittenLayout(discord.ui.LayoutView):
+    """A LayoutView given as its component dicts. discord.py sends it as any LayoutView
+    (``to_components``, the V2 flag); it holds no item objects, so nothing of it is
+    dispatched or stored: its controls are DynamicItems, dispatched by custom_id."""
+
+    def __init__(self, components: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self.components = components
+        self.stop()
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.components
+
+    def has_components_v2(self) -> bool:
+        return True
+
+
+def _container(colour: discord.Colour | int | None, blocks: Sequence[str], image: str | None) -> dict[str, Any]:
+    """A Container of TextDisplays (and a MediaGallery of ``image``), as discord.py writes it."""
+    children: list[dict[str, Any]] = [{"type": 10, "content": block} for block in blocks]
+    if image:
+        children.append({"type": 12, "items": [{"media": {"url": image}, "spoiler": False}]})
+    accent = (colour if isinstance(colour, int) else colour.value) if colour else None
+    return {"type": 17, "accent_color": accent, "spoiler": False, "components": children}
+
+
+def _action_row(items: Sequence[Any]) -> dict[str, Any]:
+    """A row of items: DynamicItems, or controls planned to be written (``views.PlannedControl``)."""
+    return {"type": 1, "components": [item.written() if hasattr(item, "written") else item.to_component_dict() for item in items]}
+
+
+def _written(components: list[dict[str, Any]]) -> WrittenLayout:
+    # Every component counts, the rows' and the container's children too (two levels here).
+    if sum(1 + len(component["components"]) for component in components) > COMPONENT_LIMIT:
+        raise ValueError(f"maximum number of children exceeded ({COMPONENT_LIMIT})")  # as LayoutView.add_item
+    return WrittenLayout(components)
+
+
 def layout_view(
     embed: discord.Embed, *, content: str | None = None, buttons: Sequence[discord.ui.Item] = (), image: str | None = None,
 ) -> discord.ui.LayoutView:
     """One Container holding the text (and the picture, ``attachment://name``), then a row of buttons."""
-    view = discord.ui.LayoutView(timeout=None)
-    container = discord.ui.Container(accent_colour=embed.colour)
-    for block in fit_blocks(embed_blocks(embed, content)):
-        container.add_item(discord.ui.TextDisplay(block))
-    if image:
-        container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(image)))
-    view.add_item(container)
+    components = [_container(embed.colour, fit_blocks(embed_blocks(embed, content)), image)]
     if buttons:
-        row = discord.ui.ActionRow()
-        for button in list(buttons)[:5]:
-            row.add_item(button)
-        view.add_item(row)
-    view.stop()  # its items are DynamicItems, dispatched by custom_id: nothing to store
-    return view
+        components.append(_action_row(list(buttons)[:5]))
+    return _written(components)
+
+
+def _walk(components: Sequence[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for component in components:
+        yield component
+        yield from _walk(component.get("components", ()))
 
 
 def count_components(view: discord.ui.LayoutView) -> int:
-    return sum(1 for _ in view.walk_children())
+    return sum(1 for _ in _walk(view.to_components()))
 
 
-def _rows_of(items: Sequence[discord.ui.Item]) -> list[list[discord.ui.Item]]:
+def _rows_of(items: Sequence[Any]) -> list[list[Any]]:
     """Items grouped by their row, in order (a select is a row of its own)."""
     rows: dict[int, list[discord.ui.Item]] = {}
     for index, item in enumerate(items):
@@ -84,27 +125,17 @@ def _rows_of(items: Sequence[discord.ui.Item]) -> list[list[discord.ui.Item]]:
 
 
 def hand_layout(
-    embed: discord.Embed, *, content: str | None, items: Sequence[discord.ui.Item], image: str | None = None,
+    embed: discord.Embed, *, content: str | None, items: Sequence[Any], image: str | None = None,
 ) -> discord.ui.LayoutView:
     """A private hand in Components V2: one Container with the status line, the hand's
     text in one block and the picture of the player's cards, then the hand's controls as
     ActionRows (the same rows as the embed hand, so the same custom_ids). ``items``: the
-    controls, each with its row (``views.hand_items``)."""
-    layout = discord.ui.LayoutView(timeout=None)
-    container = discord.ui.Container(accent_colour=embed.colour)
+    controls, each with its row: planned (``views.hand_plan``, written without building
+    their DynamicItems) or built (``views.hand_items``)."""
     text = "\n\n".join(embed_blocks(embed))
-    for block in fit_blocks([content or "", text]):
-        container.add_item(discord.ui.TextDisplay(block))
-    if image:
-        container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(image)))
-    layout.add_item(container)
-    for line in _rows_of(items):
-        row = discord.ui.ActionRow()
-        for item in line[:5]:
-            row.add_item(item)
-        layout.add_item(row)
-    layout.stop()  # DynamicItems, dispatched by custom_id: nothing to store
-    return layout
+    components = [_container(embed.colour, fit_blocks([content or "", text]), image)]
+    components += [_action_row(line[:5]) for line in _rows_of(items)]
+    return _written(components)
 
 
 def text_layout(text: str) -> discord.ui.LayoutView:

@@ -445,7 +445,7 @@ class Publisher:
             return HandMessage(None, None, hand_layout(embed, content=content, items=items, image=image), picture, filename, alt)
         if image:
             embed.set_image(url=image)
-        return HandMessage(content, embed, views.view_of(items), picture, filename, alt)
+        return HandMessage(content, embed, views.view_of([planned.item() for planned in items]), picture, filename, alt)
 
     # ------------------------------------------------------------------ DM hands
 

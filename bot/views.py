@@ -97,15 +97,18 @@ class LobbyButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
 
 class ShowHandButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:(?P<kind>hand|refresh):(?P<g>\d+):(?P<t>\d+)"):
     def __init__(self, guild_id: int, table_id: int, *, refresh: bool = False) -> None:
-        kind = "refresh" if refresh else "hand"
-        button = discord.ui.Button(
-            label=pgettext("button", "Refresh") if refresh else pgettext("button", "Show hand"),
-            emoji="🔄" if refresh else "🃏",  # Discord accepts only real emoji on buttons
-            style=discord.ButtonStyle.secondary if refresh else discord.ButtonStyle.primary,
-            custom_id=f"dh:{kind}:{guild_id}:{table_id}",
-        )
-        super().__init__(button)
+        super().__init__(discord.ui.Button(**self.fields(guild_id, table_id, refresh=refresh)))
         self.guild_id, self.table_id, self.refresh = guild_id, table_id, refresh
+
+    @staticmethod
+    def fields(guild_id: int, table_id: int, *, refresh: bool = False) -> dict[str, Any]:
+        kind = "refresh" if refresh else "hand"
+        return {
+            "label": pgettext("button", "Refresh") if refresh else pgettext("button", "Show hand"),
+            "emoji": "🔄" if refresh else "🃏",  # Discord accepts only real emoji on buttons
+            "style": discord.ButtonStyle.secondary if refresh else discord.ButtonStyle.primary,
+            "custom_id": f"dh:{kind}:{guild_id}:{table_id}",
+        }
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> ShowHandButton:
@@ -117,8 +120,12 @@ class ShowHandButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], templa
 
 class ActButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:act:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<code>[^\s]{1,60})"):
     def __init__(self, guild_id: int, table_id: int, version: int, code: str, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label[:80] or code, style=style, emoji=emoji, custom_id=f"dh:act:{guild_id}:{table_id}:{version}:{code}"))
+        super().__init__(discord.ui.Button(**self.fields(guild_id, table_id, version, code, label=label, style=style, emoji=emoji)))
         self.guild_id, self.table_id, self.version, self.code = guild_id, table_id, version, code
+
+    @staticmethod
+    def fields(guild_id: int, table_id: int, version: int, code: str, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None) -> dict[str, Any]:
+        return {"label": label[:80] or code, "style": style, "emoji": emoji, "custom_id": f"dh:act:{guild_id}:{table_id}:{version}:{code}"}
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> ActButton:
@@ -130,15 +137,18 @@ class ActButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"
 
 class PlaySelect(_Guarded, discord.ui.DynamicItem[discord.ui.Select], template=r"dh:sel:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<p>\d+)"):
     def __init__(self, guild_id: int, table_id: int, version: int, page: int, options: Sequence[discord.SelectOption] = (), placeholder: str = "Choose a card to play") -> None:
-        select = discord.ui.Select(
-            custom_id=f"dh:sel:{guild_id}:{table_id}:{version}:{page}",
-            options=list(options) or [discord.SelectOption(label="—", value="none")],
-            placeholder=placeholder,
-            min_values=1,
-            max_values=1,
-        )
-        super().__init__(select)
+        super().__init__(discord.ui.Select(**self.fields(guild_id, table_id, version, page, options, placeholder)))
         self.guild_id, self.table_id, self.version, self.page = guild_id, table_id, version, page
+
+    @staticmethod
+    def fields(guild_id: int, table_id: int, version: int, page: int, options: Sequence[discord.SelectOption] = (), placeholder: str = "Choose a card to play") -> dict[str, Any]:
+        return {
+            "custom_id": f"dh:sel:{guild_id}:{table_id}:{version}:{page}",
+            "options": list(options) or [discord.SelectOption(label="—", value="none")],
+            "placeholder": placeholder,
+            "min_values": 1,
+            "max_values": 1,
+        }
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]) -> PlaySelect:
@@ -152,8 +162,12 @@ class PlaySelect(_Guarded, discord.ui.DynamicItem[discord.ui.Select], template=r
 
 class PageButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:page:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<p>\d+)"):
     def __init__(self, guild_id: int, table_id: int, version: int, page: int, *, label: str = "", disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=label or _("Page {n}", n=page + 1), style=discord.ButtonStyle.secondary, disabled=disabled, custom_id=f"dh:page:{guild_id}:{table_id}:{version}:{page}"))
+        super().__init__(discord.ui.Button(**self.fields(guild_id, table_id, version, page, label=label, disabled=disabled)))
         self.guild_id, self.table_id, self.version, self.page = guild_id, table_id, version, page
+
+    @staticmethod
+    def fields(guild_id: int, table_id: int, version: int, page: int, *, label: str = "", disabled: bool = False) -> dict[str, Any]:
+        return {"label": label or _("Page {n}", n=page + 1), "style": discord.ButtonStyle.secondary, "disabled": disabled, "custom_id": f"dh:page:{guild_id}:{table_id}:{version}:{page}"}
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> PageButton:
@@ -190,8 +204,12 @@ class AmountModal(discord.ui.Modal):
 
 class AmountButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"dh:amt:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<kind>[a-z_]{1,20})"):
     def __init__(self, guild_id: int, table_id: int, version: int, kind: str, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
-        super().__init__(discord.ui.Button(label=label[:80] or _("Any amount…"), style=style, custom_id=f"dh:amt:{guild_id}:{table_id}:{version}:{kind}"))
+        super().__init__(discord.ui.Button(**self.fields(guild_id, table_id, version, kind, label=label, style=style)))
         self.guild_id, self.table_id, self.version, self.kind = guild_id, table_id, version, kind
+
+    @staticmethod
+    def fields(guild_id: int, table_id: int, version: int, kind: str, *, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> dict[str, Any]:
+        return {"label": label[:80] or _("Any amount…"), "style": style, "custom_id": f"dh:amt:{guild_id}:{table_id}:{version}:{kind}"}
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]) -> AmountButton:
@@ -270,13 +288,16 @@ async def on_modal_submit(interaction: discord.Interaction) -> None:
 
 class MultiSelect(_Guarded, discord.ui.DynamicItem[discord.ui.Select], template=r"dh:multi:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<kind>[a-z_]{1,20})"):
     def __init__(self, guild_id: int, table_id: int, version: int, kind: str, options: Sequence[discord.SelectOption] = (), *, placeholder: str = "Choose cards", max_values: int = 1) -> None:
-        options = list(options) or [discord.SelectOption(label="—", value="none")]
-        select = discord.ui.Select(
-            custom_id=f"dh:multi:{guild_id}:{table_id}:{version}:{kind}", options=options, placeholder=placeholder[:150],
-            min_values=1, max_values=max(1, min(max_values, len(options))),
-        )
-        super().__init__(select)
+        super().__init__(discord.ui.Select(**self.fields(guild_id, table_id, version, kind, options, placeholder=placeholder, max_values=max_values)))
         self.guild_id, self.table_id, self.version, self.kind = guild_id, table_id, version, kind
+
+    @staticmethod
+    def fields(guild_id: int, table_id: int, version: int, kind: str, options: Sequence[discord.SelectOption] = (), *, placeholder: str = "Choose cards", max_values: int = 1) -> dict[str, Any]:
+        options = list(options) or [discord.SelectOption(label="—", value="none")]
+        return {
+            "custom_id": f"dh:multi:{guild_id}:{table_id}:{version}:{kind}", "options": options, "placeholder": placeholder[:150],
+            "min_values": 1, "max_values": max(1, min(max_values, len(options))),
+        }
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]) -> MultiSelect:
@@ -427,10 +448,71 @@ def page_count(controls: Sequence[Control]) -> int:
     return max(1, math.ceil(selectable / SELECT_PAGE_SIZE))
 
 
+class PlannedControl:
+    """One control of a hand, planned: its DynamicItem class, the arguments that build
+    it and its row. Made into the DynamicItem for a classic View (:meth:`item`), or
+    written straight as the component dict discord.py would write for that item
+    (:meth:`written`, for a Components V2 hand: ``bot/layout.py``), which costs a
+    fraction of building the item (issue 22)."""
+
+    __slots__ = ("kind", "args", "kwargs", "row")
+
+    def __init__(self, kind: type[discord.ui.DynamicItem[Any]], row: int, *args: Any, **kwargs: Any) -> None:
+        self.kind, self.row, self.args, self.kwargs = kind, row, args, kwargs
+
+    def item(self) -> discord.ui.DynamicItem[Any]:
+        item = self.kind(*self.args, **self.kwargs)
+        item.item.row = self.row
+        return item
+
+    def written(self) -> dict[str, Any]:
+        fields = self.kind.fields(*self.args, **self.kwargs)  # type: ignore[attr-defined]
+        custom_id = fields["custom_id"]
+        template = self.kind.__discord_ui_compiled_template__  # type: ignore[attr-defined]
+        if not template.match(custom_id):  # as DynamicItem.__init__ checks
+            raise ValueError(f"item custom_id {custom_id!r} must match the template {template.pattern!r}")
+        if "options" in fields:
+            return _written_select(**fields)
+        return _written_button(**fields)
+
+
+def _emoji_dict(emoji: str) -> dict[str, Any]:
+    return discord.PartialEmoji.from_str(emoji).to_dict()
+
+
+def _written_button(*, custom_id: str, label: str, style: discord.ButtonStyle, emoji: str | None = None, disabled: bool = False) -> dict[str, Any]:
+    """A button's dict as ``discord.ui.Button(...).to_component_dict()`` writes it."""
+    written: dict[str, Any] = {"type": 2, "style": style.value, "disabled": disabled}
+    if label:
+        written["label"] = label
+    written["custom_id"] = custom_id
+    if emoji:
+        written["emoji"] = _emoji_dict(emoji)
+    return written
+
+
+def _written_option(option: discord.SelectOption) -> dict[str, Any]:
+    return option.to_dict()  # type: ignore[return-value]
+
+
+def _written_select(*, custom_id: str, options: Sequence[discord.SelectOption], placeholder: str, min_values: int, max_values: int) -> dict[str, Any]:
+    """A string select's dict as ``discord.ui.Select(...).to_component_dict()`` writes it."""
+    written: dict[str, Any] = {"type": 3, "custom_id": custom_id, "min_values": min_values, "max_values": max_values, "disabled": False, "required": True}
+    if placeholder:
+        written["placeholder"] = placeholder
+    written["options"] = [_written_option(option) for option in options]
+    return written
+
+
 def hand_items(guild_id: int, table_id: int, version: int, controls: Sequence[Control], page: int = 0) -> list[discord.ui.Item[Any]]:
+    """The private hand's controls as DynamicItems, each with its row (see :func:`hand_plan`)."""
+    return [planned.item() for planned in hand_plan(guild_id, table_id, version, controls, page)]
+
+
+def hand_plan(guild_id: int, table_id: int, version: int, controls: Sequence[Control], page: int = 0) -> list[PlannedControl]:
     """The private hand's controls, each with its row: a select of card moves (paged by
     25) and buttons."""
-    items: list[discord.ui.Item[Any]] = []
+    items: list[PlannedControl] = []
     selectable = [c for c in controls if c.place == "select"]
     multis = [c for c in controls if c.place == "multi"]
     buttons = [c for c in controls if c.place not in ("select", "multi")]
@@ -444,35 +526,26 @@ def hand_items(guild_id: int, table_id: int, version: int, controls: Sequence[Co
             for c in chunk
         ]
         placeholder = _("Choose a move (page {page} of {pages})", page=page + 1, pages=pages) if pages > 1 else _("Choose a move")
-        select = PlaySelect(guild_id, table_id, version, page, options, placeholder=placeholder)
-        select.item.row = row
-        items.append(select)
+        items.append(PlannedControl(PlaySelect, row, guild_id, table_id, version, page, options, placeholder=placeholder))
         row += 1
     for control in multis[:2]:  # a select takes a whole row; rows 0-3 are shared with buttons
         options = [discord.SelectOption(label=label[:100], value=value) for value, label in control.choices[:SELECT_PAGE_SIZE]]
-        multi = MultiSelect(guild_id, table_id, version, control.action.kind, options, placeholder=control.label, max_values=control.max_values)
-        multi.item.row = row
-        items.append(multi)
+        items.append(PlannedControl(MultiSelect, row, guild_id, table_id, version, control.action.kind, options, placeholder=control.label, max_values=control.max_values))
         row += 1
     first_button_row = max(row, 1)
     for index, control in enumerate(buttons[:5 * (4 - first_button_row)]):
         style = _STYLES.get(control.style, discord.ButtonStyle.secondary)
+        button_row = first_button_row + index // 5
         if control.place == "amount":
-            button: discord.ui.DynamicItem[Any] = AmountButton(guild_id, table_id, version, control.action.kind, label=control.label, style=style)
+            items.append(PlannedControl(AmountButton, button_row, guild_id, table_id, version, control.action.kind, label=control.label, style=style))
         else:
-            button = ActButton(guild_id, table_id, version, control.action.code(), label=control.label, style=style, emoji=control.emoji)
-        button.item.row = first_button_row + index // 5
-        items.append(button)
-    footer: list[discord.ui.Item[Any]] = []
+            items.append(PlannedControl(ActButton, button_row, guild_id, table_id, version, control.action.code(), label=control.label, style=style, emoji=control.emoji))
     if pages == 2:
         other = 1 - page
-        footer.append(PageButton(guild_id, table_id, version, other, label=_("Next ▶") if other else _("◀ Previous")))
+        items.append(PlannedControl(PageButton, 4, guild_id, table_id, version, other, label=_("Next ▶") if other else _("◀ Previous")))
     elif pages > 2:
         # Two distinct targets, so the two custom_ids never collide.
-        footer.append(PageButton(guild_id, table_id, version, (page - 1) % pages, label=_("◀ Previous")))
-        footer.append(PageButton(guild_id, table_id, version, (page + 1) % pages, label=_("Next ▶")))
-    footer.append(ShowHandButton(guild_id, table_id, refresh=True))
-    for item in footer:
-        item.item.row = 4  # type: ignore[attr-defined]
-        items.append(item)
+        items.append(PlannedControl(PageButton, 4, guild_id, table_id, version, (page - 1) % pages, label=_("◀ Previous")))
+        items.append(PlannedControl(PageButton, 4, guild_id, table_id, version, (page + 1) % pages, label=_("Next ▶")))
+    items.append(PlannedControl(ShowHandButton, 4, guild_id, table_id, refresh=True))
     return items

@@ -71,9 +71,10 @@ class HandsMixin:
             await repos.update_table(db, table.id, now=now_ts(), publish=table.record.publish)
 
     @i18n.for_reader
-    def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True) -> tuple[str, discord.Embed, list[discord.ui.Item]]:
+    def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True) -> tuple[str, discord.Embed, list[views.PlannedControl]]:
         """The hand's status line (after ``notice``), its embed and its controls (each
-        with its row; none once the game is over), in the reader's language."""
+        with its row, planned: ``views.hand_plan``; none once the game is over), in the
+        reader's language."""
         state = table.state
         assert state is not None
         if table.record.publish.get("paused") and not notice:
@@ -91,10 +92,10 @@ class HandsMixin:
         if state.is_over():
             # No controls at all (not even ↻): the game is over; the line says how, and
             # where the next one starts.
-            items: list[discord.ui.Item] = []
+            items: list[views.PlannedControl] = []
             line = f"{final_text(table.spec.title, state, unit=table_unit(table.spec), render=table.spec.render)} {play_again(table.spec, table.guild_id, table.record)}"
         else:
-            items = views.hand_items(table.guild_id, table.id, table.record.version, controls, page)
+            items = views.hand_plan(table.guild_id, table.id, table.record.version, controls, page)
             if user in current:
                 # A vote is not a move: the game's own word for what is owed, when it has one.
                 task = ping_task(table)
