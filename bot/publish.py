@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import io
 import logging
@@ -168,8 +169,10 @@ def _snapshot(value: Any) -> Any:
     return value
 
 
+@functools.lru_cache(maxsize=256)
 def _takes_names(function: Any) -> bool:
-    """Whether a render's ``table_cards`` takes the players' names (for its row labels)."""
+    """Whether a render's ``table_cards`` takes the players' names (for its row labels).
+    Kept per function: asked for every board, and ``inspect.signature`` costs ~70 us."""
     try:
         return "names" in inspect.signature(function).parameters
     except (TypeError, ValueError):
