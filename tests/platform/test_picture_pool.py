@@ -120,18 +120,27 @@ async def test_a_waiter_that_gave_up_does_not_stop_the_others():
     assert given_up.cancelled()
 
 
-def test_pictures_are_drawn_for_each_event_loop_of_the_process():
+def test_pictures_are_drawn_for_each_event_loop_of_the_process(monkeypatch):
     """Tests (and tools) run loops one after another in one process: the one drawing
     thread serves each, and a loop closed before its picture came back is no harm."""
-    rows = [CardRow("Pile", ("Jd",))]
+    rows, abandoned_rows = [CardRow("Pile", ("Jd",))], [CardRow("Pile", ("Qd",))]
+    render_rows, loop_closed = cardart.render_rows, threading.Event()
+
+    def held(rows, **layout):
+        if rows == abandoned_rows:
+            loop_closed.wait(5)  # handed back only once its loop is closed
+        return render_rows(rows, **layout)
+
+    monkeypatch.setattr(cardart, "render_rows", held)
     cardart._PNG_CACHE.clear()
     loop = asyncio.new_event_loop()
-    abandoned = loop.create_task(PictureDrawer("off").draw([CardRow("Pile", ("Qd",))]))
+    abandoned = loop.create_task(PictureDrawer("off").draw(abandoned_rows))
     loop.run_until_complete(asyncio.sleep(0))
-    loop.close()  # closed with that picture still out
+    loop.close()
+    loop_closed.set()
     assert not abandoned.done()
-    assert asyncio.run(PictureDrawer("off").draw(rows)) == cardart.render_rows(rows)
-    assert asyncio.run(PictureDrawer("off").draw(rows)) == cardart.render_rows(rows), "from the kept PNGs, on another loop"
+    assert asyncio.run(PictureDrawer("off").draw(rows)) == render_rows(rows), "drawn after the closed loop's picture"
+    assert cardart.cached_png(abandoned_rows) is not None, "the abandoned picture was drawn and kept all the same"
 
 
 # ------------------------------------------------------------------ a whole bot, pictures in a process
