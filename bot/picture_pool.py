@@ -232,7 +232,8 @@ class PictureDrawer:
             if drawing is None:
                 return None
             pool = self._pool  # the worker it was handed to
-            png = await asyncio.wait_for(asyncio.wrap_future(drawing), WORKER_TIMEOUT)
+            async with asyncio.timeout(WORKER_TIMEOUT):  # (no task of its own, unlike wait_for)
+                png = await asyncio.wrap_future(drawing)
         except TimeoutError:
             log.warning("The card picture worker took over %.0f s; it is replaced and this picture drawn in a thread", WORKER_TIMEOUT)
             if pool is not None and self._pool is pool:
