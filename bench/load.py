@@ -88,6 +88,7 @@ from simcord.results import to_discord_message  # noqa: E402
 
 from bot.app import DeckhandBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
+from bot.picture_pool import DRAWING_THREAD_NAME  # noqa: E402
 from tests.e2e.ui import _items, _multi_select_for  # noqa: E402
 
 GAMES = ("blackjack", "idiot", "engines", "onion", "enid")
@@ -326,8 +327,9 @@ def process_rss(pid: int) -> int:
 
 
 def thread_cpu() -> dict[str, float]:
-    """CPU seconds of live threads by kind: the default executor's and the picture worker
-    process's (pictures), and the rest."""
+    """CPU seconds of live threads by kind: the drawing thread's, the default executor's
+    (pictures drawn through asyncio.to_thread, as before 2026-11-29) and the picture
+    worker process's (pictures), and the rest."""
     names = {t.native_id: t.name for t in threading.enumerate()}
     main = threading.main_thread().native_id
     out = {"picture": 0.0, "other": 0.0}
@@ -335,7 +337,7 @@ def thread_cpu() -> dict[str, float]:
         cpu = stat_cpu(f"/proc/self/task/{tid}/stat")
         if cpu is None or int(tid) == main:
             continue
-        out["picture" if names.get(int(tid), "").startswith("asyncio_") else "other"] += cpu
+        out["picture" if names.get(int(tid), "").startswith(("asyncio_", DRAWING_THREAD_NAME)) else "other"] += cpu
     out["worker"] = sum(process_cpu(pid) for getter in WORKERS for pid in getter())
     out["picture"] += out["worker"]
     return out

@@ -1,7 +1,8 @@
 """Card pictures: rows of card faces drawn with Pillow, for the table and the hand.
 
 This module is pure (no Discord, no asyncio): the platform calls it off the event loop
-(``asyncio.to_thread``) and attaches the PNG to the message edit that happens anyway.
+(its drawing thread or worker process, ``bot/picture_pool.py``) and attaches the PNG to
+the message edit that happens anyway.
 
 A game's render module describes a picture as :class:`CardRow` values built from an
 *observation*: a public picture from the spectator observation only, a hand picture
@@ -118,7 +119,8 @@ _RANK_NAMES = {"A": N_("Ace"), "T": "10", "J": N_("Jack"), "Q": N_("Queen"), "K"
 
 # --------------------------------------------------------------------------- threads
 
-# The platform draws through asyncio.to_thread, so two pictures may be drawn at once. A
+# Pictures are drawn in the platform's drawing thread, while at the start another thread
+# warms the decks up (and tools may draw from threads of their own): two may draw at once. A
 # FreeType face is not safe to use from two threads, and the caches fill as they go: the
 # drawing (a few ms) holds this lock; the palette mapping and PNG encode do not.
 _LOCK = threading.RLock()

@@ -55,12 +55,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import io
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -168,8 +168,10 @@ def _snapshot(value: Any) -> Any:
     return value
 
 
+@functools.lru_cache(maxsize=256)
 def _takes_names(function: Any) -> bool:
-    """Whether a render's ``table_cards`` takes the players' names (for its row labels)."""
+    """Whether a render's ``table_cards`` takes the players' names (for its row labels).
+    Kept per function: asked for every board, and ``inspect.signature`` costs ~70 us."""
     try:
         return "names" in inspect.signature(function).parameters
     except (TypeError, ValueError):
@@ -286,12 +288,13 @@ def ping_text(players: Sequence[int], simultaneous: bool, task: str | None = Non
             else _("👉 {players}: your moves.", players=mentions(players)))
 
 
-def ping_task(table: Table) -> str | None:
-    """The game's wording for the pending obligation, if its render has ``ping_task(observation)``."""
+def ping_task(table: Table, observation: Mapping[str, Any] | None = None) -> str | None:
+    """The game's wording for the pending obligation, if its render has ``ping_task(observation)``.
+    ``observation``: the spectator observation, when the caller has it already."""
     word = getattr(table.spec.render, "ping_task", None)
     if not callable(word) or table.state is None or table.state.is_over():
         return None
-    return word(table.state.observation(None))
+    return word(table.state.observation(None) if observation is None else observation)
 
 
 def turn_line(current: Sequence[int], task: str | None = None) -> str:
@@ -542,13 +545,17 @@ class Publisher:
     # ------------------------------------------------------------------ the board
 
     @i18n.for_everyone
-    def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", pinging: Sequence[int] = ()) -> tuple[str | None, discord.Embed, list[discord.ui.Item]]:
+    def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", pinging: Sequence[int] = (),
+                      observation: Mapping[str, Any] | None = None) -> tuple[str | None, discord.Embed, list[discord.ui.Item]]:
         """The board's first lines, its embed and its buttons (Show hand; Rematch or Next
-        round once finished)."""
+        round once finished). ``observation``: the spectator observation, when the
+        caller took it already (the publish, for the picture's rows too)."""
         state = table.state
         assert state is not None
         record = table.record
-        observation = state.observation(None)
+        if observation is None:
+            observation = state.observation(None)
+        public = observation  # (the render's ping_task reads it without the deadlines)
         if record.obligations:
             # Open obligations' deadlines (only the platform knows the clock): the
             # render shows them as Discord timestamps next to who owes what.
@@ -571,16 +578,18 @@ class Publisher:
             current = [] if state.is_over() else sorted(state.current_players())
             if getattr(table.spec.render, "TURN_ON_BOARD", False):
                 current = [p for p in current if p in pinging]
-            content = "\n".join(line for line in (turn_line(current, ping_task(table)), note) if line) or None
+            content = "\n".join(line for line in (turn_line(current, ping_task(table, public)), note) if line) or None
             buttons = views.table_buttons(table.guild_id, table.id)
         return content, embed, buttons
 
     @i18n.for_everyone
-    def board_message(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", image: str | None = None, pinging: Sequence[int] = ()) -> dict[str, Any]:
+    def board_message(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", image: str | None = None, pinging: Sequence[int] = (),
+                      observation: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Keyword arguments for sending or editing the board: an embed, or (the
         server's layout setting, fixed at Start) a Components V2 layout of the same text.
-        ``image`` is the card picture's ``attachment://`` address, if there is one."""
-        content, embed, buttons = self.board_payload(table, final=final, events=events, note=note, pinging=pinging)
+        ``image`` is the card picture's ``attachment://`` address, if there is one;
+        ``observation`` as :meth:`board_payload` takes it."""
+        content, embed, buttons = self.board_payload(table, final=final, events=events, note=note, pinging=pinging, observation=observation)
         if table.record.publish.get("layout") != "v2":
             if image:
                 embed.set_image(url=image)
@@ -590,26 +599,27 @@ class Publisher:
         return {"view": layout_view(embed, content=content, buttons=buttons, image=image)}
 
     @i18n.for_everyone
-    async def table_picture(self, table: Table) -> tuple[bytes, str] | None:
-        """The public card picture and its alt text, drawn off the event loop from rows
-        built from the spectator observation only (so no hidden card can be an input of
-        it). None when the server turned pictures off, the game draws none, or drawing
-        failed."""
-        from bot import cardart
+    def table_picture_rows(self, table: Table, observation: Mapping[str, Any]) -> list[Any]:
+        """The rows of the public card picture, built from ``observation``, the spectator
+        observation, only (so no hidden card can be an input of it); [] when the server
+        turned pictures off or the game draws none."""
         from bot.core.games import card_rows
 
-        render_rows = getattr(cardart, "render_rows", None)
-        if table.state is None or not callable(render_rows) or table.record.publish.get("pictures") == "off":
-            return None
+        if table.record.publish.get("pictures") == "off":
+            return []
         render: Any = table.spec.render
         public = getattr(render, "table_cards", None)
         if callable(public) and _takes_names(public):
             # Row labels name the players ("Seat 2 · Ann"), as the board's mentions read.
-            names = self.picture_names(table)
-            render = SimpleNamespace(table_cards=lambda observation: public(observation, names))
-        rows = card_rows(render, "table_cards", table.state.observation(None))
-        if not rows:
-            return None
+            return list(public(observation, self.picture_names(table)))
+        return card_rows(render, "table_cards", observation)
+
+    @i18n.for_everyone
+    async def table_picture(self, table: Table, rows: Sequence[Any]) -> tuple[bytes, str] | None:
+        """The public card picture of ``rows`` (:meth:`table_picture_rows`) and its alt
+        text, drawn off the event loop. None when drawing failed."""
+        from bot import cardart
+
         try:
             return await self.manager.pictures.draw(rows, title=f"{table.spec.title} #{table.id}"), cardart.alt_text(rows)
         except Exception:
@@ -707,10 +717,17 @@ class Publisher:
         # Votes on messages of their own, posted before the board so that a board
         # posted anew to ping the voters sits below its vote.
         await votes.sync(self, table, events)
-        drawn = await self.table_picture(table)
-        picture, alt = drawn if drawn else (None, None)
+        # The picture's rows and the board's text from one spectator observation, taken
+        # with no await between them: both show the same moment of the table.
+        public = table.state.observation(None) if table.state is not None else None
+        rows = self.table_picture_rows(table, public) if public is not None else []
         name = f"table-{table.id}.png"
-        board = self.board_message(table, final=final, events=events, note=note, image=f"attachment://{name}" if picture else None, pinging=to_ping)
+        text = {"final": final, "events": events, "note": note, "pinging": to_ping, "observation": public}
+        board = self.board_message(table, **text, image=f"attachment://{name}" if rows else None)
+        drawn = await self.table_picture(table, rows) if rows else None
+        picture, alt = drawn if drawn else (None, None)
+        if rows and picture is None:  # drawing failed: the board in text only
+            board = self.board_message(table, **text)
         # The picture rides on the edit (or post) that happens anyway: no extra call.
         file = (lambda: discord.File(io.BytesIO(picture), filename=name, description=alt)) if picture else None
         place = self.place(table)

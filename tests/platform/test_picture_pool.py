@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 
 import pytest
 
 from bot import cardart
 from bot.cardart import CardRow
 from bot.config import Settings
-from bot.picture_pool import PictureDrawer, uses_process
+from bot.picture_pool import DRAWING_THREAD_NAME, PictureDrawer, uses_process
 
 ROWS = (CardRow("Pile", ("9h", "Tc")), CardRow("Ann", ("As",), face_down=2))
 
@@ -71,6 +72,75 @@ async def test_off_draws_in_a_thread():
     cardart._PNG_CACHE.clear()
     assert await drawer.draw(list(ROWS)) == cardart.render_rows(list(ROWS))
     assert drawer.worker_pids() == []
+
+
+def _drawn_where(monkeypatch) -> list[str]:
+    """The names of the threads ``render_rows`` is called on from now on."""
+    threads: list[str] = []
+    render_rows = cardart.render_rows
+
+    def recorded(rows, **layout):
+        threads.append(threading.current_thread().name)
+        return render_rows(rows, **layout)
+
+    monkeypatch.setattr(cardart, "render_rows", recorded)
+    return threads
+
+
+async def test_pictures_asked_for_together_are_drawn_by_the_drawing_thread(monkeypatch):
+    drawer = PictureDrawer("off")
+    threads = _drawn_where(monkeypatch)
+    cardart._PNG_CACHE.clear()
+    many = [[CardRow("Pile", (card,)), CardRow("Ann", (), face_down=n)] for n, card in enumerate(("2c", "3d", "4h", "5s", "6c"))]
+    pngs = await asyncio.gather(*(drawer.draw(rows, title=f"Idiot #{n}") for n, rows in enumerate(many)))
+    assert threads == [DRAWING_THREAD_NAME] * len(many), "each drawn once, in the drawing thread"
+    cardart._PNG_CACHE.clear()
+    assert pngs == [cardart.render_rows(rows, title=f"Idiot #{n}") for n, rows in enumerate(many)], "each waiter got its own picture"
+
+
+async def test_a_picture_that_cannot_be_drawn_fails_its_waiter_only():
+    drawer = PictureDrawer("off")
+    cardart._PNG_CACHE.clear()
+    bad = drawer.draw([CardRow("Pile", ("Zz",))])
+    good = drawer.draw([CardRow("Pile", ("7d",))])
+    results = await asyncio.gather(bad, good, return_exceptions=True)
+    assert isinstance(results[0], ValueError), "the bad card code is raised where the picture was awaited"
+    assert results[1] == cardart.render_rows([CardRow("Pile", ("7d",))])
+    assert await drawer.draw([CardRow("Pile", ("8d",))]) == cardart.render_rows([CardRow("Pile", ("8d",))]), "the thread draws on"
+
+
+async def test_a_waiter_that_gave_up_does_not_stop_the_others():
+    drawer = PictureDrawer("off")
+    cardart._PNG_CACHE.clear()
+    given_up = asyncio.ensure_future(drawer.draw([CardRow("Pile", ("9s",))]))
+    await asyncio.sleep(0)  # handed to the thread
+    given_up.cancel()
+    rows = [CardRow("Pile", ("Ts",))]
+    assert await drawer.draw(rows) == cardart.render_rows(rows)
+    assert given_up.cancelled()
+
+
+def test_pictures_are_drawn_for_each_event_loop_of_the_process(monkeypatch):
+    """Tests (and tools) run loops one after another in one process: the one drawing
+    thread serves each, and a loop closed before its picture came back is no harm."""
+    rows, abandoned_rows = [CardRow("Pile", ("Jd",))], [CardRow("Pile", ("Qd",))]
+    render_rows, loop_closed = cardart.render_rows, threading.Event()
+
+    def held(rows, **layout):
+        if rows == abandoned_rows:
+            loop_closed.wait(5)  # handed back only once its loop is closed
+        return render_rows(rows, **layout)
+
+    monkeypatch.setattr(cardart, "render_rows", held)
+    cardart._PNG_CACHE.clear()
+    loop = asyncio.new_event_loop()
+    abandoned = loop.create_task(PictureDrawer("off").draw(abandoned_rows))
+    loop.run_until_complete(asyncio.sleep(0))
+    loop.close()
+    loop_closed.set()
+    assert not abandoned.done()
+    assert asyncio.run(PictureDrawer("off").draw(rows)) == render_rows(rows), "drawn after the closed loop's picture"
+    assert cardart.cached_png(abandoned_rows) is not None, "the abandoned picture was drawn and kept all the same"
 
 
 # ------------------------------------------------------------------ a whole bot, pictures in a process

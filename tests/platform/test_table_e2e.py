@@ -28,6 +28,12 @@ async def start(channel, members, game="toy new"):
     return lobby
 
 
+async def set_by_admin(env, guild, channel, command, **options):
+    """A server setting chosen by a member allowed to manage the server."""
+    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
+    await admin.slash(channel, command, **options)
+
+
 def now(env, message):
     """The message as it is now (an ephemeral edited through its token changes under us)."""
     return to_discord_message(env, env.backend.messages[message.channel.id][message.id])
@@ -513,18 +519,39 @@ async def test_pictures_off_keeps_the_board_text_only(simcord_env, monkeypatch):
     monkeypatch.setattr(cardart, "render_rows", lambda rows, *, title="": calls.append(rows) or b"", raising=False)
     env = simcord_env
     guild, channel, members = world(env, 2)
-    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
-    await admin.slash(channel, "settings pictures", mode="off")
+    await set_by_admin(env, guild, channel, "settings pictures", mode="off")
     await start(channel, members)
     assert not board(channel).attachments and not calls
+
+
+@pytest.mark.parametrize("layout", ["classic", "v2"])
+async def test_a_picture_that_cannot_be_drawn_leaves_the_board_text_only(simcord_env, monkeypatch, layout):
+    """The board's text is built before its picture is drawn: when drawing fails, the
+    board goes out with that same text and no picture, nor any reference to one."""
+    import bot.cardart as cardart
+    from bot.cardart import CardRow
+    from tests.platform.toy import TOY_SPEC
+
+    def cannot_draw(rows, **layout):
+        raise ValueError("no such card")
+
+    monkeypatch.setattr(TOY_SPEC.render, "table_cards", lambda o: [CardRow("x", face_down=1)], raising=False)
+    monkeypatch.setattr(cardart, "render_rows", cannot_draw, raising=False)
+    cardart._PNG_CACHE.clear()
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await set_by_admin(env, guild, channel, "settings layout", style=layout)
+    await start(channel, members)
+    shown = board(channel)
+    assert not shown.attachments and image_urls(shown) == []
+    assert "move" in text(shown), "the board's text is all there"
 
 
 @pytest.mark.parametrize("layout", ["classic", "v2"])
 async def test_cancel_mid_game_leaves_no_stale_turn_on_the_board_or_in_open_hands(simcord_env, layout):
     env = simcord_env
     guild, channel, members = world(env, 2)
-    admin = guild.add_member(env.create_user("admin"), roles=[guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))])
-    await admin.slash(channel, "settings layout", style=layout)
+    await set_by_admin(env, guild, channel, "settings layout", style=layout)
     await start(channel, members)
     thread = game_place(channel)
     shown = board(channel)
