@@ -74,6 +74,11 @@ async def tables_with_hands(env, count):
     return made
 
 
+def key(table):
+    """A table's key across servers: every server numbers its tables from 1."""
+    return table.guild_id, table.id
+
+
 def http_index(env, record):
     """Where the click's first answer is in SimCord's request log, and its kind."""
     for index, request in enumerate(env.http_requests):
@@ -85,7 +90,7 @@ def http_index(env, record):
 async def test_a_slow_loop_answers_every_click_defers_before_waiting_and_loses_no_move(simcord_env, monkeypatch):
     env = simcord_env
     tables = await tables_with_hands(env, 4)
-    applied: list[tuple[int, int]] = []  # (table id, http log length) per move, in the order played
+    applied: list[tuple[tuple[int, int], int]] = []  # (table key, http log length) per move, in the order played
     game = type(tables[0][2].state)  # the bot's own class (discord.py loads an extension afresh)
     original = game.apply
 
@@ -93,7 +98,7 @@ async def test_a_slow_loop_answers_every_click_defers_before_waiting_and_loses_n
         time.sleep(SLOW_MOVE)  # the loop is held: nothing else runs meanwhile
         events = original(self, player, action)
         table = next(t for _, _, t, _ in tables if t.state is self)
-        applied.append((table.id, len(env.http_requests)))
+        applied.append((key(table), len(env.http_requests)))
         return events
 
     monkeypatch.setattr(game, "apply", slow_apply)
@@ -101,7 +106,7 @@ async def test_a_slow_loop_answers_every_click_defers_before_waiting_and_loses_n
 
     # Burst 1: every current player moves at once; at the first table the same control
     # is clicked twice (a double click), the second waiting behind the first.
-    versions = {t.id: t.record.version for _, _, t, _ in tables}
+    versions = {key(t): t.record.version for _, _, t, _ in tables}
     first, double = [], None
     for guild, members, table, hands in tables:
         (pid,) = table.state.current_players()
@@ -116,8 +121,8 @@ async def test_a_slow_loop_answers_every_click_defers_before_waiting_and_loses_n
     # The double click was deferred before the move ahead of it at its table was answered ...
     assert http_index(env, double)[1] == 6 and http_index(env, double)[0] < http_index(env, first[0])[0]
     # ... and was not played again: one move per table, each exactly once.
-    assert {t.id: t.record.version - versions[t.id] for _, _, t, _ in tables} == {t.id: 1 for _, _, t, _ in tables}
-    assert sorted(tid for tid, _ in applied) == sorted(t.id for _, _, t, _ in tables)
+    assert {key(t): t.record.version - versions[key(t)] for _, _, t, _ in tables} == {key(t): 1 for _, _, t, _ in tables}
+    assert sorted(k for k, _ in applied) == sorted(key(t) for _, _, t, _ in tables)
     double_hand = env.backend.messages[double.channel_id][double.message_id]
     assert "turn, not yours" in str(double_hand.components)  # told (the turn has passed), with the hand as it is now
 
@@ -125,18 +130,18 @@ async def test_a_slow_loop_answers_every_click_defers_before_waiting_and_loses_n
     # click is deferred before anything is done for it, then finished by an edit.
     applied.clear()
     start = len(env.http_requests)
-    versions = {t.id: t.record.version for _, _, t, _ in tables}
+    versions = {key(t): t.record.version for _, _, t, _ in tables}
     second = []
     for guild, members, table, hands in tables:
         (pid,) = table.state.current_players()
         mover = next(m for m in members if m.id == pid)
         hand = stored(env, hands[pid])
         custom_id, values = move_control(hand, table.state.legal_actions(pid)[0].code())
-        second.append((table.id, emit(env, mover, guild.id, hand, custom_id, values)))
+        second.append((key(table), emit(env, mover, guild.id, hand, custom_id, values)))
     await env.settle()
-    for table_id, record in second:
+    for table_key, record in second:
         index, kind = http_index(env, record)
         assert kind == 6 and index >= start  # deferred ...
-        assert index < next(at for tid, at in applied if tid == table_id)  # ... before its move was played
+        assert index < next(at for k, at in applied if k == table_key)  # ... before its move was played
         assert any(r.method == "PATCH" and r.path.endswith(f"/{record.token}/messages/@original") for r in env.http_requests[index:])
-    assert {t.id: t.record.version - versions[t.id] for _, _, t, _ in tables} == {t.id: 1 for _, _, t, _ in tables}
+    assert {key(t): t.record.version - versions[key(t)] for _, _, t, _ in tables} == {key(t): 1 for _, _, t, _ in tables}
