@@ -86,8 +86,8 @@ def _action_row(items: Sequence[Any]) -> dict[str, Any]:
 
 
 def _written(components: list[dict[str, Any]]) -> WrittenLayout:
-    # Every component counts, the rows' and the container's children too (two levels here).
-    if sum(1 + len(component["components"]) for component in components) > COMPONENT_LIMIT:
+    # Every component counts, the rows' and the container's children too.
+    if sum(1 for _ in _walk(components)) > COMPONENT_LIMIT:
         raise ValueError(f"maximum number of children exceeded ({COMPONENT_LIMIT})")  # as LayoutView.add_item
     return WrittenLayout(components)
 

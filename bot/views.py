@@ -491,16 +491,12 @@ def _written_button(*, custom_id: str, label: str, style: discord.ButtonStyle, e
     return written
 
 
-def _written_option(option: discord.SelectOption) -> dict[str, Any]:
-    return option.to_dict()  # type: ignore[return-value]
-
-
 def _written_select(*, custom_id: str, options: Sequence[discord.SelectOption], placeholder: str, min_values: int, max_values: int) -> dict[str, Any]:
     """A string select's dict as ``discord.ui.Select(...).to_component_dict()`` writes it."""
     written: dict[str, Any] = {"type": 3, "custom_id": custom_id, "min_values": min_values, "max_values": max_values, "disabled": False, "required": True}
     if placeholder:
         written["placeholder"] = placeholder
-    written["options"] = [_written_option(option) for option in options]
+    written["options"] = [option.to_dict() for option in options]
     return written
 
 
