@@ -20,6 +20,7 @@ from bot.bus import bus_for
 from bot.discord_front import languages
 from bot.discord_front.clicks import prune_clicked_messages
 from bot.discord_front.echoes import ignore_bot_messages
+from bot.discord_front.wire import send_forms_in_one_write
 from bot import picture_pool
 from bot.picture_pool import PictureDrawer
 from bot.config import ConfigError, Settings
@@ -112,6 +113,7 @@ class _Deckhand:
 
     async def setup_hook(self) -> None:
         self.setup_started = True
+        await send_forms_in_one_write(self.http)  # a request with a picture in one write (bot/discord_front/wire.py)
         languages.reset()
         mentions.default_on_every_edit(self)
         ignore_bot_messages(self._connection)  # the gateway's echo of each board edit, unparsed
