@@ -11,11 +11,12 @@ parsed its JSON).
 
 This bench records the very requests and gateway events of a bench/load.py run (a few
 tables of every game, clicks at random), then replays the requests through discord.py's
-real clients to a stand-in for Discord's REST API on this machine (another process,
-HTTPS with a throwaway certificate by default, answering each request with what
-SimCord answered), and decodes the events as discord.py decodes the gateway's
-zlib-stream. It prints the CPU this process spends per request and per move: the figure
-production adds to bench/load.py's "without SimCord" column.
+real clients, set up as the bot sets them up (bot/discord_front/wire.py), to a
+stand-in for Discord's REST API on this machine (another process, HTTPS with a
+throwaway certificate by default, answering each request with what SimCord answered),
+and decodes the events as discord.py decodes the gateway's zlib-stream. It prints the
+CPU this process spends per request and per move: the figure production adds to
+bench/load.py's "without SimCord" column.
 
     python bench/http_layer.py [--tables 25] [--rate 15] [--seconds 8] [--repeat 5] [--tls on|off]
 """
@@ -48,6 +49,8 @@ from discord.http import HTTPClient, Route  # noqa: E402
 from discord.webhook.async_ import AsyncWebhookAdapter  # noqa: E402
 from simcord.backend.ops.base import BackendBase  # noqa: E402
 from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter  # noqa: E402
+
+from bot.discord_front.wire import send_forms_in_one_write  # noqa: E402
 
 import load  # noqa: E402  (bench/load.py: its set-up and open-loop run)
 
@@ -161,11 +164,14 @@ def _serve(answers: dict[str, Any], cert: str | None, key: str | None, ports: An
         await request.read()  # the whole body, as a server does
         path = request.path.split("/api/v10", 1)[-1]
         if path == "/users/@me":
-            return web.json_response({"id": "1", "username": "deckhand", "discriminator": "0", "avatar": None, "bot": True})
-        answer = answers.get(kind_of(request.method, path))
+            answer = {"id": "1", "username": "deckhand", "discriminator": "0", "avatar": None, "bot": True}
+        else:
+            answer = answers.get(kind_of(request.method, path))
         if answer is None:
             return web.Response(status=204)
-        return web.json_response(answer)
+        # Discord's Content-Type exactly: discord.py parses an answer as JSON only then
+        # (aiohttp's json_response adds "; charset=utf-8", and the answers stayed text).
+        return web.Response(body=json.dumps(answer).encode(), content_type="application/json")
 
     async def main() -> None:
         app = web.Application(client_max_size=64 * 2**20)
@@ -202,6 +208,7 @@ async def replay(requests: list[dict[str, Any]], port: int, cert: str | None, re
     context = ssl.create_default_context(cafile=cert) if cert else False
     http = HTTPClient(asyncio.get_running_loop(), connector=aiohttp.TCPConnector(ssl=context))
     await http.static_login("not-a-real-token")
+    await send_forms_in_one_write(http)  # as the bot's setup_hook does after its login (bot/app.py)
     session = http._HTTPClient__session  # type: ignore[attr-defined]  # the session interactions use too
     hooks = AsyncWebhookAdapter()
     counts: Counter[str] = Counter()
