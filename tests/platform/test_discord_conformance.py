@@ -36,9 +36,12 @@ def command_name(payloads: list[dict[str, Any]], field: str) -> str:
 async def sync_payload(data_dir, extensions=EXTENSIONS) -> list[dict[str, Any]]:
     """What the start-up sync sends, built the way CommandTree.sync builds it, without a bot running."""
     bot = make_bot(data_dir, extensions)
-    for name in extensions:
-        await bot.load_extension(name)
-    return [command.to_dict(bot.tree) for command in bot.tree._get_all_commands(guild=None)]
+    try:
+        for name in extensions:
+            await bot.load_extension(name)
+        return [command.to_dict(bot.tree) for command in bot.tree._get_all_commands(guild=None)]
+    finally:
+        await bot.close()  # unloads the cogs: no task of theirs left to fail unseen
 
 
 def walk(commands) -> list[app_commands.Command | app_commands.Group]:
@@ -67,6 +70,7 @@ async def test_the_walk_reaches_every_command_option_and_choice(data_dir):
         await bot.load_extension(name)
     payloads = [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
     commands = walk(bot.tree.get_commands())
+    await bot.close()
 
     def names(node, prefix=""):
         name = f"{prefix} {node['name']}".strip()
