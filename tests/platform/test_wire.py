@@ -127,6 +127,14 @@ async def test_a_form_it_does_not_know_to_the_byte_goes_aiohttps_way(make, tmp_p
     await request.body.close()  # the file on disk closed
 
 
+@pytest.mark.parametrize("request_class", [aiohttp.ClientRequest, OneBodyRequest])
+async def test_text_that_cannot_be_utf_8_fails_as_aiohttp_fails_it(request_class):
+    form = discord_form([("a.png", PICTURE)], '{"content": "\ud800"}')  # a lone surrogate
+    assert multipart_body(form) is None
+    with pytest.raises(TypeError, match="Can not serialize value"):
+        request_class("POST", aiohttp.client.URL("http://127.0.0.1/x"), data=form, loop=asyncio.get_running_loop())
+
+
 async def test_a_form_aiohttp_already_turned_into_its_writer_goes_aiohttps_way():
     form = discord_form([("a.png", PICTURE)], "{}")
     writer = form()
