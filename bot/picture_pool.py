@@ -135,8 +135,13 @@ class WorkerPool:
     def __init__(self, mp_context: Any, initializer: Callable[[], None]) -> None:
         ours, theirs = mp_context.Pipe(duplex=True)
         process = mp_context.Process(target=_serve, args=(theirs, initializer), name="deckhand-pictures-worker", daemon=True)
-        process.start()
-        theirs.close()
+        try:
+            process.start()
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()  # the worker's end, which the worker has (or never will)
         self._conn = ours
         self._processes = {process.pid: process}
         self._pending: dict[int, tuple[Future[Any], int]] = {}
