@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import cardart, cardart_pips  # noqa: E402
+from bot import cardart  # noqa: E402
 from bot.cardart import CardRow, render_rows  # noqa: E402
 
 FRENCH = [r + s for s in "cdhs" for r in "A23456789TJQK"]
@@ -74,13 +74,6 @@ def pile52(rng: random.Random) -> tuple[list[CardRow], str]:
 SCENES = {"table": table, "hand26": hand26, "onion7": onion7, "pile52": pile52}
 
 
-def clear_caches() -> None:
-    for fn in (cardart._face, cardart.card_back, cardart._font, cardart._text_mask, cardart_pips.pip_mask,
-               cardart_pips.rounded_mask, cardart._rendered, cardart._bbox, cardart._text_width, cardart._fit, cardart._clean,
-               cardart._plan_cards, cardart._check_codes, cardart._grid, cardart._columns):
-        fn.cache_clear()
-
-
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -106,7 +99,7 @@ def run(scene, n: int, seed: int, cold: bool, warmed: bool = False) -> dict:
         for _ in range(n):
             rows, title = scene(rng)
             if cold:
-                clear_caches()
+                cardart.clear_caches(faces=True)
                 if warmed:  # what the bot's start-up now does (DeckhandBot.setup_hook)
                     for deck in ("french", "onion"):
                         cardart.warm_up(deck)
@@ -149,7 +142,7 @@ def main() -> None:
     for deck in ("french", "onion"):
         spent = []
         for _ in range(5):
-            clear_caches()
+            cardart.clear_caches(faces=True)
             t = time.perf_counter()
             cardart.warm_up(deck)
             spent.append((time.perf_counter() - t) * 1000)

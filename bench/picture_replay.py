@@ -65,18 +65,10 @@ def capture(path: str, load_args: list[str]) -> None:
     print(f"{len(log)} pictures asked for, {sum(p == 'run' for p, *_ in log)} in the run: {path}")
 
 
-def clear_caches() -> None:
-    for cache in (cardart._PNG_CACHE, cardart._PATCHES, cardart._BANDS):
-        cache.clear()
-    for fn in (cardart._rendered, cardart._bbox, cardart._text_width, cardart._fit, cardart._clean, cardart._plan_cards,
-               cardart._check_codes, cardart._grid, cardart._columns):
-        fn.cache_clear()
-
-
 def replay_once(log: list, profile: cProfile.Profile | None) -> tuple[float, int, int, float]:
     """One replay from empty caches: (ms per drawn picture, pictures drawn, pictures asked
     for, mean PNG bytes of the run's pictures) for the run part."""
-    clear_caches()
+    cardart.clear_caches()
     cardart.warm_up("french")
     cardart.warm_up("onion")
     drawn, cpu, sizes = 0, 0.0, []

@@ -576,6 +576,10 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", _DEFLATER.crc32(data, _DEFLATER.crc32(kind)))
 
 
+#: :func:`_chunk` of the chunks pictures share: the header of each size, the palette, the end.
+_kept_chunk = lru_cache(maxsize=1024)(_chunk)
+
+
 def _adler32_combine(first: int, second: int, second_length: int) -> int:
     """The Adler-32 of two byte strings one after the other, from theirs (zlib's
     ``adler32_combine``, which Python's zlib does not expose)."""
@@ -679,10 +683,10 @@ def _png_file(width: int, height: int, palette: bytes, bands: Sequence[tuple[byt
     parts += [_FINAL_BLOCK, struct.pack(">I", adler)]
     return b"".join((
         _PNG_SIGNATURE,
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
-        _chunk(b"PLTE", palette),
+        _kept_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+        _kept_chunk(b"PLTE", palette),
         _chunk(b"IDAT", b"".join(parts)),
-        _chunk(b"IEND", b""),
+        _kept_chunk(b"IEND", b""),
     ))
 
 
@@ -716,6 +720,7 @@ class _Layout:
     rows: tuple[CardRow, ...]
     plans: tuple[_RowPlan, ...]
     sizes: tuple[tuple[int, int], ...]  # each row's own width and height
+    label_widths: tuple[int, ...]  # each row's label, as drawn uncut
     row_width: int
     widths: tuple[int, ...]     # of each column
     heights: tuple[int, ...]    # of each line of rows
@@ -723,20 +728,19 @@ class _Layout:
     height: int
     head: int
     columns: int
+    origins: tuple[tuple[int, int], ...]  # each row's top left corner
 
     def patch_width(self, i: int) -> int:
         """The width a row is drawn in: its own, unless its label is cut to its column's
         width (then that). So a row's patch does not change with the other rows of its
         column, and is reused when only they changed."""
         own = self.sizes[i][0]
-        if _text_width(_font(LABEL_SIZE, 600), _clean(self.rows[i].label)) <= own:
+        if self.label_widths[i] <= own:
             return own
         return self.widths[i % self.columns]
 
     def origin(self, i: int) -> tuple[int, int]:
-        col, line = i % self.columns, i // self.columns
-        return (MARGIN + sum(self.widths[:col]) + COLUMN_GAP * col,
-                MARGIN + self.head + sum(self.heights[:line]) + ROW_GAP * line)
+        return self.origins[i]
 
 
 @lru_cache(maxsize=4096)
@@ -747,22 +751,30 @@ def _check_codes(cards: tuple[str, ...], deck: str) -> None:
         parse_code(code, deck)
 
 
+@lru_cache(maxsize=8192)
+def _row_facts(row: CardRow, row_width: int, label_font: Any) -> tuple[_RowPlan, tuple[int, int], int]:
+    """What laying a row out needs of it: its plan, its own width and height in a
+    picture, and its label's width uncut. Kept by the row (its label, cards, backs and
+    deck: what it draws) and the font: a move changes one or two rows of a picture, and
+    the others cost one look-up here instead of five. Raises ValueError for a negative
+    ``face_down`` or a bad card code, each time (a refused row is not kept)."""
+    if row.face_down < 0:
+        raise ValueError(f"Row {row.label!r} has {row.face_down} face-down cards: a count cannot be negative.")
+    _check_codes(row.cards, row.deck)
+    plan = _plan(row, row_width)
+    label_width = _text_width(label_font, _clean(row.label))
+    return plan, (max(plan.width, min(label_width, row_width)), plan.height), label_width
+
+
 def _layout(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> _Layout:
     max_width = max(CARD_W + 2 * MARGIN + MIN_STEP, min(max_width, HARD_MAX_WIDTH))
     rows = tuple(rows)
-    for row in rows:
-        if row.face_down < 0:
-            raise ValueError(f"Row {row.label!r} has {row.face_down} face-down cards: a count cannot be negative.")
-        _check_codes(row.cards, row.deck)
     row_width = min(max_width, ROW_WIDTH) - 2 * MARGIN
-    plans = tuple(_plan(row, row_width) for row in rows)
     label_font = _font(LABEL_SIZE, 600)
-    title_font = _font(TITLE_SIZE, 700)
+    facts = [_row_facts(row, row_width, label_font) for row in rows]
+    plans = tuple(plan for plan, _, _ in facts)
     # An empty picture is one line of text, "No cards.", where the rows would be.
-    sizes = tuple(
-        (max(plan.width, min(_text_width(label_font, _clean(row.label)), row_width)), plan.height)
-        for row, plan in zip(rows, plans)
-    ) or ((_text_width(label_font, "No cards."), LABEL_H),)
+    sizes = tuple(size for _, size, _ in facts) or ((_text_width(label_font, "No cards."), LABEL_H),)
     head = TITLE_H if title else 0
     if columns is None:
         columns = _columns(sizes, head, max_width)
@@ -771,9 +783,13 @@ def _layout(rows: Sequence[CardRow], title: str, max_width: int, columns: int | 
         columns -= 1
     widths, heights, width, height = _grid(sizes, columns, head)
     if title:
-        width = max(width, min(max_width, _text_width(title_font, _clean(title)) + 2 * MARGIN))
+        width = max(width, min(max_width, _text_width(_font(TITLE_SIZE, 700), _clean(title)) + 2 * MARGIN))
     width = max(width, MIN_WIDTH)
-    return _Layout(rows, plans, tuple(sizes), row_width, tuple(widths), tuple(heights), width, height, head, columns)
+    lefts = [MARGIN + sum(widths[:col]) + COLUMN_GAP * col for col in range(columns)]
+    tops = [MARGIN + head + sum(heights[:line]) + ROW_GAP * line for line in range(len(heights))]
+    origins = tuple((lefts[i % columns], tops[i // columns]) for i in range(len(rows)))
+    return _Layout(rows, plans, sizes, tuple(label_width for _, _, label_width in facts), row_width,
+                   widths, heights, width, height, head, columns, origins)
 
 
 def _background(layout: _Layout, title: str) -> Image.Image:
@@ -879,25 +895,25 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
     looking at its pixels, only the bands not kept are composed, and a kept band costs
     a few hundred bytes, not its pixels (20 KB)."""
     layout = _layout(rows, title, max_width, columns)
-    if not _rows_keep_to_their_patches(layout, title):
+    label_font = _font(LABEL_SIZE, 600)
+    labels = [_label_in_patch(row.label, layout.patch_width(i), label_font) for i, row in enumerate(layout.rows)]
+    if not _rows_keep_to_their_patches(layout, title, labels):
         framed = _framed(render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE))
         filtered, step = framed.tobytes(), framed.width * BAND_ROWS
         return layout.width, layout.height, [_band(filtered[at:at + step]) for at in range(0, len(filtered), step)], []
-    label_font = _font(LABEL_SIZE, 600)
+    drawn_with, framed_width, row_width = _drawn_with(), layout.width + 1, layout.row_width
     # Each part: what it shows, the rows of the picture it may reach (from y, so many),
-    # the part itself (drawn or kept) and where it goes on the framed canvas.
+    # the part itself (kept, or drawn when first asked for: only a band that is not kept
+    # needs its parts) and where it goes on the framed canvas.
     parts: list[tuple[Any, int, int, int, Callable[[], Image.Image], tuple[int, int]]] = []
-    for i, row in enumerate(layout.rows):
-        x, y = layout.origin(i)
+    for row, (x, y), (text, left, top, _), plan in zip(layout.rows, layout.origins, labels, layout.plans):
         x += 1  # the canvas is framed
-        text = _fit(label_font, row.label, layout.patch_width(i))
         if text:
             # Its ink stays inside its row's strip (see _rows_keep_to_their_patches).
-            tile, left, top = _text_tile("label", text)
-            parts.append((("label", text), x, y, LABEL_H, lambda tile=tile: tile, (x + left, y + 18 + top)))
-        parts.append((_cards_key(row, layout.row_width), x, y + LABEL_H, layout.plans[i].height - LABEL_H,
-                      functools.partial(_cards_patch, row, layout.row_width), (x - PATCH_BLEED, y + LABEL_H)))
-    drawn_with, framed_width = _drawn_with(), layout.width + 1
+            parts.append((("label", text), x, y, LABEL_H, functools.partial(_label_tile, text), (x + left, y + 18 + top)))
+        cards = _cards_key(row, row_width)
+        parts.append((cards, x, y + LABEL_H, plan.height - LABEL_H,
+                      functools.partial(_cards_patch, row, row_width, cards), (x - PATCH_BLEED, y + LABEL_H)))
     bands, pending = [], []
     cuts = _band_cuts(layout)
     for top, bottom in zip(cuts, cuts[1:]):
@@ -910,6 +926,24 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
             pending.append((len(bands), key, _band_pixels(layout, title, top, bottom, inside)))
         bands.append(band)
     return layout.width, layout.height, bands, pending
+
+
+@lru_cache(maxsize=8192)
+def _label_in_patch(label: str, width: int, font: Any) -> tuple[str, int, int, bool]:
+    """A row's label as a patch ``width`` wide shows it: the text (cut to fit), its
+    ink's offset from the text's origin (left, baseline), and whether that ink stays in
+    the row's label strip (see :func:`_rows_keep_to_their_patches`). Kept: most rows
+    of a picture are the rows of the one before it."""
+    text = _fit(font, label, width)
+    if not text:
+        return text, 0, 0, True
+    left, top, right, bottom = _bbox(font, text, "ls")
+    return text, left, top, not (left < -PATCH_BLEED or right > width or 18 + top < 0 or 18 + bottom > LABEL_H)
+
+
+def _label_tile(text: str) -> Image.Image:
+    """A label's text on felt, mapped (:func:`_text_tile`)."""
+    return _text_tile("label", text)[0]
 
 
 def _paste(canvas: Any, part: Image.Image, x: int, y: int) -> None:
@@ -955,24 +989,17 @@ def _band_pixels(layout: _Layout, title: str, top: int, bottom: int, parts: Sequ
     return pixels
 
 
-def _rows_keep_to_their_patches(layout: _Layout, title: str) -> bool:
+def _rows_keep_to_their_patches(layout: _Layout, title: str, labels: Sequence[tuple[str, int, int, bool]]) -> bool:
     """Whether no text reaches past its row's patch (an accent above a label, a title's
     descender into the first row): then the picture is composed from patches, else
-    drawn whole (rare: the result is the same either way)."""
-    label_font = _font(LABEL_SIZE, 600)
+    drawn whole (rare: the result is the same either way). ``labels``: each row's
+    :func:`_label_in_patch`."""
     if title and layout.rows:
         title_font = _font(TITLE_SIZE, 700)
         box = _bbox(title_font, _fit(title_font, title, layout.width - 2 * MARGIN), "ls")
         if 26 + box[3] > layout.head:
             return False
-    for i, (row, plan) in enumerate(zip(layout.rows, layout.plans)):
-        width = layout.patch_width(i)
-        text = _fit(label_font, row.label, width)
-        if text:
-            box = _bbox(label_font, text, "ls")
-            if box[0] < -PATCH_BLEED or box[2] > width or 18 + box[1] < 0 or 18 + box[3] > LABEL_H:
-                return False
-    return True
+    return all(inside for _, _, _, inside in labels)
 
 
 def _drawn_with() -> Any:
@@ -992,10 +1019,11 @@ def _cards_key(row: CardRow, row_width: int) -> tuple:
     return ("cards", _drawn_with(), row.cards, row.face_down, row.deck, row_width)
 
 
-def _cards_patch(row: CardRow, row_width: int) -> Image.Image:
+def _cards_patch(row: CardRow, row_width: int, key: tuple | None = None) -> Image.Image:
     """A row's cards, under its label, on a patch of felt as wide as they are, mapped
-    (kept by the cards alone: the label, and the column's width, may change)."""
-    key = _cards_key(row, row_width)
+    (kept by the cards alone: the label, and the column's width, may change). ``key``:
+    :func:`_cards_key`, if the caller has it."""
+    key = key or _cards_key(row, row_width)
     patch = _PATCHES.get(key)
     if patch is None:
         plan = _plan(row, row_width)
@@ -1163,6 +1191,19 @@ _PATCHES = _Cache(64 * 2**20)
 #: place of a few hundred tables), or by their pixels (20 KB more each) for a picture
 #: drawn whole.
 _BANDS = _Cache(24 * 2**20)
+
+
+def clear_caches(*, faces: bool = False) -> None:
+    """Forget every picture, row, band and text kept, as after a start (for benches and
+    tests that time or check drawing from nothing); ``faces``: the card faces, backs,
+    pips and fonts too (the first picture of a start before :func:`warm_up`)."""
+    for cache in (_PNG_CACHE, _PATCHES, _BANDS):
+        cache.clear()
+    kept = [_rendered, _bbox, _advance, _text_width, _fit, _clean, _plan_cards, _check_codes, _row_facts, _label_in_patch, _grid, _columns]
+    if faces:
+        kept += [_face, card_back, _font, _text_mask, _drawable, pip_mask, rounded_mask]
+    for fn in kept:
+        fn.cache_clear()
 
 
 @per_language(maxsize=4096)

@@ -10,8 +10,12 @@ caches (kept rows, labels and compressed bands); this process keeps the finished
 pictures it is given back (``cardart``'s PNG cache), so a picture shown again costs no
 trip at all. The bytes are the same either way: a picture depends only on its rows.
 
-If the worker dies or gets stuck, the picture in hand is drawn in a thread and the next
-one starts a new worker.
+The worker is fed through a pipe (:class:`WorkerPool`): the event loop writes the rows,
+one reader thread hands the pictures back. ``ProcessPoolExecutor`` did the same with a
+manager thread and a queue feeder thread that woke several times a picture, each time
+holding the interpreter lock: about 1.2-1.5 ms of this process's CPU a move, more than
+drawing in a thread cost. If the worker dies or gets stuck, the picture in hand is drawn
+in a thread and the next one starts a new worker.
 
 In threads, every picture of the process is drawn by one long-lived thread
 (:class:`DrawingThread`) fed by a queue: a picture handed over costs the event loop a
@@ -27,11 +31,12 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import pickle
 import queue
 import signal
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from typing import Any
@@ -99,8 +104,147 @@ def warm_decks(decks: Sequence[str] = DECKS) -> None:
             log.exception("Warming up the %s card pictures failed; the first pictures will be slower", deck)
 
 
-def _draw(rows: Sequence[cardart.CardRow], layout: dict[str, Any]) -> bytes:
-    return cardart.render_rows(rows, **layout)
+def _draw(rows: Sequence[tuple[str, tuple[str, ...], int, str]], layout: dict[str, Any]) -> bytes:
+    """In the worker: the picture of rows sent as plain ``(label, cards, face_down,
+    deck)`` tuples (:func:`_plain`), what a row draws."""
+    return cardart.render_rows([cardart.CardRow(*row) for row in rows], **layout)
+
+
+def _plain(rows: Sequence[cardart.CardRow]) -> list[tuple[str, tuple[str, ...], int, str]]:
+    """Rows as :func:`_draw` takes them: plain tuples pickle in C, about four times
+    quicker than the rows themselves (a frozen dataclass's state goes through Python)."""
+    return [(row.label, row.cards, row.face_down, row.deck) for row in rows]
+
+
+#: Bytes of requests a worker may have unread in its pipe: past this, the next picture
+#: is drawn in a thread rather than written to the pipe, so a worker that stopped
+#: reading (stuck) never blocks the event loop on a full pipe (64 KiB on Linux).
+PIPE_BUDGET = 32 * 1024
+
+
+class WorkerPool:
+    """One worker process fed through a pipe: the part of ``ProcessPoolExecutor`` that
+    :class:`PictureDrawer` uses (``submit``, ``shutdown``, ``_processes``), without its
+    machinery. The executor's manager thread and queue feeder thread woke several
+    times a picture and held the interpreter lock each time (about 2 ms of this
+    process's CPU a move); here the event loop's thread writes a request to the pipe
+    and one reader thread, blocked in ``recv`` without the lock, hands each picture
+    back. A worker that dies or is killed fails every picture it had with
+    ``BrokenProcessPool``, as the executor did."""
+
+    def __init__(self, mp_context: Any, initializer: Callable[[], None]) -> None:
+        ours, theirs = mp_context.Pipe(duplex=True)
+        process = mp_context.Process(target=_serve, args=(theirs, initializer), name="deckhand-pictures-worker", daemon=True)
+        try:
+            process.start()
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()  # the worker's end, which the worker has (or never will)
+        self._conn = ours
+        self._processes = {process.pid: process}
+        self._pending: dict[int, tuple[Future[Any], int]] = {}
+        self._unread = 0  # bytes of requests not answered yet
+        self._next = 0
+        self._broken = ""
+        self._lock = threading.Lock()
+        self._sending = threading.Lock()
+        threading.Thread(target=self._read, name="deckhand-pictures-reader", daemon=True).start()
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> Future[Any] | None:
+        """``function(*args)`` for the worker; None when its pipe holds too much unread
+        already (``PIPE_BUDGET``: draw this one elsewhere). Raises BrokenProcessPool
+        once the worker is gone."""
+        request = pickle.dumps((self._next, function, args), protocol=pickle.HIGHEST_PROTOCOL)
+        future: Future[Any] = Future()
+        with self._lock:
+            if self._broken:
+                raise BrokenProcessPool(self._broken)
+            if self._pending and self._unread + len(request) > PIPE_BUDGET:
+                return None
+            job, self._next = self._next, self._next + 1
+            self._pending[job] = (future, len(request))
+            self._unread += len(request)
+        try:
+            with self._sending:  # (one message at a time: loops of other threads may draw too)
+                self._conn.send_bytes(request)
+        except (OSError, ValueError) as error:  # the worker is gone (or the pipe closed)
+            self._fail(f"the picture worker's pipe failed: {error}")
+            raise BrokenProcessPool(self._broken) from error
+        return future
+
+    def _read(self) -> None:
+        """The reader thread: each answer to its future, until the pipe ends (the
+        worker exited, died or was stopped); then every picture still pending fails."""
+        try:
+            while True:
+                job, ok, result = pickle.loads(self._conn.recv_bytes())
+                with self._lock:
+                    future, size = self._pending.pop(job, (None, 0))
+                    self._unread -= size
+                if future is None or not future.set_running_or_notify_cancel():
+                    continue
+                if ok:
+                    future.set_result(result)
+                else:
+                    future.set_exception(result)
+        except (EOFError, OSError, ValueError):
+            self._fail("the picture worker stopped")
+        finally:
+            # Closed here, by the only thread that reads it: never under a blocked read.
+            with suppress(OSError):
+                self._conn.close()
+            for process in self._processes.values():  # reaped: no zombie left behind
+                with suppress(Exception):
+                    process.join(WORKER_TIMEOUT)
+
+    def _fail(self, why: str) -> None:
+        with self._lock:
+            self._broken = self._broken or why
+            pending, self._pending = self._pending, {}
+            self._unread = 0
+        for future, _ in pending.values():
+            if future.set_running_or_notify_cancel():
+                future.set_exception(BrokenProcessPool(why))
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop the worker: pictures not drawn yet are cancelled (``cancel_futures``) or
+        failed, and the worker is ended (its pipe then ends, which ends the reader)."""
+        with self._lock:
+            self._broken = self._broken or "the picture worker was shut down"
+            pending, self._pending = self._pending, {}
+        for future, _ in pending.values():
+            if not (cancel_futures and future.cancel()) and future.set_running_or_notify_cancel():
+                future.set_exception(BrokenProcessPool(self._broken))
+        for process in self._processes.values():
+            with suppress(OSError, ValueError):
+                process.terminate()
+            if wait:
+                process.join()
+
+
+def _serve(conn: multiprocessing.connection.Connection, initializer: Callable[[], None]) -> None:
+    """The worker: requests from the pipe, drawn one after another, each answered
+    ``(job, True, result)`` or ``(job, False, exception)``; it exits when the pipe ends."""
+    initializer()
+    while True:
+        try:
+            job, function, args = pickle.loads(conn.recv_bytes())
+        except (EOFError, OSError):
+            return
+        try:
+            answer = (job, True, function(*args))
+        except Exception as error:  # handed to the waiter, never the end of the worker
+            answer = (job, False, error)
+        try:
+            data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as error:  # an exception that does not pickle: its words do
+            data = pickle.dumps((job, False, RuntimeError(repr(answer[2])[:500])), protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            conn.send_bytes(data)
+        except OSError:
+            return
 
 
 #: The drawing thread's name (the benches count its CPU as the pictures').
@@ -180,7 +324,7 @@ class PictureDrawer:
 
     def __init__(self, mode: str = "off") -> None:
         self.in_process = uses_process(mode)
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: WorkerPool | None = None
 
     def start(self) -> None:
         """Start the worker now (it warms up while the bot connects) rather than at the first picture."""
@@ -190,14 +334,14 @@ class PictureDrawer:
     def _submit(self, function: Callable[..., Any], *args: Any) -> Future[Any] | None:
         """``function(*args)`` handed to the worker, started if need be. None when the
         pictures are drawn in threads: PICTURE_PROCESS off, or no process could be
-        started (no /dev/shm for its queues, a process limit), from then on. Raises
-        BrokenProcessPool when the worker died."""
+        started (a process limit), from then on; or this one, when the worker has
+        ``PIPE_BUDGET`` of requests unread. Raises BrokenProcessPool when the worker died."""
         if not self.in_process:
             return None
         try:
             if self._pool is None:
                 # "spawn": a fresh interpreter, never a copy of this process's threads and loop.
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker)
+                self._pool = WorkerPool(multiprocessing.get_context("spawn"), _start_worker)
             return self._pool.submit(function, *args)
         except BrokenProcessPool:
             raise
@@ -228,7 +372,7 @@ class PictureDrawer:
         a thread: no worker, or the worker died or got stuck (then it is replaced)."""
         pool = None
         try:
-            drawing = self._submit(_draw, tuple(rows), layout)
+            drawing = self._submit(_draw, _plain(rows), layout)
             if drawing is None:
                 return None
             pool = self._pool  # the worker it was handed to

@@ -39,12 +39,7 @@ def pillows_png(img: Image.Image) -> bytes:
 
 
 def clear_picture_caches() -> None:
-    cardart._PNG_CACHE.clear()
-    cardart._PATCHES.clear()
-    cardart._BANDS.clear()
-    for fn in (cardart._rendered, cardart._bbox, cardart._text_width, cardart._fit, cardart._clean, cardart._plan_cards,
-               cardart._check_codes, cardart._grid, cardart._columns):
-        fn.cache_clear()
+    cardart.clear_caches()
 
 
 def scenes() -> list[tuple[list[CardRow], dict]]:
@@ -270,3 +265,70 @@ def test_a_picture_drawn_from_bands_and_parts_other_pictures_left_is_the_picture
     for (rows, title, columns), png in zip(pictures, after_others):
         clear_picture_caches()
         assert render_rows(rows, title=title, columns=columns) == png
+
+
+def test_a_kept_picture_is_the_picture_drawn_and_any_changed_input_is_drawn_anew():
+    """The finished pictures kept by their whole input (``cardart._PNG_CACHE``): a hit
+    gives the bytes drawing gives, and a picture that differs in anything it draws (a
+    label, a card, a back, the deck, the title, the columns, the width) is not found
+    there: another player's hand, with other cards under the same label, is never
+    handed out for this one."""
+    hand = [CardRow("Your hand", ("9h", "Tc", "Qs")), CardRow("Top card", ("2d",))]
+    clear_picture_caches()
+    drawn = render_rows(hand, title="Idiot #1")
+    assert cardart.cached_png(hand, title="Idiot #1") == drawn
+    clear_picture_caches()
+    assert cardart.cached_png(hand, title="Idiot #1") is None
+    assert render_rows(hand, title="Idiot #1") == drawn  # drawn afresh: the same bytes
+    # Words for the screen reader are not drawn: the same picture.
+    spoken = [CardRow("Your hand", ("9h", "Tc", "Qs"), spoken="Your cards: {cards}"), hand[1]]
+    assert cardart.cached_png(spoken, title="Idiot #1") == drawn
+    others = {
+        "another player's cards": ([CardRow("Your hand", ("9h", "Tc", "Ks")), hand[1]], {"title": "Idiot #1"}),
+        "a card fewer": ([CardRow("Your hand", ("9h", "Tc")), hand[1]], {"title": "Idiot #1"}),
+        "a back more": ([CardRow("Your hand", ("9h", "Tc", "Qs"), face_down=1), hand[1]], {"title": "Idiot #1"}),
+        "a label": ([CardRow("Your hand · to play", ("9h", "Tc", "Qs")), hand[1]], {"title": "Idiot #1"}),
+        "the deck": ([CardRow("Your hand", ("9h", "Tc", "Qs"), deck="onion"), CardRow("Top card", ("2d",), deck="onion")], {"title": "Idiot #1"}),
+        "the title": (hand, {"title": "Idiot #2"}),
+        "the columns": (hand, {"title": "Idiot #1", "columns": 1}),
+        "the width": (hand, {"title": "Idiot #1", "max_width": 400}),
+    }
+    for what, (rows, layout) in others.items():
+        assert cardart.cached_png(rows, **layout) is None, what
+        png = render_rows(rows, **layout)
+        # (Onion's French suits have the French faces, and one column or a narrower
+        # bound may lay this picture out as it was: other inputs, maybe the same pixels.)
+        assert png != drawn or what in ("the deck", "the columns", "the width"), what
+        assert cardart.cached_png(rows, **layout) == png, what
+    assert cardart.cached_png(hand, title="Idiot #1") == drawn
+
+
+def test_the_kept_pictures_stay_within_their_bound_least_recently_used_out_first():
+    pictures = [([CardRow(f"Seat {n}", (FRENCH[n % 52],), face_down=n % 5)], {"title": f"Idiot #{n}"}) for n in range(12)]
+    bound = cardart._PNG_CACHE.max_bytes
+    try:
+        clear_picture_caches()
+        pngs = [render_rows(rows, **layout) for rows, layout in pictures[:3]]
+        cardart._PNG_CACHE.max_bytes = sum(len(png) for png in pngs) + 10  # room for about three
+        assert cardart.cached_png(*pictures[0][:1], **pictures[0][1]) == pngs[0]  # the first is now the latest used
+        for rows, layout in pictures[3:]:
+            render_rows(rows, **layout)
+            assert cardart._PNG_CACHE.size <= cardart._PNG_CACHE.max_bytes
+            assert cardart._PNG_CACHE.size == sum(size for _, size in cardart._PNG_CACHE.entries.values())
+        assert cardart.cached_png(pictures[1][0], **pictures[1][1]) is None  # the oldest went first
+        assert cardart.cached_png(pictures[-1][0], **pictures[-1][1]) is not None
+    finally:
+        cardart._PNG_CACHE.max_bytes = bound
+        clear_picture_caches()
+
+
+def test_clear_caches_forgets_every_kept_picture_part_and_layout():
+    rows = [CardRow("Seat 1 · Ann · 5 in hand", ("9h", "Tc"), face_down=5), CardRow("Pile", ("2d",))]
+    png = render_rows(rows, title="Idiot #4")
+    cardart.clear_caches()
+    assert not (cardart._PNG_CACHE.entries or cardart._PATCHES.entries or cardart._BANDS.entries)
+    assert cardart._row_facts.cache_info().currsize == cardart._label_in_patch.cache_info().currsize == 0
+    assert render_rows(rows, title="Idiot #4") == png
+    cardart.clear_caches(faces=True)
+    assert cardart._face.cache_info().currsize == 0
+    assert render_rows(rows, title="Idiot #4") == png

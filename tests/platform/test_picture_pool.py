@@ -279,7 +279,7 @@ async def test_a_worker_that_cannot_start_leaves_the_pictures_to_threads(monkeyp
     def no_process(*args, **kwargs):
         raise OSError(38, "Function not implemented")
 
-    monkeypatch.setattr(picture_pool, "ProcessPoolExecutor", no_process)
+    monkeypatch.setattr(picture_pool, "WorkerPool", no_process)
     drawer = PictureDrawer("on")
     rows = [CardRow("Pile", ("6s",))]
     cardart._PNG_CACHE.clear()
@@ -313,7 +313,7 @@ async def test_a_late_news_of_the_dead_worker_does_not_drop_its_replacement(monk
         def shutdown(self, **kwargs):
             pass
 
-    monkeypatch.setattr(picture_pool, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(picture_pool, "WorkerPool", Pool)
     cardart._PNG_CACHE.clear()
     drawer = PictureDrawer("on")
     first = asyncio.create_task(drawer.draw([CardRow("Pile", ("2c",))]))
@@ -364,3 +364,40 @@ def test_auto_counts_the_cores_this_process_may_use(monkeypatch):
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
     assert picture_pool.usable_cpus() == 1 and not uses_process("auto")
+
+
+async def test_a_worker_that_stopped_reading_never_blocks_the_loop_on_its_pipe(monkeypatch):
+    """The rows go to the worker through a pipe written on the event loop's thread: once
+    a worker has ``PIPE_BUDGET`` bytes of requests unread (stuck on one picture), the
+    next pictures are drawn in a thread instead of waiting for room in the pipe."""
+    from bot import picture_pool
+
+    drawer = PictureDrawer("on")
+    try:
+        await drawer.draw([CardRow("Pile", ("5d",))])  # a worker that draws
+        monkeypatch.setattr(picture_pool, "_draw", _stuck_draw)
+        monkeypatch.setattr(picture_pool, "PIPE_BUDGET", 1)
+        cardart._PNG_CACHE.clear()
+        stuck = asyncio.create_task(drawer.draw([CardRow("Pile", ("6d",))]))
+        await asyncio.sleep(0.05)
+        rows = [CardRow("Pile", ("7d",))]
+        expected = cardart.render_rows(rows)
+        cardart._PNG_CACHE.clear()
+        assert await asyncio.wait_for(drawer.draw(rows), 2) == expected, "drawn in a thread while the worker is stuck"
+        assert not stuck.done()
+        stuck.cancel()
+    finally:
+        drawer.close()
+
+
+async def test_a_picture_the_worker_cannot_draw_fails_its_waiter_with_the_workers_error():
+    drawer = PictureDrawer("on")
+    try:
+        with pytest.raises(ValueError, match="not a card code"):
+            await drawer.draw([CardRow("Pile", ("Xx",))])
+        rows = [CardRow("Pile", ("8d",))]
+        cardart._PNG_CACHE.clear()
+        assert await drawer.draw(rows) == cardart.render_rows(rows)
+        assert drawer.worker_pids(), "the same worker goes on"
+    finally:
+        drawer.close()
