@@ -39,6 +39,8 @@ def clip_lines_from_end(lines: Sequence[str], limit: int, empty: str = "") -> st
 def fit_embed(embed: discord.Embed) -> discord.Embed:
     """Last guard on the 6000-character total: shorten the longest field, then the
     description, until the embed fits."""
+    if len(embed) <= EMBED_TOTAL_LIMIT:  # the usual case: its size counted once
+        return embed
     while len(embed) > EMBED_TOTAL_LIMIT and embed.fields:
         index = max(range(len(embed.fields)), key=lambda i: len(embed.fields[i].value or ""))
         field = embed.fields[index]

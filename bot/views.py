@@ -26,6 +26,7 @@ after a restart.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import re
@@ -483,6 +484,12 @@ class PlannedControl:
 
 
 def _emoji_dict(emoji: str) -> dict[str, Any]:
+    return dict(_emoji_written(emoji))  # a dict of its own in each payload
+
+
+@functools.lru_cache(maxsize=256)
+def _emoji_written(emoji: str) -> dict[str, Any]:
+    """An emoji as discord.py writes it, kept: the same few on every hand."""
     return discord.PartialEmoji.from_str(emoji).to_dict()
 
 
