@@ -258,6 +258,9 @@ for _card in _ONE_DECK:
     DISPLAY_BY_KEY[_card._key] = _card.rank.label + _card.suit.symbol
     SUIT_RANK_INDEX[_card._key] = _SUIT_ORDER[_card.suit.value] * 16 + _card.rank.value
 
+#: ``parse_card(code).display()`` of each canonical code ('Tc' -> '10♣'), as boards show cards.
+DISPLAY_BY_CODE: dict[str, str] = {code: card.display() for code, card in _BY_CODE.items()}
+
 
 def card_codes(cards: Iterable[Card]) -> list[str]:
     """``[str(c) for c in cards]`` without a ``__str__`` call per card."""

@@ -171,20 +171,21 @@ def _table_in(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     return None
 
 
-def _table_guild(args: tuple[Any, ...], kwargs: dict[str, Any]) -> int | None:
-    return getattr(_table_in(args, kwargs), "guild_id", None)
-
-
 def _everyones_language(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-    return server_language(_table_guild(args, kwargs))
+    # :func:`server_language` of the table's server, inline: about ten a move.
+    guild = getattr(_table_in(args, kwargs), "guild_id", None)
+    return _servers.get(guild, ENGLISH) if guild is not None else ENGLISH
 
 
 def _readers_language(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
     table = _table_in(args, kwargs)
     user = kwargs.get("user")
-    if user is None and table is not None and table in args:
-        after = args[args.index(table) + 1:]
-        user = after[0] if after and isinstance(after[0], int) else None
+    if user is None and table is not None:
+        if len(args) > 2 and args[1] is table:  # the usual ``(self, table, user, ...)``
+            user = args[2] if isinstance(args[2], int) else None
+        elif table in args:
+            after = args[args.index(table) + 1:]
+            user = after[0] if after and isinstance(after[0], int) else None
     return reader_language(user, getattr(table, "guild_id", None))
 
 

@@ -14,7 +14,8 @@ of a move's payload building (issue 22).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import os
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -39,8 +40,9 @@ def embed_blocks(embed: discord.Embed, content: str | None = None) -> list[str]:
         blocks.append(head)
     for field in embed.fields:
         blocks.append(f"**{field.name}**\n{field.value}")
-    if embed.footer and embed.footer.text:
-        blocks.append("\n".join(f"-# {line}" for line in embed.footer.text.split("\n") if line))
+    footer = embed.footer  # (a new proxy object at each read)
+    if footer and footer.text:
+        blocks.append("\n".join(f"-# {line}" for line in footer.text.split("\n") if line))
     return blocks
 
 
@@ -57,12 +59,25 @@ def fit_blocks(blocks: Sequence[str], limit: int = TEXT_LIMIT) -> list[str]:
 class WrittenLayout(discord.ui.LayoutView):
     """A LayoutView given as its component dicts. discord.py sends it as any LayoutView
     (``to_components``, the V2 flag); it holds no item objects, so nothing of it is
-    dispatched or stored: its controls are DynamicItems, dispatched by custom_id."""
+    dispatched or stored: its controls are DynamicItems, dispatched by custom_id.
+
+    Made without running LayoutView's ``__init__`` each time (its random id, a future to
+    stop, a walk of its children: ~20 us, two or three a move): every WrittenLayout
+    starts as a copy of the attributes of one made by it, empty and stopped (issue 22)."""
+
+    _stopped_empty: dict[str, Any] | None = None
 
     def __init__(self, components: list[dict[str, Any]]) -> None:
-        super().__init__(timeout=None)
+        empty = WrittenLayout._stopped_empty
+        if empty is None:
+            super().__init__(timeout=None)
+            self.stop()
+            empty = WrittenLayout._stopped_empty = dict(vars(self))
+        else:
+            vars(self).update(empty)
+        self._children = []  # (its own list: never shared, though nothing adds to it)
+        self.id = os.urandom(16).hex()  # as LayoutView's: nothing stores this view by it
         self.components = components
-        self.stop()
 
     def to_components(self) -> list[dict[str, Any]]:
         return self.components
@@ -87,7 +102,7 @@ def _action_row(items: Sequence[Any]) -> dict[str, Any]:
 
 def _written(components: list[dict[str, Any]]) -> WrittenLayout:
     # Every component counts, the rows' and the container's children too.
-    if sum(1 for _ in _walk(components)) > COMPONENT_LIMIT:
+    if _count(components) > COMPONENT_LIMIT:
         raise ValueError(f"maximum number of children exceeded ({COMPONENT_LIMIT})")  # as LayoutView.add_item
     return WrittenLayout(components)
 
@@ -102,14 +117,18 @@ def layout_view(
     return _written(components)
 
 
-def _walk(components: Sequence[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def _count(components: Sequence[dict[str, Any]]) -> int:
+    """How many components there are, every container's and row's children counted."""
+    count = len(components)
     for component in components:
-        yield component
-        yield from _walk(component.get("components", ()))
+        inner = component.get("components")
+        if inner:
+            count += _count(inner)
+    return count
 
 
 def count_components(view: discord.ui.LayoutView) -> int:
-    return sum(1 for _ in _walk(view.to_components()))
+    return _count(view.to_components())
 
 
 def _rows_of(items: Sequence[Any]) -> list[list[Any]]:

@@ -178,6 +178,7 @@ def _takes_names(function: Any) -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=4096)
 def picture_name(shown: str) -> str:
     """A display name as a picture can draw it: the font's characters only, at most
     ``PICTURE_NAME_CHARS``; "" when nothing readable is left (the row says "Seat N")."""
@@ -408,17 +409,17 @@ class Publisher:
         return await self.manager.guild_settings.pictures_mine(table.guild_id, user)
 
     @i18n.for_reader
-    async def hand_picture(self, table: Table, user: int) -> tuple[bytes, str] | None:
+    async def hand_picture(self, table: Table, user: int, observation: Mapping[str, Any] | None = None) -> tuple[bytes, str] | None:
         """The player's own cards and their alt text, drawn off the event loop from rows
         built from that player's observation only (no other player's hidden card is an
-        input)."""
+        input). ``observation``: that observation, when the caller took it already."""
         from bot import cardart
         from bot.core.games import card_rows
 
         state = table.state
         if state is None or not await self.pictures_for(table, user):
             return None
-        rows = card_rows(table.spec.render, "hand_cards", state.observation(user))
+        rows = card_rows(table.spec.render, "hand_cards", state.observation(user) if observation is None else observation)
         if not rows:
             return None
         try:
@@ -435,10 +436,13 @@ class Publisher:
         ``dm``: a hand in DMs, which always starts by naming the game with a link to its
         thread (every DM hand, whether sent, refreshed or answering a click, the same way).
         ``status``: False when the notice already says whose turn it is."""
-        content, embed, items = self.manager._hand_payload(table, user, notice=notice, page=page, status=status)
+        # The hand's text and its picture from one observation of the player's, taken
+        # with no await between them: both show the same moment of the table.
+        observation = table.state.observation(user) if table.state is not None else None
+        content, embed, items = self.manager._hand_payload(table, user, notice=notice, page=page, status=status, observation=observation)
         if dm:
             content = f"{self._dm_prefix(table)}{content}"
-        drawn = await self.hand_picture(table, user)
+        drawn = await self.hand_picture(table, user, observation)
         picture, alt = drawn if drawn else (None, None)
         filename = f"hand-{table.id}.png"
         image = f"attachment://{filename}" if picture else None
@@ -546,9 +550,9 @@ class Publisher:
 
     @i18n.for_everyone
     def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", pinging: Sequence[int] = (),
-                      observation: Mapping[str, Any] | None = None) -> tuple[str | None, discord.Embed, list[discord.ui.Item]]:
-        """The board's first lines, its embed and its buttons (Show hand; Rematch or Next
-        round once finished). ``observation``: the spectator observation, when the
+                      observation: Mapping[str, Any] | None = None) -> tuple[str | None, discord.Embed, list[discord.ui.Item | views.PlannedControl]]:
+        """The board's first lines, its embed and its buttons (Show hand, planned:
+        ``views.table_plan``; Rematch or Next round once finished). ``observation``: the spectator observation, when the
         caller took it already (the publish, for the picture's rows too)."""
         state = table.state
         assert state is not None
@@ -579,7 +583,7 @@ class Publisher:
             if getattr(table.spec.render, "TURN_ON_BOARD", False):
                 current = [p for p in current if p in pinging]
             content = "\n".join(line for line in (turn_line(current, ping_task(table, public)), note) if line) or None
-            buttons = views.table_buttons(table.guild_id, table.id)
+            buttons = views.table_plan(table.guild_id, table.id)
         return content, embed, buttons
 
     @i18n.for_everyone
@@ -593,7 +597,7 @@ class Publisher:
         if table.record.publish.get("layout") != "v2":
             if image:
                 embed.set_image(url=image)
-            return {"content": content, "embed": embed, "view": views.view_of(buttons)}
+            return {"content": content, "embed": embed, "view": views.view_of([b.item() if isinstance(b, views.PlannedControl) else b for b in buttons])}
         from bot.layout import layout_view
 
         return {"view": layout_view(embed, content=content, buttons=buttons, image=image)}

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.cards import parse_card
+from bot.cards import DISPLAY_BY_CODE, parse_card
 from bot.i18n import _, and_list, join, language, number, pgettext  # noqa: F401  (and_list: used by the games through here)
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
@@ -39,6 +39,8 @@ def clip_lines_from_end(lines: Sequence[str], limit: int, empty: str = "") -> st
 def fit_embed(embed: discord.Embed) -> discord.Embed:
     """Last guard on the 6000-character total: shorten the longest field, then the
     description, until the embed fits."""
+    if len(embed) <= EMBED_TOTAL_LIMIT:  # the usual case: its size counted once
+        return embed
     while len(embed) > EMBED_TOTAL_LIMIT and embed.fields:
         index = max(range(len(embed.fields)), key=lambda i: len(embed.fields[i].value or ""))
         field = embed.fields[index]
@@ -55,7 +57,10 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
 
 def show_card(code: str | None) -> str:
     """A card code as players read it ('Tc' -> '10♣'), or a dash for none."""
-    return parse_card(code).display() if code else "—"
+    if not code:
+        return "—"
+    shown = DISPLAY_BY_CODE.get(code)  # a canonical code, as observations hold them (~15 a move)
+    return shown if shown is not None else parse_card(code).display()
 
 
 def name_of(names: Mapping[int, str], player: int | None) -> str:

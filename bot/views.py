@@ -26,6 +26,7 @@ after a restart.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import re
@@ -427,7 +428,13 @@ def view_of(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
 
 def table_buttons(guild_id: int, table_id: int) -> list[discord.ui.Item[Any]]:
     """The board's button in play: Show hand."""
-    return [ShowHandButton(guild_id, table_id)]
+    return [planned.item() for planned in table_plan(guild_id, table_id)]
+
+
+def table_plan(guild_id: int, table_id: int) -> list[PlannedControl]:
+    """:func:`table_buttons` planned: the board's V2 layout writes it without building
+    the DynamicItem (a board a move)."""
+    return [PlannedControl(ShowHandButton, None, guild_id, table_id)]
 
 
 def rematch_buttons(guild_id: int, table_id: int, *, label: str = "Rematch") -> list[discord.ui.Item[Any]]:
@@ -457,7 +464,7 @@ class PlannedControl:
 
     __slots__ = ("kind", "args", "kwargs", "row")
 
-    def __init__(self, kind: type[discord.ui.DynamicItem[Any]], row: int, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, kind: type[discord.ui.DynamicItem[Any]], row: int | None, *args: Any, **kwargs: Any) -> None:
         self.kind, self.row, self.args, self.kwargs = kind, row, args, kwargs
 
     def item(self) -> discord.ui.DynamicItem[Any]:
@@ -477,6 +484,12 @@ class PlannedControl:
 
 
 def _emoji_dict(emoji: str) -> dict[str, Any]:
+    return dict(_emoji_written(emoji))  # a dict of its own in each payload
+
+
+@functools.lru_cache(maxsize=256)
+def _emoji_written(emoji: str) -> dict[str, Any]:
+    """An emoji as discord.py writes it, kept: the same few on every hand."""
     return discord.PartialEmoji.from_str(emoji).to_dict()
 
 

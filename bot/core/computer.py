@@ -71,8 +71,12 @@ def computer_id(level: str, n: int) -> int:
     return -(100 * (LEVELS.index(level) + 1) + n)
 
 
+#: Below every computer seat's id (the last level's seat 99 is above it).
+_BELOW_COMPUTERS = -100 * (len(LEVELS) + 1)
+
+
 def is_computer(player: int) -> bool:
-    return -100 * (len(LEVELS) + 1) < player < 0
+    return _BELOW_COMPUTERS < player < 0
 
 
 def level_of(player: int) -> str:
@@ -81,6 +85,8 @@ def level_of(player: int) -> str:
 
 def name(player: int) -> str:
     """How a seat is shown: a computer by its name, a person as a mention."""
+    if player > 0 and player not in repos.FORMER_PLAYERS:  # a person: the usual case (~20 a move)
+        return f"<@{player}>"
     if is_computer(player):
         return f"🤖 Deckhand {(-player) % 100} ({level_of(player)})"
     if player in repos.FORMER_PLAYERS:  # someone who asked to be forgotten (bot/privacy.py): never a mention

@@ -13,7 +13,6 @@ Nothing here knows how a move is shown.
 
 from __future__ import annotations
 
-import copy
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -265,15 +264,21 @@ def _record_copy(record: TableRecord) -> TableRecord:
     """The record as it was before a move, for a failed commit to put back: a copy of
     the row and of its containers one level down (a move replaces or edits ``recent``,
     ``strikes``, ``obligations``, ``turn_players``; the values inside them are numbers,
-    strings or lists replaced whole). ``publish`` is copied two levels down (its
-    ``dm``/``names`` maps), which is all a publish edits. No ``deepcopy``: it was the
+    strings or lists replaced whole). ``publish`` is not copied: a record put back
+    takes the live one (:meth:`Checkpoint.restored`), as a front end may have posted
+    meanwhile. No ``deepcopy``, nor ``copy.copy``'s pickling protocol: this was the
     largest single cost of saving a move (issue 22)."""
-    copied = copy.copy(record)
+    fields = {}
     for name, value in vars(record).items():
-        if isinstance(value, list):
-            setattr(copied, name, list(value))
+        if name == "publish":
+            pass
+        elif isinstance(value, list):
+            value = list(value)
         elif isinstance(value, dict):
-            setattr(copied, name, {k: dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v for k, v in value.items()})
+            value = {k: dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v for k, v in value.items()}
+        fields[name] = value
+    copied = object.__new__(type(record))
+    vars(copied).update(fields)
     return copied
 
 

@@ -70,8 +70,9 @@ class Table:
 
     def names(self) -> dict[int, str]:
         # The game's own players too: a computer that took a leaver's seat.
-        seated = self.state.players if self.state is not None else []
-        return {p: computer.name(p) for p in [*self.record.players, *seated]}
+        seated = self.state.players if self.state is not None else ()
+        name = computer.name
+        return {p: name(p) for p in dict.fromkeys((*self.record.players, *seated))}
 
     def describe(self) -> str:
         if self.status == "lobby":

@@ -3,6 +3,9 @@ and re-rendered in place by its ↻ and page buttons."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import discord
 
 from bot import i18n
@@ -71,17 +74,19 @@ class HandsMixin:
             await repos.update_table(db, table.id, now=now_ts(), publish=table.record.publish)
 
     @i18n.for_reader
-    def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True) -> tuple[str, discord.Embed, list[views.PlannedControl]]:
+    def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True,
+                      observation: Mapping[str, Any] | None = None) -> tuple[str, discord.Embed, list[views.PlannedControl]]:
         """The hand's status line (after ``notice``), its embed and its controls (each
         with its row, planned: ``views.hand_plan``; none once the game is over), in the
-        reader's language."""
+        reader's language. ``observation``: the player's, when the caller took it already."""
         state = table.state
         assert state is not None
         if table.record.publish.get("paused") and not notice:
             from bot.tables.threads import paused_sentence
 
             notice = "⏸️ " + paused_sentence(table)
-        observation = state.observation(user)
+        if observation is None:
+            observation = state.observation(user)
         current = state.current_players()
         # Not only current players: Enid's Challenge and vote buttons belong to players
         # whose turn it is not (other games list nothing for a non-current player).
