@@ -19,6 +19,7 @@ CPU this process spends per request and per move: the figure production adds to
 bench/load.py's "without SimCord" column.
 
     python bench/http_layer.py [--tables 25] [--rate 15] [--seconds 8] [--repeat 5] [--tls on|off]
+                               [--client discord,aiohttp,socket]
 """
 
 from __future__ import annotations
@@ -161,7 +162,17 @@ def _serve(answers: dict[str, Any], cert: str | None, key: str | None, ports: An
     from aiohttp import web
 
     async def handle(request: web.Request) -> web.StreamResponse:
-        await request.read()  # the whole body, as a server does
+        if request.content_type == "multipart/form-data":
+            # The whole form read part by part, as Discord reads it: a form the floors
+            # (below) wrote wrong is refused.
+            try:
+                form = await request.post()
+            except ValueError:
+                return web.Response(status=400)
+            if "payload_json" not in form:
+                return web.Response(status=400)
+        else:
+            await request.read()  # the whole body, as a server does
         path = request.path.split("/api/v10", 1)[-1]
         if path == "/users/@me":
             answer = {"id": "1", "username": "deckhand", "discriminator": "0", "avatar": None, "bot": True}
@@ -211,8 +222,6 @@ async def replay(requests: list[dict[str, Any]], port: int, cert: str | None, re
     await send_forms_in_one_write(http)  # as the bot's setup_hook does after its login (bot/app.py)
     session = http._HTTPClient__session  # type: ignore[attr-defined]  # the session interactions use too
     hooks = AsyncWebhookAdapter()
-    counts: Counter[str] = Counter()
-    by_kind: dict[str, float] = {}
 
     async def send(request: dict[str, Any]) -> float:
         """Send one request; the CPU it took (its form and files made anew beforehand:
@@ -230,16 +239,114 @@ async def replay(requests: list[dict[str, Any]], port: int, cert: str | None, re
         return time.process_time() - at
 
     try:
-        for request in requests[:20]:  # warm: connections open, code paths taken once
-            await send(request)
-        for _ in range(repeat):
-            for request in requests:
-                kind = kind_of(request["method"], request["path"])
-                by_kind[kind] = by_kind.get(kind, 0.0) + await send(request)
-                counts[kind] += 1
-        return sum(by_kind.values()), counts, by_kind
+        return await _timed(requests, send, repeat)
     finally:
         await http.close()
+
+
+async def _timed(requests: list[dict[str, Any]], send: Any, repeat: int) -> tuple[float, Counter[str], dict[str, float]]:
+    """Every request sent ``repeat`` times by ``send`` (which returns its CPU), after a
+    warm-up; the CPU in all, the count and the CPU of each kind."""
+    counts: Counter[str] = Counter()
+    by_kind: dict[str, float] = {}
+    for request in requests[:20]:  # warm: connections open, code paths taken once
+        await send(request)
+    for _ in range(repeat):
+        for request in requests:
+            kind = kind_of(request["method"], request["path"])
+            by_kind[kind] = by_kind.get(kind, 0.0) + await send(request)
+            counts[kind] += 1
+    return sum(by_kind.values()), counts, by_kind
+
+
+# The floors below send the same requests without discord.py (``--client aiohttp``) or
+# without aiohttp either (``--client socket``: the request's bytes written to one kept
+# TLS connection, the answer read by its Content-Length). Neither handles rate limits,
+# errors or reconnection: they show what discord.py and aiohttp cost above the bare
+# transport, to weigh writing requests some other way (bench/README.md).
+
+BOUNDARY = "deckhandfloor0123456789abcdef"
+
+
+def _body(request: dict[str, Any]) -> tuple[bytes, str | None]:
+    """The request's body and Content-Type as a client must build them: the multipart
+    form (each picture, then payload_json) or the JSON."""
+    if request["form"]:
+        chunks: list[bytes] = []
+        for field in request["form"]:
+            data = field["data"] if field.get("data") is not None else str(field["value"]).encode()
+            disposition = f'form-data; name="{field["name"]}"' + (f'; filename="{field["filename"]}"' if field.get("filename") else "")
+            kind = field.get("content_type") or "text/plain; charset=utf-8"
+            chunks += (f"--{BOUNDARY}\r\nContent-Type: {kind}\r\nContent-Disposition: {disposition}\r\n\r\n".encode(), data, b"\r\n")
+        chunks.append(f"--{BOUNDARY}--\r\n".encode())
+        return b"".join(chunks), f"multipart/form-data; boundary={BOUNDARY}"
+    if request["json"] is not None:
+        return discord.utils._to_json(request["json"]).encode(), "application/json"
+    return b"", None
+
+
+def _headers(request: dict[str, Any], content_type: str | None) -> dict[str, str]:
+    headers = {"User-Agent": "DiscordBot (floor, 1)"}
+    if request["client"] == "http":
+        headers["Authorization"] = "Bot not-a-real-token"
+    if content_type:
+        headers["Content-Type"] = content_type
+    return headers
+
+
+def _answered(status: int, request: dict[str, Any]) -> None:
+    """A floor that measured error answers would measure nothing: stop."""
+    if not 200 <= status < 300:
+        raise SystemExit(f"the stand-in answered {status} to {request['method']} {request['path']}")
+
+
+def _parsed(data: bytes, content_type: str) -> Any:
+    return discord.utils._from_json(data) if content_type == "application/json" else data
+
+
+async def replay_aiohttp(requests: list[dict[str, Any]], port: int, cert: str | None, repeat: int) -> tuple[float, Counter[str], dict[str, float]]:
+    """The same requests through one aiohttp session, without discord.py."""
+    scheme = "https" if cert else "http"
+    base = f"{scheme}://127.0.0.1:{port}/api/v10"
+    context = ssl.create_default_context(cafile=cert) if cert else False
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(ssl=context), cookie_jar=aiohttp.DummyCookieJar()) as session:
+
+        async def send(request: dict[str, Any]) -> float:
+            at = time.process_time()
+            body, content_type = _body(request)
+            async with session.request(request["method"], base + request["path"], data=body or None, params=request["params"],
+                                       headers=_headers(request, content_type)) as answer:
+                _parsed(await answer.read(), answer.headers.get("Content-Type", ""))
+            _answered(answer.status, request)
+            return time.process_time() - at
+
+        return await _timed(requests, send, repeat)
+
+
+async def replay_socket(requests: list[dict[str, Any]], port: int, cert: str | None, repeat: int) -> tuple[float, Counter[str], dict[str, float]]:
+    """The same requests as bytes on one kept connection (asyncio's streams and TLS)."""
+    context = ssl.create_default_context(cafile=cert) if cert else None
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=context)
+
+    async def send(request: dict[str, Any]) -> float:
+        at = time.process_time()
+        body, content_type = _body(request)
+        path = "/api/v10" + request["path"]
+        if request["params"]:
+            path += "?" + "&".join(f"{k}={v}" for k, v in request["params"].items())
+        headers = _headers(request, content_type) | {"Host": f"127.0.0.1:{port}", "Content-Length": str(len(body))}
+        writer.write(b"".join((f"{request['method']} {path} HTTP/1.1\r\n".encode(),
+                               "".join(f"{k}: {v}\r\n" for k, v in headers.items()).encode(), b"\r\n", body)))
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        fields = {line.split(":", 1)[0].lower(): line.split(":", 1)[1].strip() for line in head[1:] if ":" in line}
+        _parsed(await reader.readexactly(int(fields.get("content-length", "0"))), fields.get("content-type", ""))
+        _answered(int(head[0].split()[1]), request)
+        return time.process_time() - at
+
+    try:
+        return await _timed(requests, send, repeat)
+    finally:
+        writer.close()
 
 
 def gateway_cpu(events: list[tuple[str, Any]], repeat: int) -> tuple[float, Counter[str]]:
@@ -274,6 +381,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tls", choices=("on", "off"), default="on")
     parser.add_argument("--pictures", choices=("on", "off"), default="on")
+    parser.add_argument("--client", default="discord",
+                        help="comma-separated, each replayed in turn: discord (through discord.py's clients, what the "
+                             "bot pays), or the floors aiohttp (aiohttp alone) and socket (the bare bytes on one TLS connection)")
     parser.add_argument("--profile-out", help="write a cProfile of the replay here")
     args = parser.parse_args()
     print(f"bench/http_layer.py: load average {load.load_average()}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, "
@@ -292,6 +402,12 @@ def main() -> None:
     answers: dict[str, Any] = {}
     for request in recorder.requests:
         answers.setdefault(kind_of(request["method"], request["path"]), request["answer"])
+    replayers = {"discord": replay, "aiohttp": replay_aiohttp, "socket": replay_socket}
+    clients = args.client.split(",")
+    if not clients or set(clients) - set(replayers):
+        parser.error(f"--client: a comma-separated list of {', '.join(replayers)}")
+    moves = recorder.moves * args.repeat
+    results = {}
     with tempfile.TemporaryDirectory(prefix="deckhand-http-") as folder:
         cert, key = throwaway_certificate(folder) if args.tls == "on" else (None, None)
         context = multiprocessing.get_context("spawn")
@@ -300,26 +416,30 @@ def main() -> None:
         server.start()
         try:
             port = ports.get(timeout=30)
-            profile = cProfile.Profile(time.process_time) if args.profile_out else None
-            if profile is not None:
-                profile.enable()
-            cpu, counts, by_kind = asyncio.run(replay(recorder.requests, port, cert, args.repeat))
-            if profile is not None:
-                profile.disable()
-                profile.dump_stats(args.profile_out)
+            for client in clients:
+                profile = cProfile.Profile(time.process_time) if args.profile_out else None
+                if profile is not None:
+                    profile.enable()
+                results[client] = asyncio.run(replayers[client](recorder.requests, port, cert, args.repeat))
+                if profile is not None:
+                    profile.disable()
+                    profile.dump_stats(args.profile_out if len(clients) == 1 else f"{args.profile_out}.{client}")
         finally:
             server.kill()
-    moves = recorder.moves * args.repeat
-    print(f"requests through discord.py and aiohttp ({'HTTPS' if cert else 'plain HTTP'} to 127.0.0.1, the answer parsed), "
-          f"CPU of this process:")
-    for kind, n in counts.most_common():
-        print(f"    {kind:<42} {n / moves:5.2f} a move  {by_kind[kind] / n * 1000:6.3f} ms each  {by_kind[kind] / moves * 1000:6.3f} ms a move")
-    print(f"    {'all requests':<42} {sum(counts.values()) / moves:5.2f} a move  {'':>16}  {cpu / moves * 1000:6.3f} ms a move")
+    through = {"discord": "discord.py and aiohttp", "aiohttp": "aiohttp alone (a floor)", "socket": "bare bytes (a floor)"}
+    for client, (cpu, counts, by_kind) in results.items():
+        print(f"requests through {through[client]} ({'HTTPS' if cert else 'plain HTTP'} to 127.0.0.1, the answer parsed), "
+              f"CPU of this process:")
+        for kind, n in counts.most_common():
+            print(f"    {kind:<42} {n / moves:5.2f} a move  {by_kind[kind] / n * 1000:6.3f} ms each  {by_kind[kind] / moves * 1000:6.3f} ms a move")
+        print(f"    {'all requests':<42} {sum(counts.values()) / moves:5.2f} a move  {'':>16}  {cpu / moves * 1000:6.3f} ms a move")
     gateway, events = gateway_cpu(recorder.events, args.repeat)
     print(f"gateway events decompressed and parsed: {', '.join(f'{n / recorder.moves:.2f} {e}' for e, n in events.most_common())} a move; "
           f"{gateway / moves * 1000:.3f} ms a move")
-    print(f"the HTTP layer SimCord replaces: {(cpu + gateway) / moves * 1000:.2f} ms of CPU a move, on top of bench/load.py's figure; "
-          f"load average {load.load_average()}")
+    for client, (cpu, _, _) in results.items():
+        print(f"the HTTP layer SimCord replaces, through {through[client]}: {(cpu + gateway) / moves * 1000:.2f} ms of CPU a move, "
+              f"on top of bench/load.py's figure")
+    print(f"load average {load.load_average()}")
 
 
 if __name__ == "__main__":
