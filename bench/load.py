@@ -2,14 +2,16 @@
 many tables, through SimCord's interaction dispatch, answered by the real bot.
 
     python bench/load.py [--tables 300] [--guilds 300] [--rates 50,100,150,200,300]
-                         [--seconds 15] [--seed 1] [--pictures on|off] [--backend sqlite|postgresql]
+                         [--seconds 15] [--seed 1] [--pictures on|off|free] [--backend sqlite|postgresql]
                          [--profile RATE] [--max-open N] [--gc production|default] [--gc-thresholds A,B,C]
 
 Set-up (not timed): ``--tables`` tables spread over ``--guilds`` servers, one channel
 each, every game kind in turn (Blackjack, Idiot, Engines, Cripple Mr Onion, Enid in
 plain mode), distinct members, the default Components V2 board, card pictures on
 (``--pictures off``: the servers turn them off with ``/settings pictures off`` before
-the games start). Each player who must act clicks Show hand once, as people do.
+the games start; ``--pictures free``: pictures on, but every picture is one PNG drawn
+once and handed back at once, what a move would cost if drawing cost nothing). Each
+player who must act clicks Show hand once, as people do.
 
 Then, per offered rate, arrivals are a Poisson process (scheduled from a seeded
 ``random.Random``, independently of completions: an open loop). Each arrival picks an
@@ -86,6 +88,7 @@ from simcord.backend import serializers  # noqa: E402
 from simcord.http import router  # noqa: E402
 from simcord.results import to_discord_message  # noqa: E402
 
+from bot import cardart  # noqa: E402
 from bot.app import DeckhandBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.picture_pool import DRAWING_THREAD_NAME  # noqa: E402
@@ -783,6 +786,20 @@ def make_bot(data_dir: Path, database_url: str | None, max_open: int | None, pic
     return DeckhandBot(settings)
 
 
+def draw_for_free(drawer: Any) -> None:
+    """``--pictures free``: the bot asks for every picture as with pictures on, and gets
+    one PNG, drawn at its first request, at once: no drawing, no thread. What is left of
+    the pictures' cost is the bot's handling of them (rows, alt text, the attachment)."""
+    drawn: list[bytes] = []
+
+    async def draw(rows: Any, **layout: Any) -> bytes:
+        if not drawn:
+            drawn.append(cardart.render_rows(rows, **layout))
+        return drawn[0]
+
+    drawer.draw = draw
+
+
 async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str | None) -> None:
     rng = random.Random(args.seed)
     meter = Meter()
@@ -793,6 +810,8 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
     drawer = getattr(bot, "pictures", None)
     if drawer is not None:
         WORKERS.append(drawer.worker_pids)
+        if args.pictures == "free":
+            draw_for_free(drawer)
     try:
         # SimCord gives the bot's start-up 5 s to settle, and Enid's cog reads its
         # pronouncing dictionary meanwhile, which on a loaded machine takes longer: it is
@@ -874,7 +893,8 @@ def main() -> None:
     parser.add_argument("--rates", default="50,100,150,200,300", help="offered moves per second, comma-separated")
     parser.add_argument("--seconds", type=float, default=15.0, help="seconds per rate")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pictures", choices=("on", "off"), default="on")
+    parser.add_argument("--pictures", choices=("on", "off", "free"), default="on",
+                        help="card pictures on, off, or free (on, but one PNG drawn once stands for every picture)")
     parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--database-url", help="an empty PostgreSQL database (default: a throwaway server, tests/pg.py)")
     parser.add_argument("--max-open", type=int, default=None, help="MAX_OPEN_DATABASES")
