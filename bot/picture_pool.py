@@ -157,7 +157,8 @@ class WorkerPool:
         self._conn = ours
         self._processes = {process.pid: process}
         # job -> (its waiter, request bytes, when it was sent): in the order sent, so the
-        # first is the oldest (the watchdog's).
+        # first is the oldest (the watchdog's). Real time (perf_counter), as the reader
+        # measures it: the loop's clock and time.monotonic may be virtual (SimCord's).
         self._pending: dict[int, tuple[asyncio.Future[Any], int, float]] = {}
         self._unread = 0  # bytes of requests not answered yet
         self._next = 0
@@ -178,7 +179,7 @@ class WorkerPool:
             if self._pending and self._unread + len(request) > PIPE_BUDGET:
                 return None
             job, self._next = self._next, self._next + 1
-            self._pending[job] = (future, len(request), time.monotonic())
+            self._pending[job] = (future, len(request), time.perf_counter())
             self._unread += len(request)
         try:
             with self._sending:  # (one message at a time: loops of other threads may draw too)
@@ -230,14 +231,14 @@ class WorkerPool:
             oldest = next(iter(self._pending.values()), None)
         if oldest is None:
             return int(min(WORKER_TIMEOUT, 1.0) * 1000)
-        return max(0, int((oldest[2] + WORKER_TIMEOUT - time.monotonic()) * 1000) + 1)
+        return max(0, int((oldest[2] + WORKER_TIMEOUT - time.perf_counter()) * 1000) + 1)
 
     def _stuck(self) -> bool:
         """The watchdog: when the oldest picture pending is overdue, the worker is
         killed and every picture pending fails with :class:`WorkerStuck`, once."""
         with self._lock:
             oldest = next(iter(self._pending.values()), None)
-            if oldest is None or time.monotonic() - oldest[2] < WORKER_TIMEOUT:
+            if oldest is None or time.perf_counter() - oldest[2] < WORKER_TIMEOUT:
                 return False
             self._broken = self._broken or "the picture worker got stuck"
             pending, self._pending = self._pending, {}

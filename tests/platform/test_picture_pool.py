@@ -484,3 +484,32 @@ async def test_the_watchdog_kills_a_stuck_worker_once_for_all_its_pictures(monke
         assert drawer.worker_pids() and pid not in drawer.worker_pids(), "a new worker drew the next"
     finally:
         drawer.close()
+
+
+def _slow_answer(seconds):  # runs in the worker
+    import time
+
+    time.sleep(seconds)
+    return "slow"
+
+
+async def test_the_watchdog_measures_real_time_while_the_loops_clock_is_virtual(monkeypatch):
+    """SimCord's clock makes time.monotonic (and the loop's time) virtual on the loop's
+    thread: the watchdog, in the reader thread, must not take a picture sent at virtual
+    time 0 for one overdue by hours (it would kill every worker after its first second)."""
+    import time
+
+    real_monotonic = time.monotonic
+    loop_thread = threading.get_ident()
+    monkeypatch.setattr(time, "monotonic", lambda: 0.0 if threading.get_ident() == loop_thread else real_monotonic())
+    drawer = PictureDrawer("on")
+    try:
+        pool = drawer._worker()
+        assert await pool.submit(_slow_answer, 1.5) == "slow", "answered, not given up as stuck"
+        rows = [CardRow("Pile", ("Jh",))]
+        cardart._PNG_CACHE.clear()
+        expected = cardart.render_rows(rows)
+        cardart._PNG_CACHE.clear()
+        assert await drawer.draw(rows) == expected and drawer._pool is pool, "the same worker draws on"
+    finally:
+        drawer.close()
