@@ -185,6 +185,8 @@ class WorkerPool:
             with self._sending:  # (one message at a time: loops of other threads may draw too)
                 self._conn.send_bytes(request)
         except (OSError, ValueError) as error:  # the worker is gone (or the pipe closed)
+            with self._lock:  # (this picture hears it here, not from its future too)
+                self._pending.pop(job, None)
             self._fail(f"the picture worker's pipe failed: {error}")
             raise BrokenProcessPool(self._broken) from error
         return future
