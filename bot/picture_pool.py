@@ -11,11 +11,12 @@ pictures it is given back (``cardart``'s PNG cache), so a picture shown again co
 trip at all. The bytes are the same either way: a picture depends only on its rows.
 
 The worker is fed through a pipe (:class:`WorkerPool`): the event loop writes the rows,
-one reader thread hands the pictures back. ``ProcessPoolExecutor`` did the same with a
+one reader thread hands the pictures back (those it finds together in one wake of the
+loop) and watches for a stuck worker. ``ProcessPoolExecutor`` did the same with a
 manager thread and a queue feeder thread that woke several times a picture, each time
 holding the interpreter lock: about 1.2-1.5 ms of this process's CPU a move, more than
-drawing in a thread cost. If the worker dies or gets stuck, the picture in hand is drawn
-in a thread and the next one starts a new worker.
+drawing in a thread cost. If the worker dies or gets stuck, the pictures in hand are
+drawn in a thread and the next one starts a new worker.
 
 In threads, every picture of the process is drawn by one long-lived thread
 (:class:`DrawingThread`) fed by a queue: a picture handed over costs the event loop a
@@ -33,10 +34,11 @@ import multiprocessing.connection
 import os
 import pickle
 import queue
+import select
 import signal
 import threading
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future
+import time
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from typing import Any
@@ -122,15 +124,25 @@ def _plain(rows: Sequence[cardart.CardRow]) -> list[tuple[str, tuple[str, ...], 
 PIPE_BUDGET = 32 * 1024
 
 
+class WorkerStuck(TimeoutError):
+    """Raised to the waiters of a worker that answered no picture in ``WORKER_TIMEOUT``
+    (the worker was killed: their pictures are to be drawn in a thread)."""
+
+
 class WorkerPool:
-    """One worker process fed through a pipe: the part of ``ProcessPoolExecutor`` that
-    :class:`PictureDrawer` uses (``submit``, ``shutdown``, ``_processes``), without its
-    machinery. The executor's manager thread and queue feeder thread woke several
-    times a picture and held the interpreter lock each time (about 2 ms of this
-    process's CPU a move); here the event loop's thread writes a request to the pipe
-    and one reader thread, blocked in ``recv`` without the lock, hands each picture
-    back. A worker that dies or is killed fails every picture it had with
-    ``BrokenProcessPool``, as the executor did."""
+    """One worker process fed through a pipe, without ``ProcessPoolExecutor``'s
+    machinery: its manager thread and queue feeder thread woke several times a picture
+    and held the interpreter lock each time (about 2 ms of this process's CPU a move).
+    Here the event loop's thread writes a request to the pipe, and one reader thread,
+    blocked in ``poll`` without the lock, hands the pictures it finds back to the
+    waiting loop in one ``call_soon_threadsafe`` per batch it read, straight into
+    asyncio futures (as :class:`DrawingThread` does): one wake of the loop for all the
+    pictures finished together, no ``concurrent.futures.Future`` and no timer a picture.
+
+    The reader is the watchdog too: when the oldest picture pending is older than
+    ``WORKER_TIMEOUT`` (a stuck worker), it kills the worker once and fails every
+    picture pending with :class:`WorkerStuck`. A worker that dies or is killed fails
+    every picture it had with ``BrokenProcessPool``, as the executor did."""
 
     def __init__(self, mp_context: Any, initializer: Callable[[], None]) -> None:
         ours, theirs = mp_context.Pipe(duplex=True)
@@ -144,7 +156,10 @@ class WorkerPool:
             theirs.close()  # the worker's end, which the worker has (or never will)
         self._conn = ours
         self._processes = {process.pid: process}
-        self._pending: dict[int, tuple[Future[Any], int]] = {}
+        # job -> (its waiter, request bytes, when it was sent): in the order sent, so the
+        # first is the oldest (the watchdog's). Real time (perf_counter), as the reader
+        # measures it: the loop's clock and time.monotonic may be virtual (SimCord's).
+        self._pending: dict[int, tuple[asyncio.Future[Any], int, float]] = {}
         self._unread = 0  # bytes of requests not answered yet
         self._next = 0
         self._broken = ""
@@ -152,43 +167,46 @@ class WorkerPool:
         self._sending = threading.Lock()
         threading.Thread(target=self._read, name="deckhand-pictures-reader", daemon=True).start()
 
-    def submit(self, function: Callable[..., Any], *args: Any) -> Future[Any] | None:
-        """``function(*args)`` for the worker; None when its pipe holds too much unread
-        already (``PIPE_BUDGET``: draw this one elsewhere). Raises BrokenProcessPool
-        once the worker is gone."""
+    def submit(self, function: Callable[..., Any], *args: Any) -> asyncio.Future[Any] | None:
+        """``function(*args)`` for the worker, its result to await on the running loop;
+        None when its pipe holds too much unread already (``PIPE_BUDGET``: draw this one
+        elsewhere). Raises BrokenProcessPool once the worker is gone."""
         request = pickle.dumps((self._next, function, args), protocol=pickle.HIGHEST_PROTOCOL)
-        future: Future[Any] = Future()
+        future = asyncio.get_running_loop().create_future()
         with self._lock:
             if self._broken:
                 raise BrokenProcessPool(self._broken)
             if self._pending and self._unread + len(request) > PIPE_BUDGET:
                 return None
             job, self._next = self._next, self._next + 1
-            self._pending[job] = (future, len(request))
+            self._pending[job] = (future, len(request), time.perf_counter())
             self._unread += len(request)
         try:
             with self._sending:  # (one message at a time: loops of other threads may draw too)
                 self._conn.send_bytes(request)
         except (OSError, ValueError) as error:  # the worker is gone (or the pipe closed)
+            with self._lock:  # (this picture hears it here, not from its future too)
+                self._pending.pop(job, None)
             self._fail(f"the picture worker's pipe failed: {error}")
             raise BrokenProcessPool(self._broken) from error
         return future
 
     def _read(self) -> None:
-        """The reader thread: each answer to its future, until the pipe ends (the
-        worker exited, died or was stopped); then every picture still pending fails."""
+        """The reader thread: the answers there are, each batch handed back at once,
+        until the pipe ends (the worker exited, died or was stopped); then every
+        picture still pending fails. Between answers it watches for a stuck worker."""
+        poller = select.poll()  # (made once: Connection.poll builds a selector each call)
+        poller.register(self._conn.fileno(), select.POLLIN)
         try:
             while True:
-                job, ok, result = pickle.loads(self._conn.recv_bytes())
-                with self._lock:
-                    future, size = self._pending.pop(job, (None, 0))
-                    self._unread -= size
-                if future is None or not future.set_running_or_notify_cancel():
+                if not poller.poll(self._patience_ms()):
+                    if self._stuck():
+                        return
                     continue
-                if ok:
-                    future.set_result(result)
-                else:
-                    future.set_exception(result)
+                finished = [self._answer(self._conn.recv_bytes())]
+                while poller.poll(0):  # the answers that came meanwhile: one hand-back for all
+                    finished.append(self._answer(self._conn.recv_bytes()))
+                _hand_back_to_loops(answer for answer in finished if answer is not None)
         except (EOFError, OSError, ValueError):
             self._fail("the picture worker stopped")
         finally:
@@ -199,14 +217,51 @@ class WorkerPool:
                 with suppress(Exception):
                     process.join(WORKER_TIMEOUT)
 
+    def _answer(self, data: bytes) -> tuple[asyncio.Future[Any], Any, bool] | None:
+        """An answer read: its waiter, its result and whether it failed (None: nobody waits)."""
+        job, ok, result = pickle.loads(data)
+        with self._lock:
+            future, size, _ = self._pending.pop(job, (None, 0, 0.0))
+            self._unread -= size
+        return None if future is None else (future, result, not ok)
+
+    def _patience_ms(self) -> int:
+        """How long the reader may wait for an answer before it looks for a stuck
+        worker: until the oldest picture pending is due, or (nothing pending) a second
+        at most, so a picture sent meanwhile is never watched much later than due."""
+        with self._lock:
+            oldest = next(iter(self._pending.values()), None)
+        if oldest is None:
+            return int(min(WORKER_TIMEOUT, 1.0) * 1000)
+        return max(0, int((oldest[2] + WORKER_TIMEOUT - time.perf_counter()) * 1000) + 1)
+
+    def _stuck(self) -> bool:
+        """The watchdog: when the oldest picture pending is overdue, the worker is
+        killed and every picture pending fails with :class:`WorkerStuck`, once."""
+        with self._lock:
+            oldest = next(iter(self._pending.values()), None)
+            if oldest is None or time.perf_counter() - oldest[2] < WORKER_TIMEOUT:
+                return False
+            self._broken = self._broken or "the picture worker got stuck"
+            pending, self._pending = self._pending, {}
+            self._unread = 0
+        log.warning(
+            "The card picture worker drew nothing in %.0f s; it is killed and replaced, and its %d pictures drawn in threads",
+            WORKER_TIMEOUT, len(pending),
+        )
+        for process in self._processes.values():
+            with suppress(OSError, ValueError):
+                process.kill()
+        stuck = WorkerStuck(self._broken)
+        _hand_back_to_loops((future, stuck, True) for future, _, _ in pending.values())
+        return True
+
     def _fail(self, why: str) -> None:
         with self._lock:
             self._broken = self._broken or why
             pending, self._pending = self._pending, {}
             self._unread = 0
-        for future, _ in pending.values():
-            if future.set_running_or_notify_cancel():
-                future.set_exception(BrokenProcessPool(why))
+        _hand_back_to_loops((future, BrokenProcessPool(why), True) for future, _, _ in pending.values())
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop the worker: pictures not drawn yet are cancelled (``cancel_futures``) or
@@ -214,14 +269,29 @@ class WorkerPool:
         with self._lock:
             self._broken = self._broken or "the picture worker was shut down"
             pending, self._pending = self._pending, {}
-        for future, _ in pending.values():
-            if not (cancel_futures and future.cancel()) and future.set_running_or_notify_cancel():
-                future.set_exception(BrokenProcessPool(self._broken))
+        for future, _, _ in pending.values():
+            # (on the future's loop: shutdown may be called from any thread)
+            with suppress(RuntimeError):  # that loop is closed: nobody waits
+                if cancel_futures:
+                    future.get_loop().call_soon_threadsafe(future.cancel)
+                else:
+                    _hand_back_to_loops([(future, BrokenProcessPool(self._broken), True)])
         for process in self._processes.values():
             with suppress(OSError, ValueError):
                 process.terminate()
             if wait:
                 process.join()
+
+
+def _hand_back_to_loops(finished: Iterable[tuple[asyncio.Future[Any], Any, bool]]) -> None:
+    """From any thread: finished pictures to their futures, in one
+    ``call_soon_threadsafe`` per waiting loop (:func:`_hand_back`)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any, bool]]] = {}
+    for answer in finished:
+        by_loop.setdefault(answer[0].get_loop(), []).append(answer)
+    for loop, done in by_loop.items():
+        with suppress(RuntimeError):  # the loop was closed meanwhile: nobody waits
+            loop.call_soon_threadsafe(_hand_back, done)
 
 
 def _serve(conn: multiprocessing.connection.Connection, initializer: Callable[[], None]) -> None:
@@ -292,19 +362,17 @@ class DrawingThread:
             batch = [jobs.get()]
             while not jobs.empty():
                 batch.append(jobs.get())
-            finished: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[bytes], Any, bool]]] = {}
-            for loop, future, rows, layout in batch:
+            finished = []
+            for _, future, rows, layout in batch:
                 try:
                     result, failed = cardart.render_rows(rows, **layout), False
                 except BaseException as error:  # handed to the waiter, never the end of this thread
                     result, failed = error, True
-                finished.setdefault(loop, []).append((future, result, failed))
-            for loop, done in finished.items():
-                with suppress(RuntimeError):  # the loop was closed meanwhile: nobody waits
-                    loop.call_soon_threadsafe(_hand_back, done)
+                finished.append((future, result, failed))
+            _hand_back_to_loops(finished)
 
 
-def _hand_back(done: list[tuple[asyncio.Future[bytes], Any, bool]]) -> None:
+def _hand_back(done: list[tuple[asyncio.Future[Any], Any, bool]]) -> None:
     """On the waiting loop: each finished picture to its future (unless given up on)."""
     for future, result, failed in done:
         if future.cancelled():
@@ -328,29 +396,22 @@ class PictureDrawer:
 
     def start(self) -> None:
         """Start the worker now (it warms up while the bot connects) rather than at the first picture."""
-        with suppress(BrokenProcessPool):
-            self._submit(int)  # starts the process; its initializer warms it up
+        self._worker()
 
-    def _submit(self, function: Callable[..., Any], *args: Any) -> Future[Any] | None:
-        """``function(*args)`` handed to the worker, started if need be. None when the
-        pictures are drawn in threads: PICTURE_PROCESS off, or no process could be
-        started (a process limit), from then on; or this one, when the worker has
-        ``PIPE_BUDGET`` of requests unread. Raises BrokenProcessPool when the worker died."""
+    def _worker(self) -> WorkerPool | None:
+        """The worker, started if need be. None when the pictures are drawn in threads:
+        PICTURE_PROCESS off, or no process could be started (a process limit), from then on."""
         if not self.in_process:
             return None
-        try:
-            if self._pool is None:
+        if self._pool is None:
+            try:
                 # "spawn": a fresh interpreter, never a copy of this process's threads and loop.
                 self._pool = WorkerPool(multiprocessing.get_context("spawn"), _start_worker)
-            return self._pool.submit(function, *args)
-        except BrokenProcessPool:
-            raise
-        except (OSError, RuntimeError) as error:
-            log.warning("The card picture worker could not be started (%s); pictures are drawn in threads", error)
-            self.in_process = False
-            with suppress(Exception):
-                self.close()
-            return None
+            except (OSError, RuntimeError) as error:
+                log.warning("The card picture worker could not be started (%s); pictures are drawn in threads", error)
+                self.in_process = False
+                return None
+        return self._pool
 
     def worker_pids(self) -> list[int]:
         """The worker's process id, if one runs (for the benches' CPU accounting)."""
@@ -369,23 +430,24 @@ class PictureDrawer:
 
     async def _from_worker(self, rows: Sequence[cardart.CardRow], layout: dict[str, Any]) -> bytes | None:
         """The picture drawn by the worker and kept here; None when it is to be drawn in
-        a thread: no worker, or the worker died or got stuck (then it is replaced)."""
-        pool = None
+        a thread: no worker, its pipe full (``PIPE_BUDGET``), or the worker died or got
+        stuck (then the next picture starts a new one). The worker's reader watches for
+        a stuck worker (:class:`WorkerPool`): no timer here."""
+        pool = self._worker()
+        if pool is None:
+            return None
         try:
-            drawing = self._submit(_draw, _plain(rows), layout)
+            drawing = pool.submit(_draw, _plain(rows), layout)
             if drawing is None:
                 return None
-            pool = self._pool  # the worker it was handed to
-            async with asyncio.timeout(WORKER_TIMEOUT):  # (no task of its own, unlike wait_for)
-                png = await asyncio.wrap_future(drawing)
-        except TimeoutError:
-            log.warning("The card picture worker took over %.0f s; it is replaced and this picture drawn in a thread", WORKER_TIMEOUT)
-            if pool is not None and self._pool is pool:
+            png = await drawing
+        except WorkerStuck:  # (logged once, by the watchdog, for all its pictures)
+            if self._pool is pool:
                 self._stop(kill=True)
             return None
         except BrokenProcessPool:
             log.warning("The card picture worker stopped; this picture is drawn in a thread and the next starts a new worker")
-            if pool is None or self._pool is pool:  # not a new worker another picture started meanwhile
+            if self._pool is pool:  # not a new worker another picture started meanwhile
                 self._pool = None
             return None
         cardart.keep_png(rows, png, **layout)

@@ -293,7 +293,6 @@ async def test_a_late_news_of_the_dead_worker_does_not_drop_its_replacement(monk
     """Every picture queued for a worker that died hears of it, one after another; a
     picture that started a new worker meanwhile is not undone by a later one (which
     would leave that worker to finish unowned and start yet another)."""
-    from concurrent.futures import Future
     from concurrent.futures.process import BrokenProcessPool
 
     from bot import picture_pool
@@ -302,11 +301,11 @@ async def test_a_late_news_of_the_dead_worker_does_not_drop_its_replacement(monk
         made: list = []
 
         def __init__(self, *args, **kwargs):
-            self.futures: list[Future] = []
+            self.futures: list[asyncio.Future] = []
             Pool.made.append(self)
 
         def submit(self, function, *args):
-            future: Future = Future()
+            future = asyncio.get_running_loop().create_future()
             self.futures.append(future)
             return future
 
@@ -399,5 +398,118 @@ async def test_a_picture_the_worker_cannot_draw_fails_its_waiter_with_the_worker
         cardart._PNG_CACHE.clear()
         assert await drawer.draw(rows) == cardart.render_rows(rows)
         assert drawer.worker_pids(), "the same worker goes on"
+    finally:
+        drawer.close()
+
+
+def _wait_for_file(path):  # runs in the worker
+    import time
+    from pathlib import Path
+
+    for _ in range(600):
+        if Path(path).exists():
+            return "gate"
+        time.sleep(0.05)
+    return "gate never opened"
+
+
+def _touch(path):  # runs in the worker
+    from pathlib import Path
+
+    Path(path).touch()
+    return "touched"
+
+
+async def test_answers_read_together_are_handed_back_to_the_loop_in_one_call(monkeypatch, tmp_path):
+    """The worker's reader hands every answer it finds in the pipe back in one
+    ``call_soon_threadsafe``: one wake of the loop for all, each to its own waiter."""
+    import time
+
+    from bot import picture_pool
+
+    batches: list[int] = []
+    hand_back = picture_pool._hand_back
+
+    def counted(done):
+        batches.append(len(done))
+        hand_back(done)
+
+    monkeypatch.setattr(picture_pool, "_hand_back", counted)
+    drawer = PictureDrawer("on")
+    try:
+        pool = drawer._worker()
+        gate, touched = tmp_path / "gate", tmp_path / "touched"
+        waiters = [pool.submit(_wait_for_file, str(gate))]
+        waiters += [pool.submit(abs, -n) for n in range(1, 5)]
+        waiters.append(pool.submit(_touch, str(touched)))
+        with pool._lock:  # the reader cannot take an answer meanwhile
+            gate.touch()
+            for _ in range(600):  # the worker answers in order: the first five are in the pipe
+                if touched.exists():
+                    break
+                time.sleep(0.05)
+            assert touched.exists(), "the worker answered"
+        assert await asyncio.gather(*waiters) == ["gate", 1, 2, 3, 4, "touched"], "each waiter its own answer"
+        assert batches[0] >= 5, f"the answers found together came back together: {batches}"
+    finally:
+        drawer.close()
+
+
+async def test_the_watchdog_kills_a_stuck_worker_once_for_all_its_pictures(monkeypatch, caplog):
+    """Several pictures waiting on a stuck worker: one warning, one kill, every one of
+    them drawn in a thread, and the next picture starts a new worker."""
+    import logging
+
+    from bot import picture_pool
+
+    drawer = PictureDrawer("on")
+    try:
+        await drawer.draw([CardRow("Pile", ("5h",))])  # a worker that draws
+        (pid,) = drawer.worker_pids()
+        draw = picture_pool._draw
+        monkeypatch.setattr(picture_pool, "_draw", _stuck_draw)
+        monkeypatch.setattr(picture_pool, "WORKER_TIMEOUT", 0.5)
+        many = [[CardRow("Pile", (card,))] for card in ("6h", "7h", "8h")]
+        expected = [cardart.render_rows(rows) for rows in many]
+        cardart._PNG_CACHE.clear()
+        caplog.set_level(logging.WARNING, logger="bot.picture_pool")
+        assert await asyncio.gather(*(drawer.draw(rows) for rows in many)) == expected, "drawn in a thread instead"
+        stuck_warnings = [r for r in caplog.records if "drew nothing in" in r.getMessage()]
+        assert len(stuck_warnings) == 1 and "its 3 pictures" in stuck_warnings[0].getMessage()
+        assert "stopped" not in caplog.text, "no picture took the stuck worker for a dead one"
+        assert drawer.worker_pids() == [], "the stuck worker was let go"
+        monkeypatch.setattr(picture_pool, "_draw", draw)
+        rows = [CardRow("Pile", ("9h",))]
+        assert await drawer.draw(rows) == cardart.render_rows(rows)
+        assert drawer.worker_pids() and pid not in drawer.worker_pids(), "a new worker drew the next"
+    finally:
+        drawer.close()
+
+
+def _slow_answer(seconds):  # runs in the worker
+    import time
+
+    time.sleep(seconds)
+    return "slow"
+
+
+async def test_the_watchdog_measures_real_time_while_the_loops_clock_is_virtual(monkeypatch):
+    """SimCord's clock makes time.monotonic (and the loop's time) virtual on the loop's
+    thread: the watchdog, in the reader thread, must not take a picture sent at virtual
+    time 0 for one overdue by hours (it would kill every worker after its first second)."""
+    import time
+
+    real_monotonic = time.monotonic
+    loop_thread = threading.get_ident()
+    monkeypatch.setattr(time, "monotonic", lambda: 0.0 if threading.get_ident() == loop_thread else real_monotonic())
+    drawer = PictureDrawer("on")
+    try:
+        pool = drawer._worker()
+        assert await pool.submit(_slow_answer, 1.5) == "slow", "answered, not given up as stuck"
+        rows = [CardRow("Pile", ("Jh",))]
+        cardart._PNG_CACHE.clear()
+        expected = cardart.render_rows(rows)
+        cardart._PNG_CACHE.clear()
+        assert await drawer.draw(rows) == expected and drawer._pool is pool, "the same worker draws on"
     finally:
         drawer.close()
