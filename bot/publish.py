@@ -452,7 +452,7 @@ class Publisher:
             return HandMessage(None, None, hand_layout(embed, content=content, items=items, image=image), picture, filename, alt)
         if image:
             embed.set_image(url=image)
-        return HandMessage(content, embed, views.view_of([planned.item() for planned in items]), picture, filename, alt)
+        return HandMessage(content, embed, views.view_of(items), picture, filename, alt)
 
     # ------------------------------------------------------------------ DM hands
 
@@ -597,7 +597,7 @@ class Publisher:
         if table.record.publish.get("layout") != "v2":
             if image:
                 embed.set_image(url=image)
-            return {"content": content, "embed": embed, "view": views.view_of([b.item() if isinstance(b, views.PlannedControl) else b for b in buttons])}
+            return {"content": content, "embed": embed, "view": views.view_of(buttons)}
         from bot.layout import layout_view
 
         return {"view": layout_view(embed, content=content, buttons=buttons, image=image)}

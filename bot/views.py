@@ -416,13 +416,14 @@ def lobby_view(guild_id: int, table_id: int, seat_choices: Sequence[tuple[str, s
     return _unstored(view)
 
 
-def view_of(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
-    """A classic message's View holding ``items`` (rows as the items say), unstored.
-    A Components V2 message puts the same items in its layout's rows instead
-    (``bot/layout.py``): a View is built only where one is sent."""
+def view_of(items: Sequence[discord.ui.Item[Any] | PlannedControl]) -> discord.ui.View:
+    """A classic message's View holding ``items`` (rows as the items say), unstored;
+    a planned control (:class:`PlannedControl`) is built here. A Components V2 message
+    puts the same items in its layout's rows instead (``bot/layout.py``): a View is
+    built only where one is sent."""
     view = discord.ui.View(timeout=None)
     for item in items:
-        view.add_item(item)
+        view.add_item(item.item() if isinstance(item, PlannedControl) else item)
     return _unstored(view)
 
 
