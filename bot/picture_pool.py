@@ -242,9 +242,8 @@ class WorkerPool:
             oldest = next(iter(self._pending.values()), None)
             if oldest is None or time.perf_counter() - oldest[2] < WORKER_TIMEOUT:
                 return False
-            self._broken = self._broken or "the picture worker got stuck"
-            pending, self._pending = self._pending, {}
-            self._unread = 0
+            # (under the same lock as the check: no answer is taken in between)
+            pending = self._broken_with("the picture worker got stuck")
         log.warning(
             "The card picture worker drew nothing in %.0f s; it is killed and replaced, and its %d pictures drawn in threads",
             WORKER_TIMEOUT, len(pending),
@@ -258,17 +257,22 @@ class WorkerPool:
 
     def _fail(self, why: str) -> None:
         with self._lock:
-            self._broken = self._broken or why
-            pending, self._pending = self._pending, {}
-            self._unread = 0
+            pending = self._broken_with(why)
         _hand_back_to_loops((future, BrokenProcessPool(why), True) for future, _, _ in pending.values())
+
+    def _broken_with(self, why: str) -> dict[int, tuple[asyncio.Future[Any], int, float]]:
+        """(Under ``_lock``.) The worker marked broken (its first reason kept), and the
+        pictures pending taken: no answer nor submit finds them after this."""
+        self._broken = self._broken or why
+        pending, self._pending = self._pending, {}
+        self._unread = 0
+        return pending
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop the worker: pictures not drawn yet are cancelled (``cancel_futures``) or
         failed, and the worker is ended (its pipe then ends, which ends the reader)."""
         with self._lock:
-            self._broken = self._broken or "the picture worker was shut down"
-            pending, self._pending = self._pending, {}
+            pending = self._broken_with("the picture worker was shut down")
         for future, _, _ in pending.values():
             # (on the future's loop: shutdown may be called from any thread)
             with suppress(RuntimeError):  # that loop is closed: nobody waits
@@ -320,8 +324,9 @@ def _serve(conn: multiprocessing.connection.Connection, initializer: Callable[[]
 #: The drawing thread's name (the benches count its CPU as the pictures').
 DRAWING_THREAD_NAME = "deckhand-pictures"
 
-#: A job for :class:`DrawingThread`: the loop that waits, its future, and what to draw.
-_Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[bytes]", Sequence[cardart.CardRow], dict[str, Any]]
+#: A job for :class:`DrawingThread`: the future that waits (its loop is the waiting
+#: loop) and what to draw.
+_Job = tuple["asyncio.Future[bytes]", Sequence[cardart.CardRow], dict[str, Any]]
 
 
 class DrawingThread:
@@ -343,11 +348,10 @@ class DrawingThread:
     def draw(self, rows: Sequence[cardart.CardRow], layout: dict[str, Any]) -> asyncio.Future[bytes]:
         """The PNG of ``rows`` (``render_rows``'s keywords in ``layout``), to await on
         the running loop. Raises there what drawing raised (ValueError: a bad card code)."""
-        loop = asyncio.get_running_loop()
-        future = loop.create_future()
+        future = asyncio.get_running_loop().create_future()
         if self._thread is None or not self._thread.is_alive():
             self._start()
-        self._jobs.put((loop, future, rows, layout))
+        self._jobs.put((future, rows, layout))
         return future
 
     def _start(self) -> None:
@@ -363,7 +367,7 @@ class DrawingThread:
             while not jobs.empty():
                 batch.append(jobs.get())
             finished = []
-            for _, future, rows, layout in batch:
+            for future, rows, layout in batch:
                 try:
                     result, failed = cardart.render_rows(rows, **layout), False
                 except BaseException as error:  # handed to the waiter, never the end of this thread
