@@ -1019,11 +1019,10 @@ def _cards_key(row: CardRow, row_width: int) -> tuple:
     return ("cards", _drawn_with(), row.cards, row.face_down, row.deck, row_width)
 
 
-def _cards_patch(row: CardRow, row_width: int, key: tuple | None = None) -> Image.Image:
+def _cards_patch(row: CardRow, row_width: int, key: tuple) -> Image.Image:
     """A row's cards, under its label, on a patch of felt as wide as they are, mapped
     (kept by the cards alone: the label, and the column's width, may change). ``key``:
-    :func:`_cards_key`, if the caller has it."""
-    key = key or _cards_key(row, row_width)
+    the row's :func:`_cards_key`, which its caller has made already."""
     patch = _PATCHES.get(key)
     if patch is None:
         plan = _plan(row, row_width)
