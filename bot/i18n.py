@@ -172,9 +172,7 @@ def _table_in(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
 
 
 def _everyones_language(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-    # :func:`server_language` of the table's server, inline: about ten a move.
-    guild = getattr(_table_in(args, kwargs), "guild_id", None)
-    return _servers.get(guild, ENGLISH) if guild is not None else ENGLISH
+    return server_language(getattr(_table_in(args, kwargs), "guild_id", None))
 
 
 def _readers_language(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
