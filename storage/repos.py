@@ -656,6 +656,15 @@ async def record_session_results(
     await _record_placements(db, "session_results", table_id, game, placements, now)
 
 
+async def finished_tables(db: Connection, game: str, limit: int = 20) -> list[tuple[int, int, float]]:
+    """(table id, moves, finished at) of the newest finished ``game`` tables, newest first."""
+    async with db.execute(
+        "SELECT id, version, updated_at FROM game_tables WHERE game = ? AND status = 'finished' ORDER BY id DESC LIMIT ?",
+        (game, limit),
+    ) as cursor:
+        return [(row[0], row[1], row[2]) for row in await cursor.fetchall()]
+
+
 async def last_finished_table(db: Connection, channel_id: int, game: str) -> int | None:
     """The newest finished ``game`` table opened from ``channel_id`` (a session's last round)."""
     async with db.execute(
