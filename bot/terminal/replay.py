@@ -244,7 +244,9 @@ class Stepper:
         replay, screen = self.replay, self.screen
         step = replay.step(self.at)
         lines = ["", f"{replay.heading(step)}:"]
-        lines += [f"· {screen.plain(line)}" for line in replay.lines(step, self.names)] or ["· Nothing anyone could see changed."]
+        told = [f"· {screen.plain(line)}" for line in replay.lines(step, self.names)]
+        # A move the game's log had no words for (Onion's "done declaring"): whose it was.
+        lines += told or [f"· {screen.plain(self.names.get(move.player, ''))} moved." for move in step.moves]
         lines += ["", *screen.board(replay.spec.render, step.observation)]
         ending = replay.ending(step)
         if ending:
