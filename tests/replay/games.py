@@ -17,27 +17,12 @@ from bot.core.facade import TableCore
 from bot.core.table import Table
 from cogs import catalog
 from storage import StorageBackend, open_storage, repos
+from tests.core.test_core_games import FakeClock as Clock, Listener
 
 GUILD, PLACE = 7, 70
 #: People as Discord ids (17+ digits, as bot/privacy.py expects of a person's id).
 PEOPLE = (301_234_567_890_123_411, 301_234_567_890_123_412, 301_234_567_890_123_413, 301_234_567_890_123_414)
 MAX_MOVES = 3000
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_800_000_000.0
-
-    def now(self) -> float:
-        return self.t
-
-
-class Listener:
-    async def moved(self, table: Table, outcome: Any) -> None: ...
-
-    async def said(self, table: Table, seat: int, text: str) -> None: ...
-
-    async def closed(self, table: Table, why: str) -> None: ...
 
 
 @dataclass

@@ -34,8 +34,8 @@ from bot.replay.steps import build, public
 from cogs import catalog
 from cogs.onion import scoring
 from storage.repos import TableRecord
+from tests.cardcodes import ANY_DECK_CODE, card_codes_in
 
-CODE = re.compile(r"^(?:[2-9TJQKA]|10)[cdhswtuo]\*?$")
 PEOPLE = [301_234_567_890_123_411 + i for i in range(6)]
 KINDS = [
     ("blackjack", st.integers(2, 5), {}),
@@ -50,17 +50,7 @@ MAX_MOVES = 2500
 
 def codes_in(value: Any) -> set[str]:
     """Card codes anywhere in a JSON-like value (a trailing * of a marked copy dropped)."""
-    found: set[str] = set()
-    if isinstance(value, str):
-        if CODE.match(value):
-            found.add(value.rstrip("*"))
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            found |= codes_in(k) | codes_in(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            found |= codes_in(v)
-    return found
+    return {code.rstrip("*") for code in card_codes_in(value, ANY_DECK_CODE)}
 
 
 @lru_cache(maxsize=None)
