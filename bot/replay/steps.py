@@ -144,7 +144,7 @@ class Replay:
             lines = []
         for move in step.moves:
             if move.seat_change:
-                lines += [_former_mentions(line) for line in computer.seat_lines(move.events)]
+                lines += computer.seat_lines(move.events)
             lines += render.event_lines(logged_events(move.events), names)
         return [_former_mentions(line) for line in lines]
 
