@@ -1827,37 +1827,45 @@ class OnionGame(Game):
     UNTOLD = ("lady", "fate", "archchancellor")
 
     def duel_view(self, p: int) -> dict[str, Any] | None:
-        """For ``p`` answering in the duel: the hand they face (``opponent``, laid face up),
-        their own hand as it would be laid now and who would hold the better cards, and for
-        each answer that changes a hand (a modifier, another way of laying it) what it
-        would do to both hands; ``untold`` for the modifiers in :attr:`UNTOLD`. None when
-        ``p`` has no answer to give now. Only the public table and ``p``'s own cards go in."""
+        """For ``p`` answering in the duel: the hand they face (``opponent``'s, as it lies),
+        their own hand as it would be laid now and who would then hold the better cards,
+        and for each answer that changes a hand (a modifier, another way of laying it) both
+        hands after it, as they would lie once ``p``'s hand is laid; ``untold`` for the
+        modifiers in :attr:`UNTOLD`. ``revealed``: the K⚔ or J♦ that laying ``p``'s hand
+        would bring into view, with the hand opposite as it would then lie. None when ``p``
+        has no answer to give now. Only the public table and ``p``'s own cards go in."""
         other = self._opponent(p)
         if other is None or self.phase != DUEL or p not in self.current_players() or self.tasks:
             return None
-        view = self._laid_view(p)
 
-        def hands(game: OnionGame) -> dict[str, Any]:
-            mine, theirs = game._compared(p), game._compared(other)
-            return {"mine": mine.explain(), "mine_groupings": [g.name for g in mine.groupings],
-                    "theirs": theirs.explain(), "theirs_groupings": [g.name for g in theirs.groupings],
-                    "leader": game._pair_winner(*game._pair())[0]}
+        def names(a: Arrangement) -> list[str]:
+            return [g.name for g in a.groupings]
 
-        answers = []
+        def after(game: OnionGame) -> dict[str, Any]:
+            laid = game._laid_view(p)
+            mine, theirs = laid._compared(p), laid._compared(other)
+            return {"mine": mine.explain(), "mine_groupings": names(mine), "theirs_after": names(theirs),
+                    "leader": laid._pair_winner(*laid._pair())[0]}
+
+        theirs = self._compared(other)
+        out: dict[str, Any] = {"opponent": other, "theirs": theirs.explain(), "theirs_groupings": names(theirs),
+                               **after(self), "revealed": [], "answers": []}
+        if self._laid_view(p) is not self:
+            out["revealed"] = [str(c) for c in (DEATH, SENDER_OF_EIGHT) if c in self.down[p]]
         for action in self.legal_actions(p):
             if action.kind not in ("declare", "rewild", "rearrange"):
                 continue
             if action.kind == "declare" and action.arg in self.UNTOLD:
-                answers.append({"code": action.code(), "untold": True})
+                out["answers"].append({"code": action.code(), "untold": True})
                 continue
-            sim = copy.deepcopy(view)
+            sim = copy.deepcopy(self)
             if action.kind == "rearrange":
                 sim._set_layout(p, action.cards or None)
             else:
                 sim._play_special(p, action, [])
                 sim.tasks = []
-            answers.append({"code": action.code(), **hands(sim)})
-        return {"opponent": other, **hands(view), "answers": answers}
+            out["answers"].append({"code": action.code(), **after(sim)})
+        return out
 
     # ------------------------------------------------------------------ persistence
 

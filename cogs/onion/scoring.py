@@ -340,11 +340,14 @@ LADY_NOTE = N_("the Lady holds {card} to 1")
 DEATH_NOTE = N_("Death bars {card} from a Double Onion")
 DEATH_WILD_NOTE = N_("Death bars {card} from a Double or Triple Onion")
 SENDER_NOTE = N_("the Sender of Eight zeroes the aces of a hand using eights")
-ARCHCHANCELLOR_NOTE = N_("the Archchancellor played, so no eight counts 8")
+#: #10 i: "plays" the jack of staves is laying it in a grouping (the note says so, not
+#: "played", which a player reads as declared) or declaring it.
+ARCHCHANCELLOR_NOTE = N_("J🪄 is laid in a grouping, so by the Archchancellor's rule no eight counts 8")
+ARCHCHANCELLOR_DECLARED_NOTE = N_("the Archchancellor was declared, so no eight counts 8")
 ATUIN_NOTE = N_("Great A'Tuin shifts 8 from {down} ({down_from}→{down_to}) to {up} ({up_from}→{up_to})")
 ELEPHANTS_NOTE = N_("the Elephants take {shift} from {card} (now {left})")
 _EXPLANATION_PARTS = (NO_GROUPING, UNUSED, HOLDS_RUN, LADY_NOTE, DEATH_WILD_NOTE, DEATH_NOTE, SENDER_NOTE,
-                      ARCHCHANCELLOR_NOTE, ATUIN_NOTE, ELEPHANTS_NOTE)
+                      ARCHCHANCELLOR_NOTE, ARCHCHANCELLOR_DECLARED_NOTE, ATUIN_NOTE, ELEPHANTS_NOTE)
 #: A field of an explanation's part holds no separator of the line (" · ", "; ", parentheses).
 _FIELD = "[^;()·]+?"
 _FIELD_END = r"(?=$|;|\)| \(| ·)"
@@ -907,7 +910,7 @@ def _player_best(live: list[Card], ctx: ScoringContext, base: _Flags, lady: Card
         holds = ARCHCHANCELLOR in cards
         has8 = any(c.rank == 8 for c in cards)
         if holds and (ctx.archchancellor_declared or ctx.archchancellor_wild):
-            nxt.append((cards, f._replace(no8=True), notes))
+            nxt.append((cards, f._replace(no8=True), notes + ([ARCHCHANCELLOR_DECLARED_NOTE] if has8 else [])))
         elif holds and ctx.archchancellor and has8:
             nxt.append(([c for c in cards if c != ARCHCHANCELLOR], f, notes))
             nxt.append((cards, f._replace(no8=True),
