@@ -145,6 +145,20 @@ def test_a_beaten_champion_answers_with_a_modifier():
     assert game.winner == 2
 
 
+def test_a_hand_laid_keeps_its_record_in_the_event_and_the_story_when_it_re_forms():
+    """Issue 36, item 6: the showdown event and the story say the hand as it was laid; the
+    hand's record on the table is the one a re-form changes."""
+    game, events = to_duel(ATUIN, SEVEN)
+    laid = next(e for e in events if e.kind == "showdown" and e.player == 2)
+    act(game, 2, "declare:Qo:atuin")
+    assert laid.data["explanation"].startswith("five-card onion")
+    assert next(s for s in game.showdown if s["player"] == 2)["explanation"].startswith("Double Onion")
+    told = [(e["kind"], e.get("player")) for e in game.story]
+    assert told[:5] == [("showdown", 2), ("duel", None), ("showdown", 3), ("duel_lead", None), ("declared", 2)]
+    assert game.story[0]["explanation"].startswith("five-card onion") and game.story[0]["how"] == "elder"
+    assert OnionGame.from_dict(game.to_dict()).story == game.story
+
+
 def test_a_king_of_swords_laid_face_up_acts_on_every_hand():
     """Our reading of "visible" (docs/rules/onion.md, Modifiers in play): a card face up
     on the table in a hand still in, and a hand laid at the showdown lies face up. So
