@@ -163,10 +163,10 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
         return lines
     tasks = obs.get("tasks") or []
     if tasks:
-        lines.append(_("**Waiting for:** {tasks}", tasks=", ".join(
-            _("{name} (choose a replacement)", name=name_of(names, t["player"])) if t["kind"] == "pick"
-            else _("{name} (disclose a card)", name=name_of(names, t["player"]))
-            for t in tasks)))
+        # (Each said apart: a sentence inside another's arguments escapes the catalog's extraction.)
+        waiting = [_("{name} (choose a replacement)", name=name_of(names, t["player"])) if t["kind"] == "pick"
+                   else _("{name} (disclose a card)", name=name_of(names, t["player"])) for t in tasks]
+        lines.append(_("**Waiting for:** {tasks}", tasks=", ".join(waiting)))
     else:
         for p in obs.get("current") or []:
             hint = step_hint(obs)

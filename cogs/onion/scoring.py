@@ -369,17 +369,38 @@ def _part_pattern(template: str) -> re.Pattern[str]:
 _PART_PATTERNS = tuple((template, _part_pattern(template)) for template in _EXPLANATION_PARTS)
 
 
+#: Every grouping's name (as :func:`_name` writes it, null eights aside) and a running
+#: flush's, marked for the catalog: a language names them as its rules page chooses
+#: (docs/rules/es/onion.md keeps onion, bagel and Royal, and says the rest in Spanish).
+GROUPING_NAMES = {name: name for name in (
+    N_("bagel"), N_("double bagel"), N_("triple bagel"), N_("lesser bagel"), N_("great bagel"),
+    N_("two-card onion"), N_("three-card onion"), N_("four-card onion"), N_("five-card onion"),
+    N_("six-card onion"), N_("seven-card onion"), N_("broken flush"), N_("flush"), N_("broken Royal"),
+    N_("Royal"), N_("Wild Royal"), N_("Double Onion"), N_("Triple Onion"), N_("Lesser Onion"),
+    N_("Greater Onion"), N_("the Octavo (Lesser Onion)"), N_("Elephants' Double Onion"),
+    N_("nine-card running flush"), N_("ten-card running flush"))}
+#: A grouping's name where an explanation's part starts (longest first: "double bagel"
+#: before "bagel"), or a running flush's anywhere.
+_NAME_AT = re.compile(r"(^| · |holds an? )(" + "|".join(
+    re.escape(n) for n in sorted(GROUPING_NAMES, key=len, reverse=True)) + r")(?= |$|,|\))")
+
+
+def _nulls(text: str) -> str:
+    return _NULL_EIGHTS.sub(lambda m: ngettext("({n} null eight)", "({n} null eights)", int(m.group(1))), text)
+
+
 def grouping_text(name: str) -> str:
-    """A grouping's name as shown: the name stays English, its null eights are said in
-    the current language ("four-card onion (1 null eight)")."""
-    return _NULL_EIGHTS.sub(lambda m: ngettext("({n} null eight)", "({n} null eights)", int(m.group(1))), name)
+    """A grouping's name as shown, in the current language ("four-card onion (1 null
+    eight)"); English comes back unchanged."""
+    base = name if name in GROUPING_NAMES else name.split(" (", 1)[0]
+    return _nulls(_(GROUPING_NAMES[base]) + name[len(base):] if base in GROUPING_NAMES else name)
 
 
 def explanation_text(english: str) -> str:
     """An explanation from :meth:`Arrangement.explain` (English, as the state keeps it)
-    in the current language: each of its sentences translated, grouping and card names
-    kept. English comes back unchanged."""
-    text = grouping_text(english)
+    in the current language: each of its sentences and grouping names translated, card
+    codes kept. English comes back unchanged."""
+    text = _nulls(_NAME_AT.sub(lambda m: m.group(1) + _(GROUPING_NAMES[m.group(2)]), english))
     for template, pattern in _PART_PATTERNS:
         text = pattern.sub(lambda m, t=template: _(t, **m.groupdict()), text)
     return text

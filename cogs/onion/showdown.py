@@ -117,10 +117,7 @@ def _run_text(run: str) -> str:
     """A running flush's description ("ten-card running flush 3♣ 4♣ ...") in the current
     language."""
     match = _RUN.match(run)
-    if not match:
-        return run
-    name = _("nine-card running flush") if match.group(1) == "nine" else _("ten-card running flush")
-    return name + run[match.end():]
+    return grouping_text(match.group(0)) + run[match.end():] if match else run
 
 
 def _cause(cause: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
