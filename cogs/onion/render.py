@@ -298,6 +298,10 @@ def _your_task(obs: Mapping[str, Any]) -> str:
         return _("Waiting for your turn.")
     duel = obs.get("duel") or {}
     if obs.get("phase") == "duel" and duel.get("step") == "challenge":
+        view = obs.get("duel_view") or {}
+        if obs.get("may_show") and view and view.get("leader") != viewer:
+            return _("Your turn: your hand equals the top grouping of the hand laid, but shown as it is it would "
+                     "lose (see above). Lay it otherwise or play a modifier (if offered), show it anyway, or concede.")
         if obs.get("may_show"):
             return _("Your turn: your hand equals or beats the hand laid. Show it (or lay it otherwise), or play a modifier first.")
         return _("Your turn: your hand cannot equal or beat the hand laid as it is. Lay it otherwise or play a "
@@ -369,7 +373,7 @@ def _label(action: Action) -> tuple[str, str, str]:
     if kind == "done":
         return _("Done declaring"), "button", "success"
     if kind == "show":
-        return _("Show my hand (it equals or beats)"), "button", "success"
+        return _("Show my hand"), "button", "success"
     if kind == "rearrange":
         if arg == "best":
             return _("Re-form my hand at its best (once)"), "button", "primary"

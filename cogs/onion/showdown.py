@@ -97,8 +97,8 @@ def _why(lead: Mapping[str, Any], names: Mapping[int, str]) -> str:
         return _("their {run} cripples the {grouping}", run=_run_text(str(lead.get("run", ""))),
                  grouping=grouping_text(str(lead.get("grouping", ""))))
     if how == "crippled_place":
-        return _("they crippled {victim}'s {grouping}, and this hand does not beat that", victim=name_of(
-            names, lead.get("victim")), grouping=grouping_text(str(lead.get("grouping", ""))))
+        return _("in the place of {victim}'s crippled {grouping}", victim=name_of(names, lead.get("victim")),
+                 grouping=grouping_text(str(lead.get("grouping", ""))))
     a = grouping_text(str(lead.get("a") or "")) or _("nothing")
     b = grouping_text(str(lead.get("b") or "")) or _("nothing")
     at = int(lead.get("at") or 0)
@@ -159,6 +159,10 @@ def story_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str], det
                  champion=name_of(names, data.get("champion")))
     if kind == "duel_lead":
         winner, loser = name_of(names, data.get("winner")), name_of(names, data.get("loser"))
+        if data.get("how") == "crippled_place":
+            return _("{winner} holds the place of {victim}'s crippled {grouping}, which {loser}'s hand does not beat",
+                     winner=winner, loser=loser, victim=name_of(names, data.get("victim")),
+                     grouping=grouping_text(str(data.get("grouping", ""))))
         if data.get("how") == "cripple":
             return _("🧅 {winner}'s {run} cripples {loser}'s {grouping}", winner=winner, loser=loser,
                      run=_run_text(str(data.get("run", ""))), grouping=grouping_text(str(data.get("grouping", ""))))

@@ -49,7 +49,7 @@ async def test_three_rounds_of_the_duel_with_a_modifier_in_answer_and_a_restart(
     hand = await hand_of(m2, channel)
     assert "Declare Death: one picture out of every Double Onion" in labels(hand) and "Concede" in labels(hand)
     # Laid face up, the K⚔ is visible and acts (docs/rules/onion.md): the hand may be shown, and says why.
-    assert "Show my hand (it equals or beats)" in labels(hand)
+    assert "Show my hand" in labels(hand)
     assert (f"Laid face up, your K⚔✦ Death would act on every hand: {m1.mention}'s Double Onion, flush, bagel → "
             "five-card onion, bagel.") in text(hand)
     await play(m2, channel, "declare:Kw:death")
@@ -105,7 +105,9 @@ async def test_a_hand_laid_otherwise_from_its_buttons_escapes_a_cripple_and_re_f
     assert table.state.current_players() == {m2.id}
     hand = await hand_of(m2, channel)
     assert "Lay a Triple Onion first (escapes the cripple)" in labels(hand)
-    assert "Show my hand (it equals or beats)" in labels(hand) and "Concede" in labels(hand)
+    assert "Show my hand" in labels(hand) and "Concede" in labels(hand)
+    # Shown at its best the Lesser Onion would be crippled: the hand says so, beside the offer.
+    assert "but shown as it is it would lose (see above)" in text(hand)
     (dodge,) = [a.code() for a in table.state.legal_actions(m2.id) if a.kind == "rearrange"]
     await play(m2, channel, dodge)
     assert table.state.current_players() == {m2.id}  # the Dealer's Lesser Onion beats it
