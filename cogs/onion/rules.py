@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, Self
 
@@ -168,16 +169,24 @@ def _grouped_codes(arrangement: Arrangement) -> list[str]:
     return _codes(list(dict.fromkeys(c for c in order if c in arrangement.cards)))
 
 
+@lru_cache(maxsize=2048)
+def _best(cards: tuple[Card, ...], context: ScoringContext) -> Arrangement:
+    """``best_arrangement``, remembered: the duel weighs the same hands under the same
+    modifiers many times a move (each answer tried, each hand's view told), and an
+    arrangement is an immutable value. Small, so it stays out of the collector's way."""
+    return best_arrangement(cards, context)
+
+
 def laid_as(cards: Sequence[Card], top: Sequence[Card], context: ScoringContext,
             whole: Arrangement | None = None) -> Arrangement | None:
     """``cards`` laid with ``top`` as one grouping (at its best) and the rest at their best:
     a voluntary arrangement in the duel (a smaller Onion, or bagel, that a running flush
     cannot cripple). None when ``top`` is no single grouping."""
-    head = best_arrangement(top, context)
+    head = _best(tuple(top), context)
     if len(head.groupings) != 1 or head.unused:
         return None
-    rest = best_arrangement([c for c in cards if c not in top], context)
-    whole = whole or best_arrangement(cards, context)  # the hand's running flush, wild state
+    rest = _best(tuple(c for c in cards if c not in top), context)
+    whole = whole or _best(tuple(cards), context)  # the hand's running flush, wild state
     groups = tuple(sorted(head.groupings + rest.groupings, key=lambda g: -g.rank))
     return dataclasses.replace(whole, groupings=groups, unused=rest.unused, notes=head.notes + rest.notes)
 
@@ -1164,7 +1173,7 @@ class OnionGame(Game):
         )
 
     def arrange(self, p: int) -> Arrangement:
-        arr = best_arrangement(self.hand(p), self.context_for(p))
+        arr = _best(tuple(self.hand(p)), self.context_for(p))
         return self._house_adjust(arr)
 
     def _house_adjust(self, arr: Arrangement) -> Arrangement:
