@@ -1,0 +1,448 @@
+"""The bot's requests to Discord, paced to the global budget and chosen by worth.
+
+Discord lets a bot token make ``DISCORD_REQUESTS_PER_SECOND`` requests a second (50
+unless Discord raised it), counted over every shard and process on the token;
+interaction routes (a click's answer, a hand edited through its token) are exempt.
+discord.py follows each route's bucket from Discord's headers but meets the global
+limit only through a 429, and its requests waiting on one retry together after the
+same short ``retry_after``: a busy bot then spends a request's five tries in a tenth of
+a second and makes thousands of invalid requests (10,000 in 10 minutes and Discord
+cuts the IP off for an hour).
+
+:class:`Pacer` is handed to discord.py as ``Client(http_trace=pacer.trace_config)``:
+aiohttp awaits its callbacks before every request goes out (each try of discord.py's,
+every shard's, since they share one HTTP client) and after each answer. Before: a
+request made with the bot's token waits until the budget has room for it. After: the
+answer is counted (429s, invalid requests), and a global 429 stops every request for
+its ``retry_after``.
+
+What waits is chosen by worth, set by the code that makes the request (a context
+variable, so it follows the request through discord.py):
+
+- ``URGENT`` (anything not marked): what a click or a command waits for (a DM hand
+  shown, a thread opened, a lobby edited). Goes first.
+- ``NOTICE``: what a table's showing sends besides its board (a DM hand telling a player
+  it is their turn, the previous DM cut, the old board deleted). Never waits behind a
+  board. A table's showings are made one at a time and merged (``Publisher.show``), so
+  a player's notices waiting for the budget merge into the next showing.
+- ``BOARD``: a table's board. Waits behind the rest, in the order the tables asked
+  (:func:`board`). When a newer showing of the same table is waiting
+  (:meth:`Pacer.newer`), a board still waiting for the budget gives way
+  (:class:`Superseded`: nothing was sent) and the newer one keeps its place in line: a
+  table's board shows its latest state, and the edits skipped are counted as merged.
+
+Interaction routes never wait here at all (they carry no ``Authorization`` header).
+
+The budget is counted by a :class:`Budget`: in one process aiolimiter's leaky bucket
+(:class:`LocalBudget`); several processes on one token share a row in PostgreSQL
+(``storage/pg_rate.py``). Waits are ``asyncio.sleep`` in the waiting request's own task
+(the head of the line asks the budget; the others sleep about as long as the line
+ahead of them takes), so they run on the event loop's clock, the one the bot's other
+timers run on.
+
+:meth:`Pacer.report` logs what was sent, waited and merged, and the 429s, every
+``REQUEST_LOG_SECONDS``; a warning comes well before the invalid-request ban could.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+import contextvars
+import itertools
+import logging
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import aiohttp
+from aiolimiter import AsyncLimiter
+
+log = logging.getLogger(__name__)
+
+URGENT, NOTICE, BOARD = 0, 1, 2
+WORTH_NAMES = {URGENT: "urgent", NOTICE: "notice", BOARD: "board"}
+#: Discord's edge cuts off an IP after this many invalid requests (401, 403, 429) ...
+INVALID_BAN = 10_000
+#: ... within this many seconds.
+INVALID_WINDOW = 600.0
+#: The owner is warned at these counts within the window (well before the ban), once per crossing.
+INVALID_WARN = (1_000, 5_000)
+#: Positions in line kept for boards that gave way, waiting for their table's next showing.
+KEPT_PLACES = 4096
+
+
+class Superseded(Exception):
+    """A board that was waiting for the budget gave way to a newer showing of its
+    table (which shows the table as it is then); nothing was sent."""
+
+
+@dataclass(frozen=True)
+class Worth:
+    kind: int = URGENT
+    key: Any = None  # a board's table: a newer showing of it supersedes the waiting one
+    stale: Callable[[], bool] | None = None  # whether a newer showing of that table is waiting
+
+
+_WORTH: contextvars.ContextVar[Worth] = contextvars.ContextVar("deckhand_request_worth", default=Worth())
+
+
+class _Scope:
+    """Requests made inside a ``with`` are of ``worth`` (reusable, one ``with`` at a time)."""
+
+    def __init__(self, worth: Worth) -> None:
+        self.worth = worth
+        self._token: contextvars.Token[Worth] | None = None
+
+    def __enter__(self) -> None:
+        self._token = _WORTH.set(self.worth)
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._token is not None:
+            _WORTH.reset(self._token)
+            self._token = None
+
+
+def worth(kind: int) -> _Scope:
+    """``with worth(NOTICE):``: requests made inside are of this worth."""
+    return _Scope(Worth(kind))
+
+
+def mark_task(kind: int) -> None:
+    """The rest of this task's requests are of this worth (a task's own context)."""
+    _WORTH.set(Worth(kind))
+
+
+def board(key: Any, stale: Callable[[], bool] | None = None) -> _Scope:
+    """``with board(key, stale):``: the request made inside is ``key``'s board: it waits
+    behind the rest and, while ``stale()`` says a newer showing of the same table is
+    waiting, gives way to it (raises :class:`Superseded`, nothing sent) rather than
+    wait longer."""
+    return _Scope(Worth(BOARD, key, stale))
+
+
+class Budget(Protocol):
+    """What counts the requests against Discord's global limit."""
+
+    rate: float
+
+    async def try_take(self) -> float:
+        """Take one request's room now (0.0), or say how many seconds to wait before asking again."""
+        ...
+
+    async def pause(self, seconds: float) -> None:
+        """Discord answered a global 429: nobody on the token sends for ``seconds``."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class LocalBudget:
+    """The budget of one process: aiolimiter's leaky bucket counts what was sent.
+
+    The bucket holds ``burst`` requests (a fifth of a second's worth, at least 2, by default): never
+    more than that above the rate even after a quiet spell, so the requests reach
+    Discord spread out, whatever the network does to their spacing."""
+
+    def __init__(self, rate: float, burst: float | None = None, *, clock: Callable[[], float] | None = None) -> None:
+        self.rate = rate
+        self.burst = burst if burst is not None else max(2.0, rate / 5)
+        self._limiter = AsyncLimiter(self.burst, self.burst / rate)
+        self._clock = clock
+        self._paused_until = 0.0
+
+    def _now(self) -> float:
+        return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
+
+    async def try_take(self) -> float:
+        paused = self._paused_until - self._now()
+        if paused > 0:
+            return paused
+        if self._limiter.has_capacity():
+            await self._limiter.acquire()  # at once: there is room
+            return 0.0
+        # Half a request's interval: the bucket drains continuously, so the next look
+        # finds room at most that late (and the bucket's room makes up for it).
+        return 0.5 / self.rate
+
+    async def pause(self, seconds: float) -> None:
+        self._paused_until = max(self._paused_until, self._now() + seconds)
+
+    async def close(self) -> None:
+        pass
+
+
+@dataclass
+class _Ticket:
+    """A request waiting for the budget."""
+
+    worth: int
+    order: int
+    key: Any
+    stale: Callable[[], bool] | None
+    task: asyncio.Task[Any] | None
+    sleeping: bool = False
+    superseded: bool = False
+
+    @property
+    def place(self) -> tuple[int, int]:
+        return (self.worth, self.order)
+
+
+@dataclass
+class Counts:
+    """What the pacer saw since the last report (``totals`` since the start)."""
+
+    sent: int = 0  # bot-token requests that went out (each try counts)
+    exempt: int = 0  # interaction routes (not paced)
+    waited: int = 0  # bot-token requests that waited for the budget
+    waited_seconds: float = 0.0
+    longest_wait: float = 0.0
+    merged: int = 0  # board edits skipped: a newer showing of the table replaced them
+    global_429: int = 0
+    route_429: int = 0
+    shared_429: int = 0
+    server_errors: int = 0
+    invalid: int = 0  # 401, 403, 429 (not the shared scope's)
+    by_worth: dict[int, int] = field(default_factory=dict)  # waited, by worth
+
+    def add(self, other: Counts) -> None:
+        for name in ("sent", "exempt", "waited", "waited_seconds", "merged", "global_429", "route_429", "shared_429", "server_errors", "invalid"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.longest_wait = max(self.longest_wait, other.longest_wait)
+        for kind, n in other.by_worth.items():
+            self.by_worth[kind] = self.by_worth.get(kind, 0) + n
+
+
+class Pacer:
+    """Bot-token requests at most at the budget, by worth; see the module's docstring."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        #: What the report calls the budget.
+        self.budget_name = f"{budget.rate:g}/s" + (" shared through PostgreSQL" if not isinstance(budget, LocalBudget) else "")
+        #: False: requests pass unpaced (discord.py's own handling alone), still counted.
+        self.enabled = True
+        self.trace_config = aiohttp.TraceConfig()
+        self.trace_config.on_request_start.append(self._before_request)
+        self.trace_config.on_request_end.append(self._after_answer)
+        self._line: list[_Ticket] = []
+        self._boards: dict[Any, _Ticket] = {}  # the board waiting in line, by its table
+        self._order = itertools.count()
+        self._kept: OrderedDict[Any, int] = OrderedDict()
+        self._paused_until = 0.0
+        self.counts = Counts()
+        self._totals = Counts()
+        self._invalid_times: deque[float] = deque()
+        self._warned_at = 0
+        self._report_task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ the hooks
+
+    async def _before_request(self, _session: Any, _context: Any, params: aiohttp.TraceRequestStartParams) -> None:
+        if "Authorization" not in params.headers:
+            self.counts.exempt += 1  # an interaction's callback or token route: exempt from the global limit
+            return
+        if self.enabled:
+            await self.admit(_WORTH.get())
+        self.counts.sent += 1
+
+    async def _after_answer(self, _session: Any, _context: Any, params: aiohttp.TraceRequestEndParams) -> None:
+        status = params.response.status
+        headers = params.response.headers
+        if status >= 500:
+            self.counts.server_errors += 1
+        if status == 429:
+            scope = headers.get("X-RateLimit-Scope", "")
+            if headers.get("X-RateLimit-Global") or scope == "global":
+                self.counts.global_429 += 1
+                retry_after = _seconds(headers.get("Retry-After")) or _seconds(headers.get("X-RateLimit-Reset-After")) or 1.0
+                log.warning("Discord's global rate limit was hit (another process on this token, or a budget set too high): "
+                            "every request waits %.1f s", retry_after)
+                await self.budget.pause(retry_after)
+                self._paused_until = max(self._paused_until, self._now() + retry_after)
+            elif scope == "shared":
+                self.counts.shared_429 += 1
+            else:
+                self.counts.route_429 += 1
+        if status in (401, 403) or (status == 429 and headers.get("X-RateLimit-Scope") != "shared"):
+            self._invalid()
+
+    # ------------------------------------------------------------------ waiting
+
+    async def admit(self, worth: Worth) -> None:
+        """Return when a bot-token request of this worth may go out (raises
+        :class:`Superseded` for a board a newer showing replaced)."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        if not self._line and began >= self._paused_until:
+            if await self.budget.try_take() <= 0:
+                return
+        if worth.kind == BOARD and worth.stale is not None and worth.stale():
+            self._give_way(worth.key, next(self._order))
+            raise Superseded
+        ticket = _Ticket(worth.kind, self._kept.pop(worth.key, None) if worth.key is not None else None, worth.key, worth.stale,
+                         asyncio.current_task())
+        if ticket.order is None:
+            ticket.order = next(self._order)
+        bisect.insort(self._line, ticket, key=lambda t: t.place)
+        if worth.kind == BOARD and worth.key is not None:
+            self._boards[worth.key] = ticket
+        try:
+            await self._wait_turn(ticket, loop)
+        finally:
+            with contextlib.suppress(ValueError):
+                self._line.remove(ticket)
+            if self._boards.get(worth.key) is ticket:
+                del self._boards[worth.key]
+        waited = loop.time() - began
+        self.counts.waited += 1
+        self.counts.waited_seconds += waited
+        self.counts.longest_wait = max(self.counts.longest_wait, waited)
+        self.counts.by_worth[worth.kind] = self.counts.by_worth.get(worth.kind, 0) + 1
+
+    async def _wait_turn(self, ticket: _Ticket, loop: asyncio.AbstractEventLoop) -> None:
+        while True:
+            if ticket.superseded:
+                raise Superseded
+            wait = self._paused_until - loop.time()
+            if wait <= 0:
+                rank = bisect.bisect_left(self._line, ticket.place, key=lambda t: t.place)
+                if rank == 0:
+                    wait = await self.budget.try_take()
+                    if wait <= 0:
+                        return
+                else:
+                    wait = rank / self.budget.rate  # about how long the line ahead takes
+            ticket.sleeping = True
+            try:
+                await asyncio.sleep(wait)
+            except asyncio.CancelledError:
+                task = ticket.task
+                if ticket.superseded and task is not None and task.uncancel() == 0:
+                    raise Superseded from None  # woken by newer(): nothing else wanted this task cancelled
+                raise
+            finally:
+                ticket.sleeping = False
+
+    def newer(self, key: Any, *, merged: bool = False) -> None:
+        """A newer showing of ``key``'s table is waiting: its board, if it is still
+        waiting for the budget, gives way (its place in line kept for the newer one).
+        ``merged``: the request was merged into a showing already waiting (one board
+        edit fewer)."""
+        if merged:
+            self.counts.merged += 1
+        ticket = self._boards.get(key)
+        if ticket is not None and not ticket.superseded and (ticket.stale is None or ticket.stale()):
+            ticket.superseded = True
+            self._give_way(key, ticket.order)
+            if ticket.sleeping and ticket.task is not None:
+                ticket.task.cancel()  # wake it: it raises Superseded (see _wait_turn)
+
+    def _give_way(self, key: Any, order: int) -> None:
+        self.counts.merged += 1
+        self._kept[key] = min(order, self._kept.get(key, order))
+        self._kept.move_to_end(key)
+        while len(self._kept) > KEPT_PLACES:
+            self._kept.popitem(last=False)
+
+    # ------------------------------------------------------------------ counting
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def _invalid(self) -> None:
+        now = self._now()
+        self.counts.invalid += 1
+        self._invalid_times.append(now)
+        count = self.invalid_in_window()
+        crossed = [n for n in INVALID_WARN if count >= n > self._warned_at]
+        if crossed:
+            self._warned_at = crossed[-1]
+            level = logging.ERROR if crossed[-1] >= INVALID_WARN[-1] else logging.WARNING
+            log.log(level, "Discord answered %s invalid requests (401, 403, 429) from this process in the last %d minutes; at "
+                    "%s it cuts this IP off from its API for about an hour (every game stops). See "
+                    "docs/owners/troubleshooting.md, \"Discord is refusing many requests\".",
+                    f"{count:,}", INVALID_WINDOW // 60, f"{INVALID_BAN:,}")
+        elif count < self._warned_at // 2:
+            self._warned_at = 0
+
+    def invalid_in_window(self) -> int:
+        now = self._now()
+        while self._invalid_times and self._invalid_times[0] <= now - INVALID_WINDOW:
+            self._invalid_times.popleft()
+        return len(self._invalid_times)
+
+    def take_counts(self) -> Counts:
+        """The counts since the last take (the report's), added to the totals."""
+        counts, self.counts = self.counts, Counts()
+        self._totals.add(counts)
+        return counts
+
+    def totals(self) -> dict[str, float]:
+        """Everything counted since the start (for benches and tests)."""
+        total = Counts()
+        total.add(self._totals)
+        total.add(self.counts)
+        return {name: getattr(total, name) for name in ("sent", "exempt", "waited", "waited_seconds", "longest_wait", "merged",
+                                                       "global_429", "route_429", "shared_429", "server_errors", "invalid")}
+
+    @property
+    def waiting(self) -> int:
+        return len(self._line)
+
+    # ------------------------------------------------------------------ the owner's view
+
+    def report_line(self, counts: Counts, seconds: float) -> str:
+        waited = ""
+        if counts.waited:
+            kinds = ", ".join(f"{n:,} {WORTH_NAMES[k]}" for k, n in sorted(counts.by_worth.items()))
+            waited = f" ({kinds}; longest {counts.longest_wait:.1f} s)"
+        return (f"Discord requests in the last {seconds / 60:.0f} min: {counts.sent:,} sent with the bot's token "
+                f"({counts.sent / max(seconds, 1e-9):.1f}/s of {self.budget_name}), {counts.exempt:,} through interactions; "
+                f"{counts.waited:,} waited for the budget{waited}, {counts.merged:,} board edits merged; "
+                f"429s: {counts.global_429:,} global, {counts.route_429:,} per route, {counts.shared_429:,} shared; "
+                f"5xx: {counts.server_errors:,}; invalid requests in the last {INVALID_WINDOW / 60:.0f} min: "
+                f"{self.invalid_in_window():,} of Discord's {INVALID_BAN:,}")
+
+    def start_reports(self, every: float) -> None:
+        """Log :meth:`report_line` every ``every`` seconds (0: never)."""
+        if every > 0 and (self._report_task is None or self._report_task.done()):
+            self._report_task = asyncio.create_task(self._report_loop(every), name="deckhand-request-report")
+
+    async def _report_loop(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            counts = self.take_counts()
+            if not counts.sent and not counts.exempt:
+                continue
+            troubled = counts.global_429 or self.invalid_in_window() >= INVALID_WARN[0]
+            log.log(logging.WARNING if troubled else logging.INFO, "%s", self.report_line(counts, every))
+
+    async def close(self) -> None:
+        if self._report_task is not None:
+            self._report_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._report_task
+        await self.budget.close()
+
+
+def budget_for(rate: float, token: str, storage: Any) -> Budget:
+    """The budget of a process: its own, or (on PostgreSQL, where several processes may
+    share the token) a row of the database every process asks (storage/pg_rate.py)."""
+    local = LocalBudget(rate)
+    if getattr(storage, "dialect", None) != "postgresql":
+        return local
+    from bot.discord_front.common import now_ts
+    from storage.pg_rate import SharedRate, budget_name
+
+    return SharedRate(storage.start, budget_name(token), rate, clock=now_ts, fallback=local)
+
+
+def _seconds(value: str | None) -> float | None:
+    try:
+        return float(value) if value else None
+    except ValueError:
+        return None
