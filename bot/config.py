@@ -62,7 +62,7 @@ class Settings:
     picture_process: str = "off"
     #: Requests a second Discord allows the bot's token (its global rate limit: 50 unless
     #: Discord raised it for the bot); every process on the token shares it.
-    requests_per_second: int = 50
+    requests_per_second: float = 50
     #: How often the log says what was sent to Discord, waited and merged (0: never).
     request_log_seconds: int = 300
 

@@ -773,10 +773,13 @@ class Publisher:
             table.needs_publish, table.unpinged = False, None
             table.board_error = None
         except pacing.Superseded:
-            # Nothing was sent: the newer showing shows the table as it is then, and
+            # Nothing was sent: a newer showing (asked for meanwhile, or now, to wait out
+            # Discord's limit on the board in line) shows the table as it is then, and
             # pings whom this board was to ping.
             if table.pending_show is not None:
                 table.pending_show.ping += [user for user in to_ping if user not in table.pending_show.ping]
+            else:
+                self.show(table, ping=to_ping)
         except discord.HTTPException as error:
             table.board_error = error
             # A thread deleted, archived or locked is a state of the table, not a

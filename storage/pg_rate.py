@@ -30,17 +30,17 @@ CREATE = f"CREATE UNLOGGED TABLE IF NOT EXISTS {TABLE} (name TEXT PRIMARY KEY, t
 # $1 name, $2 now, $3 interval, $4 burst * interval. One row: 0.0 (taken) or the seconds until there is room.
 TAKE = f"""
 WITH taken AS (
-    INSERT INTO {TABLE} AS b (name, tat) VALUES ($1, $2 + $3)
-    ON CONFLICT (name) DO UPDATE SET tat = GREATEST(b.tat, $2) + $3
-        WHERE GREATEST(b.tat, $2) + $3 - $4 <= $2
+    INSERT INTO {TABLE} AS b (name, tat) VALUES ($1, $2::float8 + $3::float8)
+    ON CONFLICT (name) DO UPDATE SET tat = GREATEST(b.tat, $2::float8) + $3::float8
+        WHERE GREATEST(b.tat, $2::float8) + $3::float8 - $4::float8 <= $2::float8
     RETURNING 0.0::float8 AS wait
 )
 SELECT wait FROM taken
 UNION ALL
-SELECT b.tat + $3 - $4 - $2 FROM {TABLE} b WHERE b.name = $1 AND NOT EXISTS (SELECT 1 FROM taken)
+SELECT b.tat + $3::float8 - $4::float8 - $2::float8 FROM {TABLE} b WHERE b.name = $1 AND NOT EXISTS (SELECT 1 FROM taken)
 """
 # $1 name, $2 the time before which nobody may send, $3 interval, $4 burst * interval.
-PAUSE = f"UPDATE {TABLE} SET tat = GREATEST(tat, $2 + $4 - $3) WHERE name = $1"
+PAUSE = f"UPDATE {TABLE} SET tat = GREATEST(tat, $2::float8 + $4::float8 - $3::float8) WHERE name = $1"
 
 
 class Fallback(Protocol):

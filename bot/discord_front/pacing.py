@@ -35,12 +35,12 @@ Interaction routes never wait here at all (they carry no ``Authorization`` heade
 
 The budget is counted by a :class:`Budget`: in one process aiolimiter's leaky bucket
 (:class:`LocalBudget`); several processes on one token share a row in PostgreSQL
-(``storage/pg_rate.py``). Waits are ``asyncio.sleep`` in the waiting request's own task
-(the head of the line asks the budget; the others sleep about as long as the line
-ahead of them takes), so they run on the event loop's clock, the one the bot's other
-timers run on.
+(``storage/pg_rate.py``). One task (the pump) hands out turns in line order, as many at
+once as the budget has room for, so a busy event loop does not slow the pace; each
+waiting request sleeps (``asyncio.sleep``, on the event loop's clock like the bot's
+other timers) until the pump wakes it.
 
-:meth:`Pacer.report` logs what was sent, waited and merged, and the 429s, every
+:meth:`Pacer.start_reports` logs what was sent, waited and merged, and the 429s, every
 ``REQUEST_LOG_SECONDS``; a warning comes well before the invalid-request ban could.
 """
 
@@ -72,6 +72,8 @@ INVALID_WINDOW = 600.0
 INVALID_WARN = (1_000, 5_000)
 #: Positions in line kept for boards that gave way, waiting for their table's next showing.
 KEPT_PLACES = 4096
+#: The longest a request sleeps before it looks again (the pump wakes it sooner).
+LONGEST_WAIT = 3600.0
 
 
 class Superseded(Exception):
@@ -174,7 +176,7 @@ class LocalBudget:
         pass
 
 
-@dataclass
+@dataclass(eq=False)
 class _Ticket:
     """A request waiting for the budget."""
 
@@ -182,8 +184,8 @@ class _Ticket:
     order: int
     key: Any
     stale: Callable[[], bool] | None
-    task: asyncio.Task[Any] | None
-    sleeping: bool = False
+    sleeper: asyncio.Task[None] | None = None
+    granted: bool = False
     superseded: bool = False
 
     @property
@@ -232,12 +234,16 @@ class Pacer:
         self._boards: dict[Any, _Ticket] = {}  # the board waiting in line, by its table
         self._order = itertools.count()
         self._kept: OrderedDict[Any, int] = OrderedDict()
+        #: Boards whose route Discord answered 429: not before this time (loop clock).
+        self._not_before: dict[Any, float] = {}
         self._paused_until = 0.0
         self.counts = Counts()
         self._totals = Counts()
         self._invalid_times: deque[float] = deque()
         self._warned_at = 0
         self._report_task: asyncio.Task[None] | None = None
+        self._pump: asyncio.Task[None] | None = None
+        self._pump_sleep: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ the hooks
 
@@ -269,6 +275,18 @@ class Pacer:
                 self.counts.route_429 += 1
         if status in (401, 403) or (status == 429 and headers.get("X-RateLimit-Scope") != "shared"):
             self._invalid()
+        worth = _WORTH.get()
+        if status == 429 and worth.kind == BOARD and worth.stale is not None and "Authorization" in params.headers and self.enabled:
+            # Rather than discord.py sleeping out a 429 inside the table's showing (its
+            # next players' hands waiting behind it), the board gives way and waits it
+            # out in line, where a newer showing can replace it: a global 429 paused
+            # everyone above; a limit on the board's route (a bucket the headers did not
+            # announce, the old-message quota) holds that board alone.
+            if not self._paused():
+                retry_after = _seconds(headers.get("X-RateLimit-Reset-After")) or _seconds(headers.get("Retry-After")) or 1.0
+                self._not_before[worth.key] = self._now() + retry_after
+            self._give_way(worth.key, next(self._order), merged=False)
+            raise Superseded
 
     # ------------------------------------------------------------------ waiting
 
@@ -277,55 +295,84 @@ class Pacer:
         :class:`Superseded` for a board a newer showing replaced)."""
         loop = asyncio.get_running_loop()
         began = loop.time()
-        if not self._line and began >= self._paused_until:
+        limited = self._not_before.get(worth.key) if worth.key is not None else None
+        if limited is not None and limited <= began:
+            del self._not_before[worth.key]
+            limited = None
+        if not self._line and began >= self._paused_until and limited is None:
             if await self.budget.try_take() <= 0:
                 return
         if worth.kind == BOARD and worth.stale is not None and worth.stale():
             self._give_way(worth.key, next(self._order))
             raise Superseded
-        ticket = _Ticket(worth.kind, self._kept.pop(worth.key, None) if worth.key is not None else None, worth.key, worth.stale,
-                         asyncio.current_task())
-        if ticket.order is None:
-            ticket.order = next(self._order)
+        order = self._kept.pop(worth.key, None) if worth.key is not None else None
+        ticket = _Ticket(worth.kind, next(self._order) if order is None else order, worth.key, worth.stale)
         bisect.insort(self._line, ticket, key=lambda t: t.place)
         if worth.kind == BOARD and worth.key is not None:
             self._boards[worth.key] = ticket
+        self._start_pump()
+        # The request sleeps on a task of its own until the pump hands it its turn (and
+        # cancels that sleep): a plain sleep, on the event loop's clock, that the tests'
+        # simulated Discord advances like any other of the bot's timers.
+        ticket.sleeper = asyncio.create_task(asyncio.sleep(LONGEST_WAIT), name="deckhand-request-waits")
         try:
-            await self._wait_turn(ticket, loop)
+            while not ticket.granted:
+                if ticket.superseded:
+                    raise Superseded
+                await asyncio.wait((ticket.sleeper,))
+                if not (ticket.granted or ticket.superseded):  # the longest wait passed: ask again
+                    ticket.sleeper = asyncio.create_task(asyncio.sleep(LONGEST_WAIT), name="deckhand-request-waits")
         finally:
-            with contextlib.suppress(ValueError):
-                self._line.remove(ticket)
-            if self._boards.get(worth.key) is ticket:
-                del self._boards[worth.key]
+            ticket.sleeper.cancel()
+            self._leave(ticket)
         waited = loop.time() - began
         self.counts.waited += 1
         self.counts.waited_seconds += waited
         self.counts.longest_wait = max(self.counts.longest_wait, waited)
         self.counts.by_worth[worth.kind] = self.counts.by_worth.get(worth.kind, 0) + 1
 
-    async def _wait_turn(self, ticket: _Ticket, loop: asyncio.AbstractEventLoop) -> None:
-        while True:
-            if ticket.superseded:
-                raise Superseded
-            wait = self._paused_until - loop.time()
+    def _leave(self, ticket: _Ticket) -> None:
+        with contextlib.suppress(ValueError):
+            self._line.remove(ticket)
+        if ticket.key is not None and self._boards.get(ticket.key) is ticket:
+            del self._boards[ticket.key]
+
+    def _start_pump(self) -> None:
+        if self._pump is None or self._pump.done():
+            self._pump = asyncio.create_task(self._hand_out_turns(), name="deckhand-request-pacer")
+        elif self._pump_sleep is not None:
+            self._pump_sleep.cancel()  # a new request may go before the pump's next look: look now
+
+    async def _hand_out_turns(self) -> None:
+        """While requests wait: give turns in line order as the budget has room (as many
+        at once as it has, so a busy event loop does not slow the pace), skipping a board
+        whose route Discord limited until its time; else sleep until there may be room."""
+        loop = asyncio.get_running_loop()
+        while self._line:
+            now = loop.time()
+            wait = self._paused_until - now
             if wait <= 0:
-                rank = bisect.bisect_left(self._line, ticket.place, key=lambda t: t.place)
-                if rank == 0:
-                    wait = await self.budget.try_take()
-                    if wait <= 0:
-                        return
-                else:
-                    wait = rank / self.budget.rate  # about how long the line ahead takes
-            ticket.sleeping = True
-            try:
-                await asyncio.sleep(wait)
-            except asyncio.CancelledError:
-                task = ticket.task
-                if ticket.superseded and task is not None and task.uncancel() == 0:
-                    raise Superseded from None  # woken by newer(): nothing else wanted this task cancelled
-                raise
-            finally:
-                ticket.sleeping = False
+                wait = LONGEST_WAIT
+                for ticket in list(self._line):
+                    limited = self._not_before.get(ticket.key, 0.0) - now if ticket.key is not None else 0.0
+                    if limited > 0:
+                        wait = min(wait, limited)
+                        continue
+                    room = await self.budget.try_take()
+                    if room > 0:
+                        wait = min(wait, room)
+                        break
+                    ticket.granted = True
+                    self._leave(ticket)
+                    if ticket.sleeper is not None:
+                        ticket.sleeper.cancel()
+            if self._line:
+                self._pump_sleep = asyncio.create_task(asyncio.sleep(wait), name="deckhand-request-pacer-waits")
+                try:
+                    await asyncio.wait((self._pump_sleep,))
+                finally:
+                    self._pump_sleep.cancel()
+                    self._pump_sleep = None
 
     def newer(self, key: Any, *, merged: bool = False) -> None:
         """A newer showing of ``key``'s table is waiting: its board, if it is still
@@ -335,14 +382,17 @@ class Pacer:
         if merged:
             self.counts.merged += 1
         ticket = self._boards.get(key)
-        if ticket is not None and not ticket.superseded and (ticket.stale is None or ticket.stale()):
+        if ticket is not None and not ticket.granted and not ticket.superseded and (ticket.stale is None or ticket.stale()):
             ticket.superseded = True
+            self._leave(ticket)
             self._give_way(key, ticket.order)
-            if ticket.sleeping and ticket.task is not None:
-                ticket.task.cancel()  # wake it: it raises Superseded (see _wait_turn)
+            if ticket.sleeper is not None:
+                ticket.sleeper.cancel()  # wake it: it raises Superseded
 
-    def _give_way(self, key: Any, order: int) -> None:
-        self.counts.merged += 1
+    def _give_way(self, key: Any, order: int, *, merged: bool = True) -> None:
+        """``key``'s next board takes this place in line; ``merged``: this one was replaced."""
+        if merged:
+            self.counts.merged += 1
         self._kept[key] = min(order, self._kept.get(key, order))
         self._kept.move_to_end(key)
         while len(self._kept) > KEPT_PLACES:
@@ -352,6 +402,9 @@ class Pacer:
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
+
+    def _paused(self) -> bool:
+        return self._now() < self._paused_until
 
     def _invalid(self) -> None:
         now = self._now()
@@ -422,6 +475,8 @@ class Pacer:
             log.log(logging.WARNING if troubled else logging.INFO, "%s", self.report_line(counts, every))
 
     async def close(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
         if self._report_task is not None:
             self._report_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -78,6 +78,10 @@ class StandIn:
         await self.path.close()
         await self.server.close()
 
+    def set_limits(self, limits: Limits) -> None:
+        """Other limits from now on (e.g. tighter once a test's set-up is done)."""
+        self.limits.set(limits)
+
     def as_bot(self, coroutine: Any) -> Any:
         """Run ``coroutine`` as a task of the bot's (SimCord tracks it, so its waits run
         on the virtual clock and ``env.advance_time`` moves them), for tests that call

@@ -175,6 +175,12 @@ class DiscordLimits:
         self._invalid_times: deque[float] = deque()
         self._banned_until: float | None = None
 
+    def set(self, limits: Limits) -> None:
+        """Other limits from now on (the global bucket full of the new size)."""
+        self.limits = limits
+        self._tokens = limits.burst
+        self._filled_at = None
+
     # ------------------------------------------------------------------ deciding
 
     def admit(self, method: str, path: str, *, bot_token: bool, message_age: float | None = None) -> Admission:
