@@ -26,7 +26,7 @@ from typing import Any, Protocol
 log = logging.getLogger(__name__)
 
 TABLE = "deckhand.request_budget"
-CREATE = f"CREATE UNLOGGED TABLE IF NOT EXISTS {TABLE} (name TEXT PRIMARY KEY, tat DOUBLE PRECISION NOT NULL)"
+CREATE = f"CREATE SCHEMA IF NOT EXISTS deckhand; CREATE UNLOGGED TABLE IF NOT EXISTS {TABLE} (name TEXT PRIMARY KEY, tat DOUBLE PRECISION NOT NULL)"
 # $1 name, $2 now, $3 interval, $4 burst * interval. One row: 0.0 (taken) or the seconds until there is room.
 TAKE = f"""
 WITH taken AS (

@@ -9,10 +9,13 @@ real seconds; the pacer's logic does not depend on the scale."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import logging
 import re
 import time
 
+import discord
 import pytest
 from discord.http import HTTPClient, Route
 
@@ -237,3 +240,41 @@ async def test_two_processes_on_one_token_share_its_budget_through_postgresql(di
             await http.close()
             await pacer.close()
         await storage.close()
+
+
+# ------------------------------------------------------------------ the owner's view
+
+
+async def test_the_owner_is_told_what_was_sent_waited_and_merged_and_warned_long_before_the_ban(discord_standin, caplog, monkeypatch):
+    from bot.discord_front import pacing
+
+    standin = discord_standin
+    env = standin.env
+    caplog.set_level(logging.INFO, logger="bot.discord_front.pacing")
+    monkeypatch.setattr(pacing, "INVALID_WARN", (3, 6))  # 1,000 and 5,000 of Discord's 10,000 in production
+    tables = await tables_with_open_hands(env, 4)
+    tighten(standin)
+    await advance(env, tables[0][3].record.timer_seconds + 1)  # four boards at once: two wait
+    # Requests Discord refuses (a channel the bot may no longer see): invalid ones.
+    (channel, *_), *_ = tables
+    standin.faults.forbidden("POST", f"/channels/{channel.id}/messages", times=7)
+    loosen(standin)
+
+    async def refused():
+        for _ in range(7):
+            with contextlib.suppress(discord.Forbidden):
+                await env.bot.http.request(Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id),
+                                           json={"content": "x", "allowed_mentions": {"parse": []}})
+
+    await standin.as_bot(refused())
+    warnings = [r for r in caplog.records if "invalid requests" in r.getMessage() and "cuts this IP off" in r.getMessage()]
+    assert [(r.levelno, r.getMessage().split(" invalid")[0]) for r in warnings] == [
+        (logging.WARNING, "Discord answered 3"), (logging.ERROR, "Discord answered 6")]
+    assert "10,000" in warnings[0].getMessage() and "troubleshooting.md" in warnings[0].getMessage()
+    await advance(env, 300)  # REQUEST_LOG_SECONDS: the report since the start
+    (line,) = [r for r in caplog.records if r.getMessage().startswith("Discord requests in the last 5 min")]
+    said = line.getMessage()
+    assert line.levelno == logging.WARNING  # many invalid requests: a warning, not the usual INFO line
+    assert re.search(r": \d+ sent with the bot's token \(\d+\.\d/s of 50/s\), \d+ through interactions; [1-9]\d* waited for the budget", said)
+    assert "board edits merged" in said and "429s: 0 global, 0 per route, 0 shared" in said
+    assert "invalid requests in the last 10 min: 7 of Discord's 10,000" in said
