@@ -23,7 +23,8 @@ let the boards catch up. Printed:
 
 - moves/s achieved, and the click's answer p50/p99 (from the click's scheduled time to
   its first answer at Discord: the interaction's callback);
-- what Discord saw from the bot's token: requests a second sent; global 429s; per-route
+- what Discord saw from the bot's token: requests a second while the clicks came (each
+  try counts, a refused one too); global 429s; per-route
   429s (and per 10,000 requests); invalid requests (401, 403, 429) scaled to 10 minutes,
   beside the 10,000 that gets the IP banned, and when in the run that ban would have
   begun (``--enforce-ban``: the stand-in then answers as Discord's edge does);
@@ -139,6 +140,7 @@ async def one_rate(env: Any, standin: StandIn, meter: load.Meter, boards: Boards
     before = (tally.requests["bot"], tally.global_429, tally.route_429, tally.invalid, boards.given_up, standin.server.cpu,
               pacer_counts(bot), len(standin.log))
     began = time.perf_counter()
+    clicks_began = standin.clock()
     cpu = time.process_time()
 
     row = await load.run_rate(env, meter, tables, rate, args.seconds, rng)
@@ -156,12 +158,14 @@ async def one_rate(env: Any, standin: StandIn, meter: load.Meter, boards: Boards
             shown = boards.shown.get(key)
             lags.append((shown if shown is not None else window_end) - made)
     sent = tally.requests["bot"] - before[0]
+    clicking = [e for e in standin.log[before[7]:] if e.who == "bot" and clicks_began <= e.at <= clicks_began + args.seconds]
     route_429 = tally.route_429 - before[2]
     invalid = tally.invalid - before[3]
     counts = pacer_counts(bot) - before[6]
+    kinds = Counter(f"{e.method} {'message' if BOARD_WRITE.fullmatch(e.path) else e.path.split('/')[1]}" for e in clicking)
     out = {
         "pacing": pacing, "rate": rate, "moves/s": answers["achieved"], "p50": answers["p50"], "p99": answers["p99"],
-        "sent/s": sent / elapsed, "global429": tally.global_429 - before[1], "route429": route_429,
+        "sent/s": len(clicking) / args.seconds, "global429": tally.global_429 - before[1], "route429": route_429,
         "route429_per_10k": route_429 / max(1, sent) * 10_000, "invalid_per_10min": invalid / elapsed * 600,
         "given_up": boards.given_up - before[4], "lag50": statistics.median(lags) if lags else float("nan"), "lag99": pct(lags, 0.99),
         "late": sum(1 for lag in lags if lag > 3.0), "moves": len(lags), "standin_cpu": (standin.server.cpu - before[5]) / max(1, len(lags)) * 1000,
@@ -173,20 +177,19 @@ async def one_rate(env: Any, standin: StandIn, meter: load.Meter, boards: Boards
           f"bot token {out['sent/s']:5.1f} req/s | global 429s {out['global429']} | route 429s {route_429} ({out['route429_per_10k']:.1f} per 10k) | "
           f"invalid {out['invalid_per_10min']:,.0f} per 10 min (Discord bans at 10,000){ban} | board edits given up {out['given_up']} | "
           f"board lag p50 {out['lag50']:.2f} p99 {out['lag99']:.2f} s, > 3 s late {out['late']} of {out['moves']} | "
-          f"pacer: waited {out['waited']}, merged {out['merged']} | CPU/move {out['cpu']:.1f} ms (stand-in's server {out['standin_cpu']:.1f})",
+          f"pacer: waited {out['waited']}, merged {out['merged']} | CPU/move {out['cpu']:.1f} ms (stand-in's server {out['standin_cpu']:.1f}) | "
+          f"bot-token requests a move: {', '.join(f'{n / max(1, len(lags)):.2f} {k}' for k, n in kinds.most_common())}",
           flush=True)
     return out
 
 
 def final_check(env: Any, boards: Boards, tables: list[Any]) -> None:
     behind = 0
-    twice = 0
     for bt in tables:
         record = bt.table.record
         if boards.last_shown.get(record.place, -1) not in (-1, record.version) and bt.table.status == "playing":
             behind += 1
-        twice += len(record.recent) - len(set(record.recent))
-    print(f"end: {behind} of {len(tables)} tables' last board behind their last move; {twice} moves logged twice", flush=True)
+    print(f"end: {behind} of {len(tables)} tables' last board behind their last move", flush=True)
 
 
 async def standin_closed(standin: StandIn | None) -> None:

@@ -113,6 +113,7 @@ def process(index: int, mode: str, args: Any, base: str, dsn: str | None, start_
         pool = None
         looks: list[float] = []
         if mode == "shared":
+            from bot.discord_front.pacing import pace_for
             from storage.pg_rate import SharedRate, budget_name
 
             pool = await asyncpg.create_pool(dsn, min_size=1, max_size=2)
@@ -120,7 +121,7 @@ def process(index: int, mode: str, args: Any, base: str, dsn: str | None, start_
             async def pool_of() -> Any:
                 return pool
 
-            budget: Any = SharedRate(pool_of, budget_name(TOKEN), rate, clock=time.time, fallback=local)
+            budget: Any = SharedRate(pool_of, budget_name(TOKEN), rate, *pace_for(rate), clock=time.time, fallback=local)
             take = budget.try_take
 
             async def timed_take() -> float:

@@ -56,12 +56,14 @@ def budget_name(token: str) -> str:
 
 class SharedRate:
     """``rate`` requests a second, ``burst`` at most at once, for every process asking
-    the row ``name`` of the database ``pool_of()`` reaches."""
+    the row ``name`` of the database ``pool_of()`` reaches (``limit``: the limit they
+    keep under, for reports)."""
 
-    def __init__(self, pool_of: Callable[[], Awaitable[Any]], name: str, rate: float, burst: float | None = None, *,
+    def __init__(self, pool_of: Callable[[], Awaitable[Any]], name: str, limit: float, rate: float, burst: float, *,
                  clock: Callable[[], float], fallback: Fallback) -> None:
+        self.limit = limit
         self.rate = rate
-        self.burst = burst if burst is not None else max(2.0, rate / 5)
+        self.burst = burst
         self.name = name
         self._pool_of = pool_of
         self._clock = clock

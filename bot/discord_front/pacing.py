@@ -35,7 +35,9 @@ Interaction routes never wait here at all (they carry no ``Authorization`` heade
 
 The budget is counted by a :class:`Budget`: in one process aiolimiter's leaky bucket
 (:class:`LocalBudget`); several processes on one token share a row in PostgreSQL
-(``storage/pg_rate.py``). One task (the pump) hands out turns in line order, as many at
+(``storage/pg_rate.py``). Either sends 90% of the limit steadily and the rest at most at
+once (45 a second and 5 at once for 50: :func:`pace_for`), so that no second ever holds
+more than the limit, however Discord counts its seconds. One task (the pump) hands out turns in line order, as many at
 once as the budget has room for, so a busy event loop does not slow the pace; each
 waiting request sleeps (``asyncio.sleep``, on the event loop's clock like the bot's
 other timers) until the pump wakes it.
@@ -52,6 +54,7 @@ import contextlib
 import contextvars
 import itertools
 import logging
+import math
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -128,7 +131,7 @@ def board(key: Any, stale: Callable[[], bool] | None = None) -> _Scope:
 class Budget(Protocol):
     """What counts the requests against Discord's global limit."""
 
-    rate: float
+    limit: float  # Discord's requests a second
 
     async def try_take(self) -> float:
         """Take one request's room now (0.0), or say how many seconds to wait before asking again."""
@@ -141,17 +144,28 @@ class Budget(Protocol):
     async def close(self) -> None: ...
 
 
+#: Of Discord's limit, the share sent steadily; the rest is the most sent at once after
+#: a quiet spell. So no second ever holds more than the limit, however Discord counts
+#: its seconds (a sliding window, a bucket, or fixed seconds), and the network's jitter
+#: has room.
+STEADY_SHARE = 0.9
+
+
+def pace_for(limit: float) -> tuple[float, float]:
+    """(requests a second sent steadily, requests sent at most at once) for Discord's
+    ``limit`` a second: 45 and 5 for 50."""
+    rate = limit * STEADY_SHARE
+    return rate, max(1.0, limit - rate)
+
+
 class LocalBudget:
-    """The budget of one process: aiolimiter's leaky bucket counts what was sent.
+    """The budget of one process: aiolimiter's leaky bucket counts what was sent, at
+    :func:`pace_for` the ``limit``."""
 
-    The bucket holds ``burst`` requests (a fifth of a second's worth, at least 2, by default): never
-    more than that above the rate even after a quiet spell, so the requests reach
-    Discord spread out, whatever the network does to their spacing."""
-
-    def __init__(self, rate: float, burst: float | None = None, *, clock: Callable[[], float] | None = None) -> None:
-        self.rate = rate
-        self.burst = burst if burst is not None else max(2.0, rate / 5)
-        self._limiter = AsyncLimiter(self.burst, self.burst / rate)
+    def __init__(self, limit: float, *, clock: Callable[[], float] | None = None) -> None:
+        self.limit = limit
+        self.rate, self.burst = pace_for(limit)
+        self._limiter = AsyncLimiter(self.burst, self.burst / self.rate)
         self._clock = clock
         self._paused_until = 0.0
 
@@ -224,7 +238,7 @@ class Pacer:
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
         #: What the report calls the budget.
-        self.budget_name = f"{budget.rate:g}/s" + (" shared through PostgreSQL" if not isinstance(budget, LocalBudget) else "")
+        self.budget_name = f"{budget.limit:g}/s" + (" shared through PostgreSQL" if not isinstance(budget, LocalBudget) else "")
         #: False: requests pass unpaced (discord.py's own handling alone), still counted.
         self.enabled = True
         self.trace_config = aiohttp.TraceConfig()
@@ -244,6 +258,7 @@ class Pacer:
         self._report_task: asyncio.Task[None] | None = None
         self._pump: asyncio.Task[None] | None = None
         self._pump_sleep: asyncio.Task[None] | None = None
+        self._global_said_at = -math.inf
 
     # ------------------------------------------------------------------ the hooks
 
@@ -265,8 +280,10 @@ class Pacer:
             if headers.get("X-RateLimit-Global") or scope == "global":
                 self.counts.global_429 += 1
                 retry_after = _seconds(headers.get("Retry-After")) or _seconds(headers.get("X-RateLimit-Reset-After")) or 1.0
-                log.warning("Discord's global rate limit was hit (another process on this token, or a budget set too high): "
-                            "every request waits %.1f s", retry_after)
+                if self._now() - self._global_said_at >= 60:  # once a minute at most; the report counts them all
+                    self._global_said_at = self._now()
+                    log.warning("Discord's global rate limit was hit (another program on this bot's token, or "
+                                "DISCORD_REQUESTS_PER_SECOND above what Discord allows it): every request waits %.1f s", retry_after)
                 await self.budget.pause(retry_after)
                 self._paused_until = max(self._paused_until, self._now() + retry_after)
             elif scope == "shared":
@@ -484,16 +501,17 @@ class Pacer:
         await self.budget.close()
 
 
-def budget_for(rate: float, token: str, storage: Any) -> Budget:
+def budget_for(limit: float, token: str, storage: Any) -> Budget:
     """The budget of a process: its own, or (on PostgreSQL, where several processes may
     share the token) a row of the database every process asks (storage/pg_rate.py)."""
-    local = LocalBudget(rate)
+    local = LocalBudget(limit)
     if getattr(storage, "dialect", None) != "postgresql":
         return local
     from bot.discord_front.common import now_ts
     from storage.pg_rate import SharedRate, budget_name
 
-    return SharedRate(storage.start, budget_name(token), rate, clock=now_ts, fallback=local)
+    rate, burst = pace_for(limit)
+    return SharedRate(storage.start, budget_name(token), limit, rate, burst, clock=now_ts, fallback=local)
 
 
 def _seconds(value: str | None) -> float | None:

@@ -201,6 +201,7 @@ async def test_two_processes_on_one_token_share_its_budget_through_postgresql(di
     PostgreSQL, Discord sees them together within it; each alone, they exceed it. On the
     real clock, at 10 requests a second (the world switched to it, as the benches do)."""
     from storage.pg import PostgresStorage
+    from bot.discord_front.pacing import pace_for
     from storage.pg_rate import SharedRate, budget_name
 
     standin = discord_standin
@@ -214,7 +215,7 @@ async def test_two_processes_on_one_token_share_its_budget_through_postgresql(di
     try:
         for _ in range(2):
             local = LocalBudget(rate)
-            budget = SharedRate(storage.start, budget_name("not-a-real-token"), rate, clock=time.time, fallback=local) if shared else local
+            budget = SharedRate(storage.start, budget_name("not-a-real-token"), rate, *pace_for(rate), clock=time.time, fallback=local) if shared else local
             pacer = Pacer(budget)
             http = HTTPClient(asyncio.get_running_loop(), http_trace=pacer.trace_config)
             await http.static_login("not-a-real-token")
