@@ -35,9 +35,9 @@ Interaction routes never wait here at all (they carry no ``Authorization`` heade
 
 The budget is counted by a :class:`Budget`: in one process aiolimiter's leaky bucket
 (:class:`LocalBudget`); several processes on one token share a row in PostgreSQL
-(``storage/pg_rate.py``). Either sends 90% of the limit steadily and the rest at most at
-once (45 a second and 5 at once for 50: :func:`pace_for`), so that no second ever holds
-more than the limit, however Discord counts its seconds. One task (the pump) hands out turns in line order, as many at
+(``storage/pg_rate.py``). Either sends at the limit's pace, and after a quiet spell at
+most a fifth of it at once (10 for 50: :func:`pace_for`), so Discord's bucket of a
+second's worth never runs near empty. One task (the pump) hands out turns in line order, as many at
 once as the budget has room for, so a busy event loop does not slow the pace; each
 waiting request sleeps (``asyncio.sleep``, on the event loop's clock like the bot's
 other timers) until the pump wakes it.
@@ -144,18 +144,16 @@ class Budget(Protocol):
     async def close(self) -> None: ...
 
 
-#: Of Discord's limit, the share sent steadily; the rest is the most sent at once after
-#: a quiet spell. So no second ever holds more than the limit, however Discord counts
-#: its seconds (a sliding window, a bucket, or fixed seconds), and the network's jitter
-#: has room.
-STEADY_SHARE = 0.9
+#: After a quiet spell, at most this share of a second's limit goes out at once (then
+#: the limit's own pace): Discord's bucket, a second's worth, is never near empty, so
+#: the network's jitter (requests sent apart arriving together) has room.
+BURST_SHARE = 0.2
 
 
 def pace_for(limit: float) -> tuple[float, float]:
-    """(requests a second sent steadily, requests sent at most at once) for Discord's
-    ``limit`` a second: 45 and 5 for 50."""
-    rate = limit * STEADY_SHARE
-    return rate, max(1.0, limit - rate)
+    """(requests a second, requests at most at once) for Discord's ``limit`` a second:
+    50 and 10 for 50."""
+    return limit, max(2.0, limit * BURST_SHARE)
 
 
 class LocalBudget:
@@ -179,9 +177,9 @@ class LocalBudget:
         if self._limiter.has_capacity():
             await self._limiter.acquire()  # at once: there is room
             return 0.0
-        # Half a request's interval: the bucket drains continuously, so the next look
-        # finds room at most that late (and the bucket's room makes up for it).
-        return 0.5 / self.rate
+        # A quarter of a request's interval: the bucket drains continuously, so the next
+        # look finds room at most that late (and the bucket's room makes up for it).
+        return 0.25 / self.rate
 
     async def pause(self, seconds: float) -> None:
         self._paused_until = max(self._paused_until, self._now() + seconds)
