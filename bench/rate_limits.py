@@ -171,25 +171,24 @@ async def one_rate(env: Any, standin: StandIn, meter: load.Meter, boards: Boards
         "late": sum(1 for lag in lags if lag > 3.0), "moves": len(lags), "standin_cpu": (standin.server.cpu - before[5]) / max(1, len(lags)) * 1000,
         "cpu": (time.process_time() - cpu) / max(1, len(lags)) * 1000, "waited": counts.get("waited", 0), "merged": counts.get("merged", 0),
         "longest_wait": counts.get("longest_wait", 0.0),
+        "behind": behind_now(boards, {id(c.table): c.table for c in load.moves_made(row)}.values()),
     }
     ban = f", the ban would have begun {tally.ban_began - standin.clock() + 0:.0f} s ago" if tally.ban_began is not None else ""
     print(f"  pacing {pacing:>3} | {rate:5.0f} clicks/s offered: {out['moves/s']:6.1f} moves/s | answer p50 {out['p50']:6.0f} p99 {out['p99']:6.0f} ms | "
           f"bot token {out['sent/s']:5.1f} req/s | global 429s {out['global429']} | route 429s {route_429} ({out['route429_per_10k']:.1f} per 10k) | "
           f"invalid {out['invalid_per_10min']:,.0f} per 10 min (Discord bans at 10,000){ban} | board edits given up {out['given_up']} | "
           f"board lag p50 {out['lag50']:.2f} p99 {out['lag99']:.2f} s, > 3 s late {out['late']} of {out['moves']} | "
+          f"after the drain, tables whose board is behind: {out['behind']} | "
           f"pacer: waited {out['waited']}, merged {out['merged']} | CPU/move {out['cpu']:.1f} ms (stand-in's server {out['standin_cpu']:.1f}) | "
           f"bot-token requests a move: {', '.join(f'{n / max(1, len(lags)):.2f} {k}' for k, n in kinds.most_common())}",
           flush=True)
     return out
 
 
-def final_check(env: Any, boards: Boards, tables: list[Any]) -> None:
-    behind = 0
-    for bt in tables:
-        record = bt.table.record
-        if boards.last_shown.get(record.place, -1) not in (-1, record.version) and bt.table.status == "playing":
-            behind += 1
-    print(f"end: {behind} of {len(tables)} tables' last board behind their last move", flush=True)
+def behind_now(boards: Boards, tables: Any) -> int:
+    """Tables still playing whose last board Discord accepted does not show their last move."""
+    return sum(1 for bt in tables if bt.table.status == "playing"
+               and boards.last_shown.get(bt.table.record.place, -1) not in (-1, bt.table.record.version))
 
 
 async def standin_closed(standin: StandIn | None) -> None:
@@ -199,12 +198,12 @@ async def standin_closed(standin: StandIn | None) -> None:
 
 def print_table(rows: list[dict[str, Any]]) -> None:
     print("\n| pacing | clicks offered/s | moves/s | answer p99 | bot-token req/s | global 429s | per-route 429s (per 10k) | "
-          "edits given up | invalid requests per 10 min | board lag p50 / p99 | boards > 3 s late |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "edits given up | invalid requests per 10 min | board lag p50 / p99 | boards > 3 s late | boards behind after the drain |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['pacing']} | {r['rate']:.0f} | {r['moves/s']:.1f} | {r['p99']:.0f} ms | {r['sent/s']:.1f} | {r['global429']:,} | "
               f"{r['route429']:,} ({r['route429_per_10k']:.1f}) | {r['given_up']:,} | {r['invalid_per_10min']:,.0f} | "
-              f"{r['lag50']:.2f} / {r['lag99']:.2f} s | {r['late']:,} of {r['moves']:,} |")
+              f"{r['lag50']:.2f} / {r['lag99']:.2f} s | {r['late']:,} of {r['moves']:,} | {r['behind']} |")
 
 
 def make_bot(data_dir: Path, budget: float) -> Any:
@@ -263,7 +262,6 @@ async def main_async(args: argparse.Namespace, data_dir: Path) -> None:
             for rate in args.rates:
                 for pacing in args.pacing:
                     rows.append(await one_rate(env, standin, meter, boards, tables, rate, args, rng, pacing))
-            final_check(env, boards, tables)
             print_table(rows)
             print(f"load average {load.load_average()}", flush=True)
     finally:

@@ -1,13 +1,14 @@
 """Several bot processes on one token: Discord's global budget shared through PostgreSQL.
 
-    python bench/shared_budget.py [--processes 2] [--budget 50] [--offered 50] [--seconds 10]
+    python bench/shared_budget.py [--processes 2] [--budget 50] [--offered 50 | A,B,...] [--seconds 10]
                                   [--modes shared,alone,split] [--database-url URL]
 
 Each process is what one ``python -m bot`` process is to Discord's REST API: discord.py's
 own ``HTTPClient`` (its buckets, its 429 handling, aiohttp) with the bot's pacer
 (bot/discord_front/pacing.py) handed in as ``http_trace``, the same token. They send
 board edits (``PATCH /channels/{id}/messages/{id}``, spread over 2,000 channels so no
-channel's own bucket is in the way), each ``--offered`` a second (open loop, Poisson), for
+channel's own bucket is in the way), each ``--offered`` a second (one number for all, or
+one a process: play is seldom spread evenly over shards; open loop, Poisson), for
 ``--seconds``, all at once, to the stand-in's server in another process
 (tests/e2e/standin: Discord's global limit of ``--budget`` a second on the token, its
 headers and 429s; a canned answer instead of SimCord's world). Modes:
@@ -159,7 +160,7 @@ def process(index: int, mode: str, args: Any, base: str, dsn: str | None, start_
         end = due + args.seconds
         n = 0
         while True:
-            due += rng.expovariate(args.offered)
+            due += rng.expovariate(args.offered[index % len(args.offered)])
             if due >= end:
                 break
             await asyncio.sleep(max(0.0, due - time.perf_counter()))
@@ -185,14 +186,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--budget", type=float, default=50.0, help="Discord's global limit on the token, requests a second")
-    parser.add_argument("--offered", type=float, default=50.0, help="requests a second each process wants to send")
+    parser.add_argument("--offered", default="50", help="requests a second each process wants to send (one number, or one a process)")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--modes", default="shared,alone,split")
     parser.add_argument("--database-url", help="an empty PostgreSQL database (default: a throwaway server, tests/pg.py)")
     args = parser.parse_args()
+    args.offered = [float(x) for x in args.offered.split(",") if x]
     modes = [m for m in args.modes.split(",") if m]
     print(f"bench/shared_budget.py: load average {load_average()}, {os.cpu_count()} CPUs; {args.processes} processes, "
-          f"budget {args.budget:g}/s, {args.offered:g}/s offered each, {args.seconds:g} s a mode", flush=True)
+          f"budget {args.budget:g}/s, {'/'.join(f'{x:g}' for x in args.offered)}/s offered by each, {args.seconds:g} s a mode", flush=True)
     server_pg = None
     dsn = args.database_url
     if "shared" in modes and not dsn:
