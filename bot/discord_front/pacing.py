@@ -235,8 +235,6 @@ class Pacer:
 
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
-        #: What the report calls the budget.
-        self.budget_name = f"{budget.limit:g}/s" + (" shared through PostgreSQL" if not isinstance(budget, LocalBudget) else "")
         #: False: requests pass unpaced (discord.py's own handling alone), still counted.
         self.enabled = True
         self.trace_config = aiohttp.TraceConfig()
@@ -463,12 +461,18 @@ class Pacer:
 
     # ------------------------------------------------------------------ the owner's view
 
+    @property
+    def budget_name(self) -> str:
+        """What the report calls the budget: "50/s", "50/s shared through PostgreSQL"."""
+        return f"{self.budget.limit:g}/s" + ("" if isinstance(self.budget, LocalBudget) else " shared through PostgreSQL")
+
     def report_line(self, counts: Counts, seconds: float) -> str:
         waited = ""
         if counts.waited:
             kinds = ", ".join(f"{n:,} {WORTH_NAMES[k]}" for k, n in sorted(counts.by_worth.items()))
             waited = f" ({kinds}; longest {counts.longest_wait:.1f} s)"
-        return (f"Discord requests in the last {seconds / 60:.0f} min: {counts.sent:,} sent with the bot's token "
+        period = f"{seconds / 60:g} min" if seconds % 60 == 0 else f"{seconds:g} s"
+        return (f"Discord requests in the last {period}: {counts.sent:,} sent with the bot's token "
                 f"({counts.sent / max(seconds, 1e-9):.1f}/s of {self.budget_name}), {counts.exempt:,} through interactions; "
                 f"{counts.waited:,} waited for the budget{waited}, {counts.merged:,} board edits merged; "
                 f"429s: {counts.global_429:,} global, {counts.route_429:,} per route, {counts.shared_429:,} shared; "
