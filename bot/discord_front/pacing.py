@@ -14,7 +14,9 @@ aiohttp awaits its callbacks before every request goes out (each try of discord.
 every shard's, since they share one HTTP client) and after each answer. Before: a
 request made with the bot's token waits until the budget has room for it. After: the
 answer is counted (429s, invalid requests), and a global 429 stops every request for
-its ``retry_after``.
+its ``retry_after``. A board answered 429 is not left to discord.py's sleep inside the
+table's showing (its next players' hands would wait behind it): it gives way
+(:class:`Superseded`) and waits the limit out in line, like any board.
 
 What waits is chosen by worth, set by the code that makes the request (a context
 variable, so it follows the request through discord.py):
@@ -37,10 +39,10 @@ The budget is counted by a :class:`Budget`: in one process aiolimiter's leaky bu
 (:class:`LocalBudget`); several processes on one token share a row in PostgreSQL
 (``storage/pg_rate.py``). Either sends at the limit's pace, and after a quiet spell at
 most a fifth of it at once (10 for 50: :func:`pace_for`), so Discord's bucket of a
-second's worth never runs near empty. One task (the pump) hands out turns in line order, as many at
-once as the budget has room for, so a busy event loop does not slow the pace; each
-waiting request sleeps (``asyncio.sleep``, on the event loop's clock like the bot's
-other timers) until the pump wakes it.
+second's worth never runs near empty. One task (the pump) hands out turns in line
+order, as many at once as the budget has room for, so a busy event loop does not slow
+the pace; each waiting request sleeps (``asyncio.sleep``, on the event loop's clock like
+the bot's other timers) until the pump wakes it.
 
 :meth:`Pacer.start_reports` logs what was sent, waited and merged, and the 429s, every
 ``REQUEST_LOG_SECONDS``; a warning comes well before the invalid-request ban could.
@@ -80,8 +82,8 @@ LONGEST_WAIT = 3600.0
 
 
 class Superseded(Exception):
-    """A board that was waiting for the budget gave way to a newer showing of its
-    table (which shows the table as it is then); nothing was sent."""
+    """A board gave way, nothing sent: to a newer showing of its table (which shows the
+    table as it is then), or, answered 429, to wait the limit out in line."""
 
 
 @dataclass(frozen=True)
