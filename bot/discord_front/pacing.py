@@ -346,6 +346,12 @@ class Pacer:
         self.counts.longest_wait = max(self.counts.longest_wait, waited)
         self.counts.by_worth[worth.kind] = self.counts.by_worth.get(worth.kind, 0) + 1
 
+    def use(self, budget: Budget) -> None:
+        """Pace to ``budget`` from now on (the waiting requests included)."""
+        self.budget = budget
+        if self._pump_sleep is not None:
+            self._pump_sleep.cancel()  # its sleep was reckoned on the old budget: look again
+
     def _leave(self, ticket: _Ticket) -> None:
         with contextlib.suppress(ValueError):
             self._line.remove(ticket)
