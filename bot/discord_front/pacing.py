@@ -45,7 +45,8 @@ the pace; each waiting request sleeps (``asyncio.sleep``, on the event loop's cl
 the bot's other timers) until the pump wakes it.
 
 :meth:`Pacer.start_reports` logs what was sent, waited and merged, and the 429s, every
-``REQUEST_LOG_SECONDS``; a warning comes well before the invalid-request ban could.
+``REQUEST_LOG_SECONDS`` (written by the first answer after that long: no timer runs for
+it); a warning comes well before the invalid-request ban could.
 """
 
 from __future__ import annotations
@@ -253,7 +254,8 @@ class Pacer:
         self._totals = Counts()
         self._invalid_times: deque[float] = deque()
         self._warned_at = 0
-        self._report_task: asyncio.Task[None] | None = None
+        self._report_every = 0.0
+        self._reported_at = 0.0
         self._pump: asyncio.Task[None] | None = None
         self._pump_sleep: asyncio.Task[None] | None = None
         self._global_said_at = -math.inf
@@ -269,6 +271,7 @@ class Pacer:
         self.counts.sent += 1
 
     async def _after_answer(self, _session: Any, _context: Any, params: aiohttp.TraceRequestEndParams) -> None:
+        self._maybe_report()
         status = params.response.status
         headers = params.response.headers
         if status >= 500:
@@ -479,7 +482,7 @@ class Pacer:
         if counts.waited:
             kinds = ", ".join(f"{n:,} {WORTH_NAMES[k]}" for k, n in sorted(counts.by_worth.items()))
             waited = f" ({kinds}; longest {counts.longest_wait:.1f} s)"
-        period = f"{seconds / 60:g} min" if seconds % 60 == 0 else f"{seconds:g} s"
+        period = f"{seconds / 60:.0f} min" if seconds >= 120 else f"{seconds:.0f} s"
         return (f"Discord requests in the last {period}: {counts.sent:,} sent with the bot's token "
                 f"({counts.sent / max(seconds, 1e-9):.1f}/s of {self.budget_name}), {counts.exempt:,} through interactions; "
                 f"{counts.waited:,} waited for the budget{waited}, {counts.merged:,} board edits merged; "
@@ -488,26 +491,24 @@ class Pacer:
                 f"{self.invalid_in_window():,} of Discord's {INVALID_BAN:,}")
 
     def start_reports(self, every: float) -> None:
-        """Log :meth:`report_line` every ``every`` seconds (0: never)."""
-        if every > 0 and (self._report_task is None or self._report_task.done()):
-            self._report_task = asyncio.create_task(self._report_loop(every), name="deckhand-request-report")
+        """Log :meth:`report_line` every ``every`` seconds (0: never). The line is written
+        by the first request answered once ``every`` has passed (so a bot with nothing
+        to report has no timer running; a quiet spell is reported with its length)."""
+        self._report_every = every
+        self._reported_at = self._now()
 
-    async def _report_loop(self, every: float) -> None:
-        while True:
-            await asyncio.sleep(every)
-            counts = self.take_counts()
-            if not counts.sent and not counts.exempt:
-                continue
-            troubled = counts.global_429 or self.invalid_in_window() >= INVALID_WARN[0]
-            log.log(logging.WARNING if troubled else logging.INFO, "%s", self.report_line(counts, every))
+    def _maybe_report(self) -> None:
+        now = self._now()
+        if not self._report_every or now - self._reported_at < self._report_every:
+            return
+        seconds, self._reported_at = now - self._reported_at, now
+        counts = self.take_counts()
+        troubled = counts.global_429 or self.invalid_in_window() >= INVALID_WARN[0]
+        log.log(logging.WARNING if troubled else logging.INFO, "%s", self.report_line(counts, seconds))
 
     async def close(self) -> None:
         if self._pump is not None:
             self._pump.cancel()
-        if self._report_task is not None:
-            self._report_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._report_task
         await self.budget.close()
 
 
