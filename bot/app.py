@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot import guard, mentions
 from bot.bus import bus_for
-from bot.discord_front import languages
+from bot.discord_front import languages, pacing
 from bot.discord_front.clicks import prune_clicked_messages
 from bot.discord_front.echoes import ignore_bot_messages
 from bot.discord_front.wire import send_forms_in_one_write
@@ -86,17 +86,22 @@ class _Deckhand:
         shards = {}
         if isinstance(self, commands.AutoShardedBot):
             shards = {"shard_count": settings.shard_count, "shard_ids": list(settings.shard_ids) if settings.shard_ids is not None else None}
+        storage = open_storage(settings.data_dir, settings.database_url, max_open=settings.max_open_databases)
+        #: Every request with the bot's token (all shards' and, on PostgreSQL, all
+        #: processes') at most at Discord's global budget, clicks' before boards.
+        self.pacer = pacing.Pacer(pacing.budget_for(settings.requests_per_second, settings.token, storage))
         super().__init__(  # type: ignore[call-arg]
             command_prefix=commands.when_mentioned,  # slash commands only; no prefix commands
             intents=intents,
             allowed_mentions=mentions.NONE,  # a message that pings says whom (bot/mentions.py)
             help_command=None,
+            http_trace=self.pacer.trace_config,  # aiohttp awaits it before every request (bot/discord_front/pacing.py)
             **shards,
         )
         self.settings = settings
         self.extension_names = extensions
         self.games = GameRegistry()
-        self.storage = open_storage(settings.data_dir, settings.database_url, max_open=settings.max_open_databases)
+        self.storage = storage
         #: Card pictures drawn in a worker process or a thread (PICTURE_PROCESS, bot/picture_pool.py).
         #: Before the TableManager, which draws with it.
         self.pictures = PictureDrawer(settings.picture_process)
@@ -114,6 +119,7 @@ class _Deckhand:
     async def setup_hook(self) -> None:
         self.setup_started = True
         await send_forms_in_one_write(self.http)  # a request with a picture in one write (bot/discord_front/wire.py)
+        self.pacer.start_reports(self.settings.request_log_seconds)
         languages.reset()
         mentions.default_on_every_edit(self)
         ignore_bot_messages(self._connection)  # the gateway's echo of each board edit, unparsed
@@ -216,6 +222,7 @@ class _Deckhand:
         try:
             await self.tables.close()
             await super().close()
+            await self.pacer.close()
         finally:
             # Always: an open SQLite connection's thread keeps the process from exiting.
             self.pictures.close()

@@ -60,6 +60,11 @@ class Settings:
     #: Where card pictures are drawn (bot/picture_pool.py): "off" (a thread, the default),
     #: "on" (a worker process), "auto" (a worker process when two cores or more are usable).
     picture_process: str = "off"
+    #: Requests a second Discord allows the bot's token (its global rate limit: 50 unless
+    #: Discord raised it for the bot); every process on the token shares it.
+    requests_per_second: float = 50
+    #: How often the log says what was sent to Discord, waited and merged (0: never).
+    request_log_seconds: int = 300
 
     @property
     def runs_every_shard(self) -> bool:
@@ -100,6 +105,17 @@ class Settings:
         picture_process = env.get("PICTURE_PROCESS", "off").strip().lower() or "off"
         if picture_process not in ("auto", "on", "off"):
             raise ConfigError(f"PICTURE_PROCESS '{picture_process[:20]}' must be auto, on or off.")
+        rate_text = env.get("DISCORD_REQUESTS_PER_SECOND", "50").strip() or "50"
+        requests_per_second = whole_number(rate_text)
+        if requests_per_second is None or requests_per_second < 1:
+            raise ConfigError(
+                f"DISCORD_REQUESTS_PER_SECOND '{rate_text[:20]}' must be a whole number of at least 1, in the digits 0-9 "
+                "(Discord's global rate limit for this bot: 50 unless Discord raised it)."
+            )
+        log_text = env.get("REQUEST_LOG_SECONDS", "300").strip() or "300"
+        request_log_seconds = whole_number(log_text)
+        if request_log_seconds is None:
+            raise ConfigError(f"REQUEST_LOG_SECONDS '{log_text[:20]}' must be a whole number of seconds, in the digits 0-9 (0: no report).")
         shard_count, shard_ids = _shards(env)
         if shard_count is not None and not database_url:
             if shard_ids is not None and len(shard_ids) < shard_count:
@@ -118,6 +134,8 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             picture_process=picture_process,
+            requests_per_second=requests_per_second,
+            request_log_seconds=request_log_seconds,
         )
 
 

@@ -68,7 +68,7 @@ import discord
 from bot import i18n
 from bot import ratings, sessions, views, votes
 from bot.core import computer
-from bot.discord_front import edits
+from bot.discord_front import edits, pacing
 from bot.i18n import N_, _, ngettext
 from bot.engine import Event, Game
 from bot.render_util import ordinal
@@ -321,6 +321,9 @@ class Publisher:
         #: (guild, user) -> display name, noted from every interaction: the bot has no
         #: member list (no privileged intent) and a picture may not cost a REST call.
         self.display_names: dict[tuple[int, int], str] = {}
+        #: Paces the requests to Discord (bot/discord_front/pacing.py); told when a
+        #: showing is merged, so a board still waiting for the budget gives way to it.
+        self.pacer: pacing.Pacer | None = getattr(manager.bot, "pacer", None)
         hooks = getattr(manager.bot, "interaction_hooks", None)
         if hooks is not None:
             hooks.append(self.note_display_name)
@@ -669,16 +672,20 @@ class Publisher:
         twice. ``tell``: a move was made; other processes are told after it is shown.
         Await the task to wait for it (never while holding the lock)."""
         pending: _PendingShow | None = table.pending_show
+        merged = pending is not None
         if pending is None:
             pending = table.pending_show = _PendingShow()
         pending.add(ping, final, events, actor)
         pending.tell = pending.tell or tell
         if table.show_task is None or table.show_task.done():
             table.show_task = asyncio.create_task(self._show_rounds(table), name=f"deckhand-show-{table.guild_id}-{table.id}")
+        elif self.pacer is not None:
+            self.pacer.newer((table.guild_id, table.id), merged=merged)  # a board waiting for Discord's budget gives way to this round
         return table.show_task
 
     @i18n.for_everyone
     async def _show_rounds(self, table: Table) -> None:
+        pacing.mark_task(pacing.NOTICE)  # a showing's DMs and clean-ups go after clicks' requests, before boards
         while table.pending_show is not None:
             async with table.showing:
                 pending: _PendingShow | None = table.pending_show
@@ -737,13 +744,17 @@ class Publisher:
         place = self.place(table)
         too_old = record.message_posted_at is not None and now_ts() - record.message_posted_at > REPOST_AFTER_SECONDS
         scrolled = record.publish.get("after_board", 0) >= SCROLL_REPOST_MESSAGES
+        # The board waits for Discord's budget behind everything else, and gives way to a
+        # newer showing of the table asked for meanwhile (never the final board).
+        board_worth = pacing.board((table.guild_id, table.id), None if final else lambda: table.pending_show is not None)
         try:
             # A new message is what notifies: the board is posted anew to ping.
             repost = record.message_id is None or too_old or scrolled or bool(to_ping)
             if not repost:
                 try:
                     files = {"attachments": [file()] if file else []}
-                    await edits.edit_message(place.get_partial_message(record.message_id), **board, **files, allowed_mentions=NO_PINGS)
+                    with board_worth:
+                        await edits.edit_message(place.get_partial_message(record.message_id), **board, **files, allowed_mentions=NO_PINGS)
                 except discord.NotFound as error:
                     if error.code == 10003:
                         raise  # Unknown Channel: the thread itself is gone
@@ -751,7 +762,8 @@ class Publisher:
             if repost:
                 files = {"file": file()} if file else {}
                 allowed = discord.AllowedMentions(users=[discord.Object(u) for u in to_ping], roles=False, everyone=False) if to_ping else NO_PINGS
-                message = await place.send(**board, **files, allowed_mentions=allowed)
+                with board_worth:
+                    message = await place.send(**board, **files, allowed_mentions=allowed)
                 old, record.message_id, record.message_posted_at = record.message_id, message.id, now_ts()
                 record.publish["after_board"] = 0
                 if old is not None:
@@ -760,6 +772,14 @@ class Publisher:
                         await place.get_partial_message(old).delete()
             table.needs_publish, table.unpinged = False, None
             table.board_error = None
+        except pacing.Superseded:
+            # Nothing was sent: a newer showing (asked for meanwhile, or now, to wait out
+            # Discord's limit on the board in line) shows the table as it is then, and
+            # pings whom this board was to ping.
+            if table.pending_show is not None:
+                table.pending_show.ping += [user for user in to_ping if user not in table.pending_show.ping]
+            else:
+                self.show(table, ping=to_ping)
         except discord.HTTPException as error:
             table.board_error = error
             # A thread deleted, archived or locked is a state of the table, not a

@@ -50,6 +50,9 @@ def pytest_configure(config):
         "extensions(*names): the bot extensions the simcord_bot fixture loads (every one without the "
         "marker); tests/e2e/world.py names the usual sets",
     )
+    config.addinivalue_line(
+        "markers", "limits(**fields): the Discord limits the discord_standin fixture enforces (tests/e2e/standin/limits.py)",
+    )
 
 
 @pytest.fixture
@@ -183,3 +186,32 @@ def _no_language_known_yet():
     languages.reset()
     yield
     languages.reset()
+
+
+# ------------------------------------------------------------------ Discord's rate limits
+
+
+@pytest.fixture
+def _bot_http_trace(simcord_bot):
+    """The ``http_trace`` the bot was made with, read before SimCord replaces its HTTP client."""
+    return simcord_bot.http.http_trace
+
+
+@pytest.fixture
+async def discord_standin(_bot_http_trace, simcord_env, request):
+    """SimCord's env with discord.py's real request path and Discord's limits between
+    them (tests/e2e/standin): yields the :class:`StandIn` (its ``env``, ``faults``,
+    ``tally``, ``log``). ``@pytest.mark.limits(global_per_second=5, ...)`` sets the
+    fields of :class:`tests.e2e.standin.Limits`."""
+    from bot.discord_front.wire import send_forms_in_one_write
+    from tests.e2e.standin import Limits, StandIn
+
+    marker = request.node.get_closest_marker("limits")
+    standin = StandIn(simcord_env, limits=Limits(**(marker.kwargs if marker else {})), after_install=send_forms_in_one_write)
+    standin.remember(simcord_env.bot, _bot_http_trace)
+    await standin.start()
+    try:
+        yield standin
+    finally:
+        await standin.close()
+    assert not standin.gaps, f"requests SimCord does not model: {standin.gaps}"

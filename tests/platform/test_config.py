@@ -21,6 +21,9 @@ def test_defaults_and_values():
     assert settings.data_dir == Path("./data") and settings.log_level == logging.INFO and settings.dev_guild_id is None
     custom = Settings.from_env({"DISCORD_TOKEN": "abc", "DATA_DIR": "/tmp/x", "LOG_LEVEL": "debug", "DEV_GUILD_ID": "123"})
     assert custom.data_dir == Path("/tmp/x") and custom.log_level == logging.DEBUG and custom.dev_guild_id == 123
+    assert (settings.requests_per_second, settings.request_log_seconds) == (50, 300)
+    raised = Settings.from_env({"DISCORD_TOKEN": "abc", "DISCORD_REQUESTS_PER_SECOND": "120", "REQUEST_LOG_SECONDS": "0"})
+    assert (raised.requests_per_second, raised.request_log_seconds) == (120, 0)
 
 
 @pytest.mark.parametrize(
@@ -82,6 +85,9 @@ def test_rejected_token_is_one_sentence(monkeypatch, capsys):
         ({"DATABASE_URL": "postgresql://u:p@db:99999/deckhand"}, "from 1 to 65535"),
         ({"DATABASE_URL": "postgresql://u:p@[::1/deckhand"}, "opens a [ without closing it"),
         ({"DATABASE_URL": "mysql://u:p@db/deckhand"}, "DATABASE_URL must start with postgresql://"),
+        ({"DISCORD_REQUESTS_PER_SECOND": "0"}, "DISCORD_REQUESTS_PER_SECOND '0' must be a whole number of at least 1"),
+        ({"DISCORD_REQUESTS_PER_SECOND": "٥٠"}, "DISCORD_REQUESTS_PER_SECOND '٥٠'"),
+        ({"REQUEST_LOG_SECONDS": "5m"}, "REQUEST_LOG_SECONDS '5m' must be a whole number of seconds"),
     ],
 )
 def test_numbers_are_ascii_digits_and_bad_ones_are_one_sentence(env, words):

@@ -1,0 +1,288 @@
+"""The bot paces its requests to Discord's global budget (issue 39), end to end: the real
+bot, discord.py's real request path, and Discord's limits in the stand-in
+(tests/e2e/standin), on SimCord's clock.
+
+The budget is run in slow motion here (one request every 200 s, two at once), so that
+every wait is one SimCord's clock moves through with ``env.advance_time`` rather than
+real seconds (a sleep shorter than a test's own run on a loaded machine would also fire
+on the real clock, and SimCord would move its clock on its own); the pacer's logic does
+not depend on the scale."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import re
+import time
+
+import discord
+import pytest
+from discord.http import HTTPClient, Route
+
+from bot.app import DeckhandBot
+from bot.discord_front.pacing import LocalBudget, Pacer
+from tests.conftest import make_settings
+from tests.e2e.standin import Limits, follow_real_time
+from tests.e2e.ui import board, game_place, head, text
+from tests.platform.test_table_e2e import TOY, mover_of, now, play_code, start, world
+
+pytestmark = pytest.mark.extensions(*TOY)
+
+RATE = 0.005  # requests a second: one every 200 s
+SLOW = Limits(global_per_second=RATE, global_burst=2)
+
+
+def toy_bot(data_dir, rate: float = 50) -> DeckhandBot:
+    return DeckhandBot(dataclasses.replace(make_settings(data_dir), requests_per_second=rate), extensions=TOY)
+
+
+def tighten(standin) -> None:
+    """Discord's budget in slow motion from now on (the set-up ran at the usual 50/s)."""
+    standin.set_limits(SLOW)
+    standin.env.bot.pacer.use(LocalBudget(RATE))
+
+
+def loosen(standin) -> None:
+    """Discord's usual budget again."""
+    standin.set_limits(Limits())
+    standin.env.bot.pacer.use(LocalBudget(50))
+
+
+async def advance(env, seconds: float, step: float = 30.0) -> None:
+    """``env.advance_time`` in steps (SimCord gives one call a few real seconds)."""
+    while seconds > 0:
+        await env.advance_time(min(step, seconds))
+        seconds -= step
+
+
+async def tables_with_open_hands(env, n: int):
+    """``n`` toy games in ``n`` servers, both players looking at their hands."""
+    made = []
+    for i in range(n):
+        guild, channel, members = world(env, 2, prefix=f"t{i}p")
+        await start(channel, members)
+        hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
+        (table,) = [t for t in env.bot.tables.tables() if t.guild_id == guild.id]
+        made.append((channel, members, hands, table))
+    return made
+
+
+def shown_move(channel) -> int:
+    return max(int(n) for n in re.findall(r"move (\d+)", text(board(channel))))
+
+
+def bot_requests(standin, since: int = 0):
+    return [e for e in standin.log[since:] if e.who == "bot"]
+
+
+
+
+# ------------------------------------------------------------------ a burst across many tables
+
+
+async def test_a_burst_across_many_tables_goes_out_at_the_budget_boards_merge_and_hands_never_wait(discord_standin):
+    standin = discord_standin
+    env = standin.env
+    tables = await tables_with_open_hands(env, 12)
+    tighten(standin)
+    pacer = env.bot.pacer
+    since = len(standin.log)
+    timer = tables[0][3].record.timer_seconds
+    # Every table's turn timer runs out at the same moment: 12 boards want out at once.
+    await advance(env, timer + 1)
+    assert all(t.record.version == 1 for *_, t in tables)
+    assert standin.tally.global_429 == 0  # (discord.py alone sent them all and met the global limit)
+    for channel, members, hands, table in tables:
+        (following,) = table.state.current_players()
+        assert "Your move" in head(now(env, hands[following]))  # told through their hand at once (exempt)
+    assert sum(shown_move(channel) == 1 for channel, *_ in tables) <= 3  # the boards wait for the budget
+    assert pacer.waiting >= 9
+    # A click meanwhile is answered at once, whatever the boards wait for.
+    channel, members, hands, table = tables[-1]
+    asked = await members[0].click(board(channel), label="Show hand")
+    assert "Your hand" in text(asked.response.message) or asked.response.message.flags.ephemeral
+    # The next timers run out while most boards of the first still wait: each table's
+    # waiting board gives way to its newer showing (in its place in line).
+    await advance(env, timer - 1)
+    for channel, members, hands, table in tables:
+        (following,) = table.state.current_players()
+        assert table.record.version == 2 and "Your move" in head(now(env, hands[following]))
+    sent = bot_requests(standin, since)
+    assert standin.tally.global_429 == 0 and standin.tally.route_429 == 0
+    span = env.now().timestamp() - sent[0].at
+    assert len(sent) <= 2 + span * RATE + 1e-6  # never above the budget (its two at once, then one every 200 s)
+    merged = pacer.totals()["merged"]
+    assert merged >= 8  # boards that waited gave way to their table's newer showing
+    loosen(standin)  # the rest at the usual budget (from the pacer's next look): every board ends on its table's last move
+    await advance(env, 30)
+    assert [shown_move(channel) for channel, *_ in tables] == [t.record.version for *_, t in tables]
+    assert len(bot_requests(standin, since)) < 2 * len(tables)  # two moves a table, fewer board edits
+
+
+# ------------------------------------------------------------------ a 429 from a bucket the bot did not know
+
+
+async def test_a_429_from_a_bucket_the_bot_did_not_know_holds_that_board_alone_and_never_the_hands(discord_standin):
+    standin = discord_standin
+    env = standin.env
+    (a_channel, a_members, a_hands, a_table), (b_channel, b_members, b_hands, b_table) = await tables_with_open_hands(env, 2)
+    a_thread = game_place(a_channel)
+    # Discord limits A's board edits with a bucket no header announced (a sub-limit, the
+    # old-message quota): 60 s.
+    standin.faults.rate_limited(60, "PATCH", f"/channels/{a_thread.id}/messages/*", scope="user", times=1)
+    mover, _ = mover_of_table(a_table, a_members)
+    await mover.select(now(env, a_hands[mover.id]), [play_code(a_table, mover)])
+    assert a_table.record.version == 1 and shown_move(a_channel) == 0  # refused: it waits out the 60 s in line
+    # B is not held up: its board goes out at once.
+    b_mover, _ = mover_of_table(b_table, b_members)
+    await b_mover.select(now(env, b_hands[b_mover.id]), [play_code(b_table, b_mover)])
+    assert shown_move(b_channel) == 1
+    # A plays on meanwhile: each next player is told at once through their hand.
+    following, _ = mover_of_table(a_table, a_members)
+    assert "Your move" in head(now(env, a_hands[following.id]))
+    await following.select(now(env, a_hands[following.id]), [play_code(a_table, following)])
+    third, _ = mover_of_table(a_table, a_members)
+    assert a_table.record.version == 2 and "Your move" in head(now(env, a_hands[third.id]))
+    assert shown_move(a_channel) == 0
+    await env.advance_time(61)
+    assert shown_move(a_channel) == 2  # one edit for both moves, after the limit
+    a_edits = [e for e in standin.log if e.who == "bot" and e.method == "PATCH" and e.path.startswith(f"/channels/{a_thread.id}/")]
+    assert [e.status for e in a_edits] == [429, 200]
+    totals = env.bot.pacer.totals()
+    assert totals["route_429"] == 1 and totals["global_429"] == 0 and standin.tally.global_429 == 0
+
+
+def members_of(made):
+    return made[1]
+
+
+def mover_of_table(table, members):
+    (pid,) = table.state.current_players()
+    return next(m for m in members if m.id == pid), table
+
+
+# ------------------------------------------------------------------ a restart inside a global wait
+
+
+async def test_a_restart_inside_a_global_wait_sends_nothing_of_the_old_process_and_shows_every_board(discord_standin, data_dir):
+    standin = discord_standin
+    env = standin.env
+    tables = await tables_with_open_hands(env, 6)
+    tighten(standin)
+    old = env.bot
+    # The first board to go out meets a global 429 (another process on the token, say):
+    # the pacer stops every request for its 90 s.
+    standin.faults.rate_limited(90, "*", "/channels/*/messages*", scope="global", times=1, who="bot")
+    await advance(env, tables[0][3].record.timer_seconds + 1)
+    assert old.pacer.totals()["global_429"] == 1 and old.pacer.waiting >= 5
+    before_restart = len(standin.log)
+    await env.advance_time(30)
+    assert len(standin.log) == before_restart  # nothing went out during the wait
+    await env.restart_bot(toy_bot(data_dir, RATE))
+    await old.tables.close()
+    await old.storage.close()
+    new = env.bot
+    assert old.pacer.waiting == 0 and standin.session is not None and not standin.session.closed
+    await advance(env, 200 * 2)
+    assert old.pacer.totals()["sent"] == sum(1 for e in standin.log[:before_restart] if e.who == "bot")
+    loosen(standin)
+    await advance(env, 30)
+    for channel, members, hands, table in tables:
+        (restored,) = [t for t in new.tables.tables() if t.guild_id == table.guild_id]
+        assert shown_move(channel) == restored.record.version
+    # The new process knew nothing of the wait: at most its first requests met the limit,
+    # then it paced itself.
+    assert standin.tally.global_429 <= 1 + 2
+
+
+# ------------------------------------------------------------------ two processes on one token
+
+
+@pytest.mark.parametrize("shared", [True, False], ids=["one budget in PostgreSQL", "each alone"])
+async def test_two_processes_on_one_token_share_its_budget_through_postgresql(discord_standin, postgres_dsn, shared):
+    """Two processes of the bot (each its own discord.py client and pacer, as two
+    ``python -m bot`` would be) send at once with the same token: with the budget in
+    PostgreSQL, Discord sees them together within it; each alone, they exceed it. On the
+    real clock, at 10 requests a second (the world switched to it, as the benches do)."""
+    from storage.pg import PostgresStorage
+    from bot.discord_front.pacing import pace_for
+    from storage.pg_rate import SharedRate, budget_name
+
+    standin = discord_standin
+    env = standin.env
+    channels = [world(env, 1, channel=f"c{n}")[1] for n in range(12)]
+    follow_real_time(env)
+    rate = 10.0
+    standin.set_limits(Limits(global_per_second=rate))
+    storage = PostgresStorage(postgres_dsn)
+    clients = []
+    try:
+        for _ in range(2):
+            local = LocalBudget(rate)
+            budget = SharedRate(storage.start, budget_name("not-a-real-token"), rate, *pace_for(rate), clock=time.time, fallback=local) if shared else local
+            pacer = Pacer(budget)
+            http = HTTPClient(asyncio.get_running_loop(), http_trace=pacer.trace_config)
+            await http.static_login("not-a-real-token")
+            clients.append((http, pacer))
+
+        async def send(http, channel, n):
+            route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+            await http.request(route, json={"content": f"n{n}", "allowed_mentions": {"parse": []}})
+
+        since = len(standin.log)
+        # 24 messages each (two per channel, so no channel's own bucket of 5 is in the way).
+        await asyncio.gather(*(send(http, channels[n % 12], n) for http, _ in clients for n in range(24)))
+        sent = bot_requests(standin, since)
+        if shared:
+            assert standin.tally.global_429 == 0
+            assert len([e for e in sent if e.status == 200]) == 48
+            counts = [pacer.totals()["sent"] for _, pacer in clients]
+            assert min(counts) >= 24  # each sent all of its own (their tries: no 429 to try again)
+        else:
+            assert standin.tally.global_429 > 0  # each paced to the whole budget: together twice it
+    finally:
+        for http, pacer in clients:
+            await http.close()
+            await pacer.close()
+        await storage.close()
+
+
+# ------------------------------------------------------------------ the owner's view
+
+
+async def test_the_owner_is_told_what_was_sent_waited_and_merged_and_warned_long_before_the_ban(discord_standin, caplog, monkeypatch):
+    from bot.discord_front import pacing
+
+    standin = discord_standin
+    env = standin.env
+    caplog.set_level(logging.INFO, logger="bot.discord_front.pacing")
+    monkeypatch.setattr(pacing, "INVALID_WARN", (3, 6))  # 1,000 and 5,000 of Discord's 10,000 in production
+    tables = await tables_with_open_hands(env, 4)
+    tighten(standin)
+    await advance(env, tables[0][3].record.timer_seconds + 1)  # four boards at once: two wait
+    # Requests Discord refuses (a channel the bot may no longer see): invalid ones.
+    (channel, *_), *_ = tables
+    standin.faults.forbidden("POST", f"/channels/{channel.id}/messages", times=7)
+    loosen(standin)
+
+    async def refused():
+        for _ in range(7):
+            with contextlib.suppress(discord.Forbidden):
+                await env.bot.http.request(Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id),
+                                           json={"content": "x", "allowed_mentions": {"parse": []}})
+
+    await standin.as_bot(refused())
+    warnings = [r for r in caplog.records if "invalid requests" in r.getMessage() and "cuts this IP off" in r.getMessage()]
+    assert [(r.levelno, r.getMessage().split(" invalid")[0]) for r in warnings] == [
+        (logging.WARNING, "Discord answered 3"), (logging.ERROR, "Discord answered 6")]
+    assert "10,000" in warnings[0].getMessage() and "troubleshooting.md" in warnings[0].getMessage()
+    await advance(env, 300)  # REQUEST_LOG_SECONDS: the next answer writes the report since the start
+    await members_of(tables[0])[0].click(board(tables[0][0]), label="Show hand")
+    (line,) = [r for r in caplog.records if r.getMessage().startswith("Discord requests in the last ")]
+    said = line.getMessage()
+    assert line.levelno == logging.WARNING  # many invalid requests: a warning, not the usual INFO line
+    assert re.search(r": \d+ sent with the bot's token \(\d+\.\d/s of 50/s\), \d+ through interactions; [1-9]\d* waited for the budget", said)
+    assert "board edits merged" in said and "429s: 0 global, 0 per route, 0 shared" in said
+    assert "invalid requests in the last 10 min: 7 of Discord's 10,000" in said
