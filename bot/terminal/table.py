@@ -69,7 +69,7 @@ class Unplayable(Exception):
 
 
 class TerminalGame:
-    def __init__(self, options: PlayOptions, stdin: TextIO, out: TextIO) -> None:
+    def __init__(self, options: PlayOptions, stdin: TextIO | None, out: TextIO) -> None:
         self.options = options
         self.stdin = stdin
         self.happenings: asyncio.Queue[object] = asyncio.Queue()
@@ -106,10 +106,12 @@ class TerminalGame:
         return 0
 
     def _read_lines(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The keyboard, a line at a time, in a thread of its own (None: end of input)."""
+        """The keyboard, a line at a time, in a thread of its own (None: end of input).
+        No standard input at all (``sys.stdin`` is None when the process was started with
+        it closed) is an end of input at once, as Ctrl+D is: the game is saved and left."""
         while True:
             try:
-                line = self.stdin.readline()
+                line = self.stdin.readline() if self.stdin is not None else ""
             except (OSError, ValueError):
                 line = ""
             loop.call_soon_threadsafe(self.happenings.put_nowait, line or None)
