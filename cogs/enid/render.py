@@ -280,7 +280,9 @@ def _you_owe(ritual: str, observation: Mapping[str, Any]) -> str:
     if ritual == "cry":
         return _("type “{cry}” in the game's thread", cry=BUCKLE_CRY)
     if ritual == "first_line":
-        return _("type the first line of a limerick in the game's thread: the next player must finish it")
+        # Translators: "No limerick" is the label of the hand's button (the same words as its msgid).
+        return _("type the first line of a limerick in the game's thread: the next player must finish it; "
+                 "or press No limerick to set none (it is your choice)")
     if ritual == "limerick":
         reciting = observation.get("reciting") or {}
         first = clip(str(reciting.get("first_line", "")), 150)
@@ -419,6 +421,8 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
             out.append(Control(action, label=clip(_suit_word(action.arg, enid), BUTTON_LABEL_LIMIT), style="primary"))
         elif kind == "recite":
             out.append(Control(action, label=_("Recite the limerick"), style="primary"))
+        elif kind == "no_limerick":
+            out.append(Control(action, label=_("No limerick"), style="secondary"))
         elif kind == "vote":
             continue  # votes are cast on the vote message of their own (ballots below)
         elif kind == "challenge":
@@ -525,6 +529,7 @@ _LIMERICK_EVENTS = {
     "limerick_passed": N_("📜 {player} passed the limerick on"),
     "limerick_cancelled": N_("📜 {player} cancelled the limerick"),
     "limerick_refused": N_("📜 {player} refused the limerick"),
+    "limerick_declined": N_("📜 {player} set no limerick"),
 }
 _RITUAL_MET = {
     "last": N_("✅ {player} made the last-card call"),

@@ -203,6 +203,8 @@ END = Action("end")
 RECITE = Action("recite")
 VOTE_YES = Action("vote", arg="yes")
 VOTE_NO = Action("vote", arg="no")
+#: "may force": the layer of a black Turing owes a limerick's first line, or declines it.
+NO_LIMERICK = Action("no_limerick")
 #: What the turn timer applies: a draw, accepted even after an Eight (which otherwise
 #: must be followed by a card) so a silent player never blocks the table.
 TIMEOUT_DRAW = Action("draw", arg="timeout")
@@ -470,8 +472,11 @@ class EnidGame(Game):
                 return [VOTE_YES, VOTE_NO]
             return []
         actions: list[Action] = []
-        if player == self.current and self.held() is None:
+        held = self.held()
+        if player == self.current and held is None:
             actions.extend(self._turn_actions())
+        elif held is not None and held["kind"] == "first_line" and held["player"] == player:
+            actions.append(NO_LIMERICK)  # the limerick is the layer's choice: it may be declined
         for entry in self.challengeable:
             if entry["player"] != player:
                 actions.append(Action("challenge", arg=entry["id"]))
@@ -652,6 +657,8 @@ class EnidGame(Game):
             self._cast(player, action.arg, events)
         elif kind == "challenge":
             self._challenge(player, action.arg, events)
+        elif kind == "no_limerick":
+            self._no_limerick(player, events)
         else:
             if self.obligations or self.challengeable:
                 self._moved(player, events)
@@ -1019,6 +1026,14 @@ class EnidGame(Game):
         count = max(1, len(self.chain)) if self._is_enid(card) else 1
         events.append(new_event("misnamed", player, {"card": str(card), "why": why, "draws": count}))
         self._draw_for(player, count, "misnamed", events)
+
+    def _no_limerick(self, player: int, events: list[Event]) -> None:
+        """The black Turing's layer forces no limerick (as if the time ran out, said at once)."""
+        o = self.held()
+        assert o is not None and o["kind"] == "first_line"
+        self._close(o, events)
+        events.append(new_event("limerick_declined", player, {}))
+        self._end_turn(player, events)
 
     def _timeout(self, player: int, oid: str, events: list[Event]) -> None:
         o = self._obligation(oid)
