@@ -365,6 +365,10 @@ class Storage:
         self._checked: set[int] = set()  # guilds whose schema version was checked this process
         self._marked: set[int] | None = None  # guilds with an index marker (loaded lazily)
         self._reported: set[tuple[int, str]] = set()  # (guild, kind) already logged
+        #: What a guild with no database reads: the schema without a row, in memory
+        #: (opened at the first such read; reading never creates a file).
+        self._nothing: _Slot | None = None
+        self._nothing_opening = asyncio.Lock()
 
     def path_for(self, guild_id: int) -> Path:
         return self.guild_dir / f"{int(guild_id)}.sqlite3"
@@ -596,7 +600,7 @@ class Storage:
         settings_cache.register(connection, str(path))
         return _Slot(connection, flags, str(path))
 
-    async def _migrate(self, connection: aiosqlite.Connection) -> None:
+    async def _migrate(self, connection: aiosqlite.Connection, *, quiet: bool = False) -> None:
         async with connection.execute("PRAGMA user_version") as cursor:
             (current,) = await cursor.fetchone()
         for number, path in migrations():
@@ -612,7 +616,25 @@ class Storage:
             except BaseException:
                 await _rollback(connection)
                 raise
-            log.info("Applied migration %s", path.name)
+            if not quiet:
+                log.info("Applied migration %s", path.name)
+
+    async def _empty(self) -> _Slot:
+        """The database a guild with no file reads: every table, no row, in memory and
+        read-only (``query_only``), one per process."""
+        async with self._nothing_opening:
+            if self._nothing is None:
+                connection = await aiosqlite.connect(":memory:", isolation_level=None)
+                try:
+                    await self._migrate(connection, quiet=True)
+                    await connection.execute("PRAGMA query_only=ON")
+                except BaseException:
+                    with suppress(Exception):
+                        await connection.close()
+                    raise
+                connection.row_factory = aiosqlite.Row
+                self._nothing = _Slot(connection, _Flags(), ":memory:")
+            return self._nothing
 
     def _release(self, slot: _Slot) -> None:
         slot.users -= 1
@@ -727,9 +749,17 @@ class Storage:
 
     @asynccontextmanager
     async def reading(self, guild_id: int, *, create: bool = True) -> AsyncIterator[aiosqlite.Connection]:
-        """Read without a write lock (WAL readers never block the writer). With
-        ``create=False`` (ids taken from outside, e.g. a custom_id) a guild with no
-        database raises :class:`GuildDataMissing` instead of getting an empty one."""
+        """Read without a write lock (WAL readers never block the writer). Reading never
+        creates storage: a guild with no database reads as an empty one (every table, no
+        row: a read-only database in memory), and its file is created by its first write
+        (:meth:`transaction`, :meth:`write`). With ``create=False`` (ids taken from
+        outside, e.g. a custom_id) a guild with no database raises
+        :class:`GuildDataMissing` instead (the name is from when reading created files)."""
+        if create and guild_id not in self._slots and guild_id not in self._opening and not self.path_for(guild_id).exists():
+            nothing = await self._empty()
+            async with nothing.lock:
+                yield nothing.connection
+            return
         async with self._locked(guild_id, create) as slot:
             try:
                 yield slot.connection
@@ -738,8 +768,10 @@ class Storage:
                 raise
 
     async def probe(self, guild_id: int) -> None:
-        """Open (or reuse) the guild's connection: raises StorageError if it cannot be read."""
-        async with self.reading(guild_id):
+        """Open (or reuse) the guild's connection, creating its database if it has none
+        (unlike :meth:`reading`): raises StorageError if it cannot be read. The bot probes
+        only servers that have a database (``has_database``)."""
+        async with self._locked(guild_id):
             pass
 
     async def close_guild(self, guild_id: int) -> None:
@@ -752,6 +784,11 @@ class Storage:
             await self._close_quietly(slot)
 
     async def close(self) -> None:
+        if self._nothing is not None:
+            nothing, self._nothing = self._nothing, None
+            async with nothing.lock:
+                with suppress(Exception):
+                    await nothing.connection.close()
         while self._slots:
             _, slot = self._slots.popitem()
             async with slot.lock:
