@@ -293,7 +293,8 @@ class TerminalGame:
         if table.record.options.get("mode") == "plain":
             return ["Plain Blackjack: when you lay your last-but-one card, type Last card (or add it after the move's number: 3 Last card)."]
         return ["In Enid you name every card you lay: type its name after the move's number (1 Terry Winograd of Sturgeon) "
-                "or on a line of its own. rules lists the names; --rule beginner_names=yes shows them beside your cards."]
+                "or on a line of its own; once it is laid, your hand says what it is called. rules lists the names; "
+                "--rule beginner_names=yes shows them beside all your cards, =no leaves them to your memory."]
 
     async def _warm_up(self) -> None:
         """Load what the computer players load before their first move (Enid's pronouncing

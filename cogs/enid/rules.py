@@ -110,11 +110,12 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     HouseRule(
         key="beginner_names",
-        description=N_("'yes' = hands show each card's Enid name beside its face (for learners); 'no' = faces only (the seed: no reading names off a list)."),
-        choices=("no", "yes"),
-        default="no",
+        description=N_("'naming' = the hand that must name a card says that card's name; 'yes' = hands show every card's Enid name beside its face (for learners); 'no' = names from memory (the seed: no reading names off a list)."),
+        choices=("no", "naming", "yes"),
+        default="naming",
         choice_descriptions=(
             N_("Hands show card faces only: Enid names come from memory."),
+            N_("The hand that must name a card says that card's Enid name."),
             N_("Hands show each card's Enid name beside its face, for learners."),
         ),
     ),
