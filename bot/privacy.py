@@ -379,8 +379,13 @@ async def _forget_games(db: Connection, user_id: int, context: ForgetContext) ->
         context.games.add(t.game)
         columns = {
             name: replace_person(getattr(t, name), user_id, new)
-            for name in ("players", "seat_choices", "strikes", "obligations", "recent", "turn_players", "publish")
+            for name in ("players", "seat_choices", "strikes", "obligations", "recent", "turn_players")
         }
+        # The table's saved display names (its pictures' row labels): the person's goes,
+        # it is not moved to the former player's seat (a picture says "Seat N" instead).
+        names = t.publish.get("names") if isinstance(t.publish, dict) else None
+        publish = {**t.publish, "names": {k: v for k, v in names.items() if k != str(user_id)}} if isinstance(names, dict) else t.publish
+        columns["publish"] = replace_person(publish, user_id, new)
         if t.host_id == user_id:
             columns["host_id"] = new
         if t.state is not None:

@@ -300,6 +300,26 @@ def _write_in_thread(connection: sqlite3.Connection, writes: Sequence[Write], fl
     return _COMMITTED
 
 
+#: Tries of :meth:`Storage.scrub`'s checkpoint while another reader holds old pages.
+SCRUB_ATTEMPTS = 5
+
+
+def _scrub_in_thread(connection: sqlite3.Connection) -> bool:
+    """:meth:`Storage.scrub`'s work in the connection's thread: True when the checkpoint
+    could not finish (another connection reads an older snapshot)."""
+    (secure,) = connection.execute("PRAGMA secure_delete").fetchone()
+    (temp,) = connection.execute("PRAGMA temp_store").fetchone()
+    try:
+        connection.execute("PRAGMA secure_delete=ON")  # freed space is zeroed, not left as it was
+        connection.execute("PRAGMA temp_store=MEMORY")  # VACUUM's copy never touches a temp file
+        connection.execute("VACUUM")
+        busy, _frames, _done = connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    finally:
+        connection.execute(f"PRAGMA secure_delete={int(secure)}")
+        connection.execute(f"PRAGMA temp_store={int(temp)}")
+    return bool(busy)
+
+
 def _rollback_if_open(connection: sqlite3.Connection) -> None:
     """ROLLBACK what is left open (in the connection's thread, after what was queued there)."""
     if connection.in_transaction:
@@ -341,6 +361,10 @@ class Storage:
       ``settings_cache.UNKNOWN`` when it must be read (always, on PostgreSQL).
     - ``active_guilds()``, ``refresh_marker(guild_id)``, ``has_database(guild_id)``,
       ``probe(guild_id)``, ``close()``.
+    - ``await scrub(guild_id)``: after data was erased (``/privacy forget``), leave none of
+      its bytes in the guild's storage where that can be done (SQLite: rewrite the file and
+      empty its WAL; PostgreSQL: VACUUM, see docs/players/your-data.md). Raises
+      :class:`GuildDataBusy` when another reader keeps the old pages.
     - Failures of the database itself raise :class:`StorageError` subclasses whose
       ``sentence`` a player can read; a broken constraint raises
       ``sqlite3.IntegrityError`` (:class:`ConstraintViolation` on PostgreSQL).
@@ -766,6 +790,32 @@ class Storage:
             except Exception as error:
                 self._raise_failure(guild_id, error)
                 raise
+
+    async def scrub(self, guild_id: int) -> None:
+        """Leave no byte of erased data in the guild's files (``/privacy forget``).
+
+        A DELETE or UPDATE leaves the old bytes behind twice over: in the WAL (the pages
+        as they were, until a checkpoint) and in the database file's free space (freed
+        cells and pages are not overwritten). So the file is rebuilt (VACUUM, with
+        ``secure_delete`` on and its temporary copy in memory, never in a temp file), then
+        the WAL is checkpointed into it and truncated to nothing. A copy of the files
+        taken afterwards holds only live rows. Another connection reading an old snapshot
+        (a backup running) makes the checkpoint wait; it is tried for a few seconds, then
+        :class:`GuildDataBusy` is raised (the erased rows are gone from every query
+        already; running it again finishes the job)."""
+        if not self.has_database(guild_id):
+            return
+        async with self._locked(guild_id) as slot:
+            for attempt in range(SCRUB_ATTEMPTS):
+                try:
+                    busy = await in_thread(slot.connection, _scrub_in_thread)
+                except Exception as error:
+                    self._raise_failure(guild_id, error)
+                    raise
+                if not busy:
+                    return
+                await asyncio.sleep(0.2 * (attempt + 1))
+        raise self._report(guild_id, GuildDataBusy(f"guild {guild_id}: another reader kept the WAL's old pages; the scrub is unfinished"))
 
     async def probe(self, guild_id: int) -> None:
         """Open (or reuse) the guild's connection, creating its database if it has none
