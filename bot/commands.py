@@ -406,7 +406,7 @@ class Platform(PlatformCog):
             await repos.set_guild_setting(db, "language", language)
         languages.forget_server(interaction.guild_id)
         now = await languages.load_server(interaction.client, self.tables.guild_settings, interaction.guild_id)
-        await guard.answer(interaction, i18n._(sentences[language], language=i18n.LANGUAGE_NAMES.get(now, now)))
+        await guard.answer(interaction, i18n._(sentences[language], language=i18n.language_name(now)))
 
     settings_house_rule.autocomplete("game")(_game_autocomplete)
 

@@ -262,15 +262,53 @@ async def answer(interaction: discord.Interaction, text: str, *, ephemeral: bool
 
 
 async def edit_in_place(interaction: discord.Interaction, **fields: Any) -> None:
-    """Update the message a component is on (after a deferral: edit the original)."""
+    """Update the message a component is on (after a deferral: edit the original).
+    Every click is answered: where the message cannot take ``fields`` (plain content or
+    an embed on a Components V2 message, which Discord refuses with 50035: a control
+    forged onto a board, say) or Discord refuses the edit, the same answer goes out as
+    a new message only the clicker sees."""
     await claim(interaction)
+    if not _fits(interaction.message, fields):
+        await _answer_anew(interaction, fields)
+        return
     try:
         if interaction.response.is_done():
             await edits.edit_original(interaction, **fields)
         else:
             await edits.answer_by_editing(interaction, **fields)
     except discord.HTTPException as error:
-        log.warning("Could not update a hand message: %s", error)
+        log.warning("Could not update the clicked message (%s); answering with a new one", error)
+        await _answer_anew(interaction, fields)
+
+
+def _fits(message: discord.Message | None, fields: dict[str, Any]) -> bool:
+    """Whether an edit of ``message`` can carry ``fields``: a Components V2 message holds
+    its text in its components, never in content or an embed (and keeps its flag)."""
+    if message is None or not message.flags.components_v2:
+        return True
+    return not fields.get("content") and not fields.get("embed") and not isinstance(fields.get("view"), discord.ui.View)
+
+
+async def _answer_anew(interaction: discord.Interaction, fields: dict[str, Any]) -> None:
+    """``fields`` of an edit sent instead as a new ephemeral message (a follow-up once
+    the interaction is answered); a sentence if even that is refused."""
+    message: dict[str, Any] = {key: fields[key] for key in ("content", "embed", "view") if fields.get(key) is not None}
+    files = [file for file in fields.get("attachments") or () if isinstance(file, discord.File)]
+    for file in files:
+        file.reset()  # read once by the refused edit
+    if files:
+        message["files"] = files
+    if "content" in message:
+        message["content"] = fit(str(message["content"]))
+    if not message:
+        message["content"] = _(GENERIC_FAILURE)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(ephemeral=True, **message)
+        else:
+            await interaction.response.send_message(ephemeral=True, **message)
+    except discord.HTTPException as error:
+        log.warning("Could not answer an interaction with a new message either: %s", error)
 
 
 async def answer_failure(interaction: discord.Interaction, error: BaseException) -> None:

@@ -389,6 +389,14 @@ def _format_decimal(value: int | float, locale: str) -> str:
     return format_decimal(value, locale=locale)
 
 
+def language_name(code: str) -> str:
+    """A language's name as a sentence in the current language says it ("in Spanish",
+    "en inglés", "en español": Spanish writes language names in lower case), from
+    Babel's data; the code itself for one it does not know. ``LANGUAGE_NAMES`` holds
+    each language's name in its own language, for lists of choices."""
+    return _locale_object(_babel_locale()).languages.get(code, code)
+
+
 def join(items: Iterable[str], style: str = "standard") -> str:
     """``a, b and c`` in the current language (``style="or"`` for ``a, b or c``)."""
     items = list(items)

@@ -157,6 +157,16 @@ class Privacy(PlatformCog):
             await guard.answer(interaction, privacy.REFUSED_WHILE_SEATED.format(where=_where(outcome)))
             return
         log.info("Forgot a user in guild %s (%d game kind(s) touched)", guild_id, len(outcome))
+        try:
+            # The rows are gone from every query; now their old bytes leave the files too.
+            await self.storage.scrub(guild_id)
+        except StorageError as error:
+            log_failure(log, error, "Forgot a user in guild %s, but could not yet clear the old copies from its storage.", guild_id)
+            await guard.edit_in_place(interaction, view=None, content=_(
+                "Done: Deckhand no longer keeps anything that names you on this server. One step is left: old copies "
+                "of the erased data are still in this server's database file because it is busy (a backup may be "
+                "running). Run /privacy forget again in a minute to clear them."))
+            return
         await guard.edit_in_place(
             interaction, view=None,
             content=_("Done: Deckhand no longer keeps anything that names you on this server. "

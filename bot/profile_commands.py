@@ -45,7 +45,7 @@ class Profiles(PlatformCog):
         history takes seconds."""
         assert interaction.guild_id is not None
         async with self.tables.storage.reading(interaction.guild_id) as db:
-            stale = [g for g in games if not await ratings.is_current(db, g)]
+            stale = [g for g in games if await ratings.needs_replay(db, g)]
         if not stale:
             return
         if not interaction.response.is_done():

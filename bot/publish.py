@@ -26,7 +26,7 @@ there is no separate ping message to post and clean up:
 - each newly current player is told first, in the cheapest way that still reaches them:
   a player who has a live hand open (a token younger than ``LOOKING_SECONDS``) sees it
   update itself to "Your move" (one call); a DM-hand player gets the hand as a new DM
-  (so Discord notifies them) and the previous DM is cut to a line;
+  (so Discord notifies them) and the previous DM is deleted (one hand per game in their DMs);
 - everyone else who must now act (no open hand, an old or failed token, DMs closed, after
   a restart) is pinged: the board is posted anew with the line mentioning them (a new
   message is what notifies) and the previous board deleted; otherwise the board is
@@ -41,7 +41,9 @@ Blackjack / Idiot / Engines (2 players), max 4; it was 3.62 / 4.68 / 4.01, max 6
 separate ping message. Engines with 4 players: mean 2.75, max 6 (the move that ends a
 trick edits three other hands). With one DM-hand player (``--dm 1 --deal-seed 1 --games
 5``): 2.75 / 3.17 / 2.74, max 5; a DM turn is four calls (the answer, the board edit, the
-new DM, the previous DM cut), with no user lookup (see bench/README.md).
+new DM, the previous DM deleted), with no user lookup (see bench/README.md). The last move
+closes each player's newest hand only (a new copy deletes older ones when it is shown),
+so it spends no more than players + 2 calls either (issue 37).
 
 The trade-off: a player whose hand is open gets no notification sound, only the hand
 changing under their eyes. Discord does not tell a bot that an ephemeral message was
@@ -98,7 +100,8 @@ class LiveHand:
 
 
 #: Copies of one player's hand kept editable (each its latest token): a player may open
-#: Show hand several times; at the end every copy the bot can still edit is closed.
+#: Show hand several times. A new copy deletes the older ones (:meth:`Publisher.drop_older_copies`),
+#: so the one a player can click is the newest, and the end closes that one.
 HAND_COPIES = 8
 
 
@@ -379,6 +382,30 @@ class Publisher:
         return [(key[2], message_id, live) for key, copies in self.copies.items() if key[:2] == (table.guild_id, table.id)
                 for message_id, live in copies.items() if now_ts() - live.since <= LIVE_HAND_SECONDS]
 
+    def _newest_copies(self, table: Table) -> list[tuple[int, int, LiveHand]]:
+        """(user, message id, token) of each player's newest hand copy whose token lives:
+        what they can still click (older copies are deleted when a newer one is shown)."""
+        newest: dict[int, tuple[int, int, LiveHand]] = {}
+        for user, message_id, live in self._editable_copies(table):
+            newest[user] = (user, message_id, live)  # copies are kept oldest first
+        return list(newest.values())
+
+    async def drop_older_copies(self, table: Table, user: int) -> None:
+        """A new copy of ``user``'s hand was shown (Show hand): their older copies whose
+        tokens live are deleted (one call each, on the interaction's own token), so one
+        hand stays clickable and a player's channel does not fill with old hands."""
+        key = (table.guild_id, table.id, user)
+        copies = self.copies.get(key)
+        if not copies or len(copies) < 2:
+            return
+        newest = next(reversed(copies))
+        alive = {message_id for owner, message_id, _live in self._editable_copies(table) if owner == user}
+        for message_id in [m for m in copies if m != newest]:
+            live = copies.pop(message_id)
+            if message_id in alive:
+                with contextlib.suppress(discord.HTTPException):
+                    await live.interaction.delete_original_response()
+
 
     @i18n.for_reader
     async def _update_live_hand(self, table: Table, user: int) -> bool:
@@ -461,7 +488,7 @@ class Publisher:
 
     @i18n.for_reader
     async def send_dm_hand(self, table: Table, user: int, *, notice: str = "") -> discord.Message | None:
-        """A new DM with the hand (so Discord notifies), the previous one cut to a line.
+        """A new DM with the hand (so Discord notifies), the previous one deleted.
         None when the DM could not be sent (then ``dm_closed`` says so)."""
         record = table.record
         hand = await self.hand_message(table, user, notice=notice, dm=True)
@@ -474,16 +501,10 @@ class Publisher:
         previous = record.publish.setdefault("dm", {}).get(str(user))
         record.publish["dm"][str(user)] = [message.channel.id, message.id]
         if previous:
-            channel = self._dm(previous[0])
-            line = _("An earlier hand from {title} #{id}: your current hand is in a newer message below.", title=table.spec.title, id=table.id)
-            if isinstance(hand.view, discord.ui.LayoutView):
-                from bot.layout import text_layout
-
-                cut: dict[str, Any] = {"view": text_layout(line), "attachments": []}
-            else:
-                cut = {"content": line, "embed": None, "view": None, "attachments": []}
+            # The new DM is what notifies; the previous hand goes (one call, as cutting it
+            # to a line did), so a DM player's channel holds one hand per game.
             with contextlib.suppress(discord.HTTPException):
-                await edits.edit_message(channel.get_partial_message(previous[1]), **cut)
+                await self._dm(previous[0]).get_partial_message(previous[1]).delete()
         return message
 
     def _dm(self, channel_id: int) -> discord.PartialMessageable:
@@ -807,11 +828,14 @@ class Publisher:
                 publish=record.publish, turn_players=list(people))])
 
     async def _close_live_hands(self, table: Table, actor: int | None) -> None:
-        """At the end, every hand the bot can still edit is shown once more, without
-        controls and saying how the game ended and where Rematch is: each ephemeral copy
-        whose token lives (not only the newest; the actor's clicked one was answered
-        already) and each player's latest DM hand (one call per copy, once per game)."""
+        """At the end, what each player can still click is shown once more, without
+        controls and saying how the game ended and where Rematch is: their newest
+        ephemeral hand whose token lives (older copies were deleted when it was shown;
+        the actor's clicked one was answered already) and each DM player's DM hand (the
+        actor's, clicked in their DMs, was answered already): at most one call per
+        player, so the last move spends no more than any move (players + 2)."""
         answered = self.live.get((table.guild_id, table.id, actor)) if actor is not None else None
+        answered_in_dm = actor is not None and answered is None and not self.dms_closed(table, actor) and await self.manager.hands_in_dm(table.guild_id, actor)
         ended: dict[tuple[int, bool], HandMessage] = {}
 
         async def hand_of(user: int, dm: bool) -> HandMessage:
@@ -819,13 +843,15 @@ class Publisher:
                 ended[(user, dm)] = await self.hand_message(table, user, dm=dm)
             return ended[(user, dm)]
 
-        for user, _message_id, live in self._editable_copies(table):
-            if live is answered:
+        for user, _message_id, live in self._newest_copies(table):
+            if live is answered or user == actor:
                 continue
             hand = await hand_of(user, False)
             with contextlib.suppress(discord.HTTPException):
                 await edits.edit_original(live.interaction, **hand.edit())
         for user, (channel_id, message_id) in list(table.record.publish.get("dm", {}).items()):
+            if answered_in_dm and int(user) == actor:
+                continue
             hand = await hand_of(int(user), True)
             with contextlib.suppress(discord.HTTPException):
                 await edits.edit_message(self.bot.get_partial_messageable(channel_id).get_partial_message(message_id), **hand.edit())
@@ -850,7 +876,7 @@ class Publisher:
             cut: dict[str, Any] = {"view": text_layout(line), "attachments": []}
         else:
             cut = {"content": line, "embed": None, "view": None, "attachments": []}
-        for _user, _message_id, live in self._editable_copies(table):
+        for _user, _message_id, live in self._newest_copies(table):
             with contextlib.suppress(discord.HTTPException):
                 await edits.edit_original(live.interaction, **cut)
         self.forget_table(table)

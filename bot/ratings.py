@@ -257,6 +257,13 @@ async def is_current(db: repos.Connection, game: str) -> bool:
     return await repos.get_guild_setting(db, _version_key(game)) == model_version(game)
 
 
+async def needs_replay(db: repos.Connection, game: str) -> bool:
+    """Whether ``game``'s ratings must be replayed before they are shown: they were made
+    by another model (or before ratings), and there are results to rate. A server with
+    no results of the game has nothing to replay (and a read writes nothing)."""
+    return not await is_current(db, game) and await repos.count_results(db, game, source_of(game)) > 0
+
+
 async def _rate_stored(db: repos.Connection, game: str, table_id: int, rows: list[tuple[int, int]], now: float) -> dict[int, int]:
     last = await repos.last_rated(db, game)
     if (last is not None and (now, table_id) <= last) or not await is_current(db, game):

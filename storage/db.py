@@ -300,6 +300,26 @@ def _write_in_thread(connection: sqlite3.Connection, writes: Sequence[Write], fl
     return _COMMITTED
 
 
+#: Tries of :meth:`Storage.scrub`'s checkpoint while another reader holds old pages.
+SCRUB_ATTEMPTS = 5
+
+
+def _scrub_in_thread(connection: sqlite3.Connection) -> bool:
+    """:meth:`Storage.scrub`'s work in the connection's thread: True when the checkpoint
+    could not finish (another connection reads an older snapshot)."""
+    (secure,) = connection.execute("PRAGMA secure_delete").fetchone()
+    (temp,) = connection.execute("PRAGMA temp_store").fetchone()
+    try:
+        connection.execute("PRAGMA secure_delete=ON")  # freed space is zeroed, not left as it was
+        connection.execute("PRAGMA temp_store=MEMORY")  # VACUUM's copy never touches a temp file
+        connection.execute("VACUUM")
+        busy, _frames, _done = connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    finally:
+        connection.execute(f"PRAGMA secure_delete={int(secure)}")
+        connection.execute(f"PRAGMA temp_store={int(temp)}")
+    return bool(busy)
+
+
 def _rollback_if_open(connection: sqlite3.Connection) -> None:
     """ROLLBACK what is left open (in the connection's thread, after what was queued there)."""
     if connection.in_transaction:
@@ -341,6 +361,10 @@ class Storage:
       ``settings_cache.UNKNOWN`` when it must be read (always, on PostgreSQL).
     - ``active_guilds()``, ``refresh_marker(guild_id)``, ``has_database(guild_id)``,
       ``probe(guild_id)``, ``close()``.
+    - ``await scrub(guild_id)``: after data was erased (``/privacy forget``), leave none of
+      its bytes in the guild's storage where that can be done (SQLite: rewrite the file and
+      empty its WAL; PostgreSQL: VACUUM, see docs/players/your-data.md). Raises
+      :class:`GuildDataBusy` when another reader keeps the old pages.
     - Failures of the database itself raise :class:`StorageError` subclasses whose
       ``sentence`` a player can read; a broken constraint raises
       ``sqlite3.IntegrityError`` (:class:`ConstraintViolation` on PostgreSQL).
@@ -365,6 +389,10 @@ class Storage:
         self._checked: set[int] = set()  # guilds whose schema version was checked this process
         self._marked: set[int] | None = None  # guilds with an index marker (loaded lazily)
         self._reported: set[tuple[int, str]] = set()  # (guild, kind) already logged
+        #: What a guild with no database reads: the schema without a row, in memory
+        #: (opened at the first such read; reading never creates a file).
+        self._nothing: _Slot | None = None
+        self._nothing_opening = asyncio.Lock()
 
     def path_for(self, guild_id: int) -> Path:
         return self.guild_dir / f"{int(guild_id)}.sqlite3"
@@ -596,7 +624,7 @@ class Storage:
         settings_cache.register(connection, str(path))
         return _Slot(connection, flags, str(path))
 
-    async def _migrate(self, connection: aiosqlite.Connection) -> None:
+    async def _migrate(self, connection: aiosqlite.Connection, *, quiet: bool = False) -> None:
         async with connection.execute("PRAGMA user_version") as cursor:
             (current,) = await cursor.fetchone()
         for number, path in migrations():
@@ -612,7 +640,25 @@ class Storage:
             except BaseException:
                 await _rollback(connection)
                 raise
-            log.info("Applied migration %s", path.name)
+            if not quiet:
+                log.info("Applied migration %s", path.name)
+
+    async def _empty(self) -> _Slot:
+        """The database a guild with no file reads: every table, no row, in memory and
+        read-only (``query_only``), one per process."""
+        async with self._nothing_opening:
+            if self._nothing is None:
+                connection = await aiosqlite.connect(":memory:", isolation_level=None)
+                try:
+                    await self._migrate(connection, quiet=True)
+                    await connection.execute("PRAGMA query_only=ON")
+                except BaseException:
+                    with suppress(Exception):
+                        await connection.close()
+                    raise
+                connection.row_factory = aiosqlite.Row
+                self._nothing = _Slot(connection, _Flags(), ":memory:")
+            return self._nothing
 
     def _release(self, slot: _Slot) -> None:
         slot.users -= 1
@@ -727,9 +773,17 @@ class Storage:
 
     @asynccontextmanager
     async def reading(self, guild_id: int, *, create: bool = True) -> AsyncIterator[aiosqlite.Connection]:
-        """Read without a write lock (WAL readers never block the writer). With
-        ``create=False`` (ids taken from outside, e.g. a custom_id) a guild with no
-        database raises :class:`GuildDataMissing` instead of getting an empty one."""
+        """Read without a write lock (WAL readers never block the writer). Reading never
+        creates storage: a guild with no database reads as an empty one (every table, no
+        row: a read-only database in memory), and its file is created by its first write
+        (:meth:`transaction`, :meth:`write`). With ``create=False`` (ids taken from
+        outside, e.g. a custom_id) a guild with no database raises
+        :class:`GuildDataMissing` instead (the name is from when reading created files)."""
+        if create and guild_id not in self._slots and guild_id not in self._opening and not self.path_for(guild_id).exists():
+            nothing = await self._empty()
+            async with nothing.lock:
+                yield nothing.connection
+            return
         async with self._locked(guild_id, create) as slot:
             try:
                 yield slot.connection
@@ -737,9 +791,37 @@ class Storage:
                 self._raise_failure(guild_id, error)
                 raise
 
+    async def scrub(self, guild_id: int) -> None:
+        """Leave no byte of erased data in the guild's files (``/privacy forget``).
+
+        A DELETE or UPDATE leaves the old bytes behind twice over: in the WAL (the pages
+        as they were, until a checkpoint) and in the database file's free space (freed
+        cells and pages are not overwritten). So the file is rebuilt (VACUUM, with
+        ``secure_delete`` on and its temporary copy in memory, never in a temp file), then
+        the WAL is checkpointed into it and truncated to nothing. A copy of the files
+        taken afterwards holds only live rows. Another connection reading an old snapshot
+        (a backup running) makes the checkpoint wait; it is tried for a few seconds, then
+        :class:`GuildDataBusy` is raised (the erased rows are gone from every query
+        already; running it again finishes the job)."""
+        if not self.has_database(guild_id):
+            return
+        async with self._locked(guild_id) as slot:
+            for attempt in range(SCRUB_ATTEMPTS):
+                try:
+                    busy = await in_thread(slot.connection, _scrub_in_thread)
+                except Exception as error:
+                    self._raise_failure(guild_id, error)
+                    raise
+                if not busy:
+                    return
+                await asyncio.sleep(0.2 * (attempt + 1))
+        raise self._report(guild_id, GuildDataBusy(f"guild {guild_id}: another reader kept the WAL's old pages; the scrub is unfinished"))
+
     async def probe(self, guild_id: int) -> None:
-        """Open (or reuse) the guild's connection: raises StorageError if it cannot be read."""
-        async with self.reading(guild_id):
+        """Open (or reuse) the guild's connection, creating its database if it has none
+        (unlike :meth:`reading`): raises StorageError if it cannot be read. The bot probes
+        only servers that have a database (``has_database``)."""
+        async with self._locked(guild_id):
             pass
 
     async def close_guild(self, guild_id: int) -> None:
@@ -752,6 +834,11 @@ class Storage:
             await self._close_quietly(slot)
 
     async def close(self) -> None:
+        if self._nothing is not None:
+            nothing, self._nothing = self._nothing, None
+            async with nothing.lock:
+                with suppress(Exception):
+                    await nothing.connection.close()
         while self._slots:
             _, slot = self._slots.popitem()
             async with slot.lock:

@@ -513,6 +513,20 @@ class PostgresStorage:
         async with self.reading(guild_id):
             pass
 
+    async def scrub(self, guild_id: int) -> None:
+        """What can be done on PostgreSQL after data was erased (``/privacy forget``):
+        VACUUM the tables that hold people's ids, so the dead row versions leave the
+        tables and their indexes. PostgreSQL does not overwrite them: their bytes can stay
+        in free space until reused, in the write-ahead log until its segments are
+        recycled, and in backups (docs/players/your-data.md says so). A plain VACUUM takes
+        no lock that blocks moves; VACUUM FULL would, for every server, so it is the
+        owner's to run."""
+        pool = await self.start()
+        try:
+            await pool.execute(f"VACUUM (ANALYZE) {', '.join(PERSONAL_TABLES)}", timeout=COMMAND_TIMEOUT_SECONDS * 20)
+        except Exception as error:
+            self._raise(where="vacuuming after a forget", error=error)
+
     def has_database(self, guild_id: int) -> bool:
         """Every guild has one here: reading an unknown guild creates nothing."""
         return True
@@ -540,6 +554,14 @@ class PostgresStorage:
                 await asyncio.wait_for(pool.close(), 5)
             except Exception:  # a connection stuck in a query, or the server gone
                 pool.terminate()
+
+
+#: The tables that hold people's ids (or names: a table's saved display names), which
+#: :meth:`PostgresStorage.scrub` vacuums.
+PERSONAL_TABLES = tuple(f"deckhand.{name}" for name in (
+    "game_tables", "actions", "user_settings", "results", "carryover", "dm_channels",
+    "session_results", "ratings", "rating_history",
+))
 
 
 class _Abandoned(Exception):

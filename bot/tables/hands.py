@@ -68,6 +68,7 @@ class HandsMixin:
                 await self._save_publish(table)
         sent = await edits.answer_with_message(interaction, **hand.send(), ephemeral=True)
         self.publisher.remember_hand(table, interaction, sent)
+        await self.publisher.drop_older_copies(table, user)  # one clickable hand
 
     async def _save_publish(self, table: Table) -> None:
         async with self.storage.transaction(table.guild_id) as db:

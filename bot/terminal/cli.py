@@ -32,7 +32,7 @@ games: idiot, enid, blackjack, engines (Engines of Discrimination), onion (Cripp
 examples:
   deckhand play idiot
   deckhand play enid --players 3 --computers easy hard
-  deckhand play enid --rule mode=plain          (Blackjack without Enid's rituals)
+  deckhand play enid --rule mode=plain          (plain mode: Taylor's game, no names or rituals)
   deckhand play onion --rule variant=plain      (no chips)
   deckhand play idiot --rule finish=last_idiot  (a house rule)
   deckhand play idiot --new                     (abandon the saved game, deal afresh)

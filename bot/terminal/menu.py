@@ -10,10 +10,15 @@ more than their number, typed after it:
 
 Anything else after a plain move's number is words said right after that move, in a
 game that hears typed words (``3 Tarski of Carp`` lays a card and names it).
+
+A move may also be chosen by its words instead of its number: ``ready`` for "Ready",
+``pick up`` for "Pick up the pile (5)", ``no`` for a vote's "No" (the whole label, or its
+first words, of exactly one listed move; case, punctuation and emoji aside).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -90,6 +95,9 @@ def read(line: str, listed: Sequence[Entry], parse_action: Callable[[str], Actio
     if not words:
         raise Refused("Type a move's number, or help.")
     if not words[0].isdigit():
+        named = by_words(line, listed)
+        if named is not None:
+            return Choice(named.control.action)
         if hears_words:
             return Choice(None, line.strip())
         raise Refused(_which(listed))
@@ -109,6 +117,31 @@ def read(line: str, listed: Sequence[Entry], parse_action: Callable[[str], Actio
     if rest and not hears_words:
         raise Refused(f"Move {number} takes nothing after its number.")
     return Choice(control.action, " ".join(rest))
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """A label's or a typed line's words, lower case, without punctuation, emoji and
+    card suits (so "✅ Ready" and "ready!" are both ("ready",))."""
+    return tuple(word.casefold() for word in _WORD.findall(text))
+
+
+def by_words(line: str, listed: Sequence[Entry]) -> Entry | None:
+    """The one plain move (a button, a vote's choice) whose label ``line`` spells out,
+    whole or its first words ("ready", "pick up", "no"), or None: no such move, or
+    several (then the number is needed). A card in the menu of cards, and a move that
+    takes an amount or cards after its number, is chosen by its number only."""
+    typed = _words(line)
+    if not typed:
+        return None
+    plain = [e for e in listed if e.place == "button"]
+    whole = [e for e in plain if _words(e.control.label) == typed]
+    if len(whole) == 1:
+        return whole[0]
+    starts = [e for e in plain if _words(e.control.label)[: len(typed)] == typed]
+    return starts[0] if len(starts) == 1 else None
 
 
 def _multi(number: int, control: Control, picks: Sequence[str], parse_action: Callable[[str], Action]) -> Action:

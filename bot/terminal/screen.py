@@ -42,6 +42,8 @@ class Screen:
         self.show([plain(sentence, self.names)])
 
     def prompt(self, text: str = "> ") -> None:
+        if self.at_prompt:
+            return  # one is showing already (what was shown since printed no line)
         self.out.write(text)
         self.out.flush()
         self.at_prompt = True

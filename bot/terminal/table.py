@@ -42,7 +42,8 @@ _CHANGED = object()
 _INTERRUPTED = object()
 
 COMMANDS_HELP = (
-    "Type a move's number to make it. A move that takes an amount or cards takes them after its number (4 7).",
+    "Type a move's number to make it, or a button's words (ready, end turn). A move that takes an amount or cards "
+    "takes them after its number (4 7). An empty line shows your cards and moves again.",
     "help: this; rules: the game's rules; board: the table, your cards and moves again; quit (or Ctrl+C, Ctrl+D): stop, saved.",
 )
 WORDS_HELP = (
@@ -69,7 +70,7 @@ class Unplayable(Exception):
 
 
 class TerminalGame:
-    def __init__(self, options: PlayOptions, stdin: TextIO, out: TextIO) -> None:
+    def __init__(self, options: PlayOptions, stdin: TextIO | None, out: TextIO) -> None:
         self.options = options
         self.stdin = stdin
         self.happenings: asyncio.Queue[object] = asyncio.Queue()
@@ -106,10 +107,12 @@ class TerminalGame:
         return 0
 
     def _read_lines(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The keyboard, a line at a time, in a thread of its own (None: end of input)."""
+        """The keyboard, a line at a time, in a thread of its own (None: end of input).
+        No standard input at all (``sys.stdin`` is None when the process was started with
+        it closed) is an end of input at once, as Ctrl+D is: the game is saved and left."""
         while True:
             try:
-                line = self.stdin.readline()
+                line = self.stdin.readline() if self.stdin is not None else ""
             except (OSError, ValueError):
                 line = ""
             loop.call_soon_threadsafe(self.happenings.put_nowait, line or None)
@@ -208,7 +211,10 @@ class TerminalGame:
         self.listed = menu.entries(self.spec.render.controls(view.observation, view.legal), self._ballots(), YOU, self.spec.game.parse_action)
         self.listed_at = view.version  # a move typed from this list was chosen at this moment
         owes = YOU in view.owes
-        signature = (tuple(e.control.action.code() for e in self.listed), owes)
+        # What you owe is part of what was shown: naming a black Six and then owing its
+        # limerick's first line list the same (no) moves, but the screen must say so.
+        owed = tuple(sorted(key for key, (player, _due) in self.table.record.obligations.items() if player == YOU))
+        signature = (tuple(e.control.action.code() for e in self.listed), owed)
         if not (self.listed or owes):
             self.shown = None
             return
@@ -247,7 +253,7 @@ class TerminalGame:
             self._show_turn(self.core.view(self.table, YOU))
             return
         if not line:
-            return self.screen.prompt()
+            return self._remind()
         try:
             choice = menu.read(line, self.listed, self.spec.game.parse_action, hears_words=self.spec.accepts_chat)
         except menu.Refused as refusal:
@@ -257,6 +263,16 @@ class TerminalGame:
             return
         if choice.words:
             await self._say(choice.words)
+
+    def _remind(self) -> None:
+        """An empty line: your cards, what is awaited of you and your moves again (not
+        the whole board: ``board`` shows that), or that nothing is; then the prompt."""
+        view = self.core.view(self.table, YOU)
+        if self.listed or YOU in view.owes:
+            self.screen.show(["", *self.screen.hand(self.spec.render, view.observation), *(["", *self.screen.moves(self.listed)] if self.listed else [])])
+        else:
+            self.screen.show(["Nothing to do just now: the others are moving."])
+        self.screen.prompt()
 
     async def _finish(self) -> None:
         if self.unshown:
@@ -351,7 +367,8 @@ class TerminalGame:
         if table.record.options.get("mode") == "plain":
             return ["Plain Blackjack: when you lay your last-but-one card, type Last card (or add it after the move's number: 3 Last card)."]
         return ["In Enid you name every card you lay: type its name after the move's number (1 Terry Winograd of Sturgeon) "
-                "or on a line of its own. rules lists the names; --rule beginner_names=yes shows them beside your cards."]
+                "or on a line of its own; once it is laid, your hand says what it is called. rules lists the names; "
+                "--rule beginner_names=yes shows them beside all your cards, =no leaves them to your memory."]
 
     async def _warm_up(self) -> None:
         """Load what the computer players load before their first move (Enid's pronouncing

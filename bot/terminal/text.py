@@ -39,6 +39,7 @@ TERMINAL_WORDS: tuple[tuple[str, str], ...] = (
     ("then press **Ready**", "then choose **Ready**"),
     ("then presses Ready", "then chooses Ready"),
     ("press Recite and type it", "choose Recite and type it"),
+    ("or press No limerick", "or choose No limerick"),
     ("You may **Challenge**", "You may choose **Challenge** against"),
 )
 

@@ -60,6 +60,24 @@ PHASE_HINTS = {
     ("suit", ""): N_("to name a suit for their Ace"),
 }
 
+# The same, when there is nothing at all to draw (the whole deck is in the players'
+# hands: at the start, and whenever the discard pile holds only its top card). The
+# rules then draw nothing and end the turn (under the "debt" house rule the card is
+# owed): the Draw button is a Pass, and the words say so.
+EMPTY_PHASE_HINTS = {
+    ("start", "may"): N_("to play a card matching the top card, or an Ace (or pass: there is nothing to draw)"),
+    ("start", "cannot"): N_("to play a card matching the top card, or an Ace (if they cannot, their turn ends: there is nothing to draw)"),
+    ("must_play", "may"): N_("to play another card matching the top card, or an Ace (or pass: there is nothing to draw)"),
+    ("any_card", "may"): N_("who played a Queen, to play any card (or pass: there is nothing to draw)"),
+}
+
+
+def drawable(observation: Mapping[str, Any]) -> int:
+    """How many cards a draw could take now: the draw pile, and the discard pile but its
+    top card (shuffled into a new draw pile when the draw pile is empty)."""
+    return observation.get("deck_size", 0) + max(0, observation.get("discard_size", 0) - 1)
+
+
 # A draw's log line by its reason; the second when nothing was left to draw.
 DRAW_REASONS = {
     "cannot_play": (N_("{player} drew 1 card (nothing to play)"),
@@ -131,6 +149,16 @@ def _turn_hint(observation: Mapping[str, Any]) -> str:
     phase = observation.get("phase", "")
     pickup = observation.get("pickup", 0)
     if phase == "start" and pickup:
+        there = drawable(observation)
+        if there < pickup:  # a shortfall: what is drawn, and what becomes of the rest
+            owed = (observation.get("rules") or {}).get("pickup_shortfall") == "debt"
+            if owed:
+                return ngettext("to answer the pickup with an Ace or a matching 2 or Jack, or pick it up: {m} of the {n} cards can be drawn, the rest is owed",
+                                "to answer the pickup with an Ace or a matching 2 or Jack, or pick it up: {m} of the {n} cards can be drawn, the rest is owed",
+                                pickup, m=there)
+            return ngettext("to answer the pickup with an Ace or a matching 2 or Jack, or pick it up: {m} of the {n} cards can be drawn, the rest is forgiven",
+                            "to answer the pickup with an Ace or a matching 2 or Jack, or pick it up: {m} of the {n} cards can be drawn, the rest is forgiven",
+                            pickup, m=there)
         return ngettext("to answer the pickup with an Ace or a matching 2 or Jack, or pick up {n} card",
                         "to answer the pickup with an Ace or a matching 2 or Jack, or pick up {n} cards", pickup)
     if phase == "start" and not observation.get("top"):
@@ -141,7 +169,7 @@ def _turn_hint(observation: Mapping[str, Any]) -> str:
         draw = "may"
     else:
         draw = ""
-    hint = PHASE_HINTS.get((phase, draw))
+    hint = (EMPTY_PHASE_HINTS if draw and not drawable(observation) else PHASE_HINTS).get((phase, draw))
     return _(hint) if hint else ""
 
 
@@ -165,12 +193,21 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     embed = discord.Embed(title="Blackjack", colour=COLOUR)
     embed.description = clip("\n".join(_status_lines(observation, names)), DESCRIPTION_LIMIT)
     embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(observation, names), FIELD_VALUE_LIMIT) or "—", inline=False)
-    piles = _("Draw pile: {deck} · Discard pile: {discard}", deck=observation.get("deck_size", 0), discard=observation.get("discard_size", 0))
-    embed.add_field(name=_("Piles"), value=piles, inline=False)
+    embed.add_field(name=_("Piles"), value=_piles(observation), inline=False)
     if recent:
         embed.add_field(name=_("Recent"), value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
     embed.set_footer(text=footer_hint(observation))
     return fit_embed(embed)
+
+
+def _piles(observation: Mapping[str, Any]) -> str:
+    """The piles, and, when the draw pile is empty, what a draw then does."""
+    deck, discard = observation.get("deck_size", 0), observation.get("discard_size", 0)
+    if deck:
+        return _("Draw pile: {deck} · Discard pile: {discard}", deck=deck, discard=discard)
+    if drawable(observation):
+        return _("Draw pile: 0 (a draw shuffles the discard pile but its top card into a new one) · Discard pile: {discard}", discard=discard)
+    return _("Draw pile: 0 · Discard pile: {discard} (nothing to draw until more cards are played)", discard=discard)
 
 
 def footer_hint(observation: Mapping[str, Any]) -> str:
@@ -201,9 +238,14 @@ def _your_task(observation: Mapping[str, Any]) -> str:
         return _("{n} cards to pick up: answer with an Ace or a matching 2 or Jack, or pick them up.", n=pickup)
     if phase == "start" and not observation.get("top"):
         return _("Your turn: play any card to start the pile.")
+    empty = not drawable(observation)
     if phase == "start":
         if draw:
+            if empty:
+                return _("Your turn: play a card matching the top card (or an Ace), or pass: there is nothing to draw.")
             return _("Your turn: play a card matching the top card (or an Ace), or draw 1 card.")
+        if empty:
+            return _("Your turn: play a card matching the top card (or an Ace); if you have none, pass: there is nothing to draw.")
         return _("Your turn: play a card matching the top card (or an Ace); if you have none, draw 1 card.")
     if phase == "chain":
         rank = observation.get("chain_rank") or ""
@@ -213,7 +255,11 @@ def _your_task(observation: Mapping[str, Any]) -> str:
     if phase == "free":
         return _("Play on with a matching card, or end your turn.")
     if phase == "any_card":
+        if draw and empty:
+            return _("You played a Queen: play any card, or pass: there is nothing to draw.")
         return _("You played a Queen: play any card or draw 1 card.") if draw else _("You played a Queen: play any card.")
+    if draw and empty:
+        return _("Play another card matching the top card (or an Ace), or pass: there is nothing to draw.")
     if draw:
         return _("Play another card matching the top card (or an Ace) or draw 1 card.")
     return _("Play another card matching the top card (or an Ace).")
@@ -283,6 +329,8 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
             pickup = observation.get("pickup", 0)
             if observation.get("phase") == "start" and pickup:
                 out.append(Control(action, label=clip(_("Pick up {n} cards", n=pickup), BUTTON_LABEL_LIMIT), style="danger"))
+            elif not drawable(observation):
+                out.append(Control(action, label=clip(_("Pass (nothing to draw)"), BUTTON_LABEL_LIMIT), style="primary"))
             else:
                 out.append(Control(action, label=clip(_("Draw 1 card"), BUTTON_LABEL_LIMIT), style="primary"))
         elif action.kind == "end":

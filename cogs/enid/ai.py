@@ -162,8 +162,7 @@ def _counts(obs: Mapping[str, Any]) -> dict[int, int]:
 
 
 def _names(obs: Mapping[str, Any]) -> Names:
-    rules = obs.get("rules", {})
-    return Names.from_options(obs.get("renames") or {}, rules.get("builtin_names", "keep") == "keep")
+    return Names.of_observation(obs)
 
 
 def _owed(obs: Mapping[str, Any], player: int) -> list[str]:

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from bot.cards import Card, Rank, Suit
 from bot.i18n import N_
@@ -151,6 +152,14 @@ class Names:
             if names:
                 clean[key] = names
         return cls(clean, keep_builtin)
+
+    @classmethod
+    def of_observation(cls, observation: Mapping[str, Any]) -> Names:
+        """The names in force at the table an observation is of (its renames and the
+        ``builtin_names`` house rule), for those who read observations: the hand's words
+        and the computer players."""
+        rules = observation.get("rules") or {}
+        return cls.from_options(observation.get("renames") or {}, rules.get("builtin_names", "keep") == "keep")
 
     def slot_names(self, key: str) -> tuple[str, ...]:
         """Every accepted name of one slot. A slot is never left nameless: dropping the

@@ -32,6 +32,7 @@ from bot.render_util import (
 )
 from cogs.enid.names import (
     BUCKLE_CRY,
+    Names,
     CHURCH_SHOUT,
     LAST_CARD_CALL,
     LAST_ENID_CALL,
@@ -252,11 +253,22 @@ RULES_COMMAND = "/rules game:enid"
 
 
 def _naming_hint(observation: Mapping[str, Any]) -> str:
-    """How to say the name of the card the viewer just laid, without giving it away."""
+    """How to say the name of the card the viewer just laid: what it is called (unless
+    the table plays names from memory, ``beginner_names: no``), never the Enid chain."""
     top = parse_card(str(observation["top"])) if observation.get("top") else None
     if top is not None and observation.get("enid_suit") == top.suit.value and top.rank is Rank.NINE:
         return _("name your Enid Blyton in the game's thread: “{first}”, every middle name of the chain so far in order, "
                  "one new middle name of your own, then “{last}”", first="Enid", last="Blyton")
+    if top is not None and (observation.get("rules") or {}).get("beginner_names", "naming") != "no":
+        name = Names.of_observation(observation).display(top)
+        if top.rank in (Rank.THREE, Rank.FOUR):
+            initial = "M" if top.rank is Rank.THREE else "W"
+            # Translators: {name} is English as players type it, e.g. “Dennis M. Richie of Carp”.
+            return _("type its name in the game's thread: your {card} is “{name}”, with a middle name of your own "
+                     "starting with {initial} in place of “{initial}.”, never used before this session",
+                     card=top.display(), name=name, initial=initial)
+        # Translators: {name} is English as players type it, e.g. “Alonzo Church of Carp”.
+        return _("type its name in the game's thread: your {card} is “{name}”", card=top.display(), name=name)
     if top is not None and top.rank in (Rank.THREE, Rank.FOUR):
         initial = "M" if top.rank is Rank.THREE else "W"
         return _("type the card's Enid name in the game's thread, with a made-up middle name starting with {initial} "
@@ -280,7 +292,9 @@ def _you_owe(ritual: str, observation: Mapping[str, Any]) -> str:
     if ritual == "cry":
         return _("type “{cry}” in the game's thread", cry=BUCKLE_CRY)
     if ritual == "first_line":
-        return _("type the first line of a limerick in the game's thread: the next player must finish it")
+        # Translators: "No limerick" is the label of the hand's button (the same words as its msgid).
+        return _("type the first line of a limerick in the game's thread: the next player must finish it; "
+                 "or press No limerick to set none (it is your choice)")
     if ritual == "limerick":
         reciting = observation.get("reciting") or {}
         first = clip(str(reciting.get("first_line", "")), 150)
@@ -419,6 +433,8 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
             out.append(Control(action, label=clip(_suit_word(action.arg, enid), BUTTON_LABEL_LIMIT), style="primary"))
         elif kind == "recite":
             out.append(Control(action, label=_("Recite the limerick"), style="primary"))
+        elif kind == "no_limerick":
+            out.append(Control(action, label=_("No limerick"), style="secondary"))
         elif kind == "vote":
             continue  # votes are cast on the vote message of their own (ballots below)
         elif kind == "challenge":
@@ -525,6 +541,7 @@ _LIMERICK_EVENTS = {
     "limerick_passed": N_("📜 {player} passed the limerick on"),
     "limerick_cancelled": N_("📜 {player} cancelled the limerick"),
     "limerick_refused": N_("📜 {player} refused the limerick"),
+    "limerick_declined": N_("📜 {player} set no limerick"),
 }
 _RITUAL_MET = {
     "last": N_("✅ {player} made the last-card call"),

@@ -110,11 +110,12 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     HouseRule(
         key="beginner_names",
-        description=N_("'yes' = hands show each card's Enid name beside its face (for learners); 'no' = faces only (the seed: no reading names off a list)."),
-        choices=("no", "yes"),
-        default="no",
+        description=N_("'naming' = the hand that must name a card says that card's name; 'yes' = hands show every card's Enid name beside its face (for learners); 'no' = names from memory (the seed: no reading names off a list)."),
+        choices=("no", "naming", "yes"),
+        default="naming",
         choice_descriptions=(
             N_("Hands show card faces only: Enid names come from memory."),
+            N_("The hand that must name a card says that card's Enid name."),
             N_("Hands show each card's Enid name beside its face, for learners."),
         ),
     ),
@@ -203,6 +204,8 @@ END = Action("end")
 RECITE = Action("recite")
 VOTE_YES = Action("vote", arg="yes")
 VOTE_NO = Action("vote", arg="no")
+#: "may force": the layer of a black Turing owes a limerick's first line, or declines it.
+NO_LIMERICK = Action("no_limerick")
 #: What the turn timer applies: a draw, accepted even after an Eight (which otherwise
 #: must be followed by a card) so a silent player never blocks the table.
 TIMEOUT_DRAW = Action("draw", arg="timeout")
@@ -470,8 +473,11 @@ class EnidGame(Game):
                 return [VOTE_YES, VOTE_NO]
             return []
         actions: list[Action] = []
-        if player == self.current and self.held() is None:
+        held = self.held()
+        if player == self.current and held is None:
             actions.extend(self._turn_actions())
+        elif held is not None and held["kind"] == "first_line" and held["player"] == player:
+            actions.append(NO_LIMERICK)  # the limerick is the layer's choice: it may be declined
         for entry in self.challengeable:
             if entry["player"] != player:
                 actions.append(Action("challenge", arg=entry["id"]))
@@ -652,6 +658,8 @@ class EnidGame(Game):
             self._cast(player, action.arg, events)
         elif kind == "challenge":
             self._challenge(player, action.arg, events)
+        elif kind == "no_limerick":
+            self._no_limerick(player, events)
         else:
             if self.obligations or self.challengeable:
                 self._moved(player, events)
@@ -1019,6 +1027,14 @@ class EnidGame(Game):
         count = max(1, len(self.chain)) if self._is_enid(card) else 1
         events.append(new_event("misnamed", player, {"card": str(card), "why": why, "draws": count}))
         self._draw_for(player, count, "misnamed", events)
+
+    def _no_limerick(self, player: int, events: list[Event]) -> None:
+        """The black Turing's layer forces no limerick (as if the time ran out, said at once)."""
+        o = self.held()
+        assert o is not None and o["kind"] == "first_line"
+        self._close(o, events)
+        events.append(new_event("limerick_declined", player, {}))
+        self._end_turn(player, events)
 
     def _timeout(self, player: int, oid: str, events: list[Event]) -> None:
         o = self._obligation(oid)

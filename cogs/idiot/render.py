@@ -296,6 +296,11 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
             out.append(Control(action, clip(_("Turn face-down card {n}", n=action.arg), BUTTON_LABEL_LIMIT), style="primary"))
         else:  # a future action kind still gets a usable button
             out.append(Control(action, clip(action.code(), BUTTON_LABEL_LIMIT)))
+    # Ready, the move that moves the swap phase on, first: a menu that numbers the
+    # controls (the terminal's) offers it as move 1, not after every possible swap (a
+    # newcomer taking the first move would swap back and forth). Discord's hand puts
+    # buttons in rows of their own, whatever their order here.
+    out.sort(key=lambda control: control.action.kind != "ready")
     return out
 
 

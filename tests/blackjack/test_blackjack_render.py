@@ -175,7 +175,7 @@ def test_after_a_three_nobody_is_offered_a_draw_the_controls_lack():
 
 
 def test_a_pickup_on_the_table_says_how_to_answer_it():
-    game = stacked({1: ["2h", "9c"], 2: ["2c", "5d"]}, discard=["7h"])
+    game = stacked({1: ["2h", "9c"], 2: ["2c", "5d"]}, discard=["7h"], deck=["3s", "4s", "5s"])
     play(game, 1, "2h")  # no other 2: the turn ends by itself
     table = render.table_embed(game.observation(None), {2: "<@2>"}, []).description
     assert "**Turn:** <@2>, to answer the pickup with an Ace or a matching 2 or Jack, or pick up 2 cards" in table
@@ -196,9 +196,13 @@ def test_hints_offer_a_draw_exactly_when_the_controls_have_one():
             task = _task(game, player).lower()
             table = render.table_embed(game.observation(None), {}, []).description.lower()
             if game.pickup and game.phase == "start":
-                assert draw and "pick them up" in task and "or pick up" in table
+                assert draw and "pick them up" in task and ("or pick up" in table or "or pick it up" in table)
             elif "if you have none, draw" in task:
                 assert draw == (not plays) and "(or draw 1 card if they cannot)" in table
+            elif "if you have none, pass: there is nothing to draw" in task:  # nothing to draw (issue 37)
+                assert draw == (not plays) and "(if they cannot, their turn ends: there is nothing to draw)" in table
+            elif "or pass: there is nothing to draw" in task:
+                assert draw and "(or pass: there is nothing to draw)" in table
             elif "draw" in task:
                 assert draw, (game.phase, task)
                 assert "(or draw 1 card)" in table

@@ -9,7 +9,8 @@ import random
 import sqlite3
 
 from tests.conftest import restart
-from tests.e2e.ui import embed_of, game_place, has_control_for, head, select_options, text, use_control
+from tests.e2e.ui import _items, embed_of, game_place, has_control_for, head, select_options, text, use_control
+from tests.hardening.forge import forge_component
 from tests.e2e.world import world as shared_world
 
 
@@ -118,11 +119,14 @@ async def test_out_of_turn_click_is_refused_and_changes_nothing(simcord_env):
     own = await mover.slash(game_place(channel), "hand")
     rng = random.Random(1)
     before = table.record.version
-    while mover_of(table, members) is mover:
-        await play_one_move(env, channel, members, rng)
-    after = table.record.version
     stale_code = select_options(own.response.message)[0]
-    refused = await mover.select(own.response.message, [stale_code])
+    stale_select = next(item["custom_id"] for item in _items(own.response.message) if item["type"] == 3)
+    hand = own.response.message
+    while mover_of(table, members) is mover:  # played from that hand (a newer copy would replace it)
+        hand = (await use_control(mover, hand, rng.choice(table.state.legal_actions(mover.id)).code())).response.message
+    after = table.record.version
+    # A client still showing the hand as it was when the turn began sends that choice.
+    refused = await forge_component(mover, own.response.message, stale_select, values=[stale_code])
     # Not "stale": what is true is that it is someone else's turn now.
     now_moving = mover_of(table, members)
     assert head(refused.response) == f"⚠️ It is {now_moving.mention}'s turn, not yours, so nothing was played. You will be told when it is your move."

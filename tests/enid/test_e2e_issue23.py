@@ -16,6 +16,7 @@ from simcord.results import to_discord_message
 
 from tests.e2e.ui import button_ids, embed_of, game_place, head, text, use_control
 from tests.enid.test_e2e_enid import POEM, board, play, setup_world, type_, vote
+from tests.hardening.forge import forge_component
 
 
 def fresh(env, message):
@@ -85,8 +86,9 @@ async def test_a_click_racing_the_redraw_after_a_typed_call_still_counts(simcord
 
 
 async def test_a_real_stale_click_is_still_refused_after_a_typed_call(simcord_env, data_dir, deals, monkeypatch):
-    """Two hands open; a card laid from one; "Last card" typed: the other hand's End
-    turn (still legal) is a click from before her own click, and is refused."""
+    """A card laid from the hand; "Last card" typed: the End turn (still legal) the hand
+    showed before that click, sent again (a second window, a lagging client), is a click
+    from before her own click, and is refused."""
     env = simcord_env
 
     async def no_redraw(*args, **kwargs):
@@ -97,11 +99,11 @@ async def test_a_real_stale_click_is_still_refused_after_a_typed_call(simcord_en
     deals.append(([["Ts", "9s", "5s"], ["5c", "3c", "4d"], ["Qc", "7d", "7c"]], ["4s"]))
     _, table = await open_table(env, channel, [ada, bob, cyd], "plain")
     first = await play(ada, channel, "play:Ts")
-    second = await ada.click(board(channel), label="Show hand")
-    await use_control(ada, first.response.message, "play:9s")
+    end_then = next(cid for cid in button_ids(fresh(env, first.response.message)) if cid.endswith(":end"))
+    await use_control(ada, fresh(env, first.response.message), "play:9s")
     await type_(ada, channel, "Last card")
     version = table.record.version
-    refused = await use_control(ada, fresh(env, second.response.message), "end")
+    refused = await forge_component(ada, fresh(env, first.response.message), end_then)
     assert "earlier moment" in head(refused.response) and table.record.version == version
     assert table.state.current == ada.id and table.state.phase == "ten"
 

@@ -132,7 +132,8 @@ async def test_a_newcomers_whole_game(simcord_env, data_dir, deals, tmp_path):
     # What a newcomer must be told, somewhere they look.
     assert "typing its name in the game's thread" in text  # the lobby: where and how to name a card
     assert "Enid mode: name every card you lay and say the rituals" in text and "Mode: **enid**" not in text  # the lobby's options in words
-    assert "Now type the card's Enid name in the game's thread" in text  # the hand, while a name is owed
+    # The hand that must name a card says what it is called, in time to type it (issue 37).
+    assert "type its name in the game's thread: your 6♠ is “Alan Turing of Sturgeon”" in text
     assert "vote on the limerick" in text and "a hint, not the verdict" in text  # what the vote is for
     assert "did not name Q♠ in time: its magic is void" in text and "drew 1 for a wrong or missing name" in text  # why they drew
     assert table.state.is_over()

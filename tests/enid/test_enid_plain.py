@@ -36,7 +36,7 @@ def test_two_to_five_players(players):
 
 def test_house_rules_and_mode_defaults_and_bad_values_fall_back():
     assert {r.key: r.default for r in HOUSE_RULES} == {
-        "voluntary_draw": "no", "beginner_names": "no", "ritual_seconds": "30",
+        "voluntary_draw": "no", "beginner_names": "naming", "ritual_seconds": "30",
         "limerick_seconds": "180", "vote_seconds": "30", "builtin_names": "keep",
     }
     game = EnidGame.new([1, 2], {"mode": "bogus", "ritual_seconds": "7"}, seed=1)

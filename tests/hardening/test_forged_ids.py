@@ -143,7 +143,10 @@ async def test_reading_without_create_never_makes_a_file(tmp_path):
         async with storage.reading(42, create=False):
             pass
     assert not storage.has_database(42) and not (tmp_path / "data" / "guilds").exists()
-    async with storage.reading(42):  # the ordinary read of a server's own data still creates it
+    async with storage.reading(42):  # the ordinary read of a server with no data reads nothing, creating nothing
+        pass
+    assert not storage.has_database(42)
+    async with storage.transaction(42):  # its first write creates it
         pass
     async with storage.reading(42, create=False):
         pass

@@ -36,7 +36,7 @@ def test_the_swap_phase_in_spanish():
         state = game()
         board = embed_text(render.table_embed(state.observation(None), NAMES, []))
         hand = embed_text(render.hand_embed(state.observation(A), NAMES))
-        swap = render.controls(state.observation(A), state.legal_actions(A))[0]
+        swap = next(c for c in render.controls(state.observation(A), state.legal_actions(A)) if c.action.kind == "swap")
         log = render.event_lines(state.apply(A, Action("ready")) + state.apply(B, Action("ready")), NAMES)
     assert "**Fase de intercambio:**" in board
     assert "**Montón (1 carta):** **8♥** · siguiente: un 8 o una carta más alta, o un 2 o un 10" in board

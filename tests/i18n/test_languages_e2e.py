@@ -57,7 +57,7 @@ async def test_a_spanish_server_with_an_english_player(simcord_env, monkeypatch)
     # The server switches to English: Ana is answered in Spanish, the board follows
     # from the next move, and Ana's own hand stays Spanish.
     switched = await ana.slash(channel, "settings language", language="en")
-    assert "estarán en English" in switched.response.content
+    assert "estarán en inglés" in switched.response.content
     table = env.bot.tables.tables()[0]
     (mover,) = table.state.current_players()
     member = ana if mover == ana.id else bob

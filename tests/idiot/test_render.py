@@ -101,7 +101,7 @@ def test_controls_labels_and_hints():
 
     swap_game = IdiotGame.new([A, B], deal={"hands": {A: ["3c"], B: ["4c"]}, "face_up": {A: ["Kd"]}, "pile": ["9c"]})
     swaps = render.controls(swap_game.observation(A), swap_game.legal_actions(A))
-    assert [(c.label, c.place) for c in swaps] == [("Swap K♦ ↔ 3♣", "select"), ("Ready", "button")]
+    assert [(c.label, c.place) for c in swaps] == [("Ready", "button"), ("Swap K♦ ↔ 3♣", "select")]  # the move that moves on first
     pick = render.controls(game.observation(A), [Action("pickup")])
     assert pick[0].label == "Pick up the pile (3)" and pick[0].style == "danger"
 

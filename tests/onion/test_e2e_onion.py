@@ -144,7 +144,8 @@ async def test_a_session_of_rounds(simcord_env, data_dir, stacked):
     shown = await m0.click(await hand_of(m0, channel), custom_id=form_id.replace(f":{version}:", f":{table.record.version}:"))
     too_much = await m0.submit_modal(shown, {"amount": "500"})
     assert table.record.version == version and too_much.response.content  # above the cap: a sentence
-    shown = await m0.click(await hand_of(m0, channel), custom_id=component(await hand_of(m0, channel), "dh:amt:"))
+    hand = await hand_of(m0, channel)
+    shown = await m0.click(hand, custom_id=component(hand, "dh:amt:"))
     await m0.submit_modal(shown, {"amount": "3"})
     assert table.record.version == version + 1 and state.chips[m0.id] == 99 - 3
 

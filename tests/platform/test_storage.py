@@ -10,6 +10,8 @@ from storage.db import Storage, migrations
 
 async def test_a_guild_database_is_created_migrated_and_in_wal(tmp_path):
     storage = Storage(tmp_path)
+    async with storage.transaction(42):
+        pass  # the first write creates the file (reading never does)
     async with storage.reading(42) as db:
         async with db.execute("PRAGMA user_version") as cursor:
             assert (await cursor.fetchone())[0] == len(migrations())
@@ -37,6 +39,10 @@ async def test_a_server_with_a_game_in_play_keeps_its_database_open(tmp_path):
     """Issue 22: with more active servers than the pool's cap, evicting least recently
     used connections made most moves reopen their database. Idle servers go first; an
     active one (its marker in the index) is closed only past the file-handle budget."""
+    storage = Storage(tmp_path, max_open=2)
+    for idle in (10, 11, 12, 13):
+        await storage.probe(idle)  # servers with a database (reading creates none)
+    await storage.close()
     storage = Storage(tmp_path, max_open=2)
     opened = []
     original = storage._open

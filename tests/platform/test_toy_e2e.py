@@ -10,7 +10,8 @@ import pytest
 from bot.engine import Action
 
 from tests.conftest import restart
-from tests.e2e.ui import game_place, head
+from tests.e2e.ui import _items, game_place, head
+from tests.hardening.forge import forge_component
 from tests.e2e.world import TOY, db_rows, world
 
 pytestmark = pytest.mark.extensions(*TOY)
@@ -87,13 +88,14 @@ async def test_out_of_turn_stale_and_nonplayer_clicks_change_nothing(simcord_env
     assert "Waiting for" in head(waiting_hand.response)
     version = table.record.version
     assert not [c for c in waiting_hand.response.components if c["components"][0].get("type") == 3]  # no select
-    # Two hand messages open at once (Show hand twice): play from one, then the other is stale.
+    # A hand shown at once in a second window (or clicked twice): play from it, then the
+    # choice it showed before is stale.
     mover_hand = await mover.click(table_msg, label="Show hand")
-    second_hand = await mover.slash(game_place(channel), "hand")
+    shown_select = next(item["custom_id"] for item in _items(mover_hand.response.message) if item["type"] == 3)
     first, second = [a.code() for a in table.state.legal_actions(mover.id)][:2]
     await mover.select(mover_hand.response.message, [first])
     assert table.record.version == version + 1
-    again = await mover.select(second_hand.response.message, [second])
+    again = await forge_component(mover, mover_hand.response.message, shown_select, values=[second])
     # The turn passed: the refusal says whose turn it is, not that the button is stale.
     (following,) = table.state.current_players()
     assert head(again.response) == f"⚠️ It is <@{following}>'s turn, not yours, so nothing was played. You will be told when it is your move."
@@ -271,8 +273,8 @@ async def test_two_clicks_at_the_same_instant_apply_exactly_once(simcord_env, da
     assert sum(not isinstance(r, Exception) for r in applied) == 1
     assert table.record.version == 1
     assert db_rows(data_dir, guild.id, "SELECT COUNT(*) FROM actions")[0][0] == 1
-    # Through the UI too: both hand messages are now a move behind; both clicks are refused.
-    for hand in (one, two):
+    # Through the UI too: the hand (the newer copy; the older one was deleted) is a move behind.
+    for hand in (two,):
         refused = await mover.select(hand.response.message, [code])
         (following,) = table.state.current_players()
         assert f"It is <@{following}>'s turn, not yours, so nothing was played" in head(refused.response)

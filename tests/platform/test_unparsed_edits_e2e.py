@@ -24,7 +24,7 @@ pytestmark = pytest.mark.extensions(*TOY)
 def sent(env, since):
     """The requests since ``since``: method, path (an interaction's id and token made
     generic: each click has its own), query and body."""
-    return [(r.method, re.sub(r"^/interactions/\d+/[^/]+/", "/interactions/ID/TOKEN/", r.path), r.params, r.json)
+    return [(r.method, re.sub(r"^/webhooks/(\d+)/[^/]+/", r"/webhooks/\1/TOKEN/", re.sub(r"^/interactions/\d+/[^/]+/", "/interactions/ID/TOKEN/", r.path)), r.params, r.json)
             for r in env.http_requests[since:]]
 
 
@@ -70,15 +70,17 @@ async def test_each_edit_sends_what_discord_py_sends(simcord_env, monkeypatch, t
     async def board_edit():  # the board edited in place, its picture attached
         await publisher.publish(table)
 
-    async def show_hand():  # a new hand message (its id is all the bot reads of the answer)
-        shown.append((await mover.click(board(channel), label="Show hand")).response.message)
-        assert publisher.copies[(table.guild_id, table.id, mover.id)].keys() >= {m.id for m in shown}
+    async def show_hand():  # a new hand message (its id is all the bot reads of the answer; the older copy is deleted)
+        message = (await mover.click(board(channel), label="Show hand")).response.message
+        shown.append(now(env, message))
+        assert list(publisher.copies[(table.guild_id, table.id, mover.id)]) == [message.id]
 
     shown: list = []
-    (old_requests, *_), (new_requests, *_) = await both_ways(env, monkeypatch, show_hand, hand)
+    (old_requests, *_), (new_requests, *_) = await both_ways(env, monkeypatch, show_hand, board(channel))
     assert old_requests and new_requests == old_requests
-    first, second = (now(env, m) for m in shown)
+    first, second = shown
     assert (second.content, len(second.attachments), second.flags.ephemeral) == (first.content, len(first.attachments), True)
+    hand = second  # the copy a player can still click
     for action, message in ((refresh, hand), (live_hand, hand), (board_edit, board(channel))):
         (old_requests, *old_message), (new_requests, *new_message) = await both_ways(env, monkeypatch, action, message)
         assert old_requests and new_requests == old_requests, action.__name__

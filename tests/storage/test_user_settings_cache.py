@@ -35,6 +35,8 @@ async def two_storages(tmp_path):
 
 async def test_a_setting_read_twice_is_asked_once_even_when_unset(two_storages):
     storage, _ = two_storages
+    async with storage.transaction(1):
+        pass  # the server has a database (reading never creates one)
     async with storage.reading(1) as db:
         queries = Queries(db)
         assert await repos.get_user_setting(db, 7, "pictures", "on") == "on"
@@ -83,6 +85,8 @@ async def test_a_rolled_back_write_and_a_transactions_reads_are_not_kept(two_sto
 
 async def test_a_closed_servers_file_forgets_its_settings(two_storages):
     storage, _ = two_storages
+    async with storage.transaction(1):
+        pass  # the server has a database (reading never creates one)
     async with storage.reading(1) as db:
         await repos.get_user_setting(db, 7, "pictures", "on")
     path = str(storage.path_for(1))

@@ -11,6 +11,8 @@ import re
 from tests.terminal.driver import Screen
 
 NAMED_CARD = re.compile(r"^(\S+) · (.+)$", re.M)
+#: The hand's words while a laid card waits for its name: "your 7♣ is “Alonzo Church of Carp”".
+TOLD_NAME = re.compile(r"your (\S+) is “([^”]+)”")
 MIDDLE = {"M": ("Marmalade", "Mistral", "Meadowlark", "Mandolin", "Muffin", "Marzipan", "Mothball", "Minnow"),
           "W": ("Walrus", "Waffle", "Willow", "Wombat", "Wobble", "Widget", "Wheelbarrow", "Wisteria")}
 LIMERICK = ("Who wrote in a language of weeds", "Each line was a tangle", "Of syntax and angle",
@@ -27,7 +29,7 @@ class EnidPlayer:
         self.said: list[str] = []
 
     def name(self, screen: Screen, card: str) -> str:
-        names = dict(NAMED_CARD.findall(screen.text))
+        names = {**dict(NAMED_CARD.findall(screen.text)), **dict(TOLD_NAME.findall(screen.text))}
         name = names.get(card, "")
         for initial, dotted in (("M", "M."), ("W", "W.")):
             if dotted in name.split():
@@ -48,6 +50,9 @@ class EnidPlayer:
             last = " Last St. Francis of Assisi" if self._cards_left(screen) == 2 and words else ""
             return f"{number} {words}{last}".strip()
         task = screen.text.rpartition("\nNow ")[2].split("\n\n")[0]  # what the hand says you owe
+        told = TOLD_NAME.search(task)
+        if told:  # the laid card's name, as the hand gives it (a Richie's middle name made up)
+            return self.name(screen, told.group(1))
         return self.ritual(task)
 
     def ritual(self, task: str) -> str:
