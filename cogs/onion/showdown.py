@@ -9,7 +9,7 @@ hand; everything here reads observations or events' public data only.
 - :func:`story_line` says one showdown event (the log's line, and a line of the story).
 - :func:`story_fields` is the board's summary of the whole showdown, in order, from the
   observation's ``story`` (it survives the Recent window); :func:`notation_line` explains
-  the marks in the hands shown ("A♥=1", "8🪄=0", "8🏆=K", "2♣→10").
+  the marks in the hands shown ("A♥=1", "8♠=0", "8🏆=K", "2♣→10"), each told on a card the board shows.
 - :func:`duel_lines` says where the duel stands (who holds the better cards, and why).
 - :func:`facing_lines` is the hand's view for the one answering: the hand they face,
   their own, and what each answer would do to both.
@@ -231,23 +231,25 @@ def _story(entries: Sequence[Mapping[str, Any]], names: Mapping[int, str], detai
     return lines
 
 
-#: The marks a shown hand may carry, each with the sentence that explains it. Patterns
-#: read the English explanation (the state's), before it is translated.
+#: The marks a shown hand may carry, each with the sentence that explains it, told with
+#: the first card on the board that carries the mark (a card already shown, never an
+#: invented one a reader could take for a card in play). Patterns read the English
+#: explanation (the state's), before it is translated.
 NOTATIONS = (
-    (re.compile(r"A\S*=(1|11)\b"), N_("A♥=1 or A♥=11: an ace counts 1 or 11")),
-    (re.compile(r"(?:^|\s)8\S*=0\b"), N_("8🪄=0: a null eight, counted 0 to make an onion longer (of two onions as "
-                                         "long, the one with fewer null eights wins)")),
-    (re.compile(r"(?:^|\s)(?:8|J🪄)\S*=(?!0\b|1\b|11\b)"),
-     N_("8🏆=K: a wild card, played as the card after the =")),
-    (re.compile(r"→"), N_("2♣→10: a card whose value a modifier shifted (Great A'Tuin, the Elephants)")),
+    (re.compile(r"A\S*=(?:1|11)\b"), N_("{card}: an ace counts 1 or 11")),
+    (re.compile(r"(?<!\S)8\S*=0\b"), N_("{card}: a null eight, counted 0 to make an onion longer (of two onions as "
+                                       "long, the one with fewer null eights wins)")),
+    (re.compile(r"(?<!\S)(?:8|J🪄)\S*=(?!0\b|1\b|11\b)\S+"),
+     N_("{card}: a wild card, played as the card after the =")),
+    (re.compile(r"\S+→\S+"), N_("{card}: a card whose value a modifier shifted (Great A'Tuin, the Elephants)")),
 )
 
 
 def notation_line(explanations: Iterable[str]) -> str:
     """How to read the marks in ``explanations`` (English, as the state keeps them), only
-    those that occur; "" when none does."""
+    those that occur, each shown on a card that carries it; "" when none does."""
     text = "\n".join(explanations)
-    found = [_(sentence) for pattern, sentence in NOTATIONS if pattern.search(text)]
+    found = [_(sentence, card=match.group(0)) for pattern, sentence in NOTATIONS if (match := pattern.search(text))]
     return _("How to read the hands: {marks}.", marks="; ".join(found)) if found else ""
 
 
