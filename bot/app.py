@@ -18,8 +18,6 @@ from discord.ext import commands
 from bot import guard, mentions
 from bot.bus import bus_for
 from bot.discord_front import languages
-from bot.discord_front.clicks import prune_clicked_messages
-from bot.discord_front.echoes import ignore_bot_messages
 from bot.discord_front.wire import send_forms_in_one_write
 from bot import picture_pool
 from bot.picture_pool import PictureDrawer
@@ -116,8 +114,6 @@ class _Deckhand:
         await send_forms_in_one_write(self.http)  # a request with a picture in one write (bot/discord_front/wire.py)
         languages.reset()
         mentions.default_on_every_edit(self)
-        ignore_bot_messages(self._connection)  # the gateway's echo of each board edit, unparsed
-        prune_clicked_messages(self._connection)  # a click's message parsed down to what is read
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         if not self.settings.database_url:
             claim_data_dir(self.settings.data_dir)
