@@ -18,7 +18,6 @@ from discord.ext import commands
 from bot import guard, mentions
 from bot.bus import bus_for
 from bot.discord_front import languages
-from bot.discord_front.wire import send_forms_in_one_write
 from bot import picture_pool
 from bot.picture_pool import PictureDrawer
 from bot.config import ConfigError, Settings
@@ -111,7 +110,6 @@ class _Deckhand:
 
     async def setup_hook(self) -> None:
         self.setup_started = True
-        await send_forms_in_one_write(self.http)  # a request with a picture in one write (bot/discord_front/wire.py)
         languages.reset()
         mentions.default_on_every_edit(self)
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
