@@ -111,7 +111,6 @@ class _Deckhand:
     async def setup_hook(self) -> None:
         self.setup_started = True
         languages.reset()
-        mentions.default_on_every_edit(self)
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         if not self.settings.database_url:
             claim_data_dir(self.settings.data_dir)
