@@ -24,7 +24,7 @@ from bot.config import ConfigError, Settings
 from bot.core.games import GameRegistry
 from bot.tables import TableManager
 from bot.translator import CatalogTranslator
-from bot.views import DYNAMIC_ITEMS, route_clicks, start_amount_form
+from bot.views import DYNAMIC_ITEMS, start_amount_form
 from storage import open_storage
 from storage.db import StorageError, log_failure
 
@@ -117,7 +117,6 @@ class _Deckhand:
         await self.tables.listen()
         guard.answer_component_failures(DYNAMIC_ITEMS)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        route_clicks(self)  # without rebuilding the clicked message's view (bot/views.py)
         self.interaction_hooks.append(start_amount_form)  # the amount form (see bot/views.py)
         # Descriptions and choices in each user's client language (bot/translator.py).
         await self.tree.set_translator(CatalogTranslator())
