@@ -9,7 +9,6 @@ import os
 import pkgutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import discord
@@ -97,9 +96,10 @@ class _Deckhand:
         #: Card pictures drawn in a worker process or a thread (PICTURE_PROCESS, bot/picture_pool.py).
         #: Before the TableManager, which draws with it.
         self.pictures = PictureDrawer(settings.picture_process)
-        #: Run with every interaction as the gateway's parser makes it, before its click
-        #: or command runs (see :meth:`dispatch`). Before the TableManager, which adds one.
+        #: Run with every interaction (see :meth:`run_interaction_hooks`). Before the
+        #: TableManager, which adds one.
         self.interaction_hooks: list[Callable[[discord.Interaction], None]] = []
+        self.add_listener(self.run_interaction_hooks, "on_interaction")
         self.tables = TableManager(self, self.storage, self.games, bus=bus_for(settings.database_url, str(settings.data_dir.resolve())))
         self.restore_task: asyncio.Task[None] | None = None
         self.warm_task: asyncio.Task[None] | None = None
@@ -136,17 +136,15 @@ class _Deckhand:
             self.warm_task = asyncio.create_task(self._warm_card_pictures(), name="deckhand-warm-up")
         await self.sync_commands()
 
-    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        """discord.py's, and :attr:`interaction_hooks` run at once with each interaction:
-        discord.py starts a task for every ``on_interaction`` listener (two a click, for
-        work of microseconds). A hook that fails is logged; the interaction goes on."""
-        if event_name == "interaction" and args:
-            for hook in self.interaction_hooks:
-                try:
-                    hook(args[0])
-                except Exception:
-                    log.exception("Interaction hook %r failed", hook)
-        super().dispatch(event_name, *args, **kwargs)  # type: ignore[misc]
+    async def run_interaction_hooks(self, interaction: discord.Interaction) -> None:
+        """``on_interaction``: every hook in :attr:`interaction_hooks`, in one task (discord.py
+        starts one for each listener, and a hook is work of microseconds). A hook that fails
+        is logged; the interaction goes on."""
+        for hook in self.interaction_hooks:
+            try:
+                hook(interaction)
+            except Exception:
+                log.exception("Interaction hook %r failed", hook)
 
     async def _warm_card_pictures(self) -> None:
         for deck in picture_pool.DECKS:  # a deck per trip: a stop meanwhile waits for one deck at most
