@@ -15,9 +15,8 @@ hidden card can be an input of a picture.
 
 Faces are cached (:func:`card_face`, by code and size), and so are text (per word), the
 faces, backs, labels, titles and rows' cards drawn on felt and mapped onto one fixed
-palette, and the compressed bands of pictures' rows, kept by what they show: a picture
-is a few pastes of kept parts, and a PNG in which only the bands that changed are
-compressed again (:func:`_composed`). Layout: a row is its label, then its
+palette: a picture is a few pastes of kept parts (:func:`_composed`), written out by
+Pillow's PNG writer. Layout: a row is its label, then its
 face-up cards left to right, then its backs. A row too long for ``ROW_WIDTH`` overlaps
 its cards (each card's index corner stays visible), and wraps onto more lines when even
 that would not fit. Four or more backs are drawn as one stack with the count on it. Rows
@@ -28,9 +27,8 @@ Discord's inline box.
 from __future__ import annotations
 
 import functools
-import struct
+import io
 import threading
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -180,8 +178,8 @@ def _text_width(font, text: str) -> int:
 
 @lru_cache(maxsize=8192)
 def _bbox(font, text: str, anchor: str) -> tuple[int, int, int, int]:
-    """``font.getbbox(text, anchor=anchor)``, from the pieces the text is drawn with
-    (their masks span exactly that box: tested)."""
+    """``font.getbbox(text, anchor=anchor)``, from the text's pieces, each word
+    measured once (their masks span exactly that box: tested)."""
     if not isinstance(font, ImageFont.FreeTypeFont):
         return font.getbbox(text, anchor=anchor)
     pieces = _rendered(font, text, anchor)
@@ -219,15 +217,10 @@ def _advance(font, text: str) -> float:
 
 
 def _draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font, fill, anchor: str) -> None:
-    """``draw.text(xy, text, font=font, fill=fill, anchor=anchor)`` for one line on an RGB
-    image, from the cached rendering: the same calls of Pillow's core, so the same
-    pixels (tested against ``draw.text``)."""
-    if not isinstance(font, ImageFont.FreeTypeFont) or "\n" in text:
-        draw.text(xy, text, font=font, fill=fill, anchor=anchor)
-        return
-    ink = draw.draw.draw_ink(fill)
-    for dx, dy, mask in _rendered(font, text, anchor):
-        draw.draw.draw_bitmap((int(xy[0]) + dx, int(xy[1]) + dy), mask, ink)
+    """One line of text: what is drawn is kept (a label or a title as a mapped tile,
+    :func:`_text_tile`; a card's count with its group of backs), so this runs once per
+    text, not once per picture."""
+    draw.text(xy, text, font=font, fill=fill, anchor=anchor)
 
 
 @lru_cache(maxsize=4096)
@@ -534,160 +527,21 @@ def _encode(img: Image.Image) -> bytes:
 
 # --------------------------------------------------------------------------- PNG
 
-def _band_deflater() -> Any:
-    """The module that deflates a picture's bands: python-isal's ``isal_zlib`` (Intel's
-    ISA-L, the same interface as :mod:`zlib`) where it is installed, else zlib. Replayed
-    (bench/picture_replay.py), ISA-L's level 1 deflates the bands of a run's pictures in a
-    third of zlib's level 3 CPU (50 against 165 us a band, and its Adler-32 in 6 us
-    against 21), the bands 4% bigger and the PNGs 1.4%; zlib remains wherever isal has no
-    wheel (it is a dependency only on the platforms it ships wheels for; see
-    pyproject.toml). The pixels are the same either way; the bytes are fixed for a given
-    picture in a process (ISA-L may pick other code for another CPU, zlib another build)."""
-    try:
-        from isal import isal_zlib
-    except ImportError:
-        return zlib
-    return isal_zlib
-
-
-#: What deflates bands (:func:`_band_deflater`) and at what level, and rows per band of a
-#: picture written whole (:func:`_png`); a picture composed from its rows is cut at the
-#: rows' edges instead (:func:`_band_cuts`). A move changes a few rows of cards; the
-#: bands it does not touch are not compressed again. zlib's level, on the pictures of a
-#: bench/load.py run replayed (bench/picture_replay.py), bands of 32 rows (second round):
-#: 16 rows at level 3, 3.2 ms a picture, 12.1 KB; 32 at 3, 3.0 ms, 11.6 KB; 32 at 5,
-#: 3.8 ms, 10.2 KB; Pillow's whole-picture level 6 before, 9.2 KB. Cut at the rows
-#: (fourth round, another machine's load): level 3, 1.08 ms, 11.9 KB; level 2, 1.05 ms,
-#: 12.6 KB; level 1, 1.05 ms, 13.4 KB (zlib is a third of a picture; Z_RLE and
-#: Z_FILTERED are no faster here, and RLE's bands half as big again). ISA-L's levels on
-#: the same bands (fifth round): 0, 35 us a band, 33% bigger than zlib's level 3; 1 (and
-#: 2, the same here), 50 us, 4% bigger; 3, 360 us, 5% bigger.
-_DEFLATER = _band_deflater()
-PNG_LEVEL = 1 if _DEFLATER is not zlib else 3
-BAND_ROWS = 32
-
-_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_ZLIB_HEADER = _DEFLATER.compress(b"", PNG_LEVEL)[:2]
-_FINAL_BLOCK = _DEFLATER.compressobj(PNG_LEVEL, _DEFLATER.DEFLATED, -15).flush()  # an empty last block
-_ADLER_BASE = 65521
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", _DEFLATER.crc32(data, _DEFLATER.crc32(kind)))
-
-
-#: :func:`_chunk` of the chunks pictures share: the header of each size, the palette, the end.
-_kept_chunk = lru_cache(maxsize=1024)(_chunk)
-
-
-def _adler32_combine(first: int, second: int, second_length: int) -> int:
-    """The Adler-32 of two byte strings one after the other, from theirs (zlib's
-    ``adler32_combine``, which Python's zlib does not expose)."""
-    rem = second_length % _ADLER_BASE
-    sum1 = first & 0xFFFF
-    sum2 = (rem * sum1) % _ADLER_BASE
-    sum1 += (second & 0xFFFF) + _ADLER_BASE - 1
-    sum2 += (first >> 16) + (second >> 16) + _ADLER_BASE - rem
-    return (sum1 % _ADLER_BASE) | ((sum2 % _ADLER_BASE) << 16)
-
-
-def _deflated(filtered: bytes | memoryview, key: Any) -> tuple[bytes, int, int]:
-    """One band of PNG's filtered data (rows, each after its filter byte), deflated on
-    its own and ended with a full flush, so bands simply follow one another in the zlib
-    stream; with the data's Adler-32 and length. Kept under ``key``, which stands for
-    exactly these bytes (the bytes themselves, or what they show: :func:`_composed`):
-    a move recompresses only the bands it changed, and a band's output never depends
-    on what was cached."""
-    deflated = _deflate(filtered)
-    band = (deflated, _DEFLATER.adler32(filtered), len(filtered))
-    _BANDS.put(key, band, (len(filtered) if key is filtered else 300) + len(deflated) + 200)
-    return band
-
-
-#: Each drawing thread's compressor, used again for every band: a new zlib one costs
-#: more than a band of cards (50 us: zlib allocates and clears 256 KB; ISA-L's, 1-2 us),
-#: and a full flush, all input consumed, leaves one as it was new (zlib and ISA-L forget
-#: the history and start the window over), so a band's output is what a new compressor
-#: gives (tested; checked once at import, else a new compressor is made for each band).
-_PACKERS = threading.local()
-
-
-def _new_packer() -> Any:
-    return _DEFLATER.compressobj(PNG_LEVEL, _DEFLATER.DEFLATED, -15)
-
-
-def _deflate(data: bytes | memoryview) -> bytes:
-    """``data`` deflated on its own (no reference to anything before it), ended with a
-    full flush."""
-    packer = getattr(_PACKERS, "packer", None) if _PACKER_REUSABLE else None
-    if packer is None:
-        packer = _new_packer()
-    _PACKERS.packer = None  # a compression that fails half-way leaves no used compressor behind
-    deflated = packer.compress(data) + packer.flush(_DEFLATER.Z_FULL_FLUSH)
-    _PACKERS.packer = packer
-    return deflated
-
-
-def _full_flush_resets() -> bool:
-    """Whether :data:`_DEFLATER`'s compressor, after a full flush, compresses as a new one does
-    (one that kept its history would write the second copy as a reference to the first)."""
-    sample = bytes(range(256)) * 40 + b"\x05" * 3000
-    packer = _new_packer()
-    first = packer.compress(sample) + packer.flush(_DEFLATER.Z_FULL_FLUSH)
-    again = packer.compress(sample) + packer.flush(_DEFLATER.Z_FULL_FLUSH)
-    return again == first
-
-
-_PACKER_REUSABLE = _full_flush_resets()
-
-
-def _band(filtered: bytes) -> tuple[bytes, int, int]:
-    """:func:`_deflated` of a band, kept by its bytes."""
-    band = _BANDS.get(filtered)
-    return band if band is not None else _deflated(filtered, filtered)
+#: zlib's level for Pillow's PNG writer (``compress_level``). On 200 pictures of a
+#: bench/load.py run (bench/picture_replay.py's capture; issue 38), CPU and mean size per
+#: picture: level 1, 1.1-1.2 ms, 12.9 KB; 2, 1.1-1.2 ms, 12.2 KB; 3, 1.3-1.5 ms, 11.5 KB;
+#: 6 (Pillow's default), 2.6-2.9 ms, 9.4 KB.
+PNG_LEVEL = 2
 
 
 def _png(img: Image.Image) -> bytes:
-    """A palette ("P", 8 bits a pixel) image as a PNG file: IHDR, PLTE, one IDAT of bands
-    compressed independently (:func:`_band`), IEND. Decoded, the same pixels and palette
-    as Pillow's own PNG writer (tested); the bytes depend only on the image."""
+    """A palette ("P") image as a PNG file, written by Pillow: IHDR, PLTE, IDAT, IEND,
+    the bytes depending only on the image."""
     if img.mode != "P":
         raise ValueError(f"_png writes palette images, not {img.mode!r} ones")
-    return _png_framed(_framed(img), bytes(img.getpalette("RGB")))
-
-
-def _framed(img: Image.Image) -> Image.Image:
-    """The image one column wider, its pixels from the second column on and zeros in the
-    first: its bytes are PNG's filtered rows (filter type 0, none: what palette images
-    compress best with, before each row). Pictures are composed on such a canvas
-    directly (:func:`_background_palette`), so nothing is copied to frame them."""
-    framed = Image.new("P", (img.width + 1, img.height), 0)
-    framed.paste(img, (1, 0))
-    return framed
-
-
-def _png_framed(framed: Image.Image, palette: bytes) -> bytes:
-    """:func:`_png` of the picture in ``framed`` (see :func:`_framed`), with this palette."""
-    filtered = framed.tobytes()
-    step = framed.width * BAND_ROWS
-    return _png_file(framed.width - 1, framed.height, palette, [_band(filtered[at:at + step]) for at in range(0, len(filtered), step)])
-
-
-def _png_file(width: int, height: int, palette: bytes, bands: Sequence[tuple[bytes, int, int]]) -> bytes:
-    """The PNG file of a picture from its bands (:func:`_deflated`), top to bottom."""
-    parts = [_ZLIB_HEADER]
-    adler = 1  # of no data
-    for deflated, band_adler, length in bands:
-        parts.append(deflated)
-        adler = _adler32_combine(adler, band_adler, length)
-    parts += [_FINAL_BLOCK, struct.pack(">I", adler)]
-    return b"".join((
-        _PNG_SIGNATURE,
-        _kept_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
-        _kept_chunk(b"PLTE", palette),
-        _chunk(b"IDAT", b"".join(parts)),
-        _kept_chunk(b"IEND", b""),
-    ))
+    out = io.BytesIO()
+    img.save(out, "PNG", compress_level=PNG_LEVEL)
+    return out.getvalue()
 
 
 @lru_cache(maxsize=4096)
@@ -805,24 +659,24 @@ def _background(layout: _Layout, title: str) -> Image.Image:
 
 
 def _background_palette(layout: _Layout, title: str) -> Image.Image:
-    """:func:`_background` mapped onto the palette and framed (:func:`_framed`: the
-    picture starts at x = 1), for the rows to be pasted on: felt, and the title's text
-    drawn on felt and mapped once (mapping a whole picture of felt cost as much as the
-    rest of a picture drawn from cached rows). The mapping is per pixel, so the same
-    pixels as the whole background mapped (tested)."""
+    """:func:`_background` mapped onto the palette, for the rows to be pasted on: felt,
+    and the title's text drawn on felt and mapped once (mapping a whole picture of felt
+    cost as much as the rest of a picture drawn from cached rows). The mapping is per
+    pixel, so the same pixels as the whole background mapped (tested)."""
     if not layout.rows:  # "No cards.": rare, drawn whole
-        return _framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
-    img = Image.new("P", (layout.width + 1, layout.height), _felt_index())
-    img.paste(0, (0, 0, 1, layout.height))  # the rows' filter bytes
+        return _background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE)
+    img = Image.new("P", (layout.width, layout.height), _felt_index())
+    img.putpalette(_palette_bytes())
     placed = _placed_title(layout, title)
     if placed is not None:
-        _paste(img.im, *placed)
+        tile, x, y = placed
+        img.paste(tile, (x, y))
     return img
 
 
 def _placed_title(layout: _Layout, title: str) -> tuple[Image.Image, int, int] | None:
-    """The title's text on felt, mapped (kept), and where it goes on a picture's framed
-    canvas; None for no title."""
+    """The title's text on felt, mapped (kept), and where it goes on a picture; None for
+    no title."""
     if not title:
         return None
     title_font = _font(TITLE_SIZE, 700)
@@ -830,7 +684,7 @@ def _placed_title(layout: _Layout, title: str) -> tuple[Image.Image, int, int] |
     if not text:
         return None
     tile, left, top = _text_tile("title", text)
-    return tile, 1 + MARGIN + left, MARGIN + 26 + top
+    return tile, MARGIN + left, MARGIN + 26 + top
 
 
 #: The font (size, weight) of a picture's title and of its rows' labels.
@@ -869,63 +723,34 @@ def render_image(
 
 
 def _composed_png(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> bytes:
-    """:func:`render_rows`'s drawing: the bands it needs composed (under the lock), then
-    compressed and written out (not under it: zlib and isal let another thread draw meanwhile)."""
-    width, height, bands, pending = _composed(rows, title, max_width, columns)
-    for index, key, filtered in pending:
-        bands[index] = _deflated(filtered, key)
-    return _png_file(width, height, _palette_bytes(), bands)
+    """:func:`render_rows`'s drawing: the picture composed (under the lock), then
+    written out (not under it: zlib lets another thread draw meanwhile)."""
+    return _png(_composed(rows, title, max_width, columns))
 
 
 @_serialised
-def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> tuple[int, int, list, list]:
-    """:func:`render_image` mapped onto the palette, as bands of PNG's filtered rows: the
-    picture's width and height, each band's kept compression (None where it is not
-    kept), and ``(index, key, bytes)`` of each band to compress.
+def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> Image.Image:
+    """:func:`render_image` mapped onto the palette, composed from cached parts.
 
-    A picture is composed from cached parts on framed canvases (:func:`_framed`) of
-    felt, one per band (:func:`_band_cuts`) that is not kept: each row's label (its
-    text drawn on felt and mapped once, :func:`_text_tile`) and its cards (on their
-    own patch of felt, mapped once, :func:`_cards_patch`: a move that changes only a
-    label, a count or whose turn it is, draws no card); the mapping is per pixel (no
-    dithering) and parts never overlap, so the composed picture is the same, pixel for
-    pixel, as the whole one mapped at once (tested). A band is kept by what it shows:
-    the felt (and the title, if it reaches that far) and the parts in it with their
-    offsets, each standing for its pixels by its own key. So a band is found without
-    looking at its pixels, only the bands not kept are composed, and a kept band costs
-    a few hundred bytes, not its pixels (20 KB)."""
+    The picture is its background (felt, and the title drawn on felt and mapped once,
+    :func:`_background_palette`) with each row's label (its text drawn on felt and
+    mapped once, :func:`_text_tile`) and its cards (on their own patch of felt, mapped
+    once, :func:`_cards_patch`: a move that changes only a label, a count or whose
+    turn it is, draws no card) pasted where they lie. The mapping is per pixel (no
+    dithering) and parts never overlap, so the composed picture is the same, pixel
+    for pixel, as the whole one mapped at once (tested)."""
     layout = _layout(rows, title, max_width, columns)
     label_font = _font(LABEL_SIZE, 600)
     labels = [_label_in_patch(row.label, layout.patch_width(i), label_font) for i, row in enumerate(layout.rows)]
     if not _rows_keep_to_their_patches(layout, title, labels):
-        framed = _framed(render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE))
-        filtered, step = framed.tobytes(), framed.width * BAND_ROWS
-        return layout.width, layout.height, [_band(filtered[at:at + step]) for at in range(0, len(filtered), step)], []
-    drawn_with, framed_width, row_width = _drawn_with(), layout.width + 1, layout.row_width
-    # Each part: what it shows, the rows of the picture it may reach (from y, so many),
-    # the part itself (kept, or drawn when first asked for: only a band that is not kept
-    # needs its parts) and where it goes on the framed canvas.
-    parts: list[tuple[Any, int, int, int, Callable[[], Image.Image], tuple[int, int]]] = []
+        return render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE)
+    canvas = _background_palette(layout, title)
+    row_width = layout.row_width
     for row, (x, y), (text, left, top, _), plan in zip(layout.rows, layout.origins, labels, layout.plans):
-        x += 1  # the canvas is framed
-        if text:
-            # Its ink stays inside its row's strip (see _rows_keep_to_their_patches).
-            parts.append((("label", text), x, y, LABEL_H, functools.partial(_label_tile, text), (x + left, y + 18 + top)))
-        cards = _cards_key(row, row_width)
-        parts.append((cards, x, y + LABEL_H, plan.height - LABEL_H,
-                      functools.partial(_cards_patch, row, row_width, cards), (x - PATCH_BLEED, y + LABEL_H)))
-    bands, pending = [], []
-    cuts = _band_cuts(layout)
-    for top, bottom in zip(cuts, cuts[1:]):
-        # The background's rows here: felt, unless the title (or "No cards.") is in them.
-        felt = None if layout.rows and top >= MARGIN + layout.head else (title, top, not layout.rows)
-        inside = [part for part in parts if part[2] < bottom and part[2] + part[3] > top]
-        key = ("band", drawn_with, framed_width, bottom - top, felt, tuple((shows, x, y - top) for shows, x, y, _, _, _ in inside))
-        band = _BANDS.get(key)
-        if band is None:
-            pending.append((len(bands), key, _band_pixels(layout, title, top, bottom, inside)))
-        bands.append(band)
-    return layout.width, layout.height, bands, pending
+        if text:  # its ink stays inside its row's strip (see _rows_keep_to_their_patches)
+            canvas.paste(_label_tile(text), (x + left, y + 18 + top))
+        canvas.paste(_cards_patch(row, row_width, _cards_key(row, row_width)), (x - PATCH_BLEED, y + LABEL_H))
+    return canvas
 
 
 @lru_cache(maxsize=8192)
@@ -944,49 +769,6 @@ def _label_in_patch(label: str, width: int, font: Any) -> tuple[str, int, int, b
 def _label_tile(text: str) -> Image.Image:
     """A label's text on felt, mapped (:func:`_text_tile`)."""
     return _text_tile("label", text)[0]
-
-
-def _paste(canvas: Any, part: Image.Image, x: int, y: int) -> None:
-    """``paste(part, (x, y))`` onto a canvas of palette indices made here (a new
-    image's ``.im``, or a buffer's, :func:`_band_pixels`): the call of Pillow's core
-    that ``Image.paste`` makes, which clips the same way, without its checks (2 us a
-    paste instead of 6; a picture makes a few)."""
-    canvas.paste(part.im, (x, y, x + part.width, y + part.height))
-
-
-def _band_cuts(layout: _Layout) -> list[int]:
-    """Where a composed picture's bands start and end, top to bottom: below the title,
-    and at the bottom of each row's label strip and of each row's cards. So a band
-    holds one line of the grid's labels (with the felt above them), or its cards, or
-    the title: a move that changes a row's cards compresses that line's cards again,
-    one that changes only a label (a count, whose turn) that line's labels, and a
-    card that leaves a hand does not drag the label above it along."""
-    cuts = {0, MARGIN + layout.head, layout.height}
-    for i, plan in enumerate(layout.plans):
-        y = layout.origin(i)[1]
-        cuts.update((y + LABEL_H, y + plan.height))
-    return sorted(cuts)
-
-
-def _band_pixels(layout: _Layout, title: str, top: int, bottom: int, parts: Sequence[tuple]) -> bytes | bytearray:
-    """PNG's filtered rows ``top`` to ``bottom`` of a composed picture (see
-    :func:`_composed`): the background's rows, and the ``parts`` that reach them
-    pasted where they lie (Pillow clips what falls outside).
-
-    The rows are composed in a zeroed buffer, which is felt (the palette's first
-    colour: tested) with its filter bytes, Pillow's core pasting the parts straight
-    into it: no image to make, fill and copy out (6 us a band instead of 34)."""
-    if not layout.rows:  # "No cards.": rare, drawn whole
-        return _background_palette(layout, title).crop((0, top, layout.width + 1, bottom)).tobytes()
-    pixels = bytearray((layout.width + 1) * (bottom - top))
-    canvas = Image.core.map_buffer(pixels, (layout.width + 1, bottom - top), "raw", 0, ("P", 0, 1))
-    placed = _placed_title(layout, title) if top < MARGIN + layout.head else None
-    if placed is not None:
-        tile, x, y = placed
-        _paste(canvas, tile, x, y - top)
-    for _, _, _, _, part, (x, y) in parts:
-        _paste(canvas, part(), x, y - top)
-    return pixels
 
 
 def _rows_keep_to_their_patches(layout: _Layout, title: str, labels: Sequence[tuple[str, int, int, bool]]) -> bool:
@@ -1049,11 +831,11 @@ def _tiled_cards(row: CardRow, plan: _RowPlan) -> Image.Image | None:
     patch = Image.new("P", (PATCH_BLEED + plan.width, CARD_H), _felt_index())
     x = PATCH_BLEED
     for j, code in enumerate(line):
-        _paste(patch.im, _mapped_tile(("face", code, row.deck)), x + j * plan.step, 0)
+        patch.paste(_mapped_tile(("face", code, row.deck)), (x + j * plan.step, 0))
     if plan.backs:
         if line:
             x += CARD_W + plan.step * (len(line) - 1) + 2 * CARD_GAP
-        _paste(patch.im, _mapped_tile(("backs", plan.backs, _back_step(row))), x, 0)
+        patch.paste(_mapped_tile(("backs", plan.backs, _back_step(row))), (x, 0))
     return patch
 
 
@@ -1185,18 +967,13 @@ class _Cache:
 _PNG_CACHE = _Cache(32 * 2**20)
 #: Rows' cards, faces, groups of backs and texts mapped onto the palette (a byte a pixel, 1-150 KB each).
 _PATCHES = _Cache(64 * 2**20)
-#: Bands of pictures' rows, compressed (:func:`_deflated`), 0.1-5 KB each: kept by what
-#: they show (:func:`_composed`: tens of thousands of bands, the last pictures of every
-#: place of a few hundred tables), or by their pixels (20 KB more each) for a picture
-#: drawn whole.
-_BANDS = _Cache(24 * 2**20)
 
 
 def clear_caches(*, faces: bool = False) -> None:
     """Forget every picture, row, band and text kept, as after a start (for benches and
     tests that time or check drawing from nothing); ``faces``: the card faces, backs,
     pips and fonts too (the first picture of a start before :func:`warm_up`)."""
-    for cache in (_PNG_CACHE, _PATCHES, _BANDS):
+    for cache in (_PNG_CACHE, _PATCHES):
         cache.clear()
     kept = [_rendered, _bbox, _advance, _text_width, _fit, _clean, _plan_cards, _check_codes, _row_facts, _label_in_patch, _grid, _columns]
     if faces:
