@@ -179,8 +179,8 @@ def _text_width(font, text: str) -> int:
 
 @lru_cache(maxsize=8192)
 def _bbox(font, text: str, anchor: str) -> tuple[int, int, int, int]:
-    """``font.getbbox(text, anchor=anchor)``, from the text's pieces, each word
-    measured once (their masks span exactly that box: tested)."""
+    """``font.getbbox(text, anchor=anchor)``, from the pieces the text is drawn with
+    (their masks span exactly that box: tested)."""
     if not isinstance(font, ImageFont.FreeTypeFont):
         return font.getbbox(text, anchor=anchor)
     pieces = _rendered(font, text, anchor)
@@ -217,11 +217,25 @@ def _advance(font, text: str) -> float:
     return font.getlength(text)
 
 
-def _draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font, fill, anchor: str) -> None:
-    """One line of text: what is drawn is kept (a label or a title as a mapped tile,
-    :func:`_text_tile`; a card's count with its group of backs), so this runs once per
-    text, not once per picture."""
-    draw.text(xy, text, font=font, fill=fill, anchor=anchor)
+@lru_cache(maxsize=8192)
+def _ink(font, text: str, anchor: str) -> tuple[tuple[int, int, Image.Image], ...]:
+    """:func:`_rendered`'s pieces as masks ("L" images) to paste ink through (an empty
+    piece, which inks nothing, left out)."""
+    return tuple((dx, dy, Image.frombytes("L", mask.size, bytes(mask))) for dx, dy, mask in _rendered(font, text, anchor)
+                 if mask.size[0] and mask.size[1])
+
+
+def _draw_text(img: Image.Image, xy: tuple[int, int], text: str, font, fill, anchor: str) -> None:
+    """``ImageDraw.Draw(img).text(xy, text, font=font, fill=fill, anchor=anchor)`` for one
+    line on an RGB image, from the cached rendering: the ink pasted through each word's
+    mask, as ``text`` fills through the string's (the same pixels: tested). A label whose
+    count changed renders one new word, not the whole label again."""
+    if not isinstance(font, ImageFont.FreeTypeFont) or "\n" in text:
+        ImageDraw.Draw(img).text(xy, text, font=font, fill=fill, anchor=anchor)
+        return
+    for dx, dy, mask in _ink(font, text, anchor):
+        x, y = int(xy[0]) + dx, int(xy[1]) + dy
+        img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
 
 
 @lru_cache(maxsize=4096)
@@ -486,7 +500,7 @@ def _draw_backs(img: Image.Image, draw: ImageDraw.ImageDraw, n: int, step: int, 
     cx, cy = top_x + CARD_W // 2, y + CARD_H // 2
     half = max(16, tw // 2 + 9)
     draw.rounded_rectangle([cx - half, cy - 15, cx + half, cy + 15], radius=15, fill=FACE, outline=EDGE)
-    _draw_text(draw, (cx, cy), text, font, BACK, "mm")
+    _draw_text(img, (cx, cy), text, font, BACK, "mm")
 
 
 def _ramp(a: tuple[int, ...], b: tuple[int, ...], steps: int = 6) -> list[tuple[int, ...]]:
@@ -655,12 +669,11 @@ def _layout(rows: Sequence[CardRow], title: str, max_width: int, columns: int | 
 def _background(layout: _Layout, title: str) -> Image.Image:
     """The picture without its rows: the felt, the title, or "No cards."."""
     img = Image.new("RGB", (layout.width, layout.height), BG)
-    draw = ImageDraw.Draw(img)
     if title:
         title_font = _font(TITLE_SIZE, 700)
-        _draw_text(draw, (MARGIN, MARGIN + 26), _fit(title_font, title, layout.width - 2 * MARGIN), title_font, LABEL_INK, "ls")
+        _draw_text(img, (MARGIN, MARGIN + 26), _fit(title_font, title, layout.width - 2 * MARGIN), title_font, LABEL_INK, "ls")
     if not layout.rows:
-        _draw_text(draw, (MARGIN, MARGIN + layout.head + 18), "No cards.", _font(LABEL_SIZE, 600), MUTED_INK, "ls")
+        _draw_text(img, (MARGIN, MARGIN + layout.head + 18), "No cards.", _font(LABEL_SIZE, 600), MUTED_INK, "ls")
     return img
 
 
@@ -707,7 +720,7 @@ def _text_tile(kind: str, text: str) -> tuple[Image.Image, int, int]:
         font = _font(*_TEXT_FONTS[kind])
         left, top, right, bottom = _bbox(font, text, "ls")
         rgb = Image.new("RGB", (max(1, right - left), max(1, bottom - top)), BG)
-        _draw_text(ImageDraw.Draw(rgb), (-left, -top), text, font, LABEL_INK, "ls")
+        _draw_text(rgb, (-left, -top), text, font, LABEL_INK, "ls")
         tile = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
         kept = (tile, left, top)
         _PATCHES.put(key, kept, tile.width * tile.height)
@@ -933,7 +946,7 @@ def _felt_index() -> int:
 
 
 def _draw_row(img, draw, row: CardRow, plan: _RowPlan, x0: int, y: int, width: int, label_font) -> None:
-    _draw_text(draw, (x0, y + 18), _fit(label_font, row.label, width), label_font, LABEL_INK, "ls")
+    _draw_text(img, (x0, y + 18), _fit(label_font, row.label, width), label_font, LABEL_INK, "ls")
     _draw_cards(img, draw, row, plan, x0, y + LABEL_H)
 
 
@@ -1048,7 +1061,7 @@ def clear_caches(*, faces: bool = False) -> None:
     pips and fonts too (the first picture of a start before :func:`warm_up`)."""
     for cache in (_PNG_CACHE, _PATCHES, _BANDS):
         cache.clear()
-    kept = [_rendered, _bbox, _advance, _text_width, _fit, _clean, _plan_cards, _check_codes, _row_facts, _label_in_patch, _grid, _columns]
+    kept = [_rendered, _ink, _bbox, _advance, _text_width, _fit, _clean, _plan_cards, _check_codes, _row_facts, _label_in_patch, _grid, _columns]
     if faces:
         kept += [_face, card_back, _font, _text_mask, _drawable, pip_mask, rounded_mask]
     for fn in kept:

@@ -1,4 +1,4 @@
-"""Card pictures made cheap (issue 22): text measured once per word, backgrounds and
+"""Card pictures made cheap (issue 22): text rendered once per word, backgrounds and
 compressed bands of rows kept, the PNG written by bot/png_writer.py
 (tests/platform/test_png_writer.py). The pixels are the ones Pillow's writer gave
 before; the bytes depend only on the picture, never on what the caches hold."""
@@ -129,16 +129,22 @@ WORDS = st.sampled_from(["Seat", "2", "·", "Ann", "18", "cards", "to", "play", 
 
 @settings(max_examples=150, deadline=None)
 @given(st.one_of(st.text(max_size=40), st.lists(WORDS, min_size=1, max_size=9).map(" ".join)), st.sampled_from(["ls", "mm", "ms", "la"]),
-       st.sampled_from([(cardart.LABEL_SIZE, 600), (cardart.TITLE_SIZE, 700), (cardart.COUNT_SIZE, 700)]))
-def test_text_measured_from_its_words_is_text_measured_whole(text, anchor, font_spec):
+       st.sampled_from([(cardart.LABEL_SIZE, 600), (cardart.TITLE_SIZE, 700), (cardart.COUNT_SIZE, 700)]),
+       st.sampled_from([cardart.LABEL_INK, cardart.MUTED_INK, cardart.BACK]), st.integers(-5, 40), st.integers(-5, 40))
+def test_cached_text_draws_the_pixels_pillow_draws(text, anchor, font_spec, colour, x, y):
     text = cardart._clean(text)
     font = cardart._font(*font_spec)
+    ours = Image.new("RGB", (120, 50), cardart.BG)
+    theirs = ours.copy()
+    cardart._draw_text(ours, (x, y), text, font, colour, anchor)
+    ImageDraw.Draw(theirs).text((x, y), text, font=font, fill=colour, anchor=anchor)
+    assert ours.tobytes() == theirs.tobytes()
     assert cardart._bbox(font, text, anchor) == font.getbbox(text, anchor=anchor)
     left, _, right, _ = font.getbbox(text)
     assert cardart._text_width(font, text) == right - left
 
 
-def test_a_label_is_measured_from_its_words_rendered_once_each():
+def test_a_label_is_drawn_from_its_words_rendered_once_each():
     font = cardart._font(cardart.LABEL_SIZE, 600)
     cardart._rendered.cache_clear()
     assert len(cardart._rendered(font, "Seat 2 · Ann · 18 cards · to play", "ls")) == 10  # one piece a word
