@@ -12,8 +12,9 @@ servers' SQLite files under DATA_DIR into the PostgreSQL database of DATABASE_UR
 (idempotent; never overwrites a server that has other data there).
 
 ``deckhand play <game>`` (or ``python -m bot play``) plays a game in the terminal
-against computer players (``bot/terminal/``): it needs no Discord, so this module
-imports discord.py only once it is running the bot (``--help`` and ``play`` never do).
+against computer players (``bot/terminal/``), and ``deckhand replay <game>`` shows a
+finished one again: they need no Discord, so this module imports discord.py only once
+it is running the bot (``--help``, ``play`` and ``replay`` never do themselves).
 
 Exit codes (docs/owners/configuration.md): 0 stopped, 1 an unexpected error (with its traceback),
 2 something the owner must fix first, said in one sentence on stderr. The database and
@@ -49,6 +50,8 @@ Usage: deckhand [command]      (or: python -m bot [command])
                                 copy servers' SQLite files under DATA_DIR into DATABASE_URL
   play <game> [options]         play a game in this terminal against computer players,
                                 no Discord needed (deckhand play --help for the options)
+  replay <game> [options]       watch a finished terminal game again, step by step
+                                (deckhand replay --help for the options)
   --help                        show this and exit (connects nowhere)
 """
 
@@ -334,6 +337,10 @@ def main() -> int:
         from bot.terminal.cli import main as play
 
         return play(sys.argv[2:])
+    if sys.argv[1:2] == ["replay"]:
+        from bot.terminal.replay import main as replay
+
+        return replay(sys.argv[2:])
     if sys.argv[1:2] == ["quarantine"]:
         return quarantine_command(sys.argv[2:])
     if sys.argv[1:2] == ["migrate"]:

@@ -39,8 +39,8 @@ def area_of(path: str) -> str:
         return "commands"  # slash commands' descriptions and choices (bot/translator.py)
     if parts[0] == "cogs" and len(parts) > 2:
         return parts[1]
-    if parts[0] == "bot" and len(parts) > 2 and parts[1] in {"core", "discord_front", "terminal"}:
-        return {"core": "core", "discord_front": "discord", "terminal": "terminal"}[parts[1]]
+    if parts[0] == "bot" and len(parts) > 2 and parts[1] in {"core", "discord_front", "terminal", "replay"}:
+        return {"core": "core", "discord_front": "discord", "terminal": "terminal", "replay": "replay"}[parts[1]]
     return "platform"
 
 

@@ -377,10 +377,14 @@ async def _forget_games(db: Connection, user_id: int, context: ForgetContext) ->
     for t in await _tables(db, user_id):
         new = await _former_of(db, context, t, user_id)
         context.games.add(t.game)
+        # The options too: a game's teams, a session's carried bankrolls and chain name
+        # the person, and a replay deals the game again from them (bot/replay/).
         columns = {
             name: replace_person(getattr(t, name), user_id, new)
-            for name in ("players", "seat_choices", "strikes", "obligations", "recent", "turn_players", "publish")
+            for name in ("players", "seat_choices", "options", "strikes", "obligations", "recent", "turn_players", "publish")
         }
+        # The display name a picture showed them by (bot/publish.py keep_name) goes with them.
+        (columns["publish"].get("names") or {}).pop(str(new), None)
         if t.host_id == user_id:
             columns["host_id"] = new
         if t.state is not None:
@@ -426,6 +430,11 @@ async def _by_former(db: Connection, user_id: int, context: ForgetContext) -> di
 async def _forget_moves(db: Connection, user_id: int, context: ForgetContext) -> None:
     for new, table_ids in (await _by_former(db, user_id, context)).items():
         await repos.reassign_user(db, "actions", user_id, new, table_ids)
+        # A move that names them (Enid's Church shout at them, a ritual's id) names their
+        # seat instead, as a mention the rules still read when a replay plays it again.
+        rewritten = [(table_id, seq, replace_person(code, user_id, new, label=f"<@{new}>"))
+                     for table_id, seq, code in await repos.actions_naming(db, table_ids, str(int(user_id)))]
+        await repos.set_action_codes(db, rewritten)
 
 
 async def _describe_results(db: Connection, user_id: int, rules: Policy) -> str | None:

@@ -523,6 +523,27 @@ async def actions_of_user(db: Connection, user_id: int) -> list[aiosqlite.Row]:
         return list(await cursor.fetchall())
 
 
+async def actions_naming(db: Connection, table_ids: Sequence[int], text: str) -> list[tuple[int, int, str]]:
+    """(table_id, seq, code) of the moves at these tables whose code holds ``text`` (a
+    person's id inside typed words or an obligation's id), 500 tables a statement."""
+    found, ids = [], list(table_ids)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        async with db.execute(
+            f"SELECT table_id, seq, code FROM actions WHERE table_id IN ({', '.join('?' for _ in chunk)}) AND code LIKE ?"
+            " ORDER BY table_id, seq",
+            (*chunk, f"%{text}%"),
+        ) as cursor:
+            found += [(row[0], row[1], row[2]) for row in await cursor.fetchall()]
+    return found
+
+
+async def set_action_codes(db: Connection, rows: Sequence[tuple[int, int, str]]) -> None:
+    """Rewrite moves' codes: (table_id, seq, new code) each."""
+    for table_id, seq, code in rows:
+        await _write(db, "UPDATE actions SET code = ? WHERE table_id = ? AND seq = ?", (code, table_id, seq))
+
+
 async def results_of_user(db: Connection, user_id: int) -> list[aiosqlite.Row]:
     async with db.execute(
         "SELECT table_id, game, place, players, finished_at FROM results WHERE user_id = ? ORDER BY table_id", (user_id,)
@@ -633,6 +654,15 @@ async def record_session_results(
 ) -> None:
     """A session's final standings, keyed by its last round's table (dense places, as results)."""
     await _record_placements(db, "session_results", table_id, game, placements, now)
+
+
+async def finished_tables(db: Connection, game: str, limit: int = 20) -> list[tuple[int, int, float]]:
+    """(table id, moves, finished at) of the newest finished ``game`` tables, newest first."""
+    async with db.execute(
+        "SELECT id, version, updated_at FROM game_tables WHERE game = ? AND status = 'finished' ORDER BY id DESC LIMIT ?",
+        (game, limit),
+    ) as cursor:
+        return [(row[0], row[1], row[2]) for row in await cursor.fetchall()]
 
 
 async def last_finished_table(db: Connection, channel_id: int, game: str) -> int | None:

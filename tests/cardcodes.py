@@ -7,18 +7,21 @@ import re
 from typing import Any
 
 CARD_CODE = re.compile(r"^(?:[2-9TJQKA]|10)[cdhs]$")
+#: A card code of any deck: the French suits and Cripple Mr Onion's Latin ones (w t u o),
+#: with the * of Onion's marked copy of a special card.
+ANY_DECK_CODE = re.compile(r"^(?:[2-9TJQKA]|10)[cdhswtuo]\*?$")
 
 
-def card_codes_in(value: Any) -> set[str]:
-    """Every string in a JSON-like value that is a card code."""
+def card_codes_in(value: Any, pattern: re.Pattern[str] = CARD_CODE) -> set[str]:
+    """Every string in a JSON-like value that is a card code (by ``pattern``)."""
     found: set[str] = set()
     if isinstance(value, str):
-        if CARD_CODE.match(value):
+        if pattern.match(value):
             found.add(value)
     elif isinstance(value, dict):
         for k, v in value.items():
-            found |= card_codes_in(k) | card_codes_in(v)
+            found |= card_codes_in(k, pattern) | card_codes_in(v, pattern)
     elif isinstance(value, (list, tuple)):
         for v in value:
-            found |= card_codes_in(v)
+            found |= card_codes_in(v, pattern)
     return found

@@ -8,6 +8,8 @@ timers, storage, restore) is shared platform code in ``bot/``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+import functools
+import inspect
 import sys
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -62,13 +64,28 @@ class GameRender(Protocol):
     #   to leave out a rule the table has no use for.
 
 
-def card_rows(render: GameRender, name: str, observation: Mapping[str, Any]) -> list[Any]:
+def card_rows(render: GameRender, name: str, observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[Any]:
     """``render.table_cards`` / ``render.hand_cards`` of an observation, or [] when the
-    game's render module has no pictures."""
+    game's render module has no pictures. ``names``: plain-text names for the rows'
+    labels, passed to a ``table_cards`` that takes them."""
     if name not in ("table_cards", "hand_cards"):
         raise ValueError(name)
     function = getattr(render, name, None)
-    return list(function(observation)) if callable(function) else []
+    if not callable(function):
+        return []
+    if names is not None and _takes_names(function):
+        return list(function(observation, names))
+    return list(function(observation))
+
+
+@functools.lru_cache(maxsize=64)
+def _takes_names(function: Callable[..., Any]) -> bool:
+    """Whether a render's picture function takes the players' names (kept per function:
+    ``inspect.signature`` costs ~70 us)."""
+    try:
+        return "names" in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 @dataclass(frozen=True)

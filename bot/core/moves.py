@@ -114,10 +114,7 @@ class Moves:
         # swapping): both get a ping and a fresh turn timer.
         turned = {e.player for e in events if e.kind == "turn" and e.player is not None}
         newly_current = frozenset((current - checkpoint.current) | (turned & current))
-        # The log carries plays: whose turn it is shows on the board and in the ping
-        # (a "turn" event is kept only when it says something more, e.g. "plays again").
-        logged = [e for e in events if e.kind != "turn" or (e.data or {}).get("again")]
-        lines = table.spec.render.event_lines(logged, table.names())
+        lines = table.spec.render.event_lines(logged_events(events), table.names())
         record.recent = [*record.recent, *lines][-RECENT_LINES:]
         if source == "player":
             for user, _ in moves:
@@ -188,6 +185,13 @@ class Moves:
             table.rating_moves = rating_moves
             self.untrack(table)
         return Outcome(events, newly_current, over, frozenset(current), record.version)
+
+
+def logged_events(events: Sequence[Event]) -> list[Event]:
+    """The events of a move that the table's log tells (a replay tells the same): its
+    plays; whose turn it is shows on the board and in the ping, so a "turn" event is
+    kept only when it says something more, e.g. "plays again"."""
+    return [e for e in events if e.kind != "turn" or (e.data or {}).get("again")]
 
 
 class AwayMove:
@@ -282,4 +286,4 @@ def _record_copy(record: TableRecord) -> TableRecord:
     return copied
 
 
-__all__ = ["AwayMove", "Checkpoint", "Moves", "Outcome", "SaveFailed", "Stale", "is_stale", "seated"]
+__all__ = ["AwayMove", "Checkpoint", "Moves", "Outcome", "SaveFailed", "Stale", "is_stale", "logged_events", "seated"]

@@ -3,6 +3,7 @@ game's thread), Cancel, Rematch; and the lobby message that shows it all."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import inspect
 import logging
@@ -25,6 +26,17 @@ from bot.discord_front.common import _reply, now_ts
 from storage import repos
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
+
+#: Thread renames under way (a task must be held until it ends).
+_RENAMING: set[asyncio.Task[Any]] = set()
+#: A rename waits no longer than this: Discord allows a channel two renames in ten minutes,
+#: and discord.py waits out a 429 in full; a name that comes late is better not sent.
+RENAME_WAIT_SECONDS = 10.0
+
+
+def thread_name(table: Table) -> str:
+    """A game thread's name: the table it holds, as the board's footer names it."""
+    return f"{table.spec.title} #{table.id}"
 
 
 class LobbyMixin:
@@ -233,8 +245,30 @@ class LobbyMixin:
             where = f"<#{record.thread_id}>" if record.thread_id and record.thread_id != interaction.channel_id else ""
             await _reply(interaction, _("Started in {thread}.", thread=where) if where else _("Started."), ephemeral=True)
             await self._edit_lobby_message(table, self._lobby_embed(table), None)
+        self._rename_thread(interaction, table)
         await self.publisher.show(table, ping=current)
         self._arm_timers(table)
+
+    def _rename_thread(self, interaction: discord.Interaction, table: Table) -> None:
+        """A game started in a thread the bot opened for an earlier table (Next round,
+        Rematch): the thread takes this table's name, so it says what the board says
+        ("Cripple Mr Onion #2", not #1). Best effort, in the background; a thread a
+        person named is left alone."""
+        thread = interaction.channel
+        name = thread_name(table)
+        if (not isinstance(thread, discord.Thread) or thread.id != table.record.thread_id or thread.name == name
+                or not thread.name.startswith(f"{table.spec.title} #")):
+            return
+
+        async def rename() -> None:
+            try:
+                await asyncio.wait_for(thread.edit(name=name), RENAME_WAIT_SECONDS)
+            except (discord.HTTPException, asyncio.TimeoutError) as error:
+                log.info("Could not rename thread %s to %r: %s", thread.id, name, error)
+
+        task = asyncio.create_task(rename(), name=f"deckhand-rename-{table.guild_id}-{table.id}")
+        _RENAMING.add(task)
+        task.add_done_callback(_RENAMING.discard)
 
     async def _open_thread(self, interaction: discord.Interaction, table: Table) -> None:
         """Start: a public thread from the lobby message, where the game is played.
@@ -251,7 +285,7 @@ class LobbyMixin:
             channel = self.bot.get_partial_messageable(record.channel_id, guild_id=table.guild_id)
             try:
                 thread = await channel.get_partial_message(record.lobby_message_id).create_thread(
-                    name=f"{table.spec.title} #{table.id}", auto_archive_duration=1440,
+                    name=thread_name(table), auto_archive_duration=1440,
                 )
             except discord.HTTPException as error:
                 log.warning("Could not open a thread for table %s in guild %s: %s", table.id, table.guild_id, error)

@@ -46,17 +46,20 @@ class CommandLineError(Exception):
     """A command line that cannot be played; ``str()`` is one sentence."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, with its errors said in one sentence (no usage block) and exit code 2."""
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors said in one sentence (no usage block) and exit code 2
+    (``deckhand replay`` uses it too, with its own ``missing_game`` sentence)."""
+
+    missing_game = "Name the game to play: {games} (e.g. deckhand play idiot)."
 
     def error(self, message: str) -> NoReturn:
         if "required: <game>" in message:
-            raise CommandLineError(f"Name the game to play: {_or_list(GAMES)} (e.g. deckhand play idiot).")
-        raise CommandLineError(message[:1].upper() + message[1:].rstrip(".") + " (see deckhand play --help).")
+            raise CommandLineError(self.missing_game.format(games=_or_list(GAMES)))
+        raise CommandLineError(message[:1].upper() + message[1:].rstrip(".") + f" (see {self.prog} --help).")
 
 
 def build_parser(prog: str = "deckhand play") -> argparse.ArgumentParser:
-    parser = _Parser(prog=prog, description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(prog=prog, description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", metavar="<game>", help="idiot, enid, blackjack, engines or onion")
     parser.add_argument("--players", metavar="N", type=_whole_number, help="players at the table, you included (default: 3; Engines: 2)")
     parser.add_argument(

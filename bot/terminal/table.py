@@ -23,7 +23,7 @@ from typing import Any, TextIO
 from bot.ai import game_ai, has_ai
 from bot.core import computer
 from bot.core.facade import TableCore, TableError
-from bot.core.sessions import has_sessions, next_label
+from bot.core.sessions import has_sessions, next_label, rate_session
 from bot.engine import Action, Event
 from bot.terminal import menu
 from bot.terminal.options import GAMES, PlayOptions
@@ -117,17 +117,82 @@ class TerminalGame:
                 return
 
     async def _loop(self) -> None:
-        self._refresh(force=True)
-        while not self._over():
+        while True:
+            self._refresh(force=True)
+            while not self._over():
+                happening = await self.happenings.get()
+                if happening is _INTERRUPTED or happening is None:
+                    self.screen.show([""])
+                    raise Stop
+                if isinstance(happening, str):
+                    self.screen.typed()
+                    await self._typed(happening.strip())
+                self._refresh()
+            await self._finish()
+            if not self._in_rounds() or not await self._next_round():
+                return
+
+    def _in_rounds(self) -> bool:
+        """A game of rounds (Onion's session): one run plays round after round."""
+        return has_sessions(self.spec) and getattr(self.spec.render, "TABLE_UNIT", "game") == "round"
+
+    async def _next_round(self) -> bool:
+        """Between two rounds: deal the next (Enter or next), end the session and show its
+        standings (end), or stop here, saved (quit, Ctrl+C, Ctrl+D). True: a round is dealt."""
+        while True:
             happening = await self.happenings.get()
             if happening is _INTERRUPTED or happening is None:
                 self.screen.show([""])
                 raise Stop
-            if isinstance(happening, str):
-                self.screen.typed()
-                await self._typed(happening.strip())
-            self._refresh()
-        await self._finish()
+            if not isinstance(happening, str):
+                continue  # nothing moves between rounds
+            self.screen.typed()
+            word = happening.strip().lower()
+            if word in ("", "next", "n"):
+                break
+            if word == "end":
+                await self._end_session()
+                return False
+            if word in ("quit", "exit", "q"):
+                raise Stop
+            if word in ("help", "?", "h"):
+                self.screen.show([self._between_rounds()])
+            elif word == "board":
+                self.screen.show(["", *self.screen.board(self.spec.render, self._spectator_view()), "",
+                                  self._between_rounds()])
+            else:
+                self.screen.say(f"Type next (or press Enter) for the {next_label(self.spec).lower()}, end to end the session, or quit.")
+            self.screen.prompt()
+        self.ended, self.shown = False, None
+        finished = self.core.table_at(self.guild, PLACE)
+        if finished is not None and finished.status != "playing":
+            await self.core.cancel_table(finished, YOU)
+        try:
+            self.table = await self._deal()
+        except TableError as refusal:  # e.g. only one player has chips left for the Stake
+            self.screen.say(str(refusal))
+            await self._end_session()
+            return False
+        return True
+
+    def _between_rounds(self) -> str:
+        label = next_label(self.spec).lower()
+        return (f"Type next (or press Enter) for the {label} of this session, end to end the session and see its "
+                f"standings, or quit to stop here (deckhand play {self.options.game} then deals the {label}).")
+
+    async def _end_session(self) -> None:
+        """As /<game> session end on Discord: the standings, the session rated, its carry cleared."""
+        async with self.storage.transaction(self.guild) as db:
+            carry = await repos.get_carryover(db, PLACE, self.spec.key)
+            if carry:
+                await repos.clear_carryover(db, PLACE, self.spec.key)
+                await rate_session(db, self.spec, PLACE, carry, self.core.clock.now())
+        if not carry:
+            self.screen.say("There is no session to end.")
+            return
+        summary = self.screen.plain(self.spec.render.session_summary(carry)).splitlines()
+        self.screen.show(["", f"{self.spec.title}: the session is over.", *summary, "",
+                          f"Run deckhand play {self.options.game} for a new session."])
 
     def _refresh(self, *, force: bool = False) -> None:
         """Print what happened since last time; then, when you have something to do and
@@ -199,7 +264,11 @@ class TerminalGame:
             self.screen.events(self.spec.render, events)
         board = self.screen.board(self.spec.render, self._spectator_view())
         again = f"Run deckhand play {self.options.game}"
-        if has_sessions(self.spec):  # Onion's chips and Dealer, Enid's chain of names carry on
+        if self._in_rounds():  # Onion: the next round is dealt here, from the session's carry
+            self.screen.show(["", *board, "", f"The {self.spec.render.TABLE_UNIT} is over.", self._between_rounds()])
+            self.screen.prompt()
+            return
+        if has_sessions(self.spec):  # Enid's chain of names carries on
             after = f"{again} for the {next_label(self.spec).lower()} of this session, or add --new to start a new session."
         else:
             after = f"{again} for a new one."
@@ -263,6 +332,11 @@ class TerminalGame:
         self._name_seats()
         outcome = await self.core.begin(table, YOU, seed=self.options.seed)
         players = ", ".join(self.names[p] for p in table.state.players)
+        round_no = getattr(table.state, "round_no", 1)
+        if self._in_rounds() and round_no > 1:  # a session's later round: the carry came in
+            self.screen.show(["", f"Round {round_no} of this session of {self.spec.title}: {players}."])
+            self.unshown += outcome.events
+            return table
         timers = ("Timers are on, as on Discord." if self.options.timers
                   else "No timers: take your time (the rules' seconds apply only with --timers).")
         self.screen.show([f"A new game of {self.spec.title}: {players}.", timers, *self._words_note(table),

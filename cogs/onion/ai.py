@@ -145,7 +145,10 @@ def read_table(view: PlayerView) -> Table:
         shown = laid.get(s["player"], s["up"]) if s["player"] != me else []
         seen += map(parse_card, [*shown, *s["aside"]])
     unseen = tuple(unseen_cards(FULL_PACK, seen))
-    visible = {c for p in live for c in seats[p]["up"]}
+    # Visible: face up in a hand still in, a laid hand's every card included (a K⚔ or J♦
+    # laid at the showdown acts, docs/rules/onion.md).
+    shown = {s["player"]: s["cards"] for s in obs.get("showdown") or []}
+    visible = {c for p in live for c in shown.get(p, seats[p]["up"])}
     declared = {d["power"]: d["player"] for d in obs.get("declared", [])}
     contexts = {}
     for p in live:
@@ -509,7 +512,7 @@ class Mind:
         mods = [a for a in self.legal if a.kind in ("declare", "rewild")]
         if other is None or other not in self.table.known:
             return show or concede
-        if show is not None and self._wins_duel(other, None):
+        if show is not None and self._wins_duel(other, _shown(self.table, self.obs)):
             return show
         # The rules offer only rearrangements that hold against the hand opposite (a smaller
         # Onion escaping a cripple, or a dodged hand re-formed at its best): take one.
@@ -584,6 +587,14 @@ class Mind:
             return max(self.legal, key=lambda a: (best_arrangement([*base, a.cards[0]], ctx).key, a.code()))
         best = best_arrangement(list(t.mine), ctx)
         return min(self.legal, key=lambda a: (a.cards[0] not in best.unused, a.cards[0]))
+
+
+def _shown(t: Table, obs: Mapping[str, Any]) -> Change:
+    """Laying this seat's hand face up: a K⚔ or J♦ in it becomes visible and acts."""
+    death = _on(obs, 9) and DEATH in t.mine
+    sender = _on(obs, 8) and SENDER_OF_EIGHT in t.mine
+    changes = {**({"death": True} if death else {}), **({"sender": True} if sender else {})}
+    return lambda hand, ctx, spare: (hand, _with(ctx, list(ctx), **changes) if changes else ctx)
 
 
 def _with(contexts: dict[int, ScoringContext], who: Sequence[int], **changes: Any) -> dict[int, ScoringContext]:

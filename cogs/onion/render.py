@@ -39,6 +39,7 @@ from bot.render_util import (
 )
 from cogs.onion.rules import DEFAULTS, MODIFIERS, PLAIN_VARIANT
 from cogs.onion.scoring import explanation_text, grouping_text, parse_card
+from cogs.onion.showdown import TOLD_KINDS, duel_lines, facing_lines, special_text, story_fields, story_line
 
 COLOUR = discord.Colour.dark_gold()
 #: A table plays one round of the channel's session (the end says "won the ... round").
@@ -100,7 +101,7 @@ def step_hint(obs: Mapping[str, Any], default: str = "") -> str:
         return _("to match the Dealer's amount or fold (no raising in this part)")
     duel = obs.get("duel") or {}
     if key == ("duel", "") and duel.get("step") == "answer":
-        return _("to answer a beaten hand with a modifier (or re-form it, once), or concede")
+        return _("to answer the better hand: play a modifier, re-form the hand laid (once, when offered), or concede")
     if key == ("offer", "") and obs.get("dealer") in (obs.get("current") or []):
         return _("as the Dealer to match the extra bets, pass the dealership to the Elder, or fold")
     hint = STEP_HINTS.get(key)
@@ -162,10 +163,10 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
         return lines
     tasks = obs.get("tasks") or []
     if tasks:
-        lines.append(_("**Waiting for:** {tasks}", tasks=", ".join(
-            _("{name} (choose a replacement)", name=name_of(names, t["player"])) if t["kind"] == "pick"
-            else _("{name} (disclose a card)", name=name_of(names, t["player"]))
-            for t in tasks)))
+        # (Each said apart: a sentence inside another's arguments escapes the catalog's extraction.)
+        waiting = [_("{name} (choose a replacement)", name=name_of(names, t["player"])) if t["kind"] == "pick"
+                   else _("{name} (disclose a card)", name=name_of(names, t["player"])) for t in tasks]
+        lines.append(_("**Waiting for:** {tasks}", tasks=", ".join(waiting)))
     else:
         for p in obs.get("current") or []:
             hint = step_hint(obs)
@@ -173,14 +174,7 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
             owes = " " + _("(owes {chips})", chips=chips(owed)) if owed else ""
             thinking = " " + _("(a computer player: it moves in a moment)") if computer.is_computer(p) else ""
             lines.append(_("**Turn:** {name} {hint}", name=name_of(names, p), hint=hint).rstrip() + owes + thinking)
-    duel = obs.get("duel")
-    if duel:
-        line = _("**Holds the better cards:** {name}", name=name_of(names, duel["champion"]))
-        if duel.get("challenger") is not None:
-            line += " · " + _("**brought in:** {name}", name=name_of(names, duel["challenger"]))
-        if duel.get("to_come"):
-            line += " · " + _("then {names}", names=", ".join(name_of(names, p) for p in duel["to_come"]))
-        lines.append(line)
+    lines += duel_lines(obs, names)
     auction = obs.get("auction")
     if auction:
         bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or _("no bids yet")
@@ -232,13 +226,15 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     specials = obs.get("specials") or {}
     if specials:
         embed.add_field(name=_("Special cards on the table"),
-                        value=clip(", ".join(f"{show(c)} {n}" for c, n in specials.items()), FIELD_VALUE_LIMIT),
-                        inline=False)
-    if obs.get("showdown"):
+                        value=clip(", ".join(special_text(c) for c in specials), FIELD_VALUE_LIMIT), inline=False)
+    story = story_fields(obs, names)
+    for name, value in story:  # the showdown in order: it tells what Recent would, and all of it
+        embed.add_field(name=name, value=value, inline=False)
+    if obs.get("showdown") and not story:  # a round saved before the story was kept
         lines = [f"{'🏆 ' if s['player'] == obs.get('winner') else ''}{name_of(names, s['player'])}: "
                  f"{explanation_text(s['explanation'])}" for s in obs["showdown"]]
         embed.add_field(name=_("Showdown"), value=clip("\n".join(lines), FIELD_VALUE_LIMIT), inline=False)
-    if recent:
+    if recent and not story:
         embed.add_field(name=_("Recent"), value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
     embed.set_footer(text=footer_hint(obs))
     return fit_embed(embed)
@@ -302,6 +298,10 @@ def _your_task(obs: Mapping[str, Any]) -> str:
         return _("Waiting for your turn.")
     duel = obs.get("duel") or {}
     if obs.get("phase") == "duel" and duel.get("step") == "challenge":
+        view = obs.get("duel_view") or {}
+        if obs.get("may_show") and view and view.get("leader") != viewer:
+            return _("Your turn: your hand equals the top grouping of the hand laid, but shown as it is it would "
+                     "lose (see above). Lay it otherwise or play a modifier (if offered), show it anyway, or concede.")
         if obs.get("may_show"):
             return _("Your turn: your hand equals or beats the hand laid. Show it (or lay it otherwise), or play a modifier first.")
         return _("Your turn: your hand cannot equal or beat the hand laid as it is. Lay it otherwise or play a "
@@ -323,7 +323,7 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     lines = [_("**Face down:** {cards}", cards=show_all(down)), _("**Face up:** {cards}", cards=show_all(up))]
     mine = obs.get("hand_specials") or {}
     if mine:
-        lines.append(_("**Special:** {cards}", cards=", ".join(f"{show(c)} {n}" for c, n in mine.items())))
+        lines.append(_("**Special:** {cards}", cards=", ".join(special_text(c) for c in mine)))
     if obs.get("offered"):
         lines.append(_("**Offered:** {cards}", cards=show_all(obs["offered"])))
     seat = next((s for s in obs.get("seats", []) if s["player"] == obs.get("viewer")), None)
@@ -331,6 +331,9 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
         lines.append(_("**Your chips:** {chips} · Pot {pot}", chips=seat["chips"], pot=obs.get("pot", 0)))
     if seat and seat.get("eights_wild"):
         lines.append(_("Your eights are wild."))
+    facing = facing_lines(obs, names, lambda action: _label(action)[0])
+    if facing:
+        lines += ["", *facing]
     lines += ["", f"**{_your_task(obs)}**"]
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     return fit_embed(embed)
@@ -370,7 +373,7 @@ def _label(action: Action) -> tuple[str, str, str]:
     if kind == "done":
         return _("Done declaring"), "button", "success"
     if kind == "show":
-        return _("Show my hand (it equals or beats)"), "button", "success"
+        return _("Show my hand"), "button", "success"
     if kind == "rearrange":
         if arg == "best":
             return _("Re-form my hand at its best (once)"), "button", "primary"
@@ -440,8 +443,12 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
                                stake=d.get("stake")))
         elif kind == "exchange":
             n = d.get("count", 0)
-            lines.append(_("{who} folded by discarding all five", who=who) if n == 5
-                         else ngettext("{who} exchanged {n} card", "{who} exchanged {n} cards", n, who=who))
+            if n == 5:
+                lines.append(_("{who} folded by discarding all five", who=who))
+            elif n:
+                lines.append(ngettext("{who} exchanged {n} card", "{who} exchanged {n} cards", n, who=who))
+            else:
+                lines.append(_("{who} keeps all five cards", who=who))
         elif kind == "bet":
             lines.append(_("{who} (Dealer) names {chips}", who=who, chips=chips(int(d.get("amount") or 0))))
         elif kind == "match":
@@ -449,7 +456,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             if raise_by:
                 lines.append(_("{who} matched {amount} and raised {raise_by}", who=who, amount=d.get("amount"),
                                raise_by=raise_by))
-            else:
+            elif d.get("amount"):  # matching nothing (the Dealer named 0) goes without saying
                 lines.append(_("{who} matched {amount}", who=who, amount=d.get("amount")))
         elif kind == "collective_raise":
             lines.append(_("The Dealer must match the collective raise of {chips} or fold",
@@ -471,13 +478,14 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "bought":
             n, up = d.get("count", 0), d.get("face_up") or []
             if n and up:
-                lines.append(ngettext("{who} bought {n} card face down and gets {cards} face up",
-                                      "{who} bought {n} cards face down and gets {cards} face up", n,
+                lines.append(ngettext("{who} bought {n} card face down; the rest are dealt face up: {cards}",
+                                      "{who} bought {n} cards face down; the rest are dealt face up: {cards}", n,
                                       who=who, cards=show_all(up)))
             elif n:
                 lines.append(ngettext("{who} bought {n} card face down", "{who} bought {n} cards face down", n, who=who))
             elif up:
-                lines.append(_("{who} gets {cards} face up", who=who, cards=show_all(up)))
+                lines.append(_("{who} bought no cards, so all five are dealt face up: {cards}", who=who,
+                               cards=show_all(up)))
             else:
                 lines.append(_("{who} gets no cards", who=who))
         elif kind == "extra":
@@ -489,47 +497,12 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
                            chips=chips(int(d.get("total") or 0))))
         elif kind == "pass":
             lines.append(_("{who} passes the dealership on", who=who))
-        elif kind == "declared":
-            fields = {"who": who, "card": show(d.get("card")), "name": d.get("name")}
-            lines.append(_("{who} declares {card} {name} (forced)", **fields) if d.get("forced")
-                         else _("{who} declares {card} {name}", **fields))
-        elif kind == "picked":
-            card = f" {show(d['card'])}" if d.get("card") else ""
-            lines.append(_("{who} took a replacement{card} (time ran out)", who=who, card=card) if d.get("timeout")
-                         else _("{who} took a replacement{card}", who=who, card=card))
-        elif kind == "disclosed":
-            lines.append(_("{who} discloses {card} (time ran out)", who=who, card=show(d.get("card"))) if d.get("timeout")
-                         else _("{who} discloses {card}", who=who, card=show(d.get("card"))))
-        elif kind == "archchancellor_wild":
-            if d.get("wild"):
-                lines.append(_("Nobody holds Death: the Archchancellor is wild this round"))
-        elif kind == "rewild":
-            lines.append(_("{who} makes their own eights wild again with the Lady", who=who))
-        elif kind == "showdown":
-            lines.append(f"{who}: {explanation_text(str(d.get('explanation')))}")
         elif kind == "duel_start":
             lines.append(_("The showdown, hand against hand: the Elder lays their hand first"))
-        elif kind == "duel":
-            lines.append(_("{challenger} is brought in against {champion}", challenger=name_of(names, d.get("challenger")),
-                           champion=name_of(names, d.get("champion"))))
-        elif kind == "duel_lead":
-            fields = {"winner": name_of(names, d.get("winner")), "loser": name_of(names, d.get("loser"))}
-            lines.append(_("{winner}'s hand beats {loser}'s (a complete tie: seniority)", **fields) if d.get("tie")
-                         else _("{winner}'s hand beats {loser}'s", **fields))
-        elif kind == "concede":
-            fields = {"who": who, "winner": name_of(names, d.get("winner"))}
-            lines.append(_("{who} concedes to {winner} (no answer left)", **fields) if d.get("forced")
-                         else _("{who} concedes to {winner}", **fields))
-        elif kind == "reformed":
-            lines.append(_("{who} re-forms: {explanation}", who=who, explanation=explanation_text(str(d.get("explanation")))))
-        elif kind == "rearranged":
-            lines.append(_("{who} re-forms their hand: {explanation}", who=who,
-                           explanation=explanation_text(str(d.get("explanation")))))
-        elif kind == "crippled":
-            lines.append(_("🧅 {who} cripples {victim} with a {run}", who=who, victim=name_of(names, d.get("victim")),
-                           run=d.get("run")))
-        elif kind == "won":
-            lines.append(_("🏆 {who} takes the Pot of {pot}", who=who, pot=d.get("pot")))
+        elif kind in TOLD_KINDS:  # the showdown's events, and the declarations it shares
+            line = story_line(kind, d, names)
+            if line:
+                lines.append(line)
         elif kind == "all_fold":
             lines.append(_("Everybody folds: the Pot of {pot} carries to the next round", pot=d.get("pot")))
         elif kind == "rebuy":

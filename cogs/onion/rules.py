@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, Self
 
@@ -121,6 +122,10 @@ AFTER_EXTRA_BETS = 6
 
 ALL_CARDS = onion_deck()
 
+#: The events that tell the showdown (``OnionGame.story``, the board's summary of it).
+STORY_KINDS = frozenset({"showdown", "duel", "duel_lead", "declared", "picked", "disclosed", "rewild",
+                         "archchancellor_wild", "reformed", "rearranged", "concede", "crippled", "won", "fold"})
+
 
 #: The refusals of an amount that is no number, by the kind of action it is for.
 _NOT_A_NUMBER = {"bet": N_("'{text}' is not a number of chips for a bet."),
@@ -164,16 +169,24 @@ def _grouped_codes(arrangement: Arrangement) -> list[str]:
     return _codes(list(dict.fromkeys(c for c in order if c in arrangement.cards)))
 
 
+@lru_cache(maxsize=2048)
+def _best(cards: tuple[Card, ...], context: ScoringContext) -> Arrangement:
+    """``best_arrangement``, remembered: the duel weighs the same hands under the same
+    modifiers many times a move (each answer tried, each hand's view told), and an
+    arrangement is an immutable value. Small, so it stays out of the collector's way."""
+    return best_arrangement(cards, context)
+
+
 def laid_as(cards: Sequence[Card], top: Sequence[Card], context: ScoringContext,
             whole: Arrangement | None = None) -> Arrangement | None:
     """``cards`` laid with ``top`` as one grouping (at its best) and the rest at their best:
     a voluntary arrangement in the duel (a smaller Onion, or bagel, that a running flush
     cannot cripple). None when ``top`` is no single grouping."""
-    head = best_arrangement(top, context)
+    head = _best(tuple(top), context)
     if len(head.groupings) != 1 or head.unused:
         return None
-    rest = best_arrangement([c for c in cards if c not in top], context)
-    whole = whole or best_arrangement(cards, context)  # the hand's running flush, wild state
+    rest = _best(tuple(c for c in cards if c not in top), context)
+    whole = whole or _best(tuple(cards), context)  # the hand's running flush, wild state
     groups = tuple(sorted(head.groupings + rest.groupings, key=lambda g: -g.rank))
     return dataclasses.replace(whole, groupings=groups, unused=rest.unused, notes=head.notes + rest.notes)
 
@@ -248,6 +261,11 @@ class OnionGame(Game):
         #: step ("challenge": the challenger answers the laid hand; "answer": both laid,
         #: the loser answers), who must answer, who has laid their hand.
         self.duel: dict[str, Any] | None = None
+        #: The showdown as it happened, in order, for the board's summary: the public
+        #: data of its events (hands as they were laid, who was brought in, who led and
+        #: why, each modifier and the re-forms it caused, concessions, the winner).
+        #: Kept apart from the hands' records, which a later re-form changes.
+        self.story: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ construction
 
@@ -403,7 +421,19 @@ class OnionGame(Game):
         return (self.round_wild and self.fate_unwild is None) or (p in self.rewild)
 
     def visible_cards(self) -> list[Card]:
-        return [c for p in self.live() for c in self.up[p]]
+        """Cards face up on the table in hands still in: dealt face up, declared or
+        disclosed, and every card of a hand laid at the showdown (docs/rules/onion.md,
+        "visible"): a K⚔ or J♦ laid in a hand acts from then on."""
+        laid = self.laid_players()
+        return [c for p in self.live() for c in (self.hand(p) if p in laid else self.up[p])]
+
+    def laid_players(self) -> set[int]:
+        """Players whose whole hand lies face up: laid in the duel (or about to be, on a
+        copy that asks what showing would do), or every hand at the quick showdown."""
+        if self.duel is not None:
+            showing = self.duel.get("showing")
+            return set(self.duel["laid"]) | ({showing} if showing is not None else set())
+        return {e["player"] for e in self.showdown}
 
     def total_chips(self) -> int:
         """Pot + bankrolls + bets not yet in the Pot: constant through a round."""
@@ -521,9 +551,10 @@ class OnionGame(Game):
             eligible = [c for c in hand if c.rank in (9, 10) or (c.rank == 8 and wild)]
             if self.on(7) and len(eligible) >= 4:
                 out.append(Action("declare", (GREAT_ATUIN,), "elephants"))
-        if self.on(8) and SENDER_OF_EIGHT in self.down[p]:
+        hidden = p not in self.laid_players()  # a laid hand's cards are visible already
+        if self.on(8) and SENDER_OF_EIGHT in self.down[p] and hidden:
             out.append(Action("declare", (SENDER_OF_EIGHT,), "sender"))
-        if self.on(9) and DEATH in self.down[p]:
+        if self.on(9) and DEATH in self.down[p] and hidden:
             out.append(Action("declare", (DEATH,), "death"))
         if self.on(10) and ARCHCHANCELLOR in hand and self.arch is None:
             out.append(Action("declare", (ARCHCHANCELLOR,), "archchancellor"))
@@ -649,6 +680,22 @@ class OnionGame(Game):
     # ------------------------------------------------------------------ applying
 
     def _apply(self, player: int, action: Action) -> list[Event]:
+        during = self.phase == DUEL
+        events = self._play(player, action)
+        self._tell(events, during)
+        return events
+
+    def _tell(self, events: list[Event], during: bool) -> None:
+        """Add the showdown's part of ``events`` to the story (public data only, copied:
+        the story says what happened when it happened). ``during``: the showdown was
+        already on before these events."""
+        start = 0 if during else next((i for i, e in enumerate(events) if e.kind in ("duel_start", "showdown")), None)
+        if start is None:
+            return
+        self.story += [{"kind": e.kind, **copy.deepcopy(dict(e.visible_to(None)))}
+                       for e in events[start:] if e.kind in STORY_KINDS]
+
+    def _play(self, player: int, action: Action) -> list[Event]:
         events: list[Event] = []
         kind = action.kind
         if kind == "timeout":
@@ -1078,6 +1125,8 @@ class OnionGame(Game):
                 self.up[holder].append(DEATH)
             if not any(d["card"] == str(DEATH) for d in self.declared):
                 self._record(holder, DEATH, "death", events, forced=True)
+                if self.duel is not None:  # what the hands laid re-form under
+                    self.duel["cause"] = {"player": holder, "cards": [str(DEATH)], "power": "death", "forced": True}
             laid = self.duel["laid"] if self.duel else []  # a laid hand has nothing left to disclose
             for q in self.live():
                 if q not in (p, holder) and self.down[q] and q not in laid:
@@ -1124,7 +1173,7 @@ class OnionGame(Game):
         )
 
     def arrange(self, p: int) -> Arrangement:
-        arr = best_arrangement(self.hand(p), self.context_for(p))
+        arr = _best(tuple(self.hand(p)), self.context_for(p))
         return self._house_adjust(arr)
 
     def _house_adjust(self, arr: Arrangement) -> Arrangement:
@@ -1144,6 +1193,8 @@ class OnionGame(Game):
             self._start_duel(events)
             return
         order = self.order_from_elder() + [self.dealer]  # showdown from the Elder
+        # Every hand is laid at once, so every card of each is visible while they are scored.
+        self.showdown = [{"player": p} for p in order]
         arrangements = [self.arrange(p) for p in order]
         compared = arrangements if self.on(2) else [dataclasses.replace(a, eights_wild=False) for a in arrangements]
         best = showdown_winners(compared)
@@ -1156,7 +1207,7 @@ class OnionGame(Game):
                      "groupings": [g.name for g in a.groupings], "best": order.index(p) in best,
                      "cripples": None}
             self.showdown.append(entry)
-            events.append(Event("showdown", p, entry))
+            events.append(Event("showdown", p, {**entry, "how": "quick"}))
         top = arrangements[order.index(winner)]
         if top.key != max(a.key for a in arrangements):  # won by crippling the best hand
             victim = order[max(range(len(order)), key=lambda i: arrangements[i].key)]
@@ -1217,8 +1268,23 @@ class OnionGame(Game):
         d = self.duel
         if not d or p != d.get("challenger") or d.get("step") != "challenge":
             return False
+        view = self._laid_view(p)
+        if view is not self:
+            return view._may_show(p)
         mine, theirs = self._compared(p), self._compared(d["champion"])
         return mine.key[:1] >= theirs.key[:1] or self._pair_winner(d["champion"], p)[0] == p
+
+    def _laid_view(self, p: int) -> OnionGame:
+        """The round as it would be with ``p``'s hand laid face up: itself, unless laying it
+        would bring a K⚔ or J♦ into view (they act once visible), then a copy where it is."""
+        d = self.duel
+        if (d is None or p in self.laid_players()
+                or not ((DEATH in self.down[p] and self.on(9)) or (SENDER_OF_EIGHT in self.down[p] and self.on(8)))):
+            return self
+        view = copy.deepcopy(self)
+        assert view.duel is not None
+        view.duel["showing"] = p
+        return view
 
     def _opponent(self, p: int) -> int | None:
         d = self.duel
@@ -1323,6 +1389,9 @@ class OnionGame(Game):
         laid = p in d["laid"]
         if not laid and not (p == d["challenger"] and d["step"] == "challenge"):
             return []
+        view = self._laid_view(p)
+        if view is not self:
+            return view._rearrangements(p)
         if laid and (d["step"] != "answer" or d.get("loser") != p or p in d.get("rearranged", [])
                      or d.get("cripples") == p):  # a crippled Onion "may not be retracted"
             return []
@@ -1342,41 +1411,60 @@ class OnionGame(Game):
                 out.append(Action("rearrange", tuple(top or ()), name))
         return out
 
-    def _lay(self, p: int, events: list[Event]) -> None:
-        """``p``'s hand goes face up on the table in its groupings (once)."""
+    def _laid_record(self, p: int) -> dict[str, Any]:
+        """``p``'s hand as it lies now: the record the board shows (a re-form updates it)."""
+        a = self._duel_arrangement(p)
+        return {"cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
+                "groupings": [g.name for g in a.groupings]}
+
+    def _lay(self, p: int, events: list[Event], how: str) -> None:
+        """``p``'s hand goes face up on the table in its groupings (once). ``how`` says why,
+        for the story: "elder" (laid first), "shown", "otherwise" (around another grouping),
+        "cannot" (it can neither equal nor beat the hand laid), "conceded" (given up
+        unshown), "held" (the other duellist left)."""
         d = self.duel
         assert d is not None
         if p in d["laid"]:
             return
         d["laid"].append(p)
-        a = self._duel_arrangement(p)
-        entry = {"player": p, "cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
-                 "groupings": [g.name for g in a.groupings], "best": False, "cripples": None}
+        d.pop("showing", None)
+        entry = {"player": p, **self._laid_record(p), "best": False, "cripples": None}
         self.showdown.append(entry)
-        events.append(Event("showdown", p, entry))
+        # The event keeps the hand as laid: the record itself changes when it re-forms.
+        events.append(Event("showdown", p, {**copy.deepcopy(entry), "how": how}))
+        revealed = [str(c) for c in (DEATH, SENDER_OF_EIGHT)
+                    if c in self.down[p] and self.on(9 if c == DEATH else 8)]
+        if revealed:  # visible now, they act on every hand: the hands laid before re-form
+            d["cause"] = {"player": p, "cards": revealed, "power": "laid"}
+            self._reform(events)
 
     def _reform(self, events: list[Event], quiet: bool = False) -> None:
         """After a modifier, each laid hand it changed is re-formed, once, at its best under
         the modifiers now in play (the closing post's one re-forming after a devaluing
-        modifier; a hand changes only when a modifier is played, and each is played once)."""
+        modifier; a hand changes only when a modifier is played, and each is played once).
+        The event says what the hand was and what caused it (``duel["cause"]``)."""
+        d = self.duel
+        cause = copy.deepcopy(d.get("cause")) if d else None
         for entry in self.showdown:
             p = entry["player"]
             if p not in self.live():
                 continue
-            a = self._duel_arrangement(p)
-            if a.explain() != entry["explanation"]:
-                entry.update({"cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
-                              "groupings": [g.name for g in a.groupings]})
+            now = self._laid_record(p)
+            if now["explanation"] != entry["explanation"]:
+                was = list(entry["groupings"])
+                entry.update(now)
                 if not quiet:
-                    events.append(Event("reformed", p, {"player": p, "explanation": a.explain()}))
+                    events.append(Event("reformed", p, {"player": p, "explanation": now["explanation"],
+                                                        "groupings": now["groupings"], "was": was, "cause": cause}))
 
     def _start_duel(self, events: list[Event]) -> None:
         order = self.order_from_elder() + [self.dealer]
-        self.phase, self.step, self.showdown = DUEL, "", []
+        self.phase, self.step, self.showdown, self.story = DUEL, "", [], []
         self.duel = {"champion": order[0], "challenger": None, "queue": order[1:], "step": "", "loser": None,
-                     "laid": [], "conceded": [], "tie": False, "cripples": None, "layouts": [], "rearranged": []}
+                     "laid": [], "conceded": [], "tie": False, "cripples": None, "layouts": [], "rearranged": [],
+                     "lead": None, "cause": None}
         events.append(Event("duel_start", None, {"order": order}))
-        self._lay(order[0], events)  # beginning from the Elder, the hand is displayed
+        self._lay(order[0], events, "elder")  # beginning from the Elder, the hand is displayed
         self._duel_next(events)
 
     def _duel_next(self, events: list[Event]) -> None:
@@ -1388,7 +1476,7 @@ class OnionGame(Game):
             self._duel_finish(events)
             return
         x = d["queue"].pop(0)
-        d.update(challenger=x, step="challenge", loser=None)
+        d.update(challenger=x, step="challenge", loser=None, lead=None)
         events.append(Event("duel", x, {"champion": d["champion"], "challenger": x}))
         self._duel_ask(x, events)
 
@@ -1413,6 +1501,9 @@ class OnionGame(Game):
         elif action.kind == "rearrange":
             self._duel_rearrange(p, action, events)
         else:
+            assert self.duel is not None
+            card = action.cards[0] if action.cards else LADY  # the rewild is the Lady's
+            self.duel["cause"] = {"player": p, "cards": [str(card)], "power": action.arg or action.kind}
             self._play_special(p, action, events)
             if not self.tasks:
                 self._duel_continue(events)
@@ -1422,7 +1513,7 @@ class OnionGame(Game):
     def _duel_show(self, p: int, events: list[Event]) -> None:
         d = self.duel
         assert d is not None
-        self._lay(p, events)
+        self._lay(p, events, "shown")
         d["step"] = "answer"
         self._duel_continue(events)
 
@@ -1433,15 +1524,15 @@ class OnionGame(Game):
         assert d is not None
         self._set_layout(p, action.cards or None)
         if p not in d["laid"]:
-            self._lay(p, events)
+            self._lay(p, events, "otherwise")
             d["step"] = "answer"
         else:
             d.setdefault("rearranged", []).append(p)  # (a duel saved before this key had none)
-            a = self._duel_arrangement(p)
             entry = next(e for e in self.showdown if e["player"] == p)
-            entry.update({"cards": _codes(a.cards), "grouped": _grouped_codes(a), "explanation": a.explain(),
-                          "groupings": [g.name for g in a.groupings]})
-            events.append(Event("rearranged", p, {"player": p, "explanation": a.explain()}))
+            was = list(entry["groupings"])
+            entry.update(self._laid_record(p))
+            events.append(Event("rearranged", p, {"player": p, "explanation": entry["explanation"],
+                                                  "groupings": list(entry["groupings"]), "was": was}))
         self._duel_continue(events)
 
     def _duel_continue(self, events: list[Event]) -> None:
@@ -1459,32 +1550,61 @@ class OnionGame(Game):
             return
         winner, tie = self._pair_winner(c, x)
         loser = x if winner == c else c
-        d["loser"], d["tie"] = loser, tie
         # Won by crippling: the winner's running flush against a higher Onion.
         w, lo = self._compared(winner), self._compared(loser)
         d["cripples"] = loser if not tie and w.key < lo.key and showdown_winners([lo, w]) == [1] else None
-        events.append(Event("duel_lead", winner, {"winner": winner, "loser": loser, "tie": tie}))
+        lead = {"winner": winner, "loser": loser, "tie": tie, **self._why_ahead(winner, loser, w, lo, tie)}
+        d.update(loser=loser, tie=tie, lead=lead)
+        events.append(Event("duel_lead", winner, copy.deepcopy(lead)))
         self._duel_ask(loser, events)
+
+    def _why_ahead(self, winner: int, loser: int, w: Arrangement, lo: Arrangement, tie: bool) -> dict[str, Any]:
+        """Why ``winner``'s hand (laid as ``w``) holds against ``loser``'s (``lo``), for the
+        board: "grouping" (the first grouping that differs, ``at`` from 0, and the two
+        names), "cripple" (a running flush against ``grouping``), "crippled_place" (the
+        winner crippled ``victim`` before and holds that Onion's place) or "seniority"."""
+        d = self.duel
+        assert d is not None
+        if tie:
+            return {"how": "seniority"}
+        if d.get("cripples") == loser:
+            run = w.running_flush.describe() if w.running_flush else "running flush"
+            return {"how": "cripple", "run": run, "grouping": lo.top.name if lo.top else ""}
+        if w.key < lo.key:
+            victim = next((e["cripples"] for e in self.showdown
+                           if e["player"] == winner and e.get("cripples") is not None), None)
+            held = next((e for e in self.showdown if e["player"] == victim), None)
+            if held is not None:
+                return {"how": "crippled_place", "victim": victim, "grouping": (held["groupings"] or [""])[0]}
+        at = next((i for i, (a, b) in enumerate(zip(w.key, lo.key)) if a != b), min(len(w.key), len(lo.key)))
+
+        def name(arrangement: Arrangement) -> str:
+            return arrangement.groupings[at].name if at < len(arrangement.groupings) else ""
+
+        return {"how": "grouping", "at": at, "a": name(w), "b": name(lo)}
 
     def _duel_concede(self, p: int, events: list[Event], forced: bool = False) -> None:
         """``p`` cannot (or will not) answer: their cards lie face up, the other holds the
         better cards and faces the next player."""
         d = self.duel
         assert d is not None
-        self._lay(p, events)
+        step = d["step"]
+        self._lay(p, events, "cannot" if forced else "conceded")
         c, x = d["champion"], d["challenger"]
         winner = c if p == x else x
         mine = next(e for e in self.showdown if e["player"] == winner)
-        if d["step"] == "answer" and d.get("loser") == p:
+        crippled = step == "answer" and d.get("loser") == p and d.get("cripples") == p
+        if step == "answer" and d.get("loser") == p:
             if d.get("tie"):  # the winner held on by seniority
                 mine["seniority"] = True
-            if d.get("cripples") == p and mine["cripples"] is None:  # "may not be retracted"
+            if crippled and mine["cripples"] is None:  # "may not be retracted"
                 mine["cripples"] = p
         if not forced:  # a hand given up while it still had an answer
             next(e for e in self.showdown if e["player"] == p)["conceded"] = True
         d["conceded"].append(p)
-        events.append(Event("concede", p, {"player": p, "winner": winner, "forced": forced}))
-        d.update(champion=winner, challenger=None, step="", loser=None)
+        events.append(Event("concede", p, {"player": p, "winner": winner, "forced": forced, "step": step,
+                                           "crippled": crippled}))
+        d.update(champion=winner, challenger=None, step="", loser=None, lead=None)
         self._duel_next(events)
 
     def _duel_fix(self, events: list[Event]) -> None:
@@ -1495,17 +1615,17 @@ class OnionGame(Game):
         c, x = d["champion"], d["challenger"]
         if c not in live:
             if x is not None and x in live:
-                self._lay(x, events)
+                self._lay(x, events, "held")
                 c = x
             else:
                 d["queue"] = [p for p in d["queue"] if p in live]
                 if d["queue"]:
                     c = d["queue"].pop(0)
-                    self._lay(c, events)
+                    self._lay(c, events, "held")
                 else:  # only hands already beaten are left: the best of them holds on
                     order = [p for p in self.precedence() if p in live]
                     c = order[min(showdown_winners([self._compared(p) for p in order]))]
-        d.update(champion=c, challenger=None, step="", loser=None)
+        d.update(champion=c, challenger=None, step="", loser=None, lead=None)
         self._duel_next(events)
 
     def _duel_finish(self, events: list[Event]) -> None:
@@ -1559,6 +1679,12 @@ class OnionGame(Game):
     def remove_player(self, player: int) -> list[Event]:
         """A leaver folds. If the Dealer leaves, the round is abandoned: bets not yet in the
         Pot go back, the Pot carries to the next round, and the next player deals."""
+        during = self.phase == DUEL
+        events = self._remove(player)
+        self._tell(events, during)
+        return events
+
+    def _remove(self, player: int) -> list[Event]:
         events: list[Event] = []
         if player not in self.players or player in self.left:
             return events
@@ -1666,7 +1792,9 @@ class OnionGame(Game):
                          else "Younger" if p == self.younger() else ""),
                 "eights_wild": self.wild_for(p),
             })
-        visible = [c for p in self.players for c in self.up[p] + self.aside[p]]
+        laid = self.laid_players()
+        visible = [c for p in self.players for c in (self.hand(p) if p in laid and p in self.live() else self.up[p])
+                   + self.aside[p]]
         obs: dict[str, Any] = {
             "game": self.key, "viewer": viewer, "round": self.round_no, "variant": self.options["variant"],
             "phase": self.phase, "step": self.step, "part": self.part,
@@ -1686,7 +1814,9 @@ class OnionGame(Game):
             "showdown": [dict(s) for s in self.showdown], "winner": self.winner, "outcome": self.outcome,
             "duel": ({k: copy.deepcopy(self.duel.get(k, [])) for k in ("champion", "challenger", "step", "loser", "laid",
                                                                  "conceded", "rearranged", "layouts")}
-                     | {"to_come": list(self.duel["queue"])} if self.duel else None),
+                     | {"to_come": list(self.duel["queue"]), "lead": copy.deepcopy(self.duel.get("lead"))}
+                     if self.duel else None),
+            "story": copy.deepcopy(self.story),
             "over": self.phase == OVER, "rules": {k: v for k, v in self.options.items()},
             "wins": {str(p): v for p, v in self.wins.items()},
         }
@@ -1697,7 +1827,54 @@ class OnionGame(Game):
             task = self._task_of(viewer)
             obs["offered"] = task["cards"] if task else []
             obs["may_show"] = self.phase == DUEL and self._may_show(viewer)
+            obs["duel_view"] = self.duel_view(viewer)
         return obs
+
+    #: Modifiers whose effect in the duel cannot be told before they are played without
+    #: telling a hidden card: the Lady's and Fate's replacement is unknown, and whether
+    #: the Archchancellor forces Death out or turns wild says who holds K⚔.
+    UNTOLD = ("lady", "fate", "archchancellor")
+
+    def duel_view(self, p: int) -> dict[str, Any] | None:
+        """For ``p`` answering in the duel: the hand they face (``opponent``'s, as it lies),
+        their own hand as it would be laid now and who would then hold the better cards,
+        and for each answer that changes a hand (a modifier, another way of laying it) both
+        hands after it, as they would lie once ``p``'s hand is laid; ``untold`` for the
+        modifiers in :attr:`UNTOLD`. ``revealed``: the K⚔ or J♦ that laying ``p``'s hand
+        would bring into view, with the hand opposite as it would then lie. None when ``p``
+        has no answer to give now. Only the public table and ``p``'s own cards go in."""
+        other = self._opponent(p)
+        if other is None or self.phase != DUEL or p not in self.current_players() or self.tasks:
+            return None
+
+        def names(a: Arrangement) -> list[str]:
+            return [g.name for g in a.groupings]
+
+        def after(game: OnionGame) -> dict[str, Any]:
+            laid = game._laid_view(p)
+            mine, theirs = laid._compared(p), laid._compared(other)
+            return {"mine": mine.explain(), "mine_groupings": names(mine), "theirs_after": names(theirs),
+                    "leader": laid._pair_winner(*laid._pair())[0]}
+
+        theirs = self._compared(other)
+        out: dict[str, Any] = {"opponent": other, "theirs": theirs.explain(), "theirs_groupings": names(theirs),
+                               **after(self), "revealed": [], "answers": []}
+        if self._laid_view(p) is not self:
+            out["revealed"] = [str(c) for c in (DEATH, SENDER_OF_EIGHT) if c in self.down[p]]
+        for action in self.legal_actions(p):
+            if action.kind not in ("declare", "rewild", "rearrange"):
+                continue
+            if action.kind == "declare" and action.arg in self.UNTOLD:
+                out["answers"].append({"code": action.code(), "untold": True})
+                continue
+            sim = copy.deepcopy(self)
+            if action.kind == "rearrange":
+                sim._set_layout(p, action.cards or None)
+            else:
+                sim._play_special(p, action, [])
+                sim.tasks = []
+            out["answers"].append({"code": action.code(), **after(sim)})
+        return out
 
     # ------------------------------------------------------------------ persistence
 
@@ -1727,7 +1904,8 @@ class OnionGame(Game):
             "tasks": [dict(t) for t in self.tasks], "task_counter": self.task_counter,
             "showdown": [dict(s) for s in self.showdown], "winner": self.winner, "outcome": self.outcome,
             "null_played": self.null_played, "absent": {p: dict(a) for p, a in self.absent.items()},
-            "duel": {k: list(v) if isinstance(v, list) else v for k, v in self.duel.items()} if self.duel else None,
+            "duel": copy.deepcopy(self.duel) if self.duel else None,
+            "story": copy.deepcopy(self.story),
         }
 
     @classmethod
@@ -1760,7 +1938,8 @@ class OnionGame(Game):
         g.showdown = [dict(s) for s in data["showdown"]]
         g.winner, g.outcome, g.null_played = data["winner"], data["outcome"], bool(data["null_played"])
         g.absent = {p: dict(a) for p, a in data.get("absent", {}).items()}
-        g.duel = {k: list(v) if isinstance(v, list) else v for k, v in data["duel"].items()} if data.get("duel") else None
+        g.duel = copy.deepcopy(dict(data["duel"])) if data.get("duel") else None
+        g.story = copy.deepcopy(list(data.get("story") or []))  # (a round saved before the story had none)
         return g
 
     #: Action codes carry onion card codes (the eight suits): ``Game.parse_action``
@@ -1772,7 +1951,8 @@ class OnionGame(Game):
     #: Keys of ``to_dict`` (at any depth) whose values are player ids.
     _ID_KEYS = frozenset({"players", "out", "folded", "left", "dealer", "original_dealer", "next_dealer",
                           "queue", "declined", "fate_unwild", "rewild", "player", "lady_user", "fate_user",
-                          "arch", "winner", "champion", "challenger", "loser", "laid", "conceded", "cripples"})
+                          "arch", "winner", "champion", "challenger", "loser", "laid", "conceded", "cripples",
+                          "victim", "showing"})
     #: The session's absent players and the options name no seat of this round.
     _KEPT_ON_SWAP = ("absent", "options")
 

@@ -340,11 +340,14 @@ LADY_NOTE = N_("the Lady holds {card} to 1")
 DEATH_NOTE = N_("Death bars {card} from a Double Onion")
 DEATH_WILD_NOTE = N_("Death bars {card} from a Double or Triple Onion")
 SENDER_NOTE = N_("the Sender of Eight zeroes the aces of a hand using eights")
-ARCHCHANCELLOR_NOTE = N_("the Archchancellor played, so no eight counts 8")
+#: #10 i: "plays" the jack of staves is laying it in a grouping (the note says so, not
+#: "played", which a player reads as declared) or declaring it.
+ARCHCHANCELLOR_NOTE = N_("J🪄 is laid in a grouping, so by the Archchancellor's rule no eight counts 8")
+ARCHCHANCELLOR_DECLARED_NOTE = N_("the Archchancellor was declared, so no eight counts 8")
 ATUIN_NOTE = N_("Great A'Tuin shifts 8 from {down} ({down_from}→{down_to}) to {up} ({up_from}→{up_to})")
 ELEPHANTS_NOTE = N_("the Elephants take {shift} from {card} (now {left})")
 _EXPLANATION_PARTS = (NO_GROUPING, UNUSED, HOLDS_RUN, LADY_NOTE, DEATH_WILD_NOTE, DEATH_NOTE, SENDER_NOTE,
-                      ARCHCHANCELLOR_NOTE, ATUIN_NOTE, ELEPHANTS_NOTE)
+                      ARCHCHANCELLOR_NOTE, ARCHCHANCELLOR_DECLARED_NOTE, ATUIN_NOTE, ELEPHANTS_NOTE)
 #: A field of an explanation's part holds no separator of the line (" · ", "; ", parentheses).
 _FIELD = "[^;()·]+?"
 _FIELD_END = r"(?=$|;|\)| \(| ·)"
@@ -366,17 +369,38 @@ def _part_pattern(template: str) -> re.Pattern[str]:
 _PART_PATTERNS = tuple((template, _part_pattern(template)) for template in _EXPLANATION_PARTS)
 
 
+#: Every grouping's name (as :func:`_name` writes it, null eights aside) and a running
+#: flush's, marked for the catalog: a language names them as its rules page chooses
+#: (docs/rules/es/onion.md keeps onion, bagel and Royal, and says the rest in Spanish).
+GROUPING_NAMES = {name: name for name in (
+    N_("bagel"), N_("double bagel"), N_("triple bagel"), N_("lesser bagel"), N_("great bagel"),
+    N_("two-card onion"), N_("three-card onion"), N_("four-card onion"), N_("five-card onion"),
+    N_("six-card onion"), N_("seven-card onion"), N_("broken flush"), N_("flush"), N_("broken Royal"),
+    N_("Royal"), N_("Wild Royal"), N_("Double Onion"), N_("Triple Onion"), N_("Lesser Onion"),
+    N_("Greater Onion"), N_("the Octavo (Lesser Onion)"), N_("Elephants' Double Onion"),
+    N_("nine-card running flush"), N_("ten-card running flush"))}
+#: A grouping's name where an explanation's part starts (longest first: "double bagel"
+#: before "bagel"), or a running flush's anywhere.
+_NAME_AT = re.compile(r"(^| · |holds an? )(" + "|".join(
+    re.escape(n) for n in sorted(GROUPING_NAMES, key=len, reverse=True)) + r")(?= |$|,|\))")
+
+
+def _nulls(text: str) -> str:
+    return _NULL_EIGHTS.sub(lambda m: ngettext("({n} null eight)", "({n} null eights)", int(m.group(1))), text)
+
+
 def grouping_text(name: str) -> str:
-    """A grouping's name as shown: the name stays English, its null eights are said in
-    the current language ("four-card onion (1 null eight)")."""
-    return _NULL_EIGHTS.sub(lambda m: ngettext("({n} null eight)", "({n} null eights)", int(m.group(1))), name)
+    """A grouping's name as shown, in the current language ("four-card onion (1 null
+    eight)"); English comes back unchanged."""
+    base = name if name in GROUPING_NAMES else name.split(" (", 1)[0]
+    return _nulls(_(GROUPING_NAMES[base]) + name[len(base):] if base in GROUPING_NAMES else name)
 
 
 def explanation_text(english: str) -> str:
     """An explanation from :meth:`Arrangement.explain` (English, as the state keeps it)
-    in the current language: each of its sentences translated, grouping and card names
-    kept. English comes back unchanged."""
-    text = grouping_text(english)
+    in the current language: each of its sentences and grouping names translated, card
+    codes kept. English comes back unchanged."""
+    text = _nulls(_NAME_AT.sub(lambda m: m.group(1) + _(GROUPING_NAMES[m.group(2)]), english))
     for template, pattern in _PART_PATTERNS:
         text = pattern.sub(lambda m, t=template: _(t, **m.groupdict()), text)
     return text
@@ -907,7 +931,7 @@ def _player_best(live: list[Card], ctx: ScoringContext, base: _Flags, lady: Card
         holds = ARCHCHANCELLOR in cards
         has8 = any(c.rank == 8 for c in cards)
         if holds and (ctx.archchancellor_declared or ctx.archchancellor_wild):
-            nxt.append((cards, f._replace(no8=True), notes))
+            nxt.append((cards, f._replace(no8=True), notes + ([ARCHCHANCELLOR_DECLARED_NOTE] if has8 else [])))
         elif holds and ctx.archchancellor and has8:
             nxt.append(([c for c in cards if c != ARCHCHANCELLOR], f, notes))
             nxt.append((cards, f._replace(no8=True),

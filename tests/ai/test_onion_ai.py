@@ -206,7 +206,7 @@ def test_hard_reads_the_announced_exchange_as_cards_that_group():
     assert grouped(replace(table, kept={})) < 80
 
 
-def test_in_the_duel_easy_and_hard_play_death_when_it_wins_and_concede_when_nothing_helps():
+def test_in_the_duel_easy_and_hard_play_what_wins_and_concede_when_nothing_helps():
     """Millard's showdown: the Elder's Double Onion is laid; seat 3 holds Death and a
     seven-card onion. Death keeps a picture out of the Double Onion: it wins the duel."""
     from tests.onion.onion_round_helpers import act, advance, codes
@@ -221,10 +221,17 @@ def test_in_the_duel_easy_and_hard_play_death_when_it_wins_and_concede_when_noth
         assert game.phase == "duel" and game.current_players() == {3}
         return game
 
+    # Death held face down: laid face up it is visible and acts (docs/rules/onion.md), so
+    # showing the hand wins as declaring Death first would.
     game = duel(("Kw 2h 2s 4u 5h", "6s As Aw 9c 7c"))
     for level in ("easy", "hard"):
-        assert decide(_view(game, 3), level, random.Random(1), budget=SMALL) == Action("declare", (parse_card("Kw"),), "death")
-    # Death in a hand that loses anyway (a bagel and junk): nothing wins, so concede.
-    game = duel(("Kw 2h 3h 4u 7h", "6s 9c 9h Tt 5w"))
+        assert decide(_view(game, 3), level, random.Random(1), budget=SMALL) == Action("show")
+    # Great A'Tuin turns a losing Double Onion into a Triple Onion: played; in a hand that
+    # loses anyway (a bagel and junk) nothing wins, so concede.
+    game = duel(("Qo Kt Ad 3w Ks", "As Tw To 6d 5s"))
+    assert [a.code() for a in game.legal_actions(3)] == ["show", "declare:Qo:atuin", "concede"]
+    for level in ("easy", "hard"):
+        assert decide(_view(game, 3), level, random.Random(1), budget=SMALL) == Action("declare", (parse_card("Qo"),), "atuin")
+    game = duel(("Qo 2h 3h 4u 7h", "6s 9c 9h Tt 5w"))
     for level in ("easy", "hard"):
         assert decide(_view(game, 3), level, random.Random(1), budget=SMALL) == Action("concede")

@@ -6,6 +6,7 @@ Discworld terms)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -78,7 +79,10 @@ def test_refusals_are_in_the_language_of_whoever_moves():
         act(game, 3, "match")
 
 
-def test_a_showdown_explains_hands_in_spanish_and_keeps_the_hand_names():
+def test_a_showdown_explains_hands_in_spanish_with_the_names_the_spanish_rules_page_chooses():
+    """Issue 36: no English name or article inside Spanish ("Declarar the Lady", "seven-card onion
+    (1 ocho nulo)"): the hands and the special cards have the names of docs/rules/es/onion.md,
+    the same on the board, in the log, in the final line and in the picture's labels."""
     game = _lady_round()
     with i18n.using("es"):
         events = act(game, 2, "declare:Qs:lady") + act(game, 2, "pick:Kc") + advance(game, "over")
@@ -86,15 +90,19 @@ def test_a_showdown_explains_hands_in_spanish_and_keeps_the_hand_names():
         board = embed_text(render.table_embed(game.observation(None), NAMES, []))
         final = render.final_text(game.observation(None))
         labels = [row.label for row in render.table_cards(game.observation(None), NAMES)]
-    assert "Bob declara Q♠✦ the Lady" in lines
+    assert "Bob declara Q♠✦ la Dama: se cambia por una de las dos cartas siguientes" in lines
     assert "El enfrentamiento, mano contra mano: el Mayor baja su mano primero" in lines
-    assert ("Ann: five-card onion 2♣ 3♠ 5♣ 6♥ 5♠ · bagel J♥ K♥ · sin usar 4♦ 9♠ 9♣ "
-            "(Death impide que J♥ forme una Double Onion)") in lines
+    assert ("La mano de Ann no puede igualarla ni superarla, así que queda fuera: onion de cinco cartas 2♣ 3♠ 5♣ 6♥ "
+            "5♠ · bagel J♥ K♥ · sin usar 4♦ 9♠ 9♣ (la Muerte impide que J♥ forme una Onion Doble)") in lines
+    assert "La mano de Cy supera a la de Bob: onion de seis cartas contra onion de cuatro cartas" in lines
     assert "🏆 **Cy gana el enfrentamiento** y reparte en la siguiente." in board
-    assert "Cartas especiales en la mesa\nQ♠✦ the Lady, K⚔✦ Death" in board
+    assert "Cartas especiales en la mesa\nQ♠✦ la Dama, K⚔✦ la Muerte" in board
+    assert "El enfrentamiento, tal como fue\nBob baja su mano la primera, como Mayor: onion de cuatro cartas" in board
     assert final.startswith("🏆 <@3> ganó la ronda de Cripple Mr Onion en el enfrentamiento "
-                            "(six-card onion, broken flush). Superados: ")
-    assert "Asiento 3 · Cy · Menor · gana · six-card onion, broken flush" in labels
+                            "(onion de seis cartas, color roto). Superados: ")
+    assert "Asiento 3 · Cy · Menor · gana · onion de seis cartas, color roto" in labels
+    for said in (*lines, board, final, *labels):
+        assert not re.search(r"\b(the|card|Lady|Death|Fate|Double|Lesser|Greater|flush)\b", said), said
     # The state keeps the English explanation whatever language the mover spoke.
     assert all("sin usar" not in entry["explanation"] for entry in game.observation(None)["showdown"])
 
@@ -107,15 +115,15 @@ def test_explanations_translate_their_notes_and_null_eights_and_english_comes_ba
         noted = explanation_text("four-card onion (1 null eight) 8♠=0 A♥ 2♦ · unused Q♦ (the Lady holds A♥ to 1; "
                                  "Great A'Tuin shifts 8 from 9♣ (9→1) to 2♦ (2→10); holds a nine-card running "
                                  "flush 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣ 10♣)")
-    assert noted == ("four-card onion (1 ocho nulo) 8♠=0 A♥ 2♦ · sin usar Q♦ (the Lady deja A♥ en 1; "
-                     "Great A'Tuin pasa 8 de 9♣ (9→1) a 2♦ (2→10); tiene una nine-card running "
-                     "flush 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣ 10♣)")
+    assert noted == ("onion de cuatro cartas (1 ocho nulo) 8♠=0 A♥ 2♦ · sin usar Q♦ (la Dama deja A♥ en 1; "
+                     "Gran A'Tuin pasa 8 de 9♣ (9→1) a 2♦ (2→10); tiene una escalera de color de nueve cartas "
+                     "2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣ 10♣)")
 
 
 def test_house_rules_and_the_lobby_in_spanish():
     lady = next(rule for rule in HOUSE_RULES if rule.key == "mod4")
     with i18n.using("es"):
-        assert i18n._(lady.describe("off")) == "El modificador #4, the Lady (Q♠), está desactivado."
+        assert i18n._(lady.describe("off")) == "El modificador #4, la Dama (Q♠), está desactivado."
         assert render.table_option_lines({}) == [
             "Con apuestas: todos empiezan con 100 fichas; la Puesta es de 1 ficha y una subida es como mucho de 10 fichas."]
         assert render.session_summary({"round": 3, "bankrolls": {"1": 120, "2": 80}, "wins": {"1": 2, "2": 1}}) == (

@@ -39,7 +39,7 @@ async def test_three_rounds_of_the_duel_with_a_modifier_in_answer_and_a_restart(
     state = table.state
     assert state.phase == "duel" and state.current_players() == {m2.id}
     shown = text(board(channel))
-    assert "The showdown" in shown and "Double Onion" in shown and "Holds the better cards:" in shown
+    assert "The showdown" in shown and "Double Onion" in shown and f"**{m2.mention} is brought in** against" in shown
 
     # A restart in the middle of the showdown: the duel goes on from storage.
     before = state.to_json()
@@ -48,12 +48,14 @@ async def test_three_rounds_of_the_duel_with_a_modifier_in_answer_and_a_restart(
     assert table.state.to_json() == before
     hand = await hand_of(m2, channel)
     assert "Declare Death: one picture out of every Double Onion" in labels(hand) and "Concede" in labels(hand)
-    assert "your hand cannot equal or beat the hand laid" in text(hand)
-    assert not any(label.startswith("Show my hand") for label in labels(hand))  # it cannot equal or beat
+    # Laid face up, the K⚔ is visible and acts (docs/rules/onion.md): the hand may be shown, and says why.
+    assert "Show my hand" in labels(hand)
+    assert (f"Laid face up, your K⚔✦ Death would act on every hand: {m1.mention}'s Double Onion, flush, bagel → "
+            "five-card onion, bagel.") in text(hand)
     await play(m2, channel, "declare:Kw:death")
     assert table.status == "finished" and table.state.winner == m2.id
     recent = "\n".join(table.record.recent)
-    assert f"{m1.mention} concedes to {m2.mention}" in recent
+    assert f"{m1.mention} has no answer left: {m2.mention} holds the better cards" in recent
     laid = {s["player"]: s for s in table.state.showdown}
     assert laid[m1.id]["groupings"][0] != "Double Onion"  # re-formed after Death
     final = text(board(channel)).split("\n")[0]
@@ -103,7 +105,9 @@ async def test_a_hand_laid_otherwise_from_its_buttons_escapes_a_cripple_and_re_f
     assert table.state.current_players() == {m2.id}
     hand = await hand_of(m2, channel)
     assert "Lay a Triple Onion first (escapes the cripple)" in labels(hand)
-    assert "Show my hand (it equals or beats)" in labels(hand) and "Concede" in labels(hand)
+    assert "Show my hand" in labels(hand) and "Concede" in labels(hand)
+    # Shown at its best the Lesser Onion would be crippled: the hand says so, beside the offer.
+    assert "but shown as it is it would lose (see above)" in text(hand)
     (dodge,) = [a.code() for a in table.state.legal_actions(m2.id) if a.kind == "rearrange"]
     await play(m2, channel, dodge)
     assert table.state.current_players() == {m2.id}  # the Dealer's Lesser Onion beats it
@@ -112,4 +116,4 @@ async def test_a_hand_laid_otherwise_from_its_buttons_escapes_a_cripple_and_re_f
     await play(m2, channel, "rearrange::best")
     assert table.status == "finished" and table.state.winner == m2.id
     recent = "\n".join(table.record.recent)
-    assert f"{m2.mention} re-forms their hand: Lesser Onion" in recent
+    assert f"{m2.mention} re-forms their hand at its best (once): Triple Onion, flush → Lesser Onion" in recent

@@ -95,3 +95,33 @@ async def test_a_player_without_the_stake_plays_the_round_the_carried_pot_antes(
     await play_out(env, channel, members)
     assert table2.status == "finished"
     assert sum(table2.state.chips.values()) + table2.state.pot == 20
+
+
+async def test_later_rounds_name_the_thread_as_the_board_names_the_round(simcord_env, stacked):
+    """Issue 36: rounds 2 and 3 are played in the thread round 1 opened; the thread takes
+    each round's name, so it says what the board's footer says (not "#1" under a "#2")."""
+    import asyncio
+
+    from tests.onion.test_e2e_onion import play_out
+
+    env = simcord_env
+    guild, channel, members = world(env, 2, channel="onion-names", prefix="n")
+    m0, m1 = members
+    opened = await m0.slash(channel, "onion new")
+    await m1.click(opened.response.message, label="Join")
+    await m0.click(opened.response.message, label="Start")
+    (thread,) = channel.threads
+    for round_no in (1, 2, 3):
+        (table,) = env.bot.tables.tables()
+        await asyncio.sleep(0)  # the rename runs beside the board's publish
+        for _ in range(5):
+            if thread.name == f"Cripple Mr Onion #{table.id}":
+                break
+            await asyncio.sleep(0.01)
+        assert table.state.round_no == round_no and len(channel.threads) == 1
+        assert thread.name == f"Cripple Mr Onion #{table.id}", (round_no, thread.name)
+        assert f"Cripple Mr Onion #{table.id} · move" in text(board(channel))
+        await play_out(env, channel, members)
+        if round_no < 3:
+            nxt = await m0.click(board(channel), label="Next round")
+            await m0.click(nxt.response.message, label="Start")

@@ -23,11 +23,11 @@ P = [1, 2, 3]
 DEALER_JUNK = ("2c 3s 4d 5c 9s", "2d 3d 4c 6c 9d")
 
 
-def to_duel(p2, p3, p1=DEALER_JUNK, after=(), **options) -> tuple[OnionGame, list]:
+def to_duel(p2, p3, p1=DEALER_JUNK, after=(), mode="millard", **options) -> tuple[OnionGame, list]:
     hands = {1: p1, 2: p2, 3: p3}
     game = new_round(P, 1, {p: codes(h[0]) for p, h in hands.items()},
                      second={p: codes(h[1]) for p, h in hands.items()}, after=list(after),
-                     showdown="millard", **options)
+                     showdown=mode, **options)
     advance(game, DECLARE)
     events = []
     for p in (2, 3, 1):
@@ -66,7 +66,8 @@ def test_a_lower_grouping_decides_equal_top_groupings_and_the_dealer_is_brought_
     duels = [(e.data["champion"], e.data["challenger"]) for e in events if e.kind == "duel"]
     assert duels == [(2, 3), (2, 1)]  # from the Elder, the Dealer brought in last
     lead = next(e for e in events if e.kind == "duel_lead")
-    assert lead.data == {"winner": 2, "loser": 3, "tie": False}
+    assert lead.data == {"winner": 2, "loser": 3, "tie": False, "how": "grouping", "at": 1, "a": "flush",
+                         "b": "broken flush"}  # the Double Onions equal, the 2nd grouping decides
     assert [e.player for e in events if e.kind == "concede"] == [3, 1]
     assert [s["player"] for s in game.observation(None)["showdown"]] == [2, 3, 1]  # all laid face up
     # Swapped seats: the challenger wins on the next grouping, and the Elder concedes.
@@ -86,11 +87,12 @@ def test_a_modifier_played_in_answer_and_the_laid_hand_re_formed_once():
     obs = game.observation(3)
     assert obs["duel"]["champion"] == 2 and obs["duel"]["challenger"] == 3 and obs["duel"]["step"] == "challenge"
     assert obs["showdown"][0]["groupings"][0] == "Double Onion"
-    # The seven-card onion can neither equal nor beat: show is not offered; Death (it
-    # touches the Elder's Double Onion) and conceding are.
-    assert [a.code() for a in game.legal_actions(3)] == ["declare:Kw:death", "concede"]
+    # The seven-card onion alone can neither equal nor beat, but laid face up its K⚔ is
+    # visible and acts (docs/rules/onion.md, "visible"): so it may be shown. Death may also
+    # be played first (it touches the Elder's Double Onion), or the hand conceded.
+    assert [a.code() for a in game.legal_actions(3)] == ["show", "declare:Kw:death", "concede"]
     with pytest.raises(RuleError, match="show your hand, rearrange it, play a modifier or concede"):
-        act(game, 3, "show")
+        game.apply(3, Action("rewild"))
     events = act(game, 3, "declare:Kw:death")
     reformed = [e for e in events if e.kind == "reformed"]
     assert [e.player for e in reformed] == [2]  # the devalued hand re-forms, once
@@ -122,18 +124,86 @@ def test_the_lady_declared_in_the_middle_of_the_showdown():
     assert [e.player for e in events if e.kind == "concede"] == [2, 1]
 
 
+# Seat 2 (Elder) holds Great A'Tuin (Q🪙) face down: at its best a five-card onion and a
+# double bagel; with A'Tuin's shift (10 -> 2, 3 -> 11) a Double Onion.
+ATUIN = ("Qo Kt Ad 3w 4o", "Tw To 6d 7u 5s")
+
+
 def test_a_beaten_champion_answers_with_a_modifier():
-    # Seat 2 (Elder) holds Death face down and a seven-card onion; seat 3 beats it with a
-    # Double Onion. Beaten, the Elder answers with Death, and the Double Onion falls.
-    game, events = to_duel(DEATH_AND_SEVEN, DOUBLE)
+    # Seat 3's seven-card onion beats the Elder's five-card onion. Beaten, the Elder answers
+    # with Great A'Tuin, and its Double Onion beats the seven-card onion.
+    game, events = to_duel(ATUIN, SEVEN)
     # The challenger has no modifier to play: its hand, which beats, is shown for it.
     assert "show" not in kinds(events) and [e.player for e in events if e.kind == "showdown"] == [2, 3]
     lead = next(e for e in events if e.kind == "duel_lead")
     assert lead.data["winner"] == 3 and game.current_players() == {2}
-    assert [a.code() for a in game.legal_actions(2)] == ["declare:Kw:death", "concede"]
-    events = act(game, 2, "declare:Kw:death")
+    assert [a.code() for a in game.legal_actions(2)] == ["declare:Qo:atuin", "concede"]
+    events = act(game, 2, "declare:Qo:atuin")
+    assert [(e.player, e.data["was"][0], e.data["groupings"][0]) for e in events if e.kind == "reformed"] == [
+        (2, "five-card onion", "Double Onion")]
     events += finish(game)
     assert game.winner == 2
+
+
+def test_a_hand_laid_keeps_its_record_in_the_event_and_the_story_when_it_re_forms():
+    """Issue 36, item 6: the showdown event and the story say the hand as it was laid; the
+    hand's record on the table is the one a re-form changes."""
+    game, events = to_duel(ATUIN, SEVEN)
+    laid = next(e for e in events if e.kind == "showdown" and e.player == 2)
+    act(game, 2, "declare:Qo:atuin")
+    assert laid.data["explanation"].startswith("five-card onion")
+    assert next(s for s in game.showdown if s["player"] == 2)["explanation"].startswith("Double Onion")
+    told = [(e["kind"], e.get("player")) for e in game.story]
+    assert told[:5] == [("showdown", 2), ("duel", None), ("showdown", 3), ("duel_lead", None), ("declared", 2)]
+    assert game.story[0]["explanation"].startswith("five-card onion") and game.story[0]["how"] == "elder"
+    assert OnionGame.from_dict(game.to_dict()).story == game.story
+
+
+def test_a_king_of_swords_laid_face_up_acts_on_every_hand():
+    """Our reading of "visible" (docs/rules/onion.md, Modifiers in play): a card face up
+    on the table in a hand still in, and a hand laid at the showdown lies face up. So
+    a K⚔ in a laid hand acts at once, on the hands laid before it and after it, its
+    holder's too, as if it had been declared."""
+    # The Elder lays K⚔ (held face down) with a seven-card onion: Death is visible now, so
+    # seat 3's Double Onion (K♦ Q♥, two pictures) loses a picture and cannot beat.
+    game, events = to_duel(DEATH_AND_SEVEN, DOUBLE)
+    assert game.context_for(3).death and not game.context_for(3).atuin
+    laid = {e.player: e.data for e in events if e.kind == "showdown"}
+    assert laid[2]["how"] == "elder" and laid[3]["how"] == "cannot"
+    assert laid[3]["groupings"][0] != "Double Onion" and "Death bars K♦ from a Double Onion" in laid[3]["explanation"]
+    assert game.winner == 2
+    # The other way round: the challenger's K⚔ goes face up when the hand is shown, and the
+    # Elder's Double Onion, laid before it, re-forms under Death.
+    game, _ = to_duel(DOUBLE, DEATH_AND_SEVEN)
+    events = act(game, 3, "show")
+    reformed = next(e for e in events if e.kind == "reformed")
+    assert reformed.player == 2 and reformed.data["was"][0] == "Double Onion"
+    assert reformed.data["cause"] == {"player": 3, "cards": ["Kw"], "power": "laid"}
+    events += finish(game)
+    assert game.winner == 3
+    # A hand once laid has nothing left to declare: its K⚔ is visible already. Beaten by
+    # seat 3's Great A'Tuin (a Double Onion even with one of its three pictures killed),
+    # the Elder has no answer left and is not asked.
+    game, _ = to_duel(DEATH_AND_SEVEN, ("Qo Kt Ad 3w Jh", "Tw To 6d 7u 5s"))
+    assert game.current_players() == {3}
+    events = act(game, 3, "declare:Qo:atuin")
+    assert game.winner == 3 and [(e.player, e.data["forced"]) for e in events if e.kind == "concede"][0] == (2, True)
+
+
+def test_a_king_of_swords_acts_at_the_quick_showdown_where_every_hand_is_laid():
+    game, events = to_duel(DEATH_AND_SEVEN, DOUBLE, mode="quick")
+    shown = {e.player: e.data for e in events if e.kind == "showdown"}
+    assert "Death bars K♦ from a Double Onion" in shown[3]["explanation"] and game.winner == 2
+
+
+def test_a_sender_laid_face_up_zeroes_the_aces_of_hands_using_eights():
+    # The Elder lays J♦ (the Sender, eights normal), held face down. Seat 3's best was a
+    # six-card onion with a null eight and an ace at 1; with the Sender visible, a hand
+    # using an eight has its aces zeroed, so seat 3 is laid without its eight.
+    game, events = to_duel(("Jd 5s 6s 7s 2t", "Ks Kd Qu Qc 9o"), ("8h Ah 2h 3h 4h", "Tt Qt 9t 6u 7w"))
+    shown = {e.player: e.data for e in events if e.kind == "showdown"}
+    assert game.context_for(3).sender
+    assert shown[3]["groupings"][0] == "five-card onion" and "unused 8♥" in shown[3]["explanation"]
 
 
 # A Triple Onion with Death (K⚔) face down: Death cannot touch a Triple Onion with eights
@@ -142,16 +212,18 @@ TRIPLE_AND_DEATH = ("Kw Kh As Ks Ad", "Qc Ao 2h 3h 4s")
 
 
 def test_timer_concedes_unless_the_hand_may_be_shown_and_the_duel_survives_a_restart():
-    game, _ = to_duel(DOUBLE, DEATH_AND_SEVEN)
-    assert game.timeout_action(3) == Action("concede")
+    game, _ = to_duel(SEVEN, LADY, after=("Ad", "7d"))
+    assert game.timeout_action(3) == Action("concede")  # the Lady unplayed, the hand cannot be shown
     saved = game.to_dict()
     back = OnionGame.from_dict(saved)
     assert back.to_dict() == saved and back.legal_actions(3) == game.legal_actions(3)
     act(back, 3, "concede")
     finish(back)
     assert back.winner == 2
-    game, _ = to_duel(DEATH_AND_SEVEN, DOUBLE)
-    assert game.timeout_action(2) == Action("concede")  # beaten, with Death unplayed
+    game, _ = to_duel(ATUIN, SEVEN)
+    assert game.timeout_action(2) == Action("concede")  # beaten, with Great A'Tuin unplayed
+    game, _ = to_duel(DOUBLE, DEATH_AND_SEVEN)
+    assert game.timeout_action(3) == Action("show")  # laid, its K⚔ breaks the Double Onion
     # A challenger whose hand beats, asked because it holds a modifier that answers (Death
     # touches the Elder's Double Onion): the cards speak.
     game, _ = to_duel(DOUBLE, TRIPLE_AND_DEATH)
@@ -188,11 +260,13 @@ def test_a_hand_given_up_is_conceded_not_crippled_and_a_cripple_is_recorded():
     from bot.publish import final_text
     from cogs.onion import render
 
-    # Seat 3 (Death, a Triple Onion) beats the Elder's Double Onion but gives up.
+    # Seat 3 (Death, a Triple Onion) beats the Elder's Double Onion but gives up. Its cards
+    # lie face up, so its K⚔ is visible and the Elder's Double Onion falls too: the
+    # Dealer's hand holds the better cards in the end.
     game, _ = to_duel(DOUBLE, TRIPLE_AND_DEATH)
     act(game, 3, "concede")
     finish(game)
-    assert game.winner == 2
+    assert game.winner == 1
     said = final_text("Cripple Mr Onion", game, unit="round", render=render)
     assert "crippling" not in said and "<@3> (conceded with Triple Onion)" in said
     # A ten-card running flush against the Elder's Greater Onion: crippled, and said so.
@@ -217,7 +291,7 @@ def test_a_modifier_that_cannot_affect_the_shown_cards_is_not_offered():
     # Against a Double Onion the same card answers, and is offered (it kills a picture there).
     game, _ = to_duel(DOUBLE, DEATH_USELESS)
     assert game.current_players() == {3}
-    assert [a.code() for a in game.legal_actions(3)] == ["declare:Kw:death", "concede"]
+    assert [a.code() for a in game.legal_actions(3)] == ["show", "declare:Kw:death", "concede"]
 
 
 # Seat 2 (Elder) holds a ten-card running flush 3..Q of clubs/swords. Seat 3 holds a Lesser

@@ -197,13 +197,14 @@ def test_buying_and_extra_bets_read_as_sentences():
     labels = [c.label for c in render.controls(game.observation(p), game.legal_actions(p))]
     assert labels[:3] == ["Buy none", "Buy 1 card face down", "Buy 2 cards face down"]
     line = render.event_lines(act(game, p, "buy::1"), {p: "Bob"})[0]
-    assert line.startswith("Bob bought 1 card face down and gets ") and line.endswith(" face up")
+    assert line.startswith("Bob bought 1 card face down; the rest are dealt face up: ")
     labels = [c.label for c in render.controls(game.observation(p), game.legal_actions(p))]
     assert labels[0] == "No extra bet"
     assert render.event_lines(act(game, p, "extra::0"), {p: "Bob"}) == ["Bob makes no extra bet"]
     q = game.queue[0]
     line = render.event_lines(act(game, q, "buy::0"), {q: "Cy"})[0]
-    assert line.startswith("Cy gets ") and line.endswith(" face up") and "bought" not in line
+    # "Buy none" is not followed by a line that seems to say the player got cards anyway.
+    assert line.startswith("Cy bought no cards, so all five are dealt face up: ") and line.count(" ") == 15
     assert render.event_lines(act(game, q, "extra::2"), {q: "Cy"}) == [
         "Cy makes an extra bet of 2 chips", "Extra bets total 2 chips: the Dealer matches or passes the dealership"]
 

@@ -95,3 +95,21 @@ def test_a_former_player_is_an_unknown_opponent_and_never_rated():
     assert after[1].mu == rate("idiot", [(1, 1), (2, 2)], {})[1].mu
     assert rate("idiot", [(former, 1), (former + 1, 2)], {}) is None  # nobody left to rate
     assert rate("idiot", [(1, 1), (EASY, 2), (former, 3)], {}) is not None
+
+
+def test_computer_ratings_are_the_figures_the_players_docs_quote():
+    """docs/players/computer-players.md's table of measured win rates is what the computer
+    seats are rated from (issue 36: Onion's page said 64.0% while the rating used 62.2%)."""
+    import re
+    from pathlib import Path
+
+    games = {"Blackjack": "blackjack", "Idiot": "idiot", "Engines": "engines", "Enid": "enid", "Cripple Mr Onion": "onion"}
+    page = (Path(__file__).resolve().parents[2] / "docs" / "players" / "computer-players.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ([A-Z][^|]*?) \|([^|]*)\|([^|]*)\|$", page, re.M)
+    quoted = {games[name.split(" (")[0]]: (easy, hard) for name, easy, hard in rows if name.split(" (")[0] in games}
+    assert set(quoted) == set(ratings.GAMES)
+    for game, (easy, hard) in quoted.items():
+        figure = lambda text: float(re.match(r"\s*([\d.]+)%", text).group(1)) / 100  # noqa: E731
+        assert ratings.GAMES[game].hard_vs_easy == pytest.approx(figure(hard)), game
+        if easy.strip():  # (Onion's easy vs random is per round, in the developers' page)
+            assert ratings.GAMES[game].easy_vs_random == pytest.approx(figure(easy)), game

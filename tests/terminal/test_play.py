@@ -9,7 +9,7 @@ import re
 
 import pexpect
 
-from tests.terminal.driver import OVER, SAVED, Screen, exchange, next_screen, play_out, spawn, transcript, type_line
+from tests.terminal.driver import OVER, SAVED, Screen, asks, exchange, next_screen, play_out, spawn, transcript, type_line
 from tests.terminal.enid_player import EnidPlayer
 
 
@@ -178,3 +178,45 @@ def test_with_timers_your_moves_say_when_your_turn_ends(tmp_path):
     assert re.search(r"Your turn ends in \d+ (s|min): then the game makes a move for you\.", screen.text), screen.text
     type_line(timed, "quit")
     ends_saved(timed)
+
+
+CALM = ("Keep all five", "Match", "Bet nothing", "Buy none", "No extra bet", "Done declaring", "Show my hand", "Concede")
+
+
+def calm_move(screen: Screen) -> str:
+    """Stay in as cheaply as possible: keep the cards, match, bet and buy nothing."""
+    for wanted in CALM:
+        chosen = next((n for n, label in screen.moves.items() if label.startswith(wanted)), None)
+        if chosen is not None:
+            return str(chosen)
+    return str(min(screen.moves))
+
+
+def test_onion_plays_a_whole_session_round_after_round_and_ends_it(tmp_path):
+    """Issue 36: one run plays the session: after a round, Enter (or next) deals the next
+    one from the carried bankrolls, end shows the standings and ends the session."""
+    child = spawn("onion", tmp_path, "--seed", "2", "--name", "Ann", timeout=60)
+    rounds = 0
+    for _ in range(900):
+        screen = next_screen(child)
+        if screen is None:
+            break
+        if "The round is over." in screen.text:
+            rounds += 1
+            assert "Type next (or press Enter) for the next round of this session, end to end the session" in screen.text
+            type_line(child, ("next", "", "end")[rounds - 1])
+        else:
+            type_line(child, calm_move(screen) if asks(screen) else "board")
+    child.wait()
+    text = transcript(child)
+    assert child.exitstatus == 0 and rounds == 3, text[-3000:]
+    assert "Round 2 of this session of Cripple Mr Onion: Ann, " in text and "Round 3 of this session" in text
+    assert "Cripple Mr Onion: the session is over.\n3 rounds played.\n" in text, text[-2000:]
+    assert re.search(r"\nAnn: \d+ chips \(\d rounds? won\)\n", text)
+    assert "for the next round of this session, or add --new" not in text  # no stop after every round
+    assert OVER not in text
+    # The session was ended: the same command opens a new one.
+    again = spawn("onion", tmp_path, "--seed", "3", "--name", "Ann")
+    assert first_moves(again).text.startswith("A new game of Cripple Mr Onion")
+    type_line(again, "quit")
+    ends_saved(again)
