@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import cardart  # noqa: E402
+from bot import cardart, png_writer  # noqa: E402
 from bot.cardart import CardRow, render_rows  # noqa: E402
 
 FRENCH = [r + s for s in "cdhs" for r in "A23456789TJQK"]
@@ -82,7 +82,7 @@ def pct(values: list[float], q: float) -> float:
 def run(scene, n: int, seed: int, cold: bool, warmed: bool = False) -> dict:
     rng = random.Random(seed)
     times, encode, sizes, dims = [], [], [], set()
-    originals = {name: getattr(cardart, name) for name in ("_deflated", "_png_file")}  # the PNG encode
+    originals = {(module, name): getattr(module, name) for module, name in ((cardart, "_deflated"), (png_writer, "png_file"))}  # the PNG encode
     spent = [0.0]
 
     def timed(original):
@@ -93,8 +93,8 @@ def run(scene, n: int, seed: int, cold: bool, warmed: bool = False) -> dict:
             return data
         return encode
 
-    for name, original in originals.items():
-        setattr(cardart, name, timed(original))
+    for (module, name), original in originals.items():
+        setattr(module, name, timed(original))
     try:
         for _ in range(n):
             rows, title = scene(rng)
@@ -114,8 +114,8 @@ def run(scene, n: int, seed: int, cold: bool, warmed: bool = False) -> dict:
             sizes.append(len(data))
             dims.add((int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")))
     finally:
-        for name, original in originals.items():
-            setattr(cardart, name, original)
+        for (module, name), original in originals.items():
+            setattr(module, name, original)
     return {"times": times, "encode": encode, "sizes": sizes, "dims": dims}
 
 

@@ -6,12 +6,11 @@ clicks and edits hands through their tokens) and hands the bot its gateway event
 parsed dicts. Production pays what lies beyond: aiohttp building the request (the
 multipart form with the card picture), TLS, reading and parsing Discord's answer, and
 the gateway's compressed frames decompressed and parsed (each click, and the echo of
-each board edit, which bot/discord_front/echoes.py drops only after discord.py has
-parsed its JSON).
+each board edit).
 
 This bench records the very requests and gateway events of a bench/load.py run (a few
 tables of every game, clicks at random), then replays the requests through discord.py's
-real clients, set up as the bot sets them up (bot/discord_front/wire.py), to a
+real clients, as the bot uses them, to a
 stand-in for Discord's REST API on this machine (another process, HTTPS with a
 throwaway certificate by default, answering each request with what SimCord answered),
 and decodes the events as discord.py decodes the gateway's zlib-stream. It prints the
@@ -50,8 +49,6 @@ from discord.http import HTTPClient, Route  # noqa: E402
 from discord.webhook.async_ import AsyncWebhookAdapter  # noqa: E402
 from simcord.backend.ops.base import BackendBase  # noqa: E402
 from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter  # noqa: E402
-
-from bot.discord_front.wire import send_forms_in_one_write  # noqa: E402
 
 import load  # noqa: E402  (bench/load.py: its set-up and open-loop run)
 
@@ -219,7 +216,6 @@ async def replay(requests: list[dict[str, Any]], port: int, cert: str | None, re
     context = ssl.create_default_context(cafile=cert) if cert else False
     http = HTTPClient(asyncio.get_running_loop(), connector=aiohttp.TCPConnector(ssl=context))
     await http.static_login("not-a-real-token")
-    await send_forms_in_one_write(http)  # as the bot's setup_hook does after its login (bot/app.py)
     session = http._HTTPClient__session  # type: ignore[attr-defined]  # the session interactions use too
     hooks = AsyncWebhookAdapter()
 

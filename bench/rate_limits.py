@@ -248,10 +248,7 @@ async def main_async(args: argparse.Namespace, data_dir: Path) -> None:
 
             freeze_heap()
             follow_real_time(env)
-            from bot.discord_front.wire import send_forms_in_one_write
-
-            standin = StandIn(env, limits=Limits(global_per_second=args.budget, enforce_ban=args.enforce_ban),
-                              after_install=send_forms_in_one_write)
+            standin = StandIn(env, limits=Limits(global_per_second=args.budget, enforce_ban=args.enforce_ban))
             standin.remember(bot, trace)
             await standin.start()
             standin.server.observers.append(boards.saw)

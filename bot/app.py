@@ -9,7 +9,6 @@ import os
 import pkgutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import discord
@@ -18,16 +17,13 @@ from discord.ext import commands
 from bot import guard, mentions
 from bot.bus import bus_for
 from bot.discord_front import languages, pacing
-from bot.discord_front.clicks import prune_clicked_messages
-from bot.discord_front.echoes import ignore_bot_messages
-from bot.discord_front.wire import send_forms_in_one_write
 from bot import picture_pool
 from bot.picture_pool import PictureDrawer
 from bot.config import ConfigError, Settings
 from bot.core.games import GameRegistry
 from bot.tables import TableManager
 from bot.translator import CatalogTranslator
-from bot.views import DYNAMIC_ITEMS, route_clicks, start_amount_form
+from bot.views import DYNAMIC_ITEMS, start_amount_form
 from storage import open_storage
 from storage.db import StorageError, log_failure
 
@@ -105,9 +101,10 @@ class _Deckhand:
         #: Card pictures drawn in a worker process or a thread (PICTURE_PROCESS, bot/picture_pool.py).
         #: Before the TableManager, which draws with it.
         self.pictures = PictureDrawer(settings.picture_process)
-        #: Run with every interaction as the gateway's parser makes it, before its click
-        #: or command runs (see :meth:`dispatch`). Before the TableManager, which adds one.
+        #: Run with every interaction (see :meth:`run_interaction_hooks`). Before the
+        #: TableManager, which adds one.
         self.interaction_hooks: list[Callable[[discord.Interaction], None]] = []
+        self.add_listener(self.run_interaction_hooks, "on_interaction")
         self.tables = TableManager(self, self.storage, self.games, bus=bus_for(settings.database_url, str(settings.data_dir.resolve())))
         self.restore_task: asyncio.Task[None] | None = None
         self.warm_task: asyncio.Task[None] | None = None
@@ -118,19 +115,14 @@ class _Deckhand:
 
     async def setup_hook(self) -> None:
         self.setup_started = True
-        await send_forms_in_one_write(self.http)  # a request with a picture in one write (bot/discord_front/wire.py)
         self.pacer.start_reports(self.settings.request_log_seconds)
         languages.reset()
-        mentions.default_on_every_edit(self)
-        ignore_bot_messages(self._connection)  # the gateway's echo of each board edit, unparsed
-        prune_clicked_messages(self._connection)  # a click's message parsed down to what is read
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         if not self.settings.database_url:
             claim_data_dir(self.settings.data_dir)
         await self.tables.listen()
         guard.answer_component_failures(DYNAMIC_ITEMS)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        route_clicks(self)  # without rebuilding the clicked message's view (bot/views.py)
         self.interaction_hooks.append(start_amount_form)  # the amount form (see bot/views.py)
         # Descriptions and choices in each user's client language (bot/translator.py).
         await self.tree.set_translator(CatalogTranslator())
@@ -150,17 +142,15 @@ class _Deckhand:
             self.warm_task = asyncio.create_task(self._warm_card_pictures(), name="deckhand-warm-up")
         await self.sync_commands()
 
-    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        """discord.py's, and :attr:`interaction_hooks` run at once with each interaction:
-        discord.py starts a task for every ``on_interaction`` listener (two a click, for
-        work of microseconds). A hook that fails is logged; the interaction goes on."""
-        if event_name == "interaction" and args:
-            for hook in self.interaction_hooks:
-                try:
-                    hook(args[0])
-                except Exception:
-                    log.exception("Interaction hook %r failed", hook)
-        super().dispatch(event_name, *args, **kwargs)  # type: ignore[misc]
+    async def run_interaction_hooks(self, interaction: discord.Interaction) -> None:
+        """``on_interaction``: every hook in :attr:`interaction_hooks`, in one task (discord.py
+        starts one for each listener, and a hook is work of microseconds). A hook that fails
+        is logged; the interaction goes on."""
+        for hook in self.interaction_hooks:
+            try:
+                hook(interaction)
+            except Exception:
+                log.exception("Interaction hook %r failed", hook)
 
     async def _warm_card_pictures(self) -> None:
         for deck in picture_pool.DECKS:  # a deck per trip: a stop meanwhile waits for one deck at most

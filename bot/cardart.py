@@ -17,8 +17,8 @@ Faces are cached (:func:`card_face`, by code and size), and so are text (per wor
 faces, backs, labels, titles and rows' cards drawn on felt and mapped onto one fixed
 palette, and the compressed bands of pictures' rows, kept by what they show: a picture
 is a few pastes of kept parts, and a PNG in which only the bands that changed are
-compressed again (:func:`_composed`). Layout: a row is its label, then its
-face-up cards left to right, then its backs. A row too long for ``ROW_WIDTH`` overlaps
+compressed again (:func:`_composed`; ``bot/png_writer.py`` deflates the bands and writes
+the file). Layout: a row is its label, then its face-up cards left to right, then its backs. A row too long for ``ROW_WIDTH`` overlaps
 its cards (each card's index corner stays visible), and wraps onto more lines when even
 that would not fit. Four or more backs are drawn as one stack with the count on it. Rows
 sit on a grid in reading order, as many side by side as show the picture largest in
@@ -28,9 +28,7 @@ Discord's inline box.
 from __future__ import annotations
 
 import functools
-import struct
 import threading
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +38,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot import png_writer
 from bot.cardart_pips import badge_mask, enid_mask, pip_mask, rounded_mask
 from bot.i18n import N_, _, and_list, ngettext, per_language
 
@@ -218,16 +217,25 @@ def _advance(font, text: str) -> float:
     return font.getlength(text)
 
 
-def _draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font, fill, anchor: str) -> None:
-    """``draw.text(xy, text, font=font, fill=fill, anchor=anchor)`` for one line on an RGB
-    image, from the cached rendering: the same calls of Pillow's core, so the same
-    pixels (tested against ``draw.text``)."""
+@lru_cache(maxsize=8192)
+def _ink(font, text: str, anchor: str) -> tuple[tuple[int, int, Image.Image], ...]:
+    """:func:`_rendered`'s pieces as masks ("L" images) to paste ink through (an empty
+    piece, which inks nothing, left out)."""
+    return tuple((dx, dy, Image.frombytes("L", mask.size, bytes(mask))) for dx, dy, mask in _rendered(font, text, anchor)
+                 if mask.size[0] and mask.size[1])
+
+
+def _draw_text(img: Image.Image, xy: tuple[int, int], text: str, font, fill, anchor: str) -> None:
+    """``ImageDraw.Draw(img).text(xy, text, font=font, fill=fill, anchor=anchor)`` for one
+    line on an RGB image, from the cached rendering: the ink pasted through each word's
+    mask, as ``text`` fills through the string's (the same pixels: tested). A label whose
+    count changed renders one new word, not the whole label again."""
     if not isinstance(font, ImageFont.FreeTypeFont) or "\n" in text:
-        draw.text(xy, text, font=font, fill=fill, anchor=anchor)
+        ImageDraw.Draw(img).text(xy, text, font=font, fill=fill, anchor=anchor)
         return
-    ink = draw.draw.draw_ink(fill)
-    for dx, dy, mask in _rendered(font, text, anchor):
-        draw.draw.draw_bitmap((int(xy[0]) + dx, int(xy[1]) + dy), mask, ink)
+    for dx, dy, mask in _ink(font, text, anchor):
+        x, y = int(xy[0]) + dx, int(xy[1]) + dy
+        img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
 
 
 @lru_cache(maxsize=4096)
@@ -492,7 +500,7 @@ def _draw_backs(img: Image.Image, draw: ImageDraw.ImageDraw, n: int, step: int, 
     cx, cy = top_x + CARD_W // 2, y + CARD_H // 2
     half = max(16, tw // 2 + 9)
     draw.rounded_rectangle([cx - half, cy - 15, cx + half, cy + 15], radius=15, fill=FACE, outline=EDGE)
-    _draw_text(draw, (cx, cy), text, font, BACK, "mm")
+    _draw_text(img, (cx, cy), text, font, BACK, "mm")
 
 
 def _ramp(a: tuple[int, ...], b: tuple[int, ...], steps: int = 6) -> list[tuple[int, ...]]:
@@ -534,160 +542,26 @@ def _encode(img: Image.Image) -> bytes:
 
 # --------------------------------------------------------------------------- PNG
 
-def _band_deflater() -> Any:
-    """The module that deflates a picture's bands: python-isal's ``isal_zlib`` (Intel's
-    ISA-L, the same interface as :mod:`zlib`) where it is installed, else zlib. Replayed
-    (bench/picture_replay.py), ISA-L's level 1 deflates the bands of a run's pictures in a
-    third of zlib's level 3 CPU (50 against 165 us a band, and its Adler-32 in 6 us
-    against 21), the bands 4% bigger and the PNGs 1.4%; zlib remains wherever isal has no
-    wheel (it is a dependency only on the platforms it ships wheels for; see
-    pyproject.toml). The pixels are the same either way; the bytes are fixed for a given
-    picture in a process (ISA-L may pick other code for another CPU, zlib another build)."""
-    try:
-        from isal import isal_zlib
-    except ImportError:
-        return zlib
-    return isal_zlib
 
-
-#: What deflates bands (:func:`_band_deflater`) and at what level, and rows per band of a
-#: picture written whole (:func:`_png`); a picture composed from its rows is cut at the
-#: rows' edges instead (:func:`_band_cuts`). A move changes a few rows of cards; the
-#: bands it does not touch are not compressed again. zlib's level, on the pictures of a
-#: bench/load.py run replayed (bench/picture_replay.py), bands of 32 rows (second round):
-#: 16 rows at level 3, 3.2 ms a picture, 12.1 KB; 32 at 3, 3.0 ms, 11.6 KB; 32 at 5,
-#: 3.8 ms, 10.2 KB; Pillow's whole-picture level 6 before, 9.2 KB. Cut at the rows
-#: (fourth round, another machine's load): level 3, 1.08 ms, 11.9 KB; level 2, 1.05 ms,
-#: 12.6 KB; level 1, 1.05 ms, 13.4 KB (zlib is a third of a picture; Z_RLE and
-#: Z_FILTERED are no faster here, and RLE's bands half as big again). ISA-L's levels on
-#: the same bands (fifth round): 0, 35 us a band, 33% bigger than zlib's level 3; 1 (and
-#: 2, the same here), 50 us, 4% bigger; 3, 360 us, 5% bigger.
-_DEFLATER = _band_deflater()
-PNG_LEVEL = 1 if _DEFLATER is not zlib else 3
-BAND_ROWS = 32
-
-_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_ZLIB_HEADER = _DEFLATER.compress(b"", PNG_LEVEL)[:2]
-_FINAL_BLOCK = _DEFLATER.compressobj(PNG_LEVEL, _DEFLATER.DEFLATED, -15).flush()  # an empty last block
-_ADLER_BASE = 65521
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", _DEFLATER.crc32(data, _DEFLATER.crc32(kind)))
-
-
-#: :func:`_chunk` of the chunks pictures share: the header of each size, the palette, the end.
-_kept_chunk = lru_cache(maxsize=1024)(_chunk)
-
-
-def _adler32_combine(first: int, second: int, second_length: int) -> int:
-    """The Adler-32 of two byte strings one after the other, from theirs (zlib's
-    ``adler32_combine``, which Python's zlib does not expose)."""
-    rem = second_length % _ADLER_BASE
-    sum1 = first & 0xFFFF
-    sum2 = (rem * sum1) % _ADLER_BASE
-    sum1 += (second & 0xFFFF) + _ADLER_BASE - 1
-    sum2 += (first >> 16) + (second >> 16) + _ADLER_BASE - rem
-    return (sum1 % _ADLER_BASE) | ((sum2 % _ADLER_BASE) << 16)
-
-
-def _deflated(filtered: bytes | memoryview, key: Any) -> tuple[bytes, int, int]:
-    """One band of PNG's filtered data (rows, each after its filter byte), deflated on
-    its own and ended with a full flush, so bands simply follow one another in the zlib
-    stream; with the data's Adler-32 and length. Kept under ``key``, which stands for
-    exactly these bytes (the bytes themselves, or what they show: :func:`_composed`):
-    a move recompresses only the bands it changed, and a band's output never depends
-    on what was cached."""
-    deflated = _deflate(filtered)
-    band = (deflated, _DEFLATER.adler32(filtered), len(filtered))
-    _BANDS.put(key, band, (len(filtered) if key is filtered else 300) + len(deflated) + 200)
+def _deflated(filtered: bytes | memoryview, key: Any) -> png_writer.Band:
+    """One band of PNG's filtered data deflated on its own (``png_writer.deflate_band``),
+    kept under ``key``, which stands for exactly these bytes (the bytes themselves, or
+    what they show: :func:`_composed`): a move recompresses only the bands it changed,
+    and a band's output never depends on what was cached."""
+    band = png_writer.deflate_band(filtered)
+    _BANDS.put(key, band, (len(filtered) if key is filtered else 300) + len(band[0]) + 200)
     return band
 
 
-#: Each drawing thread's compressor, used again for every band: a new zlib one costs
-#: more than a band of cards (50 us: zlib allocates and clears 256 KB; ISA-L's, 1-2 us),
-#: and a full flush, all input consumed, leaves one as it was new (zlib and ISA-L forget
-#: the history and start the window over), so a band's output is what a new compressor
-#: gives (tested; checked once at import, else a new compressor is made for each band).
-_PACKERS = threading.local()
-
-
-def _new_packer() -> Any:
-    return _DEFLATER.compressobj(PNG_LEVEL, _DEFLATER.DEFLATED, -15)
-
-
-def _deflate(data: bytes | memoryview) -> bytes:
-    """``data`` deflated on its own (no reference to anything before it), ended with a
-    full flush."""
-    packer = getattr(_PACKERS, "packer", None) if _PACKER_REUSABLE else None
-    if packer is None:
-        packer = _new_packer()
-    _PACKERS.packer = None  # a compression that fails half-way leaves no used compressor behind
-    deflated = packer.compress(data) + packer.flush(_DEFLATER.Z_FULL_FLUSH)
-    _PACKERS.packer = packer
-    return deflated
-
-
-def _full_flush_resets() -> bool:
-    """Whether :data:`_DEFLATER`'s compressor, after a full flush, compresses as a new one does
-    (one that kept its history would write the second copy as a reference to the first)."""
-    sample = bytes(range(256)) * 40 + b"\x05" * 3000
-    packer = _new_packer()
-    first = packer.compress(sample) + packer.flush(_DEFLATER.Z_FULL_FLUSH)
-    again = packer.compress(sample) + packer.flush(_DEFLATER.Z_FULL_FLUSH)
-    return again == first
-
-
-_PACKER_REUSABLE = _full_flush_resets()
-
-
-def _band(filtered: bytes) -> tuple[bytes, int, int]:
+def _band(filtered: bytes) -> png_writer.Band:
     """:func:`_deflated` of a band, kept by its bytes."""
     band = _BANDS.get(filtered)
     return band if band is not None else _deflated(filtered, filtered)
 
 
 def _png(img: Image.Image) -> bytes:
-    """A palette ("P", 8 bits a pixel) image as a PNG file: IHDR, PLTE, one IDAT of bands
-    compressed independently (:func:`_band`), IEND. Decoded, the same pixels and palette
-    as Pillow's own PNG writer (tested); the bytes depend only on the image."""
-    if img.mode != "P":
-        raise ValueError(f"_png writes palette images, not {img.mode!r} ones")
-    return _png_framed(_framed(img), bytes(img.getpalette("RGB")))
-
-
-def _framed(img: Image.Image) -> Image.Image:
-    """The image one column wider, its pixels from the second column on and zeros in the
-    first: its bytes are PNG's filtered rows (filter type 0, none: what palette images
-    compress best with, before each row). Pictures are composed on such a canvas
-    directly (:func:`_background_palette`), so nothing is copied to frame them."""
-    framed = Image.new("P", (img.width + 1, img.height), 0)
-    framed.paste(img, (1, 0))
-    return framed
-
-
-def _png_framed(framed: Image.Image, palette: bytes) -> bytes:
-    """:func:`_png` of the picture in ``framed`` (see :func:`_framed`), with this palette."""
-    filtered = framed.tobytes()
-    step = framed.width * BAND_ROWS
-    return _png_file(framed.width - 1, framed.height, palette, [_band(filtered[at:at + step]) for at in range(0, len(filtered), step)])
-
-
-def _png_file(width: int, height: int, palette: bytes, bands: Sequence[tuple[bytes, int, int]]) -> bytes:
-    """The PNG file of a picture from its bands (:func:`_deflated`), top to bottom."""
-    parts = [_ZLIB_HEADER]
-    adler = 1  # of no data
-    for deflated, band_adler, length in bands:
-        parts.append(deflated)
-        adler = _adler32_combine(adler, band_adler, length)
-    parts += [_FINAL_BLOCK, struct.pack(">I", adler)]
-    return b"".join((
-        _PNG_SIGNATURE,
-        _kept_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
-        _kept_chunk(b"PLTE", palette),
-        _chunk(b"IDAT", b"".join(parts)),
-        _kept_chunk(b"IEND", b""),
-    ))
+    """A palette image as a PNG file (``png_writer.png``), its bands kept by their bytes."""
+    return png_writer.png(img, _band)
 
 
 @lru_cache(maxsize=4096)
@@ -795,28 +669,28 @@ def _layout(rows: Sequence[CardRow], title: str, max_width: int, columns: int | 
 def _background(layout: _Layout, title: str) -> Image.Image:
     """The picture without its rows: the felt, the title, or "No cards."."""
     img = Image.new("RGB", (layout.width, layout.height), BG)
-    draw = ImageDraw.Draw(img)
     if title:
         title_font = _font(TITLE_SIZE, 700)
-        _draw_text(draw, (MARGIN, MARGIN + 26), _fit(title_font, title, layout.width - 2 * MARGIN), title_font, LABEL_INK, "ls")
+        _draw_text(img, (MARGIN, MARGIN + 26), _fit(title_font, title, layout.width - 2 * MARGIN), title_font, LABEL_INK, "ls")
     if not layout.rows:
-        _draw_text(draw, (MARGIN, MARGIN + layout.head + 18), "No cards.", _font(LABEL_SIZE, 600), MUTED_INK, "ls")
+        _draw_text(img, (MARGIN, MARGIN + layout.head + 18), "No cards.", _font(LABEL_SIZE, 600), MUTED_INK, "ls")
     return img
 
 
 def _background_palette(layout: _Layout, title: str) -> Image.Image:
-    """:func:`_background` mapped onto the palette and framed (:func:`_framed`: the
+    """:func:`_background` mapped onto the palette and framed (``png_writer.framed``: the
     picture starts at x = 1), for the rows to be pasted on: felt, and the title's text
     drawn on felt and mapped once (mapping a whole picture of felt cost as much as the
     rest of a picture drawn from cached rows). The mapping is per pixel, so the same
     pixels as the whole background mapped (tested)."""
     if not layout.rows:  # "No cards.": rare, drawn whole
-        return _framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
+        return png_writer.framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
     img = Image.new("P", (layout.width + 1, layout.height), _felt_index())
     img.paste(0, (0, 0, 1, layout.height))  # the rows' filter bytes
     placed = _placed_title(layout, title)
     if placed is not None:
-        _paste(img.im, *placed)
+        tile, x, y = placed
+        img.paste(tile, (x, y))
     return img
 
 
@@ -846,7 +720,7 @@ def _text_tile(kind: str, text: str) -> tuple[Image.Image, int, int]:
         font = _font(*_TEXT_FONTS[kind])
         left, top, right, bottom = _bbox(font, text, "ls")
         rgb = Image.new("RGB", (max(1, right - left), max(1, bottom - top)), BG)
-        _draw_text(ImageDraw.Draw(rgb), (-left, -top), text, font, LABEL_INK, "ls")
+        _draw_text(rgb, (-left, -top), text, font, LABEL_INK, "ls")
         tile = rgb.quantize(palette=_palette(), dither=Image.Dither.NONE)
         kept = (tile, left, top)
         _PATCHES.put(key, kept, tile.width * tile.height)
@@ -874,7 +748,7 @@ def _composed_png(rows: Sequence[CardRow], title: str, max_width: int, columns: 
     width, height, bands, pending = _composed(rows, title, max_width, columns)
     for index, key, filtered in pending:
         bands[index] = _deflated(filtered, key)
-    return _png_file(width, height, _palette_bytes(), bands)
+    return png_writer.png_file(width, height, _palette_bytes(), bands)
 
 
 @_serialised
@@ -883,7 +757,7 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
     picture's width and height, each band's kept compression (None where it is not
     kept), and ``(index, key, bytes)`` of each band to compress.
 
-    A picture is composed from cached parts on framed canvases (:func:`_framed`) of
+    A picture is composed from cached parts on framed canvases (``png_writer.framed``) of
     felt, one per band (:func:`_band_cuts`) that is not kept: each row's label (its
     text drawn on felt and mapped once, :func:`_text_tile`) and its cards (on their
     own patch of felt, mapped once, :func:`_cards_patch`: a move that changes only a
@@ -898,9 +772,8 @@ def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int 
     label_font = _font(LABEL_SIZE, 600)
     labels = [_label_in_patch(row.label, layout.patch_width(i), label_font) for i, row in enumerate(layout.rows)]
     if not _rows_keep_to_their_patches(layout, title, labels):
-        framed = _framed(render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE))
-        filtered, step = framed.tobytes(), framed.width * BAND_ROWS
-        return layout.width, layout.height, [_band(filtered[at:at + step]) for at in range(0, len(filtered), step)], []
+        framed = png_writer.framed(render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE))
+        return layout.width, layout.height, png_writer.bands_of(framed, _band), []
     drawn_with, framed_width, row_width = _drawn_with(), layout.width + 1, layout.row_width
     # Each part: what it shows, the rows of the picture it may reach (from y, so many),
     # the part itself (kept, or drawn when first asked for: only a band that is not kept
@@ -946,14 +819,6 @@ def _label_tile(text: str) -> Image.Image:
     return _text_tile("label", text)[0]
 
 
-def _paste(canvas: Any, part: Image.Image, x: int, y: int) -> None:
-    """``paste(part, (x, y))`` onto a canvas of palette indices made here (a new
-    image's ``.im``, or a buffer's, :func:`_band_pixels`): the call of Pillow's core
-    that ``Image.paste`` makes, which clips the same way, without its checks (2 us a
-    paste instead of 6; a picture makes a few)."""
-    canvas.paste(part.im, (x, y, x + part.width, y + part.height))
-
-
 def _band_cuts(layout: _Layout) -> list[int]:
     """Where a composed picture's bands start and end, top to bottom: below the title,
     and at the bottom of each row's label strip and of each row's cards. So a band
@@ -973,20 +838,18 @@ def _band_pixels(layout: _Layout, title: str, top: int, bottom: int, parts: Sequ
     :func:`_composed`): the background's rows, and the ``parts`` that reach them
     pasted where they lie (Pillow clips what falls outside).
 
-    The rows are composed in a zeroed buffer, which is felt (the palette's first
-    colour: tested) with its filter bytes, Pillow's core pasting the parts straight
-    into it: no image to make, fill and copy out (6 us a band instead of 34)."""
+    The rows are composed on a canvas of zeros, which is felt (the palette's first
+    colour: tested) with its filter bytes."""
     if not layout.rows:  # "No cards.": rare, drawn whole
         return _background_palette(layout, title).crop((0, top, layout.width + 1, bottom)).tobytes()
-    pixels = bytearray((layout.width + 1) * (bottom - top))
-    canvas = Image.core.map_buffer(pixels, (layout.width + 1, bottom - top), "raw", 0, ("P", 0, 1))
+    canvas = Image.new("P", (layout.width + 1, bottom - top), 0)
     placed = _placed_title(layout, title) if top < MARGIN + layout.head else None
     if placed is not None:
         tile, x, y = placed
-        _paste(canvas, tile, x, y - top)
+        canvas.paste(tile, (x, y - top))
     for _, _, _, _, part, (x, y) in parts:
-        _paste(canvas, part(), x, y - top)
-    return pixels
+        canvas.paste(part(), (x, y - top))
+    return canvas.tobytes()
 
 
 def _rows_keep_to_their_patches(layout: _Layout, title: str, labels: Sequence[tuple[str, int, int, bool]]) -> bool:
@@ -1049,11 +912,11 @@ def _tiled_cards(row: CardRow, plan: _RowPlan) -> Image.Image | None:
     patch = Image.new("P", (PATCH_BLEED + plan.width, CARD_H), _felt_index())
     x = PATCH_BLEED
     for j, code in enumerate(line):
-        _paste(patch.im, _mapped_tile(("face", code, row.deck)), x + j * plan.step, 0)
+        patch.paste(_mapped_tile(("face", code, row.deck)), (x + j * plan.step, 0))
     if plan.backs:
         if line:
             x += CARD_W + plan.step * (len(line) - 1) + 2 * CARD_GAP
-        _paste(patch.im, _mapped_tile(("backs", plan.backs, _back_step(row))), x, 0)
+        patch.paste(_mapped_tile(("backs", plan.backs, _back_step(row))), (x, 0))
     return patch
 
 
@@ -1083,7 +946,7 @@ def _felt_index() -> int:
 
 
 def _draw_row(img, draw, row: CardRow, plan: _RowPlan, x0: int, y: int, width: int, label_font) -> None:
-    _draw_text(draw, (x0, y + 18), _fit(label_font, row.label, width), label_font, LABEL_INK, "ls")
+    _draw_text(img, (x0, y + 18), _fit(label_font, row.label, width), label_font, LABEL_INK, "ls")
     _draw_cards(img, draw, row, plan, x0, y + LABEL_H)
 
 
@@ -1198,7 +1061,7 @@ def clear_caches(*, faces: bool = False) -> None:
     pips and fonts too (the first picture of a start before :func:`warm_up`)."""
     for cache in (_PNG_CACHE, _PATCHES, _BANDS):
         cache.clear()
-    kept = [_rendered, _bbox, _advance, _text_width, _fit, _clean, _plan_cards, _check_codes, _row_facts, _label_in_patch, _grid, _columns]
+    kept = [_rendered, _ink, _bbox, _advance, _text_width, _fit, _clean, _plan_cards, _check_codes, _row_facts, _label_in_patch, _grid, _columns]
     if faces:
         kept += [_face, card_back, _font, _text_mask, _drawable, pip_mask, rounded_mask]
     for fn in kept:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import logging
 import math
 import re
 from collections.abc import Sequence
@@ -42,15 +41,8 @@ from bot.guard import answer as _answer
 from bot.guard import answer_failure as _answer_failure
 from bot.discord_front import languages
 
-try:
-    from discord.ui.view import _component_to_item
-except ImportError:  # another discord.py: clicks are dispatched as it does
-    _component_to_item = None  # type: ignore[assignment]
-
 if TYPE_CHECKING:
     from bot.tables import TableManager
-
-_log = logging.getLogger("discord.ui.view")  # its messages, where discord.py logs them
 
 SELECT_PAGE_SIZE = 25  # Discord's limit of options per select
 MAX_ACTION_BUTTONS = 15  # three rows of five; row 0 is the select, row 4 paging
@@ -328,63 +320,6 @@ class VoteButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r
 DYNAMIC_ITEMS = (LobbyButton, ShowHandButton, ActButton, PlaySelect, PageButton, RematchButton, AmountButton, MultiSelect, VoteButton)
 
 
-# ------------------------------------------------------------------------- clicks
-
-
-def _clicked_component(components: Sequence[Any], component_type: int, custom_id: str) -> Any:
-    """The component a click names, found in the clicked message's components (rows,
-    and a Components V2 layout's containers and sections), or None."""
-    for component in components:
-        if getattr(component, "custom_id", None) == custom_id and component.type.value == component_type:
-            return component
-        inner = [*getattr(component, "children", ()), *([component.accessory] if getattr(component, "accessory", None) else [])]
-        found = _clicked_component(inner, component_type, custom_id) if inner else None
-        if found is not None:
-            return found
-    return None
-
-
-async def _call_dynamic_item(component_type: int, factory: type[discord.ui.DynamicItem[Any]], interaction: discord.Interaction,
-                             custom_id: str, match: re.Match[str]) -> None:
-    """discord.py's ``ViewStore.schedule_dynamic_item_call`` (2.7), the same steps and the
-    same silence on failure, less its first: it rebuilt the clicked message's whole view
-    (``View.from_message``, every row and text block; 0.13-0.19 ms a click) only to find
-    one item in it, which is taken here from the message's components directly."""
-    if interaction.message is None:
-        return
-    component = _clicked_component(interaction.message.components, component_type, custom_id)
-    if component is None:
-        return
-    base_item = _component_to_item(component)
-    try:
-        item = await factory.from_custom_id(interaction, base_item, match)
-    except Exception:
-        _log.exception("Ignoring exception in dynamic item creation for %r", factory)
-        return
-    item._rendered_row = base_item._rendered_row
-    item._refresh_state(interaction, interaction.data)  # type: ignore[arg-type]
-    try:
-        allow = await item.interaction_check(interaction)
-    except Exception:
-        allow = False
-    if not allow:
-        return
-    try:
-        await item.callback(interaction)
-    except Exception:
-        _log.exception("Ignoring exception in dynamic item callback for %r", item)
-
-
-def route_clicks(client: discord.Client) -> None:
-    """Dispatch clicks on the registered DynamicItems (``client.add_dynamic_items``)
-    with :func:`_call_dynamic_item`. discord.py still matches the custom_id against each
-    item's template, in its view store; with another discord.py (no such store method)
-    nothing is changed."""
-    store = getattr(getattr(client, "_connection", None), "_view_store", None)
-    if callable(getattr(store, "schedule_dynamic_item_call", None)) and _component_to_item is not None:
-        store.schedule_dynamic_item_call = _call_dynamic_item
-
-
 # ------------------------------------------------------------------------- views
 
 
@@ -458,10 +393,8 @@ def page_count(controls: Sequence[Control]) -> int:
 
 class PlannedControl:
     """One control of a hand, planned: its DynamicItem class, the arguments that build
-    it and its row. Made into the DynamicItem for a classic View (:meth:`item`), or
-    written straight as the component dict discord.py would write for that item
-    (:meth:`written`, for a Components V2 hand: ``bot/layout.py``), which costs a
-    fraction of building the item (issue 22)."""
+    it and its row. Made into the DynamicItem (:meth:`item`) where a View or a
+    Components V2 layout (``bot/layout.py``) is built."""
 
     __slots__ = ("kind", "args", "kwargs", "row")
 
@@ -472,46 +405,6 @@ class PlannedControl:
         item = self.kind(*self.args, **self.kwargs)
         item.item.row = self.row
         return item
-
-    def written(self) -> dict[str, Any]:
-        fields = self.kind.fields(*self.args, **self.kwargs)  # type: ignore[attr-defined]
-        custom_id = fields["custom_id"]
-        template = self.kind.__discord_ui_compiled_template__  # type: ignore[attr-defined]
-        if not template.match(custom_id):  # as DynamicItem.__init__ checks
-            raise ValueError(f"item custom_id {custom_id!r} must match the template {template.pattern!r}")
-        if "options" in fields:
-            return _written_select(**fields)
-        return _written_button(**fields)
-
-
-def _emoji_dict(emoji: str) -> dict[str, Any]:
-    return dict(_emoji_written(emoji))  # a dict of its own in each payload
-
-
-@functools.lru_cache(maxsize=256)
-def _emoji_written(emoji: str) -> dict[str, Any]:
-    """An emoji as discord.py writes it, kept: the same few on every hand."""
-    return discord.PartialEmoji.from_str(emoji).to_dict()
-
-
-def _written_button(*, custom_id: str, label: str, style: discord.ButtonStyle, emoji: str | None = None, disabled: bool = False) -> dict[str, Any]:
-    """A button's dict as ``discord.ui.Button(...).to_component_dict()`` writes it."""
-    written: dict[str, Any] = {"type": 2, "style": style.value, "disabled": disabled}
-    if label:
-        written["label"] = label
-    written["custom_id"] = custom_id
-    if emoji:
-        written["emoji"] = _emoji_dict(emoji)
-    return written
-
-
-def _written_select(*, custom_id: str, options: Sequence[discord.SelectOption], placeholder: str, min_values: int, max_values: int) -> dict[str, Any]:
-    """A string select's dict as ``discord.ui.Select(...).to_component_dict()`` writes it."""
-    written: dict[str, Any] = {"type": 3, "custom_id": custom_id, "min_values": min_values, "max_values": max_values, "disabled": False, "required": True}
-    if placeholder:
-        written["placeholder"] = placeholder
-    written["options"] = [option.to_dict() for option in options]
-    return written
 
 
 def hand_items(guild_id: int, table_id: int, version: int, controls: Sequence[Control], page: int = 0) -> list[discord.ui.Item[Any]]:

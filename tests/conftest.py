@@ -203,11 +203,10 @@ async def discord_standin(_bot_http_trace, simcord_env, request):
     them (tests/e2e/standin): yields the :class:`StandIn` (its ``env``, ``faults``,
     ``tally``, ``log``). ``@pytest.mark.limits(global_per_second=5, ...)`` sets the
     fields of :class:`tests.e2e.standin.Limits`."""
-    from bot.discord_front.wire import send_forms_in_one_write
     from tests.e2e.standin import Limits, StandIn
 
     marker = request.node.get_closest_marker("limits")
-    standin = StandIn(simcord_env, limits=Limits(**(marker.kwargs if marker else {})), after_install=send_forms_in_one_write)
+    standin = StandIn(simcord_env, limits=Limits(**(marker.kwargs if marker else {})))
     standin.remember(simcord_env.bot, _bot_http_trace)
     await standin.start()
     try:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from bot.engine import Action, Game
 
 if TYPE_CHECKING:
-    from bot.ai import Budget, GameAI, PlayerView
+    from bot.ai.contract import Budget, GameAI, PlayerView
 
 #: A playout that has made its moves plays at most this many more to reach a quiet position.
 QUIET_EXTRA = 12

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.core import seats
 from bot.engine import Action, Control, Event, Game, HouseRule
 from bot.i18n import _
 
@@ -146,10 +147,8 @@ class GameRegistry:
 
     def add(self, spec: GameSpec) -> GameSpec:
         """Register a game; returns its spec as registered (with the platform's house rules)."""
-        from bot.core import computer  # the platform's own house rule, for games that can take it
-
-        rule = computer.REPLACE_LEAVERS
-        if computer.offers_replacement(spec.key, spec.game) and spec.house_rule(rule.key) is None:
+        rule = seats.REPLACE_LEAVERS  # the platform's own house rule, for games that can take it
+        if seats.offers_replacement(spec.key, spec.game) and spec.house_rule(rule.key) is None:
             spec = replace(spec, house_rules=(*spec.house_rules, rule))
         self._specs[spec.key] = spec
         return spec

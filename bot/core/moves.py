@@ -20,8 +20,8 @@ from typing import Any, Protocol
 
 from bot import i18n
 from bot import ratings
-from bot.core import computer
-from bot.core.computer import seated
+from bot.core import leavers
+from bot.core.seats import humans, seated
 from bot.core.clock import Clock
 from bot.core.errors import SaveFailed, Stale
 from bot.core.table import RECENT_LINES, Table
@@ -95,9 +95,9 @@ class Moves:
             raise Stale()
         assert table.state is not None
         checkpoint = Checkpoint.of(table)
-        # Taken out, or replaced by a computer under the house rule (bot/core/computer.py).
-        events, action = computer.leave_seat(table, user)
-        table.record.recent = [*table.record.recent, *computer.seat_lines(events)]  # committed with the move
+        # Taken out, or replaced by a computer under the house rule (bot/core/leavers.py).
+        events, action = leavers.leave_seat(table, user)
+        table.record.recent = [*table.record.recent, *leavers.seat_lines(events)]  # committed with the move
         return await self.commit(table, [(user, action)], events, checkpoint, source)
 
     @i18n.for_everyone
@@ -139,7 +139,7 @@ class Moves:
         record.state = state.to_json()
         # Who the publish will name (and a retry ping): saved with the move, so the
         # publish that follows needs no second transaction of its own (issue 22).
-        record.turn_players = computer.humans(sorted(current))
+        record.turn_players = humans(sorted(current))
         try:
             # The table lock across processes: only the version this move was applied to.
             writes = [

@@ -7,7 +7,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core import computer
+from bot.core import seats
 from bot.core.errors import TableError
 from bot.core.games import GameSpec
 from bot.engine import Game
@@ -71,7 +71,7 @@ class Table:
     def names(self) -> dict[int, str]:
         # The game's own players too: a computer that took a leaver's seat.
         seated = self.state.players if self.state is not None else ()
-        name = computer.name
+        name = seats.name
         return {p: name(p) for p in dict.fromkeys((*self.record.players, *seated))}
 
     def describe(self) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any
 
 from bot import i18n
-from bot.core import computer
+from bot.core import computer, leavers
 from bot.core.clock import Clock
 from bot.core.moves import Checkpoint, Moves, Outcome, SaveFailed, Stale
 from bot.core.table import RECENT_LINES, Table
@@ -153,7 +153,7 @@ class Timers:
                 break
             table.record.strikes.pop(player, None)
             events.append(Event("idle_removed", player, {"strikes": IDLE_STRIKES_TO_REMOVE}))
-            gone, action = computer.leave_seat(table, player)  # removed, or replaced by a computer
+            gone, action = leavers.leave_seat(table, player)  # removed, or replaced by a computer
             events.extend(gone)
             moves.append((player, action))
         if not moves:
@@ -169,7 +169,7 @@ class Timers:
             return None
         lines = [_("⏰ {player} ran out of time.", player=computer.name(e.player)) for e in events if e.kind == "timed_out"]
         lines += [ngettext("👋 {player} was removed after {n} timeout in a row.", "👋 {player} was removed after {n} timeouts in a row.", IDLE_STRIKES_TO_REMOVE, player=computer.name(e.player)) for e in events if e.kind == "idle_removed"]
-        lines += computer.seat_lines(events)
+        lines += leavers.seat_lines(events)
         if lines:
             table.record.recent = [*table.record.recent, *lines][-RECENT_LINES:]
         if not outcome.over and table.state is not None and table.state.current_players() and not outcome.newly_current:

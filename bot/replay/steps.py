@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core import computer
+from bot.core import computer, leavers
 from bot.core.games import GameSpec, card_rows
 from bot.core.moves import logged_events
 from bot.engine import Event, Game, RuleError
@@ -144,7 +144,7 @@ class Replay:
             lines = []
         for move in step.moves:
             if move.seat_change:
-                lines += computer.seat_lines(move.events)
+                lines += leavers.seat_lines(move.events)
             lines += render.event_lines(logged_events(move.events), names)
         return [_former_mentions(line) for line in lines]
 

@@ -21,6 +21,7 @@ from bot.core.lobby import table_size as _table_size
 from bot.core.table import RECENT_LINES, Table, TableError
 from bot.i18n import _, ngettext
 from bot.publish import keep_name
+from bot.discord_front import edits
 from bot.discord_front.common import _reply, now_ts
 from storage import repos
 
@@ -222,7 +223,7 @@ class LobbyMixin:
         where = table.record.publish.get("lobby_channel", table.record.channel_id)
         channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(table.record.lobby_message_id).edit(embed=embed, view=view)
+            await edits.edit_message(channel.get_partial_message(table.record.lobby_message_id), embed=embed, view=view)
 
     async def start(self, interaction: discord.Interaction, table: Table) -> None:
         async with table.lock:
@@ -331,7 +332,7 @@ class LobbyMixin:
         embed = table.spec.render.table_embed(table.state.observation(None), table.names(), [*table.record.recent, note][-RECENT_LINES:])
         channel = self.publisher.place(table)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(table.record.message_id).edit(**self.publisher.cancelled_board(table, embed, note))
+            await edits.edit_message(channel.get_partial_message(table.record.message_id), **self.publisher.cancelled_board(table, embed, note))
         ping = table.record.publish.pop("ping", None)
         if ping:
             with contextlib.suppress(discord.HTTPException):

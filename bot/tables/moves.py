@@ -71,12 +71,14 @@ class MovesMixin:
         try:
             if ahead and await guard.defer_now(interaction):
                 wait = MAX_WAIT_IN_QUEUE
-            if not ahead and _free(table.lock) and not guard.behind():
-                # Taken at once: no task and no timer for a wait that cannot happen. (Behind,
-                # the bounded wait's turn of the loop is kept: other clicks' deferrals go
-                # out before this move's work.)
-                await table.lock.acquire()
+            if not ahead and not guard.behind():
+                # Nobody ahead: taken at once, bounded all the same (a waiter being woken
+                # may still hold its turn). asyncio.timeout adds a timer, not a task.
+                async with asyncio.timeout(wait):
+                    await table.lock.acquire()
             else:
+                # Behind, the bounded wait's turn of the loop is kept: other clicks'
+                # deferrals go out before this move's work.
                 await asyncio.wait_for(table.lock.acquire(), wait)
         except TimeoutError:
             await _reply(interaction, _("The game is busy with another move; try again in a moment."))
@@ -240,16 +242,6 @@ class MovesMixin:
         await self.publisher.publish(table, ping=ping, final=final, events=events, actor=actor)
         if final:
             await self._edit_lobby_message(table, self._lobby_embed(table), None)
-
-
-def _free(lock: asyncio.Lock) -> bool:
-    """Whether ``lock.acquire()`` takes ``lock`` at once, without waiting (unlocked, and
-    nobody waiting for it: asyncio's own test before it queues a waiter)."""
-    try:
-        waiters = lock._waiters  # type: ignore[attr-defined]
-    except AttributeError:  # another asyncio: waited for as any lock
-        return False
-    return not lock.locked() and (waiters is None or all(waiter.cancelled() for waiter in waiters))
 
 
 def out_of_turn_notice(table: Table, user: int, action: Action | None = None) -> str | None:

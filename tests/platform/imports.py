@@ -1,6 +1,7 @@
 """Reading the project's imports as text (ast), for the layer tests: which modules
-each module imports (module-level and function-level; not under ``if TYPE_CHECKING:``,
-which never runs), the import circles among them, and whether a module reaches a
+each module imports (module-level and function-level; under ``if TYPE_CHECKING:`` only
+when asked: those never run, but a module that names another's types cannot be
+understood without it), the import circles among them, and whether a module reaches a
 package through any chain. Also: importing modules in a fresh interpreter with some
 packages blocked."""
 
@@ -31,14 +32,15 @@ def _type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def imported_names(path: Path, name: str) -> set[str]:
-    """Dotted names ``path`` (module ``name``) imports; ``from a import b`` gives ``a.b``."""
+def imported_names(path: Path, name: str, *, types: bool = False) -> set[str]:
+    """Dotted names ``path`` (module ``name``) imports; ``from a import b`` gives ``a.b``.
+    ``types``: the imports under ``if TYPE_CHECKING:`` too."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _type_checking(child.test):
+            if isinstance(child, ast.If) and _type_checking(child.test) and not types:
                 for sub in child.orelse:
                     visit(sub)
                 continue
@@ -57,15 +59,16 @@ def imported_names(path: Path, name: str) -> set[str]:
     return found
 
 
-def graph(root: Path = ROOT, tops: Iterable[str] = OWN) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+def graph(root: Path = ROOT, tops: Iterable[str] = OWN, *, types: bool = False) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     """(own module -> own modules it imports, own module -> outside roots it imports).
-    Importing ``a.b.c`` also runs the packages ``a`` and ``a.b``: those are edges too."""
+    Importing ``a.b.c`` also runs the packages ``a`` and ``a.b``: those are edges too.
+    ``types``: imports under ``if TYPE_CHECKING:`` are edges too."""
     modules = modules_under(root, tops)
     own: dict[str, set[str]] = {}
     outside: dict[str, set[str]] = {}
     for name, path in modules.items():
         own[name], outside[name] = set(), set()
-        for imported in imported_names(path, name):
+        for imported in imported_names(path, name, types=types):
             if imported.split(".")[0] not in tops:
                 outside[name].add(imported.split(".")[0])
                 continue

@@ -1,20 +1,19 @@
-"""Card pictures made cheap (issue 22): text rendered once per string, backgrounds and
-compressed bands of rows kept, and bot.cardart's own PNG writer. The pixels are the
-ones Pillow's writer gave before; the bytes depend only on the picture, never on what
-the caches hold."""
+"""Card pictures made cheap (issue 22): text rendered once per word, backgrounds and
+compressed bands of rows kept, the PNG written by bot/png_writer.py
+(tests/platform/test_png_writer.py). The pixels are the ones Pillow's writer gave
+before; the bytes depend only on the picture, never on what the caches hold."""
 
 from __future__ import annotations
 
 import hashlib
 import io
 import random
-import zlib
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from bot import cardart
+from bot import cardart, png_writer
 from bot.cardart import CardRow, render_rows
 from bot.cards import standard_deck
 from cogs.onion.scoring import onion_deck
@@ -32,7 +31,7 @@ def decoded(png: bytes) -> Image.Image:
 
 
 def pillows_png(img: Image.Image) -> bytes:
-    """What bot.cardart wrote before it had its own writer."""
+    """What bot.cardart wrote before it had its own writer (Pillow's, at its default level)."""
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=6)
     return buf.getvalue()
@@ -75,30 +74,6 @@ def test_the_pictures_have_the_pixels_they_had_before_the_caches_and_the_png_wri
         digest.update(repr(img.size).encode())
         digest.update(img.convert("RGB").tobytes())
     assert digest.hexdigest() == PIXELS_BEFORE
-
-
-@st.composite
-def palette_images(draw) -> Image.Image:
-    width = draw(st.integers(1, 90))
-    height = draw(st.integers(1, 3 * cardart.BAND_ROWS + 2))
-    colours = len(cardart._palette().getpalette()) // 3
-    # Runs of one index, as pictures have, and noise.
-    pixels = bytearray()
-    while len(pixels) < width * height:
-        pixels += bytes([draw(st.integers(0, colours - 1))]) * draw(st.integers(1, 40))
-    img = Image.frombytes("P", (width, height), bytes(pixels[:width * height]))
-    img.putpalette(cardart._palette().getpalette())
-    return img
-
-
-@settings(max_examples=80, deadline=None)
-@given(palette_images())
-def test_the_png_writer_gives_the_pixels_and_palette_pillows_writer_gives(img):
-    ours, theirs = decoded(cardart._png(img)), decoded(pillows_png(img))
-    assert ours.mode == theirs.mode == "P"
-    assert ours.size == theirs.size
-    assert ours.tobytes() == theirs.tobytes()
-    assert ours.getpalette() == theirs.getpalette()
 
 
 @settings(max_examples=25, deadline=None)
@@ -148,25 +123,6 @@ def test_a_move_recompresses_only_the_bands_it_changed():
     assert len(cardart._BANDS.entries) == kept + 2  # and the band of its label
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.one_of(st.binary(max_size=5000), st.binary(max_size=40).map(lambda b: b * 300)), min_size=1, max_size=6))
-def test_a_band_deflated_by_the_threads_compressor_is_what_a_new_compressor_gives(bands):
-    """The compressor a thread uses for every band forgets each band at its full flush,
-    so a band's bytes do not depend on the bands before it."""
-    deflater = cardart._DEFLATER  # isal's isal_zlib where it is installed, else zlib
-    for band in bands:
-        fresh = deflater.compressobj(cardart.PNG_LEVEL, deflater.DEFLATED, -15)
-        assert cardart._deflate(band) == fresh.compress(band) + fresh.flush(deflater.Z_FULL_FLUSH)
-        assert zlib.decompressobj(-15).decompress(cardart._deflate(band)) == band
-
-
-@settings(max_examples=200)
-@given(st.binary(max_size=3000), st.binary(max_size=3000))
-def test_adler32_of_two_parts_combines_to_the_adler32_of_the_whole(first, second):
-    combined = cardart._adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
-    assert combined == zlib.adler32(first + second)
-
-
 WORDS = st.sampled_from(["Seat", "2", "·", "Ann", "18", "cards", "to", "play", "Your", "face-down", "(only", "them)", "Jo",
                          "Yves", "W", "ff", "…", "Zoë", "AV", "T.", "j", "Жанна", "Ñandú", "#12"])
 
@@ -180,7 +136,7 @@ def test_cached_text_draws_the_pixels_pillow_draws(text, anchor, font_spec, colo
     font = cardart._font(*font_spec)
     ours = Image.new("RGB", (120, 50), cardart.BG)
     theirs = ours.copy()
-    cardart._draw_text(ImageDraw.Draw(ours), (x, y), text, font, colour, anchor)
+    cardart._draw_text(ours, (x, y), text, font, colour, anchor)
     ImageDraw.Draw(theirs).text((x, y), text, font=font, fill=colour, anchor=anchor)
     assert ours.tobytes() == theirs.tobytes()
     assert cardart._bbox(font, text, anchor) == font.getbbox(text, anchor=anchor)
@@ -235,7 +191,7 @@ def test_a_row_of_cards_from_kept_tiles_is_the_row_drawn_and_mapped(cards, face_
 def test_a_background_from_its_kept_title_is_the_background_drawn_and_mapped(title, rows, max_width):
     layout = cardart._layout([CardRow("Seat", ("9h",))] * rows, title, max_width, None)
     drawn = cardart._background(layout, title).quantize(palette=cardart._palette(), dither=Image.Dither.NONE)
-    assert cardart._background_palette(layout, title).tobytes() == cardart._framed(drawn).tobytes()
+    assert cardart._background_palette(layout, title).tobytes() == png_writer.framed(drawn).tobytes()
 
 
 def test_felt_is_the_palettes_first_colour_so_zeroed_rows_are_felt_with_their_filter_bytes():

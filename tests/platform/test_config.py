@@ -220,7 +220,10 @@ def test_an_unreachable_discord_is_retried_with_one_line_per_try(tmp_path):
     without network would fail): the bot says so in one line and tries again."""
     site = tmp_path / "site"
     site.mkdir()
+    # Ctrl+C as a terminal's is heard, even when the tests themselves run as a background
+    # job (a shell starts those with SIGINT ignored, and a child inherits that).
     (site / "sitecustomize.py").write_text(
+        "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
         f"import discord.http\ndiscord.http.Route.BASE = 'http://127.0.0.1:{closed_port()}/api/v10'\n", encoding="utf-8"
     )
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{ROOT}:{site}", "DATA_DIR": str(tmp_path / "data"), "DISCORD_TOKEN": "not-a-real-token"}

@@ -223,7 +223,7 @@ async def test_table_picture_names_the_players_by_their_display_names(simcord_en
 
 
 async def test_every_interaction_notes_its_clickers_name_and_a_failing_hook_loses_no_click(simcord_env, caplog):
-    """The bot's interaction hooks run as each interaction arrives (no task each): the
+    """The bot's interaction hooks run with each interaction (one listener): the
     clicker's display name is noted for pictures; a hook that raises is logged and the
     click is played all the same."""
     env = simcord_env

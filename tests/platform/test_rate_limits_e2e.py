@@ -152,10 +152,9 @@ async def test_a_click_waiting_past_the_bound_for_a_held_table_is_answered_busy_
 
 
 async def test_a_free_table_is_taken_at_once_and_a_waited_one_through_the_bounded_wait(monkeypatch):
-    """A click on a free table takes its lock at once (no wait_for: no task and no timer
-    a move); a lock someone holds, or one freed with a waiter still queued for it, is
-    waited for with the bound, in arrival order, and so is any lock while the process is
-    behind."""
+    """A click on a free table takes its lock at once (no wait_for: no task a move); a
+    lock someone holds is waited for with the bound, in arrival order, and so is any
+    lock while the process is behind."""
     import asyncio
     from types import SimpleNamespace
 
@@ -176,21 +175,17 @@ async def test_a_free_table_is_taken_at_once_and_a_waited_one_through_the_bounde
     monkeypatch.setattr(moves.guard, "defer_now", deferred)
     monkeypatch.setattr(moves.guard, "behind", lambda: behind)
     table = SimpleNamespace(lock=asyncio.Lock(), clicks_in_line=0)
-    assert moves._free(table.lock)
     assert await moves.MovesMixin.lock_or_busy(None, None, table) is True
     assert table.lock.locked() and bounded == []  # taken at once
-    assert not moves._free(table.lock)
     second = asyncio.create_task(moves.MovesMixin.lock_or_busy(None, None, table))
     third = asyncio.create_task(moves.MovesMixin.lock_or_busy(None, None, table))
     await asyncio.sleep(0.01)
     assert bounded == [moves.MAX_WAIT_IN_QUEUE] * 2  # queued behind the move in progress, deferred first
     table.lock.release()
-    assert not moves._free(table.lock)  # freed, but the second click is queued for it
     assert await second is True and not third.done()
     table.lock.release()
     assert await third is True
     table.lock.release()
-    assert moves._free(table.lock)
     behind = True  # the loop is behind: a free lock too is taken through the bounded wait (a turn of the loop)
     assert await moves.MovesMixin.lock_or_busy(None, None, table) is True
     assert bounded == [moves.MAX_WAIT_IN_QUEUE] * 2 + [moves.MAX_WAIT_FOR_LOCK]

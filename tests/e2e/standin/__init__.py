@@ -33,12 +33,11 @@ Its clock is SimCord's (``env.now()``), which :func:`follow_real_time` makes the
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
 import discord
-from discord.http import HTTPClient
 
 from tests.e2e.standin.faults import Fault, Faults
 from tests.e2e.standin.limits import DISCORD_ROUTES, INTERACTION_ROUTES, DiscordLimits, Limits, RouteLimit, Tally
@@ -53,15 +52,14 @@ __all__ = ["DISCORD_ROUTES", "INTERACTION_ROUTES", "Exchange", "Fault", "Faults"
 class StandIn:
     """Discord's limits and faults for one SimCord env (one bot token)."""
 
-    def __init__(self, env: Any, *, limits: Limits | None = None, keep_bodies: bool = False,
-                 after_install: Callable[[HTTPClient], Awaitable[Any]] | None = None) -> None:
+    def __init__(self, env: Any, *, limits: Limits | None = None, keep_bodies: bool = False) -> None:
         self.env = env
         self.clock: Callable[[], float] = lambda: env.now().timestamp()
         self.limits = DiscordLimits(limits, clock=self.clock)
         self.faults = Faults(self.clock)
         self.world = SimcordWorld(env)
         self.server = StandInServer(self.world, self.limits, self.faults, keep_bodies=keep_bodies)
-        self.path = RealRequestPath(env, "", extra_traces=[self.faults.trace_config], after_install=after_install)
+        self.path = RealRequestPath(env, "", extra_traces=[self.faults.trace_config])
 
     def remember(self, bot: discord.Client, http_trace: aiohttp.TraceConfig | None = None) -> None:
         """Note ``bot``'s own ``http_trace`` before SimCord attaches it, or the one read

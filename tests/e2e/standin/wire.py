@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import types
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -34,12 +33,10 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 
 class RealRequestPath:
-    def __init__(self, env: Any, base: str, *, extra_traces: list[aiohttp.TraceConfig] = (),  # type: ignore[assignment]
-                 after_install: Callable[[HTTPClient], Awaitable[Any]] | None = None) -> None:
+    def __init__(self, env: Any, base: str, *, extra_traces: list[aiohttp.TraceConfig] = ()) -> None:  # type: ignore[assignment]
         self.env = env
         self.base = base
         self.extra_traces = list(extra_traces)
-        self.after_install = after_install
         self._traces: dict[int, aiohttp.TraceConfig | None] = {}
         self._session: aiohttp.ClientSession | None = None
         self._old_base: str | None = None
@@ -85,8 +82,6 @@ class RealRequestPath:
         if self._original_restart is None:
             self._original_restart = env.restart_bot
             env.restart_bot = self._restart_bot
-        if self.after_install is not None:
-            await self.after_install(http)
 
     async def _restart_bot(self, bot: discord.Client | None = None) -> None:
         if bot is not None:

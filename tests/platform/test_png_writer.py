@@ -1,6 +1,11 @@
-"""Card pictures' bands deflated by python-isal (Intel's ISA-L) where it is installed, by
-zlib where it is not (bot.cardart._band_deflater): the two write different bytes, and
-both must be PNG files any decoder takes, showing the same pixels and palette."""
+"""bot/png_writer.py, the PNG writer kept in place of Pillow's (issue 38: measured, see
+bench/README.md): what it relies on of the libraries under it, so that a zlib, ISA-L or
+Pillow that changes fails here rather than drawing wrong pictures. Its PNGs decode, in
+Pillow's reader and read strictly, to the pixels and palette Pillow's own writer gives;
+a thread's compressor forgets each band at its full flush (else a band's bytes would
+depend on the bands before it); the Adler-32s combine; the bands are deflated by
+python-isal (Intel's ISA-L) where it is installed and by zlib where it is not, and both
+give the same pictures."""
 
 from __future__ import annotations
 
@@ -16,22 +21,66 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot import cardart
+from bot import cardart, png_writer
 from bot.cardart import render_rows
 from tests.platform.imports import ROOT
 from tests.platform.test_cardart_bands import moves
-from tests.platform.test_cardart_png import clear_picture_caches, decoded, palette_images, scenes
+from tests.platform.test_cardart_png import clear_picture_caches, decoded, pillows_png, scenes
+
+
+@st.composite
+def palette_images(draw) -> Image.Image:
+    width = draw(st.integers(1, 90))
+    height = draw(st.integers(1, 3 * png_writer.BAND_ROWS + 2))
+    colours = len(cardart._palette().getpalette()) // 3
+    # Runs of one index, as pictures have, and noise.
+    pixels = bytearray()
+    while len(pixels) < width * height:
+        pixels += bytes([draw(st.integers(0, colours - 1))]) * draw(st.integers(1, 40))
+    img = Image.frombytes("P", (width, height), bytes(pixels[:width * height]))
+    img.putpalette(cardart._palette().getpalette())
+    return img
+
+
+@settings(max_examples=80, deadline=None)
+@given(palette_images())
+def test_the_png_writer_gives_the_pixels_and_palette_pillows_writer_gives(img):
+    ours, theirs = decoded(png_writer.png(img)), decoded(pillows_png(img))
+    assert ours.mode == theirs.mode == "P"
+    assert ours.size == theirs.size
+    assert ours.tobytes() == theirs.tobytes()
+    assert ours.getpalette() == theirs.getpalette()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=5000), st.binary(max_size=40).map(lambda b: b * 300)), min_size=1, max_size=6))
+def test_a_band_deflated_by_the_threads_compressor_is_what_a_new_compressor_gives(bands):
+    """The compressor a thread uses for every band forgets each band at its full flush,
+    so a band's bytes do not depend on the bands before it."""
+    deflater = png_writer.DEFLATER  # isal's isal_zlib where it is installed, else zlib
+    for band in bands:
+        fresh = deflater.compressobj(png_writer.PNG_LEVEL, deflater.DEFLATED, -15)
+        assert png_writer.deflate(band) == fresh.compress(band) + fresh.flush(deflater.Z_FULL_FLUSH)
+        assert zlib.decompressobj(-15).decompress(png_writer.deflate(band)) == band
+
+
+@settings(max_examples=200)
+@given(st.binary(max_size=3000), st.binary(max_size=3000))
+def test_adler32_of_two_parts_combines_to_the_adler32_of_the_whole(first, second):
+    combined = png_writer.adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+    assert combined == zlib.adler32(first + second)
+
 
 #: Draws the pictures pickled on stdin in a fresh interpreter where ``isal`` cannot be
 #: imported (a platform without its wheel), and pickles the PNGs to stdout, with the
-#: compressor and level bot.cardart chose there.
+#: compressor and level bot/png_writer.py chose there.
 WITHOUT_ISAL = """
 import pickle, sys
 sys.modules["isal"] = None  # importing it raises ImportError
-from bot import cardart
+from bot import cardart, png_writer
 pictures = pickle.load(sys.stdin.buffer)
 pngs = [cardart.render_rows(rows, **layout) for rows, layout in pictures]
-pickle.dump((cardart._DEFLATER.__name__, cardart.PNG_LEVEL, pngs), sys.stdout.buffer)
+pickle.dump((png_writer.DEFLATER.__name__, png_writer.PNG_LEVEL, pngs), sys.stdout.buffer)
 """
 
 
@@ -78,9 +127,9 @@ def checked_png(png: bytes) -> bytes:
 
 def test_where_isal_is_installed_it_deflates_the_bands():
     pytest.importorskip("isal")
-    assert cardart._DEFLATER.__name__ == "isal.isal_zlib"
-    assert cardart.PNG_LEVEL == 1
-    assert cardart._PACKER_REUSABLE  # its compressor forgets a band at the full flush, as zlib's does
+    assert png_writer.DEFLATER.__name__ == "isal.isal_zlib"
+    assert png_writer.PNG_LEVEL == 1
+    assert png_writer.PACKER_REUSABLE  # its compressor forgets a band at the full flush, as zlib's does
 
 
 def test_pictures_deflated_by_isal_and_by_zlib_decode_to_the_same_pixels_and_palette():
@@ -103,11 +152,11 @@ def test_pictures_deflated_by_isal_and_by_zlib_decode_to_the_same_pixels_and_pal
 @settings(max_examples=60, deadline=None)
 @given(palette_images())
 def test_the_png_writer_writes_strict_pngs_of_any_palette_image(img):
-    assert checked_png(cardart._png(img)) == img.tobytes()
+    assert checked_png(png_writer.png(img)) == img.tobytes()
 
 
 @settings(max_examples=100)
 @given(st.binary(max_size=20000), st.binary(max_size=8))
 def test_the_deflaters_checksums_are_zlibs(data, kind):
-    assert cardart._DEFLATER.adler32(data) == zlib.adler32(data)
-    assert cardart._DEFLATER.crc32(data, cardart._DEFLATER.crc32(kind)) == zlib.crc32(data, zlib.crc32(kind))
+    assert png_writer.DEFLATER.adler32(data) == zlib.adler32(data)
+    assert png_writer.DEFLATER.crc32(data, png_writer.DEFLATER.crc32(kind)) == zlib.crc32(data, zlib.crc32(kind))
