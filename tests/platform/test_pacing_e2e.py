@@ -103,6 +103,7 @@ async def test_a_burst_across_many_tables_goes_out_at_the_budget_boards_merge_an
     channel, members, hands, table = tables[-1]
     asked = await members[0].click(board(channel), label="Show hand")
     assert "Your hand" in text(asked.response.message) or asked.response.message.flags.ephemeral
+    hands[members[0].id] = asked.response.message  # (Show hand closes the player's older copy)
     # The next timers run out while most boards of the first still wait: each table's
     # waiting board gives way to its newer showing (in its place in line).
     await advance(env, timer - 1)
