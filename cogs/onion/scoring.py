@@ -975,25 +975,22 @@ def _player_best(live: list[Card], ctx: ScoringContext, base: _Flags, lady: Card
 def _atuin_options(specs: list[_Spec], notes: list[str], lady: Card | None):
     """#6: one card down 8 points, a different card up 8, both staying within 1..11."""
     downs, ups = [], []
-    seen_d, seen_u = set(), set()
     for i, s in enumerate(specs):
         if s.joker:
             continue
-        for v in (9, 10, 11):
-            if s.vals >> v & 1 and (s.sig, v) not in seen_d:
-                seen_d.add((s.sig, v))
-                downs.append((i, v))
-        for v in (1, 2, 3):
-            if s.vals >> v & 1 and (s.sig, v) not in seen_u:
-                if v == 3 and s.card == lady:
-                    continue  # the Lady's victim may not be made an 11
-                seen_u.add((s.sig, v))
-                ups.append((i, v))
+        downs += [(i, v) for v in (9, 10, 11) if s.vals >> v & 1]
+        # The Lady's victim may not be made an 11.
+        ups += [(i, v) for v in (1, 2, 3) if s.vals >> v & 1 and not (v == 3 and s.card == lady)]
+    # Shifts between cards of the same specs give the same hand, so one of each is
+    # tried. The pair is what repeats, not either end: two interchangeable aces are
+    # still two cards, one may go down and the other up.
+    seen = set()
     out = []
     for i, dv in downs:
         for j, uv in ups:
-            if i == j:
+            if i == j or (specs[i].sig, dv, specs[j].sig, uv) in seen:
                 continue
+            seen.add((specs[i].sig, dv, specs[j].sig, uv))
             sp = list(specs)
             d, u = specs[i], specs[j]
             sp[i] = d.copy(vals=1 << (dv - 8), ace=0, pic=False, roles=0, death=False,

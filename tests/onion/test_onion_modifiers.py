@@ -211,6 +211,15 @@ def test_atuin_values_stay_between_one_and_eleven():
     assert names(best("Qo 4h 9c", atuin=True)) == []
 
 
+def test_atuin_may_lower_one_ace_and_raise_its_twin():
+    # #6 shifts between two *different* cards, and two aces of one paired suit are
+    # different cards: A♥ goes down (11→3) and A🏆 up (1→9) for 6 6 9, so K⚔ Q🪙 stay
+    # a bagel, which the Fool ranks above the two-card onion lowering Q🪙 would leave.
+    a = best("Qo Kw 6t 6d Ah Au", atuin=True, fool=True)
+    assert names(a) == ["three-card onion", "bagel"]
+    assert "(11→3)" in a.explain() and "(1→9)" in a.explain()
+
+
 def test_atuin_needs_the_queen_of_coins_in_hand():
     assert names(best("2h Kd As Ah Qs", atuin=True)) == names(best("2h Kd As Ah Qs"))
 

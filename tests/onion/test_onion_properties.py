@@ -2,7 +2,7 @@
 
 import re
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from onion_reference import FOOL, NORMAL, RCard, classify, faces_of, reference_key
 
@@ -90,6 +90,12 @@ hot_hands = st.lists(st.sampled_from(HOT + DECK), min_size=4, max_size=8, unique
 
 @settings(max_examples=300, **COMMON)
 @given(hot_hands, contexts)
+# Great A'Tuin lowers A♥ (11→3) and raises its twin A🏆 (1→9), so K⚔ Q🪙 stay a bagel
+# (above a two-card onion under the Fool); the evaluator once tried only one of two
+# interchangeable aces, for both ends of the shift.
+@example(parse_cards("Qo 6t Kw 6d Au Ah"), ScoringContext(
+    lady_devalues=True, sender=True, atuin=True, elephants=True, death=True, archchancellor=True,
+    archchancellor_wild=True, fool=True))
 def test_modifier_contexts_match_reference(hand, ctx):
     a = best_arrangement(hand, ctx)
     _check_partition(hand, a)
