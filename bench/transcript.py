@@ -91,7 +91,12 @@ class Watcher:
         self.env, self.out, self.seen = env, out, {}
 
     def show(self, who: str, message: Any) -> None:
-        current = to_discord_message(self.env, self.env.backend.messages[message.channel.id][message.id])
+        stored = self.env.backend.messages.get(message.channel.id, {}).get(message.id)
+        if stored is None:  # the bot deleted it (an older copy of a hand is closed when a new one opens)
+            if self.seen.pop((who, message.id), None) is not None:
+                self.out.write(f"--- {who}: message {message.id} was deleted\n")
+            return
+        current = to_discord_message(self.env, stored)
         text = text_of(current)
         if self.seen.get((who, current.id)) != text:
             self.seen[(who, current.id)] = text
@@ -217,7 +222,8 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
         return [m for m in place.history() if m.author.bot] if place is not None else []
 
     def current(message: Any) -> Any:
-        return to_discord_message(env, env.backend.messages[message.channel.id][message.id])
+        stored = env.backend.messages.get(message.channel.id, {}).get(message.id)
+        return None if stored is None else to_discord_message(env, stored)
 
     def watch_hands() -> None:
         for other, messages in hands.items():
@@ -283,8 +289,10 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
         if not stray_done and len(hands.get(pid, [])) > 1 and table.status == "playing" and pid not in table.state.current_players():
             stray_done = True
             old = current(hands[pid][-2])
-            stray = next((c for c in (a.code() for a in legal) if has_control_for(old, c)), None)
-            if stray is not None:
+            stray = None if old is None else next((c for c in (a.code() for a in legal) if has_control_for(old, c)), None)
+            if old is None:
+                out.write(f"--- {who}'s first copy of the hand was closed when the second opened\n")
+            elif stray is not None:
                 out.write(f">>> {who} clicks {stray} on their first copy of the hand, out of turn\n")
                 refused = await use_control(member, old, stray)
                 watch.show(f"{who} (hand)", refused.response.message)
