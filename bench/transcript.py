@@ -35,7 +35,7 @@ import random
 import sys
 import tempfile
 from pathlib import Path
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,7 +168,7 @@ async def click_vote(member: Any, thread: Any, code: str, out: Any) -> bool:
 
 async def play(game: str, players: int, seed: int, out: Any, max_moves: int, computers: list[str], mode: str = "enid",
                house_rules: Sequence[str] = (), dm: str | None = None, rounds: int = 1,
-               watcher: type[Watcher] = Watcher, language: str | None = None) -> None:
+               watcher: Callable[[Any, Any], Watcher] = Watcher, language: str | None = None) -> None:
     """One game (``rounds`` tables) as the module says; ``watcher`` is told every step
     (:meth:`Watcher.moment`), ``language`` is set with ``/settings language`` first."""
     rng = random.Random(seed)
@@ -213,9 +213,9 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
                 moves = 0
                 for round_number in range(1, rounds + 1):
                     (table,) = env.bot.tables.tables()
-                    await watch.moment("started", place=thread, table=table, members=members)
+                    await watch.moment("started", place=thread, channel=channel, table=table, members=members)
                     moves += await play_one(env, game, table, channel, thread, members, dm_member, watch, out, rng, max_moves)
-                    await watch.moment("ended", place=thread, table=table, members=members)
+                    await watch.moment("ended", place=thread, channel=channel, table=table, members=members)
                     watch.place("thread", thread)
                     watch.place("channel", channel)
                     if dm_member is not None and dm_member.user.dm_channel is not None:
@@ -264,7 +264,7 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
         if game == "enid" and (not waiting or rng.random() < 0.8) and await enid_words(table, members, thread, rng, out):
             moves += 1
             watch_hands()
-            await watch.moment("moved", place=thread, table=table, members=members)
+            await watch.moment("moved", place=thread, channel=channel, table=table, members=members)
             continue
         if not waiting:  # only computers are to move: let them
             waits += 1
@@ -282,7 +282,7 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
         if code.startswith("vote:") and await click_vote(member, thread, code, out):
             moves += 1
             watch_hands()
-            await watch.moment("moved", place=thread, table=table, members=members)
+            await watch.moment("moved", place=thread, channel=channel, table=table, members=members)
             continue
         on_dm = dm_member is not None and pid == dm_member.id
         actor = member.user if on_dm else member
@@ -310,7 +310,7 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
                 hand = (await member.click(shown, custom_id=show_hand_id(shown))).response.message
                 hands.setdefault(pid, []).append(hand)
                 watch.show(f"{who} (hand)", hand)
-        await watch.moment("turn", place=dm_member.user.dm_channel if on_dm else thread, table=table, members=members,
+        await watch.moment("turn", place=dm_member.user.dm_channel if on_dm else thread, channel=channel, table=table, members=members,
                            member=member, hand=hand, on_dm=on_dm, code=code)
         out.write(f">>> {who} plays {code}\n")
         result = await use_control(actor, hand, code)
@@ -318,7 +318,7 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
             hands[pid][-1] = result.response.message
         watch_hands()
         moves += 1
-        await watch.moment("moved", place=thread, table=table, members=members)
+        await watch.moment("moved", place=thread, channel=channel, table=table, members=members)
         if not stray_done and len(hands.get(pid, [])) > 1 and table.status == "playing" and pid not in table.state.current_players():
             stray_done = True
             first = hands[pid][-2]
@@ -331,6 +331,12 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
                 watch.show(f"{who} (hand)", refused.response.message)
     watch_hands()  # the end: every hand copy as it is left
     return moves
+
+
+def let_the_bot_read_chat() -> None:
+    """Enid's typed rituals reach the bot only if it may read chat (as tests/enid/conftest.py sets)."""
+    allowed = discord.ApplicationFlags(gateway_message_content_limited=True)
+    discord.AppInfo.flags = property(lambda self: allowed)  # type: ignore[assignment]
 
 
 def main() -> None:
@@ -348,9 +354,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, help="tables played in a row (Rematch / Next round)")
     args = parser.parse_args()
     if args.game == "enid":
-        # Typed rituals reach the bot only if it may read chat (as tests/enid/conftest.py sets).
-        allowed = discord.ApplicationFlags(gateway_message_content_limited=True)
-        discord.AppInfo.flags = property(lambda self: allowed)  # type: ignore[assignment]
+        let_the_bot_read_chat()
     with open(args.out, "w", encoding="utf-8") as out:
         asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves, args.computers, args.mode,
                          args.house_rule, args.dm, args.rounds))
