@@ -333,10 +333,13 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
     return moves
 
 
-def let_the_bot_read_chat() -> None:
-    """Enid's typed rituals reach the bot only if it may read chat (as tests/enid/conftest.py sets)."""
+def let_the_bot_read_chat() -> Any:
+    """Enid's typed rituals reach the bot only if it may read chat (as tests/enid/conftest.py
+    sets). Returns what ``discord.AppInfo.flags`` was, to put back."""
+    before = discord.AppInfo.__dict__["flags"]
     allowed = discord.ApplicationFlags(gateway_message_content_limited=True)
     discord.AppInfo.flags = property(lambda self: allowed)  # type: ignore[assignment]
+    return before
 
 
 def main() -> None:

@@ -454,8 +454,6 @@ class Camera(transcript.Watcher):
 async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = True,
                      moments: Iterable[str] | None = None) -> list[Shot]:
     """Play one planned game and see its moments (only ``moments``, if given)."""
-    if plan.game == "enid":
-        transcript.let_the_bot_read_chat()
     camera = type("PlanCamera", (Camera,), {"plan": plan, "eyes": eyes, "folder": out, "light": light,
                                             "moments": frozenset(moments) if moments is not None else None})
     made: list[Camera] = []
@@ -464,9 +462,16 @@ async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = 
         made.append(camera(env, log))
         return made[-1]
 
-    await transcript.play(plan.game, plan.players, plan.seed, io.StringIO(), plan.max_moves, [],
-                          house_rules=plan.house_rules, dm=plan.dm, rounds=plan.rounds, watcher=watcher,
-                          language=plan.language)
+    import discord
+
+    flags = transcript.let_the_bot_read_chat() if plan.game == "enid" else None
+    try:
+        await transcript.play(plan.game, plan.players, plan.seed, io.StringIO(), plan.max_moves, [],
+                              house_rules=plan.house_rules, dm=plan.dm, rounds=plan.rounds, watcher=watcher,
+                              language=plan.language)
+    finally:
+        if flags is not None:
+            discord.AppInfo.flags = flags  # type: ignore[assignment]
     return made[0].shots if made else []
 
 
