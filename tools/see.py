@@ -44,6 +44,8 @@ from bench import transcript  # noqa: E402
 WIDTH = 960  # the Preview's message width, as the issue measures
 VIEWPORT = (1400, 2600)  # room for the Preview's sidebar and the tallest board
 SUITS = "♠♣♥♦"
+# Onion's pack adds the Discworld suits (coins, wands, cups, swords); elsewhere 🏆 marks a winner.
+GAME_SUITS = {"onion": SUITS + "🪙🪄🏆⚔"}
 # What the Preview shows as a picture's alt text when Discord would have none.
 FALLBACK_ALT = re.compile(r"^(Gallery item \d+|Thumbnail|Embed \d+ (image|thumbnail)|Preview media|Media)?$")
 
@@ -86,20 +88,19 @@ MEASURE_JS = r"""
   // Every rendered line box of the message's words, by Range.getClientRects.
   const rects = [];
   const suits = [];
+  const suitPattern = new RegExp('(?:' + [...args.suits].join('|') + ')\ufe0f?', 'gu');
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (!n.textContent.trim() || skip(n.parentElement)) continue;
     const range = document.createRange();
     range.selectNodeContents(n);
     for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0) rects.push([r.top, r.bottom]);
-    const text = n.textContent;
-    for (let i = 0; i < text.length; i++) {
-      if (args.suits.includes(text[i]) && suits.length < 60) {
-        const one = document.createRange();
-        one.setStart(n, i); one.setEnd(n, i + 1);
-        const r = one.getBoundingClientRect();
-        if (r.width > 0) suits.push({ suit: text[i], x: r.left, y: r.top, w: r.width, h: r.height, color: getComputedStyle(n.parentElement).color });
-      }
+    for (const m of n.textContent.matchAll(suitPattern)) {
+      if (suits.length >= 80) break;
+      const one = document.createRange();
+      one.setStart(n, m.index); one.setEnd(n, m.index + m[0].length);
+      const r = one.getBoundingClientRect();
+      if (r.width > 0) suits.push({ suit: m[0].replace('\ufe0f', ''), x: r.left, y: r.top, w: r.width, h: r.height });
     }
   }
   rects.sort((a, b) => a[0] - b[0]);
@@ -178,29 +179,33 @@ class Eyes:
                                            bypass_csp=True, reduced_motion="reduce")
 
     async def measure_page(self, page: Any, selector: str, png: Path | None, light_png: Path | None = None,
-                           winners: Sequence[str] = ()) -> dict[str, Any]:
+                           winners: Sequence[str] = (), suits: str = SUITS) -> dict[str, Any]:
         """Measure the element ``selector`` of an open page on the dark theme, then on
         the light one (contrast only); screenshots of the element where asked."""
-        facts = await page.evaluate(MEASURE_JS, {"selector": selector, "suits": SUITS})
+        facts = await page.evaluate(MEASURE_JS, {"selector": selector, "suits": suits})
         if not facts.get("found"):
             return {"found": False}
-        shot = await page.screenshot(full_page=True)
-        facts["contrast"] = suit_contrast(shot, facts["suits"])
         clip = {"x": facts["left"], "y": facts["top"], "width": facts["width"], "height": facts["height"]}
+        shot = await page.screenshot(clip=clip, full_page=True)
+        facts["contrast"] = suit_contrast(shot, facts["suits"], clip)
         if png is not None:
-            await page.screenshot(path=str(png), clip=clip, full_page=True)
+            png.write_bytes(shot)
         await page.add_style_tag(content=LIGHT_THEME_CSS)
         await page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        light = await page.evaluate(MEASURE_JS, {"selector": selector, "suits": SUITS})
-        facts["contrastLight"] = suit_contrast(await page.screenshot(full_page=True), light["suits"])
-        if light_png is not None:
-            await page.screenshot(path=str(light_png), clip=clip, full_page=True)
+        light = await page.evaluate(MEASURE_JS, {"selector": selector, "suits": suits})
+        if light["suits"] or light_png is not None:
+            shot = await page.screenshot(clip=clip, full_page=True)
+            facts["contrastLight"] = suit_contrast(shot, light["suits"], clip)
+            if light_png is not None:
+                light_png.write_bytes(shot)
+        else:
+            facts["contrastLight"] = {}
         facts["winnerMentions"] = {name: mentions_of(name, facts["text"]) for name in winners}
         del facts["suits"]
         return facts
 
     async def look(self, env: Any, place: Any, viewers: Sequence[Any], target: Any, png: Path | None,
-                   light_png: Path | None = None, winners: Sequence[str] = ()) -> dict[str, Any]:
+                   light_png: Path | None = None, winners: Sequence[str] = (), suits: str = SUITS) -> dict[str, Any]:
         """Open ``target`` (a message or an interaction's answer) in a Preview of ``place``
         seen by ``viewers[0]``, and measure it."""
         async with env.preview(place, viewers=viewers, display="fixed", width=WIDTH, height=VIEWPORT[1] - 100) as preview:
@@ -209,7 +214,7 @@ class Eyes:
             try:
                 await page.goto(preview.url)
                 await page.wait_for_function("() => window.simcordPreview && window.simcordPreview.ready === true", timeout=30000)
-                return await self.measure_page(page, "#focused-content", png, light_png, winners)
+                return await self.measure_page(page, "#focused-content", png, light_png, winners, suits)
             finally:
                 await page.close()
 
@@ -253,15 +258,16 @@ def glyph_contrast(image: Any) -> float | None:
     return round(contrast(ink[len(ink) // 2], background), 2)
 
 
-def suit_contrast(screenshot: bytes, suits: Iterable[dict[str, Any]]) -> dict[str, float]:
-    """The lowest contrast of each suit sign drawn in the text (pixels of a full-page
-    screenshot, at the boxes the page gave for each sign)."""
+def suit_contrast(screenshot: bytes, suits: Iterable[dict[str, Any]], clip: dict[str, float]) -> dict[str, float]:
+    """The lowest contrast of each suit sign drawn in the text (pixels of a screenshot of
+    ``clip``, at the boxes the page gave for each sign)."""
     from PIL import Image
 
     page = Image.open(io.BytesIO(screenshot))
     lowest: dict[str, float] = {}
     for s in suits:
-        box = (int(s["x"]), int(s["y"]), int(s["x"] + s["w"] + 0.999), int(s["y"] + s["h"] + 0.999))
+        x, y = s["x"] - clip["x"], s["y"] - clip["y"]
+        box = (int(x), int(y), int(x + s["w"] + 0.999), int(y + s["h"] + 0.999))
         value = glyph_contrast(page.crop(box))
         if value is not None:
             lowest[s["suit"]] = min(value, lowest.get(s["suit"], value))
@@ -390,6 +396,12 @@ class Camera(transcript.Watcher):
         self.mid_taken_at: int | None = None
         self.last_board: Any = None
 
+    def show(self, who: str, message: Any) -> None:
+        """No transcript is written: only the moments are looked at."""
+
+    def place(self, who: str, channel: Any) -> None:
+        """No transcript is written: only the moments are looked at."""
+
     def wants(self, moment: str) -> bool:
         return moment not in self.taken and (self.moments is None or moment in self.moments)
 
@@ -399,7 +411,8 @@ class Camera(transcript.Watcher):
         name = f"{self.plan.name}-{moment}"
         png = self.folder / f"{name}.png" if self.folder is not None else None
         light_png = self.folder / f"{name}-light.png" if self.folder is not None and light and self.light else None
-        facts = await self.eyes.look(self.env, place, viewers, target, png, light_png, winners)
+        facts = await self.eyes.look(self.env, place, viewers, target, png, light_png, winners,
+                                     GAME_SUITS.get(self.plan.game, SUITS))
         self.shots.append(Shot(self.plan.name, self.plan.game, moment, png.name if png else None, facts))
 
     async def moment(self, kind: str, **where: Any) -> None:
