@@ -477,12 +477,28 @@ async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = 
 
     import discord
 
+    from bot import guard
+
+    # As the tests and bench/recorded_requests.py do: a slow turn of the loop on a busy
+    # machine would defer clicks and change the game a fixed seed plays.
+    behind_after, guard.BEHIND_AFTER = guard.BEHIND_AFTER, float("inf")
+    # The deals drawn from the plan's seed, not from ``secrets`` (as bench/rest_calls.py's
+    # --deal-seed does): the same games every run.
+    import random
+    from types import SimpleNamespace
+
+    import bot.tables.lobby
+
+    secrets = bot.tables.lobby.secrets
+    bot.tables.lobby.secrets = SimpleNamespace(randbits=random.Random(plan.seed).getrandbits)  # type: ignore[attr-defined]
     flags = transcript.let_the_bot_read_chat() if plan.game == "enid" else None
     try:
         await transcript.play(plan.game, plan.players, plan.seed, io.StringIO(), plan.max_moves, [],
                               house_rules=plan.house_rules, dm=plan.dm, rounds=plan.rounds, watcher=watcher,
                               language=plan.language)
     finally:
+        guard.BEHIND_AFTER = behind_after
+        bot.tables.lobby.secrets = secrets  # type: ignore[attr-defined]
         if flags is not None:
             discord.AppInfo.flags = flags  # type: ignore[assignment]
     return made[0].shots if made else []
