@@ -2,7 +2,7 @@
 Preview in Chromium at 960 px, screenshots of each game's key moments and measures taken
 on the rendered page (not on the text the bot sent).
 
-    python -m tools.see [--out FOLDER] [--games idiot onion ...] [--no-light] [--quick]
+    python -m tools.see [--out FOLDER] [--games idiot onion ...] [--no-light]
 
 Each game is played by four members (bench/transcript.py's driver: fixed seeds, random
 legal moves, Enid's rituals typed) with the server's defaults (Components V2, pictures
