@@ -35,7 +35,7 @@ import random
 import sys
 import tempfile
 from pathlib import Path
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,12 +46,26 @@ import simcord  # noqa: E402
 from simcord.results import to_discord_message  # noqa: E402
 
 from tests.conftest import make_bot  # noqa: E402
-from tests.e2e.ui import game_place, has_control_for, labels, use_control  # noqa: E402
+from tests.e2e.ui import button_ids, game_place, has_control_for, labels, use_control  # noqa: E402
+
+
+def show_hand_id(message: Any) -> str | None:
+    """The custom_id of a message's Show hand button (the same in every language)."""
+    return next((cid for cid in button_ids(message) if cid.startswith("dh:hand:")), None)
 
 
 def board(channel: Any) -> Any:
     """The board: the newest message with Show hand (not a vote's message)."""
-    return next(m for m in reversed(game_place(channel).history()) if "Show hand" in labels(m))
+    return next(m for m in reversed(game_place(channel).history()) if show_hand_id(m))
+
+
+async def click_lobby(member: Any, lobby: Any, verb: str, label: str) -> Any:
+    """Click a lobby button by its verb (``dh:lobby:<g>:<t>:<verb>``, the same in every
+    language), or by its label where the verb carries a choice (Engines' sides)."""
+    custom_id = next((cid for cid in button_ids(lobby) if cid.startswith("dh:lobby:") and cid.endswith(":" + verb)), None)
+    if custom_id is not None:
+        return await member.click(lobby, custom_id=custom_id)
+    return await member.click(lobby, label=label)
 
 
 def text_of(message: Any) -> str:
@@ -90,9 +104,14 @@ class Watcher:
     def __init__(self, env: Any, out: Any) -> None:
         self.env, self.out, self.seen = env, out, {}
 
+    async def moment(self, kind: str, **where: Any) -> None:
+        """A step of the game (``lobby``, ``started``, ``turn``: a player about to play
+        from their hand, ``moved``, ``ended``), with where it happened: the transcript
+        needs nothing more, tools/see.py takes its screenshots here."""
+
     def show(self, who: str, message: Any) -> None:
         stored = self.env.backend.messages.get(message.channel.id, {}).get(message.id)
-        if stored is None:  # the bot deleted it (an older copy of a hand is closed when a new one opens)
+        if stored is None:  # a hand's older copy, closed when the player opened a new one
             if self.seen.pop((who, message.id), None) is not None:
                 self.out.write(f"--- {who}: message {message.id} was deleted\n")
             return
@@ -148,7 +167,10 @@ async def click_vote(member: Any, thread: Any, code: str, out: Any) -> bool:
 
 
 async def play(game: str, players: int, seed: int, out: Any, max_moves: int, computers: list[str], mode: str = "enid",
-               house_rules: Sequence[str] = (), dm: str | None = None, rounds: int = 1) -> None:
+               house_rules: Sequence[str] = (), dm: str | None = None, rounds: int = 1,
+               watcher: Callable[[Any, Any], Watcher] = Watcher, language: str | None = None) -> None:
+    """One game (``rounds`` tables) as the module says; ``watcher`` is told every step
+    (:meth:`Watcher.moment`), ``language`` is set with ``/settings language`` first."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="deckhand-transcript-") as tmp:
         bot = make_bot(Path(tmp))
@@ -160,11 +182,13 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
                 members = [guild.add_member(env.create_user(name), roles=[hosts] if i == 0 else [])
                            for i, name in enumerate(("ann", "bob", "cy", "dee")[:players])]
                 names = {m.id: m.user.name for m in members}
-                watch = Watcher(env, out)
+                watch = watcher(env, out)
                 out.write(f"===== {game}, {players} players: {', '.join(names.values())}"
                           + (f"; computers: {', '.join(computers)}" if computers else "")
                           + (f"; {dm} gets hands by DM" if dm else "") + "\n")
                 dm_member = next((m for m in members if m.user.name == dm), None)
+                if language is not None:
+                    await members[0].slash(channel, "settings language", language=language)
                 if dm_member is not None:
                     await dm_member.slash(channel, "settings hands", where="dm")
                 if computers:
@@ -179,16 +203,19 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
                 lobby = opened.response.message
                 watch.place("channel", channel)
                 for m in members[1:]:
-                    await m.click(lobby, label="Join either side" if game == "engines" else "Join")
+                    await click_lobby(m, lobby, "join", "Join either side" if game == "engines" else "Join")
                 for level in computers:
                     lobby = (await members[0].click(lobby, label=f"Add computer ({level})")).response.message or lobby
-                await members[0].click(lobby, label="Start")
+                await watch.moment("lobby", place=channel, message=lobby, members=members)
+                await click_lobby(members[0], lobby, "start", "Start")
                 watch.place("channel", channel)
                 thread = channel.threads[-1]
                 moves = 0
                 for round_number in range(1, rounds + 1):
                     (table,) = env.bot.tables.tables()
+                    await watch.moment("started", place=thread, channel=channel, table=table, members=members)
                     moves += await play_one(env, game, table, channel, thread, members, dm_member, watch, out, rng, max_moves)
+                    await watch.moment("ended", place=thread, channel=channel, table=table, members=members)
                     watch.place("thread", thread)
                     watch.place("channel", channel)
                     if dm_member is not None and dm_member.user.dm_channel is not None:
@@ -222,8 +249,7 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
         return [m for m in place.history() if m.author.bot] if place is not None else []
 
     def current(message: Any) -> Any:
-        stored = env.backend.messages.get(message.channel.id, {}).get(message.id)
-        return None if stored is None else to_discord_message(env, stored)
+        return to_discord_message(env, env.backend.messages[message.channel.id][message.id])
 
     def watch_hands() -> None:
         for other, messages in hands.items():
@@ -238,6 +264,7 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
         if game == "enid" and (not waiting or rng.random() < 0.8) and await enid_words(table, members, thread, rng, out):
             moves += 1
             watch_hands()
+            await watch.moment("moved", place=thread, channel=channel, table=table, members=members)
             continue
         if not waiting:  # only computers are to move: let them
             waits += 1
@@ -255,6 +282,7 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
         if code.startswith("vote:") and await click_vote(member, thread, code, out):
             moves += 1
             watch_hands()
+            await watch.moment("moved", place=thread, channel=channel, table=table, members=members)
             continue
         on_dm = dm_member is not None and pid == dm_member.id
         actor = member.user if on_dm else member
@@ -265,7 +293,8 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
                 hand = current(hand)
             if hand is None or not has_control_for(hand, code):
                 out.write(f">>> {who} clicks Show hand on the board (their hand is in DMs)\n")
-                answer = (await member.click(board(channel), label="Show hand")).response
+                shown = board(channel)
+                answer = (await member.click(shown, custom_id=show_hand_id(shown))).response
                 out.write(f"--- {who} is told: {answer.content}\n")
                 hand = current(dms()[-1])
                 watch.show(f"{who} (DM hand)", hand)
@@ -277,27 +306,40 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
             second_copy = not stray_done and moves >= 3 and hand is not None and has_control_for(hand, code)
             if hand is None or not has_control_for(hand, code) or second_copy:
                 out.write(f">>> {who} clicks Show hand on the board" + (" again (a second copy of their hand)" if second_copy else "") + "\n")
-                hand = (await member.click(board(channel), label="Show hand")).response.message
+                shown = board(channel)
+                hand = (await member.click(shown, custom_id=show_hand_id(shown))).response.message
                 hands.setdefault(pid, []).append(hand)
                 watch.show(f"{who} (hand)", hand)
+        await watch.moment("turn", place=dm_member.user.dm_channel if on_dm else thread, channel=channel, table=table, members=members,
+                           member=member, hand=hand, on_dm=on_dm, code=code)
         out.write(f">>> {who} plays {code}\n")
         result = await use_control(actor, hand, code)
         if not on_dm:
             hands[pid][-1] = result.response.message
         watch_hands()
         moves += 1
+        await watch.moment("moved", place=thread, channel=channel, table=table, members=members)
         if not stray_done and len(hands.get(pid, [])) > 1 and table.status == "playing" and pid not in table.state.current_players():
             stray_done = True
-            old = current(hands[pid][-2])
-            stray = None if old is None else next((c for c in (a.code() for a in legal) if has_control_for(old, c)), None)
-            if old is None:
-                out.write(f"--- {who}'s first copy of the hand was closed when the second opened\n")
-            elif stray is not None:
+            first = hands[pid][-2]
+            kept = env.backend.messages.get(first.channel.id, {}).get(first.id) is not None  # a new copy closes the old
+            old = current(first) if kept else None
+            stray = next((c for c in (a.code() for a in legal) if has_control_for(old, c)), None) if kept else None
+            if stray is not None:
                 out.write(f">>> {who} clicks {stray} on their first copy of the hand, out of turn\n")
                 refused = await use_control(member, old, stray)
                 watch.show(f"{who} (hand)", refused.response.message)
     watch_hands()  # the end: every hand copy as it is left
     return moves
+
+
+def let_the_bot_read_chat() -> Any:
+    """Enid's typed rituals reach the bot only if it may read chat (as tests/enid/conftest.py
+    sets). Returns what ``discord.AppInfo.flags`` was, to put back."""
+    before = discord.AppInfo.__dict__["flags"]
+    allowed = discord.ApplicationFlags(gateway_message_content_limited=True)
+    discord.AppInfo.flags = property(lambda self: allowed)  # type: ignore[assignment]
+    return before
 
 
 def main() -> None:
@@ -315,9 +357,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, help="tables played in a row (Rematch / Next round)")
     args = parser.parse_args()
     if args.game == "enid":
-        # Typed rituals reach the bot only if it may read chat (as tests/enid/conftest.py sets).
-        allowed = discord.ApplicationFlags(gateway_message_content_limited=True)
-        discord.AppInfo.flags = property(lambda self: allowed)  # type: ignore[assignment]
+        let_the_bot_read_chat()
     with open(args.out, "w", encoding="utf-8") as out:
         asyncio.run(play(args.game, args.players, args.seed, out, args.max_moves, args.computers, args.mode,
                          args.house_rule, args.dm, args.rounds))
