@@ -92,8 +92,8 @@ class Replays:
                 return
             fields = await self.step_fields(replay, replay.step_at(move))
             if anew or interaction.message is None:
-                await guard.answer(interaction, fields.pop("content"), file=fields.pop("attachments")[0] if fields["attachments"] else discord.utils.MISSING,
-                                   embed=fields["embed"], view=fields["view"], allowed_mentions=NONE)
+                pictures = {"file": fields["attachments"][0]} if fields["attachments"] else {}
+                await guard.answer(interaction, fields["content"], embed=fields["embed"], view=fields["view"], allowed_mentions=NONE, **pictures)
             else:
                 await guard.edit_in_place(interaction, **fields, allowed_mentions=NONE)
         finally:
@@ -144,14 +144,10 @@ class Replays:
         """The form's submit: the step showing the move typed; a number that is not a
         move of the game is told so, and the replay message stays as it was."""
         value = typed.strip()
-        if not (value.isascii() and value.isdigit()):
-            refusal = True
-        else:
-            refusal = False
         replay = await self._open(interaction, table_id)
         if replay is None:
             return
-        if refusal or int(value) > replay.moves:
+        if not (value.isascii() and value.isdigit()) or int(value) > replay.moves:
             await guard.answer(interaction, _("'{value}' is not a move of {title} #{id}: type a whole number from 0 (the deal) to {last}.",
                                               value=guard.clip(value, 20), title=replay.spec.title, id=table_id, last=replay.moves))
             return
