@@ -102,7 +102,10 @@ class Replays:
     async def step_fields(self, replay: Replay, step: Step) -> dict[str, Any]:
         """The replay message at ``step``: its words, the board, the picture, the controls."""
         names = replay.names()
-        heading = _("Replay of {title} #{id} · {moment}", title=replay.spec.title, id=replay.table_id, moment=replay.heading(step))
+        if step is replay.last:
+            heading = _("Replay of {title} #{id} · {moment} · the end", title=replay.spec.title, id=replay.table_id, moment=replay.heading(step))
+        else:
+            heading = _("Replay of {title} #{id} · {moment}", title=replay.spec.title, id=replay.table_id, moment=replay.heading(step))
         parts = [f"**{heading}**", *replay.lines(step, names)]
         ending = replay.ending(step)
         if ending:

@@ -124,10 +124,10 @@ async def test_step_jump_and_restart_with_pictures_one_callback_each(simcord_env
     assert f"of {moves}**" in forward.content and "The deal" not in forward.content
     assert [a.filename for a in forward.attachments] == ["replay.png"]
     last = await step(env, members[1], message, step_id(forward, "l"))
-    assert f"{moves} of {moves}**" in last.content
+    assert f"{moves} of {moves} · the end**" in last.content
     assert {step_id(last, "n"), step_id(last, "l")} <= disabled(last)
     back = await step(env, members[1], message, step_id(last, "p"))
-    assert f"{moves} of {moves}**" not in back.content
+    assert "the end" not in back.content
 
     # Go to move…: a form; a word and a number past the end are refused, the message unchanged.
     async def form():
