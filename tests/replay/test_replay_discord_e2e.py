@@ -13,6 +13,7 @@ from PIL import Image
 
 from bot import privacy
 from bot.replay import animation
+from bot.replay.opening import open_replay as core_replay
 from storage import repos
 from tests.conftest import restart
 from tests.e2e.ui import board, button_ids, game_place, labels, text
@@ -23,16 +24,16 @@ from tests.hardening.test_forged_ids import finished_game
 from tests.platform.test_table_e2e import now
 from tests.replay.games import play_game
 
-GAMES = ("bot.commands", "bot.profile_commands", "cogs.idiot.cog", "cogs.onion.cog")
+GAMES = ("bot.commands", "bot.profile_commands", "cogs.idiot.cog", "cogs.onion.cog", "cogs.enid.cog")
 CALLBACK = re.compile(r"/interactions/\d+/[^/]+/callback")
 
 
-async def stored_game(env, guild, channel, members, key: str = "idiot", seed: int = 5) -> int:
+async def stored_game(env, guild, channel, members, key: str = "idiot", seed: int = 5, options: dict | None = None) -> int:
     """A finished game of ``key`` by ``members``, played through the table core into the
     bot's own storage in ``channel`` (as the bot stores one), with the names its
     pictures drew."""
     played = await play_game(env.bot.storage, key, seats=len(members), seed=seed, people=tuple(m.id for m in members),
-                             guild=guild.id, place=channel.id)
+                             guild=guild.id, place=channel.id, options=options)
     async with env.bot.storage.transaction(guild.id) as db:
         record = await repos.get_table(db, played.table_id)
         names = {str(m.id): m.user.name.title() for m in members}
@@ -165,6 +166,24 @@ async def test_profile_lists_the_players_games_to_watch_again(simcord_env):
     chosen = await members[2].select(message, [str(table_id)], custom_id=f"dh:rpg:{guild.id}:{members[0].id}")
     assert chosen.ephemeral
     assert text(chosen.response.message).startswith(f"**Replay of Idiot #{table_id} · The deal**")
+
+
+@pytest.mark.extensions(*GAMES)
+async def test_enid_replays_in_words_with_the_name_chain_as_it_was_said(simcord_env):
+    env = simcord_env
+    guild, channel, members = world(env, 3)
+    table_id = await stored_game(env, guild, channel, members, key="enid", options={"mode": "enid"})
+    replay = await core_replay(env.bot.storage, env.bot.games, guild.id, table_id)
+    said = [line for step in replay.steps for line in replay.lines(step, replay.names()) if "💬" in line]
+    assert said
+    message = (await open_replay(env, members[0], channel, guild, table_id)).response.message
+    shown = [now(env, message)]
+    while step_id(shown[-1], "n") not in disabled(shown[-1]):
+        shown.append(await step(env, members[0], message, step_id(shown[-1], "n")))
+    assert len(shown) == len(replay)
+    assert all(not m.attachments and not m.embeds[0].image for m in shown)  # Enid has words only
+    assert not any(cid.startswith("dh:rpa:") for cid in button_ids(shown[0]))  # nothing to animate
+    assert [line for m in shown for line in m.content.split("\n") if "💬" in line] == said
 
 
 # ------------------------------------------------------------------ refusals
