@@ -47,6 +47,16 @@ async def open_replay(env, member, channel, guild, table_id):
     return await forge_component(member, own, f"dh:replay:{guild.id}:{table_id}")
 
 
+async def replay_open(env, seats: int, by: int = 0):
+    """A server, a finished Idiot game of ``seats`` members, and its replay opened by
+    member ``by``: (guild, channel, members, table id, the replay message)."""
+    guild, channel, members = world(env, seats)
+    table_id = await stored_game(env, guild, channel, members)
+    opened = await open_replay(env, members[by], channel, guild, table_id)
+    assert opened.ephemeral
+    return guild, channel, members, table_id, opened.response.message
+
+
 def control(message, prefix: str) -> str:
     return next(cid for cid in button_ids(message) if cid.startswith(prefix))
 
@@ -214,10 +224,7 @@ async def test_forged_replay_ids_are_refused_plainly(simcord_env, data_dir):
 @pytest.mark.extensions(*GAMES)
 async def test_a_game_whose_moves_were_purged_says_so(simcord_env):
     env = simcord_env
-    guild, channel, members = world(env, 2)
-    table_id = await stored_game(env, guild, channel, members)
-    opened = await open_replay(env, members[0], channel, guild, table_id)
-    message = opened.response.message
+    guild, channel, members, table_id, message = await replay_open(env, 2)
     async with env.bot.storage.transaction(guild.id) as db:
         assert await repos.purge_old_actions(db, 4_000_000_000.0) > 0
     before = now(env, message).content
@@ -252,10 +259,7 @@ async def test_a_forgotten_player_is_a_former_player_in_the_replay(simcord_env):
 @pytest.mark.extensions(*GAMES)
 async def test_save_as_picture_posts_one_animation_in_the_games_channel(simcord_env):
     env = simcord_env
-    guild, channel, members = world(env, 3)
-    table_id = await stored_game(env, guild, channel, members)
-    opened = await open_replay(env, members[0], channel, guild, table_id)
-    message = opened.response.message
+    guild, channel, members, table_id, message = await replay_open(env, 3)
     posts_before = [m for m in channel.history() if m.author.bot]
     start = len(env.http_requests)
     saved = await members[0].click(now(env, message), custom_id=control(now(env, message), "dh:rpa:"))
@@ -278,9 +282,7 @@ async def test_save_as_picture_posts_one_animation_in_the_games_channel(simcord_
 @pytest.mark.extensions(*GAMES)
 async def test_save_as_picture_while_drawing_is_told_so(simcord_env, monkeypatch):
     env = simcord_env
-    guild, channel, members = world(env, 2)
-    table_id = await stored_game(env, guild, channel, members)
-    message = (await open_replay(env, members[1], channel, guild, table_id)).response.message
+    guild, channel, members, table_id, message = await replay_open(env, 2, by=1)
     env.bot.replays.drawing.add((guild.id, table_id))  # another player's click is drawing it
     told = await members[1].click(now(env, message), custom_id=control(now(env, message), "dh:rpa:"))
     assert told.ephemeral and "being drawn already" in text_of(told)
