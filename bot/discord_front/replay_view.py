@@ -169,14 +169,12 @@ class Replays:
         if key in self.posted:
             await guard.answer(interaction, _("The picture of game #{id} is posted already: {link}", id=table_id, link=self.posted[key]))
             return
-        replay = await self._open(interaction, table_id)
-        if replay is None or key in self.drawing:
-            if replay is not None:
-                await guard.answer(interaction, _("The picture of game #{id} is being drawn already: it appears in the game's thread in a moment.", id=table_id))
-            return
-        self.drawing.add(key)
+        self.drawing.add(key)  # from here: a second click is told it is being drawn
         try:
-            await interaction.response.defer(ephemeral=True, thinking=True)  # drawing takes seconds
+            await interaction.response.defer(ephemeral=True, thinking=True)  # opening and drawing take seconds
+            replay = await self._open(interaction, table_id)  # (a refusal is the deferred answer)
+            if replay is None:
+                return
             everyone = i18n.server_language(interaction.guild_id)  # the picture is posted for everyone
             with i18n.using(everyone):
                 title = _("{title} #{id}, move by move", title=replay.spec.title, id=table_id)

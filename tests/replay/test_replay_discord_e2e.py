@@ -24,7 +24,10 @@ from tests.hardening.test_forged_ids import finished_game
 from tests.platform.test_table_e2e import now
 from tests.replay.games import play_game
 
-GAMES = ("bot.commands", "bot.profile_commands", "cogs.idiot.cog", "cogs.onion.cog", "cogs.enid.cog")
+GAMES = ("bot.commands", "bot.profile_commands", "cogs.idiot.cog", "cogs.onion.cog")
+#: Drawing a whole game's animation (Save as picture) and loading Enid's dictionary are
+#: seconds of work in a thread; on a busy machine more than SimCord's default 5 s to settle.
+SLOW_WORK = pytest.mark.simcord(settle_timeout=60)
 CALLBACK = re.compile(r"/interactions/\d+/[^/]+/callback")
 
 
@@ -178,7 +181,8 @@ async def test_profile_lists_the_players_games_to_watch_again(simcord_env):
     assert text(chosen.response.message).startswith(f"**Replay of Idiot #{table_id} · The deal**")
 
 
-@pytest.mark.extensions(*GAMES)
+@pytest.mark.extensions(*GAMES, "cogs.enid.cog")
+@SLOW_WORK
 async def test_enid_replays_in_words_with_the_name_chain_as_it_was_said(simcord_env):
     env = simcord_env
     guild, channel, members = world(env, 3)
@@ -257,6 +261,7 @@ async def test_a_forgotten_player_is_a_former_player_in_the_replay(simcord_env):
 
 
 @pytest.mark.extensions(*GAMES)
+@SLOW_WORK
 async def test_save_as_picture_posts_one_animation_in_the_games_channel(simcord_env):
     env = simcord_env
     guild, channel, members, table_id, message = await replay_open(env, 3)
