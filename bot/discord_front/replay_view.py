@@ -35,6 +35,7 @@ from typing import Any
 import discord
 
 from bot import guard, i18n
+from bot.core import computer
 from bot.discord_front import languages, pacing
 from bot.discord_front.common import field_value
 from bot.i18n import _, pgettext
@@ -106,7 +107,13 @@ class Replays:
             heading = _("Replay of {title} #{id} · {moment} · the end", title=replay.spec.title, id=replay.table_id, moment=replay.heading(step))
         else:
             heading = _("Replay of {title} #{id} · {moment}", title=replay.spec.title, id=replay.table_id, moment=replay.heading(step))
-        parts = [f"**{heading}**", *replay.lines(step, names)]
+        lines = replay.lines(step, names)
+        if not lines and step.moves:
+            # A move the table's log says nothing of (Onion's "done" with no declaration):
+            # say who moved, so the step does not look empty.
+            movers = list(dict.fromkeys(names.get(move.player, computer.name(move.player)) for move in step.moves))
+            lines = [_("{players} moved; the table was shown nothing of it but the board below.", players=i18n.join(movers))]
+        parts = [f"**{heading}**", *lines]
         ending = replay.ending(step)
         if ending:
             parts.append(ending)

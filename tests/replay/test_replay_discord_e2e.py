@@ -200,6 +200,27 @@ async def test_enid_replays_in_words_with_the_name_chain_as_it_was_said(simcord_
     assert [line for m in shown for line in m.content.split("\n") if "💬" in line] == said
 
 
+@pytest.mark.extensions(*GAMES)
+async def test_every_step_of_an_onion_showdown_says_what_happened(simcord_env):
+    """A newcomer steps through a round that ends at the showdown: every step has a line
+    under its heading (one move, Bob's "done" with nothing to declare, has none in the
+    table's log), and the last one tells the showdown and who won."""
+    env = simcord_env
+    guild, channel, members = world(env, 4, names=["ann", "bob", "cy", "dee"])
+    table_id = await stored_game(env, guild, channel, members, key="onion", seed=31)
+    message = (await open_replay(env, members[0], channel, guild, table_id)).response.message
+    shown = [now(env, message)]
+    while step_id(shown[-1], "n") not in disabled(shown[-1]):
+        shown.append(await step(env, members[0], message, step_id(shown[-1], "n")))
+    for m in shown:
+        heading, *lines = m.content.split("\n")
+        assert heading.startswith(f"**Replay of Cripple Mr Onion #{table_id} · ") and lines, m.content
+    assert "the table was shown nothing of it" in "\n".join(m.content for m in shown)
+    end = shown[-1].content
+    assert end.split("\n")[0].endswith(" · the end**")
+    assert "The showdown, hand against hand" in end and "won the Cripple Mr Onion round at the showdown" in end
+
+
 # ------------------------------------------------------------------ refusals
 
 
