@@ -34,7 +34,7 @@ from typing import Any
 
 import discord
 
-from bot import guard, i18n
+from bot import cardart, guard, i18n
 from bot.core import computer
 from bot.discord_front import languages, pacing
 from bot.discord_front.common import field_value
@@ -124,8 +124,6 @@ class Replays:
         files: list[discord.File] = []
         rows = replay.rows(step, replay.plain_names())
         if rows:
-            from bot import cardart
-
             try:
                 png = await self.bot.pictures.draw(rows, title=f"{replay.spec.title} #{replay.table_id} · {replay.heading(step)}")
             except Exception:
