@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import re
 
+import discord
 import pytest
 from PIL import Image
 
@@ -244,6 +245,19 @@ async def test_forged_replay_ids_are_refused_plainly(simcord_env, data_dir):
     mine = await host.send(ca, "hi")
     missing = await forge_component(host, mine, f"dh:rp:{a.id}:987654:0:n")
     assert "There is no game #987654 in this server." in text_of(missing)
+
+
+@pytest.mark.extensions(*GAMES)
+async def test_a_game_played_in_a_channel_the_clicker_cannot_see_is_refused(simcord_env):
+    env = simcord_env
+    guild, lobby, members = world(env, 3)
+    outsider = members[2]
+    secret = guild.create_text_channel("secret", overwrites={outsider: discord.PermissionOverwrite(view_channel=False)})
+    table_id = await stored_game(env, guild, secret, members[:2])
+    refused = await open_replay(env, outsider, lobby, guild, table_id)
+    assert refused.ephemeral and text_of(refused) == "That game was played in a channel you cannot see."
+    shown = await open_replay(env, members[0], lobby, guild, table_id)  # a player who sees it
+    assert text(shown.response.message).startswith(f"**Replay of Idiot #{table_id} · The deal**")
 
 
 @pytest.mark.extensions(*GAMES)
