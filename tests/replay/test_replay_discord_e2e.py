@@ -17,6 +17,7 @@ from bot.replay import animation
 from bot.replay.opening import open_replay as core_replay
 from storage import repos
 from tests.conftest import restart
+from tests.e2e.locales import client_locales
 from tests.e2e.ui import board, button_ids, game_place, labels, text
 from tests.e2e.world import TOY, world
 from tests.hardening.forge import forge_component, forge_modal, text_of
@@ -220,6 +221,20 @@ async def test_every_step_of_an_onion_showdown_says_what_happened(simcord_env):
     end = shown[-1].content
     assert end.split("\n")[0].endswith(" · the end**")
     assert "The showdown, hand against hand" in end and "won the Cripple Mr Onion round at the showdown" in end
+
+
+@pytest.mark.extensions(*GAMES)
+async def test_the_replay_follows_the_clickers_language(simcord_env, monkeypatch):
+    env = simcord_env
+    guild, channel, members = world(env, 3)
+    client_locales(monkeypatch, {members[1].id: "es-ES"})
+    table_id = await stored_game(env, guild, channel, members)
+    message = (await open_replay(env, members[1], channel, guild, table_id)).response.message
+    shown = now(env, message)
+    assert shown.content.startswith(f"**Repetición de Idiot #{table_id} · ") and "Solo tú ves este mensaje." in text(shown)
+    assert "Ir a la jugada…" in labels(shown) and "Guardar como imagen" in labels(shown)
+    english = (await open_replay(env, members[0], channel, guild, table_id)).response.message
+    assert now(env, english).content.startswith(f"**Replay of Idiot #{table_id} · The deal**")
 
 
 # ------------------------------------------------------------------ refusals
