@@ -25,6 +25,16 @@ caches warm from the clicks before, as in a running bot). Three ways:
 drawn from empty picture caches (``cardart``'s caches cleared first), as an animation
 is drawn rarely.
 
+**Discord** (``--only discord``): the same long game, stored in a real bot's storage
+(``tests/conftest.make_bot``) running against SimCord, a member of the game's server
+presses Replay (open) and then ``--clicks`` times a step button (⏮ ◀ ▶ ⏭ or a step far
+away, as Go to move… would), each click timed whole from the click to the edited
+message (the bot's deferral guard, the replay opened from the shelf or storage, the
+picture drawn through the bot's picture pool, the interaction answer, SimCord's own
+work). Twice: with the replay on the shelf, and with the shelf emptied before each
+click (a restart, or a replay the shelf dropped). It also counts the requests a step
+made with the bot's token (against the global limit): 0 expected.
+
 Run it alone on the machine for numbers to compare (it uses one core); a short run
 (the defaults) takes about a minute.
 """
@@ -197,6 +207,77 @@ def animate_one(spec: Any, players: list[int], seed: int, options: dict[str, Any
           f"{frames} frames, {len(data):,} bytes ({len(data) / 2**20:.2f} MiB), CPU {cpu:.2f} s, wall {wall:.2f} s")
 
 
+async def discord_bench(args: argparse.Namespace) -> None:
+    from tests.conftest import make_bot
+
+    with tempfile.TemporaryDirectory() as folder:
+        bot = make_bot(Path(folder), ("bot.commands", "cogs.idiot.cog"))
+        try:
+            await discord_clicks(args, bot)
+        finally:
+            await bot.tables.close()
+            await bot.storage.close()
+
+
+async def discord_clicks(args: argparse.Namespace, bot: Any) -> None:
+    import simcord
+    from simcord.results import to_discord_message
+
+    from tests.hardening.forge import forge_component
+
+    spec = catalog.spec("idiot")
+    async with simcord.run(bot) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("cards")
+        members = [guild.add_member(env.create_user(f"p{i}")) for i in range(4)]
+        players = [m.id for m in members]
+        for seed in range(args.seed, args.seed + 2000):
+            options, log, state = random_game(spec, players, seed)
+            if args.moves <= len(log) <= args.moves * 1.05:
+                break
+        async with bot.storage.transaction(guild.id) as db:
+            table = await repos.insert_table(db, game="idiot", channel_id=channel.id, host_id=players[0], options=options, timer_seconds=60, now=1.0)
+            await repos.update_table(db, table, now=2.0, status="finished", players=players, seed=str(seed), state=state.to_json(), version=len(log))
+            await repos.run_writes(db, [repos.action_insert(table, n, user, code, "player", 2.0) for n, (user, code) in enumerate(log, 1)])
+        clicker = members[0]
+
+        def current(message: Any) -> Any:
+            return to_discord_message(env, env.backend.messages[message.channel.id][message.id])
+
+        def controls(message: Any, prefix: str) -> list[str]:
+            return [c["custom_id"] for row in message.components for c in row.to_dict()["components"]
+                    if c.get("custom_id", "").startswith(prefix) and not c.get("disabled")]
+
+        own = await clicker.send(channel, "replay, please")
+        t0 = time.perf_counter()
+        opened = await forge_component(clicker, own, f"dh:replay:{guild.id}:{table}")
+        first = time.perf_counter() - t0
+        message = opened.response.message
+        print(f"Discord: Idiot, 4 players, {len(log)} moves (seed {seed}); Replay pressed, first open (empty shelf, cold caches): {first * 1e3:.1f} ms")
+        rng = random.Random(args.seed)
+        for label, cold in (("on the shelf", False), ("shelf emptied", True)):
+            seconds: list[float] = []
+            cpu: list[float] = []
+            token_requests = 0
+            for _ in range(args.clicks):
+                shown = current(message)
+                form = None
+                if rng.random() < 0.3:  # a step far away: Go to move… (the form's submit is timed)
+                    form = await clicker.click(shown, custom_id=controls(shown, "dh:rpj:")[0])
+                if cold:
+                    bot.replays.shelf = ReplayShelf()
+                start = len(env.http_requests)
+                t0, c0 = time.perf_counter(), time.process_time()
+                if form is not None:
+                    await clicker.submit_modal(form, {"move": str(rng.randrange(len(log) + 1))})
+                else:
+                    await clicker.click(shown, custom_id=rng.choice(controls(shown, "dh:rp:")))
+                seconds.append(time.perf_counter() - t0)
+                cpu.append(time.process_time() - c0)
+                token_requests += sum(1 for r in env.http_requests[start:] if not r.path.startswith("/interactions/"))
+            print(f"Discord step, replay {label:13}: {summary(seconds, cpu)}; requests with the bot's token: {token_requests}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=300)
@@ -204,12 +285,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--only", choices=("steps", "animation"), default=None)
+    parser.add_argument("--only", choices=("steps", "animation", "discord"), default=None)
     args = parser.parse_args()
     if args.only in (None, "steps"):
         asyncio.run(steps_bench(args))
     if args.only in (None, "animation"):
         animation_bench(args)
+    if args.only in (None, "discord"):
+        asyncio.run(discord_bench(args))
 
 
 if __name__ == "__main__":

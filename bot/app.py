@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot import guard, mentions
 from bot.bus import bus_for
-from bot.discord_front import languages, pacing
+from bot.discord_front import languages, pacing, replay_view
 from bot import picture_pool
 from bot.picture_pool import PictureDrawer
 from bot.config import ConfigError, Settings
@@ -105,6 +105,8 @@ class _Deckhand:
         #: TableManager, which adds one.
         self.interaction_hooks: list[Callable[[discord.Interaction], None]] = []
         self.add_listener(self.run_interaction_hooks, "on_interaction")
+        #: Replays of finished games (bot/discord_front/replay_view.py).
+        self.replays = replay_view.Replays(self)
         self.tables = TableManager(self, self.storage, self.games, bus=bus_for(settings.database_url, str(settings.data_dir.resolve())))
         self.restore_task: asyncio.Task[None] | None = None
         self.warm_task: asyncio.Task[None] | None = None
@@ -121,9 +123,10 @@ class _Deckhand:
         if not self.settings.database_url:
             claim_data_dir(self.settings.data_dir)
         await self.tables.listen()
-        guard.answer_component_failures(DYNAMIC_ITEMS)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        guard.answer_component_failures(DYNAMIC_ITEMS + replay_view.REPLAY_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *replay_view.REPLAY_ITEMS)
         self.interaction_hooks.append(start_amount_form)  # the amount form (see bot/views.py)
+        self.interaction_hooks.append(replay_view.start_jump_form)  # a replay's Go to move… form
         # Descriptions and choices in each user's client language (bot/translator.py).
         await self.tree.set_translator(CatalogTranslator())
         for name in self.extension_names:

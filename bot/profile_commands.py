@@ -149,6 +149,10 @@ class Profiles(PlatformCog):
         if png is not None:
             embed.set_image(url="attachment://rating.png")
             kwargs["file"] = discord.File(fp=io.BytesIO(png), filename="rating.png", description=alt)
+        replays = getattr(self.bot, "replays", None)  # "Watch a game again" (bot/discord_front/replay_view.py)
+        watch = await replays.profile_view(interaction.guild_id, who.id) if replays is not None else None
+        if watch is not None:
+            kwargs["view"] = watch
         await interaction.followup.send(summary, **kwargs)
 
     profile.autocomplete("game")(_game_autocomplete)

@@ -598,6 +598,8 @@ class Publisher:
             content = final_text(table.spec.title, state, events, table_unit(table.spec), table.spec.render) + (f"\n{moved}" if moved else "") + "\n" + _("The result is recorded: see `/stats`.")
             label = sessions.next_label(table.spec)
             buttons = views.rematch_buttons(table.guild_id, table.id, label=label)
+            replays = getattr(self.bot, "replays", None)  # Replay (bot/discord_front/replay_view.py)
+            buttons += replays.board_buttons(table.guild_id, table.id) if replays is not None else []
         else:
             # The board carries "who must act" (it is edited for every move anyway), once:
             # a game whose board names the turn itself (``render.TURN_ON_BOARD``, its Turn

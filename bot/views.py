@@ -40,6 +40,7 @@ from bot import guard as _guard
 from bot.guard import answer as _answer
 from bot.guard import answer_failure as _answer_failure
 from bot.discord_front import languages
+from bot.discord_front.common import field_value as _field_value
 
 if TYPE_CHECKING:
     from bot.tables import TableManager
@@ -217,20 +218,6 @@ class AmountButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template
 
 
 _AMOUNT_FORM = re.compile(r"dh:amtm:(?P<g>\d+):(?P<t>\d+):(?P<v>\d+):(?P<kind>[a-z_]{1,20})")
-
-
-def _field_value(components: Any, custom_id: str) -> str | None:
-    """A text field's value in a modal submit's component tree (rows or labels)."""
-    for component in components or ():
-        if not isinstance(component, dict):
-            continue
-        if component.get("custom_id") == custom_id and "value" in component:
-            return str(component["value"])
-        for child in (*component.get("components", ()), *([component["component"]] if "component" in component else [])):
-            found = _field_value([child], custom_id)
-            if found is not None:
-                return found
-    return None
 
 
 def amount_refusal(text: str) -> str | None:

@@ -665,6 +665,25 @@ async def finished_tables(db: Connection, game: str, limit: int = 20) -> list[tu
         return [(row[0], row[1], row[2]) for row in await cursor.fetchall()]
 
 
+async def finished_tables_of_user(db: Connection, user_id: int, limit: int = 10) -> list[tuple[int, str, int, float]]:
+    """(table id, game, moves, finished at) of the newest finished tables ``user_id`` sat
+    at, newest first (``/profile``'s games to watch again). The LIKE is a coarse filter on
+    the JSON text; the seats are checked exactly here."""
+    found: list[tuple[int, str, int, float]] = []
+    async with db.execute(
+        "SELECT id, game, version, updated_at, players FROM game_tables WHERE status = 'finished' AND players LIKE ? ORDER BY id DESC LIMIT ?",
+        (f"%{int(user_id)}%", 4 * limit),
+    ) as cursor:
+        for row in await cursor.fetchall():
+            try:
+                seated = json.loads(row[4]) if isinstance(row[4], str) else row[4]
+            except ValueError:
+                continue
+            if isinstance(seated, list) and user_id in seated and len(found) < limit:
+                found.append((int(row[0]), str(row[1]), int(row[2]), float(row[3])))
+    return found
+
+
 async def last_finished_table(db: Connection, channel_id: int, game: str) -> int | None:
     """The newest finished ``game`` table opened from ``channel_id`` (a session's last round)."""
     async with db.execute(

@@ -3,6 +3,8 @@ moves), and the short answer to an interaction."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot import guard
@@ -24,3 +26,17 @@ async def _reply(interaction: discord.Interaction, text: str, *, ephemeral: bool
     """Answer once: a new message if the interaction is unanswered, else a follow-up;
     clipped to Discord's limit (refusals may echo what a user typed)."""
     await guard.answer(interaction, text, ephemeral=ephemeral)
+
+
+def field_value(components: Any, custom_id: str) -> str | None:
+    """A text field's value in a modal submit's component tree (rows or labels)."""
+    for component in components or ():
+        if not isinstance(component, dict):
+            continue
+        if component.get("custom_id") == custom_id and "value" in component:
+            return str(component["value"])
+        for child in (*component.get("components", ()), *([component["component"]] if "component" in component else [])):
+            found = field_value([child], custom_id)
+            if found is not None:
+                return found
+    return None

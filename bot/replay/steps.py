@@ -90,7 +90,8 @@ class Replay:
 
     def __init__(
         self, spec: GameSpec, *, guild_id: int, table_id: int, players: Sequence[int], steps: Sequence[Step],
-        opening: Sequence[Event] = (), finished_at: float | None = None,
+        opening: Sequence[Event] = (), finished_at: float | None = None, place: int | None = None,
+        picture_names: Mapping[int, str] | None = None,
     ) -> None:
         if not steps:
             raise ValueError("a replay has at least the deal")
@@ -101,6 +102,11 @@ class Replay:
         self.steps = tuple(steps)
         self.opening = tuple(opening)
         self.finished_at = finished_at
+        #: Where the game was played (its thread, else its channel), when known.
+        self.place = place
+        #: People's names as the game's pictures drew them (plain text, kept by the
+        #: front end while it was played; a forgotten person has none), by player.
+        self.picture_names = dict(picture_names or {})
         self._move_steps = [step.last_move for step in self.steps]
 
     # ------------------------------------------------------------------ finding a step
@@ -133,6 +139,16 @@ class Replay:
         Discord mention by default), a computer by its name, and someone who asked to be
         forgotten (``bot/privacy.py``) as "a former player", whatever ``person`` says."""
         return {p: person(p) if _is_person(p) else computer.name(p) for p in self.players}
+
+    def plain_names(self) -> dict[int, str]:
+        """Names for a picture (plain text): people as the game's pictures drew them
+        (:attr:`picture_names`; one with none is left out, their row says "Seat N"),
+        computers by name, a forgotten person as "a former player"."""
+        from bot import cardart  # (the picture's font: what it cannot draw is left out)
+
+        shown = {p: cardart.drawable(self.picture_names[p] if _is_person(p) else computer.name(p)).strip()
+                 for p in self.players if not _is_person(p) or p in self.picture_names}
+        return {p: text for p, text in shown.items() if text}
 
     def lines(self, step: Step, names: Mapping[int, str]) -> list[str]:
         """What happened in ``step``, one line each, as the table's log said it: the
@@ -233,8 +249,10 @@ def build(spec: GameSpec, record: TableRecord, log: Sequence[tuple[int, str, Any
         raise ReplayBroken(_("This game's stored moves end before the game does, so it cannot be replayed."))
     if record.state is not None and not _same_end(game, record.state, state):
         raise ReplayBroken(_("This game's moves no longer lead to its recorded result (it was played under other rules), so it cannot be replayed."))
+    kept = record.publish.get("names") if isinstance(record.publish, dict) else None
+    drawn = {p: str(kept[str(p)]) for p in players if isinstance(kept, dict) and _is_person(p) and str(p) in kept}
     return Replay(spec, guild_id=guild_id, table_id=record.id, players=players, steps=steps, opening=opening,
-                  finished_at=record.updated_at)
+                  finished_at=record.updated_at, place=record.place, picture_names=drawn)
 
 
 def _snapshot(value: Any) -> Any:

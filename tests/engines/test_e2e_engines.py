@@ -374,7 +374,7 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
     scores = result["scores"]
     assert result["reason"] == "deck_used_up"
     final = newest(env, channel.id)
-    assert button_labels(final) == ["Rematch"]  # no Show hand on a finished game: only Rematch
+    assert button_labels(final) == ["Rematch", "Replay"]  # no Show hand on a finished game: Rematch and Replay
     assert f"Google {scores['google']} – Yahoo {scores['yahoo']}" in embed_of(final).description
     winner = alice.id if scores["google"] > scores["yahoo"] else bob.id
     assert scores["google"] != scores["yahoo"]

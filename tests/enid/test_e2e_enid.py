@@ -144,7 +144,7 @@ async def test_a_whole_game_with_every_ritual_a_restart_and_the_session_carried_
     final = head(board(channel))
     assert ada.mention in final and "won" in final
     # The same players' next game in the session: "Next game" (Onion's is "Next round").
-    assert labels(board(channel)) == ["Next game"]
+    assert labels(board(channel)) == ["Next game", "Replay"]
 
     # -- a second game in the same channel: its Enid is named with the first game's chain --
     deals.append(([["9s", "5s"], ["5c", "4d"], ["7c", "2h"]], ["4s"]))

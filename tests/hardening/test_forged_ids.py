@@ -54,6 +54,12 @@ KINDS = [
     ("dh:amt:{g}:{t}:0:bet", None),
     ("dh:multi:{g}:{t}:0:play", ["2C"]),
     ("dh:vote:{g}:{t}:v1:yes", None),
+    # Replays (bot/discord_front/replay_view.py REPLAY_ITEMS); dh:rpg's second number is a user.
+    ("dh:replay:{g}:{t}", None),
+    ("dh:rp:{g}:{t}:0:n", None),
+    ("dh:rpj:{g}:{t}", None),
+    ("dh:rpa:{g}:{t}", None),
+    ("dh:rpg:{g}:{t}", ["1"]),
 ]
 
 
@@ -129,8 +135,11 @@ def test_every_dynamic_item_is_guarded_and_forged_above():
 
     from bot import views
 
-    for cls in views.DYNAMIC_ITEMS:
-        assert cls.interaction_check is views._Guarded.interaction_check, cls.__name__
+    from bot.discord_front import replay_view
+
+    for cls in views.DYNAMIC_ITEMS + replay_view.REPLAY_ITEMS:
+        guarded = views._Guarded if cls in views.DYNAMIC_ITEMS else replay_view._ServerChecked
+        assert cls.interaction_check is guarded.interaction_check, cls.__name__
         pattern = re.compile(cls.__discord_ui_compiled_template__)
         assert any(pattern.fullmatch(shape.format(g=1, t=1)) for shape, _ in KINDS), cls.__name__
 

@@ -120,7 +120,7 @@ async def test_4_a_late_click_on_a_hand_the_bot_could_not_close_points_to_rematc
     final = board(channel)
     assert head(late.response) == ("That game has finished. To play again, press **Rematch** on the board: "
                                    f"https://discord.com/channels/{guild.id}/{game_place(channel).id}/{final.id}")
-    assert labels(final) == ["Rematch"]
+    assert labels(final) == ["Rematch", "Replay"]
 
 
 # ------------------------------------------------------------------ item 6

@@ -116,7 +116,7 @@ async def test_whole_game_in_a_thread_with_one_parent_message_and_live_hands(sim
     assert "won the Toy game" in parent and "/stats" in parent and f"<#{thread.id}>" in parent
     final = board(channel)
     assert "won the Toy game" in head(final) and "/stats" in head(final) and "your move" not in head(final)
-    assert labels(final) == ["Rematch"]
+    assert labels(final) == ["Rematch", "Replay"]
     assert [m.id for m in bot_posts(thread)] == [final.id]  # one board in the thread, nothing stale
     for hand in hands.values():  # every open hand says so too, not a stale "Waiting for"
         shown = now(env, hand)
@@ -462,7 +462,7 @@ async def test_classic_layout_is_the_switch_back_and_plays_a_whole_game(simcord_
         hands[mover.id] = result.response.message
     final = now(env, first)
     assert not final.flags.components_v2 and "won the Toy game" in final.content
-    assert [c.label for row in final.components for c in row.children] == ["Rematch"]
+    assert [c.label for row in final.components for c in row.children] == ["Rematch", "Replay"]
 
 
 async def test_card_picture_is_drawn_from_the_spectator_view_and_rides_on_the_board_edit(simcord_env, monkeypatch):
