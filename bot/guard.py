@@ -261,16 +261,16 @@ async def answer(interaction: discord.Interaction, text: str, *, ephemeral: bool
         log.warning("Could not answer an interaction: %s", error)
 
 
-async def edit_in_place(interaction: discord.Interaction, **fields: Any) -> None:
+async def edit_in_place(interaction: discord.Interaction, **fields: Any) -> bool:
     """Update the message a component is on (after a deferral: edit the original).
     Every click is answered: where the message cannot take ``fields`` (plain content or
     an embed on a Components V2 message, which Discord refuses with 50035: a control
     forged onto a board, say) or Discord refuses the edit, the same answer goes out as
-    a new message only the clicker sees."""
+    a new message only the clicker sees. True if the clicker was answered (Discord
+    took the edit or the new message)."""
     await claim(interaction)
     if not _fits(interaction.message, fields):
-        await _answer_anew(interaction, fields)
-        return
+        return await _answer_anew(interaction, fields)
     try:
         if interaction.response.is_done():
             await edits.edit_original(interaction, **fields)
@@ -278,7 +278,8 @@ async def edit_in_place(interaction: discord.Interaction, **fields: Any) -> None
             await edits.answer_by_editing(interaction, **fields)
     except discord.HTTPException as error:
         log.warning("Could not update the clicked message (%s); answering with a new one", error)
-        await _answer_anew(interaction, fields)
+        return await _answer_anew(interaction, fields)
+    return True
 
 
 def _fits(message: discord.Message | None, fields: dict[str, Any]) -> bool:
@@ -289,7 +290,7 @@ def _fits(message: discord.Message | None, fields: dict[str, Any]) -> bool:
     return not fields.get("content") and not fields.get("embed") and not isinstance(fields.get("view"), discord.ui.View)
 
 
-async def _answer_anew(interaction: discord.Interaction, fields: dict[str, Any]) -> None:
+async def _answer_anew(interaction: discord.Interaction, fields: dict[str, Any]) -> bool:
     """``fields`` of an edit sent instead as a new ephemeral message (a follow-up once
     the interaction is answered); a sentence if even that is refused."""
     message: dict[str, Any] = {key: fields[key] for key in ("content", "embed", "view") if fields.get(key) is not None}
@@ -309,6 +310,8 @@ async def _answer_anew(interaction: discord.Interaction, fields: dict[str, Any])
             await interaction.response.send_message(ephemeral=True, **message)
     except discord.HTTPException as error:
         log.warning("Could not answer an interaction with a new message either: %s", error)
+        return False
+    return True
 
 
 async def answer_failure(interaction: discord.Interaction, error: BaseException) -> None:

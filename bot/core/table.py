@@ -35,6 +35,10 @@ class Table:
     #: user -> the table version just after their latest move (in memory only: after
     #: a restart an old click can at worst be applied once, if it is still legal).
     last_moved: dict[int, int] = field(default_factory=dict)
+    #: user -> the version of the hand their latest clicked move was chosen on, when
+    #: Discord lost that click's answer: a later click from that same hand (which still
+    #: shows) is told the first was played, not that nothing was (in memory only).
+    clicked_from: dict[int, int] = field(default_factory=dict)
     #: The task playing the computer seats' next move (bot/core/computer.py), if any.
     computer: asyncio.Task[None] | None = None
     #: Showing the table (bot/publish.py, ``Publisher.show``) happens outside ``lock``, one

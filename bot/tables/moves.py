@@ -29,6 +29,8 @@ __all__ = ["MovesMixin", "_Checkpoint", "_Outcome", "_SaveFailed", "_Stale", "ou
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
 
 STALE_CLICK = N_("⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
+#: A click from a hand whose earlier click was played (its answer lost: "This interaction failed").
+PLAYED_CLICK = N_("✅ Your move was played (from this hand, before): this click played nothing more. Here is your hand now.")
 MAX_WAIT_FOR_LOCK = 1.0  # with the database's own bounded wait, a move is answered (or deferred) within 3 s
 #: A click that waits behind other moves is deferred first, so it may wait its turn this long.
 MAX_WAIT_IN_QUEUE = 60.0
@@ -113,7 +115,14 @@ class MovesMixin:
         if isinstance(answer, str):
             await _reply(interaction, answer)
             return
-        await guard.edit_in_place(interaction, **answer.edit())
+        delivered = await guard.edit_in_place(interaction, **answer.edit())
+        if moved:
+            # A lost answer (10062, 40060) leaves the clicked hand as it was: a next click
+            # from it is told this one was played (:meth:`_stale_hand`).
+            if delivered:
+                table.clicked_from.pop(user, None)
+            else:
+                table.clicked_from[user] = version
         if moved and table.status == "playing":  # (a finished table's hands are forgotten)
             self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
 
@@ -130,7 +139,7 @@ class MovesMixin:
         except RuleError as error:
             return str(error), False
         if version != table.record.version and _is_stale(table, user, version, action):
-            return await self._stale_hand(table, user, action, dm=dm), False
+            return await self._stale_hand(table, user, action, dm=dm, version=version), False
         try:
             outcome = await self._apply(table, user, action, source="player", synced=True)
         except _Stale:
@@ -147,7 +156,11 @@ class MovesMixin:
         await self._after_move(table, outcome, actor=user)  # shown by the table's show task
         return hand, True
 
-    async def _stale_hand(self, table: Table, user: int, action: Action | None, *, dm: bool) -> HandMessage:
+    async def _stale_hand(self, table: Table, user: int, action: Action | None, *, dm: bool, version: int | None = None) -> HandMessage:
+        if version is not None and table.clicked_from.get(user) == version:
+            # The player's earlier click from this very hand was played; its answer was
+            # lost (10062, 40060), so the hand still shows the moment before it.
+            return await self.publisher.hand_message(table, user, notice=_(PLAYED_CLICK), dm=dm)
         notice = out_of_turn_notice(table, user, action)
         # The hand's own status line stays when it has more to say ("You may act now": a
         # Challenge, a vote); "Waiting for @bob" would only repeat the notice.
