@@ -51,3 +51,94 @@ def old_code(message) -> str:
             if options:
                 return options[0].value
     raise AssertionError("no select on the hand")
+
+
+async def advance(env, seconds: float, step: float = 10.0) -> None:
+    while seconds > 0:
+        await env.advance_time(min(step, seconds))
+        seconds -= step
+
+
+async def open_lobby(channel, members):
+    lobby = (await members[0].slash(channel, "toy new")).response.message
+    for m in members[1:]:
+        await m.click(lobby, label="Join")
+    return lobby
+
+
+# ------------------------------------------------------------------ item 7: thread creation
+
+
+THREADS = "/channels/*/messages/*/threads"
+
+
+async def test_a_thread_creation_whose_answer_was_lost_keeps_the_game_in_its_thread(discord_standin):
+    """Discord made the thread, the answer was lost (502): discord.py tries again and
+    Discord says the message has its thread already (160004). The game is played in
+    that thread, not moved to the channel."""
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 2)
+    lobby = await open_lobby(channel, members)
+    standin.faults.lost_answer("POST", THREADS, times=1)
+
+    def refuse_the_second(exchange) -> None:  # Discord's answer to a second thread from one message
+        if exchange.path.endswith("/threads") and exchange.status == 502:
+            standin.faults.answer(400, "POST", THREADS, body={"message": "A thread has already been created for this message", "code": 160004}, times=1)
+
+    standin.server.observers.append(refuse_the_second)
+    await members[0].click(lobby, label="Start")
+    await advance(env, 5)
+    (table,) = env.bot.tables.tables()
+    assert table.record.thread_id == lobby.id  # a thread started from a message has its id
+    assert "could not open a thread" not in (now(env, lobby).embeds[0].footer.text or "")
+    assert game_place(channel).id == lobby.id and "your move" in text(board(channel)).lower()
+
+
+async def test_a_burst_of_server_errors_on_thread_creation_is_tried_again_not_final(discord_standin):
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 2)
+    lobby = await open_lobby(channel, members)
+    standin.faults.server_errors("POST", THREADS, times=6)  # discord.py's five tries and more (25 s)
+    started = await members[0].click(lobby, label="Start")
+    assert started.acknowledged  # the host is answered at once
+    await advance(env, 90)
+    (table,) = env.bot.tables.tables()
+    assert table.record.thread_id is not None
+    assert "could not open a thread" not in (now(env, lobby).embeds[0].footer.text or "")
+    threads = [e for e in standin.log if e.path.endswith("/threads")]
+    assert [e.status for e in threads][-1] == 200 and len(threads) == 7
+
+
+async def test_a_refused_thread_creation_falls_back_to_the_channel_at_once(discord_standin):
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 2)
+    lobby = await open_lobby(channel, members)
+    standin.faults.answer(400, "POST", THREADS, body={"message": "Maximum number of active threads reached", "code": 160006}, times=1)
+    await members[0].click(lobby, label="Start")
+    await advance(env, 2)
+    (table,) = env.bot.tables.tables()
+    assert table.record.thread_id is None
+    assert "I could not open a thread for this game (Discord refused)" in (now(env, lobby).embeds[0].footer.text or "")
+    assert len([e for e in standin.log if e.path.endswith("/threads")]) == 1
+
+
+# ------------------------------------------------------------------ item 1 and issue 40's item 3: every answer in time
+
+
+@pytest.mark.parametrize("seconds", [5, 20, 60])
+async def test_start_is_answered_in_time_whatever_the_bot_token_latency(discord_standin, seconds):
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 2)
+    lobby = await open_lobby(channel, members)
+    standin.faults.latency(seconds, who="bot")
+    started = await members[0].click(lobby, label="Start")
+    assert started.acknowledged  # within SimCord's 3 s (its callback refuses a later answer with 10062)
+    await advance(env, 4 * seconds + 10)
+    (table,) = env.bot.tables.tables()
+    assert table.status == "playing" and table.record.thread_id == lobby.id
+    assert "In play in" in (now(env, lobby).embeds[0].description or "")
+    assert "your move" in text(board(channel)).lower()
