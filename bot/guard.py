@@ -24,10 +24,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import discord
@@ -180,6 +181,22 @@ class Deadline:
         self._cancel_timer()
         if self.task is not None and not self.task.done():
             self.task.cancel()
+
+
+@contextlib.asynccontextmanager
+async def in_time(interaction: discord.Interaction) -> AsyncIterator[Deadline]:
+    """A :class:`Deadline` for the handler inside (the one the interaction has already,
+    if an outer handler started it): whatever the handler waits for (the table's lock,
+    a bot-token request), the interaction is deferred within Discord's 3 s."""
+    existing = interaction.extras.get(Deadline.KEY)
+    if isinstance(existing, Deadline):
+        yield existing
+        return
+    deadline = Deadline.start(interaction)
+    try:
+        yield deadline
+    finally:
+        deadline.stop()
 
 
 async def defer_now(interaction: discord.Interaction) -> bool:

@@ -3,14 +3,15 @@ and re-rendered in place by its ↻ and page buttons."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import Any
 
 import discord
 
-from bot import i18n
+from bot import guard, i18n
 from bot import views
-from bot.publish import final_text, mentions, ping_task, play_again, table_unit
+from bot.publish import HandMessage, final_text, mentions, ping_task, play_again, table_unit
 from bot.core.table import Table
 from bot.i18n import _
 from bot.discord_front import edits
@@ -47,28 +48,45 @@ class HandsMixin:
             self.publisher.remember_hand(table, interaction)
             return
         if interaction.guild_id is not None and await self.hands_in_dm(guild_id, user):
-            publisher = self.publisher
-            if not publisher.dms_closed(table, user):
-                # Refresh the DM hand in place rather than send another; a first one is sent.
-                refreshed = await publisher.refresh_dm_hand(table, user)
-                if refreshed is not None:
-                    await interaction.response.send_message(_("Your hand in your DMs is up to date: {link}", link=refreshed.jump_url), ephemeral=True)
-                    return
-                sent = await publisher.send_dm_hand(table, user)
-                await self._save_publish(table)
-                if sent is not None:
-                    await interaction.response.send_message(_("Your hand is in your DMs: {link}", link=sent.jump_url), ephemeral=True)
-                    return
-            closed = table.record.publish.setdefault("dm_closed", {})
-            if not closed.get(str(user)):
-                # Said once per game; from then on hands are shown here without comment.
-                notice = _("I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead.")
-                hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
-                closed[str(user)] = True
-                await self._save_publish(table)
+            # The DM is a bot-token request, as slow as Discord is: deferred within 3 s.
+            async with guard.in_time(interaction):
+                hand = await self._dm_hand(interaction, table, user, page, hand)
+            if hand is None:
+                return
+            if interaction.response.is_done():
+                # Deferred while the DM failed: the hand goes as a follow-up (not a live
+                # hand: the deferred click's original message is the board).
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.followup.send(**hand.send(), ephemeral=True)
+                return
         sent = await edits.answer_with_message(interaction, **hand.send(), ephemeral=True)
         self.publisher.remember_hand(table, interaction, sent)
         await self.publisher.drop_older_copies(table, user)  # one clickable hand
+
+    async def _dm_hand(self, interaction: discord.Interaction, table: Table, user: int, page: int, hand: HandMessage) -> HandMessage | None:
+        """Show hand for a player whose hands go to their DMs: the DM refreshed in place
+        (or a first one sent) and the click answered with its link; None once answered.
+        Else (their DMs are closed) the hand to show here, said once per game."""
+        publisher = self.publisher
+        if not publisher.dms_closed(table, user):
+            # Refresh the DM hand in place rather than send another; a first one is sent.
+            refreshed = await publisher.refresh_dm_hand(table, user)
+            if refreshed is not None:
+                await _reply(interaction, _("Your hand in your DMs is up to date: {link}", link=refreshed.jump_url))
+                return None
+            sent = await publisher.send_dm_hand(table, user)
+            await self._save_publish(table)
+            if sent is not None:
+                await _reply(interaction, _("Your hand is in your DMs: {link}", link=sent.jump_url))
+                return None
+        closed = table.record.publish.setdefault("dm_closed", {})
+        if not closed.get(str(user)):
+            # Said once per game; from then on hands are shown here without comment.
+            notice = _("I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead.")
+            closed[str(user)] = True
+            await self._save_publish(table)
+            return await publisher.hand_message(table, user, notice=notice, page=page)
+        return hand
 
     async def _save_publish(self, table: Table) -> None:
         async with self.storage.transaction(table.guild_id) as db:

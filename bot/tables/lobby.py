@@ -8,7 +8,7 @@ import contextlib
 import inspect
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import discord
@@ -154,7 +154,9 @@ class LobbyMixin:
 
     async def add_computer(self, interaction: discord.Interaction, table: Table, level: str) -> None:
         """The host seats a computer player (bot/core/computer.py) in the lobby."""
-        async with table.lock:
+        async with self._lobby_turn(interaction, table) as taken:
+            if not taken:
+                return
             try:
                 seat = await self.lobby.seat_computer(table, interaction.user.id, level)
             except TableError as error:
@@ -164,7 +166,9 @@ class LobbyMixin:
 
     async def remove_computer(self, interaction: discord.Interaction, table: Table) -> None:
         """The host takes the last-seated computer player out of the lobby."""
-        async with table.lock:
+        async with self._lobby_turn(interaction, table) as taken:
+            if not taken:
+                return
             try:
                 seat = await self.lobby.unseat_computer(table, interaction.user.id)
             except TableError as error:
@@ -174,7 +178,14 @@ class LobbyMixin:
 
     async def join(self, interaction: discord.Interaction, table: Table, choice: str | None = None) -> None:
         user = interaction.user.id
-        async with table.lock:
+        if table.status != "lobby":
+            # Refused at once: no wait for the table (a Start may hold it while Discord
+            # opens the game's thread).
+            await _reply(interaction, _("This game has already started; you can join the next one."))
+            return
+        async with self._lobby_turn(interaction, table) as taken:
+            if not taken:
+                return
             publish = dict(table.record.publish)
             keep_name(publish, user, interaction.user.display_name)
             try:
@@ -190,7 +201,9 @@ class LobbyMixin:
         if table.status == "playing":
             await self.leave_game(interaction, table, target)
             return
-        async with table.lock:
+        async with self._lobby_turn(interaction, table) as taken:
+            if not taken:
+                return
             try:
                 closed = await self.lobby.unseat(table, user, removed=target is not None)
             except TableError as error:
@@ -217,7 +230,7 @@ class LobbyMixin:
         embed = self._lobby_embed(table, note)
         view = views.lobby_view(table.guild_id, table.id, table.spec.seat_choices, computers=computer.has_ai(table.spec.key)) if table.status == "lobby" else None
         if _is_component_on(interaction, table.record.lobby_message_id):
-            await interaction.response.edit_message(embed=embed, view=view)
+            await guard.edit_in_place(interaction, embed=embed, view=view)
             return
         # A slash command: answer it, and bring the lobby message up to date.
         await _reply(interaction, note or "Done.", ephemeral=True)
@@ -231,16 +244,30 @@ class LobbyMixin:
         with contextlib.suppress(discord.HTTPException):
             await edits.edit_message(channel.get_partial_message(table.record.lobby_message_id), embed=embed, view=view)
 
+    @contextlib.asynccontextmanager
+    async def _lobby_turn(self, interaction: discord.Interaction, table: Table) -> AsyncIterator[bool]:
+        """The table's lock for a lobby click or command, its wait bounded: deferred first
+        when someone holds it (Start opening the thread, as slow as Discord is), so the
+        interaction is answered in time whatever the holder waits for; False (answered:
+        busy) if it is not free within ``MAX_WAIT_IN_QUEUE``."""
+        async with guard.in_time(interaction):
+            if not await self.lock_or_busy(interaction, table):
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                table.lock.release()
+
     async def start(self, interaction: discord.Interaction, table: Table) -> None:
-        deadline = guard.Deadline.start(interaction)  # deferred if the table's lock keeps it near 3 s
-        try:
+        async with guard.in_time(interaction):
             await self._start(interaction, table)
-        finally:
-            deadline.stop()
 
     async def _start(self, interaction: discord.Interaction, table: Table) -> None:
         on_lobby = _is_component_on(interaction, table.record.lobby_message_id)
-        async with table.lock:
+        async with self._lobby_turn(interaction, table) as taken:
+            if not taken:
+                return
             record = table.record
             try:
                 current = await self.lobby.begin(table, interaction.user.id, str(secrets.randbits(64)))
@@ -346,7 +373,9 @@ class LobbyMixin:
         if not _can_manage(interaction, table):
             await _reply(interaction, _("Only the host, {host}, or someone with Manage Server can cancel this game.", host=f"<@{table.record.host_id}>"))
             return
-        async with table.lock:
+        async with self._lobby_turn(interaction, table) as taken:
+            if not taken:
+                return
             if table.status not in repos.ACTIVE:
                 await _reply(interaction, _("This game is already closed."))
                 return
@@ -354,7 +383,7 @@ class LobbyMixin:
             await self._close(table, "cancelled")
         note = _("Cancelled by {player}.", player=interaction.user.mention)
         if _is_component_on(interaction, table.record.lobby_message_id):
-            await interaction.response.edit_message(embed=self._lobby_embed(table, note), view=None)
+            await guard.edit_in_place(interaction, embed=self._lobby_embed(table, note), view=None)
         else:
             await _reply(interaction, _("The {title} game was cancelled.", title=table.spec.title), ephemeral=False)
             await self._edit_lobby_message(table, self._lobby_embed(table, note), None)

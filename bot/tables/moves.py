@@ -215,19 +215,30 @@ class MovesMixin:
     async def leave_game(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
         """A player leaves a running game, or is removed by the host / a manager."""
         user = target if target is not None else interaction.user.id
-        async with table.lock:
-            if table.state is None or table.status != "playing" or user not in table.state.players or user not in _seated(table.state):
-                await _reply(interaction, _("That player is not in this game.") if target else _("You are not in this game."))
+        async with guard.in_time(interaction):
+            if not await self.lock_or_busy(interaction, table):
                 return
             try:
-                outcome = await self._remove(table, user, source="removal")
-            except _SaveFailed:
-                await _reply(interaction, _("The game moved on just then, so nothing changed. Please try again."))
-                return
-            closed = await self._close_if_only_computers(table, outcome)
+                outcome, closed = await self._leave_locked(interaction, table, user, target)
+            finally:
+                table.lock.release()
+        if outcome is None:
+            return
         who = _("You left the {title} game.", title=table.spec.title) if target is None else _("{player} was removed from the {title} game.", player=f"<@{user}>", title=table.spec.title)
         await _reply(interaction, who, ephemeral=target is None)
         await self._after_leaving(table, outcome, closed)
+
+    async def _leave_locked(self, interaction: discord.Interaction, table: Table, user: int, target: int | None) -> tuple[_Outcome | None, bool]:
+        """The leave itself (caller holds the lock); (None, False) when refused (answered)."""
+        if table.state is None or table.status != "playing" or user not in table.state.players or user not in _seated(table.state):
+            await _reply(interaction, _("That player is not in this game.") if target else _("You are not in this game."))
+            return None, False
+        try:
+            outcome = await self._remove(table, user, source="removal")
+        except _SaveFailed:
+            await _reply(interaction, _("The game moved on just then, so nothing changed. Please try again."))
+            return None, False
+        return outcome, await self._close_if_only_computers(table, outcome)
 
     async def _close_if_only_computers(self, table: Table, outcome: _Outcome) -> bool:
         """After a seat emptied (caller holds the lock): computers do not finish a game

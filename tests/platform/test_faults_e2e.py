@@ -142,3 +142,50 @@ async def test_start_is_answered_in_time_whatever_the_bot_token_latency(discord_
     assert table.status == "playing" and table.record.thread_id == lobby.id
     assert "In play in" in (now(env, lobby).embeds[0].description or "")
     assert "your move" in text(board(channel)).lower()
+
+
+async def test_show_hand_with_dm_hands_is_answered_in_time_whatever_the_dm_takes(discord_standin):
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 2)
+    dm_player = members[1]
+    await dm_player.slash(channel, "settings hands", where="dm")
+    await start(channel, members)
+    standin.faults.latency(20, who="bot")
+    pressed = await dm_player.click(board(channel), label="Show hand")
+    await env.advance_time(2.5)
+    assert pressed.acknowledged  # deferred within 3 s, while the DM is on its way
+    await advance(env, 45)
+    told = [said(m) for m in pressed.followups] + ([said(pressed.response)] if pressed.response is not None else [])
+    assert any("in your DMs" in t for t in told), told
+    dms = [m for m in dm_player.user.dm_channel.history() if m.author.bot]
+    assert dms and "Your hand" in text(dms[-1])
+
+
+@pytest.mark.parametrize("how", ["Join button", "/join"])
+async def test_join_is_answered_in_time_while_start_opens_the_thread(discord_standin, how):
+    """Start holds the table while Discord (20 s a request) opens the game's thread: a
+    Join clicked (on the lobby as it was) or typed meanwhile is answered at once. (A
+    click that must wait for the table, such as Leave, is deferred first and waits its
+    turn: ``lock_or_busy``, tested in test_rate_limits_e2e.py; SimCord cannot hold a
+    table's lock from outside the bot.)"""
+    from tests.hardening.forge import forge_component
+
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 3)
+    host, second, third = members
+    lobby = (await host.slash(channel, "toy new")).response.message
+    await second.click(lobby, label="Join")
+    join_id = next(c.custom_id for row in now(env, lobby).components for c in row.children if getattr(c, "label", "") == "Join")
+    standin.faults.latency(20, who="bot")
+    started = await host.click(lobby, label="Start")
+    assert started.acknowledged
+    if how == "Join button":
+        asked = await forge_component(third, lobby, join_id)  # pressed before the lobby lost its buttons
+    else:
+        asked = await third.slash(channel, "join")
+    assert asked.acknowledged and "already started" in said(asked.response)
+    await advance(env, 60)
+    (table,) = env.bot.tables.tables()
+    assert third.id not in table.record.players and table.record.thread_id == lobby.id
