@@ -42,6 +42,14 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000
 ECHO_LIMIT = 100
 DEFER_AFTER = 2.0  # seconds; leaves a second for the defer call itself
+#: An interaction this old when it reaches the bot (a gateway RESUME replays events the
+#: connection missed, seconds late) may be past Discord's 3 s for its first answer: a
+#: move from it is acknowledged before it is played, and not played if Discord no longer
+#: takes the acknowledgement (the player saw "This interaction failed").
+LATE_AFTER = 2.0
+#: Discord's "Unknown interaction" (its 3 s passed) and "already acknowledged".
+UNKNOWN_INTERACTION = 10062
+ALREADY_ACKNOWLEDGED = 40060
 #: The event loop's turn (from scheduling a callback to running it) past which the
 #: process counts as behind and a click is deferred before any work is done for it.
 BEHIND_AFTER = 0.5
@@ -331,8 +339,24 @@ async def _answer_anew(interaction: discord.Interaction, fields: dict[str, Any])
     return True
 
 
+def age(interaction: discord.Interaction) -> float:
+    """Seconds since Discord made the interaction (its id's time, on the bot's clock)."""
+    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
+
+
+def late_refusal(error: BaseException) -> discord.HTTPException | None:
+    """Discord's refusal of an interaction's answer because it can no longer be answered
+    (10062: delivered late, past its 3 s; 40060: answered already), if that is the error."""
+    return next((e for e in _chain(error) if isinstance(e, discord.HTTPException) and e.code in (UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED)), None)
+
+
 async def answer_failure(interaction: discord.Interaction, error: BaseException) -> None:
     """The last word on an unexpected failure: logged, and a sentence for the user."""
+    late = late_refusal(error)
+    if late is not None:
+        # Not a fault of ours: nothing can answer it any more (one line, no traceback).
+        log.info("An interaction reached me too late to be answered (%.1f s after it was made): %s", age(interaction), late)
+        return
     storage = next((e for e in _chain(error) if isinstance(e, StorageError)), None)
     if storage is not None:
         log.warning("Interaction failed on storage: %s", storage)  # the pool logged the cause once

@@ -4,6 +4,7 @@ and re-rendered in place by its ↻ and page buttons."""
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,6 +18,8 @@ from bot.i18n import _
 from bot.discord_front import edits
 from bot.discord_front.common import _reply, now_ts
 from storage import repos
+
+log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
 
 
 class HandsMixin:
@@ -59,7 +62,14 @@ class HandsMixin:
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.followup.send(**hand.send(), ephemeral=True)
                 return
-        sent = await edits.answer_with_message(interaction, **hand.send(), ephemeral=True)
+        try:
+            sent = await edits.answer_with_message(interaction, **hand.send(), ephemeral=True)
+        except discord.HTTPException as error:
+            if guard.late_refusal(error) is None:
+                raise
+            # Delivered late (a gateway RESUME's replay): nothing can answer it; nothing changed.
+            log.info("Show hand on table %s reached me %.1f s after it was made and can no longer be answered: %s", table.id, guard.age(interaction), error)
+            return
         self.publisher.remember_hand(table, interaction, sent)
         await self.publisher.drop_older_copies(table, user)  # one clickable hand
 

@@ -55,8 +55,16 @@ class MovesMixin:
         """A move from a hand message (ephemeral or DM)."""
         deadline = guard.Deadline.start(interaction)  # deferred if still running near 3 s
         try:
-            if guard.behind() or self.move_slots.locked():
+            late = guard.age(interaction) > guard.LATE_AFTER
+            if late or guard.behind() or self.move_slots.locked():
                 await deadline.now()  # the loop is slow to come round: never let the answer be late
+            if late and not interaction.response.is_done():
+                # Delivered late (a gateway RESUME's replay) and Discord no longer takes its
+                # acknowledgement: the player saw "This interaction failed", so the move is
+                # not played (no ghost move); their hand still offers it.
+                log.info("A click on table %s in guild %s reached me %.1f s after it was made and can no longer be answered: not played",
+                         table_id, guild_id, guard.age(interaction))
+                return
             await self._act(interaction, guild_id, table_id, version, code)
         finally:
             deadline.stop()

@@ -189,3 +189,71 @@ async def test_join_is_answered_in_time_while_start_opens_the_thread(discord_sta
     await advance(env, 60)
     (table,) = env.bot.tables.tables()
     assert third.id not in table.record.players and table.record.thread_id == lobby.id
+
+
+# ------------------------------------------------------------------ item 3: ghost moves
+
+
+class HeldBack:
+    """The gateway holds back the next INTERACTION_CREATE (a connection lost just then);
+    :meth:`replay` delivers it as a RESUME does, late: Discord's 3 s for its first answer
+    have passed by then, so it can no longer be answered (SimCord answers 10062)."""
+
+    def __init__(self, env, monkeypatch) -> None:
+        self.env = env
+        self.held: list[tuple[str, dict]] = []
+        real = env.backend.emit
+
+        def emit(event, payload, *args, **kwargs):
+            if event == "INTERACTION_CREATE" and not self.held:
+                self.held.append((event, payload))
+                return None
+            return real(event, payload, *args, **kwargs)
+
+        self.real = real
+        monkeypatch.setattr(env.backend, "emit", emit)
+
+    async def replay(self, late: float) -> None:
+        await self.env.advance_time(late)
+        (event, payload), = self.held
+        self.real(event, payload)
+        await self.env.advance_time(0.1)
+
+
+async def test_a_click_replayed_late_changes_nothing_and_logs_no_traceback(discord_standin, monkeypatch, caplog):
+    import logging
+
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    first, table = mover_of(env, members)
+    hand = (await first.click(board(channel), label="Show hand")).response.message
+    held = HeldBack(env, monkeypatch)
+    lost = await first.select(now(env, hand), [play_code(table, first)])
+    assert not lost.acknowledged and table.record.version == 0  # the bot has not seen it yet
+    caplog.set_level(logging.INFO)
+    await held.replay(10)
+    assert not lost.acknowledged  # "This interaction failed" is what the player saw
+    assert table.record.version == 0 and first.id in table.state.current_players()  # no ghost move
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("can no longer be answered: not played" in r.getMessage() for r in caplog.records)
+    # The player clicks again, in time: played, and told so.
+    again = await first.select(now(env, hand), [play_code(table, first)])
+    assert again.acknowledged and table.record.version == 1
+
+
+async def test_a_hand_command_replayed_late_logs_no_error_traceback(discord_standin, monkeypatch, caplog):
+    import logging
+
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    held = HeldBack(env, monkeypatch)
+    lost = await members[0].slash(game_place(channel), "hand")
+    caplog.set_level(logging.INFO)
+    await held.replay(10)
+    assert not lost.acknowledged
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("can no longer be answered" in r.getMessage() for r in caplog.records)
