@@ -257,3 +257,48 @@ async def test_a_hand_command_replayed_late_logs_no_error_traceback(discord_stan
     assert not lost.acknowledged
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert any("can no longer be answered" in r.getMessage() for r in caplog.records)
+
+
+# ------------------------------------------------------------------ item 5: a permission taken away
+
+
+@pytest.mark.parametrize("code", [50001, 50013])
+async def test_a_permission_taken_on_the_games_thread_pauses_it_with_one_note_and_it_resumes_when_back(discord_standin, code):
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    thread = game_place(channel)
+    first, table = mover_of(env, members)
+    hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
+    # View Channel (or Send Messages in Threads) taken from the bot on the game's thread.
+    taken = standin.faults.forbidden("*", f"/channels/{thread.id}*", code=code)
+    await first.select(now(env, hands[first.id]), [play_code(table, first)])
+    assert table.record.version == 1 and shown_move(thread) == 0
+    notes = [m for m in channel.history() if m.author.bot and "is paused" in (m.content or "")]
+    assert len(notes) == 1
+    permission = "View Channel" if code == 50001 else "Send Messages in Threads"
+    assert permission in notes[0].content and thread.mention in notes[0].content
+    second = next(m for m in members if m.id != first.id)
+    assert permission in head(now(env, hands[second.id]))  # their open hand says so too
+    # No turn timer runs, nothing is tried more than every 30 s, and no second note.
+    refused_before = standin.invalid_in_window()
+    await advance(env, table.record.timer_seconds + 60)
+    assert table.record.version == 1
+    assert standin.invalid_in_window() - refused_before <= (table.record.timer_seconds + 60) / 30 + 1
+    assert len([m for m in channel.history() if m.author.bot and "is paused" in (m.content or "")]) == 1
+    refused = await second.select(now(env, hands[second.id]), [play_code(table, second)])
+    assert "paused" in said(refused.response) and table.record.version == 1
+    # The permission is given back: the board catches up and the game goes on.
+    standin.faults.remove(taken)
+    await advance(env, 31)
+    assert shown_move(thread) == 1 and "it goes on" in text(board(channel)).lower()
+    await advance(env, table.record.timer_seconds + 1)
+    assert table.record.version == 2  # the turn timer runs again
+
+
+def shown_move(place) -> int:
+    import re
+
+    boards = [m for m in place.history() if m.author.bot and re.search(r"move (\d+)", text(m) or "")]
+    return max(int(n) for n in re.findall(r"move (\d+)", text(boards[-1])))
