@@ -61,6 +61,7 @@ import functools
 import inspect
 import io
 import logging
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -783,8 +784,14 @@ class Publisher:
             if repost:
                 files = {"file": file()} if file else {}
                 allowed = discord.AllowedMentions(users=[discord.Object(u) for u in to_ping], roles=False, everyone=False) if to_ping else NO_PINGS
+                if table.board_nonce is None:
+                    table.board_nonce = secrets.randbits(63)
                 with board_worth:
-                    message = await place.send(**board, **files, allowed_mentions=allowed)
+                    # Discord's enforce_nonce (discord.py sets it with the nonce): a post whose
+                    # answer was lost, tried again (discord.py's own retries, or the publish
+                    # retry, with this same nonce), returns the board made the first time.
+                    message = await place.send(**board, **files, allowed_mentions=allowed, nonce=table.board_nonce)
+                table.board_nonce = None
                 old, record.message_id, record.message_posted_at = record.message_id, message.id, now_ts()
                 record.publish["after_board"] = 0
                 if old is not None:

@@ -50,6 +50,9 @@ class Table:
     #: After a board Discord refused: the players it still has to ping (the others
     #: were told through their hands), for the publish retry.
     unpinged: list[int] | None = None
+    #: The nonce of a board post not yet known to have gone through: its retries carry it,
+    #: so Discord (enforce_nonce) hands back a board made while its answer was lost.
+    board_nonce: int | None = None
     #: Discord's refusal of the latest board publish, if it failed (bot/tables/threads.py).
     board_error: Exception | None = None
     #: When the bot last reopened this table's archived or locked thread (our clock).

@@ -302,3 +302,43 @@ def shown_move(place) -> int:
 
     boards = [m for m in place.history() if m.author.bot and re.search(r"move (\d+)", text(m) or "")]
     return max(int(n) for n in re.findall(r"move (\d+)", text(boards[-1])))
+
+
+# ------------------------------------------------------------------ item 2: one board, whatever the network does
+
+
+def boards_in(place) -> list:
+    import re
+
+    return [m for m in place.history() if m.author.bot and re.search(r"move \d+", text(m) or "")]
+
+
+async def test_a_board_post_whose_answer_was_lost_leaves_one_board(discord_standin):
+    """Discord posts the board, the answer is lost (502): discord.py posts it again. With
+    the board's nonce enforced, Discord hands back the same message: one board."""
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 2)
+    lobby = await open_lobby(channel, members)
+    standin.faults.lost_answer("POST", "/channels/*/messages", times=1, who="bot")
+    await members[0].click(lobby, label="Start")
+    await advance(env, 3)
+    thread = game_place(channel)
+    assert len(boards_in(thread)) == 1
+    (table,) = env.bot.tables.tables()
+    assert table.record.message_id == boards_in(thread)[0].id
+    # A board posted anew later (a ping) whose answer is lost: still one board.
+    first, _ = mover_of(env, members)
+    standin.faults.lost_answer("POST", f"/channels/{thread.id}/messages", times=1, who="bot")
+    await advance(env, table.record.timer_seconds + 3)  # the timer plays for them; the next player is pinged anew
+    assert table.record.version == 1
+    assert len(boards_in(thread)) == 1 and boards_in(thread)[0].id == table.record.message_id
+    assert [e.status for e in standin.log if e.method == "POST" and e.path == f"/channels/{thread.id}/messages" and e.who == "bot"].count(502) >= 1
+    # Every answer of a post lost (discord.py's five tries): the bot's own retry of the
+    # publish carries the same nonce, so it too gets that board back.
+    standin.faults.lost_answer("POST", f"/channels/{thread.id}/messages", times=5, who="bot")
+    await advance(env, table.record.timer_seconds + 1)  # the timer plays; the next player is pinged anew
+    await advance(env, 1 + 3 + 5 + 7 + 9 + 10 + 5)  # discord.py's waits, then the publish retry (10 s)
+    assert table.record.version == 2
+    assert len(boards_in(thread)) == 1 and boards_in(thread)[0].id == table.record.message_id
+    assert "move 2" in text(boards_in(thread)[0])
