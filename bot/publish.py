@@ -739,6 +739,8 @@ class Publisher:
         if record.publish.get("paused") and not final:
             table.needs_publish = True  # its thread is closed: shown when it reopens (bot/tables/threads.py)
             return
+        if table.behind_since is None:
+            table.behind_since = now_ts()  # until Discord takes this board (hands say so past BOARD_BEHIND_SECONDS)
         before = (record.message_id, _snapshot(record.publish), list(record.turn_players))
         current = [] if final or state.is_over() else sorted(state.current_players())
         # Computers are named on the board but never pinged, and have no hands to show.
@@ -800,6 +802,7 @@ class Publisher:
                         await place.get_partial_message(old).delete()
             table.needs_publish, table.unpinged = False, None
             table.board_error = None
+            table.behind_since = None
         except pacing.Superseded:
             # Nothing was sent: a newer showing (asked for meanwhile, or now, to wait out
             # Discord's limit on the board in line) shows the table as it is then, and

@@ -53,6 +53,9 @@ class Table:
     #: The nonce of a board post not yet known to have gone through: its retries carry it,
     #: so Discord (enforce_nonce) hands back a board made while its answer was lost.
     board_nonce: int | None = None
+    #: Since when (our clock) the board has been waiting to show the table (a publish
+    #: under way or refused; None once Discord took it): players are told when it lags.
+    behind_since: float | None = None
     #: Discord's refusal of the latest board publish, if it failed (bot/tables/threads.py).
     board_error: Exception | None = None
     #: When the bot last reopened this table's archived or locked thread (our clock).

@@ -114,6 +114,8 @@ class HandsMixin:
             from bot.tables.threads import paused_sentence
 
             notice = "⏸️ " + paused_sentence(table)
+        elif (behind := board_behind(table)) is not None:
+            notice = "\n".join(part for part in (notice, behind) if part)
         if observation is None:
             observation = state.observation(user)
         current = state.current_players()
@@ -140,6 +142,30 @@ class HandsMixin:
                 line = waiting_line(table, user, current)
         content = "\n".join(part for part in (notice, line if status or not notice else "") if part)
         return content, embed, items
+
+
+#: A board that has not caught up with the play for this long is said to be behind in
+#: what players see next (their hand, the answer to their click).
+BOARD_BEHIND_SECONDS = 5.0
+
+
+def board_behind(table: Table) -> str | None:
+    """The sentence saying the board lags, and why, while it does for more than
+    :data:`BOARD_BEHIND_SECONDS`; None when it is up to date (or nearly)."""
+    since = table.behind_since
+    if since is None or now_ts() - since < BOARD_BEHIND_SECONDS or table.state is None or table.state.is_over():
+        return None
+    error = table.board_error
+    status = getattr(error, "status", 0) or 0
+    if status >= 500:
+        why = _("Discord is answering with server errors")
+    elif status == 429:
+        why = _("Discord is limiting how often I may update it")
+    elif error is not None:
+        why = _("Discord refused the update")
+    else:
+        why = _("Discord is slow to take the update or asks me to wait")
+    return _("⚠️ The board is behind ({why}); it catches up by itself. Your hand here is up to date.", why=why)
 
 
 def owers(table: Table) -> list[int]:

@@ -342,3 +342,51 @@ async def test_a_board_post_whose_answer_was_lost_leaves_one_board(discord_stand
     assert table.record.version == 2
     assert len(boards_in(thread)) == 1 and boards_in(thread)[0].id == table.record.message_id
     assert "move 2" in text(boards_in(thread)[0])
+
+
+# ------------------------------------------------------------------ item 6: a board behind, said
+
+
+async def test_a_board_held_back_by_discord_is_said_to_be_behind_in_hands_until_it_catches_up(discord_standin):
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    thread = game_place(channel)
+    first, table = mover_of(env, members)
+    hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
+    # A 300 s retry_after on this board's edits.
+    standin.faults.rate_limited(300, "PATCH", f"/channels/{thread.id}/messages/*", times=1, who="bot")
+    await first.select(now(env, hands[first.id]), [play_code(table, first)])
+    assert table.record.version == 1 and shown_move(thread) == 0
+    second = next(m for m in members if m.id != first.id)
+    fresh = await second.click(board(channel), label="Show hand")
+    assert "board is behind" not in said(fresh.response)  # a moment's lag is not news
+    await advance(env, 10)
+    asked = await second.click(board(channel), label="Show hand")
+    assert "The board is behind" in said(asked.response) and "asks me to wait" in said(asked.response)
+    await second.select(asked.response.message, [play_code(table, second)])  # the answer to their click says it too
+    assert table.record.version == 2 and "The board is behind" in said(now(env, asked.response.message))
+    await advance(env, 300)
+    assert shown_move(thread) == table.record.version  # caught up (the turn timers played on meanwhile)
+    caught_up = await first.click(board(channel), label="Show hand")
+    assert "board is behind" not in said(caught_up.response)
+
+
+async def test_a_board_failing_with_server_errors_is_said_to_be_behind_and_why(discord_standin):
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    thread = game_place(channel)
+    first, table = mover_of(env, members)
+    hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
+    standin.faults.server_errors("PATCH", f"/channels/{thread.id}/messages/*", for_seconds=40, who="bot")
+    await first.select(now(env, hands[first.id]), [play_code(table, first)])
+    await advance(env, 30)  # discord.py's five tries (25 s) spent
+    second = next(m for m in members if m.id != first.id)
+    asked = await second.click(board(channel), label="Show hand")
+    assert "The board is behind (Discord is answering with server errors)" in said(asked.response)
+    await advance(env, 60)  # the publish retry after the burst
+    assert shown_move(thread) == 1
+    assert "board is behind" not in said((await second.click(board(channel), label="Show hand")).response)
