@@ -18,6 +18,16 @@ def said(message) -> str:
     return (head(message) or "") + "\n" + (text(message) or "")
 
 
+async def game_with_open_hands(env, n: int = 2):
+    """A toy game started in its thread, every player looking at their hand: (channel,
+    thread, members, the first mover, the table, {player id: hand message})."""
+    guild, channel, members = world(env, n)
+    await start(channel, members)
+    first, table = mover_of(env, members)
+    hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
+    return channel, game_place(channel), members, first, table, hands
+
+
 # ------------------------------------------------------------------ item 4: a failed answer, then a second click
 
 
@@ -25,10 +35,8 @@ def said(message) -> str:
 async def test_a_second_click_after_a_failed_answer_is_told_the_first_was_played(discord_standin, code):
     standin = discord_standin
     env = standin.env
-    guild, channel, members = world(env, 2)
-    await start(channel, members)
-    first, table = mover_of(env, members)
-    hand = (await first.click(board(channel), label="Show hand")).response.message
+    channel, thread, members, first, table, hands = await game_with_open_hands(env)
+    hand = hands[first.id]
     # The move's answer fails at Discord (too late, or "already acknowledged"), and so
     # does the bot's fall-back answer: the player still sees the hand they clicked.
     standin.faults.interaction_failed(code=code, times=2)
@@ -225,10 +233,8 @@ async def test_a_click_replayed_late_changes_nothing_and_logs_no_traceback(disco
 
     standin = discord_standin
     env = standin.env
-    guild, channel, members = world(env, 2)
-    await start(channel, members)
-    first, table = mover_of(env, members)
-    hand = (await first.click(board(channel), label="Show hand")).response.message
+    channel, thread, members, first, table, hands = await game_with_open_hands(env)
+    hand = hands[first.id]
     held = HeldBack(env, monkeypatch)
     lost = await first.select(now(env, hand), [play_code(table, first)])
     assert not lost.acknowledged and table.record.version == 0  # the bot has not seen it yet
@@ -266,11 +272,7 @@ async def test_a_hand_command_replayed_late_logs_no_error_traceback(discord_stan
 async def test_a_permission_taken_on_the_games_thread_pauses_it_with_one_note_and_it_resumes_when_back(discord_standin, code):
     standin = discord_standin
     env = standin.env
-    guild, channel, members = world(env, 2)
-    await start(channel, members)
-    thread = game_place(channel)
-    first, table = mover_of(env, members)
-    hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
+    channel, thread, members, first, table, hands = await game_with_open_hands(env)
     # View Channel (or Send Messages in Threads) taken from the bot on the game's thread.
     taken = standin.faults.forbidden("*", f"/channels/{thread.id}*", code=code)
     await first.select(now(env, hands[first.id]), [play_code(table, first)])
@@ -350,11 +352,7 @@ async def test_a_board_post_whose_answer_was_lost_leaves_one_board(discord_stand
 async def test_a_board_held_back_by_discord_is_said_to_be_behind_in_hands_until_it_catches_up(discord_standin):
     standin = discord_standin
     env = standin.env
-    guild, channel, members = world(env, 2)
-    await start(channel, members)
-    thread = game_place(channel)
-    first, table = mover_of(env, members)
-    hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
+    channel, thread, members, first, table, hands = await game_with_open_hands(env)
     # A 300 s retry_after on this board's edits.
     standin.faults.rate_limited(300, "PATCH", f"/channels/{thread.id}/messages/*", times=1, who="bot")
     await first.select(now(env, hands[first.id]), [play_code(table, first)])
@@ -376,11 +374,7 @@ async def test_a_board_held_back_by_discord_is_said_to_be_behind_in_hands_until_
 async def test_a_board_failing_with_server_errors_is_said_to_be_behind_and_why(discord_standin):
     standin = discord_standin
     env = standin.env
-    guild, channel, members = world(env, 2)
-    await start(channel, members)
-    thread = game_place(channel)
-    first, table = mover_of(env, members)
-    hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
+    channel, thread, members, first, table, hands = await game_with_open_hands(env)
     standin.faults.server_errors("PATCH", f"/channels/{thread.id}/messages/*", for_seconds=40, who="bot")
     await first.select(now(env, hands[first.id]), [play_code(table, first)])
     await advance(env, 30)  # discord.py's five tries (25 s) spent
