@@ -153,7 +153,8 @@ def board_behind(table: Table) -> str | None:
     """The sentence saying the board lags, and why, while it does for more than
     :data:`BOARD_BEHIND_SECONDS`; None when it is up to date (or nearly)."""
     since = table.behind_since
-    if since is None or now_ts() - since < BOARD_BEHIND_SECONDS or table.state is None or table.state.is_over():
+    if (since is None or now_ts() - since < BOARD_BEHIND_SECONDS or table.state is None or table.state.is_over()
+            or table.record.publish.get("paused")):  # a paused game's hands say why it is paused instead
         return None
     error = table.board_error
     status = getattr(error, "status", 0) or 0

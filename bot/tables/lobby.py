@@ -280,6 +280,7 @@ class LobbyMixin:
                 await guard.edit_in_place(interaction, embed=self._lobby_embed(table), view=None)
             else:
                 await guard.defer_now(interaction)
+            answered = (record.thread_id, record.publish.get("note"))
             await self._open_thread(interaction, table)
             if await self.board_layout(table.guild_id) == "v2":
                 record.publish["layout"] = "v2"  # fixed for the game: a V2 message stays V2
@@ -287,7 +288,7 @@ class LobbyMixin:
                 record.publish["pictures"] = "off"
             await self._save_lobby(table, publish=record.publish)
         if on_lobby:
-            if record.thread_id is not None or record.publish.get("note"):
+            if (record.thread_id, record.publish.get("note")) != answered:
                 # Where the game is played, through the click's token (no bot-token request).
                 with contextlib.suppress(discord.HTTPException):
                     await edits.edit_original(interaction, embed=self._lobby_embed(table), view=None)
