@@ -384,3 +384,27 @@ async def test_a_board_failing_with_server_errors_is_said_to_be_behind_and_why(d
     await advance(env, 60)  # the publish retry after the burst
     assert shown_move(thread) == 1
     assert "board is behind" not in said((await second.click(board(channel), label="Show hand")).response)
+
+
+async def test_a_permission_taken_on_a_games_channel_pauses_it_and_the_hands_say_so(discord_standin):
+    """A game played in its channel (threads off): nowhere else to post, so the note is
+    in each player's open hand; the game goes on when the permission is back."""
+    from tests.platform.test_table_e2e import set_by_admin
+
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 2)
+    await set_by_admin(env, guild, channel, "settings threads", mode="off")
+    await start(channel, members)
+    first, table = mover_of(env, members)
+    hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
+    taken = standin.faults.forbidden("*", f"/channels/{channel.id}/messages*", code=50001)
+    await first.select(now(env, hands[first.id]), [play_code(table, first)])
+    assert table.record.version == 1 and table.record.publish.get("paused")
+    second = next(m for m in members if m.id != first.id)
+    assert "View Channel" in head(now(env, hands[second.id])) and channel.mention in head(now(env, hands[second.id]))
+    await advance(env, table.record.timer_seconds + 30)
+    assert table.record.version == 1  # no turn timer while paused
+    standin.faults.remove(taken)
+    await advance(env, 31)
+    assert not table.record.publish.get("paused") and shown_move(channel) == 1
