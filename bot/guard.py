@@ -24,10 +24,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import discord
@@ -41,6 +42,14 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000
 ECHO_LIMIT = 100
 DEFER_AFTER = 2.0  # seconds; leaves a second for the defer call itself
+#: An interaction this old when it reaches the bot (a gateway RESUME replays events the
+#: connection missed, seconds late) may be past Discord's 3 s for its first answer: a
+#: move from it is acknowledged before it is played, and not played if Discord no longer
+#: takes the acknowledgement (the player saw "This interaction failed").
+LATE_AFTER = 2.0
+#: Discord's "Unknown interaction" (its 3 s passed) and "already acknowledged".
+UNKNOWN_INTERACTION = 10062
+ALREADY_ACKNOWLEDGED = 40060
 #: The event loop's turn (from scheduling a callback to running it) past which the
 #: process counts as behind and a click is deferred before any work is done for it.
 BEHIND_AFTER = 0.5
@@ -182,6 +191,22 @@ class Deadline:
             self.task.cancel()
 
 
+@contextlib.asynccontextmanager
+async def in_time(interaction: discord.Interaction) -> AsyncIterator[Deadline]:
+    """A :class:`Deadline` for the handler inside (the one the interaction has already,
+    if an outer handler started it): whatever the handler waits for (the table's lock,
+    a bot-token request), the interaction is deferred within Discord's 3 s."""
+    existing = interaction.extras.get(Deadline.KEY)
+    if isinstance(existing, Deadline):
+        yield existing
+        return
+    deadline = Deadline.start(interaction)
+    try:
+        yield deadline
+    finally:
+        deadline.stop()
+
+
 async def defer_now(interaction: discord.Interaction) -> bool:
     """Defer a click that has a :class:`Deadline` now; True if it is deferred (its answer
     then goes as an edit), False if it has none or was already answered."""
@@ -261,16 +286,16 @@ async def answer(interaction: discord.Interaction, text: str, *, ephemeral: bool
         log.warning("Could not answer an interaction: %s", error)
 
 
-async def edit_in_place(interaction: discord.Interaction, **fields: Any) -> None:
+async def edit_in_place(interaction: discord.Interaction, **fields: Any) -> bool:
     """Update the message a component is on (after a deferral: edit the original).
     Every click is answered: where the message cannot take ``fields`` (plain content or
     an embed on a Components V2 message, which Discord refuses with 50035: a control
     forged onto a board, say) or Discord refuses the edit, the same answer goes out as
-    a new message only the clicker sees."""
+    a new message only the clicker sees. True if the clicker was answered (Discord
+    took the edit or the new message)."""
     await claim(interaction)
     if not _fits(interaction.message, fields):
-        await _answer_anew(interaction, fields)
-        return
+        return await _answer_anew(interaction, fields)
     try:
         if interaction.response.is_done():
             await edits.edit_original(interaction, **fields)
@@ -278,7 +303,8 @@ async def edit_in_place(interaction: discord.Interaction, **fields: Any) -> None
             await edits.answer_by_editing(interaction, **fields)
     except discord.HTTPException as error:
         log.warning("Could not update the clicked message (%s); answering with a new one", error)
-        await _answer_anew(interaction, fields)
+        return await _answer_anew(interaction, fields)
+    return True
 
 
 def _fits(message: discord.Message | None, fields: dict[str, Any]) -> bool:
@@ -289,7 +315,7 @@ def _fits(message: discord.Message | None, fields: dict[str, Any]) -> bool:
     return not fields.get("content") and not fields.get("embed") and not isinstance(fields.get("view"), discord.ui.View)
 
 
-async def _answer_anew(interaction: discord.Interaction, fields: dict[str, Any]) -> None:
+async def _answer_anew(interaction: discord.Interaction, fields: dict[str, Any]) -> bool:
     """``fields`` of an edit sent instead as a new ephemeral message (a follow-up once
     the interaction is answered); a sentence if even that is refused."""
     message: dict[str, Any] = {key: fields[key] for key in ("content", "embed", "view") if fields.get(key) is not None}
@@ -309,10 +335,28 @@ async def _answer_anew(interaction: discord.Interaction, fields: dict[str, Any])
             await interaction.response.send_message(ephemeral=True, **message)
     except discord.HTTPException as error:
         log.warning("Could not answer an interaction with a new message either: %s", error)
+        return False
+    return True
+
+
+def age(interaction: discord.Interaction) -> float:
+    """Seconds since Discord made the interaction (its id's time, on the bot's clock)."""
+    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
+
+
+def late_refusal(error: BaseException) -> discord.HTTPException | None:
+    """Discord's refusal of an interaction's answer because it can no longer be answered
+    (10062: delivered late, past its 3 s; 40060: answered already), if that is the error."""
+    return next((e for e in _chain(error) if isinstance(e, discord.HTTPException) and e.code in (UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED)), None)
 
 
 async def answer_failure(interaction: discord.Interaction, error: BaseException) -> None:
     """The last word on an unexpected failure: logged, and a sentence for the user."""
+    late = late_refusal(error)
+    if late is not None:
+        # Not a fault of ours: nothing can answer it any more (one line, no traceback).
+        log.info("An interaction reached me too late to be answered (%.1f s after it was made): %s", age(interaction), late)
+        return
     storage = next((e for e in _chain(error) if isinstance(e, StorageError)), None)
     if storage is not None:
         log.warning("Interaction failed on storage: %s", storage)  # the pool logged the cause once

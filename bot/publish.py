@@ -61,6 +61,7 @@ import functools
 import inspect
 import io
 import logging
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -740,6 +741,8 @@ class Publisher:
         if record.publish.get("paused") and not final:
             table.needs_publish = True  # its thread is closed: shown when it reopens (bot/tables/threads.py)
             return
+        if table.behind_since is None:
+            table.behind_since = now_ts()  # until Discord takes this board (hands say so past BOARD_BEHIND_SECONDS)
         before = (record.message_id, _snapshot(record.publish), list(record.turn_players))
         current = [] if final or state.is_over() else sorted(state.current_players())
         # Computers are named on the board but never pinged, and have no hands to show.
@@ -785,8 +788,14 @@ class Publisher:
             if repost:
                 files = {"file": file()} if file else {}
                 allowed = discord.AllowedMentions(users=[discord.Object(u) for u in to_ping], roles=False, everyone=False) if to_ping else NO_PINGS
+                if table.board_nonce is None:
+                    table.board_nonce = secrets.randbits(63)
                 with board_worth:
-                    message = await place.send(**board, **files, allowed_mentions=allowed)
+                    # Discord's enforce_nonce (discord.py sets it with the nonce): a post whose
+                    # answer was lost, tried again (discord.py's own retries, or the publish
+                    # retry, with this same nonce), returns the board made the first time.
+                    message = await place.send(**board, **files, allowed_mentions=allowed, nonce=table.board_nonce)
+                table.board_nonce = None
                 old, record.message_id, record.message_posted_at = record.message_id, message.id, now_ts()
                 record.publish["after_board"] = 0
                 if old is not None:
@@ -795,6 +804,7 @@ class Publisher:
                         await place.get_partial_message(old).delete()
             table.needs_publish, table.unpinged = False, None
             table.board_error = None
+            table.behind_since = None
         except pacing.Superseded:
             # Nothing was sent: a newer showing (asked for meanwhile, or now, to wait out
             # Discord's limit on the board in line) shows the table as it is then, and

@@ -197,7 +197,8 @@ def rate(game: str, rows: Sequence[tuple[int, int]], current: Mapping[int, Ratin
         return MODEL.rating(mu=known.mu, sigma=known.sigma)
 
     rated = MODEL.rate([[model_rating(u) for u in team] for team in teams], ranks=ranks)
-    best = ranking[0][0]
+    # A tie of all (a draw, a stalemate) is nobody's win.
+    best = ranking[0][0] if len(ranking) > 1 else None
     place_of = dict(rows)
     out: dict[int, Rating] = {}
     for team, new in zip(teams, rated):

@@ -35,6 +35,10 @@ class Table:
     #: user -> the table version just after their latest move (in memory only: after
     #: a restart an old click can at worst be applied once, if it is still legal).
     last_moved: dict[int, int] = field(default_factory=dict)
+    #: user -> the version of the hand their latest clicked move was chosen on, when
+    #: Discord lost that click's answer: a later click from that same hand (which still
+    #: shows) is told the first was played, not that nothing was (in memory only).
+    clicked_from: dict[int, int] = field(default_factory=dict)
     #: The task playing the computer seats' next move (bot/core/computer.py), if any.
     computer: asyncio.Task[None] | None = None
     #: Showing the table (bot/publish.py, ``Publisher.show``) happens outside ``lock``, one
@@ -46,6 +50,12 @@ class Table:
     #: After a board Discord refused: the players it still has to ping (the others
     #: were told through their hands), for the publish retry.
     unpinged: list[int] | None = None
+    #: The nonce of a board post not yet known to have gone through: its retries carry it,
+    #: so Discord (enforce_nonce) hands back a board made while its answer was lost.
+    board_nonce: int | None = None
+    #: Since when (our clock) the board has been waiting to show the table (a publish
+    #: under way or refused; None once Discord took it): players are told when it lags.
+    behind_since: float | None = None
     #: Discord's refusal of the latest board publish, if it failed (bot/tables/threads.py).
     board_error: Exception | None = None
     #: When the bot last reopened this table's archived or locked thread (our clock).

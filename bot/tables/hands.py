@@ -3,19 +3,23 @@ and re-rendered in place by its ↻ and page buttons."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from collections.abc import Mapping
 from typing import Any
 
 import discord
 
-from bot import i18n
+from bot import guard, i18n
 from bot import views
-from bot.publish import final_text, mentions, ping_task, play_again, table_unit
+from bot.publish import HandMessage, final_text, mentions, ping_task, play_again, table_unit
 from bot.core.table import Table
 from bot.i18n import _
 from bot.discord_front import edits
 from bot.discord_front.common import _reply, now_ts
 from storage import repos
+
+log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
 
 
 class HandsMixin:
@@ -47,28 +51,52 @@ class HandsMixin:
             self.publisher.remember_hand(table, interaction)
             return
         if interaction.guild_id is not None and await self.hands_in_dm(guild_id, user):
-            publisher = self.publisher
-            if not publisher.dms_closed(table, user):
-                # Refresh the DM hand in place rather than send another; a first one is sent.
-                refreshed = await publisher.refresh_dm_hand(table, user)
-                if refreshed is not None:
-                    await interaction.response.send_message(_("Your hand in your DMs is up to date: {link}", link=refreshed.jump_url), ephemeral=True)
-                    return
-                sent = await publisher.send_dm_hand(table, user)
-                await self._save_publish(table)
-                if sent is not None:
-                    await interaction.response.send_message(_("Your hand is in your DMs: {link}", link=sent.jump_url), ephemeral=True)
-                    return
-            closed = table.record.publish.setdefault("dm_closed", {})
-            if not closed.get(str(user)):
-                # Said once per game; from then on hands are shown here without comment.
-                notice = _("I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead.")
-                hand = await self.publisher.hand_message(table, user, notice=notice, page=page)
-                closed[str(user)] = True
-                await self._save_publish(table)
-        sent = await edits.answer_with_message(interaction, **hand.send(), ephemeral=True)
+            # The DM is a bot-token request, as slow as Discord is: deferred within 3 s.
+            async with guard.in_time(interaction):
+                hand = await self._dm_hand(interaction, table, user, page, hand)
+            if hand is None:
+                return
+            if interaction.response.is_done():
+                # Deferred while the DM failed: the hand goes as a follow-up (not a live
+                # hand: the deferred click's original message is the board).
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.followup.send(**hand.send(), ephemeral=True)
+                return
+        try:
+            sent = await edits.answer_with_message(interaction, **hand.send(), ephemeral=True)
+        except discord.HTTPException as error:
+            if guard.late_refusal(error) is None:
+                raise
+            # Delivered late (a gateway RESUME's replay): nothing can answer it; nothing changed.
+            log.info("Show hand on table %s reached me %.1f s after it was made and can no longer be answered: %s", table.id, guard.age(interaction), error)
+            return
         self.publisher.remember_hand(table, interaction, sent)
         await self.publisher.drop_older_copies(table, user)  # one clickable hand
+
+    async def _dm_hand(self, interaction: discord.Interaction, table: Table, user: int, page: int, hand: HandMessage) -> HandMessage | None:
+        """Show hand for a player whose hands go to their DMs: the DM refreshed in place
+        (or a first one sent) and the click answered with its link; None once answered.
+        Else (their DMs are closed) the hand to show here, said once per game."""
+        publisher = self.publisher
+        if not publisher.dms_closed(table, user):
+            # Refresh the DM hand in place rather than send another; a first one is sent.
+            refreshed = await publisher.refresh_dm_hand(table, user)
+            if refreshed is not None:
+                await _reply(interaction, _("Your hand in your DMs is up to date: {link}", link=refreshed.jump_url))
+                return None
+            sent = await publisher.send_dm_hand(table, user)
+            await self._save_publish(table)
+            if sent is not None:
+                await _reply(interaction, _("Your hand is in your DMs: {link}", link=sent.jump_url))
+                return None
+        closed = table.record.publish.setdefault("dm_closed", {})
+        if not closed.get(str(user)):
+            # Said once per game; from then on hands are shown here without comment.
+            notice = _("I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead.")
+            closed[str(user)] = True
+            await self._save_publish(table)
+            return await publisher.hand_message(table, user, notice=notice, page=page)
+        return hand
 
     async def _save_publish(self, table: Table) -> None:
         async with self.storage.transaction(table.guild_id) as db:
@@ -86,6 +114,8 @@ class HandsMixin:
             from bot.tables.threads import paused_sentence
 
             notice = "⏸️ " + paused_sentence(table)
+        elif (behind := board_behind(table)) is not None:
+            notice = "\n".join(part for part in (notice, behind) if part)
         if observation is None:
             observation = state.observation(user)
         current = state.current_players()
@@ -112,6 +142,31 @@ class HandsMixin:
                 line = waiting_line(table, user, current)
         content = "\n".join(part for part in (notice, line if status or not notice else "") if part)
         return content, embed, items
+
+
+#: A board that has not caught up with the play for this long is said to be behind in
+#: what players see next (their hand, the answer to their click).
+BOARD_BEHIND_SECONDS = 5.0
+
+
+def board_behind(table: Table) -> str | None:
+    """The sentence saying the board lags, and why, while it does for more than
+    :data:`BOARD_BEHIND_SECONDS`; None when it is up to date (or nearly)."""
+    since = table.behind_since
+    if (since is None or now_ts() - since < BOARD_BEHIND_SECONDS or table.state is None or table.state.is_over()
+            or table.record.publish.get("paused")):  # a paused game's hands say why it is paused instead
+        return None
+    error = table.board_error
+    status = getattr(error, "status", 0) or 0
+    if status >= 500:
+        why = _("Discord is answering with server errors")
+    elif status == 429:
+        why = _("Discord is limiting how often I may update it")
+    elif error is not None:
+        why = _("Discord refused the update")
+    else:
+        why = _("Discord is slow to take the update or asks me to wait")
+    return _("⚠️ The board is behind ({why}); it catches up by itself. Your hand here is up to date.", why=why)
 
 
 def owers(table: Table) -> list[int]:

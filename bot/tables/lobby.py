@@ -8,7 +8,7 @@ import contextlib
 import inspect
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import discord
@@ -32,6 +32,12 @@ _RENAMING: set[asyncio.Task[Any]] = set()
 #: A rename waits no longer than this: Discord allows a channel two renames in ten minutes,
 #: and discord.py waits out a 429 in full; a name that comes late is better not sent.
 RENAME_WAIT_SECONDS = 10.0
+#: A thread creation that meets a server error (5xx, once discord.py's own tries, about
+#: 25 s, are spent) is tried again after each of these waits before the game stays in
+#: the channel.
+THREAD_RETRY_SECONDS = (5.0, 30.0)
+#: Discord's "A thread has already been created for this message".
+THREAD_ALREADY_CREATED = 160004
 
 
 def thread_name(table: Table) -> str:
@@ -148,7 +154,9 @@ class LobbyMixin:
 
     async def add_computer(self, interaction: discord.Interaction, table: Table, level: str) -> None:
         """The host seats a computer player (bot/core/computer.py) in the lobby."""
-        async with table.lock:
+        async with self._lobby_turn(interaction, table) as taken:
+            if not taken:
+                return
             try:
                 seat = await self.lobby.seat_computer(table, interaction.user.id, level)
             except TableError as error:
@@ -158,7 +166,9 @@ class LobbyMixin:
 
     async def remove_computer(self, interaction: discord.Interaction, table: Table) -> None:
         """The host takes the last-seated computer player out of the lobby."""
-        async with table.lock:
+        async with self._lobby_turn(interaction, table) as taken:
+            if not taken:
+                return
             try:
                 seat = await self.lobby.unseat_computer(table, interaction.user.id)
             except TableError as error:
@@ -168,7 +178,14 @@ class LobbyMixin:
 
     async def join(self, interaction: discord.Interaction, table: Table, choice: str | None = None) -> None:
         user = interaction.user.id
-        async with table.lock:
+        if table.status != "lobby":
+            # Refused at once: no wait for the table (a Start may hold it while Discord
+            # opens the game's thread).
+            await _reply(interaction, _("This game has already started; you can join the next one."))
+            return
+        async with self._lobby_turn(interaction, table) as taken:
+            if not taken:
+                return
             publish = dict(table.record.publish)
             keep_name(publish, user, interaction.user.display_name)
             try:
@@ -184,7 +201,9 @@ class LobbyMixin:
         if table.status == "playing":
             await self.leave_game(interaction, table, target)
             return
-        async with table.lock:
+        async with self._lobby_turn(interaction, table) as taken:
+            if not taken:
+                return
             try:
                 closed = await self.lobby.unseat(table, user, removed=target is not None)
             except TableError as error:
@@ -211,7 +230,7 @@ class LobbyMixin:
         embed = self._lobby_embed(table, note)
         view = views.lobby_view(table.guild_id, table.id, table.spec.seat_choices, computers=computer.has_ai(table.spec.key)) if table.status == "lobby" else None
         if _is_component_on(interaction, table.record.lobby_message_id):
-            await interaction.response.edit_message(embed=embed, view=view)
+            await guard.edit_in_place(interaction, embed=embed, view=view)
             return
         # A slash command: answer it, and bring the lobby message up to date.
         await _reply(interaction, note or "Done.", ephemeral=True)
@@ -225,22 +244,54 @@ class LobbyMixin:
         with contextlib.suppress(discord.HTTPException):
             await edits.edit_message(channel.get_partial_message(table.record.lobby_message_id), embed=embed, view=view)
 
+    @contextlib.asynccontextmanager
+    async def _lobby_turn(self, interaction: discord.Interaction, table: Table) -> AsyncIterator[bool]:
+        """The table's lock for a lobby click or command, its wait bounded: deferred first
+        when someone holds it (Start opening the thread, as slow as Discord is), so the
+        interaction is answered in time whatever the holder waits for; False (answered:
+        busy) if it is not free within ``MAX_WAIT_IN_QUEUE``."""
+        async with guard.in_time(interaction):
+            if not await self.lock_or_busy(interaction, table):
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                table.lock.release()
+
     async def start(self, interaction: discord.Interaction, table: Table) -> None:
-        async with table.lock:
+        async with guard.in_time(interaction):
+            await self._start(interaction, table)
+
+    async def _start(self, interaction: discord.Interaction, table: Table) -> None:
+        on_lobby = _is_component_on(interaction, table.record.lobby_message_id)
+        async with self._lobby_turn(interaction, table) as taken:
+            if not taken:
+                return
             record = table.record
             try:
                 current = await self.lobby.begin(table, interaction.user.id, str(secrets.randbits(64)))
             except TableError as error:
                 await _reply(interaction, str(error))
                 return
+            # Answered before the thread is opened (a bot-token request, as slow as Discord
+            # is): the host is told within Discord's 3 s whatever that request does.
+            if on_lobby:
+                await guard.edit_in_place(interaction, embed=self._lobby_embed(table), view=None)
+            else:
+                await guard.defer_now(interaction)
+            answered = (record.thread_id, record.publish.get("note"))
             await self._open_thread(interaction, table)
             if await self.board_layout(table.guild_id) == "v2":
                 record.publish["layout"] = "v2"  # fixed for the game: a V2 message stays V2
             if not await self.pictures_on(table.guild_id):
                 record.publish["pictures"] = "off"
             await self._save_lobby(table, publish=record.publish)
-        if _is_component_on(interaction, record.lobby_message_id):
-            await interaction.response.edit_message(embed=self._lobby_embed(table), view=None)
+        if on_lobby:
+            if (record.thread_id, record.publish.get("note")) != answered:
+                # Where the game is played, through the click's token (no bot-token request).
+                with contextlib.suppress(discord.HTTPException):
+                    await edits.edit_original(interaction, embed=self._lobby_embed(table), view=None)
         else:
             where = f"<#{record.thread_id}>" if record.thread_id and record.thread_id != interaction.channel_id else ""
             await _reply(interaction, _("Started in {thread}.", thread=where) if where else _("Started."), ephemeral=True)
@@ -282,26 +333,50 @@ class LobbyMixin:
         if not permissions.create_public_threads:
             note = _("I could not open a thread for this game (I need the Create Public Threads permission here), so it is played in this channel.")
         else:
-            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=table.guild_id)
-            try:
-                thread = await channel.get_partial_message(record.lobby_message_id).create_thread(
-                    name=thread_name(table), auto_archive_duration=1440,
-                )
-            except discord.HTTPException as error:
-                log.warning("Could not open a thread for table %s in guild %s: %s", table.id, table.guild_id, error)
-                note = _("I could not open a thread for this game (Discord refused), so it is played in this channel.")
-            else:
-                await self._save_lobby(table, thread_id=thread.id)
+            thread_id, note = await self._create_thread(table)
+            if thread_id is not None:
+                await self._save_lobby(table, thread_id=thread_id)
                 self._track(table)
                 return
         record.publish["note"] = note
         await self._save_lobby(table, publish=record.publish)
 
+    async def _create_thread(self, table: Table) -> tuple[int | None, str]:
+        """The game's thread from the lobby message: its id, or None and the note saying
+        why the game stays in the channel. A server error (5xx, after discord.py's own
+        tries) is tried again; only a refusal (permissions, limits) or server errors
+        that outlast :data:`THREAD_RETRY_SECONDS` leave the game in the channel. A thread
+        Discord made while its answer was lost (the next try is refused with 160004)
+        is the game's thread: it has the lobby message's id."""
+        record = table.record
+        assert record.lobby_message_id is not None
+        message = self.bot.get_partial_messageable(record.channel_id, guild_id=table.guild_id).get_partial_message(record.lobby_message_id)
+        waits = list(THREAD_RETRY_SECONDS)
+        while True:
+            try:
+                thread = await message.create_thread(name=thread_name(table), auto_archive_duration=1440)
+            except discord.HTTPException as error:
+                if error.code == THREAD_ALREADY_CREATED:
+                    log.info("Table %s in guild %s: the thread of the lobby message was made by an earlier try", table.id, table.guild_id)
+                    return record.lobby_message_id, ""
+                if error.status >= 500 and waits:
+                    wait = waits.pop(0)
+                    log.info("Discord failed to open a thread for table %s in guild %s (%s); trying again in %.0f s", table.id, table.guild_id, error, wait)
+                    await asyncio.sleep(wait)
+                    continue
+                log.warning("Could not open a thread for table %s in guild %s: %s", table.id, table.guild_id, error)
+                if error.status >= 500:
+                    return None, _("I could not open a thread for this game (Discord kept failing), so it is played in this channel.")
+                return None, _("I could not open a thread for this game (Discord refused), so it is played in this channel.")
+            return thread.id, ""
+
     async def cancel(self, interaction: discord.Interaction, table: Table) -> None:
         if not _can_manage(interaction, table):
             await _reply(interaction, _("Only the host, {host}, or someone with Manage Server can cancel this game.", host=f"<@{table.record.host_id}>"))
             return
-        async with table.lock:
+        async with self._lobby_turn(interaction, table) as taken:
+            if not taken:
+                return
             if table.status not in repos.ACTIVE:
                 await _reply(interaction, _("This game is already closed."))
                 return
@@ -309,7 +384,7 @@ class LobbyMixin:
             await self._close(table, "cancelled")
         note = _("Cancelled by {player}.", player=interaction.user.mention)
         if _is_component_on(interaction, table.record.lobby_message_id):
-            await interaction.response.edit_message(embed=self._lobby_embed(table, note), view=None)
+            await guard.edit_in_place(interaction, embed=self._lobby_embed(table, note), view=None)
         else:
             await _reply(interaction, _("The {title} game was cancelled.", title=table.spec.title), ephemeral=False)
             await self._edit_lobby_message(table, self._lobby_embed(table, note), None)

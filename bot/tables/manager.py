@@ -29,7 +29,7 @@ from bot.tables.restore import RestoreMixin, until_restored
 from bot.tables.sync import SyncMixin
 from bot.core.table import Table, TableError
 from bot.discord_front.common import DiscordClock, _reply
-from bot.tables.threads import PAUSED_SENTENCE, ThreadsMixin
+from bot.tables.threads import ThreadsMixin, paused_sentence
 from bot.tables.timers import TimersMixin
 from storage import repos
 from storage.db import GuildDataMissing, Storage, StorageError
@@ -151,7 +151,7 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         mine = [t for t in threads if user_id in t.record.players]
         paused = [t for t in mine if t.record.publish.get("paused")]
         if paused:
-            return _(PAUSED_SENTENCE, where=f"<#{paused[0].record.thread_id}>")
+            return paused_sentence(paused[0])
         if mine:
             where = ", ".join(f"<#{t.record.thread_id}>" for t in mine)
             return _("Your game is played in its thread, {where}: use the command there.", where=where)
@@ -251,6 +251,4 @@ def _paused_refusal(table: Table) -> str | None:
     """A table whose thread a moderator closed takes no moves (bot/tables/threads.py)."""
     if not table.record.publish.get("paused"):
         return None
-    from bot.tables.threads import paused_sentence
-
     return paused_sentence(table)

@@ -29,6 +29,8 @@ __all__ = ["MovesMixin", "_Checkpoint", "_Outcome", "_SaveFailed", "_Stale", "ou
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
 
 STALE_CLICK = N_("⚠️ That button was from an earlier moment in the game, so nothing was played. Here is your hand now.")
+#: A click from a hand whose earlier click was played (its answer lost: "This interaction failed").
+PLAYED_CLICK = N_("✅ Your move was played (from this hand, before): this click played nothing more. Here is your hand now.")
 MAX_WAIT_FOR_LOCK = 1.0  # with the database's own bounded wait, a move is answered (or deferred) within 3 s
 #: A click that waits behind other moves is deferred first, so it may wait its turn this long.
 MAX_WAIT_IN_QUEUE = 60.0
@@ -53,8 +55,16 @@ class MovesMixin:
         """A move from a hand message (ephemeral or DM)."""
         deadline = guard.Deadline.start(interaction)  # deferred if still running near 3 s
         try:
-            if guard.behind() or self.move_slots.locked():
+            late = guard.age(interaction) > guard.LATE_AFTER
+            if late or guard.behind() or self.move_slots.locked():
                 await deadline.now()  # the loop is slow to come round: never let the answer be late
+            if late and not interaction.response.is_done():
+                # Delivered late (a gateway RESUME's replay) and Discord no longer takes its
+                # acknowledgement: the player saw "This interaction failed", so the move is
+                # not played (no ghost move); their hand still offers it.
+                log.info("A click on table %s in guild %s reached me %.1f s after it was made and can no longer be answered: not played",
+                         table_id, guild_id, guard.age(interaction))
+                return
             await self._act(interaction, guild_id, table_id, version, code)
         finally:
             deadline.stop()
@@ -113,7 +123,14 @@ class MovesMixin:
         if isinstance(answer, str):
             await _reply(interaction, answer)
             return
-        await guard.edit_in_place(interaction, **answer.edit())
+        delivered = await guard.edit_in_place(interaction, **answer.edit())
+        if moved:
+            # A lost answer (10062, 40060) leaves the clicked hand as it was: a next click
+            # from it is told this one was played (:meth:`_stale_hand`).
+            if delivered:
+                table.clicked_from.pop(user, None)
+            else:
+                table.clicked_from[user] = version
         if moved and table.status == "playing":  # (a finished table's hands are forgotten)
             self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
 
@@ -130,7 +147,7 @@ class MovesMixin:
         except RuleError as error:
             return str(error), False
         if version != table.record.version and _is_stale(table, user, version, action):
-            return await self._stale_hand(table, user, action, dm=dm), False
+            return await self._stale_hand(table, user, action, dm=dm, version=version), False
         try:
             outcome = await self._apply(table, user, action, source="player", synced=True)
         except _Stale:
@@ -147,7 +164,11 @@ class MovesMixin:
         await self._after_move(table, outcome, actor=user)  # shown by the table's show task
         return hand, True
 
-    async def _stale_hand(self, table: Table, user: int, action: Action | None, *, dm: bool) -> HandMessage:
+    async def _stale_hand(self, table: Table, user: int, action: Action | None, *, dm: bool, version: int | None = None) -> HandMessage:
+        if version is not None and table.clicked_from.get(user) == version:
+            # The player's earlier click from this very hand was played; its answer was
+            # lost (10062, 40060), so the hand still shows the moment before it.
+            return await self.publisher.hand_message(table, user, notice=_(PLAYED_CLICK), dm=dm)
         notice = out_of_turn_notice(table, user, action)
         # The hand's own status line stays when it has more to say ("You may act now": a
         # Challenge, a vote); "Waiting for @bob" would only repeat the notice.
@@ -202,19 +223,30 @@ class MovesMixin:
     async def leave_game(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
         """A player leaves a running game, or is removed by the host / a manager."""
         user = target if target is not None else interaction.user.id
-        async with table.lock:
-            if table.state is None or table.status != "playing" or user not in table.state.players or user not in _seated(table.state):
-                await _reply(interaction, _("That player is not in this game.") if target else _("You are not in this game."))
+        async with guard.in_time(interaction):
+            if not await self.lock_or_busy(interaction, table):
                 return
             try:
-                outcome = await self._remove(table, user, source="removal")
-            except _SaveFailed:
-                await _reply(interaction, _("The game moved on just then, so nothing changed. Please try again."))
-                return
-            closed = await self._close_if_only_computers(table, outcome)
+                outcome, closed = await self._leave_locked(interaction, table, user, target)
+            finally:
+                table.lock.release()
+        if outcome is None:
+            return
         who = _("You left the {title} game.", title=table.spec.title) if target is None else _("{player} was removed from the {title} game.", player=f"<@{user}>", title=table.spec.title)
         await _reply(interaction, who, ephemeral=target is None)
         await self._after_leaving(table, outcome, closed)
+
+    async def _leave_locked(self, interaction: discord.Interaction, table: Table, user: int, target: int | None) -> tuple[_Outcome | None, bool]:
+        """The leave itself (caller holds the lock); (None, False) when refused (answered)."""
+        if table.state is None or table.status != "playing" or user not in table.state.players or user not in _seated(table.state):
+            await _reply(interaction, _("That player is not in this game.") if target else _("You are not in this game."))
+            return None, False
+        try:
+            outcome = await self._remove(table, user, source="removal")
+        except _SaveFailed:
+            await _reply(interaction, _("The game moved on just then, so nothing changed. Please try again."))
+            return None, False
+        return outcome, await self._close_if_only_computers(table, outcome)
 
     async def _close_if_only_computers(self, table: Table, outcome: _Outcome) -> bool:
         """After a seat emptied (caller holds the lock): computers do not finish a game

@@ -50,13 +50,36 @@ MAYBE_CLOSED = {50001, 50013}
 REOPEN_GRACE_SECONDS = 120.0
 
 PAUSED_SENTENCE = N_("This game is paused: its thread {where} was archived or locked by a moderator. It goes on when the thread is reopened.")
+ACCESS_SENTENCE = N_("This game is paused: I lost the {permission} permission in {where}, so I cannot show the game there. "
+                     "It goes on when the permission is given back.")
+#: While a game is paused for a permission taken from the bot, its board is tried again
+#: this often (one refused request each time: 20 in Discord's 10-minute window).
+ACCESS_PROBE_SECONDS = 30.0
+#: What the board's place needs, in the words of Discord's permission settings.
+PLACE_PERMISSIONS = (
+    ("view_channel", N_("View Channel")),
+    ("send_messages", N_("Send Messages")),
+    ("send_messages_in_threads", N_("Send Messages in Threads")),
+    ("embed_links", N_("Embed Links")),
+    ("attach_files", N_("Attach Files")),
+    ("read_message_history", N_("Read Message History")),
+)
 
 
 def is_paused(table: Table) -> bool:
     return bool(table.record.publish.get("paused"))
 
 
+def access_paused(table: Table) -> bool:
+    """Paused because Discord refused the bot its place (403), not for a closed thread."""
+    paused = table.record.publish.get("paused")
+    return isinstance(paused, dict) and bool(paused.get("access"))
+
+
 def paused_sentence(table: Table) -> str:
+    where = f"<#{table.record.thread_id or table.record.channel_id}>"
+    if access_paused(table):
+        return _(ACCESS_SENTENCE, permission=_(table.record.publish["paused"]["access"]), where=where)
     return _(PAUSED_SENTENCE, where=f"<#{table.record.thread_id}>" if table.record.thread_id else "")
 
 
@@ -97,7 +120,7 @@ class ThreadsMixin:
             if archived or locked:
                 if not is_paused(table):
                     await self._thread_closed(table, locked=locked)
-            elif is_paused(table):
+            elif is_paused(table) and not access_paused(table):
                 await self._resume(table)
 
     # ------------------------------------------------------------------ the board refused
@@ -107,15 +130,28 @@ class ThreadsMixin:
         """Called by the publisher when Discord refused the board. True when it was the
         thread (gone or closed) and has been dealt with here: no ordinary retry."""
         thread_id = table.record.thread_id
-        if thread_id is None:
-            return False
         code = getattr(error, "code", 0)
+        if thread_id is None:
+            # A game played in a channel: a permission taken from the bot there pauses it.
+            if code in MAYBE_CLOSED and not final and table.status == "playing":
+                await self._access_lost(table, code)
+                return True
+            return False
         if code not in THREAD_CLOSED | MAYBE_CLOSED | {UNKNOWN_CHANNEL}:
             return False
+        if code in MAYBE_CLOSED and table.key in self.__dict__.get("_access_probing", ()):
+            await self._access_lost(table, code)  # paused for it already: still refused
+            return True
         try:
             thread = await self.bot.fetch_channel(thread_id)
         except discord.NotFound:
             thread = None
+        except discord.Forbidden:
+            # The bot may not even see the thread now: a permission taken away.
+            if code in MAYBE_CLOSED and not final and table.status == "playing":
+                await self._access_lost(table, code)
+                return True
+            return False
         except discord.HTTPException:
             return False  # cannot tell: the ordinary retry
         if final:
@@ -127,7 +163,92 @@ class ThreadsMixin:
         if _closed(thread):
             await self._thread_closed(table, locked=bool(getattr(thread, "locked", False)), refused=True)
             return True
+        if code in MAYBE_CLOSED and table.status == "playing":
+            await self._access_lost(table, code)  # open, but the bot may no longer post there
+            return True
         return False
+
+    # ------------------------------------------------------------------ a permission taken away
+
+    def _missing_permission(self, table: Table, code: int) -> str:
+        """The permission (Discord's English name, translated where shown) the bot lacks in
+        the game's place, from its cached permissions; else what the code means."""
+        record = table.record
+        guild = self.bot.get_guild(table.guild_id)
+        me = guild.me if guild is not None else None
+        place = guild.get_channel_or_thread(record.thread_id or record.channel_id) if guild is not None else None
+        if me is not None and place is not None:
+            permissions = place.permissions_for(me)
+            in_thread = isinstance(place, discord.Thread)
+            for flag, name in PLACE_PERMISSIONS:
+                if flag == ("send_messages" if in_thread else "send_messages_in_threads"):
+                    continue
+                if not getattr(permissions, flag):
+                    return name
+        if code == 50001:
+            return PLACE_PERMISSIONS[0][1]  # Missing Access: View Channel
+        return PLACE_PERMISSIONS[2][1] if record.thread_id else PLACE_PERMISSIONS[1][1]
+
+    @i18n.for_everyone
+    async def _access_lost(self, table: Table, code: int) -> None:
+        """Discord refused the game's place (403: a permission taken from the bot): paused
+        as for a closed thread (no timers, no computer moves, moves refused with a
+        sentence naming the permission), one note where the players can read it, and
+        the board tried again every :data:`ACCESS_PROBE_SECONDS` until it goes through."""
+        record = table.record
+        probing = table.key in self.__dict__.setdefault("_access_probing", set())
+        if is_paused(table) and not probing:
+            return
+        permission = self._missing_permission(table, code)
+        record.publish["paused"] = {"since": now_ts(), "access": permission}
+        table.needs_publish = True
+        self._cancel_timers(table)
+        await self._save_publish(table)
+        self._probe_access_later(table)
+        if probing:
+            return  # tried again and refused again: said already
+        where = f"<#{record.thread_id or record.channel_id}>"
+        log.warning("Table %s in guild %s is paused: Discord refused the bot its place %s (%s, %s missing)", table.id, table.guild_id, where, code, permission)
+        note = _("⏸️ The {title} game #{id} is paused: I lost the {permission} permission in {where}, so I cannot show the game there. "
+                 "It goes on by itself when the permission is given back (no turn timer runs meanwhile). The host can `/cancel` it.",
+                 title=table.spec.title, id=table.id, permission=_(permission), where=where)
+        if record.thread_id is not None:
+            await self._say_in_parent(table, note)
+        # The players' open hands say it too, through their tokens (no channel permission
+        # needed): their status line is the paused sentence while it lasts.
+        if table.state is not None:
+            for player in table.state.players:
+                with contextlib.suppress(discord.HTTPException):
+                    await self.publisher._update_live_hand(table, player)
+
+    def _probe_access_later(self, table: Table) -> None:
+        async def probe() -> None:
+            while table.status == "playing" and access_paused(table):
+                await asyncio.sleep(ACCESS_PROBE_SECONDS)
+                await self._retry_access(table)
+
+        table.publish_retry = asyncio.create_task(probe(), name=f"deckhand-access-{table.guild_id}-{table.id}")
+
+    @i18n.for_everyone
+    async def _retry_access(self, table: Table) -> None:
+        """Show the paused board again: if Discord takes it, the game goes on."""
+        probing: set[tuple[int, int]] = self.__dict__.setdefault("_access_probing", set())
+        async with table.lock:
+            if table.status != "playing" or not access_paused(table):
+                return
+            self._unpause(table)
+        probing.add(table.key)
+        try:
+            await self.publisher.publish(table, ping=table.record.turn_players, note=_("▶️ I can show the game here again: it goes on."))
+        finally:
+            probing.discard(table.key)
+        if is_paused(table):
+            return  # refused again: paused anew from now (the deadlines moved on up to now)
+        log.info("Table %s in guild %s resumes: Discord takes its board again", table.id, table.guild_id)
+        async with self.storage.transaction(table.guild_id) as db:
+            await repos.update_table(db, table.id, now=now_ts(), publish=table.record.publish, deadline=table.record.deadline,
+                                     obligations=table.record.obligations)
+        self._arm_timers(table)
 
     # ------------------------------------------------------------------ deleted
 
@@ -321,6 +442,9 @@ class ThreadsMixin:
         while the bot was away."""
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await self.bot.wait_until_ready()
+            if access_paused(table):
+                await self._retry_access(table)  # paused for a permission: is it back?
+                return
             thread_id = table.record.thread_id
             if thread_id is None:
                 return

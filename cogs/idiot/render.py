@@ -91,13 +91,20 @@ def _places(placements: Sequence[Sequence[int]], names: Mapping[int, str]) -> st
     return "\n".join(lines)
 
 
+def _cards_left(counts: Mapping[str, int], names: Mapping[int, str]) -> str:
+    """"Ana 2, Bob 3": cards each player still held at a stalemate, fewest first."""
+    ordered = sorted(((int(p), n) for p, n in counts.items()), key=lambda item: (item[1], item[0]))
+    return ", ".join(f"{name_of(names, p)} {n}" for p, n in ordered)
+
+
 def _game_over(observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
     places = _places(observation["placements"] or [], names)
     if _stalemated(observation):
-        # Nobody won: the standings rank the players still holding cards by how few they hold.
+        # Nobody won it: the players still holding cards share a place (rated as a tie).
         return _(
-            "**Game over: a stalemate** ({n} turns without progress). Standings, fewest cards first:\n{places}",
-            n=observation["stalemate_turns"], places=places,
+            "**Game over: a stalemate** ({n} turns without progress): nobody wins it, the players still holding cards tie.\n"
+            "{places}\nCards left: {cards}",
+            n=observation["stalemate_turns"], places=places, cards=_cards_left(observation.get("cards_left") or {}, names),
         )
     return _("**Game over.**\n{places}", places=places)
 
@@ -358,12 +365,13 @@ def _event_line(event: Event, names: Mapping[int, str]) -> str | None:
         if not placements:
             return _("Game over.")
         if data.get("reason") == "stalemate":
-            # Nobody won: rank the standings (fewest cards first), never call it a win.
+            # Nobody won it: the players still holding cards tie (and rate as a tie); never call it a win.
             standings = "; ".join(
                 f"{ordinal(sum(len(g) for g in placements[:i]) + 1)} " + ", ".join(name_of(names, p) for p in group)
                 for i, group in enumerate(placements)
             )
-            return _("Game over: a stalemate, nobody wins. Standings by fewest cards: {standings}.", standings=standings)
+            return _("Game over: a stalemate, nobody wins it: the players still holding cards tie. Standings: {standings}. "
+                     "Cards left: {cards}.", standings=standings, cards=_cards_left(data.get("cards_left") or {}, names))
         winners = ", ".join(name_of(names, p) for p in placements[0])
         if data.get("idiot") is not None:
             return _("Game over. Winner: {winners}. The Idiot: {idiot}.", winners=winners, idiot=name_of(names, data["idiot"]))

@@ -834,6 +834,8 @@ class IdiotGame(Game):
         self.turn = None
         self.ready.clear()
         data: dict[str, Any] = {"reason": reason, "placements": self.placements()}
+        if reason == "stalemate":
+            data["cards_left"] = {str(p): n for p, n in self.cards_left().items()}
         remaining = self._active()
         if self.options[FINISH] == LAST_IDIOT and reason == "finished" and len(remaining) == 1:
             data["idiot"] = remaining[0]
@@ -842,18 +844,20 @@ class IdiotGame(Game):
     # -- results ---------------------------------------------------------------------
 
     def placements(self) -> list[list[int]]:
-        """Players who went out, in order; then those still holding cards (tied, or
-        by fewest cards after a stalemate); then players who left, tied last."""
+        """Players who went out, in order; then those still holding cards, tied (after
+        a stalemate too: nobody won it, so it rates as a tie; :meth:`cards_left` says
+        how many each held); then players who left, tied last."""
         groups = [[p] for p in self.finished]
         remaining = self._active()
-        if self.stalemate:
-            for count in sorted({self._card_count(p) for p in remaining}):
-                groups.append([p for p in remaining if self._card_count(p) == count])
-        elif remaining:
+        if remaining:
             groups.append(remaining)
         if self.removed:
             groups.append(list(self.removed))
         return groups
+
+    def cards_left(self) -> dict[int, int]:
+        """Cards each player still in the game holds (all three stages)."""
+        return {p: self._card_count(p) for p in self._active()}
 
     def carry_out(self) -> dict[str, Any]:
         # This game's first player (the dealer's left) deals the next one.
@@ -944,6 +948,7 @@ class IdiotGame(Game):
             "idle_turns": self.idle_turns,
             "stalemate_turns": STALEMATE_TURNS,
             "placements": self.placements() if self.is_over() else None,
+            "cards_left": {str(p): n for p, n in self.cards_left().items()} if self.is_over() and self.stalemate else None,
             "viewer": player,
         }
         if player is not None and player in self.players:

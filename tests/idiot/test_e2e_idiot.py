@@ -5,6 +5,8 @@ is only read, to know whose turn it is and to check what the messages show."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.cards import parse_card
@@ -373,3 +375,37 @@ async def test_leaving_mid_game_takes_the_seat_out_once(simcord_env, data_dir, f
     assert "You are not in this game" in head(again.response)
     assert db_rows(data_dir, guild.id, "SELECT user_id, code, source FROM actions") == [(members[2].id, "leave", "removal")]
     assert "left the game" in seat_line(embed_of(board(channel)).description, members[2])
+
+
+async def test_a_stalemate_is_announced_and_rated_as_a_tie_nobody_won(simcord_env, data_dir, fixed_seed):
+    """Issue 41: a stalemate was announced "nobody won" with standings 1st/2nd, then
+    rated as a win and a loss. The players still holding cards tie: in the words, in
+    the stored places and in the rating (equal newcomers move alike; nobody is counted
+    a win)."""
+    from cogs.idiot.rules import STALEMATE_TURNS
+
+    env = simcord_env
+    guild, channel, members = setup_world(env, n=2)
+    table = await open_and_start(env, channel, members)
+    first, second = members
+    # Scenario set-up (not a move): the next turn without progress is the 200th; the
+    # first player can only pick up the pile (then holds 2 cards, the second 3).
+    stacked = IdiotGame.new(
+        [m.id for m in members],
+        deal={"phase": "play", "first": first.id, "hands": {first.id: ["5c"], second.id: ["4c", "3c", "Qd"]}, "pile": ["9c"]},
+    )
+    stacked.idle_turns = STALEMATE_TURNS - 1
+    table.state = stacked
+    table.record.state = stacked.to_json()
+    shown = await first.click(game_place(channel).last_message, label="Show hand")
+    await first.click(shown.response.message, label="Pick up the pile (1)")
+    assert table.state.is_over() and table.state.stalemate
+    final = text(board(channel))
+    assert "ended in a stalemate: nobody won" in final
+    assert f"Standings: 1st {first.mention}, {second.mention}" in final or f"Standings: 1st {second.mention}, {first.mention}" in final
+    assert "2nd" not in final
+    changes = {int(user): int(delta) for user, delta in re.findall(r"<@(\d+)> ([+-]\d+)", final.split("📈 Ratings:")[1])}
+    assert set(changes) == {first.id, second.id} and changes[first.id] == changes[second.id]  # a tie of equals
+    assert sorted(db_rows(data_dir, guild.id, "SELECT user_id, place FROM results")) == sorted([(first.id, 1), (second.id, 1)])
+    assert db_rows(data_dir, guild.id, "SELECT SUM(won) FROM ratings") == [(0,)]
+    assert f"Cards left: {first.mention} 2, {second.mention} 3" in "\n".join(table.record.recent)

@@ -209,13 +209,14 @@ def test_a_stalemate_is_announced_as_one_never_as_a_win():
     assert game.is_over() and game.stalemate
     assert lines[-2:] == [
         f"Stalemate: {STALEMATE_TURNS} turns without progress.",
-        # A picked up the pile (2 cards), tying with B; C holds 3.
-        f"Game over: a stalemate, nobody wins. Standings by fewest cards: 1st {NAMES[A]}, {NAMES[B]}; 3rd {NAMES[C]}.",
+        # A picked up the pile (2 cards), B holds 2, C 3: all three tie, nobody won.
+        f"Game over: a stalemate, nobody wins it: the players still holding cards tie. Standings: 1st {NAMES[A]}, {NAMES[B]}, {NAMES[C]}. "
+        f"Cards left: {NAMES[A]} 2, {NAMES[B]} 2, {NAMES[C]} 3.",
     ]
     embed = render.table_embed(game.observation(None), NAMES, lines)
     table = embed.description + "\n" + "\n".join(field.value for field in embed.fields)  # the footer states the rule
     assert f"**Game over: a stalemate** ({STALEMATE_TURNS} turns without progress)" in table
-    assert f"fewest cards first:\n1. {NAMES[A]}, {NAMES[B]}\n3. {NAMES[C]}" in table
+    assert f"the players still holding cards tie.\n1. {NAMES[A]}, {NAMES[B]}, {NAMES[C]}\nCards left: {NAMES[A]} 2, {NAMES[B]} 2, {NAMES[C]} 3" in table
     assert "Winner" not in table and " won" not in table and " wins" not in table.replace("nobody wins", "")
     assert "a stalemate" in render.hand_embed(game.observation(A), NAMES).description
 

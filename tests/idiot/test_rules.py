@@ -528,7 +528,7 @@ def test_removal_in_swap_phase_can_start_play():
 # --------------------------------------------------------------------------- stalemate
 
 
-def test_endless_forced_play_ends_in_a_stalemate_placed_by_fewest_cards():
+def test_endless_forced_play_ends_in_a_stalemate_where_those_holding_cards_tie():
     # Found by simulation: two players each playing the lowest card loop forever here.
     game = IdiotGame.new([A, B], seed=3)
     actions = 0
@@ -539,9 +539,10 @@ def test_endless_forced_play_ends_in_a_stalemate_placed_by_fewest_cards():
     assert game.stalemate and game.idle_turns == STALEMATE_TURNS
     assert events[-2].kind == "stalemate" and events[-1].data["reason"] == "stalemate"
     counts = {p: game._card_count(p) for p in (A, B)}
-    expected = sorted((A, B), key=lambda p: counts[p])
     assert counts[A] != counts[B]
-    assert game.placements() == [[expected[0]], [expected[1]]]
+    # Nobody won: both share the place (a tie), whoever holds fewer cards.
+    assert game.placements() == [[A, B]]
+    assert game.cards_left() == counts and events[-1].data["cards_left"] == {str(p): n for p, n in counts.items()}
     assert actions < 2000
 
 

@@ -28,7 +28,7 @@ def test_free_for_all_order_and_ties():
     tie = rate("idiot", [(1, 1), (2, 1), (3, 1)], {})
     assert tie[1].mu == pytest.approx(tie[2].mu) == pytest.approx(tie[3].mu) == pytest.approx(25, abs=1e-9)
     assert tie[1].sigma < ratings.MODEL.sigma
-    assert all(r.won == 1 and r.played == 1 for r in tie.values())
+    assert all(r.won == 0 and r.played == 1 for r in tie.values())  # nobody won it
     # A tie with a stronger player pulls the weaker one up and the stronger one down.
     mixed = rate("idiot", [(1, 1), (2, 1)], {1: Rating(mu=20, sigma=4), 2: Rating(mu=30, sigma=4)})
     assert mixed[1].mu > 20 and mixed[2].mu < 30

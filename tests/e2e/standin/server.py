@@ -8,7 +8,8 @@ does, in this order:
 2. Discord's limits (:class:`DiscordLimits`): the global bucket, the route's bucket,
    the old-message edit quota, the edge's ban; a refused request is answered 429 with
    Discord's headers and body;
-3. the work, by the world behind it (SimCord's router for tests and benches: the same
+3. the work, by the world behind it (a message create with ``enforce_nonce`` whose
+   nonce the author used in the last minutes returns that message instead, as Discord does) (SimCord's router for tests and benches: the same
    routes, the same answers, the same gateway events, and every request still checked
    against Discord's OpenAPI description by tests/discord_conformance.py);
 4. the fault rules that answer after the work (a lost answer).
@@ -42,6 +43,10 @@ class World(Protocol):
                  reason: str | None) -> tuple[int, Any]: ...
 
     def message_created(self, channel_id: int, message_id: int) -> float | None: ...
+
+
+#: How long Discord remembers a message's nonce ("the past few minutes").
+NONCE_SECONDS = 120.0
 
 
 @dataclass
@@ -101,6 +106,8 @@ class StandInServer:
         self.faults = faults
         self.keep_bodies = keep_bodies
         self.log: list[Exchange] = []
+        #: (author, channel, nonce) -> (when, the message made): Discord's enforce_nonce.
+        self.nonces: dict[tuple[str, str, str], tuple[float, Any]] = {}
         #: Called with each exchange as it is answered (benches time things from here).
         self.observers = observers if observers is not None else []
         #: CPU seconds (this thread) the server spent, so benches can leave it out of the bot's.
@@ -148,12 +155,32 @@ class StandInServer:
         if admission.status is not None:
             return self._reply(admission, method, path, who, admission.status, admission.body, admission.headers, False, body)
         reason = request.headers.get("X-Audit-Log-Reason")
-        status, answer = self.world.dispatch(method, path, json_body=body, params=dict(request.query), files=files,
-                                             reason=urllib.parse.unquote(reason) if reason else None)
+        once = self._nonce_key(method, path, who, body)
+        earlier = self.nonces.get(once) if once is not None else None
+        if earlier is not None and self.limits.clock() - earlier[0] < NONCE_SECONDS:
+            # Discord's enforce_nonce: the message this author made with this nonce, not a second one.
+            status, answer = 200, earlier[1]
+        else:
+            status, answer = self.world.dispatch(method, path, json_body=body, params=dict(request.query), files=files,
+                                                 reason=urllib.parse.unquote(reason) if reason else None)
+            if once is not None and status == 200:
+                self.nonces[once] = (self.limits.clock(), answer)
         fault = self.faults.take_answer(method, path, who, after_work=True)
         if fault is not None:
             return self._reply(admission, method, path, who, fault.status or 500, fault.body, {**admission.headers, **(fault.headers or {})}, True, body)
         return self._reply(admission, method, path, who, status, answer, admission.headers, False, body)
+
+    @staticmethod
+    def _nonce_key(method: str, path: str, who: str, body: Any) -> tuple[str, str, str] | None:
+        """A message create with ``enforce_nonce`` (Discord: "checked for uniqueness in the
+        past few minutes; if another message was created by the same author with the
+        same nonce, that message will be returned and no new message will be created")."""
+        parts = path.strip("/").split("/")
+        if method != "POST" or len(parts) != 3 or parts[0] != "channels" or parts[2] != "messages" or not isinstance(body, dict):
+            return None
+        if not body.get("enforce_nonce") or body.get("nonce") is None:
+            return None
+        return (who, parts[1], str(body["nonce"]))
 
     def _age(self, method: str, path: str) -> float | None:
         parts = path.strip("/").split("/")
