@@ -574,10 +574,11 @@ class Publisher:
 
     @i18n.for_everyone
     def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", pinging: Sequence[int] = (),
-                      observation: Mapping[str, Any] | None = None) -> tuple[str | None, discord.Embed, list[discord.ui.Item | views.PlannedControl]]:
+                      observation: Mapping[str, Any] | None = None, pictures: bool = False) -> tuple[str | None, discord.Embed, list[discord.ui.Item | views.PlannedControl]]:
         """The board's first lines, its embed and its buttons (Show hand, planned:
         ``views.table_plan``; Rematch or Next round once finished). ``observation``: the spectator observation, when the
-        caller took it already (the publish, for the picture's rows too)."""
+        caller took it already (the publish, for the picture's rows too). ``pictures``: the
+        board carries the card picture (the game's text then leaves out what it shows)."""
         state = table.state
         assert state is not None
         record = table.record
@@ -588,7 +589,7 @@ class Publisher:
             # Open obligations' deadlines (only the platform knows the clock): the
             # render shows them as Discord timestamps next to who owes what.
             observation = {**observation, "deadlines": {key: int(deadline) for key, (_, deadline) in record.obligations.items()}}
-        embed = table.spec.render.table_embed(observation, table.names(), record.recent)
+        embed = table.spec.render.table_embed(observation, table.names(), record.recent, pictures=pictures)
         ours = _("{title} #{id} · move {version}", title=table.spec.title, id=table.id, version=record.version) + ("" if final else " · " + _("{seconds} s turn timer", seconds=record.timer_seconds))
         # The game's own footer (a hint, a rules pointer) stays; ours goes after it.
         theirs = embed.footer.text if embed.footer else None
@@ -617,7 +618,8 @@ class Publisher:
         server's layout setting, fixed at Start) a Components V2 layout of the same text.
         ``image`` is the card picture's ``attachment://`` address, if there is one;
         ``observation`` as :meth:`board_payload` takes it."""
-        content, embed, buttons = self.board_payload(table, final=final, events=events, note=note, pinging=pinging, observation=observation)
+        content, embed, buttons = self.board_payload(table, final=final, events=events, note=note, pinging=pinging, observation=observation,
+                                                      pictures=image is not None)
         if table.record.publish.get("layout") != "v2":
             if image:
                 embed.set_image(url=image)

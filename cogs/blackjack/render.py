@@ -188,8 +188,9 @@ def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> lis
 
 
 
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
-    """The public table, from the spectator observation."""
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> discord.Embed:
+    """The public table, from the spectator observation. ``pictures``: the board message
+    carries the card picture (the text then leaves out what the picture shows)."""
     embed = discord.Embed(title="Blackjack", colour=COLOUR)
     embed.description = clip("\n".join(_status_lines(observation, names)), DESCRIPTION_LIMIT)
     embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(observation, names), FIELD_VALUE_LIMIT) or "—", inline=False)

@@ -167,8 +167,9 @@ def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> st
     return _game_over(observation, names)
 
 
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
-    """The public table, from the spectator observation."""
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> discord.Embed:
+    """The public table, from the spectator observation. ``pictures``: the board message
+    carries the card picture (the text then leaves out what the picture shows)."""
     lines = [_status_line(observation, names)]
     if observation["phase"] != "over" or observation["pile_size"]:
         lines.append(_pile_line(observation))
