@@ -181,6 +181,16 @@ def _takes_names(function: Any) -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=256)
+def _takes_pictures(function: Any) -> bool:
+    """Whether a render's ``table_embed`` takes the ``pictures`` keyword (every game's
+    does; a render written before it is still shown, with its whole text)."""
+    try:
+        return "pictures" in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 @functools.lru_cache(maxsize=4096)
 def picture_name(shown: str) -> str:
     """A display name as a picture can draw it: the font's characters only, at most
@@ -621,7 +631,9 @@ class Publisher:
             # Open obligations' deadlines (only the platform knows the clock): the
             # render shows them as Discord timestamps next to who owes what.
             observation = {**observation, "deadlines": {key: int(deadline) for key, (_, deadline) in record.obligations.items()}}
-        embed = table.spec.render.table_embed(observation, table.names(), record.recent, pictures=pictures)
+        render_table = table.spec.render.table_embed
+        extra = {"pictures": pictures} if _takes_pictures(render_table) else {}
+        embed = render_table(observation, table.names(), record.recent, **extra)
         end_embed_lists(embed)
         ours = _("{title} #{id} · move {version}", title=table.spec.title, id=table.id, version=record.version) + ("" if final else " · " + _("{seconds} s turn timer", seconds=record.timer_seconds))
         # The game's own footer (a hint, a rules pointer) stays; ours goes after it.

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from tests.cardcodes import as_text
-
 import random
 
 
@@ -13,6 +11,7 @@ from bot.cardart import CardRow
 from bot.engine import Action, Event
 from cogs.idiot import render
 from cogs.idiot.rules import HOUSE_RULES, STALEMATE_TURNS, IdiotGame, sorted_cards
+from tests.cardcodes import as_text
 
 A, B, C = 1, 2, 3
 NAMES = {p: f"<@{100000000000000000 + p}>" for p in range(1, 9)}
