@@ -339,12 +339,19 @@ def ping_task(table: Table, observation: Mapping[str, Any] | None = None) -> str
     return word(table.state.observation(None) if observation is None else observation)
 
 
-def turn_line(current: Sequence[int], task: str | None = None) -> str:
+def turn_line(current: Sequence[int], task: str | None = None, owing: Sequence[int] = ()) -> str:
     """The board's first line: the people who must act now (mentions), and any computer
-    being waited for (named, never pinged). ``task``: the game's word for what is owed."""
+    being waited for (named, never pinged). ``task``: the game's word for what is owed.
+    ``owing``: people who owe typed words now (open obligations, e.g. a ritual) besides
+    those whose move it is: named on the same line, so it names everyone who must act."""
     people = computer.humans(current)
     machines = [p for p in current if p not in people]
     parts = [ping_text(people, len(current) > 1, task)] if people else []
+    typing = [p for p in computer.humans(owing) if p not in current]
+    if typing and parts:
+        parts.append(_("{players}: type what you owe in the thread.", players=mentions(typing)))
+    elif typing:
+        parts.append(_("👉 {players}: type what you owe in the thread.", players=mentions(typing)))
     if machines:
         parts.append(_("⏳ Waiting for {players}.", players=mentions(machines)))
     return " ".join(parts)
@@ -650,7 +657,8 @@ class Publisher:
             # phase where several act at once), on every board, posted anew or edited: an
             # edit mentions nobody (no ping), a board posted anew pings ``pinging``.
             current = [] if state.is_over() else sorted(state.current_players())
-            content = "\n".join(line for line in (turn_line(current, ping_task(table, public)), note) if line) or None
+            owing = sorted({int(who) for who, _due in record.obligations.values() if who is not None})
+            content = "\n".join(line for line in (turn_line(current, ping_task(table, public), owing), note) if line) or None
             buttons = views.table_plan(table.guild_id, table.id)
         return content, embed, buttons
 

@@ -89,3 +89,11 @@ def test_blackjack_hand_rows_start_with_a_card_and_its_board_beside_the_picture_
     assert "<@1>" not in (lean.description or "") and [f.name for f in lean.fields] == ["Recent"]
     assert lean.description.startswith(f"**Top card:** {card_text('9d')}")
     assert blackjack.ping_task(game.observation(None)) == "play a card matching the top card, or an Ace (if you cannot, draw 1 card)"
+
+
+def test_the_first_line_names_those_who_owe_words_too():
+    from bot.publish import turn_line
+
+    assert turn_line([1], None, owing=[2]) == "👉 <@1>: your move. <@2>: type what you owe in the thread."
+    assert turn_line([], None, owing=[2, 3]) == "👉 <@2> and <@3>: type what you owe in the thread."
+    assert turn_line([1, 2], "vote on the limerick", owing=[1]) == "👉 <@1> and <@2>: vote on the limerick."
