@@ -11,6 +11,7 @@ from bot.cardart import CardRow
 from bot.engine import Action, Event
 from cogs.idiot import render
 from cogs.idiot.rules import HOUSE_RULES, STALEMATE_TURNS, IdiotGame, sorted_cards
+from bot.render_util import card_text
 from tests.cardcodes import as_text
 
 A, B, C = 1, 2, 3
@@ -148,9 +149,9 @@ def test_random_games_never_show_hidden_cards_in_public_text():
             action = Action("ready") if game.phase == "swap" and rng.random() < 0.5 else rng.choice(legal)
             events = game.apply(player, action)
             steps += 1
-            face_down = {parse_card(str(c)).display() for p in game.players for c in game.face_down[p] if c}
-            in_hands = {c.display() for p in game.players for c in game.hands[p]}
-            drawn = {parse_card(code).display() for e in events if e.kind == "draw" for code in e.data["cards"]}
+            face_down = {card_text(str(c)) for p in game.players for c in game.face_down[p] if c}
+            in_hands = {card_text(str(c)) for p in game.players for c in game.hands[p]}
+            drawn = {card_text(code) for e in events if e.kind == "draw" for code in e.data["cards"]}
             lines = render.event_lines(events, NAMES)
             recent = (recent + lines)[-10:]
             log_text = "\n".join(lines)
