@@ -330,13 +330,21 @@ def ping_text(players: Sequence[int], simultaneous: bool, task: str | None = Non
             else _("👉 {players}: your moves.", players=mentions(players)))
 
 
-def ping_task(table: Table, observation: Mapping[str, Any] | None = None) -> str | None:
-    """The game's wording for the pending obligation, if its render has ``ping_task(observation)``.
-    ``observation``: the spectator observation, when the caller has it already."""
-    word = getattr(table.spec.render, "ping_task", None)
-    if not callable(word) or table.state is None or table.state.is_over():
+def ping_task(table: Table, observation: Mapping[str, Any] | None = None, *, board: bool = False) -> str | None:
+    """The game's wording for the pending obligation, if its render has ``ping_task(observation)``
+    (something owed that is not a move, e.g. a vote: the hand's status says it too).
+    ``board``: for the board's first line, where the render's ``turn_task(observation)``
+    (what the player to move must do) comes first. ``observation``: the spectator
+    observation, when the caller has it already."""
+    if table.state is None or table.state.is_over():
         return None
-    return word(table.state.observation(None) if observation is None else observation)
+    public = table.state.observation(None) if observation is None else observation
+    for name in (("turn_task", "ping_task") if board else ("ping_task",)):
+        word = getattr(table.spec.render, name, None)
+        said = word(public) if callable(word) else None
+        if said:
+            return said
+    return None
 
 
 def turn_line(current: Sequence[int], task: str | None = None, owing: Sequence[int] = ()) -> str:
@@ -355,6 +363,14 @@ def turn_line(current: Sequence[int], task: str | None = None, owing: Sequence[i
     if machines:
         parts.append(_("⏳ Waiting for {players}.", players=mentions(machines)))
     return " ".join(parts)
+
+
+def owed_words(observation: Mapping[str, Any]) -> list[int]:
+    """Players who owe typed words now, from the spectator observation's open
+    ``obligations`` (``{"player", "ritual"}``, as Enid shows them): a vote's obligation is
+    the voters' (the current players), not its subject's."""
+    owed = observation.get("obligations") or ()
+    return sorted({int(o["player"]) for o in owed if isinstance(o, Mapping) and o.get("player") is not None and o.get("ritual") != "vote"})
 
 
 class Publisher:
@@ -657,8 +673,8 @@ class Publisher:
             # phase where several act at once), on every board, posted anew or edited: an
             # edit mentions nobody (no ping), a board posted anew pings ``pinging``.
             current = [] if state.is_over() else sorted(state.current_players())
-            owing = sorted({int(who) for who, _due in record.obligations.values() if who is not None})
-            content = "\n".join(line for line in (turn_line(current, ping_task(table, public), owing), note) if line) or None
+            owing = owed_words(public)
+            content = "\n".join(line for line in (turn_line(current, ping_task(table, public, board=True), owing), note) if line) or None
             buttons = views.table_plan(table.guild_id, table.id)
         return content, embed, buttons
 

@@ -145,7 +145,7 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str], pict
 
 
 #: What the platform's first line ("👉 <@1>: ...") asks of the player to move, by phase;
-#: the draw that may go with it is added by :func:`ping_task`.
+#: the draw that may go with it is added by :func:`turn_task`.
 TASKS = {
     "chain": N_("add more cards of the same value, or end your turn"),
     "free": N_("play on with a matching card, or end your turn"),
@@ -155,9 +155,9 @@ TASKS = {
 }
 
 
-def ping_task(observation: Mapping[str, Any]) -> str | None:
-    """What the player to move must do, for the board's first line and their hand's
-    "Now …" line (second person, no full stop)."""
+def turn_task(observation: Mapping[str, Any]) -> str | None:
+    """What the player to move must do, for the board's first line (second person, no
+    full stop; the hand says it in its own words)."""
     if observation.get("over") or not observation.get("current"):
         return None
     phase = observation.get("phase", "")

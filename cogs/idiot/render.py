@@ -59,7 +59,7 @@ BOARD_STAGE_WORDS = {
     "face_down": N_("turns over a face-down card"),
 }
 #: What the platform's first line ("👉 <@1>: ...") asks of the player to move, by
-#: where they play from (see :func:`ping_task`).
+#: where they play from (see :func:`turn_task`).
 TASK_WORDS = {
     "hand": N_("play from your hand"),
     "face_up": N_("play from your face-up cards"),
@@ -75,9 +75,10 @@ def _show_all(codes: Sequence[str]) -> str:
     return cards_text(codes)
 
 
-def ping_task(observation: Mapping[str, Any]) -> str | None:
+def turn_task(observation: Mapping[str, Any]) -> str | None:
     """What everyone named on the board's first line must do now (the platform's
-    "👉 <@1> and <@2>: ..."): the swap phase's choice, or where the mover plays from."""
+    "👉 <@1> and <@2>: ..."): the swap phase's choice, or where the mover plays from.
+    (Not ``ping_task``: a move, so the hand's own status still says "Your move".)"""
     if observation["phase"] == "swap":
         return _("swap cards if you like, then press Ready")
     if observation["phase"] != "play" or not observation["current"]:

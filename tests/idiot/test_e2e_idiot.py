@@ -143,7 +143,7 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
     hands = {}
     for member in members:
         shown = await member.click(ping, label="Show hand")
-        assert shown.ephemeral and head(shown.response).startswith("**Now ")  # the game's own task (ping_task)
+        assert shown.ephemeral and "Your move" in head(shown.response)
         hands[member.id] = shown
         selects, buttons = offered(shown.response.components)
         assert selects and all(code.startswith("swap:") for code in selects)
@@ -209,7 +209,7 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
             assert text(waiting.response).count("Waiting for") == 1, text(waiting.response)
             assert "On your turn you will play" in text(waiting.response) or "out of cards" in text(waiting.response)
         shown = await mover.click(ping, label="Show hand")
-        assert shown.ephemeral and head(shown.response).startswith("**Now ")  # the game's own task (ping_task)
+        assert shown.ephemeral and "Your move" in head(shown.response)
         selects, buttons = offered(shown.response.components)
         legal = {a.code() for a in table.state.legal_actions(mover_id)}
         if has_page_buttons(shown.response.components):

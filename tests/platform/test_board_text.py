@@ -76,9 +76,9 @@ def test_idiot_board_beside_its_picture_keeps_only_what_the_picture_cannot_show(
     assert "<@2>: hand" in full.description and "**Turn:**" in full.description
     assert lean.description == "**Next play:** a 6 or higher, or a 2 or 10"
     assert [f.value for f in lean.fields] == ["line 5\nline 6\nline 7"]
-    assert idiot.ping_task(game.observation(None)) == "play from your hand"
+    assert idiot.turn_task(game.observation(None)) == "play from your hand"
     swap = IdiotGame.new([1, 2, 3], seed=1)
-    assert idiot.ping_task(swap.observation(None)) == "swap cards if you like, then press Ready"
+    assert idiot.turn_task(swap.observation(None)) == "swap cards if you like, then press Ready"
 
 
 def test_blackjack_hand_rows_start_with_a_card_and_its_board_beside_the_picture_is_short():
@@ -88,7 +88,7 @@ def test_blackjack_hand_rows_start_with_a_card_and_its_board_beside_the_picture_
     lean = blackjack.table_embed(game.observation(None), {1: "<@1>", 2: "<@2>"}, ["a", "b", "c", "d"], pictures=True)
     assert "<@1>" not in (lean.description or "") and [f.name for f in lean.fields] == ["Recent"]
     assert lean.description.startswith(f"**Top card:** {card_text('9d')}")
-    assert blackjack.ping_task(game.observation(None)) == "play a card matching the top card, or an Ace (if you cannot, draw 1 card)"
+    assert blackjack.turn_task(game.observation(None)) == "play a card matching the top card, or an Ace (if you cannot, draw 1 card)"
 
 
 def test_the_first_line_names_those_who_owe_words_too():
@@ -97,3 +97,10 @@ def test_the_first_line_names_those_who_owe_words_too():
     assert turn_line([1], None, owing=[2]) == "👉 <@1>: your move. <@2>: type what you owe in the thread."
     assert turn_line([], None, owing=[2, 3]) == "👉 <@2> and <@3>: type what you owe in the thread."
     assert turn_line([1, 2], "vote on the limerick", owing=[1]) == "👉 <@1> and <@2>: vote on the limerick."
+
+
+def test_words_owed_are_read_from_the_open_obligations_but_a_vote_is_the_voters():
+    from bot.publish import owed_words
+
+    owed = {"obligations": [{"player": 2, "ritual": "last"}, {"player": 3, "ritual": "vote"}, {"player": None, "ritual": "cry"}]}
+    assert owed_words(owed) == [2] and owed_words({}) == []
