@@ -63,7 +63,10 @@ def _container(colour: discord.Colour | int | None, blocks: Sequence[str], image
     the attached file's)."""
     children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(block) for block in blocks]
     if image:
-        children.append(discord.ui.MediaGallery(discord.MediaGalleryItem(image, description=clip(alt, ALT_LIMIT) if alt else None)))
+        # The picture right under the text it goes with; the small print (the footer,
+        # "-# ...") below it, not between the first line and the picture.
+        at = len(blocks) - 1 if blocks and blocks[-1].startswith("-# ") and len(blocks) > 1 else len(blocks)
+        children.insert(at, discord.ui.MediaGallery(discord.MediaGalleryItem(image, description=clip(alt, ALT_LIMIT) if alt else None)))
     return discord.ui.Container(*children, accent_colour=colour)
 
 

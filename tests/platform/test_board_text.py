@@ -104,3 +104,11 @@ def test_words_owed_are_read_from_the_open_obligations_but_a_vote_is_the_voters(
 
     owed = {"obligations": [{"player": 2, "ritual": "last"}, {"player": 3, "ritual": "vote"}, {"player": None, "ritual": "cry"}]}
     assert owed_words(owed) == [2] and owed_words({}) == []
+
+
+def test_the_picture_comes_right_after_the_text_and_the_small_print_after_it():
+    embed = discord.Embed(title="Idiot", description="**Next play:** any card")
+    embed.set_footer(text="Idiot #1 · move 3")
+    (container,) = layout_view(embed, content="👉 <@1>: your move.", image="attachment://t.png", alt="Card picture.").to_components()
+    kinds = [(c["type"], c.get("content", "")[:3]) for c in container["components"]]
+    assert kinds == [(10, "👉 <"), (10, "###"), (12, ""), (10, "-# ")]
