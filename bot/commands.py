@@ -1,5 +1,5 @@
 """The commands every game shares: /join /leave /start /cancel /hand /remove,
-/rules, /stats and /settings, plus the typed-chat listener."""
+/rules, /stats (an alias of /leaderboard's games-won table) and /settings, plus the typed-chat listener."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from bot.gamecog import PlatformCog
 from bot.guard import clip
 from bot import i18n
 from bot.discord_front import languages
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _, ngettext  # noqa: F401
 from bot.translator import with_numbers
 from bot.tables import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Table, until_restored
 from storage import repos
@@ -157,27 +157,15 @@ class Platform(PlatformCog):
 
     rules.autocomplete("game")(_game_autocomplete)
 
-    @app_commands.command(name="stats", description=N_("This server's leaderboard."))
+    @app_commands.command(name="stats", description=N_("The same as /leaderboard without a game: games won (an older name)."))
     @app_commands.guild_only()
     @app_commands.describe(game=N_("Only this game"))
     async def stats(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        assert interaction.guild_id is not None
-        specs = [s for s in self.bot.games if game is None or s.key == game]  # type: ignore[attr-defined]
-        if not specs:
-            await guard.answer(interaction, _("I don't know a game called '{game}'.", game=clip(game, 60)))
-            return
-        embed = discord.Embed(title=_("Leaderboard"), colour=discord.Colour.gold())
-        async with self.tables.storage.reading(interaction.guild_id) as db:
-            for spec in specs:
-                for with_computers in (False, True):
-                    standings = await repos.leaderboard(db, spec.key, with_computers=with_computers)
-                    if standings:
-                        lines = [f"{i}. <@{s.user_id}> — " + ngettext("{n} win in {games}", "{n} wins in {games}", s.wins, games=ngettext("{n} game", "{n} games", s.played)) for i, s in enumerate(standings, 1)]
-                        name = _("{title} · with computer players", title=spec.title) if with_computers else spec.title
-                        embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)
-        if not embed.fields:
-            embed.description = _("No finished games yet. Open a lobby with `/blackjack new`!")
-        await interaction.response.send_message(embed=embed)
+        """An alias kept for old habits: ``/leaderboard`` without a game shows the same
+        table (see bot/profile_commands.py, where it is built)."""
+        from bot.profile_commands import send_wins_board
+
+        await send_wins_board(interaction, self.bot.games, self.tables.storage, game)  # type: ignore[attr-defined]
 
     stats.autocomplete("game")(_game_autocomplete)
 

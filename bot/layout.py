@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.render_util import clip
+from bot.render_util import clip, end_lists
 
 TEXT_LIMIT = 4000  # characters of text in one Components V2 message
 COMPONENT_LIMIT = 40
@@ -29,14 +29,14 @@ def embed_blocks(embed: discord.Embed, content: str | None = None) -> list[str]:
     """The embed's text as Markdown blocks: content, title, description, fields, footer."""
     blocks = []
     if content:
-        blocks.append(content)
+        blocks.append(end_lists(content))
     head = f"### {embed.title}" if embed.title else ""
     if embed.description:
-        head = f"{head}\n{embed.description}" if head else embed.description
+        head = f"{head}\n{end_lists(embed.description)}" if head else end_lists(embed.description)
     if head:
         blocks.append(head)
     for field in embed.fields:
-        blocks.append(f"**{field.name}**\n{field.value}")
+        blocks.append(f"**{field.name}**\n{end_lists(field.value or '')}")
     footer = embed.footer  # (a new proxy object at each read)
     if footer and footer.text:
         blocks.append("\n".join(f"-# {line}" for line in footer.text.split("\n") if line))
@@ -53,11 +53,20 @@ def fit_blocks(blocks: Sequence[str], limit: int = TEXT_LIMIT) -> list[str]:
     return blocks
 
 
-def _container(colour: discord.Colour | int | None, blocks: Sequence[str], image: str | None) -> discord.ui.Container:
-    """A Container of TextDisplays (and a MediaGallery of ``image``)."""
+#: A media gallery item's description (its alt text), at most this long (Discord's limit).
+ALT_LIMIT = 1024
+
+
+def _container(colour: discord.Colour | int | None, blocks: Sequence[str], image: str | None, alt: str | None = None) -> discord.ui.Container:
+    """A Container of TextDisplays (and a MediaGallery of ``image``, described by ``alt``:
+    a V2 message's picture is read out from its gallery item's description, not from
+    the attached file's)."""
     children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(block) for block in blocks]
     if image:
-        children.append(discord.ui.MediaGallery(discord.MediaGalleryItem(image)))
+        # The picture right under the text it goes with; the small print (the footer,
+        # "-# ...") below it, not between the first line and the picture.
+        at = len(blocks) - 1 if blocks and blocks[-1].startswith("-# ") and len(blocks) > 1 else len(blocks)
+        children.insert(at, discord.ui.MediaGallery(discord.MediaGalleryItem(image, description=clip(alt, ALT_LIMIT) if alt else None)))
     return discord.ui.Container(*children, accent_colour=colour)
 
 
@@ -79,9 +88,11 @@ def _stopped(*components: discord.ui.Item[Any]) -> discord.ui.LayoutView:
 
 def layout_view(
     embed: discord.Embed, *, content: str | None = None, buttons: Sequence[discord.ui.Item] = (), image: str | None = None,
+    alt: str | None = None,
 ) -> discord.ui.LayoutView:
-    """One Container holding the text (and the picture, ``attachment://name``), then a row of buttons."""
-    container = _container(embed.colour, fit_blocks(embed_blocks(embed, content)), image)
+    """One Container holding the text (and the picture, ``attachment://name``, with its
+    alt text ``alt``), then a row of buttons."""
+    container = _container(embed.colour, fit_blocks(embed_blocks(embed, content)), image, alt)
     if buttons:
         return _stopped(container, _action_row(list(buttons)[:5]))
     return _stopped(container)
@@ -105,7 +116,7 @@ def _rows_of(items: Sequence[Any]) -> list[list[Any]]:
 
 
 def hand_layout(
-    embed: discord.Embed, *, content: str | None, items: Sequence[Any], image: str | None = None,
+    embed: discord.Embed, *, content: str | None, items: Sequence[Any], image: str | None = None, alt: str | None = None,
 ) -> discord.ui.LayoutView:
     """A private hand in Components V2: one Container with the status line, the hand's
     text in one block and the picture of the player's cards, then the hand's controls as
@@ -113,7 +124,7 @@ def hand_layout(
     controls, each with its row: planned (``views.hand_plan``, built here) or built
     (``views.hand_items``)."""
     text = "\n\n".join(embed_blocks(embed))
-    container = _container(embed.colour, fit_blocks([content or "", text]), image)
+    container = _container(embed.colour, fit_blocks([content or "", text]), image, alt)
     return _stopped(container, *(_action_row(line[:5]) for line in _rows_of(items)))
 
 

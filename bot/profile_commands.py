@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -56,11 +57,14 @@ class Profiles(PlatformCog):
 
     # ------------------------------------------------------------ /leaderboard
 
-    @app_commands.command(name="leaderboard", description=N_("This server's best players of a game, by skill rating."))
+    @app_commands.command(name="leaderboard", description=N_("This server's leaderboard: games won, or one game's skill ratings."))
     @app_commands.guild_only()
-    @app_commands.describe(game=N_("Which game"))
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+    @app_commands.describe(game=N_("Which game (its skill ratings); none: games won in every game"))
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
         assert interaction.guild_id is not None
+        if game is None:
+            await send_wins_board(interaction, self.bot.games, self.tables.storage, None)  # type: ignore[attr-defined]
+            return
         spec = self._spec(game)
         if spec is None:
             await self._unknown_game(interaction, game)
@@ -173,3 +177,28 @@ def _rivals(rivals: list[repos.Rival]) -> tuple[str, str]:
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Profiles(bot))
+
+
+async def send_wins_board(interaction: discord.Interaction, games: Any, storage: Any, game: str | None) -> None:
+    """The games-won table (``/leaderboard`` without a game, and its older name
+    ``/stats``): per game, who won how many of how many finished games; games with
+    computer players listed apart. ``game``: only that game."""
+    assert interaction.guild_id is not None
+    specs = [s for s in games if game is None or s.key == game]
+    if not specs:
+        await guard.answer(interaction, _("I don't know a game called '{game}'.", game=clip(game or "", 60)))
+        return
+    embed = discord.Embed(title=_("Leaderboard"), colour=discord.Colour.gold())
+    async with storage.reading(interaction.guild_id) as db:
+        for spec in specs:
+            for with_computers in (False, True):
+                standings = await repos.leaderboard(db, spec.key, with_computers=with_computers)
+                if standings:
+                    lines = [f"{i}. <@{s.user_id}> — " + ngettext("{n} win in {games}", "{n} wins in {games}", s.wins, games=ngettext("{n} game", "{n} games", s.played)) for i, s in enumerate(standings, 1)]
+                    name = _("{title} · with computer players", title=spec.title) if with_computers else spec.title
+                    embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)
+    if not embed.fields:
+        embed.description = _("No finished games yet. Open a lobby with `/blackjack new`!")
+    elif game is None:
+        embed.set_footer(text=_("Skill ratings: /leaderboard with a game."))
+    await interaction.response.send_message(embed=embed)

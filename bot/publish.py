@@ -74,7 +74,7 @@ from bot.core import computer
 from bot.discord_front import edits, pacing
 from bot.i18n import N_, _, ngettext
 from bot.engine import Event, Game
-from bot.render_util import ordinal
+from bot.render_util import end_embed_lists, ordinal
 
 if TYPE_CHECKING:
     from bot.core.games import GameSpec
@@ -182,6 +182,16 @@ def _takes_names(function: Any) -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=256)
+def _takes_pictures(function: Any) -> bool:
+    """Whether a render's ``table_embed`` takes the ``pictures`` keyword (every game's
+    does; a render written before it is still shown, with its whole text)."""
+    try:
+        return "pictures" in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 @functools.lru_cache(maxsize=4096)
 def picture_name(shown: str) -> str:
     """A display name as a picture can draw it: the font's characters only, at most
@@ -208,8 +218,19 @@ def mentions(players: Iterable[int]) -> str:
     return _("{names} and {last}", names=", ".join(people[:-1]), last=people[-1])
 
 
-def standings(placements: Sequence[Sequence[int]]) -> str:
-    return "; ".join(_("{place} {players}", place=ordinal(i), players=mentions(group)) for i, group in enumerate(placements, 1) if group)
+def standings(placements: Sequence[Sequence[int]], moves: Mapping[int, int] | None = None) -> str:
+    """"1st <@1>; 2nd <@2> and <@3>", each person followed by how their rating moved
+    ("<@1> (+65)") when ``moves`` has them: the one list that names everyone."""
+    def who(player: int) -> str:
+        if moves and player in moves:
+            return _("{player} ({change})", player=computer.name(player), change=f"{moves[player]:+d}")
+        return computer.name(player)
+
+    def group_text(group: Sequence[int]) -> str:
+        people = [who(p) for p in group]
+        return people[0] if len(people) == 1 else _("{names} and {last}", names=", ".join(people[:-1]), last=people[-1])
+
+    return "; ".join(_("{place} {players}", place=ordinal(i), players=group_text(group)) for i, group in enumerate(placements, 1) if group)
 
 
 def game_over_data(state: Game, events: Sequence[Event] = ()) -> dict[str, Any]:
@@ -224,32 +245,48 @@ def game_over_data(state: Game, events: Sequence[Event] = ()) -> dict[str, Any]:
     return {"reason": "stalemate"} if getattr(state, "stalemate", False) else {}
 
 
-def final_text(title: str, state: Game, events: Sequence[Event] = (), unit: str = "game", render: Any = None) -> str:
+#: The winner's mark on a finished board (not 🏆: that is Cripple Mr Onion's cups suit).
+WINNER_MARK = "🥇"
+
+
+def final_text(title: str, state: Game, events: Sequence[Event] = (), unit: str = "game", render: Any = None,
+               moves: Mapping[int, int] | None = None) -> str:
     """How the end reads: a stalemate is announced as one (with the standings), a
     draw as a draw, and only a real win as a win. ``unit``: what one table plays, in
     the game's word (see :func:`table_unit`). A game's render module may word an end
-    of its own with ``final_text(observation) -> str | None`` (None: the words below)."""
+    of its own with ``final_text(observation) -> str | None`` (None: the words below).
+    ``moves``: how each person's rating moved, said in the standings (the winner is
+    named once in words, and once more in the standings, never a third time); with a
+    game's own end, on a line of its own."""
     own = getattr(render, "final_text", None)
     if own is not None:
         text = own(state.observation(None))
         if text:
-            return text
+            moved = ratings.moves_text(moves) if moves else ""
+            return f"{text}\n{moved}" if moved else text
     unit = _(unit)  # "game", "round": see TABLE_UNITS
     placements = state.placements()
     data = game_over_data(state, events)
     if data.get("reason") == "stalemate" or any(e.kind == "stalemate" for e in events):
         text = _("🤝 The {title} {unit} ended in a stalemate: nobody won.", title=title, unit=unit)
-        return text + (" " + _("Standings: {standings}.", standings=standings(placements)) if placements else "")
+        return text + (" " + _("Standings: {standings}.", standings=standings(placements, moves)) if placements else "")
     if not placements:
         return _("The {title} {unit} is over.", title=title, unit=unit)
     everyone = sum(len(group) for group in placements)
     if len(placements) == 1 and everyone > 1:
         return _("🤝 The {title} {unit} ended in a draw between {players}.", title=title, unit=unit, players=mentions(placements[0]))
-    text = ngettext("🏆 {players} won the {title} {unit}!", "🏆 {players} won the {title} {unit}!", len(placements[0]),
-                    players=mentions(placements[0]), title=title, unit=unit)
+    text = WINNER_MARK + " " + ngettext("{players} won the {title} {unit}!", "{players} won the {title} {unit}!", len(placements[0]),
+                                        players=mentions(placements[0]), title=title, unit=unit)
     if len(placements) > 1:
-        text += " " + _("Standings: {standings}.", standings=standings(placements))
+        text += " " + _("Standings: {standings}.", standings=standings(placements, moves))
+    elif moves:
+        text += " " + ratings.moves_text(moves)
     return text
+
+
+def recorded_line() -> str:
+    """Where a finished game's result is: the one leaderboard command."""
+    return _("The result is recorded: see `/leaderboard`.")
 
 
 def board_link(guild_id: int, record: Any) -> str | None:
@@ -263,9 +300,10 @@ def board_link(guild_id: int, record: Any) -> str | None:
 def play_again(spec: GameSpec, guild_id: int, record: Any) -> str:
     """Where a finished game's players go next: the board's Rematch (Next round) button."""
     label = sessions.next_label(spec)
+    # A short labelled link: the raw address wrapped mid-number on a narrow hand.
     if label == "Rematch":
-        return _("To play again, press **{label}** on the board: {link}", label=_(label), link=board_link(guild_id, record))
-    return _("For the next {unit}, press **{label}** on the board: {link}", unit=_(label.split()[-1].lower()), label=_(label), link=board_link(guild_id, record))  # "Next round": "round"
+        return _("To play again, press **{label}** on [the board]({link}).", label=_(label), link=board_link(guild_id, record))
+    return _("For the next {unit}, press **{label}** on [the board]({link}).", unit=_(label.split()[-1].lower()), label=_(label), link=board_link(guild_id, record))  # "Next round": "round"
 
 
 def table_unit(spec: GameSpec) -> str:
@@ -293,24 +331,47 @@ def ping_text(players: Sequence[int], simultaneous: bool, task: str | None = Non
             else _("👉 {players}: your moves.", players=mentions(players)))
 
 
-def ping_task(table: Table, observation: Mapping[str, Any] | None = None) -> str | None:
-    """The game's wording for the pending obligation, if its render has ``ping_task(observation)``.
-    ``observation``: the spectator observation, when the caller has it already."""
-    word = getattr(table.spec.render, "ping_task", None)
-    if not callable(word) or table.state is None or table.state.is_over():
+def ping_task(table: Table, observation: Mapping[str, Any] | None = None, *, board: bool = False) -> str | None:
+    """The game's wording for the pending obligation, if its render has ``ping_task(observation)``
+    (something owed that is not a move, e.g. a vote: the hand's status says it too).
+    ``board``: for the board's first line, where the render's ``turn_task(observation)``
+    (what the player to move must do) comes first. ``observation``: the spectator
+    observation, when the caller has it already."""
+    if table.state is None or table.state.is_over():
         return None
-    return word(table.state.observation(None) if observation is None else observation)
+    public = table.state.observation(None) if observation is None else observation
+    for name in (("turn_task", "ping_task") if board else ("ping_task",)):
+        word = getattr(table.spec.render, name, None)
+        said = word(public) if callable(word) else None
+        if said:
+            return said
+    return None
 
 
-def turn_line(current: Sequence[int], task: str | None = None) -> str:
+def turn_line(current: Sequence[int], task: str | None = None, owing: Sequence[int] = ()) -> str:
     """The board's first line: the people who must act now (mentions), and any computer
-    being waited for (named, never pinged). ``task``: the game's word for what is owed."""
+    being waited for (named, never pinged). ``task``: the game's word for what is owed.
+    ``owing``: people who owe typed words now (open obligations, e.g. a ritual) besides
+    those whose move it is: named on the same line, so it names everyone who must act."""
     people = computer.humans(current)
     machines = [p for p in current if p not in people]
     parts = [ping_text(people, len(current) > 1, task)] if people else []
+    typing = [p for p in computer.humans(owing) if p not in current]
+    if typing and parts:
+        parts.append(_("{players}: type what you owe in the thread.", players=mentions(typing)))
+    elif typing:
+        parts.append(_("👉 {players}: type what you owe in the thread.", players=mentions(typing)))
     if machines:
         parts.append(_("⏳ Waiting for {players}.", players=mentions(machines)))
     return " ".join(parts)
+
+
+def owed_words(observation: Mapping[str, Any]) -> list[int]:
+    """Players who owe typed words now, from the spectator observation's open
+    ``obligations`` (``{"player", "ritual"}``, as Enid shows them): a vote's obligation is
+    the voters' (the current players), not its subject's."""
+    owed = observation.get("obligations") or ()
+    return sorted({int(o["player"]) for o in owed if isinstance(o, Mapping) and o.get("player") is not None and o.get("ritual") != "vote"})
 
 
 class Publisher:
@@ -451,6 +512,9 @@ class Publisher:
         if state is None or not await self.pictures_for(table, user):
             return None
         rows = card_rows(table.spec.render, "hand_cards", state.observation(user) if observation is None else observation)
+        if state.is_over():
+            # An ended hand draws what is left, never an empty box for cards all gone.
+            rows = [row for row in rows if row.cards or row.face_down]
         if not rows:
             return None
         try:
@@ -471,6 +535,7 @@ class Publisher:
         # with no await between them: both show the same moment of the table.
         observation = table.state.observation(user) if table.state is not None else None
         content, embed, items = self.manager._hand_payload(table, user, notice=notice, page=page, status=status, observation=observation)
+        end_embed_lists(embed)
         if dm:
             content = f"{self._dm_prefix(table)}{content}"
         drawn = await self.hand_picture(table, user, observation)
@@ -480,7 +545,7 @@ class Publisher:
         if table.record.publish.get("layout") == "v2":
             from bot.layout import hand_layout
 
-            return HandMessage(None, None, hand_layout(embed, content=content, items=items, image=image), picture, filename, alt)
+            return HandMessage(None, None, hand_layout(embed, content=content, items=items, image=image, alt=alt), picture, filename, alt)
         if image:
             embed.set_image(url=image)
         return HandMessage(content, embed, views.view_of(items), picture, filename, alt)
@@ -575,10 +640,11 @@ class Publisher:
 
     @i18n.for_everyone
     def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", pinging: Sequence[int] = (),
-                      observation: Mapping[str, Any] | None = None) -> tuple[str | None, discord.Embed, list[discord.ui.Item | views.PlannedControl]]:
+                      observation: Mapping[str, Any] | None = None, pictures: bool = False) -> tuple[str | None, discord.Embed, list[discord.ui.Item | views.PlannedControl]]:
         """The board's first lines, its embed and its buttons (Show hand, planned:
         ``views.table_plan``; Rematch or Next round once finished). ``observation``: the spectator observation, when the
-        caller took it already (the publish, for the picture's rows too)."""
+        caller took it already (the publish, for the picture's rows too). ``pictures``: the
+        board carries the card picture (the game's text then leaves out what it shows)."""
         state = table.state
         assert state is not None
         record = table.record
@@ -589,45 +655,48 @@ class Publisher:
             # Open obligations' deadlines (only the platform knows the clock): the
             # render shows them as Discord timestamps next to who owes what.
             observation = {**observation, "deadlines": {key: int(deadline) for key, (_, deadline) in record.obligations.items()}}
-        embed = table.spec.render.table_embed(observation, table.names(), record.recent)
+        render_table = table.spec.render.table_embed
+        extra = {"pictures": pictures} if _takes_pictures(render_table) else {}
+        embed = render_table(observation, table.names(), record.recent, **extra)
+        end_embed_lists(embed)
         ours = _("{title} #{id} · move {version}", title=table.spec.title, id=table.id, version=record.version) + ("" if final else " · " + _("{seconds} s turn timer", seconds=record.timer_seconds))
         # The game's own footer (a hint, a rules pointer) stays; ours goes after it.
         theirs = embed.footer.text if embed.footer else None
         embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
         if final:
-            moved = ratings.moves_text(table.rating_moves)
-            content = final_text(table.spec.title, state, events, table_unit(table.spec), table.spec.render) + (f"\n{moved}" if moved else "") + "\n" + _("The result is recorded: see `/stats`.")
+            # The result names the game: no heading with its title under it.
+            embed.title = None
+            content = final_text(table.spec.title, state, events, table_unit(table.spec), table.spec.render, table.rating_moves) + "\n" + recorded_line()
             label = sessions.next_label(table.spec)
             buttons = views.rematch_buttons(table.guild_id, table.id, label=label)
             replays = getattr(self.bot, "replays", None)  # Replay (bot/discord_front/replay_view.py)
             buttons += replays.board_buttons(table.guild_id, table.id) if replays is not None else []
         else:
-            # The board carries "who must act" (it is edited for every move anyway), once:
-            # a game whose board names the turn itself (``render.TURN_ON_BOARD``, its Turn
-            # line) gets the platform's line only on a board posted anew to notify
-            # ``pinging`` (a mention in a new message is what notifies).
+            # The board's first line names everyone who must act now (all of them in a
+            # phase where several act at once), on every board, posted anew or edited: an
+            # edit mentions nobody (no ping), a board posted anew pings ``pinging``.
             current = [] if state.is_over() else sorted(state.current_players())
-            if getattr(table.spec.render, "TURN_ON_BOARD", False):
-                current = [p for p in current if p in pinging]
-            content = "\n".join(line for line in (turn_line(current, ping_task(table, public)), note) if line) or None
+            owing = owed_words(public)
+            content = "\n".join(line for line in (turn_line(current, ping_task(table, public, board=True), owing), note) if line) or None
             buttons = views.table_plan(table.guild_id, table.id)
         return content, embed, buttons
 
     @i18n.for_everyone
     def board_message(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", image: str | None = None, pinging: Sequence[int] = (),
-                      observation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                      observation: Mapping[str, Any] | None = None, alt: str | None = None) -> dict[str, Any]:
         """Keyword arguments for sending or editing the board: an embed, or (the
         server's layout setting, fixed at Start) a Components V2 layout of the same text.
         ``image`` is the card picture's ``attachment://`` address, if there is one;
         ``observation`` as :meth:`board_payload` takes it."""
-        content, embed, buttons = self.board_payload(table, final=final, events=events, note=note, pinging=pinging, observation=observation)
+        content, embed, buttons = self.board_payload(table, final=final, events=events, note=note, pinging=pinging, observation=observation,
+                                                      pictures=image is not None)
         if table.record.publish.get("layout") != "v2":
             if image:
                 embed.set_image(url=image)
             return {"content": content, "embed": embed, "view": views.view_of(buttons)}
         from bot.layout import layout_view
 
-        return {"view": layout_view(embed, content=content, buttons=buttons, image=image)}
+        return {"view": layout_view(embed, content=content, buttons=buttons, image=image, alt=alt)}
 
     @i18n.for_everyone
     def table_picture_rows(self, table: Table, observation: Mapping[str, Any]) -> list[Any]:
@@ -646,13 +715,21 @@ class Publisher:
         return card_rows(render, "table_cards", observation)
 
     @i18n.for_everyone
-    async def table_picture(self, table: Table, rows: Sequence[Any]) -> tuple[bytes, str] | None:
+    def table_alt(self, table: Table, rows: Sequence[Any]) -> str:
+        """The public card picture's alt text, in the board's language."""
+        from bot import cardart
+
+        return cardart.alt_text(rows)
+
+    @i18n.for_everyone
+    async def table_picture(self, table: Table, rows: Sequence[Any], alt: str | None = None) -> tuple[bytes, str] | None:
         """The public card picture of ``rows`` (:meth:`table_picture_rows`) and its alt
-        text, drawn off the event loop. None when drawing failed."""
+        text (``alt`` when the caller made it already), drawn off the event loop. None
+        when drawing failed."""
         from bot import cardart
 
         try:
-            return await self.manager.pictures.draw(rows, title=f"{table.spec.title} #{table.id}"), cardart.alt_text(rows)
+            return await self.manager.pictures.draw(rows, title=f"{table.spec.title} #{table.id}"), alt if alt is not None else cardart.alt_text(rows)
         except Exception:
             log.exception("Could not draw the card picture of table %s; showing text only", table.id)
             return None
@@ -760,9 +837,10 @@ class Publisher:
         rows = self.table_picture_rows(table, public) if public is not None else []
         name = f"table-{table.id}.png"
         text = {"final": final, "events": events, "note": note, "pinging": to_ping, "observation": public}
-        board = self.board_message(table, **text, image=f"attachment://{name}" if rows else None)
-        drawn = await self.table_picture(table, rows) if rows else None
-        picture, alt = drawn if drawn else (None, None)
+        alt = self.table_alt(table, rows) if rows else None
+        board = self.board_message(table, **text, image=f"attachment://{name}" if rows else None, alt=alt)
+        drawn = await self.table_picture(table, rows, alt) if rows else None
+        picture = drawn[0] if drawn else None
         if rows and picture is None:  # drawing failed: the board in text only
             board = self.board_message(table, **text)
         # The picture rides on the edit (or post) that happens anyway: no extra call.
@@ -916,7 +994,7 @@ class Publisher:
         """The parent message at the end: the result, where it was played, where it went."""
         assert table.state is not None
         where = " " + _("Played in {thread}.", thread=f"<#{table.record.thread_id}>") if table.record.thread_id else ""
-        return final_text(table.spec.title, table.state, unit=table_unit(table.spec), render=table.spec.render) + where + " " + _("The result is recorded: see `/stats`.")
+        return final_text(table.spec.title, table.state, unit=table_unit(table.spec), render=table.spec.render) + where + " " + recorded_line()
 
     def note_chat(self, table: Table) -> None:
         """A message in the table's place scrolls the board up."""

@@ -3,6 +3,7 @@ and names and cards as players read them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import discord
@@ -63,6 +64,62 @@ def show_card(code: str | None) -> str:
     return shown if shown is not None else parse_card(code).display()
 
 
+#: The suits as a board's text prints them: the white suit signs (U+2664, U+2661, U+2662,
+#: U+2667). The black ones (♠ ♥ ♦ ♣) are emoji, which Discord's client draws as Twemoji
+#: pictures: ♠ and ♣ dark grey on the dark theme (1.32:1), ♥ and ♦ red. The white signs
+#: are no emoji in any client, so they take the text's own colour (well above 4.5:1 on
+#: both themes). Why not U+FE0E: see docs/developers/boards.md.
+TEXT_SUITS = str.maketrans({"♠": "♤", "♥": "♡", "♦": "♢", "♣": "♧"})
+#: U+2060 WORD JOINER: no line break between a card's rank and its suit ("2 / 🪙").
+WORD_JOINER = "\u2060"
+
+
+def unbroken(shown: str) -> str:
+    """A card as displayed ('10♣', '2🪙') with a word joiner between its rank and its
+    suit, so a line never breaks inside it."""
+    for index, char in enumerate(shown):
+        if not char.isalnum():
+            return shown if index == 0 else shown[:index] + WORD_JOINER + shown[index:]
+    return shown
+
+
+def suit_text(symbol: str) -> str:
+    """A suit sign as text prints it (see ``TEXT_SUITS``): '♠' -> '♤'."""
+    return symbol.translate(TEXT_SUITS)
+
+
+def card_text(code: str | None) -> str:
+    """A card code as a board's or a hand's text prints it: its suit as a white sign
+    (readable on both themes), rank and suit kept on one line: 'Tc' -> '10⁠♧'. A dash
+    for none. Games with their own card display (Onion's) pass it to :func:`unbroken`."""
+    if not code:
+        return "—"
+    return unbroken(show_card(code).translate(TEXT_SUITS))
+
+
+def cards_text(codes: Sequence[str]) -> str:
+    """Card codes as text (:func:`card_text`), space-separated; a dash for none."""
+    return " ".join(card_text(code) for code in codes) if codes else "—"
+
+
+#: A markdown list item ("1. …", "- …", "* …") at the start of a line.
+_LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s")
+
+
+def end_lists(text: str) -> str:
+    """A blank line after every markdown list that a plain line follows: Discord's
+    markdown otherwise reads the next line as part of the list's last item (a board's
+    standings swallowed the pile line that came after them)."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        out.append(line)
+        following = lines[index + 1] if index + 1 < len(lines) else None
+        if _LIST_ITEM.match(line) and following and following.strip() and not _LIST_ITEM.match(following):
+            out.append("")
+    return "\n".join(out)
+
+
 def name_of(names: Mapping[int, str], player: int | None) -> str:
     if player is None:
         return _("someone")
@@ -112,3 +169,13 @@ def seat_label(players: Sequence[int], player: int, names: Mapping[int, str] | N
     if not name or name.startswith("<"):
         return seat
     return clip(name, 32) if short else f"{seat} · {clip(name, 32)}"
+
+
+def end_embed_lists(embed: discord.Embed) -> discord.Embed:
+    """:func:`end_lists` on an embed's description and field values (in place)."""
+    if embed.description:
+        embed.description = clip(end_lists(embed.description), DESCRIPTION_LIMIT)
+    for index, field in enumerate(embed.fields):
+        if field.value and "\n" in field.value:
+            embed.set_field_at(index, name=field.name, value=clip(end_lists(field.value), FIELD_VALUE_LIMIT), inline=field.inline)
+    return embed

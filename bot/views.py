@@ -192,6 +192,8 @@ class AmountModal(discord.ui.Modal):
     """One number field; submitted through :func:`on_modal_submit`, not ``on_submit``."""
 
     def __init__(self, guild_id: int, table_id: int, version: int, kind: str, title: str) -> None:
+        # The button's "…" says a form opens; the form's own title drops it.
+        title = title.rstrip("…").rstrip(".").strip()
         super().__init__(title=title[:45] or _("Any amount"), custom_id=f"dh:amtm:{guild_id}:{table_id}:{version}:{kind}", timeout=None)
         self.add_item(discord.ui.TextInput(label=_("Chips (a whole number)"), custom_id=AMOUNT_FIELD, min_length=1, max_length=MAX_AMOUNT_DIGITS, placeholder=_("e.g. 3")))
 

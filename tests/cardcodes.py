@@ -25,3 +25,16 @@ def card_codes_in(value: Any, pattern: re.Pattern[str] = CARD_CODE) -> set[str]:
         for v in value:
             found |= card_codes_in(v, pattern)
     return found
+
+
+#: A card as displayed ("7♣", "10♥") inside a text.
+_SHOWN_CARD = re.compile(r"(10|[2-9AJQK])([♠♥♦♣])")
+
+
+def as_text(text: str) -> str:
+    """``text`` with each card written as boards' text prints it (``bot.render_util.card_text``:
+    a white suit sign, joined to its rank; a suit alone as a white sign too), so an
+    expected line reads as it did: "played 7♣"."""
+    from bot.render_util import WORD_JOINER, suit_text
+
+    return suit_text(_SHOWN_CARD.sub(lambda m: m.group(1) + WORD_JOINER + suit_text(m.group(2)), text))

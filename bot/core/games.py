@@ -38,10 +38,12 @@ class GameRender(Protocol):
     """
 
     def table_embed(
-        self, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]
+        self, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False
     ) -> discord.Embed:
         """The public table, from the spectator observation. While obligations are
-        open the platform adds ``observation["deadlines"]``: {obligation id: unix time}."""
+        open the platform adds ``observation["deadlines"]``: {obligation id: unix time}.
+        ``pictures``: the board carries the card picture, so the text leaves out what the
+        picture shows (docs/developers/boards.md)."""
 
     def hand_embed(self, observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
         """One player's private view, from that player's observation."""

@@ -27,19 +27,20 @@ from bot.render_util import (
     DESCRIPTION_LIMIT,
     FIELD_VALUE_LIMIT,
     OPTION_TEXT_LIMIT,
+    card_text,
     clip,
     clip_lines_from_end,
     fit_embed,
     name_of,
     seat_label,
     seat_spoken,
-    show_card,
+    suit_text,
 )
 
 COLOUR = discord.Colour.dark_green()
-#: The board's Turn line says who must act (and what to do): the platform's "👉 ...: your
-#: move" line is added only to a board posted anew to notify, and seats carry no ▶.
-TURN_ON_BOARD = True
+#: Recent events a board with the card picture keeps (each clipped to ``SHORT_LINE``).
+PICTURE_RECENT = 3
+SHORT_LINE = 100
 
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
@@ -98,7 +99,7 @@ def _suit_word(letter: str | None) -> str:
     if not letter:
         return ""
     suit = Suit(letter)
-    return f"{suit.symbol} {suit_name(suit)}"
+    return f"{suit_text(suit.symbol)} {suit_name(suit)}"
 
 
 def _top_line(observation: Mapping[str, Any]) -> str:
@@ -106,20 +107,25 @@ def _top_line(observation: Mapping[str, Any]) -> str:
     if not top:
         return _("**Top card:** none yet: the first card may be anything.")
     if observation.get("chosen_suit"):
-        return _("**Top card:** {card} ({suit} named)", card=show_card(top), suit=_suit_word(observation["chosen_suit"]))
-    return _("**Top card:** {card}", card=show_card(top))
+        return _("**Top card:** {card} ({suit} named)", card=card_text(top), suit=_suit_word(observation["chosen_suit"]))
+    return _("**Top card:** {card}", card=card_text(top))
 
 
-def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
+def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str], pictures: bool = False) -> list[str]:
+    """The board's head. With the card picture (``pictures``), only what it cannot
+    show: the top card to match (and a named suit), a pickup, the direction; the player
+    to move and their task are the platform's first line, the result its final line."""
     lines = [_top_line(observation)]
     if observation.get("pickup"):
         lines.append(_("**Pickup waiting:** {n} cards", n=observation["pickup"]))
     if observation.get("over"):
+        if pictures:
+            return []
         winner = observation.get("winner")
-        lines.append(_("🏆 **{player} wins!**", player=name_of(names, winner)) if winner is not None else _("**Game over.**"))
+        lines.append(_("🥇 **{player} wins!**", player=name_of(names, winner)) if winner is not None else _("**Game over.**"))
         return lines
     current = observation.get("current") or []
-    if current:
+    if current and not pictures:
         hint = _turn_hint(observation)
         who = name_of(names, current[0])
         lines.append(_("**Turn:** {player}, {hint}", player=who, hint=hint) if hint else _("**Turn:** {player}", player=who))
@@ -133,9 +139,49 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
                               "**Play passes** to the right ↺, skipping {n} players", skip - 1))
     else:
         lines.append(_("**Play passes** to the left ↻") if left else _("**Play passes** to the right ↺"))
-    if observation.get("turn_cards"):
-        lines.append(_("**This turn:** {cards}", cards=" ".join(show_card(c) for c in observation["turn_cards"])))
+    if observation.get("turn_cards") and not pictures:
+        lines.append(_("**This turn:** {cards}", cards=" ".join(card_text(c) for c in observation["turn_cards"])))
     return lines
+
+
+#: What the platform's first line ("👉 <@1>: ...") asks of the player to move, by phase;
+#: the draw that may go with it is added by :func:`turn_task`.
+TASKS = {
+    "chain": N_("add more cards of the same value, or end your turn"),
+    "free": N_("play on with a matching card, or end your turn"),
+    "must_play": N_("play another card matching the top card, or an Ace"),
+    "any_card": N_("play any card (you played a Queen)"),
+    "suit": N_("name a suit for your Ace"),
+}
+
+
+def turn_task(observation: Mapping[str, Any]) -> str | None:
+    """What the player to move must do, for the board's first line (second person, no
+    full stop; the hand says it in its own words)."""
+    if observation.get("over") or not observation.get("current"):
+        return None
+    phase = observation.get("phase", "")
+    pickup = observation.get("pickup", 0)
+    empty = not drawable(observation)
+    if phase == "start" and pickup:
+        return ngettext("answer the pickup with an Ace or a matching 2 or Jack, or pick up {n} card",
+                        "answer the pickup with an Ace or a matching 2 or Jack, or pick up {n} cards", pickup)
+    if phase == "start" and not observation.get("top"):
+        return _("play any card")
+    if phase == "start":
+        task = _("play a card matching the top card, or an Ace")
+        if _voluntary_draw(observation):
+            return _("{task}, or pass: there is nothing to draw", task=task) if empty else _("{task}, or draw 1 card", task=task)
+        if empty:
+            return _("{task} (if you cannot, your turn ends: there is nothing to draw)", task=task)
+        return _("{task} (if you cannot, draw 1 card)", task=task)
+    words = TASKS.get(phase)
+    if words is None:
+        return None
+    task = _(words)
+    if phase in ("must_play", "any_card") and _voluntary_draw(observation):
+        return _("{task}, or pass: there is nothing to draw", task=task) if empty else _("{task}, or draw 1 card", task=task)
+    return task
 
 
 def _voluntary_draw(observation: Mapping[str, Any]) -> bool:
@@ -188,10 +234,19 @@ def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> lis
 
 
 
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
-    """The public table, from the spectator observation."""
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> discord.Embed:
+    """The public table, from the spectator observation. ``pictures``: the board message
+    carries the card picture (the text then leaves out what the picture shows)."""
     embed = discord.Embed(title="Blackjack", colour=COLOUR)
-    embed.description = clip("\n".join(_status_lines(observation, names)), DESCRIPTION_LIMIT)
+    embed.description = clip("\n".join(_status_lines(observation, names, pictures)), DESCRIPTION_LIMIT) or None
+    if pictures:
+        # The seats' cards and the piles are in the picture; the last few events stay
+        # (none on a finished board, whose result line says how it ended).
+        if recent and not observation.get("over"):
+            shown = [clip(line, SHORT_LINE) for line in list(recent)[-PICTURE_RECENT:]]
+            embed.add_field(name=_("Recent"), value=clip_lines_from_end(shown, FIELD_VALUE_LIMIT) or "—", inline=False)
+        embed.set_footer(text=footer_hint(observation))
+        return fit_embed(embed)
     embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(observation, names), FIELD_VALUE_LIMIT) or "—", inline=False)
     embed.add_field(name=_("Piles"), value=_piles(observation), inline=False)
     if recent:
@@ -273,7 +328,8 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     for suit in SUIT_ORDER:
         mine = [c for c in cards if c.suit is suit]
         if mine:
-            by_suit.append(f"{suit.symbol} " + " ".join(c.display() for c in mine))
+            # One row per suit, its cards only (a bare suit sign first read as a card).
+            by_suit.append(" ".join(card_text(str(c)) for c in mine))
     lines = [*by_suit] or [_("(no cards)")]
     lines += ["", _top_line(observation)]
     if observation.get("pickup"):
@@ -370,7 +426,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             if run_player != event.player:
                 flush()
                 run_player = event.player
-            run_cards.append(show_card(data.get("card")))
+            run_cards.append(card_text(data.get("card")))
             if data.get("cancelled"):
                 run_notes.append(("cancelled", _("pickup of {n} cancelled", n=data["cancelled"])))
             if data.get("card", "")[:1] in ("2", "J"):
@@ -419,7 +475,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "turn":
             continue  # the board shows whose turn it is; the log carries plays
         elif kind == "won":
-            lines.append(_("🏆 {player} is out of cards and wins!", player=who))
+            lines.append(_("🥇 {player} is out of cards and wins!", player=who))
         elif kind == "player_removed":
             cards = data.get("cards", 0)
             if cards:

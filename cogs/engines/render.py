@@ -200,8 +200,9 @@ def _side_field(observation: Mapping[str, Any], names: Mapping[int, str], side: 
 # --------------------------------------------------------------------------- the protocol
 
 
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
-    """The public table, from the spectator observation."""
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> discord.Embed:
+    """The public table, from the spectator observation. ``pictures``: the board message
+    carries the card picture (the text then leaves out what the picture shows)."""
     title = "Engines of Discrimination"
     if observation["players"] == 4:
         title = _("{title} — set {n} (best of three)", title=title, n=observation["set_number"])

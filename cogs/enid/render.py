@@ -226,8 +226,9 @@ def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> lis
     return lines
 
 
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
-    """The public table, from the spectator observation."""
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> discord.Embed:
+    """The public table, from the spectator observation. ``pictures``: the board message
+    carries the card picture (the text then leaves out what the picture shows)."""
     title = "Enid" if _is_enid(observation) else _("Enid: plain Blackjack")
     embed = discord.Embed(title=title, colour=COLOUR)
     embed.description = clip("\n".join(_status_lines(observation, names)), DESCRIPTION_LIMIT)

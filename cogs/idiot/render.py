@@ -28,6 +28,8 @@ from bot.render_util import (
     FIELD_VALUE_LIMIT,
     OPTION_TEXT_LIMIT,
     and_list,
+    card_text,
+    cards_text,
     clip,
     clip_lines_from_end,
     fit_embed,
@@ -35,16 +37,13 @@ from bot.render_util import (
     ordinal,
     seat_label,
     seat_spoken,
-    show_card,
 )
 
 COLOUR = discord.Colour.dark_red()
-#: The board's Turn line says who must act (and what to do): the platform's "👉 ...: your
-#: move" line is added only to a board posted anew to notify, and seats carry no ▶.
-TURN_ON_BOARD = True
+#: Recent events a board with the card picture keeps (each clipped to ``SHORT_LINE``).
+PICTURE_RECENT = 3
+SHORT_LINE = 100
 
-
-FACE_DOWN = "🂠"
 # Translators: how many cards of one value are played together ("Play two Kings").
 COUNT_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six"), 7: N_("seven"), 8: N_("eight")}
 STAGE_WORDS = {
@@ -59,6 +58,13 @@ BOARD_STAGE_WORDS = {
     "face_up": N_("plays from their face-up cards"),
     "face_down": N_("turns over a face-down card"),
 }
+#: What the platform's first line ("👉 <@1>: ...") asks of the player to move, by
+#: where they play from (see :func:`turn_task`).
+TASK_WORDS = {
+    "hand": N_("play from your hand"),
+    "face_up": N_("play from your face-up cards"),
+    "face_down": N_("turn over a face-down card"),
+}
 FINISH_WORDS = {
     "first_out": N_("The first player out wins"),
     "last_idiot": N_("Play goes on until one player is left holding cards: the Idiot"),
@@ -66,7 +72,19 @@ FINISH_WORDS = {
 
 
 def _show_all(codes: Sequence[str]) -> str:
-    return " ".join(show_card(c) for c in codes) if codes else "—"
+    return cards_text(codes)
+
+
+def turn_task(observation: Mapping[str, Any]) -> str | None:
+    """What everyone named on the board's first line must do now (the platform's
+    "👉 <@1> and <@2>: ..."): the swap phase's choice, or where the mover plays from.
+    (Not ``ping_task``: a move, so the hand's own status still says "Your move".)"""
+    if observation["phase"] == "swap":
+        return _("swap cards if you like, then press Ready")
+    if observation["phase"] != "play" or not observation["current"]:
+        return None
+    stage = next((seat["stage"] for seat in observation["seats"] if seat["id"] == observation["current"][0]), None)
+    return _(TASK_WORDS[stage]) if stage in TASK_WORDS else None
 
 
 def _stalemated(observation: Mapping[str, Any]) -> bool:
@@ -117,8 +135,8 @@ def _pile_line(observation: Mapping[str, Any]) -> str:
     if not size:
         return _("**Pile:** empty: any card starts a new one.")
     top = observation["pile_top"]
-    shown = " ".join(show_card(c) for c in top[:-1])
-    shown = (shown + " " if shown else "") + f"**{show_card(top[-1])}**"
+    shown = " ".join(card_text(c) for c in top[:-1])
+    shown = (shown + " " if shown else "") + f"**{card_text(top[-1])}**"
     hidden_below = size - len(top)
     if hidden_below:
         line = ngettext("**Pile ({n} card):** ({below} more below) {cards}", "**Pile ({n} cards):** ({below} more below) {cards}",
@@ -153,7 +171,7 @@ def _seat_line(seat: Mapping[str, Any], observation: Mapping[str, Any], names: M
         return _("{player}: out of cards ({place})", player=name, place=ordinal(seat["finished"]))
     line = _(
         "{player}: hand {hand} · face up {up} · face down {down}",
-        player=name, hand=seat["hand_count"], up=_show_all(seat["face_up"]), down=FACE_DOWN * len(seat["face_down"]) or "—",
+        player=name, hand=seat["hand_count"], up=_show_all(seat["face_up"]), down=len(seat["face_down"]),
     )
     if observation["phase"] == "swap":
         return _("{line} ✅ ready", line=line) if seat["ready"] else _("{line} ⏳ swapping", line=line)
@@ -174,21 +192,46 @@ def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> st
     return _game_over(observation, names)
 
 
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
-    """The public table, from the spectator observation."""
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> discord.Embed:
+    """The public table, from the spectator observation. ``pictures``: the board message
+    carries the card picture (the text then leaves out what the picture shows)."""
+    if pictures:
+        return _picture_board(observation, recent)
     lines = [_status_line(observation, names)]
     if observation["phase"] != "over" or observation["pile_size"]:
         lines.append(_pile_line(observation))
     lines.append(_("**Draw pile:** {draw} · **Burned:** {burned}", draw=observation["draw_size"], burned=observation["burned_count"]))
-    if observation["phase"] == "play" and observation["idle_turns"] >= observation["stalemate_turns"] - 20:
-        left = observation["stalemate_turns"] - observation["idle_turns"]
-        lines.append(ngettext("⚠️ Stalemate in {n} turn unless a card is drawn, burned or played from the table.",
-                              "⚠️ Stalemate in {n} turns unless a card is drawn, burned or played from the table.", left))
+    lines += _stalemate_warning(observation)
     lines.append("")
     lines.extend(_seat_line(seat, observation, names) for seat in observation["seats"])
     embed = discord.Embed(title="Idiot", colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
     if recent:
         embed.add_field(name=_("Recent"), value=clip_lines_from_end(recent, FIELD_VALUE_LIMIT, empty="—"), inline=False)
+    embed.set_footer(text=footer_hint(observation))
+    return fit_embed(embed)
+
+
+def _stalemate_warning(observation: Mapping[str, Any]) -> list[str]:
+    if observation["phase"] == "play" and observation["idle_turns"] >= observation["stalemate_turns"] - 20:
+        left = observation["stalemate_turns"] - observation["idle_turns"]
+        return [ngettext("⚠️ Stalemate in {n} turn unless a card is drawn, burned or played from the table.",
+                         "⚠️ Stalemate in {n} turns unless a card is drawn, burned or played from the table.", left)]
+    return []
+
+
+def _picture_board(observation: Mapping[str, Any], recent: Sequence[str]) -> discord.Embed:
+    """The board beside the card picture: only what the picture cannot show. Who must
+    act and what they do is the platform's first line; the piles, the seats and their
+    cards are in the picture. Left: what the next play must beat, a stalemate warning,
+    the last few events (none on a finished board, whose result line says how it ended)."""
+    lines: list[str] = []
+    if observation["phase"] == "play":
+        lines.append(_("**Next play:** {next}", next=_next_play(observation["to_beat"])))
+    lines += _stalemate_warning(observation)
+    embed = discord.Embed(title="Idiot", colour=COLOUR, description="\n".join(lines) or None)
+    if recent and observation["phase"] != "over":
+        shown = [clip(line, SHORT_LINE) for line in list(recent)[-PICTURE_RECENT:]]
+        embed.add_field(name=_("Recent"), value=clip_lines_from_end(shown, FIELD_VALUE_LIMIT, empty="—"), inline=False)
     embed.set_footer(text=footer_hint(observation))
     return fit_embed(embed)
 
@@ -215,7 +258,7 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     lines.append(_("**Face up:** {cards}", cards=_show_all(seat["face_up"])))
     positions = seat["face_down"]
     if positions:
-        lines.append(_("**Face down:** {cards} (unseen, even by you)", cards=" ".join(f"{FACE_DOWN}{p}" for p in positions)))
+        lines.append(_("**Face down:** numbered {positions} (unseen, even by you)", positions=", ".join(str(p) for p in positions)))
     else:
         lines.append(_("**Face down:** {cards}", cards="—"))
     phase = observation["phase"]
@@ -319,8 +362,8 @@ def _event_line(event: Event, names: Mapping[int, str]) -> str | None:
     who = name_of(names, event.player)
     kind = event.kind
     if kind == "swap":
-        return _("{player} swapped: {up} face up, {held} into the hand.", player=who, up=show_card(data["to_table"]),
-                 held=show_card(data["to_hand"]))
+        return _("{player} swapped: {up} face up, {held} into the hand.", player=who, up=card_text(data["to_table"]),
+                 held=card_text(data["to_hand"]))
     if kind == "ready":
         return _("{player} is ready.", player=who)
     if kind == "play_begins":
@@ -334,7 +377,7 @@ def _event_line(event: Event, names: Mapping[int, str]) -> str | None:
     if kind == "pickup":
         return ngettext("{player} picked up the pile ({n} card).", "{player} picked up the pile ({n} cards).", data["count"], player=who)
     if kind == "blind":
-        card = show_card(data["card"])
+        card = card_text(data["card"])
         if data["played"]:
             return _("{player} turned over face-down card {position}, {card}, and played it.", player=who,
                      position=data["position"], card=card)

@@ -216,8 +216,9 @@ def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
     return lines
 
 
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
-    """The public table, from the spectator observation."""
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> discord.Embed:
+    """The public table, from the spectator observation. ``pictures``: the board message
+    carries the card picture (the text then leaves out what the picture shows)."""
     obs = observation
     embed = discord.Embed(title="Cripple Mr Onion", colour=COLOUR)
     embed.description = clip("\n".join(_status_lines(obs, names)), DESCRIPTION_LIMIT)

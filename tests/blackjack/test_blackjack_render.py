@@ -7,6 +7,8 @@ import random
 from bj_helpers import play, stacked
 
 from bot.cards import Suit, parse_card, standard_deck
+from bot.render_util import card_text
+from tests.cardcodes import as_text
 from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, embed_text
 from bot.cardart import CardRow
 from bot.engine import Action
@@ -32,7 +34,7 @@ def test_biggest_hand_fits_the_limits():
     assert_within_limits(embed)
     assert "Your hand: 51 cards" in embed.title
     for code in obs["hand"]:
-        assert parse_card(code).display() in embed.description
+        assert card_text(code) in embed.description
     legal = game.legal_actions(1)
     controls = render.controls(obs, legal)
     assert [c.action for c in controls] == legal
@@ -58,8 +60,8 @@ def test_table_shows_the_public_facts():
     play(game, 1, "9c")
     obs = game.observation(None)
     text = embed_text(render.table_embed(obs, {1: "<@1>", 2: "<@2>"}, ["<@1> played 9♣"]))
-    assert "**Top card:** 9♣" in text
-    assert "**This turn:** 9♣" in text
+    assert as_text("**Top card:** 9♣") in text
+    assert as_text("**This turn:** 9♣") in text
     assert "<@1>: 2 cards" in text and "<@2>: 1 card" in text
     assert "**Turn:** <@1>" in text and "▶" not in text  # the turn is said once, on the Turn line
 
@@ -81,7 +83,7 @@ def test_event_lines_merge_a_turn_and_name_effects():
     events = play(game, 1, "Js", "Jc", "Jh", "end")
     lines = render.event_lines(events, {1: "<@1>", 2: "<@2>"})
     # No "It's <@2>'s turn" line: the board shows whose turn it is, the log carries plays.
-    assert lines == ["<@1> played J♠ J♣ J♥ (pickup now 13)"]
+    assert lines == [as_text("<@1> played J♠ J♣ J♥ (pickup now 13)")]
 
 
 def test_event_lines_never_show_drawn_cards():
@@ -89,7 +91,7 @@ def test_event_lines_never_show_drawn_cards():
     events = play(game, 1, "draw")
     lines = render.event_lines(events, {1: "<@1>"})
     assert lines[0] == "<@1> drew 1 card (nothing to play)"
-    assert "2♦" not in "\n".join(lines)
+    assert card_text("2d") not in "\n".join(lines) and "2♦" not in "\n".join(lines)
 
 
 def test_no_hidden_card_in_public_text_during_random_games():
@@ -105,12 +107,12 @@ def test_no_hidden_card_in_public_text_during_random_games():
             }
             lines = render.event_lines(events, LONG_NAMES)
             text = "\n".join(lines)
-            assert not any(parse_card(code).display() in text for code in drawn_hidden)
+            assert not any(card_text(code) in text for code in drawn_hidden)
             assert "'s turn" not in text  # the log carries plays; the board shows whose turn it is
             # The table (without the log, whose old plays may since have been drawn
             # back after a reshuffle) shows no card that sits in any hand.
             table = embed_text(render.table_embed(game.observation(None), LONG_NAMES, []))
-            in_hands = {c.display() for hand in game.hands.values() for c in hand}
+            in_hands = {card_text(str(c)) for hand in game.hands.values() for c in hand}
             assert not any(card in table for card in in_hands)
 
 

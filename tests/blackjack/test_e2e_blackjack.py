@@ -8,6 +8,7 @@ import json
 import random
 import sqlite3
 
+from bot.render_util import card_text
 from tests.conftest import restart
 from tests.e2e.ui import _items, embed_of, game_place, has_control_for, head, select_options, text, use_control
 from tests.hardening.forge import forge_component
@@ -97,7 +98,7 @@ async def test_hand_is_private_updates_in_place_and_pages_past_25(simcord_env):
     public = json.dumps([r.json for r in env.http_requests if r.path.startswith("/channels/")], ensure_ascii=False)
     assert "Blackjack" in public
     for card in [*table.state.hands[mover.id], *table.state.hands[other.id]]:
-        assert card.display() not in public
+        assert card_text(str(card)) not in public and card.display() not in public
     code = table.state.legal_actions(mover.id)[0].code()
     result = await use_control(mover, page_two.response.message, code)
     assert result.response.message.id == message.id  # the same message, edited in place

@@ -170,15 +170,22 @@ def embed_of(message: Any) -> Any:
         return message.embeds[0]
     embed = discord.Embed()
     footer = []
-    for block in texts(message):
+    blocks = texts(message)
+    headed = any(block.startswith("### ") for block in blocks)
+    for index, block in enumerate(blocks):
         if block.startswith("### ") and embed.title is None:
             title, _, description = block[4:].partition("\n")
             embed.title, embed.description = title, description or None
+        elif index == 1 and not headed and not block.startswith("-# "):
+            # A finished board has no heading (its result line names the game): the
+            # block after that line is the game's own text.
+            embed.description = block
         elif block.startswith("**") and "**\n" in block:
             name, _, value = block[2:].partition("**\n")
             embed.add_field(name=name, value=value, inline=False)
         elif block.startswith("-# "):
             footer += [line[3:] for line in block.split("\n")]
+
     if footer:
         embed.set_footer(text="\n".join(footer))
     return embed

@@ -378,7 +378,7 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
     assert f"Google {scores['google']} – Yahoo {scores['yahoo']}" in embed_of(final).description
     winner = alice.id if scores["google"] > scores["yahoo"] else bob.id
     assert scores["google"] != scores["yahoo"]
-    assert head(final).startswith(f"🏆 <@{winner}> won the Engines of Discrimination game!") and "`/stats`" in head(final)
+    assert head(final).startswith(f"🥇 <@{winner}> won the Engines of Discrimination game!") and "`/leaderboard`" in head(final)
     rows = db_rows(data_dir, guild.id, "SELECT user_id, place FROM results ORDER BY place")
     assert rows == [(winner, 1), (bob.id if winner == alice.id else alice.id, 2)]
     assert db_rows(data_dir, guild.id, "SELECT status FROM game_tables") == [("finished",)]

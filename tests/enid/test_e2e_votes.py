@@ -52,10 +52,11 @@ async def test_a_limerick_vote_on_its_own_message(simcord_env, data_dir, deals):
     assert f"⏳ to vote: {ada.mention}" in voters and f"⏳ to vote: {cyd.mention}" in voters and bob.mention not in voters
     assert "Closes <t:" in embed.fields[1].value
     assert sorted(cid.rsplit(":", 1)[1] for cid in button_ids(message)) == ["no", "yes"]
-    # The ping notifies the voter with no open hand (ada's open hand is redrawn to tell her)
+    # The board posted anew pings the voter with no open hand (ada's open hand is redrawn to
+    # tell her); its first line names both voters
     # and says what for; the board's vote line names both; hands carry no vote buttons.
     ping = [m for m in game_place(channel).history() if head(m) and head(m).startswith("👉")][-1]
-    assert head(ping).startswith(f"👉 {cyd.mention}: vote on the limerick")
+    assert head(ping).startswith(f"👉 {ada.mention} and {cyd.mention}: vote on the limerick")  # everyone who must vote (issue 37)
     assert f"waiting for {ada.mention}, {cyd.mention}" in text(ping)
     shown = await ada.click(board(channel), label="Show hand")
     assert not [cid for cid in button_ids(shown.response.message) if ":vote:" in cid]

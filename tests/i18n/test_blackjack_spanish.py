@@ -11,6 +11,7 @@ from bot.engine import Action
 from cogs.blackjack import render
 from cogs.blackjack.rules import HOUSE_RULES, BlackjackGame
 from tests.e2e.embeds import assert_within_limits, embed_text
+from tests.cardcodes import as_text
 
 NAMES = {1: "<@1>", 2: "<@2>"}
 #: Game titles stay English in every language.
@@ -33,8 +34,8 @@ def test_the_board_the_hand_and_the_log_in_spanish():
         board = embed_text(render.table_embed(state.observation(None), NAMES, log))
         hand = render.hand_embed(state.observation(1), NAMES)
         controls = render.controls(state.observation(1), state.legal_actions(1))
-    assert log == ["<@1> jugó 9♥"]
-    assert "**Carta de arriba:** 9♥" in board
+    assert log == [as_text("<@1> jugó 9♥")]
+    assert as_text("**Carta de arriba:** 9♥") in board
     assert "**Turno:** <@1>, que puede añadir más cartas del mismo valor o terminar el turno" in board
     assert "<@2>: 2 cartas" in board
     assert "Mazo: 3 · Descarte: 3" in board
@@ -67,8 +68,8 @@ def test_a_pickup_an_ace_and_a_named_suit_in_spanish():
         rule = HOUSE_RULES[0].sentence("debt")
     assert "Castigo de 4 cartas: responde con un As o con un 2 o una Jota que coincida, o róbalas." in hand.description
     assert draw.label == "Robar 4 cartas"
-    assert log == ["<@1> jugó A♦ (castigo de 4 anulado, pidió ♠ picas)"]
-    assert "**Carta de arriba:** A♦ (palo pedido: ♠ picas)" in board
+    assert log == [as_text("<@1> jugó A♦ (castigo de 4 anulado, pidió ♠ picas)")]
+    assert as_text("**Carta de arriba:** A♦ (palo pedido: ♠ picas)") in board
     assert suits == ["♠ Picas"]
     assert rule.startswith("Un castigo mayor que las cartas que quedan por robar se debe")
 

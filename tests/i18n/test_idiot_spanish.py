@@ -10,6 +10,7 @@ from bot.engine import Action
 from cogs.idiot import render
 from cogs.idiot.rules import HOUSE_RULES, IdiotGame
 from tests.e2e.embeds import assert_within_limits, embed_text
+from tests.cardcodes import as_text
 
 A, B = 1, 2
 NAMES = {A: "<@1>", B: "<@2>"}
@@ -39,10 +40,10 @@ def test_the_swap_phase_in_spanish():
         swap = next(c for c in render.controls(state.observation(A), state.legal_actions(A)) if c.action.kind == "swap")
         log = render.event_lines(state.apply(A, Action("ready")) + state.apply(B, Action("ready")), NAMES)
     assert "**Fase de intercambio:**" in board
-    assert "**Montón (1 carta):** **8♥** · siguiente: un 8 o una carta más alta, o un 2 o un 10" in board
-    assert "<@1>: mano 3 · boca arriba 3♣ 10♥ Q♦ · boca abajo 🂠🂠🂠 ⏳ intercambiando" in board
+    assert as_text("**Montón (1 carta):** **8♥** · siguiente: un 8 o una carta más alta, o un 2 o un 10") in board
+    assert as_text("<@1>: mano 3 · boca arriba 3♣ 10♥ Q♦ · boca abajo 3 ⏳ intercambiando") in board
     assert "Gana el primero que se queda sin cartas · Las reglas: /rules idiot" in board
-    assert "**Boca abajo:** 🂠1 🂠2 🂠3 (nadie las ha visto, ni tú)" in hand
+    assert "**Boca abajo:** las número 1, 2, 3 (nadie las ha visto, ni tú)" in hand
     assert "luego pulsa **Listo**." in hand
     assert (swap.label, swap.description) == ("Cambiar 3♣ ↔ 2♦", "Pon 2♦ boca arriba y llévate 3♣ a la mano")
     assert log == ["<@1> está listo.", "<@2> está listo.", "Empieza el juego: sale <@1>."]
@@ -62,7 +63,7 @@ def test_play_a_refusal_and_a_burn_in_spanish():
     assert low == "7♥ es más baja que el 8♥ del montón: juega un 8 o una carta más alta, un 2 o un 10."
     assert blind == "Todavía tienes cartas en la mano: júgalas antes de dar la vuelta a una carta boca abajo."
     assert swap == "La fase de intercambio ha terminado: las cartas solo se cambian antes de empezar el juego."
-    assert log == ["<@1> jugó K♣ y robó 1 carta."]
+    assert log == [as_text("<@1> jugó K♣ y robó 1 carta.")]
     # The same refusal, in English, once the Spanish block is over.
     assert refusal(state, B, Action.play("4s")) == (
         "4♠ is lower than the K♣ on the pile: play a King or higher, a 2 or a 10, or pick up the pile."

@@ -42,7 +42,7 @@ def test_board_lines_in_spanish() -> None:
         assert publish.turn_line([1, 2]) == "👉 <@1> y <@2>: os toca elegir (cada uno elige)."
         assert publish.turn_line([1]) == "👉 <@1>: te toca."
         assert publish.final_text("Blackjack", _finished([[1], [2], [3]])) == (
-            "🏆 ¡<@1> ganó la partida de Blackjack! Clasificación: 1.º <@1>; 2.º <@2>; 3.º <@3>.")
+            "🥇 ¡<@1> ganó la partida de Blackjack! Clasificación: 1.º <@1>; 2.º <@2>; 3.º <@3>.")
         assert publish.final_text("Blackjack", _finished([[1, 2]])) == "🤝 La partida de Blackjack terminó en empate entre <@1> y <@2>."
 
 
@@ -58,7 +58,7 @@ def test_english_is_unchanged() -> None:
     assert out_of_turn_notice(_waiting_table({7}), 3) == (
         "⚠️ It is <@7>'s turn, not yours, so nothing was played. You will be told when it is your move.")
     assert publish.turn_line([1, 2, 3]) == "👉 <@1>, <@2> and <@3>: your picks (each of you chooses)."
-    assert publish.final_text("Blackjack", _finished([[1], [2]])) == "🏆 <@1> won the Blackjack game! Standings: 1st <@1>; 2nd <@2>."
+    assert publish.final_text("Blackjack", _finished([[1], [2]])) == "🥇 <@1> won the Blackjack game! Standings: 1st <@1>; 2nd <@2>."
     assert _labels(views.lobby_view(1, 2).children) == ["Join", "Leave", "Start", "Cancel"]
 
 

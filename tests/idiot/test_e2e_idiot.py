@@ -9,7 +9,10 @@ import re
 
 import pytest
 
+import discord
+
 from bot.cards import parse_card
+from bot.render_util import card_text
 from cogs.idiot.rules import IdiotGame, card_value
 from tests.conftest import make_bot
 from tests.e2e.ui import board, button_ids, embed_of, game_place, head, text
@@ -18,7 +21,6 @@ from tests.e2e.world import db_rows, world
 
 SEED = 20240611  # the deal's seed, fixed so the whole-game test is reproducible
 TURN_SECONDS = 120  # the platform's default turn timer
-FACE_DOWN = "🂠"
 
 
 @pytest.fixture
@@ -28,7 +30,17 @@ def fixed_seed(monkeypatch):
 
 
 def setup_world(env, n=3):
-    return world(env, n, channel="idiot", prefix="player")
+    """A server whose boards are text only: these tests read the whole table in the
+    board's text (with card pictures on, the text keeps only what the picture cannot
+    show: tests/platform/test_board_face_e2e.py)."""
+    guild, channel, members = world(env, n, channel="idiot", prefix="player")
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = guild.add_member(env.create_user("admin"), roles=[admins])
+    return guild, channel, members, admin
+
+
+async def pictures_off(env, guild, channel, admin):
+    await admin.slash(channel, "settings pictures", mode="off")
 
 
 async def open_and_start(env, channel, members):
@@ -81,12 +93,12 @@ def check_table_message(message, state, members):
             continue
         assert f"hand {seat['hand_count']}" in line
         for code in seat["face_up"]:
-            assert parse_card(code).display() in line
-        assert line.count(FACE_DOWN) == len(seat["face_down"])
+            assert card_text(code) in line
+        assert f"face down {len(seat['face_down'])}" in line
     if obs["pile_size"]:
         size = obs["pile_size"]
         assert f"**Pile ({size} card{'s' if size != 1 else ''}):**" in text
-        assert f"**{parse_card(obs['pile_top'][-1]).display()}**" in text
+        assert f"**{card_text(obs['pile_top'][-1])}**" in text
     assert f"**Draw pile:** {obs['draw_size']}" in text
     assert any(field.name == "Recent" for field in embed.fields)
     # Nothing hidden is on the table: no hand card in the description (played cards
@@ -94,10 +106,10 @@ def check_table_message(message, state, members):
     everything = text + "".join(f.value for f in embed.fields)
     for player in state.players:
         for card in state.hands[player]:
-            assert card.display() not in text
+            assert card_text(str(card)) not in text
         for card in state.face_down[player]:
             if card is not None:
-                assert card.display() not in everything
+                assert card_text(str(card)) not in everything
 
 
 def choose(selects, buttons):
@@ -116,7 +128,8 @@ def choose(selects, buttons):
 
 async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_dir, fixed_seed):
     env = simcord_env
-    guild, channel, members = setup_world(env)
+    guild, channel, members, admin = setup_world(env)
+    await pictures_off(env, guild, channel, admin)
     table = await open_and_start(env, channel, members)
     state = table.state
     by_id = {m.id: m for m in members}
@@ -147,7 +160,7 @@ async def test_whole_game_with_swap_phase_timer_and_restart(simcord_env, data_di
     swapped = await first.select(hands[first.id].response.message, [swap])
     assert parse_card(held) in state.face_up[first.id] and parse_card(up) in state.hands[first.id]
     assert "Your hand" in embed_of(swapped.response).description  # the hand was re-rendered in place
-    assert parse_card(held).display() in seat_line(embed_of(board(channel)).description, first)
+    assert card_text(held) in seat_line(embed_of(board(channel)).description, first)
     # Player 1 presses Ready from a fresh hand (its earlier one is from before the swap).
     fresh = await second.slash(game_place(channel), "hand")
     await second.click(fresh.response.message, label="Ready")
@@ -247,7 +260,8 @@ async def test_ready_from_a_hand_shown_before_others_moved_counts_at_once(simcor
     shown earlier: its Ready still counts on the first click. A double click does
     not: the player's own move makes the old message stale."""
     env = simcord_env
-    guild, channel, members = setup_world(env)
+    guild, channel, members, admin = setup_world(env)
+    await pictures_off(env, guild, channel, admin)
     table = await open_and_start(env, channel, members)
     early = await members[2].click(game_place(channel).last_message, label="Show hand")
     ready = next(cid for cid in button_ids(early.response.message) if cid.endswith(":ready"))
@@ -264,14 +278,15 @@ async def test_ready_from_a_hand_shown_before_others_moved_counts_at_once(simcor
     # Refused, saying why: the button is stale, or (someone else to play) it is not their turn.
     why = "earlier moment" if first == members[2].id else f"It is <@{first}>'s turn, not yours"
     assert why in head(twice.response) and table.record.version == version
-    # Play begins: the first player, whose hand is open, was told there; the board says
-    # whose turn it is once, on its Turn line.
-    assert head(game_place(channel).last_message).startswith(f"### Idiot\n**Turn:** <@{first}>")
+    # Play begins: the first player, whose hand is open, was told there; the board's
+    # first line (edited, so no ping) says whose turn it is and what they do.
+    assert head(game_place(channel).last_message).startswith(f"👉 <@{first}>: play from your hand.")
 
 
 async def test_turn_timer_plays_the_lowest_card_else_picks_up(simcord_env, data_dir, fixed_seed):
     env = simcord_env
-    guild, channel, members = setup_world(env)
+    guild, channel, members, admin = setup_world(env)
+    await pictures_off(env, guild, channel, admin)
     table = await open_and_start(env, channel, members)
     for member in members:
         shown = await member.click(game_place(channel).last_message, label="Show hand")
@@ -299,7 +314,8 @@ async def test_turn_timer_plays_the_lowest_card_else_picks_up(simcord_env, data_
 
 async def test_non_player_and_lobby_checks(simcord_env):
     env = simcord_env
-    guild, channel, members = setup_world(env, 2)
+    guild, channel, members, admin = setup_world(env, 2)
+    await pictures_off(env, guild, channel, admin)
     watcher = guild.add_member(env.create_user("watcher"))
     lobby = (await members[0].slash(channel, "idiot new")).response.message
     early = await members[0].click(lobby, label="Start")
@@ -314,7 +330,8 @@ async def test_non_player_and_lobby_checks(simcord_env):
 
 async def test_first_player_readying_last_gets_a_full_turn_timer(simcord_env, fixed_seed):
     env = simcord_env
-    guild, channel, members = setup_world(env)
+    guild, channel, members, admin = setup_world(env)
+    await pictures_off(env, guild, channel, admin)
     table = await open_and_start(env, channel, members)
     order = sorted(members, key=lambda m: m.id == table.state.first)  # the first player last
     for member in order[:2]:
@@ -331,7 +348,8 @@ async def test_first_player_readying_last_gets_a_full_turn_timer(simcord_env, fi
 
 async def test_a_hand_of_more_than_25_plays_is_paged_and_playable(simcord_env, fixed_seed):
     env = simcord_env
-    guild, channel, members = setup_world(env)
+    guild, channel, members, admin = setup_world(env)
+    await pictures_off(env, guild, channel, admin)
     table = await open_and_start(env, channel, members)
     # Scenario set-up (not a move): the first player holds two of every value, so
     # 26 plays (a single and a pair of each) are legal: more than one select holds.
@@ -361,12 +379,13 @@ async def test_a_hand_of_more_than_25_plays_is_paged_and_playable(simcord_env, f
     await first.select(flipped.response.message, page_two)
     assert table.record.version == version + 1
     assert [str(c) for c in table.state.pile] == ["2c", "Ad", "Ah"]
-    assert f"{first.mention} played A♦ A♥." in "\n".join(table.record.recent)
+    assert f"{first.mention} played {card_text('Ad')} {card_text('Ah')}." in "\n".join(table.record.recent)
 
 
 async def test_leaving_mid_game_takes_the_seat_out_once(simcord_env, data_dir, fixed_seed):
     env = simcord_env
-    guild, channel, members = setup_world(env)
+    guild, channel, members, admin = setup_world(env)
+    await pictures_off(env, guild, channel, admin)
     table = await open_and_start(env, channel, members)
     left = await members[2].slash(game_place(channel), "leave")
     assert "You left the Idiot game" in head(left.response)

@@ -47,7 +47,9 @@ def test_final_texts():
     assert final_text("Idiot", _Over([[1], [2, 3]], stalemate=True)).startswith("🤝 The Idiot game ended in a stalemate: nobody won.")
     assert "won" not in final_text("Idiot", _Over([[1], [2, 3]], stalemate=True)).replace("nobody won", "")
     assert final_text("Engines", _Over([[1, 2]], result={"reason": "deck_used_up"})) == "🤝 The Engines game ended in a draw between <@1> and <@2>."
-    assert final_text("Toy", _Over([[1], [2]])) == "🏆 <@1> won the Toy game! Standings: 1st <@1>; 2nd <@2>."
+    assert final_text("Toy", _Over([[1], [2]])) == "🥇 <@1> won the Toy game! Standings: 1st <@1>; 2nd <@2>."
+    # The rating moves are said in the standings, not on a line naming everyone again.
+    assert final_text("Toy", _Over([[1], [2]]), moves={1: 65, 2: -12}) == "🥇 <@1> won the Toy game! Standings: 1st <@1> (+65); 2nd <@2> (-12)."
     assert standings([[5], [6, 7], [8]]) == "1st <@5>; 2nd <@6> and <@7>; 3rd <@8>"
 
 
@@ -75,4 +77,4 @@ def test_a_lobby_lists_few_house_rules_whole_in_the_games_order_and_counts_many_
 
 
 def test_an_onion_table_is_won_as_a_round():
-    assert final_text("Cripple Mr Onion", _Over([[1], [2]]), unit="round").startswith("🏆 <@1> won the Cripple Mr Onion round!")
+    assert final_text("Cripple Mr Onion", _Over([[1], [2]]), unit="round").startswith("🥇 <@1> won the Cripple Mr Onion round!")

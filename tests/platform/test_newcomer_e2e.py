@@ -101,7 +101,7 @@ async def test_4_at_the_end_every_hand_says_how_it_ended_and_where_rematch_is(si
     assert len(copies) == 3 and len(dms()) == 1
     for shown in copies:
         words = text(shown)
-        assert "won the Toy game" in words and f"To play again, press **Rematch** on the board: {link}" in words
+        assert "won the Toy game" in words and f"To play again, press **Rematch** on [the board]({link})." in words
         assert labels(shown) == [] and select_options(shown) == []  # nothing left to click
 
 
@@ -118,8 +118,8 @@ async def test_4_a_late_click_on_a_hand_the_bot_could_not_close_points_to_rematc
     assert select_options(now(env, stale))  # still shows its old menu
     late = await mover.select(now(env, stale), [select_options(now(env, stale))[0]])
     final = board(channel)
-    assert head(late.response) == ("That game has finished. To play again, press **Rematch** on the board: "
-                                   f"https://discord.com/channels/{guild.id}/{game_place(channel).id}/{final.id}")
+    assert head(late.response) == ("That game has finished. To play again, press **Rematch** on [the board]("
+                                   f"https://discord.com/channels/{guild.id}/{game_place(channel).id}/{final.id}).")
     assert labels(final) == ["Rematch", "Replay"]
 
 
@@ -233,7 +233,7 @@ async def test_12_the_board_says_whose_turn_it_is_once(simcord_env):
     (table,) = env.bot.tables.tables()
     (first,) = table.state.current_players()
     # The first board is a new message that notifies: it carries the ping line.
-    assert head(board(channel)).startswith(f"👉 <@{first}>: your move.")
+    assert head(board(channel)).startswith(f"👉 <@{first}>: play any card.")
     hands = {m.id: (await m.click(board(channel), label="Show hand")).response.message for m in members}
     for _ in range(6):  # everyone's hand is open: the turn passes by editing the board
         if not env.bot.tables.tables():
@@ -247,6 +247,7 @@ async def test_12_the_board_says_whose_turn_it_is_once(simcord_env):
         if env.bot.tables.tables():
             (pid,) = table.state.current_players()
             words = text(board(channel))
-            # Once: the Turn line (no ▶ on their seat, no ping line on an edited board).
-            assert words.count("**Turn:**") == 1 and f"**Turn:** <@{pid}>" in words
-            assert "▶" not in words and "👉" not in words
+            # Once: the first line, on an edited board too (issue 37); no Turn line
+            # beside the card picture, no ▶ on their seat.
+            assert words.startswith(f"👉 <@{pid}>: ") and words.count("👉") == 1
+            assert "▶" not in words and "**Turn:**" not in words

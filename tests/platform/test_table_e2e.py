@@ -113,16 +113,17 @@ async def test_whole_game_in_a_thread_with_one_parent_message_and_live_hands(sim
     # The parent channel still has one message from the bot: the lobby, now the result.
     assert [m.id for m in bot_posts(channel)] == [lobby.id]
     parent = now(env, lobby).embeds[0].description
-    assert "won the Toy game" in parent and "/stats" in parent and f"<#{thread.id}>" in parent
+    assert "won the Toy game" in parent and "/leaderboard" in parent and f"<#{thread.id}>" in parent
     final = board(channel)
-    assert "won the Toy game" in head(final) and "/stats" in head(final) and "your move" not in head(final)
+    assert "won the Toy game" in head(final) and "/leaderboard" in head(final) and "your move" not in head(final)
     assert labels(final) == ["Rematch", "Replay"]
     assert [m.id for m in bot_posts(thread)] == [final.id]  # one board in the thread, nothing stale
     for hand in hands.values():  # every open hand says so too, not a stale "Waiting for"
         shown = now(env, hand)
         # How it ended, and where the next game starts; no control left to click.
-        assert head(shown).startswith("🏆") and "won the Toy game" in head(shown) and labels(shown) == []
-        assert f"press **Rematch** on the board: https://discord.com/channels/{guild.id}/{thread.id}/{final.id}" in head(shown)
+        assert head(shown).startswith("🥇") and "won the Toy game" in head(shown) and labels(shown) == []
+        # A short labelled link (a raw address wrapped mid-number on a narrow hand).
+        assert f"press **Rematch** on [the board](https://discord.com/channels/{guild.id}/{thread.id}/{final.id})." in head(shown)
     assert not any("turn" in line for line in table.record.recent)
 
 
@@ -348,25 +349,26 @@ async def test_idiot_swap_ping(simcord_env):
     thread = game_place(channel)
     (table,) = env.bot.tables.tables()
     shown = board(channel)
-    assert all(m.mention in head(shown) for m in members) and "your picks" in head(shown)
+    assert all(m.mention in head(shown) for m in members) and "then press Ready" in head(shown)  # the game's own task
     first = members[0]
     hand = await first.click(shown, label="Show hand")
     since = len(env.http_requests)
     await first.click(hand.response.message, label="Ready")
     edited = now(env, shown)
     assert edited.id == board(channel).id and pinged(env, since) == set()  # the same board, edited: no new notice
-    # Edited, it notifies nobody, so no ping line: each seat says who is still swapping.
-    seats = text(edited)
-    assert not head(edited).startswith("👉") and f"{first.mention}: hand 3" in seats and "✅ ready" in seats
-    assert all(f"{m.mention}: hand 3" in seats for m in members[1:]) and seats.count("⏳ swapping") == 2
+    # Edited, it notifies nobody, yet its first line still names everyone who must act
+    # (issue 37): the two still swapping, not the one who is ready.
+    line = head(edited).split("\n")[0]
+    assert line.startswith("👉") and first.mention not in line and all(m.mention in line for m in members[1:])
     for m in members[1:]:
         hand = await m.click(board(channel), label="Show hand")
         await m.click(hand.response.message, label="Ready")
     assert table.state.phase == "play"
     (current,) = table.state.current_players()
-    # Their hand, open since the swap, told them: the board says the turn once, on its Turn line.
-    assert head(board(channel)).startswith(f"### Idiot\n**Turn:** <@{current}>") and "▶" not in text(board(channel))
-    assert turn_lines(thread) == []
+    # Their hand, open since the swap, told them (no ping): the edited board's first line
+    # says the turn, once.
+    assert head(board(channel)).startswith(f"👉 <@{current}>: play from your hand.") and "▶" not in text(board(channel))
+    assert "**Turn:**" not in text(board(channel))
 
 
 async def test_leak_scan_no_hidden_card_in_any_public_message(simcord_env):

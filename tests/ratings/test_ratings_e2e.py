@@ -50,7 +50,8 @@ async def test_a_series_of_games_then_leaderboard_and_profile(simcord_env, data_
     # The host moves first and everyone holds three cards: the host goes out first every time.
     assert all("won the Toy game" in t for t in texts)
     first = texts[0]
-    assert "📈 Ratings:" in first and f"<@{members[0].id}> +" in first
+    # The rating moves are in the standings (each person named once there), not on a line of their own.
+    assert "📈 Ratings:" not in first and f"1st <@{members[0].id}> (+" in first
     async with env.bot.tables.storage.reading(guild.id) as db:
         rows = await ratings.repos.ratings_of(db, "toy", [m.id for m in members])
     assert {m.id for m in members} == set(rows) and all(r.played == ratings.MIN_GAMES for r in rows.values())
@@ -63,6 +64,13 @@ async def test_a_series_of_games_then_leaderboard_and_profile(simcord_env, data_
     assert lines[0].startswith(f"1. <@{members[0].id}> — **{rows[members[0].id].shown}**")
     assert len(lines) == 3
     assert embed.fields[0].value.startswith("You are 3rd of 3")
+    # One leaderboard (issue 35): without a game, the games-won table; /stats is its older name.
+    wins = (await members[2].slash(channel, "leaderboard")).response.message.embeds[0]
+    assert wins.title == "Leaderboard" and wins.fields[0].name == "Toy"
+    assert wins.fields[0].value.startswith(f"1. <@{members[0].id}> — {ratings.MIN_GAMES} wins in {ratings.MIN_GAMES} games")
+    assert "/leaderboard with a game" in wins.footer.text
+    alias = (await members[2].slash(channel, "stats")).response.message.embeds[0]
+    assert [(f.name, f.value) for f in alias.fields] == [(f.name, f.value) for f in wins.fields]
 
     # Someone with no games sees where they stand, and an unknown game is refused.
     newcomer = guild.add_member(env.create_user("new"))

@@ -33,6 +33,7 @@ from bot.engine import Action, Event, RuleError
 from bot.replay.steps import build, public
 from cogs import catalog
 from cogs.onion import scoring
+from bot.render_util import suit_text, unbroken
 from storage.repos import TableRecord
 from tests.cardcodes import ANY_DECK_CODE, card_codes_in
 
@@ -63,7 +64,11 @@ def _displays(onion: bool) -> tuple[dict[str, str], re.Pattern[str]]:
         for suit in suits:
             code = rank + suit
             card = scoring.parse_card(code) if onion else parse_card(code)
-            reads[card.display().replace("\ufe0f", "")] = code
+            shown = card.display().replace("\ufe0f", "")
+            # As boards' text prints it too (bot.render_util.card_text / unbroken): a
+            # white suit sign, a word joiner between rank and suit.
+            for form in (shown, unbroken(shown), unbroken(suit_text(shown))):
+                reads[form] = code
     pattern = re.compile("(?<![0-9A-Za-z])(" + "|".join(re.escape(r) for r in sorted(reads, key=len, reverse=True)) + ")")
     return reads, pattern
 
