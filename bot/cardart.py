@@ -82,7 +82,11 @@ MIN_WIDTH = 200
 ROW_WIDTH = 720         # a long row wraps here: Discord shows ~550 px inline, wider only shrinks
 MAX_WIDTH = 1100        # short rows may sit side by side up to this width
 HARD_MAX_WIDTH = 1200
-DISPLAY_BOX = (550, 480)  # roughly the box Discord fits an inline picture into
+#: The box a board's picture is shown in: a Components V2 media gallery fills the message's
+#: container (about 568 px wide in a 960 px message area) at the picture's own aspect, so a
+#: narrow picture is shown as tall as it is long; 400 px of height keeps a board with its
+#: text lines on one screen (issue 35: a board at most 800 px high).
+DISPLAY_BOX = (568, 400)
 
 BG = (28, 78, 52)
 LABEL_INK = (236, 242, 234)
@@ -577,15 +581,21 @@ def _grid(sizes: tuple[tuple[int, int], ...], columns: int, head: int) -> tuple[
 
 @lru_cache(maxsize=4096)
 def _columns(sizes: tuple[tuple[int, int], ...], head: int, max_width: int) -> int:
-    """How many columns show the picture largest in Discord's inline box (ties: fewer)."""
-    best, best_scale = 1, 0.0
+    """How many columns lay the rows out for Discord's box: a Components V2 gallery shows
+    the picture across the box's width at its own aspect (a narrow picture is widened),
+    so a column of rows is shown tall. The fewest columns whose picture, so shown, is no
+    taller than the box (the largest cards that fit); when none is, the shortest."""
+    box_w, box_h = DISPLAY_BOX
+    best, best_height = 1, float("inf")
     for columns in range(1, len(sizes) + 1):
         _, _, width, height = _grid(sizes, columns, head)
         if width > max_width and columns > 1:
             break
-        scale = min(1.0, DISPLAY_BOX[0] / width, DISPLAY_BOX[1] / height)
-        if scale > best_scale + 1e-9:
-            best, best_scale = columns, scale
+        shown = box_w * height / width
+        if shown <= box_h:
+            return columns
+        if shown < best_height - 1e-9:
+            best, best_height = columns, shown
     return best
 
 
