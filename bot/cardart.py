@@ -21,8 +21,8 @@ compressed again (:func:`_composed`; ``bot/png_writer.py`` deflates the bands an
 the file). Layout: a row is its label, then its face-up cards left to right, then its backs. A row too long for ``ROW_WIDTH`` overlaps
 its cards (each card's index corner stays visible), and wraps onto more lines when even
 that would not fit. Four or more backs are drawn as one stack with the count on it. Rows
-sit on a grid in reading order, as many side by side as show the picture largest in
-Discord's inline box.
+sit on a grid in reading order, as few side by side as keep the picture no taller than
+Discord's box when the media gallery widens it to the box's width (:func:`_columns`).
 """
 
 from __future__ import annotations
