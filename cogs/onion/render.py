@@ -76,10 +76,14 @@ STEP_HINTS = {
 }
 
 #: The board's line for a finished round, by how it was won.
-OUTCOMES = {"showdown": N_("🏆 **{name} wins the showdown** and deals next."),
-            "seniority": N_("🏆 **{name} wins a complete tie by seniority** and deals next."),
-            "last": N_("🏆 **{name} is the last player in** and deals next.")}
-OUTCOME_DEFAULT = N_("🏆 **{name} wins** and deals next.")
+#: (No 🏆 mark: 🏆 is the cups suit in this game.)
+OUTCOMES = {"showdown": N_("**{name} wins the showdown** and deals next."),
+            "seniority": N_("**{name} wins a complete tie by seniority** and deals next."),
+            "last": N_("**{name} is the last player in** and deals next.")}
+OUTCOME_DEFAULT = N_("**{name} wins** and deals next.")
+
+#: With the card picture on the board, Recent keeps only this many of the last events.
+PICTURE_RECENT = 3
 
 
 def chips(count: int) -> str:
@@ -140,19 +144,30 @@ def _part_line(obs: Mapping[str, Any]) -> str:
     return _(line) if line else ""
 
 
-def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
+def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str], pictures: bool = False) -> list[str]:
+    """The board's head. ``pictures``: the card picture shows the roles, every seat's cards
+    and who folded, so the head says only what it cannot: whose move and what to do
+    first, then the part of the round, the Pot and the chips."""
     gambling = obs.get("variant") == "gambling"
+    if pictures:  # (the round, the Stake and the raise cap are in the footer)
+        part = _part_line(obs) if not obs.get("over") else ""
+        if gambling and part:
+            part = _("{part} · **Pot:** {pot}", part=part, pot=obs.get("pot", 0))
+        lines = [*_turn_lines(obs, names), part]
+        if gambling:
+            lines.append(_chips_line(obs, names))
+        lines += _rule_lines(obs)
+        if obs.get("over") and obs.get("winner") is None:
+            lines.append(_("Everybody folded: the Pot carries to the next round as its ante."))
+        lines += _auction_lines(obs, names)
+        return [line for line in lines if line]
     lines = [_("Round {round} · Dealer {dealer} · Elder {elder} · Younger {younger}", round=obs.get("round", 1),
                dealer=name_of(names, obs.get("dealer")), elder=name_of(names, obs.get("elder")),
                younger=name_of(names, obs.get("younger")))]
     if gambling:
         lines.append(_("**Pot:** {pot} · Stake {stake} · raise cap {cap}", pot=obs.get("pot", 0), stake=obs.get("stake"),
                        cap=obs.get("cap")))
-    if obs.get("eights_wild"):
-        lines.append(_("**Eights are wild** this round (stopped by Fate)") if obs.get("fate_unwild") is not None
-                     else _("**Eights are wild** this round"))
-    if obs.get("fool"):
-        lines.append(_("**The Fool** was declared: bagels and Onions have changed places"))
+    lines += _rule_lines(obs)
     lines.append(_part_line(obs))
     if obs.get("over"):
         winner = obs.get("winner")
@@ -161,6 +176,27 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
         else:
             lines.append(_(OUTCOMES.get(obs.get("outcome", ""), OUTCOME_DEFAULT), name=name_of(names, winner)))
         return lines
+    lines += _turn_lines(obs, names)
+    lines += _auction_lines(obs, names)
+    return lines
+
+
+def _rule_lines(obs: Mapping[str, Any]) -> list[str]:
+    """This round's changed rules: wild eights, the Fool."""
+    lines = []
+    if obs.get("eights_wild"):
+        lines.append(_("**Eights are wild** this round (stopped by Fate)") if obs.get("fate_unwild") is not None
+                     else _("**Eights are wild** this round"))
+    if obs.get("fool"):
+        lines.append(_("**The Fool** was declared: bagels and Onions have changed places"))
+    return lines
+
+
+def _turn_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
+    """Who must act and what they do (or whose task is awaited), then where the duel stands."""
+    if obs.get("over"):
+        return []
+    lines = []
     tasks = obs.get("tasks") or []
     if tasks:
         # (Each said apart: a sentence inside another's arguments escapes the catalog's extraction.)
@@ -174,12 +210,26 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
             owes = " " + _("(owes {chips})", chips=chips(owed)) if owed else ""
             thinking = " " + _("(a computer player: it moves in a moment)") if computer.is_computer(p) else ""
             lines.append(_("**Turn:** {name} {hint}", name=name_of(names, p), hint=hint).rstrip() + owes + thinking)
-    lines += duel_lines(obs, names)
+    return lines + duel_lines(obs, names)
+
+
+def _auction_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
     auction = obs.get("auction")
-    if auction:
-        bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or _("no bids yet")
-        lines.append(_("**Bids:** {bids} · next bid at least {minimum}", bids=bids, minimum=auction["minimum"]))
-    return lines
+    if not auction:
+        return []
+    bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or _("no bids yet")
+    return [_("**Bids:** {bids} · next bid at least {minimum}", bids=bids, minimum=auction["minimum"])]
+
+
+def _chips_line(obs: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """Every seat's chips on one line (what the picture cannot show): "@Ann 89 · @Bob 82 (+10 near the Pot)"."""
+    parts = []
+    for seat in obs.get("seats", []):
+        part = f"{name_of(names, seat['player'])} {seat.get('chips', 0)}"
+        if seat.get("pending"):
+            part += " " + _("(+{n} near the Pot)", n=seat["pending"])
+        parts.append(part)
+    return _("**Chips:** {seats}", seats=" · ".join(parts))
 
 
 def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
@@ -216,9 +266,15 @@ def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
     return lines
 
 
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
-    """The public table, from the spectator observation."""
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
+                pictures: bool = False) -> discord.Embed:
+    """The public table, from the spectator observation. ``pictures``: the board carries
+    the card picture (:func:`table_cards`), so the text says only what it cannot (see
+    :func:`_picture_embed`); without it the text is the whole table (screen readers and
+    the terminal read it)."""
     obs = observation
+    if pictures:
+        return _picture_embed(obs, names, recent)
     embed = discord.Embed(title="Cripple Mr Onion", colour=COLOUR)
     embed.description = clip("\n".join(_status_lines(obs, names)), DESCRIPTION_LIMIT)
     embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(obs, names), FIELD_VALUE_LIMIT) or "—",
@@ -240,9 +296,44 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     return fit_embed(embed)
 
 
-def footer_hint(observation: Mapping[str, Any]) -> str:
-    """The game's own footer: variant, piles, the ✦ legend, where the rules are."""
+def _picture_embed(obs: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
+    """The board above the card picture: whose move and what to do, the part of the
+    round, the Pot and every seat's chips, the special cards by name (the picture shows
+    the cards, not what they are), and the last few events; at the showdown its story by
+    grouping names (the picture shows the hands card by card). Nothing the picture shows
+    (roles, cards, who folded) and, at the end, not the winner: the result line says it."""
+    embed = discord.Embed(title="Cripple Mr Onion", colour=COLOUR)
+    lines = _status_lines(obs, names, pictures=True)
+    specials = obs.get("specials") or {}
+    if specials:
+        lines.append(_("**Special cards:** {cards}", cards=", ".join(special_text(c) for c in specials)))
+    embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
+    # The end: the result line tells the showdown (who beat whom, with what) and the
+    # picture every hand; the story and Recent would name the winner again and again.
+    story = [] if obs.get("over") else story_fields(obs, names, detail=False)
+    for name, value in story:
+        embed.add_field(name=name, value=value, inline=False)
+    if recent and not story and not obs.get("over"):
+        embed.add_field(name=_("Recent"), value=clip_lines_from_end(list(recent)[-PICTURE_RECENT:], FIELD_VALUE_LIMIT) or "—",
+                        inline=False)
+    embed.set_footer(text=footer_hint(obs, pictures=True))
+    return fit_embed(embed)
+
+
+def footer_hint(observation: Mapping[str, Any], *, pictures: bool = False) -> str:
+    """The game's own footer: variant, piles, the ✦ legend, where the rules are.
+    ``pictures`` (the board above the card picture): the round, the Stake and the raise
+    cap first (the board's head leaves them here), no variant (the chips say it)."""
     obs = observation
+    if pictures:
+        off = [f"#{n}" for n, *_texts in MODIFIERS if (obs.get("rules") or {}).get(f"mod{n}", "on") == "off"]
+        head = (_("Round {round} · Stake {stake} · raise cap {cap}", round=obs.get("round", 1), stake=obs.get("stake"),
+                  cap=obs.get("cap")) if obs.get("variant", "gambling") == "gambling"
+                else _("Round {round} · Plain (no chips)", round=obs.get("round", 1)))
+        return (head + " · " + _("pack {pack} · discards {discards}", pack=obs.get("deck_size", 0),
+                                 discards=obs.get("discard_size", 0))
+                + (" · " + _("modifiers off: {numbers}", numbers=" ".join(off)) if off else "")
+                + " · " + _("✦ special card · /rules onion"))
     variant = _("Gambling") if obs.get("variant", "gambling") == "gambling" else _("Plain (no chips)")
     off = [f"#{n}" for n, *_texts in MODIFIERS if (obs.get("rules") or {}).get(f"mod{n}", "on") == "off"]
     return (_("{variant} · pack {pack} · discards {discards}", variant=variant, pack=obs.get("deck_size", 0),
@@ -572,8 +663,8 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
                                          cards="{cards}") + status))
         else:
             up = seat.get("up") or []
-            label += " · " + (_("{down} face down, {up} face up", down=seat["down"], up=len(up)) if up
-                              else _("{down} face down", down=seat["down"]))
+            # (No count in the label: the picture shows the face-up cards, and the backs
+            # as so many cards or a stack with its count on it.)
             if up:
                 spoken = ngettext("{who} has {n} card face down; face up: {cards}",
                                   "{who} has {n} cards face down; face up: {cards}", seat["down"], who=who, cards="{cards}")
@@ -662,8 +753,12 @@ def final_text(obs: Mapping[str, Any]) -> str:
             text += " " + _("The Pot of {chips} carries to the next round.", chips=chips(int(obs["pot"])))
         return text
     who = computer.name(winner)
+    pot = next((int(e.get("pot") or 0) for e in obs.get("story") or [] if e.get("kind") == "won"), 0)
+    won = [_("Pot won: {chips}.", chips=chips(pot))] if pot else []
+    # (No 🏆 mark: 🏆 is the cups suit in this game. No brackets inside brackets: a
+    # grouping's name may carry its own, "six-card onion (1 null eight)".)
     if obs.get("outcome") == "last":
-        return " ".join([_("🏆 {who} won the Cripple Mr Onion round as the last player in.", who=who), *tail])
+        return " ".join([_("{who} won the Cripple Mr Onion round as the last player in.", who=who), *won, *tail])
     shown = {s["player"]: s for s in obs.get("showdown") or []}
     mine = shown.get(winner, {})
     groupings = list(mine.get("groupings") or [])
@@ -671,14 +766,14 @@ def final_text(obs: Mapping[str, Any]) -> str:
     victim = mine.get("cripples")
     if victim is not None:
         beaten_top = (shown.get(victim, {}).get("groupings") or ["Onion"])[0]
-        line = _("🏆 {who} won the Cripple Mr Onion round by crippling {victim}'s {grouping} with a running flush.",
+        line = _("{who} won the Cripple Mr Onion round by crippling {victim}'s {grouping} with a running flush.",
                  who=who, victim=computer.name(victim), grouping=grouping_text(beaten_top))
     elif obs.get("outcome") == "seniority":
-        line = _("🏆 {who} won the Cripple Mr Onion round on a complete tie, by seniority ({groupings}).", who=who,
+        line = _("{who} won the Cripple Mr Onion round on a complete tie, by seniority, with {groupings}.", who=who,
                  groupings=", ".join(named) or _("no grouping"))
     else:
         shortlist = (", ".join(named[:2]) or _("no grouping")) + (", ..." if len(named) > 2 else "")
-        line = _("🏆 {who} won the Cripple Mr Onion round at the showdown ({groupings}).", who=who, groupings=shortlist)
+        line = _("{who} won the Cripple Mr Onion round at the showdown with {groupings}.", who=who, groupings=shortlist)
     beaten = []
     for p, entry in shown.items():
         if p == winner:
@@ -691,8 +786,8 @@ def final_text(obs: Mapping[str, Any]) -> str:
             why = _("crippled")
         else:
             why = top if victim is not None else _lost_on(theirs, groupings)
-        beaten.append(f"{computer.name(p)} ({why})")
-    lines = [line]
+        beaten.append(_("{name} — {why}", name=computer.name(p), why=why))
+    lines = [line, *won]
     if beaten:
         lines.append(_("Beaten: {hands}.", hands="; ".join(beaten)))
     return " ".join(lines + tail)

@@ -233,11 +233,11 @@ def test_table_cards_show_face_up_cards_backs_and_the_marked_copy():
     rows = render.table_cards(game.observation(None), PICTURE_NAMES)
     assert _shape(rows) == [((), 10, "onion"), (("Tc", "Th", "9h", "Ts", "6s"), 5, "onion"),
                             (("Kw*", "3w", "4w", "5w", "7w"), 5, "onion")]
-    assert [row.label for row in rows] == ["Seat 1 · Ann · Dealer · 10 face down",
-                                           "Seat 2 · Bob · Elder · to act · 5 face down, 5 face up",
-                                           "Seat 3 · Cy · Younger · 5 face down, 5 face up"]
+    # (The counts are the picture's: the cards, and the backs as a stack with its count.)
+    assert [row.label for row in rows] == ["Seat 1 · Ann · Dealer", "Seat 2 · Bob · Elder · to act",
+                                           "Seat 3 · Cy · Younger"]
     # Without names (or with a mention) a row is only its seat.
-    assert render.table_cards(game.observation(None))[0].label == "Seat 1 · Dealer · 10 face down"
+    assert render.table_cards(game.observation(None))[0].label == "Seat 1 · Dealer"
 
 
 def test_a_declared_lady_is_set_aside_and_the_offer_is_only_in_the_hand_picture():
