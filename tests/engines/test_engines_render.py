@@ -182,9 +182,9 @@ def test_table_and_hand_cards_match_the_observations():
     play(game, G, "Kh")
     assert render.table_cards(game.observation(None), {G: "Gail", Y: "<@2>"}) == [
         CardRow("Search Request #1", ("9h",)),
-        CardRow("Seat 1 · Gail · Google · 4 in hand · has picked", face_down=4),
-        CardRow("Seat 2 · Yahoo · 4 in hand", face_down=4),
-        CardRow("Search deck · 1 card · 0 discarded", face_down=1),
+        CardRow("Seat 1 · Gail · Google · has picked", face_down=4),
+        CardRow("Seat 2 · Yahoo", face_down=4),
+        CardRow("Search deck · 0 discarded", face_down=1),
     ]
     assert render.hand_cards(game.observation(G)) == [
         CardRow("Search Request", ("9h",)),
@@ -194,12 +194,12 @@ def test_table_and_hand_cards_match_the_observations():
     assert render.hand_cards(game.observation(Y))[-1] == CardRow("Your hand · 4 cards", ("7d", "8d", "Jd", "Qs"))
     play(game, Y, "8d")  # the reveal: both picks are public now
     rows = render.table_cards(game.observation(None))
-    reveal = next(r for r in rows if "search, request #1" in r.label)
+    reveal = next(r for r in rows if "search #1" in r.label)
     # In the reveal's own order (Yahoo turned the request, so Yahoo's pick comes first).
     assert [p["card"] for p in game.observation(None)["reveal"]["plays"]] == ["8d", "Kh"]
-    assert reveal.cards == ("8d", "Kh") and reveal.label == "Last search, request #1, won by Yahoo: Seat 2, Seat 1"  # request #2 is up now
+    assert reveal.cards == ("8d", "Kh") and reveal.label == "Last search #1, to Yahoo · played by Seat 2, Seat 1"  # request #2 is up now
     named = render.table_cards(game.observation(None), {G: "Gail", Y: "Yuri"})
-    assert "won by Yahoo: Yuri, Gail" in next(r.label for r in named if r.cards == reveal.cards)
+    assert "to Yahoo · played by Yuri, Gail" in next(r.label for r in named if r.cards == reveal.cards)
 
 
 def test_no_hidden_card_ever_reaches_a_table_picture():
