@@ -87,7 +87,7 @@ def test_the_board_names_whose_turn_it_is_once():
     game = stacked({1: ["6s", "5c"], 2: ["Kc", "Kd"], 3: ["Qc", "Qd"]}, discard=["4s"], deck=["3c", "3d"])
     observation = game.observation(None)
     text = embed_text(render.table_embed(observation, LONG_NAMES, []))
-    assert text.count("**Turn:**") == 1 and f"**Turn:** {LONG_NAMES[1]}" in text
+    assert text.count("**Turn 1:**") == 1 and f"**Turn 1:** {LONG_NAMES[1]}" in text
     assert "▶" not in text and "👉" not in text
     voting = {**observation, "current": [2, 3], "vote": {"about": "limerick", "voters": [2, 3], "voted": [3]}}
     text = embed_text(render.table_embed(voting, LONG_NAMES, []))
