@@ -35,3 +35,20 @@ def assert_house_rules_read_well(rules) -> None:
         for choice in rule.choices:
             assert_sentence(rule.describe(choice))
         assert len(set(rule.choice_descriptions)) == len(rule.choices), rule.key
+
+
+#: Characters a line of a 960 px message area holds, about (issue 35's measure).
+LINE_CHARACTERS = 85
+
+
+def board_lines(embed: discord.Embed, content: str | None = None) -> int:
+    """The text lines of a board as a Components V2 message shows them above its picture
+    (bot/layout.py's blocks: content, description, fields' names and values, the game's
+    footer), the title not counted, plus the platform's footer line ("Game #1 · move 9");
+    names are best given as Discord renders mentions ("@ann")."""
+    from bot.layout import embed_blocks
+
+    blocks = embed_blocks(embed, content)
+    text = "\n".join(blocks).split("\n")
+    lines = [line for line in text if line and not line.startswith("### ")]
+    return sum(max(1, -(-len(line) // LINE_CHARACTERS)) for line in lines) + 1

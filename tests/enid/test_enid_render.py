@@ -9,7 +9,7 @@ from enid_helpers import act, random_step, say, stacked
 from bot.cards import standard_deck
 from cogs.enid import render
 from cogs.enid.rules import EnidGame
-from tests.e2e.embeds import assert_within_limits, embed_text
+from tests.e2e.embeds import assert_within_limits, board_lines, embed_text
 
 LONG_NAMES = {p: f"<@{10**18 + p}>" for p in range(1, 6)}
 CHAIN = {"chain": [{"words": ["marmalade"], "author": 2}]}
@@ -98,11 +98,6 @@ def test_the_board_names_whose_turn_it_is_once():
 SHORT_NAMES = {1: "@ann", 2: "@bob", 3: "@cy", 4: "@dee"}  # as Discord renders the mentions
 
 
-def _rendered_lines(text: str, width: int = 85) -> int:
-    """Lines as a 960 px message area shows them (about 85 characters a line)."""
-    return sum(max(1, -(-len(line) // width)) for line in text.split("\n"))
-
-
 def test_a_limerick_vote_shows_the_poem_once_on_its_vote_message_not_again_on_the_board():
     game = stacked({1: ["6s", "5c"], 2: ["Kc", "Kd"], 3: ["Qc", "Qd"]}, discard=["4s"], deck=["3c", "3d"])
     poem = ["There once was a coder from Warwick", "Whose functions were frankly historic",
@@ -131,8 +126,7 @@ def test_a_four_player_board_is_eight_lines_and_says_every_public_fact():
     observation = game.observation(None)
     for pictures in (False, True):  # Enid draws no table picture: the keyword changes nothing
         embed = render.table_embed(observation, SHORT_NAMES, recent, pictures=pictures)
-        # The description, and the platform's footer line under it ("Enid #1 · move 9 · ...").
-        assert _rendered_lines(embed.description) + 1 <= 8, embed.description
+        assert board_lines(embed) <= 8, embed.description
         text = embed_text(embed)
         for seat in observation["seats"]:
             assert f"{SHORT_NAMES[seat['player']]} {seat['cards']}" in text

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import random
+import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from onion_round_helpers import act, advance, codes, lady_round as _lady_round, new_round
+from PIL import Image
 
+from bot import cardart
 from bot.cardart import CardRow, render_rows
 from cogs.onion import render
 from cogs.onion.rules import BUY, DECLARE, HOUSE_RULES, OnionGame
 from cogs.onion.scoring import parse_card
-from tests.e2e.embeds import assert_within_limits, embed_text
+from tests.e2e.embeds import assert_within_limits, board_lines, embed_text
 
 LONG_NAMES = {p: f"<@{10**18 + p}>" for p in range(1, 8)}
 
@@ -330,3 +334,71 @@ def test_pictures_of_random_rounds_show_only_public_cards_and_draw(seed, n, wild
     for i in range(0, len(unique), 10):  # render_rows raises on a code it cannot draw
         assert render_rows(unique[i:i + 10]).startswith(b"\x89PNG")
 
+
+
+SHORT_NAMES = {1: "@ann", 2: "@bob", 3: "@cy", 4: "@dee"}  # as Discord renders the mentions
+PLAIN_NAMES = {1: "ann", 2: "bob", 3: "cy", 4: "dee"}
+WINNER_MARK = re.compile(r"(^|\s)🏆(\s|\*)")  # 🏆 as a mark, not the cups suit of a card ("10🏆")
+
+
+def _played(seed: int, moves: int | None = None, players: int = 4) -> tuple[OnionGame, list[str]]:
+    """A round played by random moves that mostly stay in, to ``moves`` moves or its end."""
+    game = OnionGame.new(list(range(1, players + 1)), {}, seed=seed)
+    rng, recent = random.Random(seed), []
+    while not game.is_over() and (moves is None or moves > 0):
+        p = rng.choice(sorted(game.current_players()))
+        legal = game.legal_actions(p)
+        staying = [a for a in legal if a.kind not in ("fold", "pass", "decline", "concede")]
+        recent += render.event_lines(game.apply(p, rng.choice(staying if staying and rng.random() < 0.9 else legal)),
+                                     SHORT_NAMES)
+        moves = None if moves is None else moves - 1
+    return game, recent
+
+
+def test_over_the_picture_the_board_says_only_what_the_picture_cannot():
+    game, recent = _played(2, moves=14)
+    obs = game.observation(None)
+    assert obs["phase"] == "bet"
+    lean = render.table_embed(obs, SHORT_NAMES, recent, pictures=True)
+    text = embed_text(lean)
+    assert board_lines(lean) <= 10, text
+    assert lean.description.startswith("**Turn:** @cy as the Dealer to name the amount")
+    assert "**Pot:** 70" in lean.description
+    for seat in obs["seats"]:  # the chips, which the picture does not show
+        assert f"{SHORT_NAMES[seat['player']]} {seat['chips']}" in text
+    # What the picture shows is not said again: roles, face-down counts, who folded.
+    assert "face down" not in text and "Dealer @" not in text and "folded" not in text
+    assert recent[-1] in text and recent[-4] not in text  # the last three events
+    whole = embed_text(render.table_embed(obs, SHORT_NAMES, recent))
+    assert "5 face down" in whole and "Dealer @cy" in whole and all(line in whole for line in recent[-10:])
+    rows = render.table_cards(obs, PLAIN_NAMES)
+    picture = Image.open(io.BytesIO(render_rows(rows, title="Cripple Mr Onion #1")))
+    assert picture.width > picture.height  # a grid, not a column of stacks
+    assert cardart.DISPLAY_BOX[0] * picture.height / picture.width <= cardart.DISPLAY_BOX[1]
+
+
+def test_the_final_board_over_the_picture_names_the_winner_once_and_marks_no_one_with_the_cups():
+    game, recent = _played(2)
+    obs = game.observation(None)
+    assert obs["outcome"] == "showdown" and obs["winner"] == 3
+    final = render.final_text(obs)
+    lean = render.table_embed(obs, SHORT_NAMES, recent, pictures=True)
+    text = embed_text(lean)
+    assert final.startswith("<@3> won the Cripple Mr Onion round at the showdown with ")
+    assert "Pot won: 139 chips." in final
+    assert final.count("<@3>") == 1
+    # The board under it lists the chips (the winner's among them) and names nobody as the winner.
+    assert text.count("@cy") == 1 and "**Chips:**" in text
+    assert not re.search(r"\bwins?\b|\bwon\b|takes the Pot", text), text
+    assert board_lines(lean, content=final) <= 8, text
+    for said in (final, text, embed_text(render.table_embed(obs, SHORT_NAMES, recent)), *recent):
+        assert not WINNER_MARK.search(said), said
+
+
+def test_a_result_line_never_puts_brackets_inside_brackets():
+    for seed in range(30):
+        game, _ = _played(seed, players=3 + seed % 2)
+        depth = 0
+        for char in render.final_text(game.observation(None)):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            assert depth <= 1, render.final_text(game.observation(None))
