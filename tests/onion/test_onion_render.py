@@ -307,7 +307,7 @@ def test_pictures_of_random_rounds_show_only_public_cards_and_draw(seed, n, wild
         revealed = {s["player"] for s in obs["showdown"]}
         hidden = {c for p in game.players if p not in revealed for c in map(str, game.down[p])}
         for p in game.players:
-            mine = [r for r in rows if r.label.startswith(f"Seat {p} ·")]
+            mine = [r for r in rows if f"{r.label} ·".startswith(f"Seat {p} ·")]  # ("Seat 2", or "Seat 2 · Dealer")
             shown = sorted(c.rstrip("*") for r in mine for c in r.cards)
             public = game.hand(p) if p in revealed else game.up[p]
             assert shown == sorted(str(c) for c in public + game.aside[p])
