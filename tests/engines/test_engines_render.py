@@ -4,12 +4,14 @@ public text."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from bot.cardart import CardRow
 from bot.cards import parse_card
-from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, embed_text
+from bot.render_util import show_card
+from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, board_lines, embed_text
 from bot.engine import Action, Event, RuleError
 from cogs.engines import render
 from cogs.engines.rules import GOOGLE, HOUSE_RULES, EnginesGame, prepare_table_options
@@ -235,3 +237,48 @@ def test_lobby_options_read_as_sentences_not_keys():
     assert lobby_option_lines(spec, {"players": 2, "yahoo_tiebreak": "auto"}) == [
         "Yahoo's tie-breaker: the bot shows the card for Yahoo whenever it can.",
     ]
+
+
+SHORT_NAMES = {1: "@ann", 2: "@bob", 3: "@cy", 4: "@dee"}  # as Discord renders the mentions
+
+
+def _random_game(players: int, seed: int, moves: int | None = None) -> tuple[EnginesGame, list[str]]:
+    game = EnginesGame.new(list(range(1, players + 1)), {}, seed=seed)
+    rng, recent = random.Random(seed), []
+    while not game.is_over() and (moves is None or moves > 0):
+        p = rng.choice(sorted(game.current_players()))
+        recent += render.event_lines(game.apply(p, rng.choice(game.legal_actions(p))), SHORT_NAMES)
+        moves = None if moves is None else moves - 1
+    return game, recent
+
+
+def test_over_the_picture_the_board_says_only_what_the_picture_cannot():
+    game, recent = _random_game(4, 1, moves=60)
+    obs = game.observation(None)
+    lean = render.table_embed(obs, SHORT_NAMES, recent, pictures=True)
+    text = embed_text(lean)
+    assert board_lines(lean) <= 10, text
+    assert lean.description.startswith(f"🔎 Search Request **{show_card(obs['request'])}**")
+    assert f"**Put aside:** 🔵 Google {obs['scores']['google']} · 🟣 Yahoo {obs['scores']['yahoo']}" in text
+    # The hands' sizes, the last search's cards and the search deck are the picture's.
+    assert "in hand" not in text and "Last search" not in text and "Search deck" not in text
+    assert recent[-1] in text and recent[-4] not in text
+    whole = embed_text(render.table_embed(obs, SHORT_NAMES, recent))
+    assert "cards in hand" in whole and "**Last search** — " in whole and "Search deck" in whole
+
+
+def test_the_last_search_and_its_caption_cannot_be_read_as_the_game_s_result():
+    game, recent = _random_game(2, 6)  # its last search is a tie, won by the side that won the one before
+    obs = game.observation(None)
+    assert obs["phase"] == "over" and obs["reveal"]["outcome"]["kind"] == "won"
+    side = {"google": "Google", "yahoo": "Yahoo"}[obs["reveal"]["outcome"]["side"]]
+    head = render.table_embed(obs, SHORT_NAMES, recent).description.split("\n")
+    assert head[0].startswith("🏁 **Game over: ")
+    assert head[1].startswith(f"**The game's last search, #{obs['reveal']['search']}** — Request ")
+    assert head[2].startswith(f"→ the search goes to {side} (") and " wins" not in head[2]
+    lean = render.table_embed(obs, SHORT_NAMES, recent, pictures=True).description
+    assert lean.startswith("🏁 **Game over** (") and not re.search(r"\bwins?\b|search", lean), lean
+    (caption,) = [row.label for row in render.table_cards(obs, {1: "Ada", 2: "Bob"}) if "search #" in row.label]
+    assert caption.startswith(f"Last search #{obs['reveal']['search']}, to {side} · played by ")
+    assert "won" not in caption
+    assert not any(line.startswith("🏆") for line in recent)  # a search is not the game: 🎯, not a trophy
