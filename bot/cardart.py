@@ -1103,13 +1103,26 @@ def _sentence(text: str) -> str:
 
 
 def alt_text(rows: Sequence[CardRow], limit: int = 1024) -> str:
-    """The picture in words, for a screen reader (a Discord attachment's description):
-    one sentence per row, read as a person would say it. A row's ``spoken`` sentence
+    """The picture in words, for a screen reader: an attachment's description and a
+    Components V2 media gallery item's (Discord takes 1 to 1,024 characters in each).
+    One sentence per row, read as a person would say it: a row's ``spoken`` sentence
     when its game wrote one; else its label (" · " read as a pause) and its face-up
-    cards by name, then how many lie face down."""
-    sentences = [_row_sentence(row, row.spoken) for row in rows]
-    text = " ".join([_("Card picture."), *(s for s in sentences if s)])
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    cards by name, then how many lie face down. Too long for ``limit``, it keeps the
+    whole sentences that fit and says that the rest is on the board; it never stops in
+    the middle of a sentence (or a card's name)."""
+    sentences = [s for s in (_row_sentence(row, row.spoken) for row in rows) if s]
+    text = " ".join([_("Card picture."), *sentences])
+    if len(text) <= limit:
+        return text
+    more = _("The rest is in the board's text.")
+    kept = [_("Card picture.")]
+    for sentence in sentences:
+        if len(" ".join([*kept, sentence, more])) > limit:
+            break
+        kept.append(sentence)
+    if len(kept) == 1:  # the first sentence alone is too long: cut it, the one cut said so by "…"
+        return text[: limit - 1] + "…"
+    return " ".join([*kept, more])
 
 
 @per_language(maxsize=4096)

@@ -363,6 +363,20 @@ def test_alt_text_names_the_face_up_cards_and_counts_the_backs():
     assert len(alt_text([CardRow("x" * 2000)])) == 1024
 
 
+def test_a_long_alt_text_keeps_whole_sentences_within_discord_s_1024_characters():
+    from bot.cardart import CardRow, alt_text
+
+    # Seven Onion hands at the showdown, every card named: far more than Discord takes.
+    rows = [CardRow(f"Seat {i}", tuple(ONION[i * 10:i * 10 + 10]), deck="onion",
+                    spoken=f"Player {i}, in seat {i}, shows {{cards}}: six-card onion, three-card onion") for i in range(7)]
+    text = alt_text(rows)
+    assert 0 < len(text) <= 1024
+    assert text.startswith("Card picture. Player 0, in seat 0, shows Ace of Clubs, 2 of Clubs, ")
+    assert text.endswith(". The rest is in the board's text.") and "…" not in text
+    said = text.removesuffix(" The rest is in the board's text.")
+    assert said == alt_text(rows[:said.count("Player ")])  # whole sentences, each as it would be said alone
+
+
 def same_picture(png: bytes, other: bytes) -> bool:
     """Whether two PNGs decode to the same palette picture (their bands may be cut and
     compressed differently: a composed picture's bands follow its rows)."""
