@@ -629,6 +629,7 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     current = set(obs.get("current") or [])
     shown = {s["player"]: s for s in obs.get("showdown") or []}
     rows: list[CardRow] = []
+    folded: list[int] = []
     for seat in obs.get("seats", []):
         p = seat["player"]
         label = seat_label(players, p, names)
@@ -643,8 +644,7 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
             rows.append(CardRow(label + " · " + _("left the table"), deck="onion", spoken=_("{who} left the game", who=who)))
             continue
         if seat.get("folded"):
-            rows.append(CardRow(label + " · " + pgettext("onion seat", "folded"), deck="onion",
-                                spoken=_("{who} folded", who=who)))
+            folded.append(p)
             continue
         status = ""
         if p == obs.get("winner"):
@@ -676,7 +676,19 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
                                 _art(seat["aside"]), deck="onion",
                                 spoken=_("{who} set aside {cards}, no longer in the hand",
                                          who=seat_spoken(players, p, names), cards="{cards}")))
+    if folded:  # the seats without cards share one row, last: a row of its own each is a card's height of felt
+        rows.append(_folded_row(obs, players, folded, names))
     return rows
+
+
+def _folded_row(obs: Mapping[str, Any], players: Sequence[int], folded: Sequence[int],
+                names: Mapping[int, str] | None) -> CardRow:
+    """The seats that folded, in one row: "Folded · Seat 1 · Ann, Seat 4 · Dee"; said
+    seat by seat ("Ann, in seat 1, the Dealer, folded. Dee, in seat 4, folded")."""
+    roles = {seat["player"]: role_text(seat.get("role") or "") for seat in obs.get("seats", [])}
+    seats = ", ".join(seat_label(players, p, names) for p in folded)
+    said = ". ".join(_("{who} folded", who=seat_spoken(players, p, names, role=roles.get(p, ""))) for p in folded)
+    return CardRow(_("Folded · {seats}", seats=seats), deck="onion", spoken=said)
 
 
 def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:

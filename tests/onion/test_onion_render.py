@@ -288,8 +288,10 @@ def test_hand_picture_of_a_player_without_cards_says_so():
     act(game, 2, "fold")
     assert _shape(render.hand_cards(game.observation(2))) == [((), 0, "onion")]
     assert render.hand_cards(game.observation(2))[0].label == "Your cards: none (folded)"
-    row = render.table_cards(game.observation(None), PICTURE_NAMES)[1]
-    assert (row.label, row.cards, row.face_down) == ("Seat 2 · Bob · Elder · folded", (), 0)
+    # The seats that folded share one row, last (a row each would be a card's height of felt).
+    row = render.table_cards(game.observation(None), PICTURE_NAMES)[-1]
+    assert (row.label, row.cards, row.face_down) == ("Folded · Seat 2 · Bob", (), 0)
+    assert row.spoken == "Bob, in seat 2, the Elder, folded"
 
 
 PICTURE_SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
