@@ -784,7 +784,8 @@ def final_text(obs: Mapping[str, Any]) -> str:
         line = _("{who} won the Cripple Mr Onion round on a complete tie, by seniority, with {groupings}.", who=who,
                  groupings=", ".join(named) or _("no grouping"))
     else:
-        shortlist = (", ".join(named[:2]) or _("no grouping")) + (", ..." if len(named) > 2 else "")
+        shortlist = (_("{groupings} and more", groupings=", ".join(named[:2])) if len(named) > 2
+                     else ", ".join(named) or _("no grouping"))
         line = _("{who} won the Cripple Mr Onion round at the showdown with {groupings}.", who=who, groupings=shortlist)
     beaten = []
     for p, entry in shown.items():

@@ -55,7 +55,8 @@ def test_a_lower_grouping_deciding_is_said():
     game = played(("Ac Kd Ah Qh 2u", "Tc Ts 9u 6h 7u"), ("Aw Ko Au Qu Tt", "Th 7w 7s 5w 5t"))
     assert game.winner == 2, game.observation(None)["showdown"]
     text = said(game)
-    assert "<@3> (Double Onion too, lost on the 2nd grouping: " in text
+    assert "<@3> — Double Onion too, lost on the 2nd grouping: " in text
+    assert "with Double Onion, flush and more. Pot won: " in text
 
 
 def test_the_last_player_in_and_a_complete_tie():
