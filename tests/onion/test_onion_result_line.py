@@ -63,8 +63,7 @@ def test_the_last_player_in_and_a_complete_tie():
     game = new_round(P, 1, {1: codes(DEALER_JUNK[0]), 2: codes("2h 3d 4c 5s 9h"), 3: codes(WEAK[0])})
     act(game, 2, "fold")
     act(game, 3, "fold")
-    assert said(game).startswith("<@1> won the Cripple Mr Onion round as the last player in. Pot won: ")
-    assert said(game).endswith(" Folded: <@2> and <@3>.")
+    assert said(game) == "<@1> won the Cripple Mr Onion round as the last player in. Folded: <@2> and <@3>."
     tie = played(WEAK, ("Aw Ko Au Qu 2w", "3w 4u 5o 9t 6o"), p1=("Ac Kd Ah Qh 2c", "3c 4h 5d 9s 6d"))
     assert tie.winner == 1 and tie.outcome == "seniority"
     assert "won the Cripple Mr Onion round on a complete tie, by seniority" in said(tie)
@@ -76,4 +75,4 @@ def test_a_crippling_is_said():
     assert game.winner == 3
     text = said(game)
     assert "won the Cripple Mr Onion round by crippling <@2>'s Greater Onion with a running flush" in text
-    assert "<@2> (crippled)" in text
+    assert "<@2> — crippled" in text
