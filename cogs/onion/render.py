@@ -39,7 +39,15 @@ from bot.render_util import (
 )
 from cogs.onion.rules import DEFAULTS, MODIFIERS, PLAIN_VARIANT
 from cogs.onion.scoring import explanation_text, grouping_text, parse_card
-from cogs.onion.showdown import TOLD_KINDS, duel_lines, facing_lines, special_text, story_fields, story_line
+from cogs.onion.showdown import (
+    TOLD_KINDS,
+    duel_lines,
+    facing_lines,
+    special_text,
+    story_fields,
+    story_line,
+    story_lines,
+)
 
 COLOUR = discord.Colour.dark_gold()
 #: A table plays one round of the channel's session (the end says "won the ... round").
@@ -150,16 +158,20 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str], pictures: bo
     first, then the part of the round, the Pot and the chips."""
     gambling = obs.get("variant") == "gambling"
     if pictures:  # (the round, the Stake and the raise cap are in the footer)
-        part = _part_line(obs) if not obs.get("over") else ""
-        if gambling and part:
-            part = _("{part} · **Pot:** {pot}", part=part, pot=obs.get("pot", 0))
+        # (In the duel its own line says where it stands: no part line.)
+        part = _part_line(obs) if not obs.get("over") and obs.get("phase") != "duel" else ""
+        part = " · ".join([part, *_auction_lines(obs, names)]) if part else part
         lines = [*_turn_lines(obs, names), part]
         if gambling:
-            lines.append(_chips_line(obs, names))
-        lines += _rule_lines(obs)
+            chips_line = _chips_line(obs, names)
+            near = sum(int(seat.get("pending") or 0) for seat in obs.get("seats", []))
+            pot = _("{pot} (+{n} near it)", pot=obs.get("pot", 0), n=near) if near else str(obs.get("pot", 0))
+            lines.append(_("**Pot:** {pot} · {chips}", pot=pot, chips=chips_line) if not obs.get("over") else chips_line)
+        specials = [_("**Special cards:** {cards}", cards=", ".join(special_text(c) for c in obs["specials"]))
+                    ] if obs.get("specials") else []
+        lines += _packed(_rule_lines(obs) + specials)
         if obs.get("over") and obs.get("winner") is None:
             lines.append(_("Everybody folded: the Pot carries to the next round as its ante."))
-        lines += _auction_lines(obs, names)
         return [line for line in lines if line]
     lines = [_("Round {round} · Dealer {dealer} · Elder {elder} · Younger {younger}", round=obs.get("round", 1),
                dealer=name_of(names, obs.get("dealer")), elder=name_of(names, obs.get("elder")),
@@ -178,6 +190,23 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str], pictures: bo
         return lines
     lines += _turn_lines(obs, names)
     lines += _auction_lines(obs, names)
+    return lines
+
+
+#: About how many characters a line of Discord's 960 px message area holds.
+LINE_CHARACTERS = 85
+
+
+def _packed(pieces: Sequence[str]) -> list[str]:
+    """Short pieces joined with " · " into as few lines as fit one line of the message
+    each (the marks of bold take no room), in order."""
+    lines: list[str] = []
+    for piece in pieces:
+        joined = f"{lines[-1]} · {piece}" if lines else piece
+        if lines and len(joined.replace("**", "")) <= LINE_CHARACTERS:
+            lines[-1] = joined
+        else:
+            lines.append(piece)
     return lines
 
 
@@ -222,13 +251,9 @@ def _auction_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str
 
 
 def _chips_line(obs: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    """Every seat's chips on one line (what the picture cannot show): "@Ann 89 · @Bob 82 (+10 near the Pot)"."""
-    parts = []
-    for seat in obs.get("seats", []):
-        part = f"{name_of(names, seat['player'])} {seat.get('chips', 0)}"
-        if seat.get("pending"):
-            part += " " + _("(+{n} near the Pot)", n=seat["pending"])
-        parts.append(part)
+    """Every seat's chips on one line (what the picture cannot show): "@Ann 89 · @Bob 82"
+    (the chips bet near the Pot are counted on the Pot's line)."""
+    parts = [f"{name_of(names, seat['player'])} {seat.get('chips', 0)}" for seat in obs.get("seats", [])]
     return _("**Chips:** {seats}", seats=" · ".join(parts))
 
 
@@ -303,19 +328,15 @@ def _picture_embed(obs: Mapping[str, Any], names: Mapping[int, str], recent: Seq
     grouping names (the picture shows the hands card by card). Nothing the picture shows
     (roles, cards, who folded) and, at the end, not the winner: the result line says it."""
     embed = discord.Embed(title="Cripple Mr Onion", colour=COLOUR)
-    lines = _status_lines(obs, names, pictures=True)
-    specials = obs.get("specials") or {}
-    if specials:
-        lines.append(_("**Special cards:** {cards}", cards=", ".join(special_text(c) for c in specials)))
-    embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
-    # The end: the result line tells the showdown (who beat whom, with what) and the
-    # picture every hand; the story and Recent would name the winner again and again.
-    story = [] if obs.get("over") else story_fields(obs, names, detail=False)
-    for name, value in story:
-        embed.add_field(name=name, value=value, inline=False)
-    if recent and not story and not obs.get("over"):
-        embed.add_field(name=_("Recent"), value=clip_lines_from_end(list(recent)[-PICTURE_RECENT:], FIELD_VALUE_LIMIT) or "—",
-                        inline=False)
+    # The last events, under the head without a heading of their own (as Engines' and
+    # Enid's): at the showdown, the last of its story by grouping names (the picture shows
+    # the hands card by card). At the end none: the result line tells the showdown (who
+    # beat whom, with what), and the story would name the winner again.
+    head = "\n".join(_status_lines(obs, names, pictures=True))
+    story = story_lines(obs, names, detail=False)
+    last = [] if obs.get("over") else (story or list(recent))[-PICTURE_RECENT:]
+    events = clip_lines_from_end(last, max(0, DESCRIPTION_LIMIT - len(head) - 1)) if last else ""
+    embed.description = clip(f"{head}\n{events}" if events else head, DESCRIPTION_LIMIT)
     embed.set_footer(text=footer_hint(obs, pictures=True))
     return fit_embed(embed)
 

@@ -219,15 +219,12 @@ def story_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str], det
     return None
 
 
-def _story(entries: Sequence[Mapping[str, Any]], names: Mapping[int, str], detail: bool,
-           result: bool = True) -> list[str]:
+def _story(entries: Sequence[Mapping[str, Any]], names: Mapping[int, str], detail: bool) -> list[str]:
     # A duel's cripple is said where it happens; the round's closing "crippled" repeats it.
     told_cripple = any(e.get("kind") == "duel_lead" and e.get("how") == "cripple" for e in entries)
     lines = []
     for entry in entries:
         if entry.get("kind") == "crippled" and told_cripple:
-            continue
-        if entry.get("kind") == "won" and not result:
             continue
         line = story_line(str(entry.get("kind")), entry, names, detail)
         if line:
@@ -265,23 +262,21 @@ def _explanations(entries: Sequence[Mapping[str, Any]]) -> list[str]:
 STORY_DETAIL_LIMIT = 2 * FIELD_VALUE_LIMIT
 
 
-def story_fields(obs: Mapping[str, Any], names: Mapping[int, str], *, detail: bool | None = None,
-                 result: bool = True) -> list[tuple[str, str]]:
+def story_fields(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[tuple[str, str]]:
     """The board's summary of the showdown, in order (laid, brought in, answered, re-formed,
     crippled, conceded, won), as (name, value) fields of at most 1,024 characters each:
     with every card while it is short enough, else by grouping names; then how to read the
-    marks in the cards it shows ("A♥=1", "8♠=0"). [] before the showdown.
-
-    ``detail`` False: by grouping names only (the card picture shows the hands card by
-    card), so no mark to explain. ``result`` False: without the closing "takes the Pot"
-    line (the board's result line says who won)."""
+    marks in the cards it shows ("A♥=1", "8♠=0"; none by grouping names). [] before the
+    showdown."""
     entries = obs.get("story") or []
     if not entries:
         return []
-    lines = _story(entries, names, detail=detail is not False, result=result)
-    if detail is None and sum(len(line) + 1 for line in lines) > STORY_DETAIL_LIMIT:
-        lines = _story(entries, names, detail=False, result=result)
-    legend = notation_line(_explanations(entries)) if any("=" in line or "→" in line for line in lines) else ""
+    detailed = True
+    lines = _story(entries, names, detail=True)
+    if sum(len(line) + 1 for line in lines) > STORY_DETAIL_LIMIT:
+        detailed, lines = False, _story(entries, names, detail=False)
+    # How to read the marks, only when the cards (and their marks) are shown.
+    legend = notation_line(_explanations(entries)) if detailed else ""
     if legend:
         lines.append(f"*{legend}*")
     values: list[str] = []
@@ -296,6 +291,12 @@ def story_fields(obs: Mapping[str, Any], names: Mapping[int, str], *, detail: bo
         values.append("\n".join(chunk))
     return [(_("Showdown, as it happened") if i == 0 else _("Showdown, continued"), value)
             for i, value in enumerate(values)]
+
+
+def story_lines(obs: Mapping[str, Any], names: Mapping[int, str], *, detail: bool = True) -> list[str]:
+    """The showdown's story as lines, in order ([] before the showdown); ``detail`` off:
+    by grouping names, without cards."""
+    return _story(obs.get("story") or [], names, detail=detail)
 
 
 def duel_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
