@@ -288,9 +288,10 @@ def _score_lines(observation: Mapping[str, Any]) -> list[str]:
 
 
 def _picture_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
-    """The board above the card picture: the request and who is still to pick (or what
-    the search waits for), the put-aside cards and the decks, the last few events. The
-    hands' sizes, the last search's cards and the search deck are the picture's. At the
+    """The board above the card picture: the request (and what the search waits for, a
+    tie-breaker or a refill), the put-aside cards and the decks, the last few events. The
+    hands' sizes, who has picked, the last search's cards and the search deck are the
+    picture's; who is still to pick is the platform's first line. At the
     end: the score and why it ended, not the winners (the result line names them)."""
     lines: list[str] = []
     if observation["phase"] == "over":
@@ -300,7 +301,10 @@ def _picture_embed(observation: Mapping[str, Any], names: Mapping[int, str], rec
         if observation["request"]:
             lines.append(_("🔎 Search Request **{card}** (#{n}, turned by {player})", card=show_card(observation["request"]),
                            n=observation["search_number"], player=name_of(names, observation["turn"])))
-        lines.append(_status_line(observation, names))
+        # Who is still to pick is the platform's first line ("👉 @Ann, @Bob: your picks"),
+        # and who has picked is on the picture: only a tie-breaker or a refill is said here.
+        if observation["phase"] != "choose":
+            lines.append(_status_line(observation, names))
     lines += _score_lines(observation)
     if recent and observation["phase"] != "over":
         lines += list(recent)[-PICTURE_RECENT:]

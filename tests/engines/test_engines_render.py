@@ -262,9 +262,12 @@ def test_over_the_picture_the_board_says_only_what_the_picture_cannot():
     assert f"**Put aside:** 🔵 Google {obs['scores']['google']} · 🟣 Yahoo {obs['scores']['yahoo']}" in text
     # The hands' sizes, the last search's cards and the search deck are the picture's.
     assert "in hand" not in text and "Last search" not in text and "Search deck" not in text
+    # Who is still to pick is the platform's 👉 line above the board, who has picked the picture's.
+    assert "Picks (hidden" not in text
     assert recent[-1] in text and recent[-4] not in text
     whole = embed_text(render.table_embed(obs, SHORT_NAMES, recent))
     assert "cards in hand" in whole and "**Last search** — " in whole and "Search deck" in whole
+    assert "Picks (hidden until everyone has picked): " in whole
 
 
 def test_the_last_search_and_its_caption_cannot_be_read_as_the_game_s_result():
