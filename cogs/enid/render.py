@@ -22,7 +22,6 @@ from bot.i18n import N_, _, ngettext, pgettext
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
-    FIELD_VALUE_LIMIT,
     OPTION_TEXT_LIMIT,
     clip,
     clip_lines_from_end,
