@@ -21,8 +21,8 @@ compressed again (:func:`_composed`; ``bot/png_writer.py`` deflates the bands an
 the file). Layout: a row is its label, then its face-up cards left to right, then its backs. A row too long for ``ROW_WIDTH`` overlaps
 its cards (each card's index corner stays visible), and wraps onto more lines when even
 that would not fit. Four or more backs are drawn as one stack with the count on it. Rows
-sit on a grid in reading order, as many side by side as show the picture largest in
-Discord's inline box.
+sit on a grid in reading order, as few side by side as keep the picture no taller than
+Discord's box when the media gallery widens it to the box's width (:func:`_columns`).
 """
 
 from __future__ import annotations
@@ -82,7 +82,11 @@ MIN_WIDTH = 200
 ROW_WIDTH = 720         # a long row wraps here: Discord shows ~550 px inline, wider only shrinks
 MAX_WIDTH = 1100        # short rows may sit side by side up to this width
 HARD_MAX_WIDTH = 1200
-DISPLAY_BOX = (550, 480)  # roughly the box Discord fits an inline picture into
+#: The box a board's picture is shown in: a Components V2 media gallery fills the message's
+#: container (about 568 px wide in a 960 px message area) at the picture's own aspect, so a
+#: narrow picture is shown as tall as it is long; 400 px of height keeps a board with its
+#: text lines on one screen (issue 35: a board at most 800 px high).
+DISPLAY_BOX = (568, 400)
 
 BG = (28, 78, 52)
 LABEL_INK = (236, 242, 234)
@@ -577,15 +581,21 @@ def _grid(sizes: tuple[tuple[int, int], ...], columns: int, head: int) -> tuple[
 
 @lru_cache(maxsize=4096)
 def _columns(sizes: tuple[tuple[int, int], ...], head: int, max_width: int) -> int:
-    """How many columns show the picture largest in Discord's inline box (ties: fewer)."""
-    best, best_scale = 1, 0.0
+    """How many columns lay the rows out for Discord's box: a Components V2 gallery shows
+    the picture across the box's width at its own aspect (a narrow picture is widened),
+    so a column of rows is shown tall. The fewest columns whose picture, so shown, is no
+    taller than the box (the largest cards that fit); when none is, the shortest."""
+    box_w, box_h = DISPLAY_BOX
+    best, best_height = 1, float("inf")
     for columns in range(1, len(sizes) + 1):
         _, _, width, height = _grid(sizes, columns, head)
         if width > max_width and columns > 1:
             break
-        scale = min(1.0, DISPLAY_BOX[0] / width, DISPLAY_BOX[1] / height)
-        if scale > best_scale + 1e-9:
-            best, best_scale = columns, scale
+        shown = box_w * height / width
+        if shown <= box_h:
+            return columns
+        if shown < best_height - 1e-9:
+            best, best_height = columns, shown
     return best
 
 
@@ -1093,13 +1103,26 @@ def _sentence(text: str) -> str:
 
 
 def alt_text(rows: Sequence[CardRow], limit: int = 1024) -> str:
-    """The picture in words, for a screen reader (a Discord attachment's description):
-    one sentence per row, read as a person would say it. A row's ``spoken`` sentence
+    """The picture in words, for a screen reader: an attachment's description and a
+    Components V2 media gallery item's (Discord takes 1 to 1,024 characters in each).
+    One sentence per row, read as a person would say it: a row's ``spoken`` sentence
     when its game wrote one; else its label (" · " read as a pause) and its face-up
-    cards by name, then how many lie face down."""
-    sentences = [_row_sentence(row, row.spoken) for row in rows]
-    text = " ".join([_("Card picture."), *(s for s in sentences if s)])
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    cards by name, then how many lie face down. Too long for ``limit``, it keeps the
+    whole sentences that fit and says that the rest is on the board; it never stops in
+    the middle of a sentence (or a card's name)."""
+    sentences = [s for s in (_row_sentence(row, row.spoken) for row in rows) if s]
+    text = " ".join([_("Card picture."), *sentences])
+    if len(text) <= limit:
+        return text
+    more = _("The rest is in the board's text.")
+    kept = [_("Card picture.")]
+    for sentence in sentences:
+        if len(" ".join([*kept, sentence, more])) > limit:
+            break
+        kept.append(sentence)
+    if len(kept) == 1:  # the first sentence alone is too long: cut it, the one cut said so by "…"
+        return text[: limit - 1] + "…"
+    return " ".join([*kept, more])
 
 
 @per_language(maxsize=4096)

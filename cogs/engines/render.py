@@ -42,6 +42,8 @@ YAHOO_COLOUR = discord.Colour.purple()
 TABLE_COLOUR = discord.Colour.dark_teal()
 
 RECENT_LINES = 8
+#: With the card picture on the board (it shows the last search), only the last few events.
+PICTURE_RECENT = 3
 
 # The sides' names are the game's: they stay English in every language.
 SIDE_TITLE = {"google": "Google", "yahoo": "Yahoo"}
@@ -110,10 +112,12 @@ def _outcome_text(reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
         side = SIDE_TITLE.get(outcome.get("side"), "")
         reason = _reason(WIN_REASONS, outcome["reason"])
         shown = outcome.get("shown")
+        # (A search, not the game: "the search goes to", never "wins", which the game's
+        # result says just above it on the final board.)
         if shown:
-            return _("**{side}** wins ({reason}): {cards} put aside; {player} showed {card}", side=side, reason=reason,
-                     cards=cards, player=name_of(names, shown["player"]), card=show_card(shown["card"]))
-        return _("**{side}** wins ({reason}): {cards} put aside", side=side, reason=reason, cards=cards)
+            return _("the search goes to {side} ({reason}): {cards} put aside; {player} showed {card}", side=side,
+                     reason=reason, cards=cards, player=name_of(names, shown["player"]), card=show_card(shown["card"]))
+        return _("the search goes to {side} ({reason}): {cards} put aside", side=side, reason=reason, cards=cards)
     if kind == "discarded":
         return _("nobody answered it: request discarded")
     if kind == "tie_returned":
@@ -200,9 +204,25 @@ def _side_field(observation: Mapping[str, Any], names: Mapping[int, str], side: 
 # --------------------------------------------------------------------------- the protocol
 
 
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> discord.Embed:
-    """The public table, from the spectator observation. ``pictures``: the board message
-    carries the card picture (the text then leaves out what the picture shows)."""
+def _search_heading(observation: Mapping[str, Any], reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """The reveal, headed as this search (decided, its winners refilling), or as the last
+    one, numbered; at the end "the game's last search", so it is not read as the result."""
+    text = _reveal_text(reveal, names)
+    if observation["phase"] == "over":
+        return _("**The game's last search, #{n}** — {reveal}", n=reveal["search"], reveal=text)
+    if reveal["search"] == observation["search_number"] and observation["phase"] != "choose":
+        return _("**This search** — {reveal}", reveal=text)
+    return _("**Last search** — {reveal}", reveal=text)
+
+
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
+                pictures: bool = False) -> discord.Embed:
+    """The public table, from the spectator observation. ``pictures``: the board carries
+    the card picture (:func:`table_cards`: the request, the last search, every hand's
+    size, the search deck), so the text says only what it cannot (:func:`_picture_embed`);
+    without it the text is the whole table."""
+    if pictures:
+        return _picture_embed(observation, names, recent)
     title = "Engines of Discrimination"
     if observation["players"] == 4:
         title = _("{title} — set {n} (best of three)", title=title, n=observation["set_number"])
@@ -223,10 +243,7 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         cuts = ", ".join(f"{name_of(names, c['player'])} {show_card(c['card'])}" for c in observation["cut"])
         lines.append(_("✂️ Yahoo cut for low card: {cuts}", cuts=cuts))
     if reveal:
-        if reveal["search"] == observation["search_number"] and observation["phase"] != "choose":
-            lines.append(_("**This search** — {reveal}", reveal=_reveal_text(reveal, names)))
-        else:
-            lines.append(_("**Last search** — {reveal}", reveal=_reveal_text(reveal, names)))
+        lines.append(_search_heading(observation, reveal, names))
     embed = discord.Embed(title=title, description=clip("\n".join(lines), DESCRIPTION_LIMIT), colour=TABLE_COLOUR)
     for side in ("google", "yahoo"):
         name, value = _side_field(observation, names, side)
@@ -243,6 +260,57 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         if text:
             embed.add_field(name=_("Recent"), value=text, inline=False)
     embed.set_footer(text=footer_hint(observation))
+    return embed
+
+
+def _title(observation: Mapping[str, Any]) -> str:
+    title = "Engines of Discrimination"
+    if observation["players"] == 4:
+        title = _("{title} — set {n} (best of three)", title=title, n=observation["set_number"])
+    return title
+
+
+def _score_lines(observation: Mapping[str, Any]) -> list[str]:
+    """Both sides' put-aside cards (and sets won), then their decks, the IPOs left and who
+    took the last search: what the picture cannot show, in two lines."""
+    scores, decks = observation["scores"], observation["decks"]
+    score = _("**Put aside:** 🔵 Google {google} · 🟣 Yahoo {yahoo}", google=scores["google"], yahoo=scores["yahoo"])
+    if observation["players"] == 4:
+        sets = observation["set_wins"]
+        score = _("{score} (sets won: Google {google} – Yahoo {yahoo})", score=score, google=sets["google"],
+                  yahoo=sets["yahoo"])
+    extra = [_("**Player decks:** Google {google} · Yahoo {yahoo}", google=decks["google"], yahoo=decks["yahoo"])]
+    if observation.get("ipos_left") and observation["phase"] != "over":
+        extra.append(ngettext("Google has {n} IPO left", "Google has {n} IPOs left", observation["ipos_left"]))
+    if observation.get("last_winner") in SIDE_TITLE and observation["phase"] != "over":
+        extra.append(_("{side} took the last search", side=SIDE_TITLE[observation["last_winner"]]))
+    return [score, " · ".join(extra)]
+
+
+def _picture_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
+    """The board above the card picture: the request (and what the search waits for, a
+    tie-breaker or a refill), the put-aside cards and the decks, the last few events. The
+    hands' sizes, who has picked, the last search's cards and the search deck are the
+    picture's; who is still to pick is the platform's first line. At the
+    end: the score and why it ended, not the winners (the result line names them)."""
+    lines: list[str] = []
+    if observation["phase"] == "over":
+        result = observation.get("result") or {}
+        lines.append(_("🏁 **Game over** ({reason}).", reason=_reason(END_REASONS, result.get("reason", ""))))
+    else:
+        if observation["request"]:
+            lines.append(_("🔎 Search Request **{card}** (#{n}, turned by {player})", card=show_card(observation["request"]),
+                           n=observation["search_number"], player=name_of(names, observation["turn"])))
+        # Who is still to pick is the platform's first line ("👉 @Ann, @Bob: your picks"),
+        # and who has picked is on the picture: only a tie-breaker or a refill is said here.
+        if observation["phase"] != "choose":
+            lines.append(_status_line(observation, names))
+    lines += _score_lines(observation)
+    if recent and observation["phase"] != "over":
+        lines += list(recent)[-PICTURE_RECENT:]
+    embed = discord.Embed(title=_title(observation), description=clip("\n".join(line for line in lines if line),
+                                                                      DESCRIPTION_LIMIT), colour=TABLE_COLOUR)
+    embed.set_footer(text=_("Closest card wins · an image (J, Q, K) only matches the same image · /rules engines"))
     return embed
 
 
@@ -272,10 +340,7 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     if reveal and observation["phase"] != "over":
         # A hand that updated itself for the next search says how the last one went
         # (the same public words as the board), so its player need not look up.
-        if reveal["search"] == observation["search_number"] and observation["phase"] != "choose":
-            lines.append(_("**This search** — {reveal}", reveal=_reveal_text(reveal, names)))
-        else:
-            lines.append(_("**Last search** — {reveal}", reveal=_reveal_text(reveal, names)))
+        lines.append(_search_heading(observation, reveal, names))
     if observation["phase"] != "over":
         lines.append(_("🔎 Search Request: **{card}**", card=show_card(request)))
     mine = observation.get("my_choice")
@@ -362,9 +427,9 @@ def _event_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) ->
         side, reason = SIDE_TITLE.get(data["side"], ""), _reason(WIN_REASONS, data["reason"])
         shown = data.get("shown")
         if shown:
-            return _("🏆 {side} wins the search ({reason}): {cards} — {player} shows {card}", side=side, reason=reason, cards=cards,
-                     player=name_of(names, shown["player"]), card=show_card(shown["card"]))
-        return _("🏆 {side} wins the search ({reason}): {cards}", side=side, reason=reason, cards=cards)
+            return _("🎯 The search goes to {side} ({reason}): {cards} — {player} shows {card}", side=side, reason=reason,
+                     cards=cards, player=name_of(names, shown["player"]), card=show_card(shown["card"]))
+        return _("🎯 The search goes to {side} ({reason}): {cards}", side=side, reason=reason, cards=cards)
     if kind == "search_discarded":
         if data.get("reason") == "no_match":
             return _("🗑️ Nobody matched the {request}: request discarded.", request=show_card(data["request"]))
@@ -428,7 +493,7 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
                             spoken=_("Search number {n} requests {cards}", n=observation["search_number"], cards="{cards}")))
     reveal = observation.get("reveal")
     if reveal:
-        this = reveal["search"] == observation["search_number"] and observation["phase"] != "choose"
+        this = reveal["search"] == observation["search_number"] and observation["phase"] not in ("choose", "over")
         who = ", ".join(seat_label(order, play["player"], names, short=True) for play in reveal["plays"])
         outcome = reveal.get("outcome") or {}
         winner = SIDE_TITLE[outcome["side"]] if outcome.get("kind") == "won" and outcome.get("side") in SIDE_TITLE else ""
@@ -436,19 +501,23 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
                             card=card_name(parse_card(play["card"]))) for play in reveal["plays"]])
         n = reveal["search"]
         if winner:
-            label = (_("This search, request #{n}, won by {side}: {seats}", n=n, side=winner, seats=who) if this
-                     else _("Last search, request #{n}, won by {side}: {seats}", n=n, side=winner, seats=who))
-            spoken = (_("In this search, number {n}, {plays}; {side} won it", n=n, plays=plays, side=winner) if this
-                      else _("In the last search, number {n}, {plays}; {side} won it", n=n, plays=plays, side=winner))
+            # (The search's side, apart from who played: "won by Google: Ada, Bob" read as
+            # if both had won, and on the final board as the game's result.)
+            label = (_("This search #{n}, to {side} · played by {seats}", n=n, side=winner, seats=who) if this
+                     else _("Last search #{n}, to {side} · played by {seats}", n=n, side=winner, seats=who))
+            spoken = (_("In this search, number {n}, {plays}; the search went to {side}", n=n, plays=plays, side=winner)
+                      if this else _("In the last search, number {n}, {plays}; the search went to {side}", n=n,
+                                     plays=plays, side=winner))
         else:
-            label = (_("This search, request #{n}: {seats}", n=n, seats=who) if this
-                     else _("Last search, request #{n}: {seats}", n=n, seats=who))
+            label = (_("This search #{n} · played by {seats}", n=n, seats=who) if this
+                     else _("Last search #{n} · played by {seats}", n=n, seats=who))
             spoken = (_("In this search, number {n}, {plays}", n=n, plays=plays) if this
                       else _("In the last search, number {n}, {plays}", n=n, plays=plays))
         rows.append(CardRow(label, tuple(play["card"] for play in reveal["plays"]), spoken=spoken))
     for seat in seats:
         side = SIDE_TITLE.get(seat["side"], "")
-        label = _("{seat} · {side} · {n} in hand", seat=seat_label(order, seat["player"], names), side=side, n=seat["hand_size"])
+        # (No count in the label: the picture shows the backs, a stack with its count on it.)
+        label = _("{seat} · {side}", seat=seat_label(order, seat["player"], names), side=side)
         spoken = ngettext("{seat} plays for {side} and has {n} card in hand", "{seat} plays for {side} and has {n} cards in hand",
                           seat["hand_size"], seat=seat_spoken(order, seat["player"], names), side=side or _("no side"))
         if seat["chosen"]:
@@ -458,8 +527,7 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     search = observation["decks"]["search"]
     discarded = observation["search_discard"]
     rows.append(
-        CardRow(ngettext("Search deck · {n} card · {discarded} discarded", "Search deck · {n} cards · {discarded} discarded",
-                         search, discarded=discarded), face_down=search,
+        CardRow(_("Search deck · {discarded} discarded", discarded=discarded), face_down=search,
                 spoken=ngettext("{cards_left}, and {n} is discarded", "{cards_left}, and {n} are discarded", discarded,
                                 cards_left=ngettext("The search deck has {n} card left", "The search deck has {n} cards left", search)))
     )

@@ -22,7 +22,6 @@ from bot.i18n import N_, _, ngettext, pgettext
 from bot.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
-    FIELD_VALUE_LIMIT,
     OPTION_TEXT_LIMIT,
     clip,
     clip_lines_from_end,
@@ -155,33 +154,55 @@ def _is_enid(observation: Mapping[str, Any]) -> bool:
     return observation.get("mode", "enid") == "enid"
 
 
+#: The board keeps only the last few events (the thread holds the rest: the rituals typed,
+#: the votes' messages).
+RECENT_LINES = 3
+
+
 def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
+    """The board's head, shortest first: whose turn and which way play passes (the
+    waiting, if any: a vote, a ritual, a pickup, a limerick), the face-up card and the
+    Enid Blyton's chain, then everyone's cards and the piles on one line."""
     enid = _is_enid(observation)
+    lines: list[str] = []
+    if observation.get("over"):
+        lines.append(_("**Game over.**"))  # (the result line above names the winner)
+    else:
+        lines += _waiting_lines(observation, names)
     top = show_card(observation.get("top"))
     if observation.get("chosen_suit"):
         line = _("**Face up:** {card} ({suit} named)", card=top, suit=_suit_word(observation["chosen_suit"], enid))
     else:
         line = _("**Face up:** {card}", card=top)
-    lines = [line]
     if enid and observation.get("enid_suit"):
         chain = observation.get("chain_length", 0)
-        lines.append(ngettext("**The Enid Blyton:** the nine of {suit} · chain of {n} middle name",
-                              "**The Enid Blyton:** the nine of {suit} · chain of {n} middle names",
-                              chain, suit=_suit_word(observation["enid_suit"], True)))
-    if observation.get("over"):
-        winner = observation.get("winner")
-        lines.append(_("🏆 **{player} wins!**", player=name_of(names, winner)) if winner is not None else _("**Game over.**"))
-        return lines
-    if observation.get("pickup"):
-        lines.append(_("**Pickup waiting:** {n} cards", n=observation["pickup"]))
-    if observation.get("limerick"):
-        lim = observation["limerick"]
-        lines.append(_("**Limerick waiting**, first line by {player}: “{line}”",
-                       player=name_of(names, lim.get("by")), line=clip(str(lim.get("first_line", "")), 200)))
-    if observation.get("reciting"):
-        rec = observation["reciting"]
-        lines.append(_("**Reciting:** {player} ({lines}/5 lines)", player=name_of(names, rec.get("poet")), lines=rec.get("lines", 0)))
+        line = ngettext("{face_up} · **The Enid Blyton:** the nine of {suit}, chain of {n} middle name",
+                        "{face_up} · **The Enid Blyton:** the nine of {suit}, chain of {n} middle names",
+                        chain, face_up=line, suit=_suit_word(observation["enid_suit"], True))
+    lines.append(line)
+    seats = " · ".join(f"{name_of(names, seat['player'])} {seat['cards']}" for seat in observation.get("seats", []))
+    lines.append(_("**Cards:** {seats} · deck {deck} · face-up stock {stock}", seats=seats,
+                   deck=observation.get("deck_size", 0), stock=observation.get("discard_size", 0)))
+    return lines
+
+
+def _waiting_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
+    """Whose turn and which way play passes, then what the table waits for."""
+    lines: list[str] = []
     vote = observation.get("vote")
+    direction = (_("play passes to the left ↻") if observation.get("direction", 1) > 0
+                 else _("play passes to the right ↺"))
+    turn = observation.get("turn")
+    if turn is not None:
+        player = name_of(names, turn)
+        n = observation.get("turn_number", 1)
+        if vote:
+            line = _("**Turn {n}:** {player} (after the vote)", n=n, player=player)
+        elif observation.get("current"):
+            line = _("**Turn {n}:** {player}", n=n, player=player)
+        else:
+            line = _("**Turn {n}:** {player} (waiting for a ritual)", n=n, player=player)
+        lines.append(f"{line} · {direction}")
     if vote:
         voted = vote.get("voted", [])
         waiting_for = [v for v in vote.get("voters", []) if v not in voted]
@@ -192,21 +213,40 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
         else:
             line = _("**Vote on {subject}:** {voted}/{voters} voted", **count)
         lines.append(line + _closes(observation, vote.get("id"), closes=True))
-    turn = observation.get("turn")
-    if turn is not None:
-        player = name_of(names, turn)
-        if vote:
-            lines.append(_("**Turn:** {player} (after the vote)", player=player))
-        elif observation.get("current"):
-            lines.append(_("**Turn:** {player}", player=player))
-        else:
-            lines.append(_("**Turn:** {player} (waiting for a ritual)", player=player))
-    lines.append(_("**Play passes** to the left ↻") if observation.get("direction", 1) > 0 else _("**Play passes** to the right ↺"))
     for o in observation.get("obligations", []):
         if o.get("ritual") != "vote":
             owes = _("⏳ {player} must {ritual}", player=name_of(names, o.get("player")), ritual=_ritual(o.get("ritual", "")))
             lines.append(owes + _closes(observation, o.get("id"), closes=False))
+    if observation.get("pickup"):
+        lines.append(_("**Pickup waiting:** {n} cards", n=observation["pickup"]))
+    if observation.get("limerick"):
+        lim = observation["limerick"]
+        lines.append(_("**Limerick waiting**, first line by {player}: “{line}”",
+                       player=name_of(names, lim.get("by")), line=clip(str(lim.get("first_line", "")), 200)))
+    if observation.get("reciting"):
+        rec = observation["reciting"]
+        lines.append(_("**Reciting:** {player} ({lines}/5 lines)", player=name_of(names, rec.get("poet")), lines=rec.get("lines", 0)))
     return lines
+
+
+def _recent(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> list[str]:
+    """The last few events, without what the board says elsewhere: the poem under a
+    limerick vote (its vote message shows it, line by line) and, at the end, the win
+    (the result line says it)."""
+    lines = list(recent)
+    vote = observation.get("vote") or {}
+    poem = {str(verse).strip() for verse in vote.get("lines") or []} if vote.get("about") == "limerick" else set()
+
+    def recited(line: str) -> bool:  # "💬 @Cy: “verse\nverse”": a message of the poem (one verse or several)
+        said = line.partition("“")[2].rpartition("”")[0]
+        return line.startswith("💬 ") and any(verse.strip() in poem for verse in said.split("\n"))
+
+    if poem:
+        lines = [line for line in lines if not recited(line)]
+    if observation.get("over") and observation.get("winner") is not None:
+        won = _WON_LINE.format(player=name_of(names, observation["winner"]))
+        lines = [line for line in lines if line != _(_WON_LINE, player=name_of(names, observation["winner"])) and line != won]
+    return lines[-RECENT_LINES:]
 
 
 def _closes(observation: Mapping[str, Any], obligation_id: Any, *, closes: bool) -> str:
@@ -219,34 +259,22 @@ def _closes(observation: Mapping[str, Any], obligation_id: Any, *, closes: bool)
     return " · " + (_("closes {when}", when=when) if closes else _("time runs out {when}", when=when))
 
 
-def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
-    lines = []
-    for seat in observation.get("seats", []):
-        lines.append(ngettext("{player}: {n} card", "{player}: {n} cards", seat["cards"], player=name_of(names, seat["player"])))
-    return lines
-
-
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> discord.Embed:
-    """The public table, from the spectator observation. ``pictures``: the board message
-    carries the card picture (the text then leaves out what the picture shows)."""
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
+                pictures: bool = False) -> discord.Embed:
+    """The public table, from the spectator observation: a few lines (whose turn, what is
+    owed, the face-up card, everyone's cards), then the last few events. Enid draws no
+    table picture, so ``pictures`` (the platform's keyword for a board that carries one)
+    changes nothing: this board is whole and short in both."""
     title = "Enid" if _is_enid(observation) else _("Enid: plain Blackjack")
     embed = discord.Embed(title=title, colour=COLOUR)
-    embed.description = clip("\n".join(_status_lines(observation, names)), DESCRIPTION_LIMIT)
-    embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(observation, names), FIELD_VALUE_LIMIT) or "—", inline=False)
-    embed.add_field(name=_("Piles"), value=_("Deck: {deck} · Face-up stock: {stock}", deck=observation.get("deck_size", 0),
-                                            stock=observation.get("discard_size", 0)), inline=False)
-    if recent:
-        embed.add_field(name=_("Recent"), value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
-    rules = observation.get("rules", {})
-    embed.set_footer(text=_("Turn {turn} · Rituals: {seconds} s · Voluntary draw: {draw} · /rules for the rules",
-                            turn=observation.get("turn_number", 1), seconds=rules.get("ritual_seconds", "30"),
-                            draw=_yes_no(rules.get("voluntary_draw", "no"))))
+    # The last events follow the head without a heading of their own (each starts with
+    # its player or its mark): a line saved on a board read all game.
+    head = "\n".join(_status_lines(observation, names))
+    events = clip_lines_from_end(_recent(observation, names, recent), max(0, DESCRIPTION_LIMIT - len(head) - 1))
+    embed.description = clip(f"{head}\n{events}" if events else head, DESCRIPTION_LIMIT)
+    # (No footer of the game's: the turn's number is on the Turn line; the rituals' time
+    # and the voluntary draw are house rules, said in the lobby and by /rules.)
     return fit_embed(embed)
-
-
-def _yes_no(choice: str) -> str:
-    """A house rule's yes/no choice as a word of the current language."""
-    return {"yes": _("yes"), "no": _("no")}.get(choice, choice)
 
 
 #: The command that shows this game's rules (a command, never translated).
@@ -531,12 +559,14 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "turn":
             continue  # the board shows whose turn it is; the log carries plays
         elif kind == "won":
-            lines.append(_("🏆 {player} is out of cards and wins!", player=who))
+            lines.append(_(_WON_LINE, player=who))
         elif kind == "player_removed":
             lines.append(_("{player} left the game; their {n} cards went under the deck", player=who, n=data.get("cards", 0)))
     return lines
 
 
+#: (No 🏆: the platform's result line marks the winner.)
+_WON_LINE = N_("🏁 {player} is out of cards and wins!")
 _LIMERICK_EVENTS = {
     "limerick_set": N_("📜 {player} set a limerick for the next player"),
     "limerick_passed": N_("📜 {player} passed the limerick on"),

@@ -39,7 +39,15 @@ from bot.render_util import (
 )
 from cogs.onion.rules import DEFAULTS, MODIFIERS, PLAIN_VARIANT
 from cogs.onion.scoring import explanation_text, grouping_text, parse_card
-from cogs.onion.showdown import TOLD_KINDS, duel_lines, facing_lines, special_text, story_fields, story_line
+from cogs.onion.showdown import (
+    TOLD_KINDS,
+    duel_lines,
+    facing_lines,
+    special_text,
+    story_fields,
+    story_line,
+    story_lines,
+)
 
 COLOUR = discord.Colour.dark_gold()
 #: A table plays one round of the channel's session (the end says "won the ... round").
@@ -76,10 +84,14 @@ STEP_HINTS = {
 }
 
 #: The board's line for a finished round, by how it was won.
-OUTCOMES = {"showdown": N_("🏆 **{name} wins the showdown** and deals next."),
-            "seniority": N_("🏆 **{name} wins a complete tie by seniority** and deals next."),
-            "last": N_("🏆 **{name} is the last player in** and deals next.")}
-OUTCOME_DEFAULT = N_("🏆 **{name} wins** and deals next.")
+#: (No 🏆 mark: 🏆 is the cups suit in this game.)
+OUTCOMES = {"showdown": N_("**{name} wins the showdown** and deals next."),
+            "seniority": N_("**{name} wins a complete tie by seniority** and deals next."),
+            "last": N_("**{name} is the last player in** and deals next.")}
+OUTCOME_DEFAULT = N_("**{name} wins** and deals next.")
+
+#: With the card picture on the board, Recent keeps only this many of the last events.
+PICTURE_RECENT = 3
 
 
 def chips(count: int) -> str:
@@ -140,19 +152,34 @@ def _part_line(obs: Mapping[str, Any]) -> str:
     return _(line) if line else ""
 
 
-def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
+def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str], pictures: bool = False) -> list[str]:
+    """The board's head. ``pictures``: the card picture shows the roles, every seat's cards
+    and who folded, so the head says only what it cannot: whose move and what to do
+    first, then the part of the round, the Pot and the chips."""
     gambling = obs.get("variant") == "gambling"
+    if pictures:  # (the round, the Stake and the raise cap are in the footer)
+        # (In the duel its own line says where it stands: no part line.)
+        part = _part_line(obs) if not obs.get("over") and obs.get("phase") != "duel" else ""
+        part = " · ".join([part, *_auction_lines(obs, names)]) if part else part
+        lines = [*_turn_lines(obs, names), part]
+        if gambling:
+            chips_line = _chips_line(obs, names)
+            near = sum(int(seat.get("pending") or 0) for seat in obs.get("seats", []))
+            pot = _("{pot} (+{n} near it)", pot=obs.get("pot", 0), n=near) if near else str(obs.get("pot", 0))
+            lines.append(_("**Pot:** {pot} · {chips}", pot=pot, chips=chips_line) if not obs.get("over") else chips_line)
+        specials = [_("**Special cards:** {cards}", cards=", ".join(special_text(c) for c in obs["specials"]))
+                    ] if obs.get("specials") else []
+        lines += _packed(_rule_lines(obs) + specials)
+        if obs.get("over") and obs.get("winner") is None:
+            lines.append(_("Everybody folded: the Pot carries to the next round as its ante."))
+        return [line for line in lines if line]
     lines = [_("Round {round} · Dealer {dealer} · Elder {elder} · Younger {younger}", round=obs.get("round", 1),
                dealer=name_of(names, obs.get("dealer")), elder=name_of(names, obs.get("elder")),
                younger=name_of(names, obs.get("younger")))]
     if gambling:
         lines.append(_("**Pot:** {pot} · Stake {stake} · raise cap {cap}", pot=obs.get("pot", 0), stake=obs.get("stake"),
                        cap=obs.get("cap")))
-    if obs.get("eights_wild"):
-        lines.append(_("**Eights are wild** this round (stopped by Fate)") if obs.get("fate_unwild") is not None
-                     else _("**Eights are wild** this round"))
-    if obs.get("fool"):
-        lines.append(_("**The Fool** was declared: bagels and Onions have changed places"))
+    lines += _rule_lines(obs)
     lines.append(_part_line(obs))
     if obs.get("over"):
         winner = obs.get("winner")
@@ -161,6 +188,44 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
         else:
             lines.append(_(OUTCOMES.get(obs.get("outcome", ""), OUTCOME_DEFAULT), name=name_of(names, winner)))
         return lines
+    lines += _turn_lines(obs, names)
+    lines += _auction_lines(obs, names)
+    return lines
+
+
+#: About how many characters a line of Discord's 960 px message area holds.
+LINE_CHARACTERS = 85
+
+
+def _packed(pieces: Sequence[str]) -> list[str]:
+    """Short pieces joined with " · " into as few lines as fit one line of the message
+    each (the marks of bold take no room), in order."""
+    lines: list[str] = []
+    for piece in pieces:
+        joined = f"{lines[-1]} · {piece}" if lines else piece
+        if lines and len(joined.replace("**", "")) <= LINE_CHARACTERS:
+            lines[-1] = joined
+        else:
+            lines.append(piece)
+    return lines
+
+
+def _rule_lines(obs: Mapping[str, Any]) -> list[str]:
+    """This round's changed rules: wild eights, the Fool."""
+    lines = []
+    if obs.get("eights_wild"):
+        lines.append(_("**Eights are wild** this round (stopped by Fate)") if obs.get("fate_unwild") is not None
+                     else _("**Eights are wild** this round"))
+    if obs.get("fool"):
+        lines.append(_("**The Fool** was declared: bagels and Onions have changed places"))
+    return lines
+
+
+def _turn_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
+    """Who must act and what they do (or whose task is awaited), then where the duel stands."""
+    if obs.get("over"):
+        return []
+    lines = []
     tasks = obs.get("tasks") or []
     if tasks:
         # (Each said apart: a sentence inside another's arguments escapes the catalog's extraction.)
@@ -174,12 +239,22 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]
             owes = " " + _("(owes {chips})", chips=chips(owed)) if owed else ""
             thinking = " " + _("(a computer player: it moves in a moment)") if computer.is_computer(p) else ""
             lines.append(_("**Turn:** {name} {hint}", name=name_of(names, p), hint=hint).rstrip() + owes + thinking)
-    lines += duel_lines(obs, names)
+    return lines + duel_lines(obs, names)
+
+
+def _auction_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
     auction = obs.get("auction")
-    if auction:
-        bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or _("no bids yet")
-        lines.append(_("**Bids:** {bids} · next bid at least {minimum}", bids=bids, minimum=auction["minimum"]))
-    return lines
+    if not auction:
+        return []
+    bids = ", ".join(f"{name_of(names, int(p))} {b}" for p, b in auction["bids"].items()) or _("no bids yet")
+    return [_("**Bids:** {bids} · next bid at least {minimum}", bids=bids, minimum=auction["minimum"])]
+
+
+def _chips_line(obs: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """Every seat's chips on one line (what the picture cannot show): "@Ann 89 · @Bob 82"
+    (the chips bet near the Pot are counted on the Pot's line)."""
+    parts = [f"{name_of(names, seat['player'])} {seat.get('chips', 0)}" for seat in obs.get("seats", [])]
+    return _("**Chips:** {seats}", seats=" · ".join(parts))
 
 
 def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
@@ -216,10 +291,15 @@ def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
     return lines
 
 
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> discord.Embed:
-    """The public table, from the spectator observation. ``pictures``: the board message
-    carries the card picture (the text then leaves out what the picture shows)."""
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
+                pictures: bool = False) -> discord.Embed:
+    """The public table, from the spectator observation. ``pictures``: the board carries
+    the card picture (:func:`table_cards`), so the text says only what it cannot (see
+    :func:`_picture_embed`); without it the text is the whole table (screen readers and
+    the terminal read it)."""
     obs = observation
+    if pictures:
+        return _picture_embed(obs, names, recent)
     embed = discord.Embed(title="Cripple Mr Onion", colour=COLOUR)
     embed.description = clip("\n".join(_status_lines(obs, names)), DESCRIPTION_LIMIT)
     embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(obs, names), FIELD_VALUE_LIMIT) or "—",
@@ -241,9 +321,40 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     return fit_embed(embed)
 
 
-def footer_hint(observation: Mapping[str, Any]) -> str:
-    """The game's own footer: variant, piles, the ✦ legend, where the rules are."""
+def _picture_embed(obs: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
+    """The board above the card picture: whose move and what to do, the part of the
+    round, the Pot and every seat's chips, the special cards by name (the picture shows
+    the cards, not what they are), and the last few events; at the showdown its story by
+    grouping names (the picture shows the hands card by card). Nothing the picture shows
+    (roles, cards, who folded) and, at the end, not the winner: the result line says it."""
+    embed = discord.Embed(title="Cripple Mr Onion", colour=COLOUR)
+    # The last events, under the head without a heading of their own (as Engines' and
+    # Enid's): at the showdown, the last of its story by grouping names (the picture shows
+    # the hands card by card). At the end none: the result line tells the showdown (who
+    # beat whom, with what), and the story would name the winner again.
+    head = "\n".join(_status_lines(obs, names, pictures=True))
+    story = story_lines(obs, names, detail=False)
+    last = [] if obs.get("over") else (story or list(recent))[-PICTURE_RECENT:]
+    events = clip_lines_from_end(last, max(0, DESCRIPTION_LIMIT - len(head) - 1)) if last else ""
+    embed.description = clip(f"{head}\n{events}" if events else head, DESCRIPTION_LIMIT)
+    embed.set_footer(text=footer_hint(obs, pictures=True))
+    return fit_embed(embed)
+
+
+def footer_hint(observation: Mapping[str, Any], *, pictures: bool = False) -> str:
+    """The game's own footer: variant, piles, the ✦ legend, where the rules are.
+    ``pictures`` (the board above the card picture): the round, the Stake and the raise
+    cap first (the board's head leaves them here), no variant (the chips say it)."""
     obs = observation
+    if pictures:
+        off = [f"#{n}" for n, *_texts in MODIFIERS if (obs.get("rules") or {}).get(f"mod{n}", "on") == "off"]
+        head = (_("Round {round} · Stake {stake} · raise cap {cap}", round=obs.get("round", 1), stake=obs.get("stake"),
+                  cap=obs.get("cap")) if obs.get("variant", "gambling") == "gambling"
+                else _("Round {round} · Plain (no chips)", round=obs.get("round", 1)))
+        return (head + " · " + _("pack {pack} · discards {discards}", pack=obs.get("deck_size", 0),
+                                 discards=obs.get("discard_size", 0))
+                + (" · " + _("modifiers off: {numbers}", numbers=" ".join(off)) if off else "")
+                + " · " + _("✦ special card · /rules onion"))
     variant = _("Gambling") if obs.get("variant", "gambling") == "gambling" else _("Plain (no chips)")
     off = [f"#{n}" for n, *_texts in MODIFIERS if (obs.get("rules") or {}).get(f"mod{n}", "on") == "off"]
     return (_("{variant} · pack {pack} · discards {discards}", variant=variant, pack=obs.get("deck_size", 0),
@@ -539,6 +650,7 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     current = set(obs.get("current") or [])
     shown = {s["player"]: s for s in obs.get("showdown") or []}
     rows: list[CardRow] = []
+    folded: list[int] = []
     for seat in obs.get("seats", []):
         p = seat["player"]
         label = seat_label(players, p, names)
@@ -553,8 +665,7 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
             rows.append(CardRow(label + " · " + _("left the table"), deck="onion", spoken=_("{who} left the game", who=who)))
             continue
         if seat.get("folded"):
-            rows.append(CardRow(label + " · " + pgettext("onion seat", "folded"), deck="onion",
-                                spoken=_("{who} folded", who=who)))
+            folded.append(p)
             continue
         status = ""
         if p == obs.get("winner"):
@@ -573,8 +684,8 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
                                          cards="{cards}") + status))
         else:
             up = seat.get("up") or []
-            label += " · " + (_("{down} face down, {up} face up", down=seat["down"], up=len(up)) if up
-                              else _("{down} face down", down=seat["down"]))
+            # (No count in the label: the picture shows the face-up cards, and the backs
+            # as so many cards or a stack with its count on it.)
             if up:
                 spoken = ngettext("{who} has {n} card face down; face up: {cards}",
                                   "{who} has {n} cards face down; face up: {cards}", seat["down"], who=who, cards="{cards}")
@@ -586,7 +697,19 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
                                 _art(seat["aside"]), deck="onion",
                                 spoken=_("{who} set aside {cards}, no longer in the hand",
                                          who=seat_spoken(players, p, names), cards="{cards}")))
+    if folded:  # the seats without cards share one row, last: a row of its own each is a card's height of felt
+        rows.append(_folded_row(obs, players, folded, names))
     return rows
+
+
+def _folded_row(obs: Mapping[str, Any], players: Sequence[int], folded: Sequence[int],
+                names: Mapping[int, str] | None) -> CardRow:
+    """The seats that folded, in one row: "Folded · Seat 1 · Ann, Seat 4 · Dee"; said
+    seat by seat ("Ann, in seat 1, the Dealer, folded. Dee, in seat 4, folded")."""
+    roles = {seat["player"]: role_text(seat.get("role") or "") for seat in obs.get("seats", [])}
+    seats = ", ".join(seat_label(players, p, names) for p in folded)
+    said = ". ".join(_("{who} folded", who=seat_spoken(players, p, names, role=roles.get(p, ""))) for p in folded)
+    return CardRow(_("Folded · {seats}", seats=seats), deck="onion", spoken=said)
 
 
 def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
@@ -663,8 +786,12 @@ def final_text(obs: Mapping[str, Any]) -> str:
             text += " " + _("The Pot of {chips} carries to the next round.", chips=chips(int(obs["pot"])))
         return text
     who = computer.name(winner)
+    pot = next((int(e.get("pot") or 0) for e in obs.get("story") or [] if e.get("kind") == "won"), 0)
+    won = [_("Pot won: {chips}.", chips=chips(pot))] if pot else []
+    # (No 🏆 mark: 🏆 is the cups suit in this game. No brackets inside brackets: a
+    # grouping's name may carry its own, "six-card onion (1 null eight)".)
     if obs.get("outcome") == "last":
-        return " ".join([_("🏆 {who} won the Cripple Mr Onion round as the last player in.", who=who), *tail])
+        return " ".join([_("{who} won the Cripple Mr Onion round as the last player in.", who=who), *won, *tail])
     shown = {s["player"]: s for s in obs.get("showdown") or []}
     mine = shown.get(winner, {})
     groupings = list(mine.get("groupings") or [])
@@ -672,14 +799,15 @@ def final_text(obs: Mapping[str, Any]) -> str:
     victim = mine.get("cripples")
     if victim is not None:
         beaten_top = (shown.get(victim, {}).get("groupings") or ["Onion"])[0]
-        line = _("🏆 {who} won the Cripple Mr Onion round by crippling {victim}'s {grouping} with a running flush.",
+        line = _("{who} won the Cripple Mr Onion round by crippling {victim}'s {grouping} with a running flush.",
                  who=who, victim=computer.name(victim), grouping=grouping_text(beaten_top))
     elif obs.get("outcome") == "seniority":
-        line = _("🏆 {who} won the Cripple Mr Onion round on a complete tie, by seniority ({groupings}).", who=who,
+        line = _("{who} won the Cripple Mr Onion round on a complete tie, by seniority, with {groupings}.", who=who,
                  groupings=", ".join(named) or _("no grouping"))
     else:
-        shortlist = (", ".join(named[:2]) or _("no grouping")) + (", ..." if len(named) > 2 else "")
-        line = _("🏆 {who} won the Cripple Mr Onion round at the showdown ({groupings}).", who=who, groupings=shortlist)
+        shortlist = (_("{groupings} and more", groupings=", ".join(named[:2])) if len(named) > 2
+                     else ", ".join(named) or _("no grouping"))
+        line = _("{who} won the Cripple Mr Onion round at the showdown with {groupings}.", who=who, groupings=shortlist)
     beaten = []
     for p, entry in shown.items():
         if p == winner:
@@ -692,8 +820,8 @@ def final_text(obs: Mapping[str, Any]) -> str:
             why = _("crippled")
         else:
             why = top if victim is not None else _lost_on(theirs, groupings)
-        beaten.append(f"{computer.name(p)} ({why})")
-    lines = [line]
+        beaten.append(_("{name} — {why}", name=computer.name(p), why=why))
+    lines = [line, *won]
     if beaten:
         lines.append(_("Beaten: {hands}.", hands="; ".join(beaten)))
     return " ".join(lines + tail)

@@ -211,8 +211,9 @@ def story_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str], det
                  run=_run_text(str(data.get("run", ""))))
     if kind == "won":
         if data.get("pot"):
-            return _("🏆 {who} takes the Pot of {pot}", who=who, pot=data.get("pot"))
-        return _("🏆 {who} wins the round", who=who)
+            # (No 🏆 mark: 🏆 is the cups suit in this game.)
+            return _("💰 {who} takes the Pot of {pot}", who=who, pot=data.get("pot"))
+        return _("{who} wins the round", who=who)
     if kind == "fold" and data.get("reason") == "left":
         return _("{who} left and folded", who=who)
     return None
@@ -265,14 +266,17 @@ def story_fields(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[tuple
     """The board's summary of the showdown, in order (laid, brought in, answered, re-formed,
     crippled, conceded, won), as (name, value) fields of at most 1,024 characters each:
     with every card while it is short enough, else by grouping names; then how to read the
-    marks in it. [] before the showdown."""
+    marks in the cards it shows ("A♥=1", "8♠=0"; none by grouping names). [] before the
+    showdown."""
     entries = obs.get("story") or []
     if not entries:
         return []
+    detailed = True
     lines = _story(entries, names, detail=True)
     if sum(len(line) + 1 for line in lines) > STORY_DETAIL_LIMIT:
-        lines = _story(entries, names, detail=False)
-    legend = notation_line(_explanations(entries))
+        detailed, lines = False, _story(entries, names, detail=False)
+    # How to read the marks, only when the cards (and their marks) are shown.
+    legend = notation_line(_explanations(entries)) if detailed else ""
     if legend:
         lines.append(f"*{legend}*")
     values: list[str] = []
@@ -287,6 +291,12 @@ def story_fields(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[tuple
         values.append("\n".join(chunk))
     return [(_("Showdown, as it happened") if i == 0 else _("Showdown, continued"), value)
             for i, value in enumerate(values)]
+
+
+def story_lines(obs: Mapping[str, Any], names: Mapping[int, str], *, detail: bool = True) -> list[str]:
+    """The showdown's story as lines, in order ([] before the showdown); ``detail`` off:
+    by grouping names, without cards."""
+    return _story(obs.get("story") or [], names, detail=detail)
 
 
 def duel_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 
 
@@ -35,3 +37,27 @@ def assert_house_rules_read_well(rules) -> None:
         for choice in rule.choices:
             assert_sentence(rule.describe(choice))
         assert len(set(rule.choice_descriptions)) == len(rule.choices), rule.key
+
+
+#: Characters a line of a 960 px message area holds, about (issue 35's measure); a subtext
+#: line ("-# ", Discord's small print) holds more.
+LINE_CHARACTERS, SUBTEXT_CHARACTERS = 85, 110
+_MARKUP = re.compile(r"\*\*|__|~~|`")
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def board_lines(embed: discord.Embed, content: str | None = None) -> int:
+    """The text lines of a board as a Components V2 message shows them above its picture
+    (bot/layout.py's blocks: content, description, fields' names and values, the game's
+    footer), the title not counted, plus the platform's footer line ("Game #1 · move 9").
+    Markdown's marks take no room; a raw mention counts as "@" and a short name (names are
+    best given as Discord renders them, "@ann")."""
+    from bot.layout import embed_blocks
+
+    lines = [line for line in "\n".join(embed_blocks(embed, content)).split("\n") if line and not line.startswith("### ")]
+    count = 1
+    for line in lines:
+        width = SUBTEXT_CHARACTERS if line.startswith("-# ") else LINE_CHARACTERS
+        shown = _MENTION.sub("@name", _MARKUP.sub("", line.removeprefix("-# ")))
+        count += max(1, -(-len(shown) // width))
+    return count

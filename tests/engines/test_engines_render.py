@@ -4,12 +4,14 @@ public text."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from bot.cardart import CardRow
 from bot.cards import parse_card
-from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, embed_text
+from bot.render_util import show_card
+from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, board_lines, embed_text
 from bot.engine import Action, Event, RuleError
 from cogs.engines import render
 from cogs.engines.rules import GOOGLE, HOUSE_RULES, EnginesGame, prepare_table_options
@@ -182,9 +184,9 @@ def test_table_and_hand_cards_match_the_observations():
     play(game, G, "Kh")
     assert render.table_cards(game.observation(None), {G: "Gail", Y: "<@2>"}) == [
         CardRow("Search Request #1", ("9h",)),
-        CardRow("Seat 1 · Gail · Google · 4 in hand · has picked", face_down=4),
-        CardRow("Seat 2 · Yahoo · 4 in hand", face_down=4),
-        CardRow("Search deck · 1 card · 0 discarded", face_down=1),
+        CardRow("Seat 1 · Gail · Google · has picked", face_down=4),
+        CardRow("Seat 2 · Yahoo", face_down=4),
+        CardRow("Search deck · 0 discarded", face_down=1),
     ]
     assert render.hand_cards(game.observation(G)) == [
         CardRow("Search Request", ("9h",)),
@@ -194,12 +196,12 @@ def test_table_and_hand_cards_match_the_observations():
     assert render.hand_cards(game.observation(Y))[-1] == CardRow("Your hand · 4 cards", ("7d", "8d", "Jd", "Qs"))
     play(game, Y, "8d")  # the reveal: both picks are public now
     rows = render.table_cards(game.observation(None))
-    reveal = next(r for r in rows if "search, request #1" in r.label)
+    reveal = next(r for r in rows if "search #1" in r.label)
     # In the reveal's own order (Yahoo turned the request, so Yahoo's pick comes first).
     assert [p["card"] for p in game.observation(None)["reveal"]["plays"]] == ["8d", "Kh"]
-    assert reveal.cards == ("8d", "Kh") and reveal.label == "Last search, request #1, won by Yahoo: Seat 2, Seat 1"  # request #2 is up now
+    assert reveal.cards == ("8d", "Kh") and reveal.label == "Last search #1, to Yahoo · played by Seat 2, Seat 1"  # request #2 is up now
     named = render.table_cards(game.observation(None), {G: "Gail", Y: "Yuri"})
-    assert "won by Yahoo: Yuri, Gail" in next(r.label for r in named if r.cards == reveal.cards)
+    assert "to Yahoo · played by Yuri, Gail" in next(r.label for r in named if r.cards == reveal.cards)
 
 
 def test_no_hidden_card_ever_reaches_a_table_picture():
@@ -235,3 +237,51 @@ def test_lobby_options_read_as_sentences_not_keys():
     assert lobby_option_lines(spec, {"players": 2, "yahoo_tiebreak": "auto"}) == [
         "Yahoo's tie-breaker: the bot shows the card for Yahoo whenever it can.",
     ]
+
+
+SHORT_NAMES = {1: "@ann", 2: "@bob", 3: "@cy", 4: "@dee"}  # as Discord renders the mentions
+
+
+def _random_game(players: int, seed: int, moves: int | None = None) -> tuple[EnginesGame, list[str]]:
+    game = EnginesGame.new(list(range(1, players + 1)), {}, seed=seed)
+    rng, recent = random.Random(seed), []
+    while not game.is_over() and (moves is None or moves > 0):
+        p = rng.choice(sorted(game.current_players()))
+        recent += render.event_lines(game.apply(p, rng.choice(game.legal_actions(p))), SHORT_NAMES)
+        moves = None if moves is None else moves - 1
+    return game, recent
+
+
+def test_over_the_picture_the_board_says_only_what_the_picture_cannot():
+    game, recent = _random_game(4, 1, moves=60)
+    obs = game.observation(None)
+    lean = render.table_embed(obs, SHORT_NAMES, recent, pictures=True)
+    text = embed_text(lean)
+    assert board_lines(lean) <= 10, text
+    assert lean.description.startswith(f"🔎 Search Request **{show_card(obs['request'])}**")
+    assert f"**Put aside:** 🔵 Google {obs['scores']['google']} · 🟣 Yahoo {obs['scores']['yahoo']}" in text
+    # The hands' sizes, the last search's cards and the search deck are the picture's.
+    assert "in hand" not in text and "Last search" not in text and "Search deck" not in text
+    # Who is still to pick is the platform's 👉 line above the board, who has picked the picture's.
+    assert "Picks (hidden" not in text
+    assert recent[-1] in text and recent[-4] not in text
+    whole = embed_text(render.table_embed(obs, SHORT_NAMES, recent))
+    assert "cards in hand" in whole and "**Last search** — " in whole and "Search deck" in whole
+    assert "Picks (hidden until everyone has picked): " in whole
+
+
+def test_the_last_search_and_its_caption_cannot_be_read_as_the_game_s_result():
+    game, recent = _random_game(2, 6)  # its last search is a tie, won by the side that won the one before
+    obs = game.observation(None)
+    assert obs["phase"] == "over" and obs["reveal"]["outcome"]["kind"] == "won"
+    side = {"google": "Google", "yahoo": "Yahoo"}[obs["reveal"]["outcome"]["side"]]
+    head = render.table_embed(obs, SHORT_NAMES, recent).description.split("\n")
+    assert head[0].startswith("🏁 **Game over: ")
+    assert head[1].startswith(f"**The game's last search, #{obs['reveal']['search']}** — Request ")
+    assert head[2].startswith(f"→ the search goes to {side} (") and " wins" not in head[2]
+    lean = render.table_embed(obs, SHORT_NAMES, recent, pictures=True).description
+    assert lean.startswith("🏁 **Game over** (") and not re.search(r"\bwins?\b|search", lean), lean
+    (caption,) = [row.label for row in render.table_cards(obs, {1: "Ada", 2: "Bob"}) if "search #" in row.label]
+    assert caption.startswith(f"Last search #{obs['reveal']['search']}, to {side} · played by ")
+    assert "won" not in caption
+    assert not any(line.startswith("🏆") for line in recent)  # a search is not the game: 🎯, not a trophy

@@ -9,7 +9,7 @@ from enid_helpers import act, random_step, say, stacked
 from bot.cards import standard_deck
 from cogs.enid import render
 from cogs.enid.rules import EnidGame
-from tests.e2e.embeds import assert_within_limits, embed_text
+from tests.e2e.embeds import assert_within_limits, board_lines, embed_text
 
 LONG_NAMES = {p: f"<@{10**18 + p}>" for p in range(1, 6)}
 CHAIN = {"chain": [{"words": ["marmalade"], "author": 2}]}
@@ -87,9 +87,59 @@ def test_the_board_names_whose_turn_it_is_once():
     game = stacked({1: ["6s", "5c"], 2: ["Kc", "Kd"], 3: ["Qc", "Qd"]}, discard=["4s"], deck=["3c", "3d"])
     observation = game.observation(None)
     text = embed_text(render.table_embed(observation, LONG_NAMES, []))
-    assert text.count("**Turn:**") == 1 and f"**Turn:** {LONG_NAMES[1]}" in text
+    assert text.count("**Turn 1:**") == 1 and f"**Turn 1:** {LONG_NAMES[1]}" in text
     assert "▶" not in text and "👉" not in text
     voting = {**observation, "current": [2, 3], "vote": {"about": "limerick", "voters": [2, 3], "voted": [3]}}
     text = embed_text(render.table_embed(voting, LONG_NAMES, []))
     assert f"**Vote on the limerick:** 1/2 voted, waiting for {LONG_NAMES[2]}" in text
     assert "▶" not in text and render.TURN_ON_BOARD
+
+
+SHORT_NAMES = {1: "@ann", 2: "@bob", 3: "@cy", 4: "@dee"}  # as Discord renders the mentions
+
+
+def test_a_limerick_vote_shows_the_poem_once_on_its_vote_message_not_again_on_the_board():
+    game = stacked({1: ["6s", "5c"], 2: ["Kc", "Kd"], 3: ["Qc", "Qd"]}, discard=["4s"], deck=["3c", "3d"])
+    poem = ["There once was a coder from Warwick", "Whose functions were frankly historic",
+            "She nested them deep", "Then fell fast asleep", "And woke to a stack most euphoric"]
+    vote = {"id": "v1", "about": "limerick", "subject": 2, "voters": [1, 3], "voted": [], "lines": poem,
+            "hint": {"syllables": [9, 9, 5, 5, 9], "rhyme_125": True, "rhyme_34": True}}
+    observation = {**game.observation(None), "vote": vote, "current": [1, 3]}
+    recent = [f"📜 {SHORT_NAMES[1]} set a limerick for the next player",
+              f"💬 {SHORT_NAMES[2]}: “{poem[0]}”",
+              f"💬 {SHORT_NAMES[2]}: “{poem[1]}\n{poem[2]}\n{poem[3]}\n{poem[4]}”",
+              "🗳️ Vote open: does the limerick scan and rhyme?"]
+    board = embed_text(render.table_embed(observation, SHORT_NAMES, recent))
+    assert not any(verse in board for verse in poem), board
+    assert "🗳️ Vote open: does the limerick scan and rhyme?" in board and "**Vote on the limerick:** 0/2 voted" in board
+    (ballot,) = render.ballots(observation, SHORT_NAMES)
+    assert all(verse in ballot.body for verse in poem)
+    # Words said that are not the poem stay on the board.
+    chat = [*recent, f"💬 {SHORT_NAMES[3]}: “Haaargh!”"]
+    assert "Haaargh!" in embed_text(render.table_embed(observation, SHORT_NAMES, chat))
+
+
+def test_a_four_player_board_is_eight_lines_and_says_every_public_fact():
+    game = EnidGame.new([1, 2, 3, 4], {}, seed=2)
+    recent = [f"{SHORT_NAMES[1]} laid 6♠", f"✅ {SHORT_NAMES[1]} named 6♠ right", f"{SHORT_NAMES[2]} drew 1 card (nothing to lay)",
+              f"{SHORT_NAMES[3]} laid 6♥", f"✅ {SHORT_NAMES[3]} named 6♥ right"]
+    observation = game.observation(None)
+    for pictures in (False, True):  # Enid draws no table picture: the keyword changes nothing
+        embed = render.table_embed(observation, SHORT_NAMES, recent, pictures=pictures)
+        assert board_lines(embed) <= 8, embed.description
+        text = embed_text(embed)
+        for seat in observation["seats"]:
+            assert f"{SHORT_NAMES[seat['player']]} {seat['cards']}" in text
+        assert f"deck {observation['deck_size']}" in text and "**Face up:**" in text and "play passes to the" in text
+        assert recent[-1] in text and recent[0] not in text  # the last three events
+
+
+def test_the_end_names_the_winner_nowhere_on_the_board():
+    game = stacked({1: ["6s"], 2: ["Kc", "Kd"], 3: ["Qc", "Qd"]}, discard=["4s"], deck=["3c", "3d"],
+                   options={"mode": "plain"})
+    events = act(game, 1, "6s")
+    assert game.is_over()
+    lines = render.event_lines(events, SHORT_NAMES)
+    assert f"🏁 {SHORT_NAMES[1]} is out of cards and wins!" in lines and not any("🏆" in line for line in lines)
+    board = embed_text(render.table_embed(game.observation(None), SHORT_NAMES, lines))
+    assert "**Game over.**" in board and "wins" not in board and "🏆" not in board

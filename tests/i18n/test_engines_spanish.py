@@ -37,11 +37,11 @@ def test_a_search_in_spanish():
         "✅ <@1> ha elegido una carta.",
         "✅ <@2> ha elegido una carta.",
         "🃏 Se destapan las cartas para 7♠: <@2> 8♦ · <@1> 5♥",
-        "🏆 Yahoo gana la búsqueda (carta más cercana): <@2> 8♦",
+        "🎯 La búsqueda es para Yahoo (carta más cercana): <@2> 8♦",
         "🔎 <@1> destapa la petición de búsqueda n.º 2: **4♥**",
     ]
     assert "🔎 Petición de búsqueda **4♥** (n.º 2, la destapó <@1>)" in board
-    assert "**Última búsqueda** — Petición 7♠: <@2> 8♦ · <@1> 5♥\n→ Gana **Yahoo** (carta más cercana): <@2> 8♦ apartadas" in board
+    assert "**Última búsqueda** — Petición 7♠: <@2> 8♦ · <@1> 5♥\n→ la búsqueda es para Yahoo (carta más cercana): <@2> 8♦ apartadas" in board
     assert "cartas que quedan: 1 · descartadas: 1" in board
     assert "Ganó la última búsqueda" in board
 
@@ -66,7 +66,7 @@ def test_four_players_and_pictures_in_spanish():
         rule = HOUSE_RULES[0].sentence("auto")
     assert board.title == "Engines of Discrimination — manga 1 (al mejor de tres)"
     assert board.fields[0].name == "🔵 Google — mangas ganadas: 0"
-    assert rows[1].label == "Asiento 1 · Ann · Google · 2 en la mano"
+    assert rows[1].label == "Asiento 1 · Ann · Google"
     assert rows[1].spoken == "Ann, en el asiento 1, juega con Google y tiene 2 cartas en la mano"
     assert rows[-1].spoken == "Al mazo de búsqueda le quedan 2 cartas, y hay 0 descartadas"
     assert rule == "Desempate de Yahoo: el bot enseña la carta por Yahoo siempre que puede."

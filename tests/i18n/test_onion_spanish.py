@@ -95,11 +95,11 @@ def test_a_showdown_explains_hands_in_spanish_with_the_names_the_spanish_rules_p
     assert ("La mano de Ann no puede igualarla ni superarla, así que queda fuera: onion de cinco cartas 2♣ 3♠ 5♣ 6♥ "
             "5♠ · bagel J♥ K♥ · sin usar 4♦ 9♠ 9♣ (la Muerte impide que J♥ forme una Onion Doble)") in lines
     assert "La mano de Cy supera a la de Bob: onion de seis cartas contra onion de cuatro cartas" in lines
-    assert "🏆 **Cy gana el enfrentamiento** y reparte en la siguiente." in board
+    assert "**Cy gana el enfrentamiento** y reparte en la siguiente." in board
     assert "Cartas especiales en la mesa\nQ♠✦ la Dama, K⚔✦ la Muerte" in board
     assert "El enfrentamiento, tal como fue\nBob baja su mano la primera, como Mayor: onion de cuatro cartas" in board
-    assert final.startswith("🏆 <@3> ganó la ronda de Cripple Mr Onion en el enfrentamiento "
-                            "(onion de seis cartas, color roto). Superados: ")
+    assert final.startswith("<@3> ganó la ronda de Cripple Mr Onion en el enfrentamiento "
+                            "con onion de seis cartas, color roto. Bote ganado: ")
     assert "Asiento 3 · Cy · Menor · gana · onion de seis cartas, color roto" in labels
     for said in (*lines, board, final, *labels):
         assert not re.search(r"\b(the|card|Lady|Death|Fate|Double|Lesser|Greater|flush)\b", said), said

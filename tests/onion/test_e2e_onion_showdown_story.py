@@ -125,7 +125,7 @@ async def test_the_final_board_tells_the_showdown_in_order_with_hands_as_laid(si
         f"{m2.mention} has no answer left: {m1.mention} holds the better cards",
         f"{m0.mention} is brought in against {m1.mention}",
         f"{m0.mention}'s hand cannot equal or beat it, so it is out: six-card onion",
-        f"🏆 {m1.mention} takes the Pot of 3",
+        f"💰 {m1.mention} takes the Pot of 3",
     ]
     assert [line[:len(want)] for line, want in zip(lines, expected)] == expected, lines
     assert "concedes" not in said  # nobody chose to concede

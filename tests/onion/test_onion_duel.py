@@ -268,7 +268,7 @@ def test_a_hand_given_up_is_conceded_not_crippled_and_a_cripple_is_recorded():
     finish(game)
     assert game.winner == 1
     said = final_text("Cripple Mr Onion", game, unit="round", render=render)
-    assert "crippling" not in said and "<@3> (conceded with Triple Onion)" in said
+    assert "crippling" not in said and "<@3> — conceded with Triple Onion" in said
     # A ten-card running flush against the Elder's Greater Onion: crippled, and said so.
     game, events = to_duel(("Ac As Ah Ad Aw", "Kc Ks Kh Kd Qc"), ("2h 3h 4h 5h 6h", "7h 8u 9u Tu Ju"))
     assert game.winner == 3 and "crippled" in kinds(events)

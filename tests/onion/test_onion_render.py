@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import random
+import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from onion_round_helpers import act, advance, codes, lady_round as _lady_round, new_round
+from PIL import Image
 
+from bot import cardart
 from bot.cardart import CardRow, render_rows
 from cogs.onion import render
 from cogs.onion.rules import BUY, DECLARE, HOUSE_RULES, OnionGame
 from cogs.onion.scoring import parse_card
-from tests.e2e.embeds import assert_within_limits, embed_text
+from tests.e2e.embeds import assert_within_limits, board_lines, embed_text
 
 LONG_NAMES = {p: f"<@{10**18 + p}>" for p in range(1, 8)}
 
@@ -233,11 +237,11 @@ def test_table_cards_show_face_up_cards_backs_and_the_marked_copy():
     rows = render.table_cards(game.observation(None), PICTURE_NAMES)
     assert _shape(rows) == [((), 10, "onion"), (("Tc", "Th", "9h", "Ts", "6s"), 5, "onion"),
                             (("Kw*", "3w", "4w", "5w", "7w"), 5, "onion")]
-    assert [row.label for row in rows] == ["Seat 1 · Ann · Dealer · 10 face down",
-                                           "Seat 2 · Bob · Elder · to act · 5 face down, 5 face up",
-                                           "Seat 3 · Cy · Younger · 5 face down, 5 face up"]
+    # (The counts are the picture's: the cards, and the backs as a stack with its count.)
+    assert [row.label for row in rows] == ["Seat 1 · Ann · Dealer", "Seat 2 · Bob · Elder · to act",
+                                           "Seat 3 · Cy · Younger"]
     # Without names (or with a mention) a row is only its seat.
-    assert render.table_cards(game.observation(None))[0].label == "Seat 1 · Dealer · 10 face down"
+    assert render.table_cards(game.observation(None))[0].label == "Seat 1 · Dealer"
 
 
 def test_a_declared_lady_is_set_aside_and_the_offer_is_only_in_the_hand_picture():
@@ -284,8 +288,10 @@ def test_hand_picture_of_a_player_without_cards_says_so():
     act(game, 2, "fold")
     assert _shape(render.hand_cards(game.observation(2))) == [((), 0, "onion")]
     assert render.hand_cards(game.observation(2))[0].label == "Your cards: none (folded)"
-    row = render.table_cards(game.observation(None), PICTURE_NAMES)[1]
-    assert (row.label, row.cards, row.face_down) == ("Seat 2 · Bob · Elder · folded", (), 0)
+    # The seats that folded share one row, last (a row each would be a card's height of felt).
+    row = render.table_cards(game.observation(None), PICTURE_NAMES)[-1]
+    assert (row.label, row.cards, row.face_down) == ("Folded · Seat 2 · Bob", (), 0)
+    assert row.spoken == "Bob, in seat 2, the Elder, folded"
 
 
 PICTURE_SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -303,7 +309,7 @@ def test_pictures_of_random_rounds_show_only_public_cards_and_draw(seed, n, wild
         revealed = {s["player"] for s in obs["showdown"]}
         hidden = {c for p in game.players if p not in revealed for c in map(str, game.down[p])}
         for p in game.players:
-            mine = [r for r in rows if r.label.startswith(f"Seat {p} ·")]
+            mine = [r for r in rows if f"{r.label} ·".startswith(f"Seat {p} ·")]  # ("Seat 2", or "Seat 2 · Dealer")
             shown = sorted(c.rstrip("*") for r in mine for c in r.cards)
             public = game.hand(p) if p in revealed else game.up[p]
             assert shown == sorted(str(c) for c in public + game.aside[p])
@@ -330,3 +336,71 @@ def test_pictures_of_random_rounds_show_only_public_cards_and_draw(seed, n, wild
     for i in range(0, len(unique), 10):  # render_rows raises on a code it cannot draw
         assert render_rows(unique[i:i + 10]).startswith(b"\x89PNG")
 
+
+
+SHORT_NAMES = {1: "@ann", 2: "@bob", 3: "@cy", 4: "@dee"}  # as Discord renders the mentions
+PLAIN_NAMES = {1: "ann", 2: "bob", 3: "cy", 4: "dee"}
+WINNER_MARK = re.compile(r"(^|\s)🏆(\s|\*)")  # 🏆 as a mark, not the cups suit of a card ("10🏆")
+
+
+def _played(seed: int, moves: int | None = None, players: int = 4) -> tuple[OnionGame, list[str]]:
+    """A round played by random moves that mostly stay in, to ``moves`` moves or its end."""
+    game = OnionGame.new(list(range(1, players + 1)), {}, seed=seed)
+    rng, recent = random.Random(seed), []
+    while not game.is_over() and (moves is None or moves > 0):
+        p = rng.choice(sorted(game.current_players()))
+        legal = game.legal_actions(p)
+        staying = [a for a in legal if a.kind not in ("fold", "pass", "decline", "concede")]
+        recent += render.event_lines(game.apply(p, rng.choice(staying if staying and rng.random() < 0.9 else legal)),
+                                     SHORT_NAMES)
+        moves = None if moves is None else moves - 1
+    return game, recent
+
+
+def test_over_the_picture_the_board_says_only_what_the_picture_cannot():
+    game, recent = _played(2, moves=14)
+    obs = game.observation(None)
+    assert obs["phase"] == "bet"
+    lean = render.table_embed(obs, SHORT_NAMES, recent, pictures=True)
+    text = embed_text(lean)
+    assert board_lines(lean) <= 10, text
+    assert lean.description.startswith("**Turn:** @cy as the Dealer to name the amount")
+    assert "**Pot:** 70" in lean.description
+    for seat in obs["seats"]:  # the chips, which the picture does not show
+        assert f"{SHORT_NAMES[seat['player']]} {seat['chips']}" in text
+    # What the picture shows is not said again: roles, face-down counts, who folded.
+    assert "face down" not in text and "Dealer @" not in text and "folded" not in text
+    assert recent[-1] in text and recent[-4] not in text  # the last three events
+    whole = embed_text(render.table_embed(obs, SHORT_NAMES, recent))
+    assert "5 face down" in whole and "Dealer @cy" in whole and all(line in whole for line in recent[-10:])
+    rows = render.table_cards(obs, PLAIN_NAMES)
+    picture = Image.open(io.BytesIO(render_rows(rows, title="Cripple Mr Onion #1")))
+    assert picture.width > picture.height  # a grid, not a column of stacks
+    assert cardart.DISPLAY_BOX[0] * picture.height / picture.width <= cardart.DISPLAY_BOX[1]
+
+
+def test_the_final_board_over_the_picture_names_the_winner_once_and_marks_no_one_with_the_cups():
+    game, recent = _played(2)
+    obs = game.observation(None)
+    assert obs["outcome"] == "showdown" and obs["winner"] == 3
+    final = render.final_text(obs)
+    lean = render.table_embed(obs, SHORT_NAMES, recent, pictures=True)
+    text = embed_text(lean)
+    assert final.startswith("<@3> won the Cripple Mr Onion round at the showdown with ")
+    assert "Pot won: 139 chips." in final
+    assert final.count("<@3>") == 1
+    # The board under it lists the chips (the winner's among them) and names nobody as the winner.
+    assert text.count("@cy") == 1 and "**Chips:**" in text
+    assert not re.search(r"\bwins?\b|\bwon\b|takes the Pot", text), text
+    assert board_lines(lean, content=final) <= 8, text
+    for said in (final, text, embed_text(render.table_embed(obs, SHORT_NAMES, recent)), *recent):
+        assert not WINNER_MARK.search(said), said
+
+
+def test_a_result_line_never_puts_brackets_inside_brackets():
+    for seed in range(30):
+        game, _ = _played(seed, players=3 + seed % 2)
+        depth = 0
+        for char in render.final_text(game.observation(None)):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            assert depth <= 1, render.final_text(game.observation(None))

@@ -157,6 +157,30 @@ def test_short_rows_sit_side_by_side_and_long_ones_stack():
     assert tall.height > 3 * cardart.CARD_H and tall.width <= cardart.ROW_WIDTH
 
 
+def shown_height(img: Image.Image) -> float:
+    """How tall a picture is shown on a board: Discord's media gallery fits it to the
+    box's width at its own aspect (a narrow picture is widened)."""
+    return cardart.DISPLAY_BOX[0] * img.height / img.width
+
+
+def test_four_seats_of_face_down_stacks_are_a_grid_not_a_tall_column():
+    # Cripple Mr Onion mid-round (issue 35): four seats of five backs each, labels as the game writes them.
+    rows = [CardRow(label, face_down=5, deck="onion") for label in (
+        "Seat 1 · ann · Younger · 5 face down", "Seat 2 · bob · Dealer · to act · 5 face down",
+        "Seat 3 · cy · Elder · 5 face down", "Seat 4 · dee · 5 face down")]
+    img = open_png(render_rows(rows, title="Cripple Mr Onion #1"))
+    assert img.width > img.height
+    assert shown_height(img) <= cardart.DISPLAY_BOX[1]
+
+
+def test_two_short_rows_sit_side_by_side_when_a_column_would_be_shown_tall():
+    # A hand picture: the Search Request and the hand; stacked, it would be widened to ~500 px high.
+    rows = [CardRow("Search Request", ("9h",)), CardRow("Your hand · 5 cards", tuple(FRENCH[:5]))]
+    img = open_png(render_rows(rows))
+    assert img.height < 2 * cardart.CARD_H
+    assert shown_height(img) <= cardart.DISPLAY_BOX[1]
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     hidden_a=st.lists(st.sampled_from(FRENCH), max_size=8),
@@ -337,6 +361,20 @@ def test_alt_text_names_the_face_up_cards_and_counts_the_backs():
         assert alt_text(spoken[1:]) != "Card picture. The top card is 10 of Hearts."
     assert alt_text(spoken[1:]) == "Card picture. The top card is 10 of Hearts."
     assert len(alt_text([CardRow("x" * 2000)])) == 1024
+
+
+def test_a_long_alt_text_keeps_whole_sentences_within_discord_s_1024_characters():
+    from bot.cardart import CardRow, alt_text
+
+    # Seven Onion hands at the showdown, every card named: far more than Discord takes.
+    rows = [CardRow(f"Seat {i}", tuple(ONION[i * 10:i * 10 + 10]), deck="onion",
+                    spoken=f"Player {i}, in seat {i}, shows {{cards}}: six-card onion, three-card onion") for i in range(7)]
+    text = alt_text(rows)
+    assert 0 < len(text) <= 1024
+    assert text.startswith("Card picture. Player 0, in seat 0, shows Ace of Clubs, 2 of Clubs, ")
+    assert text.endswith(". The rest is in the board's text.") and "…" not in text
+    said = text.removesuffix(" The rest is in the board's text.")
+    assert said == alt_text(rows[:said.count("Player ")])  # whole sentences, each as it would be said alone
 
 
 def same_picture(png: bytes, other: bytes) -> bool:

@@ -65,7 +65,7 @@ def test_a_whole_game_of_enid_with_its_rituals_judged(tmp_path):
     # Ann's words were said at the table and judged by the rules: names, and a ritual.
     assert re.search(r"· 💬 Ann: “[^”]+ of (Carp|Sturgeon|Halibut|Dalmations)", text)
     assert "· ✅ Ann named" in text
-    assert re.search(r"· 🏆 [^\n]+ is out of cards and wins!", text) and OVER in text, text[-3000:]
+    assert re.search(r"· 🏁 [^\n]+ is out of cards and wins!", text) and OVER in text, text[-3000:]
 
 
 def test_ctrl_c_at_your_turn_saves_and_the_same_command_resumes(tmp_path):
