@@ -25,10 +25,9 @@ from typing import Any
 
 @dataclass(eq=False)
 class _Slot:
-    waiting: asyncio.Future[Any] | None = None  # what the waiting edit's askers await
-    make: Callable[[], Awaitable[Any]] | None = None  # the waiting edit (the newest asked)
-    driver: asyncio.Task[None] | None = None  # sends the edits, one at a time
-    in_flight: bool = False
+    running: asyncio.Task[Any] | None = None  # the edit in flight
+    waiting: asyncio.Task[Any] | None = None  # the edit waiting for it (started once that one ends)
+    make: Callable[[], Awaitable[Any]] | None = None  # what the waiting edit will send: the newest asked
 
 
 @dataclass
@@ -44,7 +43,6 @@ class Latest:
     def __init__(self) -> None:
         self._slots: dict[Hashable, _Slot] = {}
         self.counts = LatestCounts()
-        self._tasks: set[asyncio.Task[None]] = set()
 
     async def edit(self, key: Hashable, make: Callable[[], Awaitable[Any]]) -> Any:
         """Run ``make()`` (an edit of ``key``'s message) after the one in flight, unless a
@@ -57,42 +55,31 @@ class Latest:
         if slot.waiting is not None:
             self.counts.replaced += 1  # the waiting edit is older: this one goes instead
         else:
-            slot.waiting = asyncio.get_running_loop().create_future()
-            slot.waiting.add_done_callback(_retrieved)  # an asker cancelled meanwhile leaves no warning
+            # Its own task (the asker's context, so its request's worth and language, goes
+            # with it), which waits for the edit in flight and then sends the newest asked.
+            slot.waiting = asyncio.create_task(self._round(key, slot, slot.running), name="deckhand-latest-edit")
         slot.make = make
-        waiting = slot.waiting
-        if slot.driver is None:
-            # The first asker's context (its request's worth, its language) goes with the task.
-            slot.driver = asyncio.create_task(self._drive(key, slot), name="deckhand-latest-edit")
-            self._tasks.add(slot.driver)
-            slot.driver.add_done_callback(self._tasks.discard)
-        return await asyncio.shield(waiting)
+        task = slot.waiting
+        # Waiting on the task, not in it: an asker cancelled leaves the edit to the others.
+        await asyncio.wait((task,))
+        return task.result()
 
-    async def _drive(self, key: Hashable, slot: _Slot) -> None:
+    async def _round(self, key: Hashable, slot: _Slot, previous: asyncio.Task[Any] | None) -> Any:
+        me = asyncio.current_task()
         try:
-            while slot.waiting is not None and slot.make is not None:
-                waiting, make = slot.waiting, slot.make
-                slot.waiting = slot.make = None
-                slot.in_flight = True
-                try:
-                    result = await make()
-                except asyncio.CancelledError:
-                    if not waiting.done():
-                        waiting.cancel()
-                    raise
-                except Exception as error:  # the askers get it
-                    if not waiting.done():
-                        waiting.set_exception(error)
-                else:
-                    if not waiting.done():
-                        waiting.set_result(result)
-                finally:
-                    slot.in_flight = False
-                    self.counts.sent += 1
+            if previous is not None:
+                await asyncio.wait((previous,))
+            slot.running, slot.waiting = me, None
+            make, slot.make = slot.make, None
+            assert make is not None
+            try:
+                return await make()
+            finally:
+                self.counts.sent += 1
         finally:
-            if slot.waiting is not None and not slot.waiting.done():
-                slot.waiting.cancel()
-            if self._slots.get(key) is slot:
+            if slot.running is me:
+                slot.running = None
+            if slot.running is None and slot.waiting is None and self._slots.get(key) is slot:
                 del self._slots[key]
 
     def waiting(self, key: Hashable) -> int:
@@ -102,14 +89,9 @@ class Latest:
 
     def in_flight(self, key: Hashable) -> int:
         slot = self._slots.get(key)
-        return 1 if slot is not None and slot.in_flight else 0
+        return 1 if slot is not None and slot.running is not None else 0
 
     @property
     def messages(self) -> int:
         """Messages with an edit in flight or waiting."""
         return len(self._slots)
-
-
-def _retrieved(future: asyncio.Future[Any]) -> None:
-    if not future.cancelled():
-        future.exception()
