@@ -47,10 +47,10 @@ class HandsMixin:
             self.publisher.remember_hand(table, interaction)
             return
         if interaction.guild_id is not None and await self.hands_in_dm(guild_id, user):
-            if await self._over_share(interaction):  # a hand in DMs is sent or edited with the bot's token
-                return
             publisher = self.publisher
             if not publisher.dms_closed(table, user):
+                if await self._over_share(interaction):  # a hand in DMs is sent or edited with the bot's token
+                    return
                 # Refresh the DM hand in place rather than send another; a first one is sent.
                 refreshed = await publisher.refresh_dm_hand(table, user)
                 if refreshed is not None:
