@@ -333,6 +333,9 @@ async def main_async(args: argparse.Namespace, data_dir: Path) -> None:
                 rows.append(await phase(env, standin, meter, boards, tables, args, rng, asked, abusers[name], float(name.split(":")[1]), baseline))
             print_table(rows, f"{args.label} ({args.seconds:g} s of abuse per row, {args.background:g} background clicks/s on {len(tables)} tables, "
                               f"loaded machine: load average {load.load_average()})")
+    except ExceptionGroup as errors:  # SimCord raises what the bot raised (unanswered work, a busy database) at its exit
+        kinds = sorted({type(e).__name__ + ": " + str(e)[:100] for e in errors.exceptions})[:5]
+        print(f"the bot raised {len(errors.exceptions)} errors during the run (SimCord's count), e.g.: " + " / ".join(kinds), flush=True)
     finally:
         if standin is not None:
             await standin.close()
