@@ -28,7 +28,8 @@ phase:
   from the command's emission to its first answer, and how many were answered past 3 s
   (Discord shows "This interaction failed" for those);
 - extra bot-token requests a second: what Discord saw from the bot's token for the
-  abuser (to their server's channels and threads, and their DMs) while the abuse ran;
+  abuser (to their server's channels and threads, and their DMs) from the abuse's start
+  to the drain's end, per second of abuse;
   beside it, everything the bot's token sent less the background alone's (on a loaded
   machine the abuse's CPU slows the background's own moves, so this can go below 0);
 - global 429s; invalid requests (401, 403, 429) scaled to 10 minutes;
@@ -254,8 +255,10 @@ async def phase(env: Any, standin: StandIn, meter: load.Meter, boards: rate_limi
     per_second = len(sent) / args.seconds
     # The abuser's own: requests to a channel of their server (its threads too) or to their DMs.
     mine = 0
-    if abuser is not None:
-        for e in sent:
+    if abuser is not None:  # from the abuse's start to the drain's end: what it cost, whenever it went
+        for e in standin.log[before[2]:]:
+            if e.who != "bot":
+                continue
             match = CHANNEL.match(e.path)
             channel = env.backend.channels.get(int(match.group(1))) if match else None
             if channel is not None and (getattr(channel, "guild_id", None) == abuser.guild.id
