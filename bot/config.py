@@ -65,6 +65,11 @@ class Settings:
     requests_per_second: float = 50
     #: How often the log says what was sent to Discord, waited and merged (0: never).
     request_log_seconds: int = 300
+    #: Fair shares of that budget (bot/discord_front/shares.py): what one member, and one
+    #: server, may ask that costs bot-token requests (lobby messages and edits, a game's
+    #: start, a hand refreshed in DMs), in requests a minute; 0: no share.
+    member_requests_per_minute: int = 20
+    server_requests_per_minute: int = 120
 
     @property
     def runs_every_shard(self) -> bool:
@@ -116,6 +121,8 @@ class Settings:
         request_log_seconds = whole_number(log_text)
         if request_log_seconds is None:
             raise ConfigError(f"REQUEST_LOG_SECONDS '{log_text[:20]}' must be a whole number of seconds, in the digits 0-9 (0: no report).")
+        member_share = _share(env, "MEMBER_REQUESTS_PER_MINUTE", 20, "one member")
+        server_share = _share(env, "SERVER_REQUESTS_PER_MINUTE", 120, "one server")
         shard_count, shard_ids = _shards(env)
         if shard_count is not None and not database_url:
             if shard_ids is not None and len(shard_ids) < shard_count:
@@ -136,7 +143,18 @@ class Settings:
             picture_process=picture_process,
             requests_per_second=requests_per_second,
             request_log_seconds=request_log_seconds,
+            member_requests_per_minute=member_share,
+            server_requests_per_minute=server_share,
         )
+
+
+def _share(env: dict[str, str], name: str, default: int, whose: str) -> int:
+    text = env.get(name, str(default)).strip() or str(default)
+    value = whole_number(text)
+    if value is None:
+        raise ConfigError(f"{name} '{text[:20]}' must be a whole number of requests a minute {whose} may cost the bot, "
+                          "in the digits 0-9 (0: no limit).")
+    return value
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:

@@ -72,6 +72,7 @@ from bot import i18n
 from bot import ratings, sessions, views, votes
 from bot.core import computer
 from bot.discord_front import edits, pacing
+from bot.discord_front.latest import Latest
 from bot.i18n import N_, _, ngettext
 from bot.engine import Event, Game
 from bot.render_util import end_embed_lists, ordinal
@@ -389,6 +390,9 @@ class Publisher:
         #: Paces the requests to Discord (bot/discord_front/pacing.py); told when a
         #: showing is merged, so a board still waiting for the budget gives way to it.
         self.pacer: pacing.Pacer | None = getattr(manager.bot, "pacer", None)
+        #: The messages kept up to date by edits (a lobby, a DM hand): one edit in
+        #: flight and one waiting each, the newest (bot/discord_front/latest.py).
+        self.latest = Latest()
         hooks = getattr(manager.bot, "interaction_hooks", None)
         if hooks is not None:
             hooks.append(self.note_display_name)
@@ -625,13 +629,18 @@ class Publisher:
         previous = table.record.publish.get("dm", {}).get(str(user))
         if not previous:
             return None
-        hand = await self.hand_message(table, user, dm=True)
         message = self._dm(previous[0]).get_partial_message(previous[1])
-        try:
-            await edits.edit_message(message, **hand.edit())
-        except discord.HTTPException:
-            return None
-        return message
+
+        async def edit() -> discord.PartialMessage | None:
+            hand = await self.hand_message(table, user, dm=True)  # drawn when it goes: the newest state
+            try:
+                await edits.edit_message(message, **hand.edit())
+            except discord.HTTPException:
+                return None
+            return message
+
+        # One edit in flight and one waiting, the newest (bot/discord_front/latest.py).
+        return await self.latest.edit(("dm", message.id), edit)
 
     def dms_closed(self, table: Table, user: int) -> bool:
         return str(user) in table.record.publish.get("dm_closed", {})

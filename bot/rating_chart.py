@@ -7,6 +7,7 @@ screen readers (Discord's attachment description holds at most 1,024 characters)
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
 
@@ -24,8 +25,19 @@ TEXT = (220, 221, 222)
 ALT_LIMIT = 1024
 
 
+#: Charts kept (the last drawn): about 20 KB each.
+CACHED_CHARTS = 256
+
+
 def draw(title: str, points: Sequence[int]) -> bytes:
-    """A PNG of ``points`` (shown rating after game 1, 2, ...), oldest left."""
+    """A PNG of ``points`` (shown rating after game 1, 2, ...), oldest left: drawn once
+    per title and points, then from a cache of the last :data:`CACHED_CHARTS` (a new
+    result adds a point, so the next ``/profile`` draws anew)."""
+    return _drawn(title, tuple(points))
+
+
+@functools.lru_cache(maxsize=CACHED_CHARTS)
+def _drawn(title: str, points: tuple[int, ...]) -> bytes:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     pen = ImageDraw.Draw(image)
     small, big = _font(14, 500), _font(18, 700)

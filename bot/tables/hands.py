@@ -79,6 +79,8 @@ class HandsMixin:
         Else (their DMs are closed) the hand to show here, said once per game."""
         publisher = self.publisher
         if not publisher.dms_closed(table, user):
+            if await self._over_share(interaction):  # a hand in DMs is sent or edited with the bot's token
+                return None
             # Refresh the DM hand in place rather than send another; a first one is sent.
             refreshed = await publisher.refresh_dm_hand(table, user)
             if refreshed is not None:

@@ -69,6 +69,8 @@ class LobbyMixin:
             await _reply(interaction, _("This thread already has {table}. {why}: finish it or `/cancel` it first, or open a lobby in another thread.", table=existing.describe(), why=why) if what == "thread"
                          else _("This channel already has {table}. {why}: finish it or `/cancel` it first, or open a lobby in another channel.", table=existing.describe(), why=why))
             return
+        if await self._over_share(interaction):  # the lobby message and its edits to come
+            return
         in_thread = interaction.channel if isinstance(interaction.channel, discord.Thread) else None
         parent_id = in_thread.parent_id if in_thread is not None and in_thread.parent_id else channel_id
         publish: dict[str, Any] = {"lobby_channel": channel_id}
@@ -183,6 +185,8 @@ class LobbyMixin:
             # opens the game's thread).
             await _reply(interaction, _("This game has already started; you can join the next one."))
             return
+        if await self._typed_over_share(interaction, table):
+            return
         async with self._lobby_turn(interaction, table) as taken:
             if not taken:
                 return
@@ -200,6 +204,8 @@ class LobbyMixin:
         user = target if target is not None else interaction.user.id
         if table.status == "playing":
             await self.leave_game(interaction, table, target)
+            return
+        if await self._typed_over_share(interaction, table):
             return
         async with self._lobby_turn(interaction, table) as taken:
             if not taken:
@@ -222,6 +228,11 @@ class LobbyMixin:
             return
         await self.leave(interaction, table, target)
 
+    async def _typed_over_share(self, interaction: discord.Interaction, table: Table) -> bool:
+        """A typed command edits the lobby message with the bot's token (a lobby button's
+        answer edits it through the interaction, which costs no share)."""
+        return not _is_component_on(interaction, table.record.lobby_message_id) and await self._over_share(interaction)
+
     async def _save_lobby(self, table: Table, **columns: Any) -> None:
         await self.lobby.save(table, **columns)
 
@@ -240,9 +251,14 @@ class LobbyMixin:
         if table.record.lobby_message_id is None:
             return
         where = table.record.publish.get("lobby_channel", table.record.channel_id)
-        channel = self.bot.get_partial_messageable(where, guild_id=table.guild_id)
-        with contextlib.suppress(discord.HTTPException):
-            await edits.edit_message(channel.get_partial_message(table.record.lobby_message_id), embed=embed, view=view)
+        message = self.bot.get_partial_messageable(where, guild_id=table.guild_id).get_partial_message(table.record.lobby_message_id)
+
+        async def edit() -> None:
+            with contextlib.suppress(discord.HTTPException):
+                await edits.edit_message(message, embed=embed, view=view)
+
+        # One edit in flight and one waiting, the newest (bot/discord_front/latest.py).
+        await self.publisher.latest.edit(("lobby", message.id), edit)
 
     @contextlib.asynccontextmanager
     async def _lobby_turn(self, interaction: discord.Interaction, table: Table) -> AsyncIterator[bool]:
@@ -260,6 +276,8 @@ class LobbyMixin:
                 table.lock.release()
 
     async def start(self, interaction: discord.Interaction, table: Table) -> None:
+        if await self._over_share(interaction, 2):  # the game's thread and its first board
+            return
         async with guard.in_time(interaction):
             await self._start(interaction, table)
 
@@ -373,6 +391,8 @@ class LobbyMixin:
     async def cancel(self, interaction: discord.Interaction, table: Table) -> None:
         if not _can_manage(interaction, table):
             await _reply(interaction, _("Only the host, {host}, or someone with Manage Server can cancel this game.", host=f"<@{table.record.host_id}>"))
+            return
+        if await self._over_share(interaction):  # the lobby's (and the board's) last edit
             return
         async with self._lobby_turn(interaction, table) as taken:
             if not taken:

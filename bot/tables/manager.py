@@ -29,6 +29,7 @@ from bot.tables.restore import RestoreMixin, until_restored
 from bot.tables.sync import SyncMixin
 from bot.core.table import Table, TableError
 from bot.discord_front.common import DiscordClock, _reply
+from bot.discord_front.shares import Shares
 from bot.tables.threads import ThreadsMixin, paused_sentence
 from bot.tables.timers import TimersMixin
 from storage import repos
@@ -51,7 +52,7 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
 
     def __init__(
         self, bot: commands.Bot, storage: Storage, games: GameRegistry, *,
-        settings: Settings | None = None, bus: Bus | None = None, shared: bool | None = None,
+        settings: Settings | None = None, bus: Bus | None = None, shared: bool | None = None, shares: Shares | None = None,
     ) -> None:
         self.bot = bot
         self.storage = storage
@@ -67,6 +68,10 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         #: Card pictures: the bot's drawer (a worker process or a thread), or a thread's.
         self.pictures: PictureDrawer = getattr(bot, "pictures", None) or PictureDrawer()
         self.publisher = Publisher(self)
+        #: Each member's and server's share of the bot's global budget (bot/discord_front/shares.py).
+        self.shares = shares if shares is not None else Shares(
+            *((self.settings.member_requests_per_minute, self.settings.server_requests_per_minute) if self.settings is not None
+              else (Settings.member_requests_per_minute, Settings.server_requests_per_minute)))
         # The core (bot/core/): this manager is its listener; its collaborators are used from here.
         self.core = TableCore(
             storage, games, self, clock=DiscordClock(), owns=self.owns, shared=shared,
@@ -229,6 +234,16 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
                     return table
         await _reply(interaction, refusal)
         return None
+
+    async def _over_share(self, interaction: discord.Interaction, cost: int = 1) -> bool:
+        """Count an action that costs the bot's global budget against the member's and the
+        server's shares; past either, answer at once with the sentence that says how long
+        to wait (True: nothing may change)."""
+        refusal = await self.shares.take(interaction.guild_id, interaction.user.id, cost)
+        if refusal is None:
+            return False
+        await _reply(interaction, refusal)
+        return True
 
     def _track(self, table: Table) -> None:
         self.registry.track(table)

@@ -24,6 +24,9 @@ def test_defaults_and_values():
     assert (settings.requests_per_second, settings.request_log_seconds) == (50, 300)
     raised = Settings.from_env({"DISCORD_TOKEN": "abc", "DISCORD_REQUESTS_PER_SECOND": "120", "REQUEST_LOG_SECONDS": "0"})
     assert (raised.requests_per_second, raised.request_log_seconds) == (120, 0)
+    assert (settings.member_requests_per_minute, settings.server_requests_per_minute) == (20, 120)
+    shares = Settings.from_env({"DISCORD_TOKEN": "abc", "MEMBER_REQUESTS_PER_MINUTE": "0", "SERVER_REQUESTS_PER_MINUTE": "600"})
+    assert (shares.member_requests_per_minute, shares.server_requests_per_minute) == (0, 600)
 
 
 @pytest.mark.parametrize(
@@ -88,6 +91,8 @@ def test_rejected_token_is_one_sentence(monkeypatch, capsys):
         ({"DISCORD_REQUESTS_PER_SECOND": "0"}, "DISCORD_REQUESTS_PER_SECOND '0' must be a whole number of at least 1"),
         ({"DISCORD_REQUESTS_PER_SECOND": "٥٠"}, "DISCORD_REQUESTS_PER_SECOND '٥٠'"),
         ({"REQUEST_LOG_SECONDS": "5m"}, "REQUEST_LOG_SECONDS '5m' must be a whole number of seconds"),
+        ({"MEMBER_REQUESTS_PER_MINUTE": "20/min"}, "MEMBER_REQUESTS_PER_MINUTE '20/min' must be a whole number of requests a minute one member"),
+        ({"SERVER_REQUESTS_PER_MINUTE": "-1"}, "SERVER_REQUESTS_PER_MINUTE '-1' must be a whole number"),
     ],
 )
 def test_numbers_are_ascii_digits_and_bad_ones_are_one_sentence(env, words):
