@@ -214,7 +214,9 @@ def classify(error: BaseException, where: str) -> StorageError | None:
         return GuildDataBusy(f"{where}: timed out")
     if isinstance(error, (OSError, asyncpg.CannotConnectNowError, asyncpg.ConnectionDoesNotExistError,
                           asyncpg.ConnectionFailureError, asyncpg.AdminShutdownError, asyncpg.CrashShutdownError,
-                          asyncpg.InterfaceError)):
+                          asyncpg.InterfaceError, asyncpg.InternalClientError)):
+        # InternalClientError: a connection left mid-operation when the server went away
+        # ("cannot switch to state …; another operation is in progress"): it is broken.
         return DatabaseUnreachable(f"{where}: {type(error).__name__}: {error}")
     if isinstance(error, asyncpg.PostgresConnectionError):
         return DatabaseUnreachable(f"{where}: {type(error).__name__}: {error}")
@@ -462,6 +464,8 @@ class PostgresStorage:
                     f" SELECT set_config('deckhand.guild_id', '{guild_id}', true)"
                 )
             except Exception as error:
+                if isinstance(error, asyncpg.InternalClientError):
+                    raw.terminate()  # broken mid-operation: the pool replaces it
                 self._raise(where=where, error=error)
             try:
                 yield PgConnection(raw, guild_id)

@@ -162,3 +162,14 @@ async def test_a_server_that_stops_and_comes_back(tmp_path):
         await storage.close()
     finally:
         server.stop()
+
+
+def test_a_connection_left_mid_operation_reads_as_unreachable():
+    """Seen when the server stopped under a loaded machine: asyncpg refuses a connection
+    whose last operation never finished ("cannot switch to state 15; another operation
+    (2) is in progress"). It is a broken connection, not the statement's own error."""
+    from storage.pg import classify
+
+    error = asyncpg.InternalClientError("cannot switch to state 15; another operation (2) is in progress")
+    assert isinstance(classify(error, "guild 1"), DatabaseUnreachable)
+    assert classify(asyncpg.UniqueViolationError("duplicate key"), "guild 1") is None  # a statement's own error stays
