@@ -109,10 +109,12 @@ class Replays:
             heading = _("Replay of {title} #{id} · {moment}", title=replay.spec.title, id=replay.table_id, moment=replay.heading(step))
         lines = replay.lines(step, names)
         if not lines and step.moves:
-            # A move the table's log says nothing of (Onion's "done" with no declaration):
-            # say who moved, so the step does not look empty.
+            # Moves the table's log says nothing of: the game's words for them
+            # (Onion's "declares nothing"), else who moved, so the step is never empty.
+            lines = replay.quiet_lines(step, names)
+        if not lines and step.moves:
             movers = list(dict.fromkeys(names.get(move.player, computer.name(move.player)) for move in step.moves))
-            lines = [_("{players} moved; the table was shown nothing of it but the board below.", players=i18n.join(movers))]
+            lines = [_("{players} made a move the table was not told about; the board below shows the game after it.", players=i18n.join(movers))]
         parts = [f"**{heading}**", *lines]
         ending = replay.ending(step)
         if ending:
