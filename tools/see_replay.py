@@ -11,14 +11,15 @@ Idiot game. Random legal play folds a round of Onion away long before its showdo
 Onion's members play by :class:`StaysIn`: random moves, except that nobody folds or
 concedes or passes the extra bets on while they may stay in (a policy of this script only). The moments shot:
 ``first`` (the deal, as the replay opens), ``middle`` (Go to move… with half the
-game's moves), ``showdown`` (Onion: the step whose words first tell the showdown) and
-``end`` (⏭); then Save as picture is pressed and one frame of the animated PNG posted in
+game's moves), ``showdown`` (Onion: the step whose words first tell the showdown, when it
+is not the last) and ``end`` (⏭); then Save as picture is pressed and one frame of the animated PNG posted in
 the game's thread is saved (``<plan>-animation-frame.png``) with its size and frame
 count. FOLDER gets ``<plan>-replay-<moment>.png``, ``<plan>-steps.txt`` (Onion: every
 step's words as the clicker reads them, stepped with ▶ from the deal to the end),
 ``measures.json`` and ``measures.md`` (``tools/see.py``'s table: height, text lines,
-alt text, raw markdown...). ``--docs FOLDER`` also writes small copies for the players'
-guide (``replay-*.png``: 256 colours, at most 720 px wide).
+alt text, raw markdown...). ``--docs FOLDER`` also writes small copies of the shots and
+the frame for the players' guide (``replay-<plan>-<moment>.png``: 256 colours, at most
+720 px wide).
 
 Needs what ``tools/see.py`` needs: Debian's ``chromium`` and ``pip install -e ".[looks]"``.
 """
@@ -31,6 +32,7 @@ import contextlib
 import io
 import json
 import random
+import re
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -54,6 +56,8 @@ FORWARD = 3
 DOCS_WIDTH = 720
 #: Onion's actions that give the round up: a fold, a conceded duel, the extra bets
 #: not matched (everyone passing them on ends the round with no showdown).
+#: Seconds SimCord may wait for Save as picture's drawing to end.
+SAVE_SETTLE = 120.0
 GIVE_UP = frozenset({"fold", "concede", "pass"})
 
 
@@ -118,6 +122,8 @@ class Seen:
     shots: list[see.Shot] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
     animation: dict[str, Any] = field(default_factory=dict)
+    #: Onion: whether the showdown is told on the last step (then it is the ``end`` shot).
+    showdown_is_last: bool | None = None
 
 
 def control(message: Any, prefix: str, which: str = "") -> str | None:
@@ -125,6 +131,13 @@ def control(message: Any, prefix: str, which: str = "") -> str | None:
     ``:which``), if it has one."""
     return next((cid for cid in transcript.button_ids(message)
                  if cid.startswith(prefix) and cid.endswith(f":{which}" if which else "")), None)
+
+
+def read(message: Any, names: dict[int, str]) -> str:
+    """A replay message's words as its reader sees them: mentions as @names (Discord
+    draws them so), the controls and the picture's address left out, its alt text kept."""
+    words = re.sub(r"<@!?(\d+)>", lambda m: "@" + names.get(int(m.group(1)), m.group(1)), transcript.text_of(message))
+    return "\n".join(line for line in words.splitlines() if not line.strip().startswith(("[button", "[picture")))
 
 
 def enabled(message: Any, custom_id: str) -> bool:
@@ -161,12 +174,16 @@ class ReplayCamera(see.Camera):
             await clicker.click(now(), custom_id=control(now(), "dh:rp:", which))
             return now()
 
+        names = {m.id: m.user.name for m in members}
+        placements = table.state.placements()
+        winners = [names[p] for p in (placements[0] if placements else ()) if p in names]
+
         async def shoot(moment: str) -> None:
-            await self.shoot(f"replay-{moment}", place, [clicker], now())
+            await self.shoot(f"replay-{moment}", place, [clicker], now(), winners if moment == "end" else ())
 
         await shoot("first")
         if self.replay_plan.showdown:
-            await self.every_step(now, press, shoot)
+            await self.every_step(now, press, shoot, names)
         for _ in range(FORWARD):
             await press(NEXT)
         moves = table.record.version
@@ -177,18 +194,22 @@ class ReplayCamera(see.Camera):
         await shoot("end")
         await self.animation(clicker, place, now())
 
-    async def every_step(self, now: Any, press: Any, shoot: Any) -> None:
-        """▶ from the deal to the end, keeping each step's words; the first step that
-        tells the showdown is shot. Back to the deal (⏮) after."""
+    async def every_step(self, now: Any, press: Any, shoot: Any, names: dict[int, str]) -> None:
+        """▶ from the deal to the end, keeping each step's words as the clicker reads
+        them; the first step that tells the showdown is shot (unless it is the last
+        step, shot as ``end``). Back to the deal (⏮) after."""
         shown = now()
-        self.watched.steps.append(transcript.text_of(shown))
+        self.watched.steps.append(read(shown, names))
         told = False
         while enabled(shown, control(shown, "dh:rp:", NEXT) or ""):
             shown = await press(NEXT)
-            self.watched.steps.append(transcript.text_of(shown))
+            self.watched.steps.append(read(shown, names))
+            last = not enabled(shown, control(shown, "dh:rp:", NEXT) or "")
             if not told and "showdown" in shown.content.split("\n", 1)[-1].lower():
                 told = True
-                await shoot("showdown")
+                self.watched.showdown_is_last = last
+                if not last:
+                    await shoot("showdown")
         await press(FIRST)
 
     async def animation(self, clicker: Any, place: Any, shown: Any) -> None:
@@ -196,7 +217,13 @@ class ReplayCamera(see.Camera):
         from PIL import Image
 
         before = {m.id for m in place.history()}
-        await clicker.click(shown, custom_id=control(shown, "dh:rpa:"))
+        # Drawing a whole game is seconds of work in a thread: more than SimCord's
+        # default 5 s to settle on a busy machine (as the replay tests allow it).
+        settle, self.env.settle_timeout = self.env.settle_timeout, max(self.env.settle_timeout, SAVE_SETTLE)
+        try:
+            await clicker.click(shown, custom_id=control(shown, "dh:rpa:"))
+        finally:
+            self.env.settle_timeout = settle
         posted = [m for m in place.history() if m.id not in before and m.author.bot and m.attachments]
         if not posted:
             self.watched.animation = {"posted": False}
@@ -271,13 +298,16 @@ def main(argv: Sequence[str] | None = None) -> None:
             steps = out / f"{name}-steps.txt"
             steps.write_text("".join(f"===== step {i}\n{text}\n\n" for i, text in enumerate(s.steps)), encoding="utf-8")
             print(f"{name}: the words of its {len(s.steps)} replay steps in {steps}")
+        if s.showdown_is_last:
+            print(f"{name}: the showdown is told on the last step: the 'end' shot shows it")
     if args.docs:
         docs = Path(args.docs)
         docs.mkdir(parents=True, exist_ok=True)
-        for shot in shots:
-            if shot.png:
-                size = docs_copy(out / shot.png, docs / shot.png.replace(f"{shot.plan}-replay-", f"replay-{shot.plan}-"))
-                print(f"docs copy of {shot.png}: {size:,} bytes")
+        pngs = [shot.png for shot in shots if shot.png] + [s.animation["png"] for s in seen.values() if s.animation.get("png")]
+        for png in pngs:
+            plan, _, moment = png.partition("-")
+            size = docs_copy(out / png, docs / f"replay-{plan}-{moment.removeprefix('replay-')}")
+            print(f"docs copy of {png}: {size:,} bytes")
     print(f"{len(shots)} moments: PNGs, measures.json and measures.md in {out}")
 
 
