@@ -207,7 +207,7 @@ async def test_every_step_of_an_onion_showdown_says_what_happened(simcord_env):
     """A newcomer steps through a round that ends at the showdown: every step has a line
     under its heading that says what the player did (Bob's "done" with nothing to
     declare has no line in the table's log: the replay says he declares nothing), and
-    the last one tells the showdown and who won."""
+    the last one tells the showdown (once: its board tells it move by move) and who won."""
     env = simcord_env
     guild, channel, members = world(env, 4, names=["ann", "bob", "cy", "dee"])
     table_id = await stored_game(env, guild, channel, members, key="onion", seed=31)
@@ -224,6 +224,9 @@ async def test_every_step_of_an_onion_showdown_says_what_happened(simcord_env):
     end = shown[-1].content
     assert end.split("\n")[0].endswith(" · the end**")
     assert "The showdown, hand against hand" in end and "won the Cripple Mr Onion round at the showdown" in end
+    # The board below tells the showdown move by move: the message says it once.
+    assert "has no answer left" in text(shown[-1]) and "has no answer left" not in end
+    assert text(shown[-1]).count("is brought in against") == 1
 
 
 @pytest.mark.extensions(*GAMES)
