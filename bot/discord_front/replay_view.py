@@ -109,15 +109,18 @@ class Replays:
             heading = _("Replay of {title} #{id} · {moment}", title=replay.spec.title, id=replay.table_id, moment=replay.heading(step))
         lines = replay.lines(step, names)
         if not lines and step.moves:
-            # A move the table's log says nothing of (Onion's "done" with no declaration):
-            # say who moved, so the step does not look empty.
+            # Moves the table's log says nothing of: the game's words for them
+            # (Onion's "declares nothing"), else who moved, so the step is never empty.
+            lines = replay.quiet_lines(step, names)
+        if not lines and step.moves:
             movers = list(dict.fromkeys(names.get(move.player, computer.name(move.player)) for move in step.moves))
-            lines = [_("{players} moved; the table was shown nothing of it but the board below.", players=i18n.join(movers))]
+            lines = [_("{players} made a move the table was not told about; the board below shows the game after it.", players=i18n.join(movers))]
+        embed = replay.board(step, names)
+        lines = _not_on(embed, lines)
         parts = [f"**{heading}**", *lines]
         ending = replay.ending(step)
         if ending:
             parts.append(ending)
-        embed = replay.board(step, names)
         theirs = embed.footer.text if embed.footer else None
         ours = _("A replay: the game as everyone saw it then. Only you see this message.")
         embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
@@ -230,6 +233,15 @@ def _drawn(lang: str, replay: Replay, plain: dict[int, str]) -> bytes | None:
     """The animated picture, in a worker thread (seconds of CPU), its captions in ``lang``."""
     with i18n.using(lang):
         return animation.animate(animation.frames(replay, plain))
+
+
+def _not_on(board: discord.Embed, lines: list[str]) -> list[str]:
+    """The step's lines less those the board below writes out already (Cripple Mr
+    Onion's board tells its showdown move by move: the message would say it twice).
+    At least the first line stays, under the heading."""
+    written = {line for text in (board.description or "", *(f.value for f in board.fields)) for line in str(text).split("\n")}
+    kept = [line for line in lines if line not in written]
+    return kept or lines[:1]
 
 
 def _hidden_from(interaction: discord.Interaction, place: int | None) -> bool:

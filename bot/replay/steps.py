@@ -164,6 +164,18 @@ class Replay:
             lines += render.event_lines(logged_events(move.events), names)
         return [_former_mentions(line) for line in lines]
 
+    def quiet_lines(self, step: Step, names: Mapping[int, str]) -> list[str]:
+        """Words for the moves of ``step`` the table's log said nothing of (the board
+        showed them), from the render module's ``quiet_line(event, observation, names)``
+        where the game has one (Onion: "declares nothing"); [] otherwise. Not part of
+        :meth:`lines`, which says only what the log said."""
+        quiet = getattr(self.spec.render, "quiet_line", None)
+        if quiet is None:
+            return []
+        said = [quiet(event, step.observation, names) for move in step.moves
+                if not self.spec.render.event_lines(logged_events(move.events), names) for event in move.events]
+        return [_former_mentions(line) for line in said if line]
+
     def heading(self, step: Step) -> str:
         """Where ``step`` is in the game: "The deal", "Move 12 of 140", "Moves 12-14 of 140"."""
         if not step.moves:

@@ -244,8 +244,9 @@ class Stepper:
         replay, screen = self.replay, self.screen
         step = replay.step(self.at)
         lines = ["", f"{replay.heading(step)}:"]
-        told = [f"· {screen.plain(line)}" for line in replay.lines(step, self.names)]
-        # A move the game's log had no words for (Onion's "done declaring"): whose it was.
+        said = replay.lines(step, self.names) or replay.quiet_lines(step, self.names)  # (Onion's "declares nothing")
+        told = [f"· {screen.plain(line)}" for line in said]
+        # A move neither the game's log nor its replay words tell: whose it was.
         lines += told or [f"· {screen.plain(self.names.get(move.player, ''))} moved." for move in step.moves]
         lines += ["", *screen.board(replay.spec.render, step.observation)]
         ending = replay.ending(step)

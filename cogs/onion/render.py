@@ -540,6 +540,18 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
     return out
 
 
+def quiet_line(event: Event, obs: Mapping[str, Any], names: Mapping[int, str]) -> str | None:
+    """A replay's line for a public event the table's log leaves out (the board shows
+    it): a player done with the declarations, after declaring something or nothing
+    (``obs``: the spectator observation after it). None for any other event."""
+    if event.kind != "declare_done":
+        return None
+    who = name_of(names, event.player)
+    if any(d.get("player") == event.player for d in obs.get("declared") or ()):
+        return _("{who} has nothing more to declare", who=who)
+    return _("{who} declares nothing", who=who)
+
+
 def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
     """Public one-liners (events read as a spectator sees them)."""
     lines: list[str] = []

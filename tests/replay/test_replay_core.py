@@ -156,3 +156,36 @@ async def test_the_shelf_is_bounded_in_steps():
     assert shelf.get(("a",)) is a  # a is now the most recent
     shelf.put(("c",), c)  # 14 steps: the least recently used (b) goes, then still 11: a goes
     assert shelf.get(("b",)) is None and shelf.get(("a",)) is None and shelf.get(("c",)) is c and len(shelf) == 1
+
+
+async def test_a_move_the_log_left_unsaid_gets_the_games_words(tmp_path):
+    """Onion's "done" in the declarations has no line in the table's log; the replay
+    says what it was: Bob (seed 31) declares nothing. A game without such words
+    (Idiot) has none to add."""
+    from storage import open_storage
+
+    storage = open_storage(tmp_path / "data")
+    try:
+        onion = await play_game(storage, "onion", seats=4, seed=31)
+        replay = await open_replay(storage, catalog.registry(), GUILD, onion.table_id)
+        names = replay.names()
+        unsaid = [step for step in replay.steps if step.moves and not replay.lines(step, names)]
+        assert [replay.quiet_lines(step, names) for step in unsaid] == [[f"<@{PEOPLE[1]}> declares nothing"]]
+        idiot = await play_game(storage, "idiot", seats=3, seed=7)
+        other = await open_replay(storage, catalog.registry(), GUILD, idiot.table_id)
+        assert all(other.quiet_lines(step, other.names()) == [] for step in other.steps)
+    finally:
+        await storage.close()
+
+
+def test_onion_tells_done_after_a_declaration_apart_from_declaring_nothing():
+    from bot.engine import Event
+    from cogs.onion import render
+
+    ann, bob = 11, 12
+    names = {ann: "@ann", bob: "@bob"}
+    done = Event("declare_done", bob, {"player": bob})
+    declared = {"declared": [{"player": bob, "card": "Jd", "power": "sender", "forced": False}]}
+    assert render.quiet_line(done, declared, names) == "@bob has nothing more to declare"
+    assert render.quiet_line(done, {"declared": [{"player": ann, "card": "Jd", "power": "sender", "forced": False}]}, names) == "@bob declares nothing"
+    assert render.quiet_line(Event("pass", bob, {"player": bob}), declared, names) is None

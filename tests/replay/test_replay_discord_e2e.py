@@ -205,8 +205,9 @@ async def test_enid_replays_in_words_with_the_name_chain_as_it_was_said(simcord_
 @pytest.mark.extensions(*GAMES)
 async def test_every_step_of_an_onion_showdown_says_what_happened(simcord_env):
     """A newcomer steps through a round that ends at the showdown: every step has a line
-    under its heading (one move, Bob's "done" with nothing to declare, has none in the
-    table's log), and the last one tells the showdown and who won."""
+    under its heading that says what the player did (Bob's "done" with nothing to
+    declare has no line in the table's log: the replay says he declares nothing), and
+    the last one tells the showdown (once: its board tells it move by move) and who won."""
     env = simcord_env
     guild, channel, members = world(env, 4, names=["ann", "bob", "cy", "dee"])
     table_id = await stored_game(env, guild, channel, members, key="onion", seed=31)
@@ -217,10 +218,15 @@ async def test_every_step_of_an_onion_showdown_says_what_happened(simcord_env):
     for m in shown:
         heading, *lines = m.content.split("\n")
         assert heading.startswith(f"**Replay of Cripple Mr Onion #{table_id} · ") and lines, m.content
-    assert "the table was shown nothing of it" in "\n".join(m.content for m in shown)
+    said = "\n".join(m.content for m in shown)
+    assert f"<@{members[1].id}> declares nothing" in said
+    assert "made a move the table was not told about" not in said
     end = shown[-1].content
     assert end.split("\n")[0].endswith(" · the end**")
     assert "The showdown, hand against hand" in end and "won the Cripple Mr Onion round at the showdown" in end
+    # The board below tells the showdown move by move: the message says it once.
+    assert "has no answer left" in text(shown[-1]) and "has no answer left" not in end
+    assert text(shown[-1]).count("is brought in against") == 1
 
 
 @pytest.mark.extensions(*GAMES)
