@@ -58,7 +58,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import inspect
 import io
 import logging
 import secrets
@@ -71,6 +70,7 @@ import discord
 from bot import i18n
 from bot import ratings, sessions, views, votes
 from bot.core import computer
+from bot.core.games import table_words
 from bot.discord_front import edits, pacing
 from bot.discord_front.latest import Latest
 from bot.i18n import N_, _, ngettext
@@ -171,26 +171,6 @@ def _snapshot(value: Any) -> Any:
     if type(value) is list:
         return [_snapshot(item) for item in value]
     return value
-
-
-@functools.lru_cache(maxsize=256)
-def _takes_names(function: Any) -> bool:
-    """Whether a render's ``table_cards`` takes the players' names (for its row labels).
-    Kept per function: asked for every board, and ``inspect.signature`` costs ~70 us."""
-    try:
-        return "names" in inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-@functools.lru_cache(maxsize=256)
-def _takes_pictures(function: Any) -> bool:
-    """Whether a render's ``table_embed`` takes the ``pictures`` keyword (every game's
-    does; a render written before it is still shown, with its whole text)."""
-    try:
-        return "pictures" in inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 @functools.lru_cache(maxsize=4096)
@@ -664,9 +644,7 @@ class Publisher:
             # Open obligations' deadlines (only the platform knows the clock): the
             # render shows them as Discord timestamps next to who owes what.
             observation = {**observation, "deadlines": {key: int(deadline) for key, (_, deadline) in record.obligations.items()}}
-        render_table = table.spec.render.table_embed
-        extra = {"pictures": pictures} if _takes_pictures(render_table) else {}
-        embed = render_table(observation, table.names(), record.recent, **extra)
+        embed = table_words(table.spec.render, observation, table.names(), record.recent, pictures=pictures)
         end_embed_lists(embed)
         ours = _("{title} #{id} · move {version}", title=table.spec.title, id=table.id, version=record.version) + ("" if final else " · " + _("{seconds} s turn timer", seconds=record.timer_seconds))
         # The game's own footer (a hint, a rules pointer) stays; ours goes after it.
@@ -716,12 +694,8 @@ class Publisher:
 
         if table.record.publish.get("pictures") == "off":
             return []
-        render: Any = table.spec.render
-        public = getattr(render, "table_cards", None)
-        if callable(public) and _takes_names(public):
-            # Row labels name the players ("Seat 2 · Ann"), as the board's mentions read.
-            return list(public(observation, self.picture_names(table)))
-        return card_rows(render, "table_cards", observation)
+        # Row labels name the players ("Seat 2 · Ann"), as the board's mentions read.
+        return card_rows(table.spec.render, "table_cards", observation, self.picture_names(table))
 
     @i18n.for_everyone
     def table_alt(self, table: Table, rows: Sequence[Any]) -> str:

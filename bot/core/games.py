@@ -75,17 +75,27 @@ def card_rows(render: GameRender, name: str, observation: Mapping[str, Any], nam
     function = getattr(render, name, None)
     if not callable(function):
         return []
-    if names is not None and _takes_names(function):
+    if names is not None and _takes(function, "names"):
         return list(function(observation, names))
     return list(function(observation))
 
 
-@functools.lru_cache(maxsize=64)
-def _takes_names(function: Callable[..., Any]) -> bool:
-    """Whether a render's picture function takes the players' names (kept per function:
-    ``inspect.signature`` costs ~70 us)."""
+def table_words(render: GameRender, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool) -> Any:
+    """``render.table_embed``: the board's words. ``pictures``: the board carries the card
+    picture, so the words leave out what it shows; passed to a render that takes it (every
+    game's does; one written before it is shown with its whole text)."""
+    function = render.table_embed
+    if _takes(function, "pictures"):
+        return function(observation, names, recent, pictures=pictures)
+    return function(observation, names, recent)
+
+
+@functools.lru_cache(maxsize=128)
+def _takes(function: Callable[..., Any], keyword: str) -> bool:
+    """Whether a render's function takes ``keyword`` (kept per function: it is asked for
+    every board, and ``inspect.signature`` costs ~70 us)."""
     try:
-        return "names" in inspect.signature(function).parameters
+        return keyword in inspect.signature(function).parameters
     except (TypeError, ValueError):
         return False
 

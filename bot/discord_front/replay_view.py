@@ -40,6 +40,7 @@ from bot.discord_front import languages, pacing
 from bot.discord_front.common import field_value
 from bot.i18n import _, pgettext
 from bot.mentions import NONE
+from bot.render_util import end_lists
 from bot.replay import animation
 from bot.replay.opening import NoReplay, ReplayShelf, open_replay
 from bot.replay.steps import Replay, Step
@@ -115,7 +116,19 @@ class Replays:
         if not lines and step.moves:
             movers = list(dict.fromkeys(names.get(move.player, computer.name(move.player)) for move in step.moves))
             lines = [_("{players} made a move the table was not told about; the board below shows the game after it.", players=i18n.join(movers))]
-        embed = replay.board(step, names)
+        rows = replay.rows(step, replay.plain_names())
+        png = None
+        if rows:
+            try:
+                png = await self.bot.pictures.draw(rows, title=f"{replay.spec.title} #{replay.table_id} · {replay.heading(step)}")
+            except Exception:
+                log.exception("Could not draw the replay picture of table %s; showing text only", replay.table_id)
+        # Beside the picture the board's words are the live board's lean ones; without it, whole.
+        # The last step keeps the whole board: the game's own account of its end (Onion's
+        # showdown story) is what a replay is opened for.
+        embed = replay.board(step, names, pictures=png is not None and step is not replay.last)
+        if embed.description:
+            embed.description = end_lists(embed.description)
         lines = _not_on(embed, lines)
         parts = [f"**{heading}**", *lines]
         ending = replay.ending(step)
@@ -125,15 +138,9 @@ class Replays:
         ours = _("A replay: the game as everyone saw it then. Only you see this message.")
         embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
         files: list[discord.File] = []
-        rows = replay.rows(step, replay.plain_names())
-        if rows:
-            try:
-                png = await self.bot.pictures.draw(rows, title=f"{replay.spec.title} #{replay.table_id} · {replay.heading(step)}")
-            except Exception:
-                log.exception("Could not draw the replay picture of table %s; showing text only", replay.table_id)
-            else:
-                embed.set_image(url=f"attachment://{PICTURE}")
-                files.append(discord.File(io.BytesIO(png), filename=PICTURE, description=cardart.alt_text(rows)[:1024]))
+        if png is not None:
+            embed.set_image(url=f"attachment://{PICTURE}")
+            files.append(discord.File(io.BytesIO(png), filename=PICTURE, description=cardart.alt_text(rows)[:1024]))
         return {"content": guard.fit("\n".join(parts)), "embed": embed, "attachments": files, "view": controls(replay, step, pictures=bool(rows))}
 
     # ------------------------------------------------------------------ going to a move

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core import computer, leavers
-from bot.core.games import GameSpec, card_rows
+from bot.core.games import GameSpec, card_rows, table_words
 from bot.core.moves import logged_events
 from bot.engine import Event, Game, RuleError
 from bot.i18n import _, ngettext
@@ -184,11 +184,13 @@ class Replay:
             return _("Move {move} of {total}", move=step.last_move, total=self.moves)
         return _("Moves {first}–{last} of {total}", first=step.first_move, last=step.last_move, total=self.moves)
 
-    def board(self, step: Step, names: Mapping[int, str], recent: Sequence[str] = ()) -> Any:
+    def board(self, step: Step, names: Mapping[int, str], recent: Sequence[str] = (), *, pictures: bool = False) -> Any:
         """The board's words at ``step``: the render module's ``table_embed`` of its
         spectator observation (a ``discord.Embed``; a text front end reads its title,
-        description and fields by attribute, as ``bot/terminal/text.py`` does)."""
-        return self.spec.render.table_embed(step.observation, names, list(recent))
+        description and fields by attribute, as ``bot/terminal/text.py`` does).
+        ``pictures``: the step shows the card picture, so the words leave out what it shows,
+        as the live board does."""
+        return table_words(self.spec.render, step.observation, names, list(recent), pictures=pictures)
 
     def rows(self, step: Step, names: Mapping[int, str] | None = None) -> list[Any]:
         """The card picture's rows at ``step`` (``bot.cardart.CardRow``), from its
