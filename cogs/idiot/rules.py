@@ -948,9 +948,11 @@ class IdiotGame(Game):
             "idle_turns": self.idle_turns,
             "stalemate_turns": STALEMATE_TURNS,
             "placements": self.placements() if self.is_over() else None,
-            "cards_left": {str(p): n for p, n in self.cards_left().items()} if self.is_over() and self.stalemate else None,
             "viewer": player,
         }
+        if self.is_over() and self.stalemate:
+            # Only then: every other observation stays as it was (tests/ai's digests).
+            observation["cards_left"] = {str(p): n for p, n in self.cards_left().items()}
         if player is not None and player in self.players:
             observation["hand"] = cards_to_codes(sorted_cards(self.hands[player]))
             observation["stage"] = self.stage(player)

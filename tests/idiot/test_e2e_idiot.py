@@ -404,7 +404,7 @@ async def test_a_stalemate_is_announced_and_rated_as_a_tie_nobody_won(simcord_en
     from cogs.idiot.rules import STALEMATE_TURNS
 
     env = simcord_env
-    guild, channel, members = setup_world(env, n=2)
+    guild, channel, members, _admin = setup_world(env, n=2)
     table = await open_and_start(env, channel, members)
     first, second = members
     # Scenario set-up (not a move): the next turn without progress is the 200th; the
@@ -421,9 +421,12 @@ async def test_a_stalemate_is_announced_and_rated_as_a_tie_nobody_won(simcord_en
     assert table.state.is_over() and table.state.stalemate
     final = text(board(channel))
     assert "ended in a stalemate: nobody won" in final
-    assert f"Standings: 1st {first.mention}, {second.mention}" in final or f"Standings: 1st {second.mention}, {first.mention}" in final
+    # Both share first place, each with their rating move in the standings (issue 35's one
+    # result line); nobody is second.
+    standings = re.search(r"Standings: (1st <@\d+> \([+-]\d+\) and <@\d+> \([+-]\d+\))\.", final)
+    assert standings is not None, final
     assert "2nd" not in final
-    changes = {int(user): int(delta) for user, delta in re.findall(r"<@(\d+)> ([+-]\d+)", final.split("📈 Ratings:")[1])}
+    changes = {int(user): int(delta) for user, delta in re.findall(r"<@(\d+)> \(([+-]\d+)\)", standings.group(1))}
     assert set(changes) == {first.id, second.id} and changes[first.id] == changes[second.id]  # a tie of equals
     assert sorted(db_rows(data_dir, guild.id, "SELECT user_id, place FROM results")) == sorted([(first.id, 1), (second.id, 1)])
     assert db_rows(data_dir, guild.id, "SELECT SUM(won) FROM ratings") == [(0,)]
