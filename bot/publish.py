@@ -183,11 +183,11 @@ def _takes_names(function: Any) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def _takes_pictures(function: Any) -> bool:
-    """Whether a render's ``table_embed`` takes the ``pictures`` keyword (every game's
-    does; a render written before it is still shown, with its whole text)."""
+def _takes(function: Any, keyword: str) -> bool:
+    """Whether a render's ``table_embed`` takes ``keyword`` (``pictures``, ``first_line``;
+    a render written before it is still shown, with its whole text)."""
     try:
-        return "pictures" in inspect.signature(function).parameters
+        return keyword in inspect.signature(function).parameters
     except (TypeError, ValueError):
         return False
 
@@ -656,7 +656,11 @@ class Publisher:
             # render shows them as Discord timestamps next to who owes what.
             observation = {**observation, "deadlines": {key: int(deadline) for key, (_, deadline) in record.obligations.items()}}
         render_table = table.spec.render.table_embed
-        extra = {"pictures": pictures} if _takes_pictures(render_table) else {}
+        extra = {"pictures": pictures} if _takes(render_table, "pictures") else {}
+        if not final and _takes(render_table, "first_line"):
+            # The board's first line (below) names who must act and what they do: the
+            # game's text need not name them again (the terminal's board, without it, does).
+            extra["first_line"] = True
         embed = render_table(observation, table.names(), record.recent, **extra)
         end_embed_lists(embed)
         ours = _("{title} #{id} · move {version}", title=table.spec.title, id=table.id, version=record.version) + ("" if final else " · " + _("{seconds} s turn timer", seconds=record.timer_seconds))

@@ -38,12 +38,15 @@ class GameRender(Protocol):
     """
 
     def table_embed(
-        self, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False
+        self, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False,
+        first_line: bool = False,
     ) -> discord.Embed:
         """The public table, from the spectator observation. While obligations are
         open the platform adds ``observation["deadlines"]``: {obligation id: unix time}.
         ``pictures``: the board carries the card picture, so the text leaves out what the
-        picture shows (docs/developers/boards.md)."""
+        picture shows (docs/developers/boards.md). ``first_line`` (optional keyword): the
+        platform's first line ("👉 @Ann: <turn_task>.") is printed above the board, so the
+        text need not name who must act (the terminal's board, without it, does)."""
 
     def hand_embed(self, observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
         """One player's private view, from that player's observation."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from bot.engine import Action
 from bot.i18n import N_, _, ngettext
-from bot.render_util import FIELD_VALUE_LIMIT, clip, name_of, ordinal
+from bot.render_util import FIELD_VALUE_LIMIT, clip, name_of, ordinal, suit_text, unbroken
 from cogs.onion.rules import OnionGame
 from cogs.onion.scoring import explanation_text, grouping_text, parse_card
 
@@ -57,11 +57,13 @@ UNTOLD_EFFECTS = {
 
 
 def show(code: str | None) -> str:
-    """A card as players read it; a special card (the marked copy) gets a ✦."""
+    """A card as players read it; a special card (the marked copy) gets a ✦. The French
+    suits as the white signs (readable on both themes), rank and suit on one line
+    (``bot/render_util.py``'s ``card_text``, with this pack's own display)."""
     if not code:
         return "—"
     card = parse_card(code)
-    return card.display() + ("✦" if card.special else "")
+    return unbroken(suit_text(card.display())) + ("✦" if card.special else "")
 
 
 def special_name(code: str) -> str:

@@ -92,7 +92,14 @@ def test_the_board_names_whose_turn_it_is_once():
     voting = {**observation, "current": [2, 3], "vote": {"about": "limerick", "voters": [2, 3], "voted": [3]}}
     text = embed_text(render.table_embed(voting, LONG_NAMES, []))
     assert f"**Vote on the limerick:** 1/2 voted, waiting for {LONG_NAMES[2]}" in text
-    assert "▶" not in text and render.TURN_ON_BOARD
+    assert "▶" not in text
+    # Under the platform's first line ("👉 @Bob: vote on the limerick ..."), which names who
+    # must act and what they do (turn_task), the board names nobody again.
+    said = embed_text(render.table_embed(voting, LONG_NAMES, [], first_line=True))
+    assert "**Turn 1**" in said and "**Turn 1:**" not in said and "waiting for" not in said
+    assert "**Vote on the limerick:** 1/2 voted" in said
+    assert render.turn_task(observation) == "lay a card of the same suit or rank; draw only if you cannot"
+    assert render.turn_task(voting) is None and render.ping_task(voting)
 
 
 SHORT_NAMES = {1: "@ann", 2: "@bob", 3: "@cy", 4: "@dee"}  # as Discord renders the mentions
