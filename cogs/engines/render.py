@@ -35,6 +35,7 @@ from bot.render_util import (
     seat_label,
     card_text,
     seat_spoken,
+    show_card,
 )
 
 GOOGLE_COLOUR = discord.Colour.blue()
@@ -402,7 +403,7 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
             out.append(
                 Control(
                     action,
-                    label=clip(card_text(code), OPTION_TEXT_LIMIT),
+                    label=clip(show_card(code), OPTION_TEXT_LIMIT),
                     place="select",
                     style="primary",
                     description=clip(_how_close(request, code), OPTION_TEXT_LIMIT),

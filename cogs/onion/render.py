@@ -38,11 +38,13 @@ from bot.render_util import (
     seat_spoken,
 )
 from cogs.onion.rules import DEFAULTS, MODIFIERS, PLAIN_VARIANT
-from cogs.onion.scoring import explanation_text, grouping_text, parse_card
+from cogs.onion.scoring import grouping_text, parse_card
 from cogs.onion.showdown import (
     TOLD_KINDS,
     duel_lines,
+    explanation_text,
     facing_lines,
+    label_card,
     show,
     special_text,
     story_fields,
@@ -498,7 +500,7 @@ def _label(action: Action) -> tuple[str, str, str]:
     if kind == "discard":
         if not action.cards:
             return _("Keep all five"), "button", "primary"
-        return _("Discard {cards}", cards=" ".join(show(str(c)) for c in action.cards)), "select", "secondary"
+        return _("Discard {cards}", cards=" ".join(label_card(str(c)) for c in action.cards)), "select", "secondary"
     if kind == "fold":
         return pgettext("onion button", "Fold"), "button", "danger"
     if kind == "bet":
@@ -520,7 +522,7 @@ def _label(action: Action) -> tuple[str, str, str]:
         return _("Pass the dealership"), "button", "danger"
     if kind == "declare":
         power = POWER_LABELS.get(arg)
-        return (_(power) if power else _("Declare {card}", card=show(str(action.cards[0])))), "button", "primary"
+        return (_(power) if power else _("Declare {card}", card=label_card(str(action.cards[0])))), "button", "primary"
     if kind == "rewild":
         return _("Make my eights wild again (the Lady)"), "button", "primary"
     if kind == "done":
@@ -558,7 +560,7 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
     if discards:
         hand = [str(a.cards[0]) for a in discards if len(a.cards) == 1]  # the hand, in its order
         out.append(Control(Action("discard"), label=_("Discard 1 to {most} cards…", most=MAX_DISCARD), place="multi",
-                           choices=tuple((code, show(code)) for code in hand), max_values=MAX_DISCARD))
+                           choices=tuple((code, label_card(code)) for code in hand), max_values=MAX_DISCARD))
     amounts: dict[str, list[int]] = {}
     owed = (observation.get("owed") or {}).get(str(observation.get("viewer")), 0)
     for action in legal:

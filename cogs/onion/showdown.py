@@ -24,9 +24,9 @@ from typing import Any
 
 from bot.engine import Action
 from bot.i18n import N_, _, ngettext
-from bot.render_util import FIELD_VALUE_LIMIT, clip, name_of, ordinal, suit_text, unbroken
+from bot.render_util import FIELD_VALUE_LIMIT, clip, name_of, ordinal, suit_text, text_cards, unbroken
 from cogs.onion.rules import OnionGame
-from cogs.onion.scoring import explanation_text, grouping_text, parse_card
+from cogs.onion.scoring import explanation_text as _explanation_text, grouping_text, parse_card
 
 #: The special cards' names, by card code (docs/rules/onion.md; the Spanish page says
 #: which names it uses).
@@ -64,6 +64,19 @@ def show(code: str | None) -> str:
         return "—"
     card = parse_card(code)
     return unbroken(suit_text(card.display())) + ("✦" if card.special else "")
+
+
+def label_card(code: str) -> str:
+    """A card on a control (a button, a select's option), as the other games label them:
+    the pack's own display, a ✦ on a special card."""
+    card = parse_card(code)
+    return card.display() + ("✦" if card.special else "")
+
+
+def explanation_text(english: str) -> str:
+    """A hand's explanation in the current language (``scoring.explanation_text``), its
+    cards as the text prints them (``bot/render_util.py``'s ``text_cards``)."""
+    return text_cards(_explanation_text(english))
 
 
 def special_name(code: str) -> str:
