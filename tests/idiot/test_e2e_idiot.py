@@ -404,7 +404,7 @@ async def test_a_stalemate_is_announced_and_rated_as_a_tie_nobody_won(simcord_en
     from cogs.idiot.rules import STALEMATE_TURNS
 
     env = simcord_env
-    guild, channel, members = setup_world(env, n=2)
+    guild, channel, members, _admin = setup_world(env, n=2)
     table = await open_and_start(env, channel, members)
     first, second = members
     # Scenario set-up (not a move): the next turn without progress is the 200th; the
@@ -421,9 +421,10 @@ async def test_a_stalemate_is_announced_and_rated_as_a_tie_nobody_won(simcord_en
     assert table.state.is_over() and table.state.stalemate
     final = text(board(channel))
     assert "ended in a stalemate: nobody won" in final
-    assert f"Standings: 1st {first.mention}, {second.mention}" in final or f"Standings: 1st {second.mention}, {first.mention}" in final
-    assert "2nd" not in final
-    changes = {int(user): int(delta) for user, delta in re.findall(r"<@(\d+)> ([+-]\d+)", final.split("📈 Ratings:")[1])}
+    # (The rating moves are in the standings: "Standings: 1st @Ann (+16) and @Bob (+16).")
+    standings = final.split("Standings: 1st ")[1].split("\n")[0]
+    assert first.mention in standings and second.mention in standings and "2nd" not in final
+    changes = {int(user): int(delta) for user, delta in re.findall(r"<@(\d+)> \(([+-]\d+)\)", standings)}
     assert set(changes) == {first.id, second.id} and changes[first.id] == changes[second.id]  # a tie of equals
     assert sorted(db_rows(data_dir, guild.id, "SELECT user_id, place FROM results")) == sorted([(first.id, 1), (second.id, 1)])
     assert db_rows(data_dir, guild.id, "SELECT SUM(won) FROM ratings") == [(0,)]
