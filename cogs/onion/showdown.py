@@ -132,7 +132,7 @@ def _run_text(run: str) -> str:
     """A running flush's description ("ten-card running flush 3♣ 4♣ ...") in the current
     language."""
     match = _RUN.match(run)
-    return grouping_text(match.group(0)) + run[match.end():] if match else run
+    return text_cards(grouping_text(match.group(0)) + run[match.end():] if match else run)
 
 
 def _cause(cause: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
