@@ -158,11 +158,9 @@ def _status_line(observation: Mapping[str, Any], names: Mapping[int, str], first
     """What the search waits for. ``first_line``: the platform's first line names who must
     act and what they do, so this says only what it does not: who has picked, the tie."""
     phase = observation["phase"]
-    if first_line:
-        if phase == "choose":
-            picked = [name_of(names, seat["player"]) for seat in observation["seats"] if seat["chosen"]]
-            return _("✅ Picked: {names}", names=", ".join(picked)) if picked else ""
-        return _("⚖️ Tie! Yahoo may show a tie-breaker.") if phase == "tiebreak" else ""
+    if first_line:  # (the tie is told by the search's own line: "→ tie! Yahoo may show a tie-breaker")
+        picked = [name_of(names, seat["player"]) for seat in observation["seats"] if seat["chosen"]]
+        return _("✅ Picked: {names}", names=", ".join(picked)) if phase == "choose" and picked else ""
     if phase == "choose":
         seats = observation["seats"]
         marks = [
