@@ -177,7 +177,9 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str], firs
                         "{face_up} · **The Enid Blyton:** the nine of {suit}, chain of {n} middle names",
                         chain, face_up=line, suit=_suit_word(observation["enid_suit"], True))
     lines.append(line)
-    seats = " · ".join(f"{name_of(names, seat['player'])} {seat['cards']}" for seat in observation.get("seats", []))
+    # (At the end, only those left holding cards: the winner, with none, is named by the result line.)
+    seats = " · ".join(f"{name_of(names, seat['player'])} {seat['cards']}" for seat in observation.get("seats", [])
+                       if seat["cards"] or not observation.get("over"))
     lines.append(_("**Cards:** {seats} · deck {deck} · face-up stock {stock}", seats=seats,
                    deck=observation.get("deck_size", 0), stock=observation.get("discard_size", 0)))
     return lines
@@ -232,8 +234,8 @@ def _waiting_lines(observation: Mapping[str, Any], names: Mapping[int, str], fir
 
 def _recent(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> list[str]:
     """The last few events, without what the board says elsewhere: the poem under a
-    limerick vote (its vote message shows it, line by line) and, at the end, the win
-    (the result line says it)."""
+    limerick vote (its vote message shows it, line by line); none at the end (the result
+    line says it)."""
     lines = list(recent)
     vote = observation.get("vote") or {}
     poem = {str(verse).strip() for verse in vote.get("lines") or []} if vote.get("about") == "limerick" else set()
@@ -244,9 +246,10 @@ def _recent(observation: Mapping[str, Any], names: Mapping[int, str], recent: Se
 
     if poem:
         lines = [line for line in lines if not recited(line)]
-    if observation.get("over") and observation.get("winner") is not None:
-        won = _WON_LINE.format(player=name_of(names, observation["winner"]))
-        lines = [line for line in lines if line != _(_WON_LINE, player=name_of(names, observation["winner"])) and line != won]
+    if observation.get("over"):
+        # No last events at the end: the result line says how the game ended, and the
+        # winner's last card and its naming would name them again.
+        return []
     return lines[-RECENT_LINES:]
 
 
