@@ -6,9 +6,8 @@ The first tests check what must hold on any board: no raw markdown (``**``, ``__
 page, no list swallowing the line after it, every picture loaded. The target tests check
 issue 35's targets (alt text on every picture, suit signs at 4.5:1 on the dark and the light
 theme, at most 8 text lines above a mid-game picture (Onion and Engines 10), a mid-game board
-at most 800 px high and a final one 900, the winner named at most twice); today's boards miss
-them, so they are expected to fail until the board work lands: remove ``BOARD_WORK``'s
-marker (one line) then.
+at most 800 px high and a final one 900, the winner named at most twice); they are asserted
+since issue 35's board work landed (``BOARD_WORK`` is empty).
 
 The planted failures below show each check can fail: hand-made pages in the same browser,
 and the contrast measure on drawn glyphs."""
@@ -22,8 +21,9 @@ import pytest
 
 from tools import see
 
-# Issue 35's board work (other branches) makes the target tests pass: then this list is emptied.
-BOARD_WORK = [pytest.mark.xfail(strict=False, reason="issue 35 board work")]
+# Issue 35's board work has landed: the targets are asserted (an xfail here would mark a
+# target some board still misses).
+BOARD_WORK: list[pytest.MarkDecorator] = []
 
 GAMES = see.GAMES
 
