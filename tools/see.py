@@ -43,7 +43,9 @@ from bench import transcript  # noqa: E402
 
 WIDTH = 960  # the Preview's message width, as the issue measures
 VIEWPORT = (1400, 2600)  # room for the Preview's sidebar and the tallest board
-SUITS = "♠♣♥♦"
+# The suit signs text may print: the black ones (emoji on Discord) and the white ones
+# (``bot/render_util.py``'s ``card_text``), so a board printing either is measured.
+SUITS = "♠♣♥♦♤♧♡♢"
 # Onion's pack adds the Discworld suits (coins, wands, cups, swords); elsewhere 🏆 marks a winner.
 GAME_SUITS = {"onion": SUITS + "🪙🪄🏆⚔"}
 # What the Preview shows as a picture's alt text when Discord would have none.
