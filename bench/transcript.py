@@ -168,9 +168,12 @@ async def click_vote(member: Any, thread: Any, code: str, out: Any) -> bool:
 
 async def play(game: str, players: int, seed: int, out: Any, max_moves: int, computers: list[str], mode: str = "enid",
                house_rules: Sequence[str] = (), dm: str | None = None, rounds: int = 1,
-               watcher: Callable[[Any, Any], Watcher] = Watcher, language: str | None = None) -> None:
+               watcher: Callable[[Any, Any], Watcher] = Watcher, language: str | None = None,
+               policy: Callable[[Sequence[Any], random.Random], Any] | None = None) -> None:
     """One game (``rounds`` tables) as the module says; ``watcher`` is told every step
-    (:meth:`Watcher.moment`), ``language`` is set with ``/settings language`` first."""
+    (:meth:`Watcher.moment`), ``language`` is set with ``/settings language`` first.
+    ``policy(legal, rng) -> action``: how a member chooses among their legal moves (by
+    default at random, Ready first)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="deckhand-transcript-") as tmp:
         bot = make_bot(Path(tmp))
@@ -214,7 +217,8 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
                 for round_number in range(1, rounds + 1):
                     (table,) = env.bot.tables.tables()
                     await watch.moment("started", place=thread, channel=channel, table=table, members=members)
-                    moves += await play_one(env, game, table, channel, thread, members, dm_member, watch, out, rng, max_moves)
+                    moves += await play_one(env, game, table, channel, thread, members, dm_member, watch, out, rng, max_moves,
+                                            policy)
                     await watch.moment("ended", place=thread, channel=channel, table=table, members=members)
                     watch.place("thread", thread)
                     watch.place("channel", channel)
@@ -234,7 +238,8 @@ async def play(game: str, players: int, seed: int, out: Any, max_moves: int, com
 
 
 async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, members: list[Any], dm_member: Any,
-                   watch: Watcher, out: Any, rng: random.Random, max_moves: int) -> int:
+                   watch: Watcher, out: Any, rng: random.Random, max_moves: int,
+                   policy: Callable[[Sequence[Any], random.Random], Any] | None = None) -> int:
     """One table played to its end; every copy of every hand is watched, the DM player's
     hand in their DMs. Once per game a player opens a second copy of their hand, plays
     from it, then clicks the first copy out of turn (what the reply says is the point)."""
@@ -278,7 +283,10 @@ async def play_one(env: Any, game: str, table: Any, channel: Any, thread: Any, m
         who, member = names[pid], by_id[pid]
         legal = table.state.legal_actions(pid)
         ready = [a for a in legal if a.kind == "ready"]
-        code = (ready[0] if ready and rng.random() < 0.7 else rng.choice(legal)).code()
+        if policy is not None:
+            code = policy(legal, rng).code()
+        else:
+            code = (ready[0] if ready and rng.random() < 0.7 else rng.choice(legal)).code()
         if code.startswith("vote:") and await click_vote(member, thread, code, out):
             moves += 1
             watch_hands()

@@ -644,7 +644,9 @@ class Publisher:
             # Open obligations' deadlines (only the platform knows the clock): the
             # render shows them as Discord timestamps next to who owes what.
             observation = {**observation, "deadlines": {key: int(deadline) for key, (_, deadline) in record.obligations.items()}}
-        embed = table_words(table.spec.render, observation, table.names(), record.recent, pictures=pictures)
+        # first_line: the board's first line (below) names who must act and what they do,
+        # so the game's text need not name them again (the terminal's board, without it, does).
+        embed = table_words(table.spec.render, observation, table.names(), record.recent, pictures=pictures, first_line=not final)
         end_embed_lists(embed)
         ours = _("{title} #{id} · move {version}", title=table.spec.title, id=table.id, version=record.version) + ("" if final else " · " + _("{seconds} s turn timer", seconds=record.timer_seconds))
         # The game's own footer (a hint, a rules pointer) stays; ours goes after it.

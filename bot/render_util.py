@@ -83,6 +83,16 @@ def unbroken(shown: str) -> str:
     return shown
 
 
+#: A card inside a sentence ("six-card onion 2♥ 3⚔"): its rank, then its suit.
+_CARD_IN_TEXT = re.compile("(?<![0-9A-Za-z\u2060])(10|[2-9AJQK])(?=[♠♣♥♦⚔🪄🏆🪙])")
+
+
+def text_cards(text: str) -> str:
+    """Every card inside ``text`` as :func:`card_text` prints one (white suit signs, rank
+    and suit unbroken): for sentences a game's rules module words with its cards in them."""
+    return _CARD_IN_TEXT.sub(lambda match: match.group(1) + WORD_JOINER, text).translate(TEXT_SUITS)
+
+
 def suit_text(symbol: str) -> str:
     """A suit sign as text prints it (see ``TEXT_SUITS``): '♠' -> '♤'."""
     return symbol.translate(TEXT_SUITS)

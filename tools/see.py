@@ -30,7 +30,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,9 @@ from bench import transcript  # noqa: E402
 
 WIDTH = 960  # the Preview's message width, as the issue measures
 VIEWPORT = (1400, 2600)  # room for the Preview's sidebar and the tallest board
-SUITS = "♠♣♥♦"
+# The suit signs text may print: the black ones (emoji on Discord) and the white ones
+# (``bot/render_util.py``'s ``card_text``), so a board printing either is measured.
+SUITS = "♠♣♥♦♤♧♡♢"
 # Onion's pack adds the Discworld suits (coins, wands, cups, swords); elsewhere 🏆 marks a winner.
 GAME_SUITS = {"onion": SUITS + "🪙🪄🏆⚔"}
 # What the Preview shows as a picture's alt text when Discord would have none.
@@ -355,11 +357,25 @@ class Plan:
     language: str | None = None
     house_rules: tuple[str, ...] = ()
     rounds: int = 1
+    #: How the members choose their moves (bench/transcript.py's ``policy``); None: at random.
+    policy: Callable[[Sequence[Any], Any], Any] | None = None
+
+
+#: Onion's moves that leave the round early: random players take them often enough that no
+#: round reaches the showdown (its duel, and the hand that must answer a better one).
+LEAVING = frozenset({"fold", "decline", "concede"})
+
+
+def stay_in(legal: Sequence[Any], rng: Any) -> Any:
+    """A player who never folds, declines a bid or concedes while anything else is legal
+    (Onion in this tool only: its shots need a showdown), else at random."""
+    staying = [action for action in legal if action.kind not in LEAVING]
+    return rng.choice(staying or list(legal))
 
 
 PLANS = (
     Plan("idiot", "idiot", mid_move=30, dm="bob"),
-    Plan("onion", "onion", seed=3, mid_move=6, rounds=3),
+    Plan("onion", "onion", seed=3, mid_move=6, rounds=3, policy=stay_in),
     Plan("blackjack", "blackjack", mid_move=10),
     Plan("engines", "engines", mid_move=40, max_moves=3000),
     Plan("enid", "enid", mid_move=20),
@@ -440,6 +456,10 @@ class Camera(transcript.Watcher):
                 await self.shoot("dm-hand", where["place"], [member.user], where["hand"])
             elif not where["on_dm"] and self.wants("hand"):
                 await self.shoot("hand", where["place"], [member], where["hand"])
+            elif (not where["on_dm"] and self.plan.game == "onion" and self.wants("duel-hand")
+                  and getattr(where["table"].state, "phase", None) == "duel"):
+                # A hand in the showdown, answering the hand laid (Millard's duel).
+                await self.shoot("duel-hand", where["place"], [member], where["hand"])
         elif kind == "ended" and table.status == "finished" and self.wants("final"):
             names = {m.id: m.user.name for m in members}
             placements = table.state.placements()
@@ -495,7 +515,7 @@ async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = 
     try:
         await transcript.play(plan.game, plan.players, plan.seed, io.StringIO(), plan.max_moves, [],
                               house_rules=plan.house_rules, dm=plan.dm, rounds=plan.rounds, watcher=watcher,
-                              language=plan.language)
+                              language=plan.language, policy=plan.policy)
     finally:
         guard.BEHIND_AFTER = behind_after
         bot.tables.lobby.secrets = secrets  # type: ignore[attr-defined]

@@ -38,12 +38,15 @@ class GameRender(Protocol):
     """
 
     def table_embed(
-        self, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False
+        self, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False,
+        first_line: bool = False,
     ) -> discord.Embed:
         """The public table, from the spectator observation. While obligations are
         open the platform adds ``observation["deadlines"]``: {obligation id: unix time}.
         ``pictures``: the board carries the card picture, so the text leaves out what the
-        picture shows (docs/developers/boards.md)."""
+        picture shows (docs/developers/boards.md). ``first_line`` (optional keyword): the
+        platform's first line ("👉 @Ann: <turn_task>.") is printed above the board, so the
+        text need not name who must act (the terminal's board, without it, does)."""
 
     def hand_embed(self, observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
         """One player's private view, from that player's observation."""
@@ -80,14 +83,15 @@ def card_rows(render: GameRender, name: str, observation: Mapping[str, Any], nam
     return list(function(observation))
 
 
-def table_words(render: GameRender, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool) -> Any:
+def table_words(render: GameRender, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
+                pictures: bool, first_line: bool = False) -> Any:
     """``render.table_embed``: the board's words. ``pictures``: the board carries the card
-    picture, so the words leave out what it shows; passed to a render that takes it (every
-    game's does; one written before it is shown with its whole text)."""
+    picture, so the words leave out what it shows. ``first_line``: a line above them names
+    who must act and what they do, so the words need not. Each is passed to a render that
+    takes it (every game's does; one written before them is shown with its whole text)."""
     function = render.table_embed
-    if _takes(function, "pictures"):
-        return function(observation, names, recent, pictures=pictures)
-    return function(observation, names, recent)
+    extra = {key: value for key, value in (("pictures", pictures), ("first_line", first_line)) if _takes(function, key)}
+    return function(observation, names, recent, **extra)
 
 
 @functools.lru_cache(maxsize=128)

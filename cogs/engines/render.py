@@ -33,6 +33,7 @@ from bot.render_util import (
     clip_lines_from_end,
     name_of,
     seat_label,
+    card_text,
     seat_spoken,
     show_card,
 )
@@ -94,7 +95,7 @@ def _how_close(request: str | None, code: str) -> str:
     if not request:
         return ""
     gap = _distance(request, code)
-    shown = show_card(request)
+    shown = card_text(request)
     if gap == 0:
         return _("matches the {request} request", request=shown)
     if gap is None:
@@ -108,7 +109,7 @@ def _outcome_text(reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
     outcome = reveal.get("outcome") or {}
     kind = outcome.get("kind")
     if kind == "won":
-        cards = ", ".join(f"{name_of(names, w['player'])} {show_card(w['card'])}" for w in outcome["winners"])
+        cards = ", ".join(f"{name_of(names, w['player'])} {card_text(w['card'])}" for w in outcome["winners"])
         side = SIDE_TITLE.get(outcome.get("side"), "")
         reason = _reason(WIN_REASONS, outcome["reason"])
         shown = outcome.get("shown")
@@ -116,7 +117,7 @@ def _outcome_text(reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
         # result says just above it on the final board.)
         if shown:
             return _("the search goes to {side} ({reason}): {cards} put aside; {player} showed {card}", side=side,
-                     reason=reason, cards=cards, player=name_of(names, shown["player"]), card=show_card(shown["card"]))
+                     reason=reason, cards=cards, player=name_of(names, shown["player"]), card=card_text(shown["card"]))
         return _("the search goes to {side} ({reason}): {cards} put aside", side=side, reason=reason, cards=cards)
     if kind == "discarded":
         return _("nobody answered it: request discarded")
@@ -128,16 +129,38 @@ def _outcome_text(reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
 
 
 def _reveal_text(reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    plays = " · ".join(f"{name_of(names, p['player'])} {show_card(p['card'])}" for p in reveal["plays"])
+    plays = " · ".join(f"{name_of(names, p['player'])} {card_text(p['card'])}" for p in reveal["plays"])
     outcome = _outcome_text(reveal, names)
-    request = show_card(reveal["request"])
+    request = card_text(reveal["request"])
     if outcome:
         return _("Request {request}: {plays}\n→ {outcome}", request=request, plays=plays, outcome=outcome)
     return _("Request {request}: {plays}", request=request, plays=plays)
 
 
-def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> str:
+#: What the platform's first line ("👉 @Ann, @Bob: ...") asks of the players to act, by phase.
+TASKS = {
+    "choose": N_("pick a card for this search (hidden until everyone has picked)"),
+    "tiebreak": N_("show a tie-breaker for Yahoo, or decline"),
+    "refill": N_("refill your hand: from your team deck or your partner's hand"),
+}
+
+
+def turn_task(observation: Mapping[str, Any]) -> str | None:
+    """What everyone named on the board's first line must do now (second person); the
+    board's own status line (who picked, the tie, the refill) then names nobody."""
+    if observation["phase"] == "over" or not observation.get("current"):
+        return None
+    task = TASKS.get(observation["phase"])
+    return _(task) if task else None
+
+
+def _status_line(observation: Mapping[str, Any], names: Mapping[int, str], first_line: bool = False) -> str:
+    """What the search waits for. ``first_line``: the platform's first line names who must
+    act and what they do, so this says only what it does not: who has picked, the tie."""
     phase = observation["phase"]
+    if first_line:  # (the tie is told by the search's own line: "→ tie! Yahoo may show a tie-breaker")
+        picked = [name_of(names, seat["player"]) for seat in observation["seats"] if seat["chosen"]]
+        return _("✅ Picked: {names}", names=", ".join(picked)) if phase == "choose" and picked else ""
     if phase == "choose":
         seats = observation["seats"]
         marks = [
@@ -216,13 +239,14 @@ def _search_heading(observation: Mapping[str, Any], reveal: Mapping[str, Any], n
 
 
 def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
-                pictures: bool = False) -> discord.Embed:
+                pictures: bool = False, first_line: bool = False) -> discord.Embed:
     """The public table, from the spectator observation. ``pictures``: the board carries
     the card picture (:func:`table_cards`: the request, the last search, every hand's
     size, the search deck), so the text says only what it cannot (:func:`_picture_embed`);
-    without it the text is the whole table."""
+    without it the text is the whole table. ``first_line``: the platform's first line
+    says who must act (:func:`turn_task`)."""
     if pictures:
-        return _picture_embed(observation, names, recent)
+        return _picture_embed(observation, names, recent, first_line)
     title = "Engines of Discrimination"
     if observation["players"] == 4:
         title = _("{title} — set {n} (best of three)", title=title, n=observation["set_number"])
@@ -232,15 +256,15 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     else:
         if observation["request"]:
             lines.append(
-                _("🔎 Search Request **{card}** (#{n}, turned by {player})", card=show_card(observation["request"]),
+                _("🔎 Search Request **{card}** (#{n}, turned by {player})", card=card_text(observation["request"]),
                   n=observation["search_number"], player=name_of(names, observation["turn"]))
             )
         # (No request while a search winner chooses how to refill: the search is
         # decided and shown below as "This search".)
-        lines.append(_status_line(observation, names))
+        lines.append(_status_line(observation, names, first_line))
     reveal = observation.get("reveal")
     if not reveal and observation.get("cut"):
-        cuts = ", ".join(f"{name_of(names, c['player'])} {show_card(c['card'])}" for c in observation["cut"])
+        cuts = ", ".join(f"{name_of(names, c['player'])} {card_text(c['card'])}" for c in observation["cut"])
         lines.append(_("✂️ Yahoo cut for low card: {cuts}", cuts=cuts))
     if reveal:
         lines.append(_search_heading(observation, reveal, names))
@@ -287,7 +311,8 @@ def _score_lines(observation: Mapping[str, Any]) -> list[str]:
     return [score, " · ".join(extra)]
 
 
-def _picture_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
+def _picture_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str],
+                   first_line: bool = False) -> discord.Embed:
     """The board above the card picture: the request (and what the search waits for, a
     tie-breaker or a refill), the put-aside cards and the decks, the last few events. The
     hands' sizes, who has picked, the last search's cards and the search deck are the
@@ -299,12 +324,12 @@ def _picture_embed(observation: Mapping[str, Any], names: Mapping[int, str], rec
         lines.append(_("🏁 **Game over** ({reason}).", reason=_reason(END_REASONS, result.get("reason", ""))))
     else:
         if observation["request"]:
-            lines.append(_("🔎 Search Request **{card}** (#{n}, turned by {player})", card=show_card(observation["request"]),
+            lines.append(_("🔎 Search Request **{card}** (#{n}, turned by {player})", card=card_text(observation["request"]),
                            n=observation["search_number"], player=name_of(names, observation["turn"])))
         # Who is still to pick is the platform's first line ("👉 @Ann, @Bob: your picks"),
         # and who has picked is on the picture: only a tie-breaker or a refill is said here.
         if observation["phase"] != "choose":
-            lines.append(_status_line(observation, names))
+            lines.append(_status_line(observation, names, first_line))
     lines += _score_lines(observation)
     if recent and observation["phase"] != "over":
         lines += list(recent)[-PICTURE_RECENT:]
@@ -342,12 +367,12 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
         # (the same public words as the board), so its player need not look up.
         lines.append(_search_heading(observation, reveal, names))
     if observation["phase"] != "over":
-        lines.append(_("🔎 Search Request: **{card}**", card=show_card(request)))
+        lines.append(_("🔎 Search Request: **{card}**", card=card_text(request)))
     mine = observation.get("my_choice")
     if mine:
-        lines.append(_("Your pick: **{card}** (hidden until everyone has picked)", card=show_card(mine)))
+        lines.append(_("Your pick: **{card}** (hidden until everyone has picked)", card=card_text(mine)))
     hand = observation.get("hand") or []
-    card_lines = [f"{show_card(code)} — {_how_close(request, code)}" if request else show_card(code) for code in hand]
+    card_lines = [f"{card_text(code)} — {_how_close(request, code)}" if request else card_text(code) for code in hand]
     lines.append(_("**Your cards**"))
     lines.extend(card_lines or [_("(no cards)")])
     target = observation["hand_target"][side]
@@ -412,30 +437,30 @@ def _event_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) ->
     if kind == "first_turn":
         cut = data.get("cut") or []
         if cut:
-            cuts = ", ".join(f"{name_of(names, c['player'])} {show_card(c['card'])}" for c in cut)
+            cuts = ", ".join(f"{name_of(names, c['player'])} {card_text(c['card'])}" for c in cut)
             return _("✂️ Yahoo cut for low card ({cuts}): {player} goes first.", cuts=cuts, player=who)
         return _("{player} goes first.", player=who)
     if kind == "search_request":
-        return _("🔎 {player} turns Search Request #{n}: **{card}**", player=who, n=data["search"], card=show_card(data["card"]))
+        return _("🔎 {player} turns Search Request #{n}: **{card}**", player=who, n=data["search"], card=card_text(data["card"]))
     if kind == "chosen":
         return _("✅ {player} has picked a card.", player=who)
     if kind == "reveal":
-        plays = " · ".join(f"{name_of(names, p['player'])} {show_card(p['card'])}" for p in data["plays"])
-        return _("🃏 Reveal on {request}: {plays}", request=show_card(data["request"]), plays=plays)
+        plays = " · ".join(f"{name_of(names, p['player'])} {card_text(p['card'])}" for p in data["plays"])
+        return _("🃏 Reveal on {request}: {plays}", request=card_text(data["request"]), plays=plays)
     if kind == "search_won":
-        cards = ", ".join(f"{name_of(names, w['player'])} {show_card(w['card'])}" for w in data["winners"])
+        cards = ", ".join(f"{name_of(names, w['player'])} {card_text(w['card'])}" for w in data["winners"])
         side, reason = SIDE_TITLE.get(data["side"], ""), _reason(WIN_REASONS, data["reason"])
         shown = data.get("shown")
         if shown:
             return _("🎯 The search goes to {side} ({reason}): {cards} — {player} shows {card}", side=side, reason=reason,
-                     cards=cards, player=name_of(names, shown["player"]), card=show_card(shown["card"]))
+                     cards=cards, player=name_of(names, shown["player"]), card=card_text(shown["card"]))
         return _("🎯 The search goes to {side} ({reason}): {cards}", side=side, reason=reason, cards=cards)
     if kind == "search_discarded":
         if data.get("reason") == "no_match":
-            return _("🗑️ Nobody matched the {request}: request discarded.", request=show_card(data["request"]))
-        return _("🗑️ Only images were played on the {request}: request discarded.", request=show_card(data["request"]))
+            return _("🗑️ Nobody matched the {request}: request discarded.", request=card_text(data["request"]))
+        return _("🗑️ Only images were played on the {request}: request discarded.", request=card_text(data["request"]))
     if kind == "tie_returned":
-        return _("🔁 Tie on the {request} before any search was won: cards go back, new request.", request=show_card(data["request"]))
+        return _("🔁 Tie on the {request} before any search was won: cards go back, new request.", request=card_text(data["request"]))
     if kind == "tiebreak_offered":
         return _("⚖️ Tie! {players} may show a card one point further away for Yahoo.", players=_names(names, data["players"]))
     if kind == "tiebreak_declined":

@@ -26,8 +26,9 @@ from bot.render_util import (
     clip,
     clip_lines_from_end,
     fit_embed,
+    card_text,
     name_of,
-    show_card,
+    suit_text,
 )
 from cogs.enid.names import (
     BUCKLE_CRY,
@@ -43,10 +44,6 @@ from storage.repos import FORMER_PLAYERS
 COLOUR = discord.Colour.dark_teal()
 #: The finished board's button (``bot/sessions.py``): the same players' next game, in the same session.
 NEXT_LABEL = N_("Next game")
-#: The board names who must act once: the Turn line, the vote line (who still votes) and
-#: the ⏳ ritual lines; the platform's "👉 ...: your move" line is added only to a board
-#: posted anew to notify, and seats carry no ▶.
-TURN_ON_BOARD = True
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
 
@@ -147,7 +144,7 @@ def _suit_word(letter: str | None, enid: bool) -> str:
         return ""
     suit = Suit(letter)
     word = SUIT_NAMES[suit][0] if enid else suit_name(suit, capital=True)  # Enid's fish stay English
-    return f"{suit.symbol} {word}"
+    return f"{suit_text(suit.symbol)} {word}"
 
 
 def _is_enid(observation: Mapping[str, Any]) -> bool:
@@ -159,7 +156,7 @@ def _is_enid(observation: Mapping[str, Any]) -> bool:
 RECENT_LINES = 3
 
 
-def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
+def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str], first_line: bool = False) -> list[str]:
     """The board's head, shortest first: whose turn and which way play passes (the
     waiting, if any: a vote, a ritual, a pickup, a limerick), the face-up card and the
     Enid Blyton's chain, then everyone's cards and the piles on one line."""
@@ -168,8 +165,8 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
     if observation.get("over"):
         lines.append(_("**Game over.**"))  # (the result line above names the winner)
     else:
-        lines += _waiting_lines(observation, names)
-    top = show_card(observation.get("top"))
+        lines += _waiting_lines(observation, names, first_line)
+    top = card_text(observation.get("top"))
     if observation.get("chosen_suit"):
         line = _("**Face up:** {card} ({suit} named)", card=top, suit=_suit_word(observation["chosen_suit"], enid))
     else:
@@ -180,14 +177,18 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> l
                         "{face_up} · **The Enid Blyton:** the nine of {suit}, chain of {n} middle names",
                         chain, face_up=line, suit=_suit_word(observation["enid_suit"], True))
     lines.append(line)
-    seats = " · ".join(f"{name_of(names, seat['player'])} {seat['cards']}" for seat in observation.get("seats", []))
+    # (At the end, only those left holding cards: the winner, with none, is named by the result line.)
+    seats = " · ".join(f"{name_of(names, seat['player'])} {seat['cards']}" for seat in observation.get("seats", [])
+                       if seat["cards"] or not observation.get("over"))
     lines.append(_("**Cards:** {seats} · deck {deck} · face-up stock {stock}", seats=seats,
                    deck=observation.get("deck_size", 0), stock=observation.get("discard_size", 0)))
     return lines
 
 
-def _waiting_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
-    """Whose turn and which way play passes, then what the table waits for."""
+def _waiting_lines(observation: Mapping[str, Any], names: Mapping[int, str], first_line: bool = False) -> list[str]:
+    """Whose turn and which way play passes, then what the table waits for. ``first_line``:
+    the platform's first line names who must act (the mover, the voters, who owes words)
+    and what they do (:func:`turn_task`), so the Turn and vote lines name nobody."""
     lines: list[str] = []
     vote = observation.get("vote")
     direction = (_("play passes to the left ↻") if observation.get("direction", 1) > 0
@@ -196,7 +197,9 @@ def _waiting_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> 
     if turn is not None:
         player = name_of(names, turn)
         n = observation.get("turn_number", 1)
-        if vote:
+        if first_line:
+            line = _("**Turn {n}**", n=n)
+        elif vote:
             line = _("**Turn {n}:** {player} (after the vote)", n=n, player=player)
         elif observation.get("current"):
             line = _("**Turn {n}:** {player}", n=n, player=player)
@@ -207,7 +210,7 @@ def _waiting_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> 
         voted = vote.get("voted", [])
         waiting_for = [v for v in vote.get("voters", []) if v not in voted]
         count = {"voted": len(voted), "voters": len(vote.get("voters", [])), "subject": _vote_subject(vote)}
-        if waiting_for:
+        if waiting_for and not first_line:
             line = _("**Vote on {subject}:** {voted}/{voters} voted, waiting for {players}",
                      players=", ".join(name_of(names, v) for v in waiting_for), **count)
         else:
@@ -231,8 +234,8 @@ def _waiting_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> 
 
 def _recent(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> list[str]:
     """The last few events, without what the board says elsewhere: the poem under a
-    limerick vote (its vote message shows it, line by line) and, at the end, the win
-    (the result line says it)."""
+    limerick vote (its vote message shows it, line by line); none at the end (the result
+    line says it)."""
     lines = list(recent)
     vote = observation.get("vote") or {}
     poem = {str(verse).strip() for verse in vote.get("lines") or []} if vote.get("about") == "limerick" else set()
@@ -243,9 +246,10 @@ def _recent(observation: Mapping[str, Any], names: Mapping[int, str], recent: Se
 
     if poem:
         lines = [line for line in lines if not recited(line)]
-    if observation.get("over") and observation.get("winner") is not None:
-        won = _WON_LINE.format(player=name_of(names, observation["winner"]))
-        lines = [line for line in lines if line != _(_WON_LINE, player=name_of(names, observation["winner"])) and line != won]
+    if observation.get("over"):
+        # No last events at the end: the result line says how the game ended, and the
+        # winner's last card and its naming would name them again.
+        return []
     return lines[-RECENT_LINES:]
 
 
@@ -260,16 +264,18 @@ def _closes(observation: Mapping[str, Any], obligation_id: Any, *, closes: bool)
 
 
 def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
-                pictures: bool = False) -> discord.Embed:
+                pictures: bool = False, first_line: bool = False) -> discord.Embed:
     """The public table, from the spectator observation: a few lines (whose turn, what is
     owed, the face-up card, everyone's cards), then the last few events. Enid draws no
     table picture, so ``pictures`` (the platform's keyword for a board that carries one)
-    changes nothing: this board is whole and short in both."""
+    changes nothing: this board is whole and short in both. ``first_line``: the platform's
+    first line names who must act and what they do (:func:`turn_task`), so no line here
+    names them again (the terminal's board, without it, does)."""
     title = "Enid" if _is_enid(observation) else _("Enid: plain Blackjack")
     embed = discord.Embed(title=title, colour=COLOUR)
     # The last events follow the head without a heading of their own (each starts with
     # its player or its mark): a line saved on a board read all game.
-    head = "\n".join(_status_lines(observation, names))
+    head = "\n".join(_status_lines(observation, names, first_line))
     events = clip_lines_from_end(_recent(observation, names, recent), max(0, DESCRIPTION_LIMIT - len(head) - 1))
     embed.description = clip(f"{head}\n{events}" if events else head, DESCRIPTION_LIMIT)
     # (No footer of the game's: the turn's number is on the Turn line; the rituals' time
@@ -295,9 +301,9 @@ def _naming_hint(observation: Mapping[str, Any]) -> str:
             # Translators: {name} is English as players type it, e.g. “Dennis M. Richie of Carp”.
             return _("type its name in the game's thread: your {card} is “{name}”, with a middle name of your own "
                      "starting with {initial} in place of “{initial}.”, never used before this session",
-                     card=top.display(), name=name, initial=initial)
+                     card=card_text(str(observation["top"])), name=name, initial=initial)
         # Translators: {name} is English as players type it, e.g. “Alonzo Church of Carp”.
-        return _("type its name in the game's thread: your {card} is “{name}”", card=top.display(), name=name)
+        return _("type its name in the game's thread: your {card} is “{name}”", card=card_text(str(observation["top"])), name=name)
     if top is not None and top.rank in (Rank.THREE, Rank.FOUR):
         initial = "M" if top.rank is Rank.THREE else "W"
         return _("type the card's Enid name in the game's thread, with a made-up middle name starting with {initial} "
@@ -364,6 +370,16 @@ def _your_task(observation: Mapping[str, Any], names: Mapping[int, str] | None =
     return _turn_task(observation)
 
 
+def turn_task(observation: Mapping[str, Any]) -> str | None:
+    """What the player to move must do, for the board's first line ("👉 @Ann: ..."; no
+    full stop, lower case: the hand's own sentence, :func:`_turn_task`, without "Your
+    turn:"). During a vote the vote's own wording (:func:`ping_task`) is said."""
+    if observation.get("over") or observation.get("vote") or not observation.get("current"):
+        return None
+    task = _turn_task(observation, then=True)
+    return (task[:1].lower() + task[1:]).rstrip(".")
+
+
 def _turn_task(observation: Mapping[str, Any], *, then: bool = False) -> str:
     """What the viewer's turn asks of them (they are current). ``then``: said after a
     ritual ("Then lay a card…"), so without "Your turn:"."""
@@ -393,14 +409,15 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     lines: list[str] = []
     beginner = observation.get("hand_names")
     if beginner:
-        lines += [f"{c.display()} · {name}" for c, name in zip(cards, beginner)]
+        lines += [f"{card_text(code)} · {name}" for code, name in zip(codes, beginner)]
     else:
         for suit in SUIT_ORDER:
-            mine = [c for c in cards if c.suit is suit]
+            # (A row per suit, without a bare suit sign before it: each card shows its own.)
+            mine = [code for code, c in zip(codes, cards) if c.suit is suit]
             if mine:
-                lines.append(f"{suit.symbol} " + " ".join(c.display() for c in mine))
+                lines.append(" ".join(card_text(code) for code in mine))
     lines = lines or [_("(no cards)")]
-    lines += ["", _("**Face up:** {card}", card=show_card(observation.get("top"))), "", f"**{_your_task(observation, names)}**"]
+    lines += ["", _("**Face up:** {card}", card=card_text(observation.get("top"))), "", f"**{_your_task(observation, names)}**"]
     viewer = observation.get("viewer")
     others = [e for e in observation.get("challengeable", []) if e.get("player") != viewer]
     if others and not observation.get("vote"):
@@ -486,7 +503,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         kind = event.kind
         who = name_of(names, event.player)
         if kind == "turned_up":
-            card = show_card(data.get("card"))
+            card = card_text(data.get("card"))
             if data.get("enid_suit"):
                 lines.append(_("Turned up: {card}. The Enid Blyton is the nine of {suit}", card=card, suit=_suit_word(data["enid_suit"], True)))
             else:
@@ -496,9 +513,9 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             text = _COMPUTER_MENTION.sub(lambda m: name_of(names, int(m.group(1))), str(data.get("text", "")))
             lines.append(f"💬 {who}: “{clip(text, 300)}”")
         elif kind == "play":
-            lines.append(_("{player} laid {card}", player=who, card=show_card(data.get("card"))))
+            lines.append(_("{player} laid {card}", player=who, card=card_text(data.get("card"))))
         elif kind == "named":
-            card = show_card(data.get("card"))
+            card = card_text(data.get("card"))
             if data.get("middle"):
                 middle = " ".join(w.capitalize() for w in str(data["middle"]).split())
                 lines.append(_("✅ {player} named {card} right, middle name “{name}” (others may challenge it from their hands "
@@ -508,7 +525,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             else:
                 lines.append(_("✅ {player} named {card} right", player=who, card=card))
         elif kind == "misnamed":
-            card = show_card(data.get("card"))
+            card = card_text(data.get("card"))
             if data.get("why") == "time ran out":
                 lines.append(_("❌ {player} did not name {card} in time: its magic is void", player=who, card=card))
             else:

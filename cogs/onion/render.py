@@ -38,11 +38,14 @@ from bot.render_util import (
     seat_spoken,
 )
 from cogs.onion.rules import DEFAULTS, MODIFIERS, PLAIN_VARIANT
-from cogs.onion.scoring import explanation_text, grouping_text, parse_card
+from cogs.onion.scoring import grouping_text, parse_card
 from cogs.onion.showdown import (
     TOLD_KINDS,
     duel_lines,
+    explanation_text,
     facing_lines,
+    label_card,
+    show,
     special_text,
     story_fields,
     story_line,
@@ -52,10 +55,6 @@ from cogs.onion.showdown import (
 COLOUR = discord.Colour.dark_gold()
 #: A table plays one round of the channel's session (the end says "won the ... round").
 TABLE_UNIT = "round"
-#: The board's Turn line says who must act (and what to do): the platform's "👉 ...: your
-#: move" line is added only to a board posted anew to notify, and seats carry no ▶.
-TURN_ON_BOARD = True
-
 POWER_LABELS = {
     "lady": N_("Declare the Lady: replace her"),
     "fate": N_("Declare Fate: replace it, zero the Lady user's aces"),
@@ -83,12 +82,54 @@ STEP_HINTS = {
     ("duel", ""): N_("to answer the hand laid: show yours if it equals or beats it, lay it otherwise, play a modifier, or concede"),
 }
 
+#: What the platform's first line ("👉 @Ann: ...") asks of the player to act (see :func:`turn_task`).
+TASKS = {
+    ("exchange", ""): N_("discard up to four cards (or fold)"),
+    ("bet", "name"): N_("name the Dealer's amount"),
+    ("bet", "respond"): N_("match the Dealer's amount, raise, or fold"),
+    ("bet", "dealer"): N_("match the collective raise as the Dealer, or fold"),
+    ("auction", ""): N_("bid for the dealership or decline (if nobody bids, everyone folds)"),
+    ("buy", "buy"): N_("buy face-down cards (one Stake each; the rest of the five are dealt face up)"),
+    ("buy", "extra"): N_("make an extra bet (the Dealer must match the total or pass the dealership)"),
+    ("offer", ""): N_("match the extra bets and take the passed dealership, or pass it on"),
+    ("declare", ""): N_("declare special cards or say done"),
+    ("duel", ""): N_("answer the hand laid: show yours if it equals or beats it, lay it otherwise, play a modifier, or concede"),
+}
+TASK_KINDS = {"pick": N_("choose the card that takes the special card's place"),
+              "disclose": N_("disclose a face-down card (the Archchancellor's order)")}
+
+
+def turn_task(observation: Mapping[str, Any]) -> str | None:
+    """What everyone named on the board's first line ("👉 @Ann: ...") must do now, in the
+    second person (the board's own Turn line, then left out, said it in the third)."""
+    obs = observation
+    if obs.get("over") or obs.get("phase") == "over":
+        return None
+    tasks = obs.get("tasks") or []
+    if tasks:
+        kinds = {t.get("kind") for t in tasks}
+        return _(TASK_KINDS["pick" if kinds == {"pick"} else "disclose"]) if len(kinds) == 1 else None
+    key = (obs.get("phase"), obs.get("step", ""))
+    if key == ("bet", "respond") and not obs.get("raising"):
+        return _("match the Dealer's amount or fold (no raising in this part)")
+    duel = obs.get("duel") or {}
+    if key == ("duel", "") and duel.get("step") == "answer":
+        return _("answer the better hand: play a modifier, re-form the hand laid (once, when offered), or concede")
+    if key == ("offer", "") and obs.get("dealer") in (obs.get("current") or []):
+        return _("match the extra bets as the Dealer, pass the dealership to the Elder, or fold")
+    task = TASKS.get(key)
+    return _(task) if task else None
+
+
 #: The board's line for a finished round, by how it was won.
 #: (No 🏆 mark: 🏆 is the cups suit in this game.)
 OUTCOMES = {"showdown": N_("**{name} wins the showdown** and deals next."),
             "seniority": N_("**{name} wins a complete tie by seniority** and deals next."),
             "last": N_("**{name} is the last player in** and deals next.")}
 OUTCOME_DEFAULT = N_("**{name} wins** and deals next.")
+
+#: The winner's mark on the round's result (the platform's; 🏆 is the cups suit here).
+WINNER_MARK = "🥇"
 
 #: With the card picture on the board, Recent keeps only this many of the last events.
 PICTURE_RECENT = 3
@@ -120,14 +161,6 @@ def step_hint(obs: Mapping[str, Any], default: str = "") -> str:
     return _(hint) if hint else default
 
 
-def show(code: str | None) -> str:
-    """A card as players read it; a special card (the marked copy) gets a ✦."""
-    if not code:
-        return "—"
-    card = parse_card(code)
-    return card.display() + ("✦" if card.special else "")
-
-
 def show_all(codes: Sequence[str]) -> str:
     return " ".join(show(c) for c in codes) or "—"
 
@@ -152,16 +185,18 @@ def _part_line(obs: Mapping[str, Any]) -> str:
     return _(line) if line else ""
 
 
-def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str], pictures: bool = False) -> list[str]:
+def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str], pictures: bool = False,
+                  first_line: bool = False) -> list[str]:
     """The board's head. ``pictures``: the card picture shows the roles, every seat's cards
-    and who folded, so the head says only what it cannot: whose move and what to do
-    first, then the part of the round, the Pot and the chips."""
+    and who folded, so the head says only what it cannot: the part of the round, the Pot
+    and the chips. ``first_line``: the platform's first line says whose move it is and
+    what to do (:func:`turn_task`), so no Turn line says it again."""
     gambling = obs.get("variant") == "gambling"
     if pictures:  # (the round, the Stake and the raise cap are in the footer)
         # (In the duel its own line says where it stands: no part line.)
         part = _part_line(obs) if not obs.get("over") and obs.get("phase") != "duel" else ""
         part = " · ".join([part, *_auction_lines(obs, names)]) if part else part
-        lines = [*_turn_lines(obs, names), part]
+        lines = [*_turn_lines(obs, names, first_line), part]
         if gambling:
             chips_line = _chips_line(obs, names)
             near = sum(int(seat.get("pending") or 0) for seat in obs.get("seats", []))
@@ -188,7 +223,7 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str], pictures: bo
         else:
             lines.append(_(OUTCOMES.get(obs.get("outcome", ""), OUTCOME_DEFAULT), name=name_of(names, winner)))
         return lines
-    lines += _turn_lines(obs, names)
+    lines += _turn_lines(obs, names, first_line)
     lines += _auction_lines(obs, names)
     return lines
 
@@ -221,13 +256,20 @@ def _rule_lines(obs: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _turn_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
-    """Who must act and what they do (or whose task is awaited), then where the duel stands."""
+def _turn_lines(obs: Mapping[str, Any], names: Mapping[int, str], first_line: bool = False) -> list[str]:
+    """Who must act and what they do (or whose task is awaited), then where the duel stands.
+    ``first_line``: the platform's first line names them and says what to do: only the
+    chips a player owes are said here (and a task the first line could not word)."""
     if obs.get("over"):
         return []
     lines = []
     tasks = obs.get("tasks") or []
-    if tasks:
+    if first_line and (not tasks or turn_task(obs)):
+        owes = [f"{name_of(names, p)} {chips(int((obs.get('owed') or {}).get(str(p)) or 0))}"
+                for p in obs.get("current") or [] if (obs.get("owed") or {}).get(str(p))]
+        if owes:
+            lines.append(_("**Owes:** {owes}", owes=", ".join(owes)))
+    elif tasks:
         # (Each said apart: a sentence inside another's arguments escapes the catalog's extraction.)
         waiting = [_("{name} (choose a replacement)", name=name_of(names, t["player"])) if t["kind"] == "pick"
                    else _("{name} (disclose a card)", name=name_of(names, t["player"])) for t in tasks]
@@ -292,16 +334,16 @@ def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
 
 
 def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
-                pictures: bool = False) -> discord.Embed:
+                pictures: bool = False, first_line: bool = False) -> discord.Embed:
     """The public table, from the spectator observation. ``pictures``: the board carries
     the card picture (:func:`table_cards`), so the text says only what it cannot (see
     :func:`_picture_embed`); without it the text is the whole table (screen readers and
-    the terminal read it)."""
+    the terminal read it). ``first_line``: the platform's first line says who acts."""
     obs = observation
     if pictures:
-        return _picture_embed(obs, names, recent)
+        return _picture_embed(obs, names, recent, first_line)
     embed = discord.Embed(title="Cripple Mr Onion", colour=COLOUR)
-    embed.description = clip("\n".join(_status_lines(obs, names)), DESCRIPTION_LIMIT)
+    embed.description = clip("\n".join(_status_lines(obs, names, first_line=first_line)), DESCRIPTION_LIMIT)
     embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(obs, names), FIELD_VALUE_LIMIT) or "—",
                     inline=False)
     specials = obs.get("specials") or {}
@@ -312,7 +354,7 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     for name, value in story:  # the showdown in order: it tells what Recent would, and all of it
         embed.add_field(name=name, value=value, inline=False)
     if obs.get("showdown") and not story:  # a round saved before the story was kept
-        lines = [f"{'🏆 ' if s['player'] == obs.get('winner') else ''}{name_of(names, s['player'])}: "
+        lines = [f"{'🥇 ' if s['player'] == obs.get('winner') else ''}{name_of(names, s['player'])}: "
                  f"{explanation_text(s['explanation'])}" for s in obs["showdown"]]
         embed.add_field(name=_("Showdown"), value=clip("\n".join(lines), FIELD_VALUE_LIMIT), inline=False)
     if recent and not story:
@@ -321,7 +363,8 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     return fit_embed(embed)
 
 
-def _picture_embed(obs: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str]) -> discord.Embed:
+def _picture_embed(obs: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str],
+                   first_line: bool = False) -> discord.Embed:
     """The board above the card picture: whose move and what to do, the part of the
     round, the Pot and every seat's chips, the special cards by name (the picture shows
     the cards, not what they are), and the last few events; at the showdown its story by
@@ -332,7 +375,7 @@ def _picture_embed(obs: Mapping[str, Any], names: Mapping[int, str], recent: Seq
     # Enid's): at the showdown, the last of its story by grouping names (the picture shows
     # the hands card by card). At the end none: the result line tells the showdown (who
     # beat whom, with what), and the story would name the winner again.
-    head = "\n".join(_status_lines(obs, names, pictures=True))
+    head = "\n".join(_status_lines(obs, names, pictures=True, first_line=first_line))
     story = story_lines(obs, names, detail=False)
     last = [] if obs.get("over") else (story or list(recent))[-PICTURE_RECENT:]
     events = clip_lines_from_end(last, max(0, DESCRIPTION_LIMIT - len(head) - 1)) if last else ""
@@ -457,7 +500,7 @@ def _label(action: Action) -> tuple[str, str, str]:
     if kind == "discard":
         if not action.cards:
             return _("Keep all five"), "button", "primary"
-        return _("Discard {cards}", cards=" ".join(show(str(c)) for c in action.cards)), "select", "secondary"
+        return _("Discard {cards}", cards=" ".join(label_card(str(c)) for c in action.cards)), "select", "secondary"
     if kind == "fold":
         return pgettext("onion button", "Fold"), "button", "danger"
     if kind == "bet":
@@ -479,7 +522,7 @@ def _label(action: Action) -> tuple[str, str, str]:
         return _("Pass the dealership"), "button", "danger"
     if kind == "declare":
         power = POWER_LABELS.get(arg)
-        return (_(power) if power else _("Declare {card}", card=show(str(action.cards[0])))), "button", "primary"
+        return (_(power) if power else _("Declare {card}", card=label_card(str(action.cards[0])))), "button", "primary"
     if kind == "rewild":
         return _("Make my eights wild again (the Lady)"), "button", "primary"
     if kind == "done":
@@ -517,7 +560,7 @@ def controls(observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Co
     if discards:
         hand = [str(a.cards[0]) for a in discards if len(a.cards) == 1]  # the hand, in its order
         out.append(Control(Action("discard"), label=_("Discard 1 to {most} cards…", most=MAX_DISCARD), place="multi",
-                           choices=tuple((code, show(code)) for code in hand), max_values=MAX_DISCARD))
+                           choices=tuple((code, label_card(code)) for code in hand), max_values=MAX_DISCARD))
     amounts: dict[str, list[int]] = {}
     owed = (observation.get("owed") or {}).get(str(observation.get("viewer")), 0)
     for action in legal:
@@ -800,10 +843,12 @@ def final_text(obs: Mapping[str, Any]) -> str:
     who = computer.name(winner)
     pot = next((int(e.get("pot") or 0) for e in obs.get("story") or [] if e.get("kind") == "won"), 0)
     won = [_("Pot won: {chips}.", chips=chips(pot))] if pot else []
-    # (No 🏆 mark: 🏆 is the cups suit in this game. No brackets inside brackets: a
-    # grouping's name may carry its own, "six-card onion (1 null eight)".)
+    # (The winner's mark is the platform's 🥇, never 🏆: that is the cups suit in this
+    # game. No brackets inside brackets: a grouping's name may carry its own, "six-card
+    # onion (1 null eight)".)
     if obs.get("outcome") == "last":
-        return " ".join([_("{who} won the Cripple Mr Onion round as the last player in.", who=who), *won, *tail])
+        return " ".join([WINNER_MARK + " " + _("{who} won the Cripple Mr Onion round as the last player in.", who=who),
+                         *won, *tail])
     shown = {s["player"]: s for s in obs.get("showdown") or []}
     mine = shown.get(winner, {})
     groupings = list(mine.get("groupings") or [])
@@ -833,7 +878,7 @@ def final_text(obs: Mapping[str, Any]) -> str:
         else:
             why = top if victim is not None else _lost_on(theirs, groupings)
         beaten.append(_("{name} — {why}", name=computer.name(p), why=why))
-    lines = [line, *won]
+    lines = [WINNER_MARK + " " + line, *won]
     if beaten:
         lines.append(_("Beaten: {hands}.", hands="; ".join(beaten)))
     return " ".join(lines + tail)

@@ -24,9 +24,9 @@ from typing import Any
 
 from bot.engine import Action
 from bot.i18n import N_, _, ngettext
-from bot.render_util import FIELD_VALUE_LIMIT, clip, name_of, ordinal
+from bot.render_util import FIELD_VALUE_LIMIT, clip, name_of, ordinal, suit_text, text_cards, unbroken
 from cogs.onion.rules import OnionGame
-from cogs.onion.scoring import explanation_text, grouping_text, parse_card
+from cogs.onion.scoring import explanation_text as _explanation_text, grouping_text, parse_card
 
 #: The special cards' names, by card code (docs/rules/onion.md; the Spanish page says
 #: which names it uses).
@@ -57,11 +57,26 @@ UNTOLD_EFFECTS = {
 
 
 def show(code: str | None) -> str:
-    """A card as players read it; a special card (the marked copy) gets a ✦."""
+    """A card as players read it; a special card (the marked copy) gets a ✦. The French
+    suits as the white signs (readable on both themes), rank and suit on one line
+    (``bot/render_util.py``'s ``card_text``, with this pack's own display)."""
     if not code:
         return "—"
     card = parse_card(code)
+    return unbroken(suit_text(card.display())) + ("✦" if card.special else "")
+
+
+def label_card(code: str) -> str:
+    """A card on a control (a button, a select's option), as the other games label them:
+    the pack's own display, a ✦ on a special card."""
+    card = parse_card(code)
     return card.display() + ("✦" if card.special else "")
+
+
+def explanation_text(english: str) -> str:
+    """A hand's explanation in the current language (``scoring.explanation_text``), its
+    cards as the text prints them (``bot/render_util.py``'s ``text_cards``)."""
+    return text_cards(_explanation_text(english))
 
 
 def special_name(code: str) -> str:
@@ -117,7 +132,7 @@ def _run_text(run: str) -> str:
     """A running flush's description ("ten-card running flush 3♣ 4♣ ...") in the current
     language."""
     match = _RUN.match(run)
-    return grouping_text(match.group(0)) + run[match.end():] if match else run
+    return text_cards(grouping_text(match.group(0)) + run[match.end():] if match else run)
 
 
 def _cause(cause: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:

@@ -18,11 +18,13 @@ import random
 import re
 from types import SimpleNamespace
 
+import discord
 import pytest
 from simcord.results import to_discord_message
 
 import bot.tables.lobby
 from bot.cards import parse_card
+from bot.render_util import card_text
 from tests.conftest import restart
 from tests.e2e.ui import embed_of, head, is_v2
 from tests.e2e.world import db_rows, world
@@ -42,6 +44,15 @@ def fixed_seed(monkeypatch):
 
 def setup_world(env, n):
     return world(env, n, channel="engines", prefix="player")
+
+
+async def pictures_off(env, guild, channel):
+    """A server whose boards are text only: a test that reads the whole table in the
+    board's text (with card pictures on, the board over the picture keeps only what the
+    picture cannot show)."""
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = guild.add_member(env.create_user("admin"), roles=[admins])
+    await admin.slash(channel, "settings pictures", mode="off")
 
 
 def place_of(env, channel_id):
@@ -218,15 +229,15 @@ class LeakWatch:
                 if line in baseline:
                     continue
                 for code in picks.values():
-                    face = parse_card(code).display()
-                    assert face not in line, f"pick {face} visible before the reveal: {line!r}"
+                    for face in (parse_card(code).display(), card_text(code)):  # (the text prints card_text)
+                        assert face not in line, f"pick {face} visible before the reveal: {line!r}"
                     assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(code)}(?![0-9A-Za-z])", line), line
         # Positive control: the first public message after the reveal shows every pick.
         after = self._public(reveal_at, None)
         assert after, "the reveal was published"
         shown = "\n".join(after[0][1])
         for player, code in picks.items():
-            assert f"{names[player]} {parse_card(code).display()}" in shown
+            assert f"{names[player]} {card_text(code)}" in shown
         self.searches_checked += 1
 
 
@@ -265,6 +276,7 @@ def choose_card(rng, request, hand):
 async def test_two_player_game_to_the_end(simcord_env, data_dir):
     env = simcord_env
     guild, channel, (alice, bob) = setup_world(env, 2)
+    await pictures_off(env, guild, channel)
     await bob.slash(channel, "settings hands", where="dm")  # Bob's hands arrive by DM
     opened = await alice.slash(channel, "engines new", players=2)
     lobby = opened.response.message
@@ -285,7 +297,7 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
     ping = newest(env, channel.id)  # both must pick: one ping names both
     assert set(re.findall(r"<@(\d+)>", head(ping))) == {str(alice.id), str(bob.id)}
     embed = embed_of(newest(env, channel.id, board=True))
-    assert f"Search Request **{parse_card(str(state.request)).display()}**" in embed.description
+    assert f"Search Request **{card_text(str(state.request))}**" in embed.description
     assert "IPOs left: 1" in embed.fields[0].value and "Player deck: 47" in embed.fields[0].value
     assert "Player deck: 48" in embed.fields[1].value and "51 cards left" in embed.fields[2].value
     assert f"{names[bob.id]} goes first" in embed.fields[3].value  # "Yahoo goes first"
@@ -326,7 +338,8 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
         else:
             await pick(env, alice, alice_hand, picks[alice.id])
             # Alice has picked: the table shows that she has, never what.
-            assert f"✅ {names[alice.id]}" in embed_of(newest(env, channel.id, board=True)).description
+            said = embed_of(newest(env, channel.id, board=True)).description
+            assert names[alice.id] in said.split("✅ Picked: ")[1].split("\n")[0], said
         bob_hand = await open_hand(env, bob, channel, (bob,))
         assert "Declare IPO (+4 cards)" not in button_labels(bob_hand[1]())  # never for Yahoo
         if timeout:
@@ -346,7 +359,9 @@ async def test_two_player_game_to_the_end(simcord_env, data_dir):
         if plan:
             assert state.phase == "tiebreak"  # tied, Google ahead, Yahoo holds one point further
         if state.phase == "tiebreak":
-            assert f"Tie! Waiting for {names[bob.id]} (Yahoo)" in embed_of(newest(env, channel.id, board=True)).description
+            # (The board's first line names who must act and what they do.)
+            assert f"👉 {names[bob.id]}: show a tie-breaker for Yahoo, or decline" in head(newest(env, channel.id, board=True))
+            assert "tie! Yahoo may show a tie-breaker" in embed_of(newest(env, channel.id, board=True)).description
             # Bob made the last pick: the hand he picked from now offers the tie-breaker...
             assert any(label.startswith("Show ") for label in button_labels(bob_hand[1]()))
             # ...and so does a fresh Show hand.
@@ -429,7 +444,9 @@ async def play_search_4p(env, channel, members, names, rng, watch, seen, *, dm_p
             reveal_at = watch.mark()
         await pick(env, member, hand, picks[player])
         if index < len(order) - 1:
-            assert f"✅ {names[player]}" in embed_of(newest(env, channel.id, board=True)).description
+            # (Who has picked, under the first line that names who is still to pick.)
+            said = embed_of(newest(env, channel.id, board=True)).description
+            assert names[player] in said.split("✅ Picked: ")[1].split("\n")[0], said
     assert state.reveal["search"] == number
     assert {play["player"]: play["card"] for play in state.reveal["plays"]} == picks
     watch.check(first_pick_at, reveal_at, picks, names)
@@ -452,8 +469,9 @@ async def play_search_4p(env, channel, members, names, rng, watch, seen, *, dm_p
     while state.phase == "refill":
         player = sorted(state.current_players())[0]
         assert "Search Request" not in embed_of(newest(env, channel.id, board=True)).description.split("\n")[0]
-        waiting = next(line for line in embed_of(newest(env, channel.id, board=True)).description.split("\n") if line.startswith("🔄 Waiting for"))
-        assert names[player] in waiting and "team deck or partner's hand" in waiting
+        # (The board's first line names who must refill, and how.)
+        waiting = head(newest(env, channel.id, board=True))
+        assert f"👉 {names[player]}" in waiting and "team deck or your partner's hand" in waiting, waiting
         hand = await open_hand(env, members[player], channel, dm_players)
         labels = button_labels(hand[1]())
         assert labels[:2] == ["Refill from the team deck", "Take blindly from your partner"]
@@ -472,6 +490,7 @@ async def play_search_4p(env, channel, members, names, rng, watch, seen, *, dm_p
 async def test_four_players_in_teams(simcord_env, data_dir):
     env = simcord_env
     guild, channel, (ann, ben, cat, dan) = setup_world(env, 4)
+    await pictures_off(env, guild, channel)
     # Ben, Cat and Dan read their hands in DMs; Ann's are ephemeral.
     dm_players = (ben, cat, dan)
     for member in dm_players:

@@ -10,12 +10,13 @@ import pytest
 
 from bot.cardart import CardRow
 from bot.cards import parse_card
-from bot.render_util import show_card
+from bot.render_util import card_text, show_card, text_cards
 from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, board_lines, embed_text
 from bot.engine import Action, Event, RuleError
 from cogs.engines import render
 from cogs.engines.rules import GOOGLE, HOUSE_RULES, EnginesGame, prepare_table_options
 from helpers_engines import G, Y, four_player, play, two_player
+from bot.render_util import text_cards
 
 LONG_NAMES = {p: f"<@{p}{'9' * 17}>" for p in (1, 2, 3, 4, G, Y, 101, 102, 103, 104)}
 
@@ -39,12 +40,12 @@ def test_a_hidden_pick_never_reaches_the_table_or_the_log():
     for text in (public, yahoo_view):
         assert "K♥" not in text and "Kh" not in text
     assert "✅" in public and LONG_NAMES[G] in public  # who has picked is shown
-    assert "Your pick: **K♥**" in embed_text(render.hand_embed(game.observation(G), LONG_NAMES))
+    assert text_cards("Your pick: **K♥**") in embed_text(render.hand_embed(game.observation(G), LONG_NAMES))
     # Once everybody has picked, the reveal shows it to all.
     events = play(game, Y, "8d")
     lines = render.event_lines(events, LONG_NAMES)
-    assert any("K♥" in line for line in lines)
-    assert "K♥" in embed_text(render.table_embed(game.observation(None), LONG_NAMES, lines))
+    assert any(text_cards("K♥") in line for line in lines)
+    assert text_cards("K♥") in embed_text(render.table_embed(game.observation(None), LONG_NAMES, lines))
 
 
 def test_drawn_and_ipo_cards_stay_out_of_public_lines():
@@ -66,8 +67,8 @@ def test_controls_for_picks_ipo_tiebreak_and_refill():
     picks = render.controls(game.observation(G), game.legal_actions(G))
     assert [c.label for c in picks] == ["3♥", "4♣", "9♣", "10♣", "K♥"]
     assert all(c.place == "select" for c in picks)
-    assert picks[2].description == "matches the 9♥ request"
-    assert picks[3].description == "1 point from the 9♥ request"
+    assert picks[2].description == text_cards("matches the 9♥ request")
+    assert picks[3].description == text_cards("1 point from the 9♥ request")
     assert picks[4].description.startswith("an image")
     play(game, G, "3h")
     play(game, Y, "8d")
@@ -141,7 +142,7 @@ def test_the_table_shows_the_cut_before_the_first_reveal():
     description = render.table_embed(game.observation(None), LONG_NAMES, []).description
     cut = game.observation(None)["cut"]
     assert "Yahoo cut for low card" in description
-    assert all(parse_card(entry["card"]).display() in description for entry in cut)
+    assert all(card_text(entry["card"]) in description for entry in cut)
 
 
 # --------------------------------------------------------------------------- words
@@ -258,7 +259,7 @@ def test_over_the_picture_the_board_says_only_what_the_picture_cannot():
     lean = render.table_embed(obs, SHORT_NAMES, recent, pictures=True)
     text = embed_text(lean)
     assert board_lines(lean) <= 10, text
-    assert lean.description.startswith(f"🔎 Search Request **{show_card(obs['request'])}**")
+    assert lean.description.startswith(f"🔎 Search Request **{card_text(obs['request'])}**")
     assert f"**Put aside:** 🔵 Google {obs['scores']['google']} · 🟣 Yahoo {obs['scores']['yahoo']}" in text
     # The hands' sizes, the last search's cards and the search deck are the picture's.
     assert "in hand" not in text and "Last search" not in text and "Search deck" not in text

@@ -17,6 +17,7 @@ from simcord.results import to_discord_message
 from tests.e2e.ui import button_ids, embed_of, game_place, head, text, use_control
 from tests.enid.test_e2e_enid import POEM, board, play, setup_world, type_, vote
 from tests.hardening.forge import forge_component
+from bot.render_util import text_cards
 
 
 def fresh(env, message):
@@ -252,8 +253,8 @@ async def test_a_misnamed_card_tells_the_table_which_part_was_wrong(simcord_env,
     await play(ada, channel, "play:6s")
     await type_(ada, channel, "Alan Turing of Carp")
     shown = text(board(channel))
-    assert f"misnamed 6♠: the name was right, the fish (the suit) was wrong; its magic is void" in shown
+    assert text_cards(f"misnamed 6♠: the name was right, the fish (the suit) was wrong; its magic is void") in shown
     assert "(wrong name)" not in shown
     await play(bob, channel, "play:5s")
     await type_(bob, channel, "Tarski")
-    assert "misnamed 5♠: the name was right, but “of” and the fish (the suit) were missing" in text(board(channel))
+    assert text_cards("misnamed 5♠: the name was right, but “of” and the fish (the suit) were missing") in text(board(channel))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tests.e2e.ui import button_ids, game_place, select_options, texts, use_control
 from tests.enid.test_e2e_enid import POEM, board, setup_world, vote
+from bot.render_util import text_cards
 
 
 def text_of_message(message) -> str:
@@ -133,7 +134,7 @@ async def test_a_newcomers_whole_game(simcord_env, data_dir, deals, tmp_path):
     assert "typing its name in the game's thread" in text  # the lobby: where and how to name a card
     assert "Enid mode: name every card you lay and say the rituals" in text and "Mode: **enid**" not in text  # the lobby's options in words
     # The hand that must name a card says what it is called, in time to type it (issue 37).
-    assert "type its name in the game's thread: your 6♠ is “Alan Turing of Sturgeon”" in text
+    assert text_cards("type its name in the game's thread: your 6♠ is “Alan Turing of Sturgeon”") in text
     assert "vote on the limerick" in text and "a hint, not the verdict" in text  # what the vote is for
-    assert "did not name Q♠ in time: its magic is void" in text and "drew 1 for a wrong or missing name" in text  # why they drew
+    assert text_cards("did not name Q♠ in time: its magic is void") in text and "drew 1 for a wrong or missing name" in text  # why they drew
     assert table.state.is_over()

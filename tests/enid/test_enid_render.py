@@ -10,6 +10,7 @@ from bot.cards import standard_deck
 from cogs.enid import render
 from cogs.enid.rules import EnidGame
 from tests.e2e.embeds import assert_within_limits, board_lines, embed_text
+from bot.render_util import text_cards
 
 LONG_NAMES = {p: f"<@{10**18 + p}>" for p in range(1, 6)}
 CHAIN = {"chain": [{"words": ["marmalade"], "author": 2}]}
@@ -34,7 +35,7 @@ def test_the_opening_lines_say_which_nine_is_the_enid():
     game = EnidGame.new([1, 2], {}, seed=4)
     lines = render.event_lines(game.opening_events, LONG_NAMES)
     suit = game.discard[0].suit
-    assert lines[0].startswith(f"Turned up: {game.discard[0].display()}. The Enid Blyton is the nine of {suit.symbol}")
+    assert lines[0].startswith(text_cards(f"Turned up: {game.discard[0].display()}. The Enid Blyton is the nine of {suit.symbol}"))
     # Whose turn it is shows on the board; the log carries plays only.
     assert len(lines) == 1 and not any("'s turn" in line for line in lines)
 
@@ -43,9 +44,9 @@ def test_table_shows_the_public_facts_and_never_the_chain():
     game = stacked({1: ["6s", "5c", "5s"], 2: ["Kc", "Kd"], 3: ["Qc", "Qd"]}, discard=["4s"], deck=["3c", "3d"], carry=CHAIN)
     events = act(game, 1, "6s") + say(game, 1, "Alan Turing of Sturgeon") + say(game, 1, "There once was a coder from Warwick")
     lines = render.event_lines(events, LONG_NAMES)
-    assert lines[0] == f"{LONG_NAMES[1]} laid 6♠" and f"💬 {LONG_NAMES[1]}: “Alan Turing of Sturgeon”" in lines
+    assert lines[0] == text_cards(f"{LONG_NAMES[1]} laid 6♠") and f"💬 {LONG_NAMES[1]}: “Alan Turing of Sturgeon”" in lines
     text = embed_text(render.table_embed(game.observation(None), LONG_NAMES, lines))
-    assert "**Face up:** 6♠" in text and "chain of 1 middle name" in text and "Limerick waiting" in text
+    assert text_cards("**Face up:** 6♠") in text and "chain of 1 middle name" in text and "Limerick waiting" in text
     assert "marmalade" not in text.lower()
     controls = render.controls(game.observation(2), game.legal_actions(2))
     assert [c.label for c in controls] == ["Recite the limerick", "Refuse (draw 1)"]
@@ -92,7 +93,14 @@ def test_the_board_names_whose_turn_it_is_once():
     voting = {**observation, "current": [2, 3], "vote": {"about": "limerick", "voters": [2, 3], "voted": [3]}}
     text = embed_text(render.table_embed(voting, LONG_NAMES, []))
     assert f"**Vote on the limerick:** 1/2 voted, waiting for {LONG_NAMES[2]}" in text
-    assert "▶" not in text and render.TURN_ON_BOARD
+    assert "▶" not in text
+    # Under the platform's first line ("👉 @Bob: vote on the limerick ..."), which names who
+    # must act and what they do (turn_task), the board names nobody again.
+    said = embed_text(render.table_embed(voting, LONG_NAMES, [], first_line=True))
+    assert "**Turn 1**" in said and "**Turn 1:**" not in said and "waiting for" not in said
+    assert "**Vote on the limerick:** 1/2 voted" in said
+    assert render.turn_task(observation) == "lay a card of the same suit or rank; draw only if you cannot"
+    assert render.turn_task(voting) is None and render.ping_task(voting)
 
 
 SHORT_NAMES = {1: "@ann", 2: "@bob", 3: "@cy", 4: "@dee"}  # as Discord renders the mentions

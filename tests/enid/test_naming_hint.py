@@ -9,6 +9,7 @@ import pytest
 from enid_helpers import act, stacked
 
 from cogs.enid import render
+from bot.render_util import text_cards
 
 NAMES = {1: "<@1>", 2: "<@2>"}
 
@@ -27,17 +28,17 @@ def laid(card: str, **options):
                                         ("Ah", "Jeff Smith of Halibut"), ("Jc", "Mark Rafter of Carp")])
 def test_by_default_the_hand_says_the_laid_cards_name(card, name):
     task = hand_task(laid(card))
-    assert f"type its name in the game's thread: your {render.show_card(card)} is “{name}”" in task, task
+    assert f"type its name in the game's thread: your {render.card_text(card)} is “{name}”" in task, task
 
 
 def test_a_richie_is_said_with_a_middle_name_of_your_own():
     task = hand_task(laid("3d"))
-    assert "your 3♦ is “Dennis M. Richie of Dalmations”, with a middle name of your own starting with M" in task, task
+    assert text_cards("your 3♦ is “Dennis M. Richie of Dalmations”, with a middle name of your own starting with M") in task, task
 
 
 def test_a_server_rename_is_the_name_shown():
     task = hand_task(laid("Qh", renames={"queen": "Grace Hopper"}))
-    assert "your Q♥ is “Grace Hopper of Halibut”" in task, task
+    assert text_cards("your Q♥ is “Grace Hopper of Halibut”") in task, task
 
 
 def test_names_from_memory_give_the_form_and_not_the_name():

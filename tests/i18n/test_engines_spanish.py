@@ -13,6 +13,7 @@ from cogs.engines import render
 from cogs.engines.rules import HOUSE_RULES, EnginesGame, prepare_table_options
 from tests.e2e.embeds import assert_within_limits, embed_text
 from tests.engines.helpers_engines import G, Y, four_player, two_player
+from bot.render_util import text_cards
 
 NAMES = {p: f"<@{p}>" for p in range(1, 5)}
 ALLOWED = ("Engines", "Discrimination", "Google", "Yahoo", "IPO", "IPOs")
@@ -30,18 +31,18 @@ def test_a_search_in_spanish():
         controls = render.controls(state.observation(G), state.legal_actions(G))
         log = render.event_lines(state.apply(G, Action.play("5h")) + state.apply(Y, Action.play("8d")), NAMES)
         board = embed_text(render.table_embed(state.observation(None), NAMES, log))
-    assert hand.startswith("Tu mano — Google\n🔎 Petición de búsqueda: **7♠**")
-    assert "K♦ — una imagen: no vale nada contra la petición 7♠" in hand
-    assert ("5♥", "a 2 puntos de la petición 7♠") in [(c.label, c.description) for c in controls]
+    assert hand.startswith(text_cards("Tu mano — Google\n🔎 Petición de búsqueda: **7♠**"))
+    assert text_cards("K♦ — una imagen: no vale nada contra la petición 7♠") in hand
+    assert ("5♥", text_cards("a 2 puntos de la petición 7♠")) in [(c.label, c.description) for c in controls]
     assert log == [
         "✅ <@1> ha elegido una carta.",
         "✅ <@2> ha elegido una carta.",
-        "🃏 Se destapan las cartas para 7♠: <@2> 8♦ · <@1> 5♥",
-        "🎯 La búsqueda es para Yahoo (carta más cercana): <@2> 8♦",
-        "🔎 <@1> destapa la petición de búsqueda n.º 2: **4♥**",
+        text_cards("🃏 Se destapan las cartas para 7♠: <@2> 8♦ · <@1> 5♥"),
+        text_cards("🎯 La búsqueda es para Yahoo (carta más cercana): <@2> 8♦"),
+        text_cards("🔎 <@1> destapa la petición de búsqueda n.º 2: **4♥**"),
     ]
-    assert "🔎 Petición de búsqueda **4♥** (n.º 2, la destapó <@1>)" in board
-    assert "**Última búsqueda** — Petición 7♠: <@2> 8♦ · <@1> 5♥\n→ la búsqueda es para Yahoo (carta más cercana): <@2> 8♦ apartadas" in board
+    assert text_cards("🔎 Petición de búsqueda **4♥** (n.º 2, la destapó <@1>)") in board
+    assert text_cards("**Última búsqueda** — Petición 7♠: <@2> 8♦ · <@1> 5♥\n→ la búsqueda es para Yahoo (carta más cercana): <@2> 8♦ apartadas") in board
     assert "cartas que quedan: 1 · descartadas: 1" in board
     assert "Ganó la última búsqueda" in board
 

@@ -19,6 +19,7 @@ from cogs.enid.rules import EnidGame
 from tests.e2e.embeds import assert_within_limits, embed_text
 from tests.enid.enid_helpers import act, random_step, say, stacked
 from tests.i18n.pseudo import english_words
+from bot.render_util import text_cards
 
 NAMES = {1: "Ana", 2: "Bruno", 3: "Cata"}
 CHAIN = {"chain": [{"words": ["marmalade"], "author": 2}]}
@@ -46,9 +47,9 @@ def test_the_board_and_a_hand_in_spanish():
     with i18n.using("es-ES"):
         board = embed_text(render.table_embed(game.observation(None), NAMES, []))
         hand = render.hand_embed(game.observation(1), NAMES)
-    assert "**Boca arriba:** 4♠" in board
+    assert text_cards("**Boca arriba:** 4♠") in board
     # The Enid's name and the fish stay as the seed has them; the rest is Spanish.
-    assert "**La Enid Blyton:** el nueve de ♠ Sturgeon, cadena de 1 segundo nombre" in board
+    assert text_cards("**La Enid Blyton:** el nueve de ♠ Sturgeon, cadena de 1 segundo nombre") in board
     assert "**Turno 1:** Ana · el juego pasa a la izquierda ↻" in board
     assert "**Cartas:** Ana 3 · Bruno 2 · Cata 2 · mazo 2 · descarte 1" in board
     assert hand.title == "Tu mano: 3 cartas"
@@ -71,13 +72,13 @@ def test_the_log_in_spanish():
     events = game.opening_events
     with i18n.using("es"):
         opening = render.event_lines(events, NAMES)
-    assert opening[0].startswith("Carta descubierta: 4♠. La Enid Blyton es el nueve de ♠ Sturgeon")
+    assert opening[0].startswith(text_cards("Carta descubierta: 4♠. La Enid Blyton es el nueve de ♠ Sturgeon"))
     game = stacked({1: ["6s", "5c", "5s"], 2: ["Kc", "Kd"], 3: ["Qc", "Qd"]}, discard=["4s"], deck=["3c", "3d"], carry=CHAIN)
     events = act(game, 1, "6s") + say(game, 1, "Alan Turing of Sturgeon") + say(game, 1, "There once was a coder from Warwick")
     with i18n.using("es"):
         lines = render.event_lines(events, NAMES)
-    assert lines[0] == "Ana jugó 6♠"
-    assert "✅ Ana nombró bien 6♠" in lines
+    assert lines[0] == text_cards("Ana jugó 6♠")
+    assert text_cards("✅ Ana nombró bien 6♠") in lines
     assert "📜 Ana dejó un limerick para el siguiente jugador" in lines
     # What players said is logged as they said it.
     assert "💬 Ana: “Alan Turing of Sturgeon”" in lines
@@ -88,7 +89,7 @@ def test_a_misnamed_card_and_its_draw_in_spanish():
     events = act(game, 1, "3c") + say(game, 1, "Dennis Richie of Carp")
     with i18n.using("es"):
         lines = render.event_lines(events, NAMES)
-    assert "❌ Ana nombró mal 3♣: necesita un segundo nombre inventado (Dennis M… Richie, Brian W… Kernighan); su magia queda anulada" in lines
+    assert text_cards("❌ Ana nombró mal 3♣: necesita un segundo nombre inventado (Dennis M… Richie, Brian W… Kernighan); su magia queda anulada") in lines
     assert "Ana robó 1 por un nombre incorrecto o ausente" in lines
 
 

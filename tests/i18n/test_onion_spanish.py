@@ -18,6 +18,7 @@ from cogs.onion.scoring import best_arrangement, explanation_text, parse_cards
 from tests.e2e.embeds import embed_text
 from tests.i18n.pseudo import english_words
 from tests.onion.onion_round_helpers import act, advance, codes, lady_round as _lady_round, new_round
+from bot.render_util import text_cards
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy"}
 
@@ -59,7 +60,7 @@ def test_the_board_a_hand_the_buttons_and_an_event_in_spanish():
     assert "Bob (Mayor): 99 fichas · 5 boca abajo" in board
     assert "✦ marca una carta especial" in board
     assert hand.title == "Tus cartas: 5"
-    assert "**Boca abajo:** 2♠ 3♥ 4♠ 7♣ 7♠" in hand.description
+    assert text_cards("**Boca abajo:** 2♠ 3♥ 4♠ 7♣ 7♠") in hand.description
     assert "**Te toca: igualar la cantidad de la Banca, subir o retirarse. Debes 2 fichas.**" in hand.description
     assert labels[:2] == ["Igualar 2 fichas", "Igualar y subir 1"]
     assert "Retirarse" in labels and "Igualar y subir otra cantidad (1–10)…" in labels
@@ -90,15 +91,15 @@ def test_a_showdown_explains_hands_in_spanish_with_the_names_the_spanish_rules_p
         board = embed_text(render.table_embed(game.observation(None), NAMES, []))
         final = render.final_text(game.observation(None))
         labels = [row.label for row in render.table_cards(game.observation(None), NAMES)]
-    assert "Bob declara Q♠✦ la Dama: se cambia por una de las dos cartas siguientes" in lines
+    assert text_cards("Bob declara Q♠✦ la Dama: se cambia por una de las dos cartas siguientes") in lines
     assert "El enfrentamiento, mano contra mano: el Mayor baja su mano primero" in lines
-    assert ("La mano de Ann no puede igualarla ni superarla, así que queda fuera: onion de cinco cartas 2♣ 3♠ 5♣ 6♥ "
-            "5♠ · bagel J♥ K♥ · sin usar 4♦ 9♠ 9♣ (la Muerte impide que J♥ forme una Onion Doble)") in lines
+    assert (text_cards("La mano de Ann no puede igualarla ni superarla, así que queda fuera: onion de cinco cartas 2♣ 3♠ 5♣ 6♥ "
+                       "5♠ · bagel J♥ K♥ · sin usar 4♦ 9♠ 9♣ (la Muerte impide que J♥ forme una Onion Doble)")) in lines
     assert "La mano de Cy supera a la de Bob: onion de seis cartas contra onion de cuatro cartas" in lines
     assert "**Cy gana el enfrentamiento** y reparte en la siguiente." in board
-    assert "Cartas especiales en la mesa\nQ♠✦ la Dama, K⚔✦ la Muerte" in board
+    assert text_cards("Cartas especiales en la mesa\nQ♠✦ la Dama, K⚔✦ la Muerte") in board
     assert "El enfrentamiento, tal como fue\nBob baja su mano la primera, como Mayor: onion de cuatro cartas" in board
-    assert final.startswith("<@3> ganó la ronda de Cripple Mr Onion en el enfrentamiento "
+    assert final.startswith("🥇 <@3> ganó la ronda de Cripple Mr Onion en el enfrentamiento "
                             "con onion de seis cartas, color roto. Bote ganado: ")
     assert "Asiento 3 · Cy · Menor · gana · onion de seis cartas, color roto" in labels
     for said in (*lines, board, final, *labels):

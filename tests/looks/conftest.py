@@ -35,6 +35,10 @@ class Looks:
         if game not in self.games:
             # One table is enough here (Onion's plan plays more rounds to reach its auction).
             plan = dataclasses.replace(next(p for p in see.PLANS if p.game == game and p.language is None), rounds=1)
+            if game == "engines":
+                # Four players play Engines' best of three sets, some 900 moves (most of this
+                # directory's time); two play one set. tools/see.py shoots the four.
+                plan = dataclasses.replace(plan, players=2, mid_move=20)
             self.games[game] = self.run(see.shoot_plan(plan, self.eyes, None, light=False, moments=MOMENTS))
         return self.games[game]
 

@@ -59,7 +59,8 @@ async def play_round(env, data_dir, monkeypatch, host, channel, table, restart_a
                 continue
             due = next(p for p in table.state.current_players() if computer.is_computer(p))
             shown = embed_text(embed_of(board(channel)))
-            assert f"**Turn:** {computer.name(due)}" in shown and "(a computer player: it moves in a moment)" in shown
+            # (The board's first line says who is awaited: "⏳ Waiting for 🤖 Deckhand 1 (easy).")
+            assert f"⏳ Waiting for {computer.name(due)}" in head(board(channel)) and "**Turn:**" not in shown
             before = table.record.version
             monkeypatch.setattr(computer, "schedule", schedule)
             await restart(env, data_dir)

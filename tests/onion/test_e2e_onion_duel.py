@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.render_util import text_cards
 from tests.conftest import restart
 from tests.e2e.ui import board, labels, text
 from tests.onion.onion_round_helpers import codes
@@ -23,6 +24,9 @@ async def test_three_rounds_of_the_duel_with_a_modifier_in_answer_and_a_restart(
     # The duel is the default; a server that chose quick switches back to it.
     await admin.slash(channel, "settings house-rule", game="onion", rule="showdown", value="quick")
     await admin.slash(channel, "settings house-rule", game="onion", rule="showdown", value="millard")
+    # This test reads the whole table in the board's text: card pictures off (with them on,
+    # the board over the picture keeps only what the picture cannot show).
+    await admin.slash(channel, "settings pictures", mode="off")
 
     # m0 deals: the Elder m1 holds a Double Onion, the Younger m2 Death (face down) and a
     # seven-card onion; the second five of m1 and m2 are dealt face up (nobody buys).
@@ -50,7 +54,7 @@ async def test_three_rounds_of_the_duel_with_a_modifier_in_answer_and_a_restart(
     assert "Declare Death: one picture out of every Double Onion" in labels(hand) and "Concede" in labels(hand)
     # Laid face up, the K⚔ is visible and acts (docs/rules/onion.md): the hand may be shown, and says why.
     assert "Show my hand" in labels(hand)
-    assert (f"Laid face up, your K⚔✦ Death would act on every hand: {m1.mention}'s Double Onion, flush, bagel → "
+    assert text_cards(f"Laid face up, your K⚔✦ Death would act on every hand: {m1.mention}'s Double Onion, flush, bagel → "
             "five-card onion, bagel.") in text(hand)
     await play(m2, channel, "declare:Kw:death")
     assert table.status == "finished" and table.state.winner == m2.id
@@ -59,7 +63,7 @@ async def test_three_rounds_of_the_duel_with_a_modifier_in_answer_and_a_restart(
     laid = {s["player"]: s for s in table.state.showdown}
     assert laid[m1.id]["groupings"][0] != "Double Onion"  # re-formed after Death
     final = text(board(channel)).split("\n")[0]
-    assert final.startswith(f"{m2.mention} won the Cripple Mr Onion round at the showdown with seven-card onion")
+    assert final.startswith(f"🥇 {m2.mention} won the Cripple Mr Onion round at the showdown with seven-card onion")
 
     # Rounds 2 and 3, dealt from seeds: the duel plays to its end each time.
     for round_no in (2, 3):

@@ -46,7 +46,7 @@ async def test_next_round_lobby_refresh_result_line_and_names_after_restart(simc
     assert table.state.winner == m1.id
     final = board(channel)
     said = text(final).split("\n")[0]
-    assert said.startswith(f"{m1.mention} won the Cripple Mr Onion round at the showdown with Double Onion")
+    assert said.startswith(f"🥇 {m1.mention} won the Cripple Mr Onion round at the showdown with Double Onion")
     assert f"Beaten: {m0.mention} — " in said and said.endswith(f"Folded: {m2.mention}.")
     assert "Standings" not in said
     banks = dict(table.state.chips)

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import re
 
+import discord
+
 from tests.e2e.ui import board, labels, text
 from tests.onion.onion_round_helpers import codes
 from tests.onion.test_e2e_onion import choice, hand_of, play, stacked  # noqa: F401 (a fixture)
+from bot.render_util import text_cards
 
 #: The Dealer's cards: a six-card onion and a three-card onion, which nobody's hand fears.
 DEALER = (codes("2c 3s 4d 5c 9s"), codes("2d 3d 4c 6c 9d"))
@@ -33,6 +36,10 @@ def deal(stacked, elder, younger, dealer=DEALER):
 
 async def start(env, channel, members):
     m0, m1, m2 = members
+    # These tests read the whole table in the board's text: a server with card pictures
+    # off (with them on, the board over the picture keeps only what the picture cannot
+    # show: the showdown's last lines).
+    await m0.slash(channel, "settings pictures", mode="off")
     opened = await m0.slash(channel, "onion new")
     for member in (m1, m2):
         await member.click(opened.response.message, label="Join")
@@ -48,7 +55,9 @@ async def start(env, channel, members):
 def seat(env, prefix):
     guild = env.create_guild()
     channel = guild.create_text_channel(f"onion-{prefix}")
-    return channel, [guild.add_member(env.create_user(f"{prefix}{i}"), nick=f"{prefix.title()}{i}") for i in range(3)]
+    hosts = guild.create_role("Hosts", permissions=discord.Permissions(manage_guild=True))
+    return channel, [guild.add_member(env.create_user(f"{prefix}{i}"), nick=f"{prefix.title()}{i}", roles=[hosts] if i == 0 else [])
+                     for i in range(3)]
 
 
 def holder(said: str) -> str | None:
@@ -84,12 +93,13 @@ async def test_the_board_names_who_holds_the_better_cards_and_the_one_answering_
     assert table.state.current_players() == {m1.id}
     said = text(board(channel))
     # The one whose turn it is to answer is the one beaten: the board says the other leads, and why.
-    assert f"**Turn:** {m1.mention} to answer the better hand" in said
+    # (The board's first line says whose turn it is and what to do; no Turn line repeats it.)
+    assert f"👉 {m1.mention}: answer the better hand" in said and "**Turn:**" not in said
     assert holder(said) == m2.mention, said
     assert "(seven-card onion against five-card onion)" in said and "still to come: " + m0.mention in said
     # The Elder sees the hand they face, their own, and what A'Tuin would do to both.
     hand = text(await hand_of(m1, channel))
-    assert f"**You face {m2.mention}'s hand:** seven-card onion A♣=1 A♥=1 2🏆 2⚔ 4🪄 5🪄 6♥" in hand, hand
+    assert text_cards(f"**You face {m2.mention}'s hand:** seven-card onion A♣=1 A♥=1 2🏆 2⚔ 4🪄 5🪄 6♥") in hand, hand
     assert "**Yours, as laid:** five-card onion" in hand and f"Now {m2.mention} holds the better cards." in hand
     assert (f"• **Declare Great A'Tuin: shift 8 points**: {m2.mention}'s hand unchanged (seven-card onion, bagel); "
             "yours five-card onion, double bagel → Double Onion, four-card onion; you would hold the better cards") in hand
@@ -114,13 +124,13 @@ async def test_the_final_board_tells_the_showdown_in_order_with_hands_as_laid(si
     said = text(board(channel))
     lines = story(said)
     expected = [
-        f"{m1.mention} lays their hand first, as the Elder: five-card onion A♦=1 3⚔ 4🪙 6♦ 7🏆 · double bagel",
+        text_cards(f"{m1.mention} lays their hand first, as the Elder: five-card onion A♦=1 3⚔ 4🪙 6♦ 7🏆 · double bagel"),
         f"{m2.mention} is brought in against {m1.mention}",
         f"{m2.mention} shows their hand: seven-card onion",
         f"{m2.mention}'s hand beats {m1.mention}'s: seven-card onion against five-card onion",
-        f"{m1.mention} declares Q🪙✦ Great A'Tuin: 8 points shift from one of their cards to another",
-        f"{m1.mention}'s hand re-forms under Q🪙✦ Great A'Tuin, played by {m1.mention}: five-card onion, double bagel → "
-        "Double Onion",
+        text_cards(f"{m1.mention} declares Q🪙✦ Great A'Tuin: 8 points shift from one of their cards to another"),
+        text_cards(f"{m1.mention}'s hand re-forms under Q🪙✦ Great A'Tuin, played by {m1.mention}: five-card onion, double bagel → "
+                   "Double Onion"),
         f"{m1.mention}'s hand beats {m2.mention}'s: Double Onion against seven-card onion",
         f"{m2.mention} has no answer left: {m1.mention} holds the better cards",
         f"{m0.mention} is brought in against {m1.mention}",
@@ -148,8 +158,8 @@ async def test_a_cripple_is_told_where_it_happens(simcord_env, stacked):
     assert table.status == "finished" and table.state.winner == m2.id
     lines = story(text(board(channel)))
     assert lines[0].startswith(f"{m1.mention} lays their hand first, as the Elder: Greater Onion")
-    assert lines[3].startswith(f"🧅 {m2.mention}'s ten-card running flush 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8🏆 9🏆 10🏆 J🏆 cripples "
-                               f"{m1.mention}'s Greater Onion"), lines
+    assert lines[3].startswith(text_cards(f"🧅 {m2.mention}'s ten-card running flush 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8🏆 9🏆 10🏆 J🏆 cripples "
+                                          f"{m1.mention}'s Greater Onion")), lines
     assert lines[4] == f"{m1.mention}'s crippled Onion may not be retracted: {m2.mention} holds the better cards"
     assert sum("cripples" in line for line in lines) == 1  # said once, where it happened
 
@@ -167,9 +177,9 @@ async def test_the_marks_in_a_hand_are_explained_and_j_staves_in_a_grouping_is_n
     table = await start(env, channel, members)
     assert not table.state.declared  # nobody declared the Archchancellor
     said = text(board(channel))
-    assert "seven-card onion (1 null eight) 3♣ 8♠=0 2♦ A♦=1 5♣ 6♣ 4♦ · bagel J🪄 K♥" in said, said
+    assert text_cards("seven-card onion (1 null eight) 3♣ 8♠=0 2♦ A♦=1 5♣ 6♣ 4♦ · bagel J🪄 K♥") in said, said
     assert "the Archchancellor played" not in said
-    assert "(J🪄 is laid in a grouping, so by the Archchancellor's rule no eight counts 8)" in said
+    assert text_cards("(J🪄 is laid in a grouping, so by the Archchancellor's rule no eight counts 8)") in said
     # Each mark is told on a card the board shows (an invented example could read as a card in play).
     assert ("How to read the hands: A♦=1: an ace counts 1 or 11; 8♠=0: a null eight, counted 0 to make an "
             "onion longer (of two onions as long, the one with fewer null eights wins)") in said

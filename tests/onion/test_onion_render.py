@@ -17,6 +17,7 @@ from cogs.onion import render
 from cogs.onion.rules import BUY, DECLARE, HOUSE_RULES, OnionGame
 from cogs.onion.scoring import parse_card
 from tests.e2e.embeds import assert_within_limits, board_lines, embed_text
+from bot.render_util import text_cards
 
 LONG_NAMES = {p: f"<@{10**18 + p}>" for p in range(1, 8)}
 
@@ -252,7 +253,7 @@ def test_a_declared_lady_is_set_aside_and_the_offer_is_only_in_the_hand_picture(
     assert hand[0].label == "Your face-down cards · 5 (only you see them)"
     act(game, 2, "declare:Qs:lady")
     text = embed_text(render.table_embed(game.observation(None), PICTURE_NAMES, []))
-    assert "\nBob (Elder): 99 chips · 4 face down · face up 10♣ 10♥ 9♥ 10♠ 6♠ · set aside Q♠✦" in text
+    assert text_cards("\nBob (Elder): 99 chips · 4 face down · face up 10♣ 10♥ 9♥ 10♠ 6♠ · set aside Q♠✦") in text
     table = render.table_cards(game.observation(None), PICTURE_NAMES)
     assert table[1].face_down == 4
     assert (table[2].label, table[2].cards) == ("Seat 2 · Bob · set aside, no longer in the hand", ("Qs*",))
@@ -279,7 +280,7 @@ def test_the_showdown_picture_shows_every_hand_in_its_groupings():
         assert ("· wins" in row.label) == (p == obs["winner"])
     # The grouped order reads like the explanation: its first grouping's cards come first.
     first = entries[obs["winner"]]["explanation"].split(" · ")[0]
-    assert render.show(entries[obs["winner"]]["grouped"][0]) in first
+    assert render.show(entries[obs["winner"]]["grouped"][0]) in text_cards(first)
 
 
 def test_hand_picture_of_a_player_without_cards_says_so():
@@ -386,7 +387,7 @@ def test_the_final_board_over_the_picture_names_the_winner_once_and_marks_no_one
     final = render.final_text(obs)
     lean = render.table_embed(obs, SHORT_NAMES, recent, pictures=True)
     text = embed_text(lean)
-    assert final.startswith("<@3> won the Cripple Mr Onion round at the showdown with ")
+    assert final.startswith("🥇 <@3> won the Cripple Mr Onion round at the showdown with ")
     assert "Pot won: 139 chips." in final
     assert final.count("<@3>") == 1
     # The board under it lists the chips (the winner's among them) and names nobody as the winner.

@@ -44,7 +44,7 @@ def test_the_winner_the_beaten_by_what_and_the_folded_are_told_apart():
         default_step(game)
     assert game.winner == 2
     text = said(game)
-    assert text.startswith("<@2> won the Cripple Mr Onion round at the showdown with Double Onion")
+    assert text.startswith("🥇 <@2> won the Cripple Mr Onion round at the showdown with Double Onion")
     assert "Beaten: <@3> — " in text and "<@1> — " in text
     assert text.endswith("Folded: <@4>.")
     assert "Standings" not in text
@@ -63,7 +63,7 @@ def test_the_last_player_in_and_a_complete_tie():
     game = new_round(P, 1, {1: codes(DEALER_JUNK[0]), 2: codes("2h 3d 4c 5s 9h"), 3: codes(WEAK[0])})
     act(game, 2, "fold")
     act(game, 3, "fold")
-    assert said(game) == "<@1> won the Cripple Mr Onion round as the last player in. Folded: <@2> and <@3>."
+    assert said(game) == "🥇 <@1> won the Cripple Mr Onion round as the last player in. Folded: <@2> and <@3>."
     tie = played(WEAK, ("Aw Ko Au Qu 2w", "3w 4u 5o 9t 6o"), p1=("Ac Kd Ah Qh 2c", "3c 4h 5d 9s 6d"))
     assert tie.winner == 1 and tie.outcome == "seniority"
     assert "won the Cripple Mr Onion round on a complete tie, by seniority" in said(tie)

@@ -185,7 +185,7 @@ def test_nobody_bidding_means_all_fold_and_the_pot_carries_to_the_next_round():
     for p in (2, 3, 4):
         act(won, p, "fold")
     said = final_text("Cripple Mr Onion", won, unit="round", render=render)
-    assert said == "<@1> won the Cripple Mr Onion round as the last player in. Folded: <@2>, <@3> and <@4>."
+    assert said == "🥇 <@1> won the Cripple Mr Onion round as the last player in. Folded: <@2>, <@3> and <@4>."
 
 
 def _to_buying(game: OnionGame) -> None:

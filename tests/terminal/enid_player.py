@@ -13,6 +13,13 @@ from tests.terminal.driver import Screen
 NAMED_CARD = re.compile(r"^(\S+) · (.+)$", re.M)
 #: The hand's words while a laid card waits for its name: "your 7♣ is “Alonzo Church of Carp”".
 TOLD_NAME = re.compile(r"your (\S+) is “([^”]+)”")
+#: The hand's text prints a card with the white suit signs, unbroken ("7\u2060♧"); the moves
+#: list it as the pack displays it ("7♣"): read the text as the moves name the cards.
+AS_MOVES = str.maketrans({"♤": "♠", "♡": "♥", "♢": "♦", "♧": "♣", "\u2060": None})
+
+
+def _text(screen: Screen) -> str:
+    return screen.text.translate(AS_MOVES)
 MIDDLE = {"M": ("Marmalade", "Mistral", "Meadowlark", "Mandolin", "Muffin", "Marzipan", "Mothball", "Minnow"),
           "W": ("Walrus", "Waffle", "Willow", "Wombat", "Wobble", "Widget", "Wheelbarrow", "Wisteria")}
 LIMERICK = ("Who wrote in a language of weeds", "Each line was a tangle", "Of syntax and angle",
@@ -29,7 +36,7 @@ class EnidPlayer:
         self.said: list[str] = []
 
     def name(self, screen: Screen, card: str) -> str:
-        names = {**dict(NAMED_CARD.findall(screen.text)), **dict(TOLD_NAME.findall(screen.text))}
+        names = {**dict(NAMED_CARD.findall(_text(screen))), **dict(TOLD_NAME.findall(_text(screen)))}
         name = names.get(card, "")
         for initial, dotted in (("M", "M."), ("W", "W.")):
             if dotted in name.split():
@@ -46,10 +53,10 @@ class EnidPlayer:
                 return str(vote[0])
             number, label = min(moves.items())
             card = label.split()[0]
-            words = self.name(screen, card) if card in dict(NAMED_CARD.findall(screen.text)) else ""
+            words = self.name(screen, card) if card in dict(NAMED_CARD.findall(_text(screen))) else ""
             last = " Last St. Francis of Assisi" if self._cards_left(screen) == 2 and words else ""
             return f"{number} {words}{last}".strip()
-        task = screen.text.rpartition("\nNow ")[2].split("\n\n")[0]  # what the hand says you owe
+        task = _text(screen).rpartition("\nNow ")[2].split("\n\n")[0]  # what the hand says you owe
         told = TOLD_NAME.search(task)
         if told:  # the laid card's name, as the hand gives it (a Richie's middle name made up)
             return self.name(screen, told.group(1))
