@@ -247,6 +247,11 @@ class LeakWatch:
 async def open_hand(env, member, channel, dm_players=()):
     """Show hand on the table message: (who clicks in the hand, a getter of the hand
     message as it is now: the platform edits it in place after each move)."""
+    if member in dm_players:
+        # A Show hand with hands in DMs costs a bot-token request, counted in the member's
+        # share (20 a minute): a player clicks it every few seconds at most, not on every
+        # move of a game where no time passes.
+        await env.advance_time(3.1)
     opened = await member.click(newest(env, channel.id), label="Show hand")
     assert opened.ephemeral
     if member in dm_players:
