@@ -128,8 +128,8 @@ async def test_hand_pictures_never_show_a_card_hidden_from_their_player(simcord_
     drawn = []
     original = games.card_rows
 
-    def spy(render, name, observation):
-        rows = original(render, name, observation)
+    def spy(render, name, observation, names=None):
+        rows = original(render, name, observation, names)
         if name == "hand_cards":
             (table,) = env.bot.tables.tables()
             state = table.state
