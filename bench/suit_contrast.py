@@ -9,7 +9,7 @@ ratio), how many of the glyph's pixels are coloured (an emoji), and, for a card 
 the end of a line at 114 widths, at how many widths it was split.
 
     pip install "simcord[preview]" playwright
-    python bench/suit_contrast.py [--chromium /usr/bin/chromium]
+    python bench/suit_contrast.py [--chromium PATH]
 
 Prints numbers only (see docs/developers/boards.md for what was measured and chosen)."""
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -91,7 +92,7 @@ async def measure(chromium: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--chromium", default="/usr/bin/chromium", help="the browser Playwright launches")
+    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"), help="the browser Playwright launches (default: chromium on the PATH)")
     asyncio.run(measure(parser.parse_args().chromium))
 
 
