@@ -204,9 +204,9 @@ class ThreadsMixin:
         table.needs_publish = True
         self._cancel_timers(table)
         await self._save_publish(table)
-        self._probe_access_later(table)
         if probing:
-            return  # tried again and refused again: said already
+            return  # tried again and refused again: said already, and the probe's loop goes on
+        self._probe_access_later(table)
         where = f"<#{record.thread_id or record.channel_id}>"
         log.warning("Table %s in guild %s is paused: Discord refused the bot its place %s (%s, %s missing)", table.id, table.guild_id, where, code, permission)
         note = _("⏸️ The {title} game #{id} is paused: I lost the {permission} permission in {where}, so I cannot show the game there. "

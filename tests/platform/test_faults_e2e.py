@@ -6,6 +6,8 @@ waits and the bot's timers run)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.e2e.ui import board, game_place, head, text
@@ -288,6 +290,8 @@ async def test_a_permission_taken_on_the_games_thread_pauses_it_with_one_note_an
     await advance(env, table.record.timer_seconds + 60)
     assert table.record.version == 1
     assert standin.invalid_in_window() - refused_before <= (table.record.timer_seconds + 60) / 30 + 1
+    # One probe for the table however often it was refused (a refused probe used to start another).
+    assert len([t for t in asyncio.all_tasks() if t.get_name().startswith("deckhand-access-") and not t.done()]) == 1
     assert len([m for m in channel.history() if m.author.bot and "is paused" in (m.content or "")]) == 1
     refused = await second.select(now(env, hands[second.id]), [play_code(table, second)])
     assert "paused" in said(refused.response) and table.record.version == 1
