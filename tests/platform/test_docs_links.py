@@ -219,7 +219,7 @@ def test_the_command_check_fails_when_the_readme_or_ci_changes():
     no_extra = readme.replace('pip install -e ".[test]"', "pip install -e .")
     assert any("no install line" in p for p in command_mismatches(no_extra, script))
 
-    other_test = readme.replace("\npython -m pytest\n", "\npytest -q\n")
+    other_test = readme.replace("\npython -m pytest -n auto\n", "\npytest -q\n")
     assert any("no test line" in p for p in command_mismatches(other_test, script))
 
     ci_runs_other = script.replace('pip install -e ".[test]"\n', 'pip install ".[test]"\n')
