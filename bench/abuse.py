@@ -51,12 +51,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import random
 import re
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -373,13 +371,7 @@ def main() -> None:
     parser.add_argument("--label", default="this code", help="the table's title (e.g. before, after)")
     args = parser.parse_args()
     args.abuses = [a for a in args.abuses.split(",") if a]
-    from bot.__main__ import tune_gc
-
-    tune_gc()
-    logging.basicConfig(level=logging.ERROR)
-    print(f"bench/abuse.py: load average {load.load_average()}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}", flush=True)
-    with tempfile.TemporaryDirectory(prefix="deckhand-abuse-", dir=Path.cwd()) as tmp:
-        asyncio.run(main_async(args, Path(tmp)))
+    load.run_in_scratch("abuse.py", main_async, args)
 
 
 if __name__ == "__main__":

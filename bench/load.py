@@ -350,6 +350,19 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def run_in_scratch(script: str, main_async: Callable[[argparse.Namespace, Path], Any], args: argparse.Namespace) -> None:
+    """A bench's start as ``python -m bot`` runs (its garbage-collector tuning, errors only
+    in the log), the machine's line printed, then ``main_async(args, data_dir)`` on a
+    scratch data folder removed afterwards (bench/rate_limits.py, bench/abuse.py)."""
+    from bot.__main__ import tune_gc
+
+    tune_gc()
+    logging.basicConfig(level=logging.ERROR)
+    print(f"bench/{script}: load average {load_average()}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}", flush=True)
+    with tempfile.TemporaryDirectory(prefix=f"deckhand-{Path(script).stem}-", dir=Path.cwd()) as tmp:
+        asyncio.run(main_async(args, Path(tmp)))
+
+
 class IdentitySet:
     """SimCord keeps the bot's pending callbacks in a list and removes each one as it
     runs (``list.remove``: a scan with a dataclass ``__eq__``), so with hundreds of

@@ -47,12 +47,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import random
 import re
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -284,13 +282,7 @@ def main() -> None:
     if set(args.pacing) - {"on", "off"}:
         parser.error("--pacing: on, off or on,off")
     args.guilds = args.guilds or args.tables
-    from bot.__main__ import tune_gc
-
-    tune_gc()
-    logging.basicConfig(level=logging.ERROR)
-    print(f"bench/rate_limits.py: load average {load.load_average()}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}", flush=True)
-    with tempfile.TemporaryDirectory(prefix="deckhand-limits-", dir=Path.cwd()) as tmp:
-        asyncio.run(main_async(args, Path(tmp)))
+    load.run_in_scratch("rate_limits.py", main_async, args)
 
 
 if __name__ == "__main__":
