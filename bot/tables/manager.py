@@ -72,6 +72,9 @@ class TableManager(LobbyMixin, MovesMixin, HandsMixin, ChatMixin, TimersMixin, R
         self.shares = shares if shares is not None else Shares(
             *((self.settings.member_requests_per_minute, self.settings.server_requests_per_minute) if self.settings is not None
               else (Settings.member_requests_per_minute, Settings.server_requests_per_minute)))
+        #: Tables whose board is being tried again after a permission was taken from the bot
+        #: (bot/tables/threads.py: a refusal then is the probe's, not a new loss).
+        self._access_probing: set[tuple[int, int]] = set()
         # The core (bot/core/): this manager is its listener; its collaborators are used from here.
         self.core = TableCore(
             storage, games, self, clock=DiscordClock(), owns=self.owns, shared=shared,

@@ -139,7 +139,7 @@ class ThreadsMixin:
             return False
         if code not in THREAD_CLOSED | MAYBE_CLOSED | {UNKNOWN_CHANNEL}:
             return False
-        if code in MAYBE_CLOSED and table.key in self.__dict__.get("_access_probing", ()):
+        if code in MAYBE_CLOSED and table.key in self._access_probing:
             await self._access_lost(table, code)  # paused for it already: still refused
             return True
         try:
@@ -196,7 +196,7 @@ class ThreadsMixin:
         sentence naming the permission), one note where the players can read it, and
         the board tried again every :data:`ACCESS_PROBE_SECONDS` until it goes through."""
         record = table.record
-        probing = table.key in self.__dict__.setdefault("_access_probing", set())
+        probing = table.key in self._access_probing
         if is_paused(table) and not probing:
             return
         permission = self._missing_permission(table, code)
@@ -232,7 +232,7 @@ class ThreadsMixin:
     @i18n.for_everyone
     async def _retry_access(self, table: Table) -> None:
         """Show the paused board again: if Discord takes it, the game goes on."""
-        probing: set[tuple[int, int]] = self.__dict__.setdefault("_access_probing", set())
+        probing = self._access_probing
         async with table.lock:
             if table.status != "playing" or not access_paused(table):
                 return
