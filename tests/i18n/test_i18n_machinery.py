@@ -150,7 +150,7 @@ def test_the_check_finds_a_marked_sentence_no_catalog_translates(tmp_path):
     game = tmp_path / "cogs" / "toy"
     game.mkdir(parents=True)
     (game / "render.py").write_text(
-        "from bot.i18n import _, ngettext, N_\n"
+        "from bot.words.i18n import _, ngettext, N_\n"
         "TITLE = N_('A constant')\n"
         "def line(n):\n"
         "    return _('Hello {name}', name='x') + ngettext('{n} card', '{n} cards', n)\n",
