@@ -104,17 +104,17 @@ def _timestamp(unix: int, style: str, now: float | None) -> str:
     return time.strftime("%H:%M" if style in "tT" else "%Y-%m-%d %H:%M", time.localtime(unix))
 
 
-def embed_lines(embed: Panel, names: Mapping[int, str] | None = None, *, skip_fields: Iterable[str] = ()) -> list[str]:
-    """A panel (a board or a hand) as plain lines: its title,
-    description, each field as "Name:" and its value, then its footer. Fields named in
-    ``skip_fields`` are left out (the terminal prints the log of moves on its own)."""
+def panel_lines(panel: Panel, names: Mapping[int, str] | None = None, *, skip_fields: Iterable[str] = ()) -> list[str]:
+    """A panel (a board or a hand) as plain lines: its title, description, each field as
+    "Name:" and its value, then its footer. Fields named in ``skip_fields`` are left out
+    (the terminal prints the log of moves on its own)."""
     skipped = set(skip_fields)
     lines: list[str] = []
-    if embed.title:
-        lines.append(f"== {plain(embed.title, names)} ==")
-    if embed.description:
-        lines.extend(plain(embed.description, names).splitlines())
-    for item in embed.fields:
+    if panel.title:
+        lines.append(f"== {plain(panel.title, names)} ==")
+    if panel.description:
+        lines.extend(plain(panel.description, names).splitlines())
+    for item in panel.fields:
         name = plain(item.name or "", names)
         if name in skipped:
             continue
@@ -124,8 +124,8 @@ def embed_lines(embed: Panel, names: Mapping[int, str] | None = None, *, skip_fi
             lines.extend(f"  {line}" for line in value.splitlines())
         else:
             lines.append(f"{name}: {value}")
-    if embed.footer:
-        lines.append(f"({plain(embed.footer, names)})")
+    if panel.footer:
+        lines.append(f"({plain(panel.footer, names)})")
     return lines
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from bot.rules.engine import Action, Control
 from bot.terminal import cli, menu
-from bot.terminal.text import embed_lines, plain
+from bot.terminal.text import panel_lines, plain
 from bot.words.panel import Field, Panel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,11 +89,11 @@ def test_markup_mentions_times_and_discord_words_become_plain_text():
     assert plain("> a quoted line\n-# small print\n\\*not bold\\*") == "a quoted line\nsmall print\n*not bold*"
 
 
-def test_an_embed_reads_as_lines_without_its_log():
+def test_a_panel_reads_as_lines_without_its_log():
     board = Panel(title="Idiot", description="**Turn:** <@1>\n**Pile:** empty", footer="The rules: /rules idiot",
                   fields=[Field("Recent", "a\nb"), Field("Players", "<@1>: 3 cards")])
 
-    assert embed_lines(board, {1: "Ann"}, skip_fields=("Recent",)) == [
+    assert panel_lines(board, {1: "Ann"}, skip_fields=("Recent",)) == [
         "== Idiot ==", "Turn: Ann", "Pile: empty", "Players: Ann: 3 cards", "(type rules for the rules of idiot)",
     ]
 
