@@ -44,20 +44,20 @@ def _colour(panel: Panel) -> discord.Colour | None:
     return None if panel.colour is None else discord.Colour(panel.colour)
 
 
-def embed_blocks(embed: Panel, content: str | None = None) -> list[str]:
+def embed_blocks(panel: Panel, content: str | None = None) -> list[str]:
     """The panel's text as Markdown blocks: content, title, description, fields, footer."""
     blocks = []
     if content:
         blocks.append(end_lists(content))
-    head = f"### {embed.title}" if embed.title else ""
-    if embed.description:
-        head = f"{head}\n{end_lists(embed.description)}" if head else end_lists(embed.description)
+    head = f"### {panel.title}" if panel.title else ""
+    if panel.description:
+        head = f"{head}\n{end_lists(panel.description)}" if head else end_lists(panel.description)
     if head:
         blocks.append(head)
-    for field in embed.fields:
+    for field in panel.fields:
         blocks.append(f"**{field.name}**\n{end_lists(field.value or '')}")
-    if embed.footer:
-        blocks.append("\n".join(f"-# {line}" for line in embed.footer.split("\n") if line))
+    if panel.footer:
+        blocks.append("\n".join(f"-# {line}" for line in panel.footer.split("\n") if line))
     return blocks
 
 
@@ -105,12 +105,12 @@ def _stopped(*components: discord.ui.Item[Any]) -> discord.ui.LayoutView:
 
 
 def layout_view(
-    embed: Panel, *, content: str | None = None, buttons: Sequence[discord.ui.Item] = (), image: str | None = None,
+    panel: Panel, *, content: str | None = None, buttons: Sequence[discord.ui.Item] = (), image: str | None = None,
     alt: str | None = None,
 ) -> discord.ui.LayoutView:
     """One Container holding the text (and the picture, ``attachment://name``, with its
     alt text ``alt``), then a row of buttons."""
-    container = _container(_colour(embed), fit_blocks(embed_blocks(embed, content)), image, alt)
+    container = _container(_colour(panel), fit_blocks(embed_blocks(panel, content)), image, alt)
     if buttons:
         return _stopped(container, _action_row(list(buttons)[:5]))
     return _stopped(container)
@@ -134,15 +134,15 @@ def _rows_of(items: Sequence[Any]) -> list[list[Any]]:
 
 
 def hand_layout(
-    embed: Panel, *, content: str | None, items: Sequence[Any], image: str | None = None, alt: str | None = None,
+    panel: Panel, *, content: str | None, items: Sequence[Any], image: str | None = None, alt: str | None = None,
 ) -> discord.ui.LayoutView:
     """A private hand in Components V2: one Container with the status line, the hand's
     text in one block and the picture of the player's cards, then the hand's controls as
     ActionRows (the same rows as the embed hand, so the same custom_ids). ``items``: the
     controls, each with its row: planned (``views.hand_plan``, built here) or built
     (``views.hand_items``)."""
-    text = "\n\n".join(embed_blocks(embed))
-    container = _container(_colour(embed), fit_blocks([content or "", text]), image, alt)
+    text = "\n\n".join(embed_blocks(panel))
+    container = _container(_colour(panel), fit_blocks([content or "", text]), image, alt)
     return _stopped(container, *(_action_row(line[:5]) for line in _rows_of(items)))
 
 
