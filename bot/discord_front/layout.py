@@ -1,8 +1,8 @@
-"""Components V2: a game's embed shown as a ``LayoutView`` (Container of TextDisplays,
-an optional MediaGallery for a card picture, an ActionRow of buttons).
-
-The games' render modules keep returning embeds; the platform converts them here, so
-a render module need not change shape. Discord's limits for a V2 message are kept:
+"""A game's board or hand as Discord shows it. The games' render modules return a
+:class:`bot.words.panel.Panel` (no Discord in it); this module is where the Discord front
+end turns one into what it sends: an embed (:func:`embed_of`, the classic layout) or a
+Components V2 ``LayoutView`` (Container of TextDisplays, an optional MediaGallery for a
+card picture, an ActionRow of buttons). Discord's limits for a V2 message are kept:
 at most 40 components and 4,000 characters of text in all.
 
 The layouts are built of discord.py's own Container, TextDisplay, MediaGallery and
@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot.words.panel import Panel
 from bot.words.render_util import clip, end_lists
 
 TEXT_LIMIT = 4000  # characters of text in one Components V2 message
@@ -25,21 +26,38 @@ COMPONENT_LIMIT = 40
 # fields, footer) + Container + MediaGallery + ActionRow + 5 buttons = 36 components.
 
 
-def embed_blocks(embed: discord.Embed, content: str | None = None) -> list[str]:
-    """The embed's text as Markdown blocks: content, title, description, fields, footer."""
+def embed_of(panel: Panel, *, image: str | None = None) -> discord.Embed:
+    """``panel`` as a Discord embed (its colour, title, description, fields and footer),
+    showing the picture at ``image`` (``attachment://name``) when there is one."""
+    embed = discord.Embed(title=panel.title, description=panel.description, colour=panel.colour)
+    for field in panel.fields:
+        embed.add_field(name=field.name, value=field.value, inline=field.inline)
+    if panel.footer is not None:
+        embed.set_footer(text=panel.footer)
+    if image:
+        embed.set_image(url=image)
+    return embed
+
+
+def _colour(panel: Panel) -> discord.Colour | None:
+    """A container's accent colour: the panel's (0 too), or none."""
+    return None if panel.colour is None else discord.Colour(panel.colour)
+
+
+def embed_blocks(panel: Panel, content: str | None = None) -> list[str]:
+    """The panel's text as Markdown blocks: content, title, description, fields, footer."""
     blocks = []
     if content:
         blocks.append(end_lists(content))
-    head = f"### {embed.title}" if embed.title else ""
-    if embed.description:
-        head = f"{head}\n{end_lists(embed.description)}" if head else end_lists(embed.description)
+    head = f"### {panel.title}" if panel.title else ""
+    if panel.description:
+        head = f"{head}\n{end_lists(panel.description)}" if head else end_lists(panel.description)
     if head:
         blocks.append(head)
-    for field in embed.fields:
+    for field in panel.fields:
         blocks.append(f"**{field.name}**\n{end_lists(field.value or '')}")
-    footer = embed.footer  # (a new proxy object at each read)
-    if footer and footer.text:
-        blocks.append("\n".join(f"-# {line}" for line in footer.text.split("\n") if line))
+    if panel.footer:
+        blocks.append("\n".join(f"-# {line}" for line in panel.footer.split("\n") if line))
     return blocks
 
 
@@ -87,12 +105,12 @@ def _stopped(*components: discord.ui.Item[Any]) -> discord.ui.LayoutView:
 
 
 def layout_view(
-    embed: discord.Embed, *, content: str | None = None, buttons: Sequence[discord.ui.Item] = (), image: str | None = None,
+    panel: Panel, *, content: str | None = None, buttons: Sequence[discord.ui.Item] = (), image: str | None = None,
     alt: str | None = None,
 ) -> discord.ui.LayoutView:
     """One Container holding the text (and the picture, ``attachment://name``, with its
     alt text ``alt``), then a row of buttons."""
-    container = _container(embed.colour, fit_blocks(embed_blocks(embed, content)), image, alt)
+    container = _container(_colour(panel), fit_blocks(embed_blocks(panel, content)), image, alt)
     if buttons:
         return _stopped(container, _action_row(list(buttons)[:5]))
     return _stopped(container)
@@ -116,15 +134,15 @@ def _rows_of(items: Sequence[Any]) -> list[list[Any]]:
 
 
 def hand_layout(
-    embed: discord.Embed, *, content: str | None, items: Sequence[Any], image: str | None = None, alt: str | None = None,
+    panel: Panel, *, content: str | None, items: Sequence[Any], image: str | None = None, alt: str | None = None,
 ) -> discord.ui.LayoutView:
     """A private hand in Components V2: one Container with the status line, the hand's
     text in one block and the picture of the player's cards, then the hand's controls as
     ActionRows (the same rows as the embed hand, so the same custom_ids). ``items``: the
     controls, each with its row: planned (``views.hand_plan``, built here) or built
     (``views.hand_items``)."""
-    text = "\n\n".join(embed_blocks(embed))
-    container = _container(embed.colour, fit_blocks([content or "", text]), image, alt)
+    text = "\n\n".join(embed_blocks(panel))
+    container = _container(_colour(panel), fit_blocks([content or "", text]), image, alt)
     return _stopped(container, *(_action_row(line[:5]) for line in _rows_of(items)))
 
 

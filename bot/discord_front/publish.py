@@ -74,8 +74,10 @@ from bot.core import computer
 from bot.core.games import table_words
 from bot.discord_front import edits, pacing
 from bot.discord_front.latest import Latest
+from bot.discord_front.layout import embed_of
 from bot.words.i18n import N_, _, ngettext
 from bot.rules.engine import Event, Game
+from bot.words.panel import Panel
 from bot.words.render_util import end_embed_lists, ordinal
 
 if TYPE_CHECKING:
@@ -531,9 +533,7 @@ class Publisher:
             from bot.discord_front.layout import hand_layout
 
             return HandMessage(None, None, hand_layout(embed, content=content, items=items, image=image, alt=alt), picture, filename, alt)
-        if image:
-            embed.set_image(url=image)
-        return HandMessage(content, embed, views.view_of(items), picture, filename, alt)
+        return HandMessage(content, embed_of(embed, image=image), views.view_of(items), picture, filename, alt)
 
     # ------------------------------------------------------------------ DM hands
 
@@ -630,8 +630,8 @@ class Publisher:
 
     @i18n.for_everyone
     def board_payload(self, table: Table, *, final: bool = False, events: Sequence[Event] = (), note: str = "", pinging: Sequence[int] = (),
-                      observation: Mapping[str, Any] | None = None, pictures: bool = False) -> tuple[str | None, discord.Embed, list[discord.ui.Item | views.PlannedControl]]:
-        """The board's first lines, its embed and its buttons (Show hand, planned:
+                      observation: Mapping[str, Any] | None = None, pictures: bool = False) -> tuple[str | None, Panel, list[discord.ui.Item | views.PlannedControl]]:
+        """The board's first lines, its words (a panel) and its buttons (Show hand, planned:
         ``views.table_plan``; Rematch or Next round once finished). ``observation``: the spectator observation, when the
         caller took it already (the publish, for the picture's rows too). ``pictures``: the
         board carries the card picture (the game's text then leaves out what it shows)."""
@@ -651,8 +651,8 @@ class Publisher:
         end_embed_lists(embed)
         ours = _("{title} #{id} · move {version}", title=table.spec.title, id=table.id, version=record.version) + ("" if final else " · " + _("{seconds} s turn timer", seconds=record.timer_seconds))
         # The game's own footer (a hint, a rules pointer) stays; ours goes after it.
-        theirs = embed.footer.text if embed.footer else None
-        embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
+        theirs = embed.footer
+        embed.footer = (f"{theirs}\n{ours}" if theirs else ours)[:2048]
         if final:
             # The result names the game: no heading with its title under it.
             embed.title = None
@@ -681,9 +681,7 @@ class Publisher:
         content, embed, buttons = self.board_payload(table, final=final, events=events, note=note, pinging=pinging, observation=observation,
                                                       pictures=image is not None)
         if table.record.publish.get("layout") != "v2":
-            if image:
-                embed.set_image(url=image)
-            return {"content": content, "embed": embed, "view": views.view_of(buttons)}
+            return {"content": content, "embed": embed_of(embed, image=image), "view": views.view_of(buttons)}
         from bot.discord_front.layout import layout_view
 
         return {"view": layout_view(embed, content=content, buttons=buttons, image=image, alt=alt)}
@@ -933,7 +931,7 @@ class Publisher:
                 await edits.edit_message(self.bot.get_partial_messageable(channel_id).get_partial_message(message_id), **hand.edit())
 
     @i18n.for_everyone
-    def cancelled_board(self, table: Table, embed: discord.Embed, note: str) -> dict[str, Any]:
+    def cancelled_board(self, table: Table, embed: Panel, note: str) -> dict[str, Any]:
         """Keyword arguments for the board's last edit when a game is cancelled: the turn
         line replaced by the note, no buttons, no picture (in the table's layout)."""
         content = _("This game was cancelled. {note}", note=note).strip()
@@ -941,7 +939,7 @@ class Publisher:
             from bot.discord_front.layout import layout_view
 
             return {"view": layout_view(embed, content=content), "attachments": []}
-        return {"content": content, "embed": embed, "view": None, "attachments": []}
+        return {"content": content, "embed": embed_of(embed), "view": None, "attachments": []}
 
     async def close_hands(self, table: Table, line: str) -> None:
         """A cancelled game: every open hand copy is cut to one line (no controls, no

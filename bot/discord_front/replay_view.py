@@ -40,8 +40,10 @@ from bot.words import i18n
 from bot.core import computer
 from bot.discord_front import languages, pacing
 from bot.discord_front.common import field_value
+from bot.discord_front.layout import embed_of
 from bot.words.i18n import _, pgettext
 from bot.discord_front.mentions import NONE
+from bot.words.panel import Panel
 from bot.words.render_util import end_lists
 from bot.replay import animation
 from bot.replay.opening import NoReplay, ReplayShelf, open_replay
@@ -136,14 +138,14 @@ class Replays:
         ending = replay.ending(step)
         if ending:
             parts.append(ending)
-        theirs = embed.footer.text if embed.footer else None
+        theirs = embed.footer
         ours = _("A replay: the game as everyone saw it then. Only you see this message.")
-        embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
+        embed.footer = (f"{theirs}\n{ours}" if theirs else ours)[:2048]
         files: list[discord.File] = []
         if png is not None:
-            embed.set_image(url=f"attachment://{PICTURE}")
             files.append(discord.File(io.BytesIO(png), filename=PICTURE, description=cardart.alt_text(rows)[:1024]))
-        return {"content": guard.fit("\n".join(parts)), "embed": embed, "attachments": files, "view": controls(replay, step, pictures=bool(rows))}
+        shown = embed_of(embed, image=f"attachment://{PICTURE}" if png is not None else None)
+        return {"content": guard.fit("\n".join(parts)), "embed": shown, "attachments": files, "view": controls(replay, step, pictures=bool(rows))}
 
     # ------------------------------------------------------------------ going to a move
 
@@ -244,7 +246,7 @@ def _drawn(lang: str, replay: Replay, plain: dict[int, str]) -> bytes | None:
         return animation.animate(animation.frames(replay, plain))
 
 
-def _not_on(board: discord.Embed, lines: list[str]) -> list[str]:
+def _not_on(board: Panel, lines: list[str]) -> list[str]:
     """The step's lines less those the board below writes out already (Cripple Mr
     Onion's board tells its showdown move by move: the message would say it twice).
     At least the first line stays, under the heading."""

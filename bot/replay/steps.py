@@ -30,6 +30,7 @@ from bot.core.games import GameSpec, card_rows, table_words
 from bot.core.moves import logged_events
 from bot.rules.engine import Event, Game, RuleError
 from bot.words.i18n import _, ngettext
+from bot.words.panel import Panel
 from storage.repos import FORMER_PLAYERS, TableRecord
 
 
@@ -184,10 +185,10 @@ class Replay:
             return _("Move {move} of {total}", move=step.last_move, total=self.moves)
         return _("Moves {first}–{last} of {total}", first=step.first_move, last=step.last_move, total=self.moves)
 
-    def board(self, step: Step, names: Mapping[int, str], recent: Sequence[str] = (), *, pictures: bool = False) -> Any:
+    def board(self, step: Step, names: Mapping[int, str], recent: Sequence[str] = (), *, pictures: bool = False) -> Panel:
         """The board's words at ``step``: the render module's ``table_embed`` of its
-        spectator observation (a ``discord.Embed``; a text front end reads its title,
-        description and fields by attribute, as ``bot/terminal/text.py`` does).
+        spectator observation (a :class:`bot.words.panel.Panel`: a text front end reads its
+        title, description, fields and footer, as ``bot/terminal/text.py`` does).
         ``pictures``: the step shows the card picture, so the words leave out what it shows,
         as the live board does."""
         return table_words(self.spec.render, step.observation, names, list(recent), pictures=pictures)

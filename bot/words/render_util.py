@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-import discord
-
 from bot.rules.cards import DISPLAY_BY_CODE, parse_card
 from bot.words.i18n import _, and_list, join, language, number, pgettext  # noqa: F401  (and_list: used by the games through here)
+from bot.words.panel import Field, Panel
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
 DESCRIPTION_LIMIT = 4096
@@ -37,9 +36,9 @@ def clip_lines_from_end(lines: Sequence[str], limit: int, empty: str = "") -> st
     return "\n".join(reversed(kept)) or empty
 
 
-def fit_embed(embed: discord.Embed) -> discord.Embed:
+def fit_embed(embed: Panel) -> Panel:
     """Last guard on the 6000-character total: shorten the longest field, then the
-    description, until the embed fits."""
+    description, until the panel fits."""
     if len(embed) <= EMBED_TOTAL_LIMIT:  # the usual case: its size counted once
         return embed
     while len(embed) > EMBED_TOTAL_LIMIT and embed.fields:
@@ -49,7 +48,7 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
         if len(value) <= 1:
             break
         excess = len(embed) - EMBED_TOTAL_LIMIT
-        embed.set_field_at(index, name=field.name, value=clip(value, max(1, len(value) - excess)), inline=field.inline)
+        embed.fields[index] = Field(field.name, clip(value, max(1, len(value) - excess)), field.inline)
     excess = len(embed) - EMBED_TOTAL_LIMIT
     if excess > 0 and embed.description:
         embed.description = clip(embed.description, max(1, len(embed.description) - excess))
@@ -181,11 +180,11 @@ def seat_label(players: Sequence[int], player: int, names: Mapping[int, str] | N
     return clip(name, 32) if short else f"{seat} · {clip(name, 32)}"
 
 
-def end_embed_lists(embed: discord.Embed) -> discord.Embed:
-    """:func:`end_lists` on an embed's description and field values (in place)."""
+def end_embed_lists(embed: Panel) -> Panel:
+    """:func:`end_lists` on a panel's description and field values (in place)."""
     if embed.description:
         embed.description = clip(end_lists(embed.description), DESCRIPTION_LIMIT)
     for index, field in enumerate(embed.fields):
         if field.value and "\n" in field.value:
-            embed.set_field_at(index, name=field.name, value=clip(end_lists(field.value), FIELD_VALUE_LIMIT), inline=field.inline)
+            embed.fields[index] = Field(field.name, clip(end_lists(field.value), FIELD_VALUE_LIMIT), field.inline)
     return embed

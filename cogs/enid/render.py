@@ -13,12 +13,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import discord
-
 from bot.rules.cards import Card, Rank, Suit, parse_card, suit_name
 from bot.rules.engine import Action, Control, Event
 from bot.rules.ballots import Ballot, Choice
 from bot.words.i18n import N_, _, ngettext, pgettext
+from bot.words.panel import Panel
 from bot.words.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
@@ -41,7 +40,7 @@ from cogs.enid.names import (
 )
 from storage.repos import FORMER_PLAYERS
 
-COLOUR = discord.Colour.dark_teal()
+COLOUR = 0x11806A  # Discord's dark teal
 #: The finished board's button (``bot/discord_front/sessions.py``): the same players' next game, in the same session.
 NEXT_LABEL = N_("Next game")
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
@@ -264,7 +263,7 @@ def _closes(observation: Mapping[str, Any], obligation_id: Any, *, closes: bool)
 
 
 def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
-                pictures: bool = False, first_line: bool = False) -> discord.Embed:
+                pictures: bool = False, first_line: bool = False) -> Panel:
     """The public table, from the spectator observation: a few lines (whose turn, what is
     owed, the face-up card, everyone's cards), then the last few events. Enid draws no
     table picture, so ``pictures`` (the platform's keyword for a board that carries one)
@@ -272,7 +271,7 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     first line names who must act and what they do (:func:`turn_task`), so no line here
     names them again (the terminal's board, without it, does)."""
     title = "Enid" if _is_enid(observation) else _("Enid: plain Blackjack")
-    embed = discord.Embed(title=title, colour=COLOUR)
+    embed = Panel(title=title, colour=COLOUR)
     # The last events follow the head without a heading of their own (each starts with
     # its player or its mark): a line saved on a board read all game.
     head = "\n".join(_status_lines(observation, names, first_line))
@@ -401,11 +400,11 @@ def _turn_task(observation: Mapping[str, Any], *, then: bool = False) -> str:
     return task if then else _("Your turn: {task}", task=task)
 
 
-def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
+def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Panel:
     """One player's private view, from that player's observation."""
     codes = observation.get("hand") or []
     cards = [parse_card(code) for code in codes]
-    embed = discord.Embed(title=ngettext("Your hand: {n} card", "Your hand: {n} cards", len(cards)), colour=COLOUR)
+    embed = Panel(title=ngettext("Your hand: {n} card", "Your hand: {n} cards", len(cards)), colour=COLOUR)
     lines: list[str] = []
     beginner = observation.get("hand_names")
     if beginner:

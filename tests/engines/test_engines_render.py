@@ -155,7 +155,7 @@ def test_house_rules_read_as_sentences():
 def test_footer_hint_is_the_games_own_and_follows_the_table():
     game = two_player("Kh Tc 4c 3c 2c", "8d 7d Jd Qs", "9h 8h")
     obs = game.observation(None)
-    footer = render.table_embed(obs, LONG_NAMES, []).footer.text
+    footer = render.table_embed(obs, LONG_NAMES, []).footer
     assert footer == render.footer_hint(obs)
     assert footer.startswith("Closest card wins · an image (J, Q, K) only matches the same image")
     assert footer.endswith("Google may declare an IPO for 4 extra cards")

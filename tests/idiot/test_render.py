@@ -176,7 +176,7 @@ def test_house_rules_read_as_sentences():
 def test_footer_hint_says_the_house_rules_in_words():
     game = IdiotGame.new([A, B], {"finish": "last_idiot", "voluntary_pickup": "on"}, seed=1)
     obs = game.observation(None)
-    footer = render.table_embed(obs, NAMES, []).footer.text
+    footer = render.table_embed(obs, NAMES, []).footer
     assert footer == render.footer_hint(obs) == (
         "Play goes on until one player is left holding cards: the Idiot · You may pick up the pile by choice"
         " · The rules: /rules idiot"

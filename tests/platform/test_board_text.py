@@ -10,6 +10,7 @@ import discord
 
 from bot.discord_front import views
 from bot.discord_front.layout import hand_layout, layout_view
+from bot.words.panel import Panel
 from bot.words.render_util import WORD_JOINER, card_text, cards_text, end_lists, unbroken
 from cogs.blackjack import render as blackjack
 from cogs.blackjack.rules import BlackjackGame
@@ -51,7 +52,7 @@ def gallery_items(view: discord.ui.LayoutView) -> list[dict]:
 
 
 def test_the_picture_has_its_alt_text_on_the_gallery_item():
-    embed = discord.Embed(title="Idiot", description="**Game over.**\n1. <@1>\n2. <@2>\n**Pile:** 3")
+    embed = Panel(title="Idiot", description="**Game over.**\n1. <@1>\n2. <@2>\n**Pile:** 3")
     board = layout_view(embed, content="x", image="attachment://table-1.png", alt="Card picture. The pile is empty.")
     assert [item.get("description") for item in gallery_items(board)] == ["Card picture. The pile is empty."]
     hand = hand_layout(embed, content="x", items=[], image="attachment://hand-1.png", alt="Card picture. Your hand has 1 card: the ace of spades.")
@@ -107,8 +108,7 @@ def test_words_owed_are_read_from_the_open_obligations_but_a_vote_is_the_voters(
 
 
 def test_the_picture_comes_right_after_the_text_and_the_small_print_after_it():
-    embed = discord.Embed(title="Idiot", description="**Next play:** any card")
-    embed.set_footer(text="Idiot #1 · move 3")
+    embed = Panel(title="Idiot", description="**Next play:** any card", footer="Idiot #1 · move 3")
     (container,) = layout_view(embed, content="👉 <@1>: your move.", image="attachment://t.png", alt="Card picture.").to_components()
     kinds = [(c["type"], c.get("content", "")[:3]) for c in container["components"]]
     assert kinds == [(10, "👉 <"), (10, "###"), (12, ""), (10, "-# ")]

@@ -1,5 +1,6 @@
 """The layers (docs/developers/architecture.md): the table core knows nothing of
-Discord, and bot/, cogs/ and storage/ have no import circle, type-only imports (under
+Discord, only the Discord front end's package and the games' cogs import discord.py,
+and bot/, cogs/ and storage/ have no import circle, type-only imports (under
 ``if TYPE_CHECKING:``) counted: a module that names another's types cannot be
 understood without it."""
 
@@ -90,3 +91,45 @@ def test_every_core_module_imports_with_discord_blocked():
     result = import_blocked(CORE, {"discord"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+#: Modules that still import discord.py outside its room, each until named work lands.
+#: bot.__main__ starts the bot inside functions: branch ``public`` moves that code into
+#: bot/discord_front/run.py (the lead removes this entry when merging it).
+NOT_YET_MOVED = frozenset({"bot.__main__"})
+
+
+def in_the_discord_room(name: str) -> bool:
+    """Where discord.py may be imported (issue 38, item 2): the Discord front end's package
+    and each game's cog (``cogs.<game>.cog``); nowhere else, not even for types."""
+    parts = name.split(".")
+    return (parts[:2] == ["bot", "discord_front"] or (len(parts) == 3 and parts[0] == "cogs" and parts[2] == "cog")
+            or name in NOT_YET_MOVED)
+
+
+def discord_outside_its_room(root=ROOT) -> list[str]:
+    """Modules of bot/, cogs/ and storage/ that import discord (at the top, in a function
+    or under TYPE_CHECKING) outside :func:`in_the_discord_room`."""
+    _, outside = graph(root, types=True)
+    return sorted(name for name, roots in outside.items() if "discord" in roots and not in_the_discord_room(name))
+
+
+def test_only_the_discord_front_end_and_the_games_cogs_import_discord():
+    assert discord_outside_its_room() == []
+
+
+def test_the_room_check_catches_discord_imported_elsewhere_types_and_functions_included(tmp_path):
+    files = {
+        "bot/__init__.py": "", "bot/discord_front/__init__.py": "import discord\n",
+        "bot/discord_front/tables/moves.py": "from discord import ui\n",  # the front end's own: allowed
+        "bot/words/__init__.py": "", "bot/words/board.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import discord\n",
+        "bot/words/plain.py": "import re\n",
+        "cogs/__init__.py": "", "cogs/toy/__init__.py": "", "cogs/toy/cog.py": "import discord\n",  # a game's cog: allowed
+        "cogs/toy/render.py": "def board():\n    import discord.ui\n",
+        "cogs/toy/cog_helpers.py": "import discord\n",  # not the cog itself
+        "storage/__init__.py": "", "storage/repos.py": "from discord.utils import utcnow\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert discord_outside_its_room(tmp_path) == ["bot.words.board", "cogs.toy.cog_helpers", "cogs.toy.render", "storage.repos"]

@@ -148,8 +148,8 @@ def move_of(state: Any, key: str, rng: random.Random) -> tuple[int, Action]:
 
 def embed_text(embed: Any) -> str:
     parts = [embed.title or "", embed.description or "", *(f"{f.name}\n{f.value}" for f in embed.fields)]
-    if embed.footer and embed.footer.text:
-        parts.append(embed.footer.text)
+    if embed.footer:
+        parts.append(embed.footer)
     return "\n".join(parts)
 
 

@@ -16,6 +16,7 @@ from bot.discord_front import views
 from bot.discord_front.publish import HandMessage, final_text, mentions, ping_task, play_again, table_unit
 from bot.core.table import Table
 from bot.words.i18n import _
+from bot.words.panel import Panel
 from bot.discord_front import edits
 from bot.discord_front.common import _reply, now_ts
 from storage import repos
@@ -107,8 +108,8 @@ class HandsMixin:
 
     @i18n.for_reader
     def _hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True,
-                      observation: Mapping[str, Any] | None = None) -> tuple[str, discord.Embed, list[views.PlannedControl]]:
-        """The hand's status line (after ``notice``), its embed and its controls (each
+                      observation: Mapping[str, Any] | None = None) -> tuple[str, Panel, list[views.PlannedControl]]:
+        """The hand's status line (after ``notice``), its words (a panel) and its controls (each
         with its row, planned: ``views.hand_plan``; none once the game is over), in the
         reader's language. ``observation``: the player's, when the caller took it already."""
         state = table.state
@@ -127,7 +128,7 @@ class HandsMixin:
         legal = state.legal_actions(user) if not state.is_over() else []
         controls = table.spec.render.controls(observation, legal)
         embed = table.spec.render.hand_embed(observation, table.names())
-        embed.set_footer(text=_("{title} #{id} · move {version}", title=table.spec.title, id=table.id, version=table.record.version))
+        embed.footer = _("{title} #{id} · move {version}", title=table.spec.title, id=table.id, version=table.record.version)
         if state.is_over():
             # No controls at all (not even ↻): the game is over; the line says how, and
             # where the next one starts.
