@@ -6,7 +6,7 @@
   sets), and in DMs only a hand control, for the clicking player's own seat. Every
   DynamicItem checks it in ``interaction_check`` (:func:`component_allowed`), before
   its callback runs and so before any storage is opened; the amount form's submit
-  (not a DynamicItem) calls it first too, and ``TableManager._table_or_reply`` again
+  (not a DynamicItem) calls it first too, and ``Finder.table_or_reply`` (bot/discord_front/tables/finder.py) again
   with the table's seats. Commands find their table from the interaction's own server
   and channel, so they cannot name another server's table at all. An id from a
   custom_id never creates storage: lookups read with ``reading(guild, create=False)``.

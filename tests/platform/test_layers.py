@@ -9,22 +9,6 @@ from tests.platform.imports import ROOT, chain_to, circles, graph, import_blocke
 
 CORE = sorted(name for name in modules_under(ROOT, ["bot"]) if name == "bot.core" or name.startswith("bot.core."))
 
-#: The one circle allowed for now: the Discord front end's (the manager's mixins, the
-#: publisher, the views, votes and sessions name each other, types included). The front
-#: end's reshaping into collaborators (issue 38, items 1-4) removes it; until then it may
-#: shrink or split, but no module may join it and no other circle may appear.
-DISCORD_CIRCLE = frozenset({
-    "bot.discord_front.publish", "bot.discord_front.sessions", "bot.discord_front.tables", "bot.discord_front.tables.chat",
-    "bot.discord_front.tables.hands", "bot.discord_front.tables.lobby", "bot.discord_front.tables.manager",
-    "bot.discord_front.tables.moves", "bot.discord_front.views", "bot.discord_front.votes",
-})
-
-
-def unexpected(found: list[list[str]]) -> list[list[str]]:
-    """The circles that are not (part of) the Discord front end's known one."""
-    return [circle for circle in found if not set(circle) <= DISCORD_CIRCLE]
-
-
 def test_there_is_a_core_to_check():
     assert {"bot.core.facade", "bot.core.moves", "bot.core.timers", "bot.core.lobby", "bot.core.computer", "bot.core.table"} <= set(CORE)
 
@@ -50,7 +34,7 @@ def test_the_chain_finder_sees_discord_two_steps_away(tmp_path):
 
 def test_bot_cogs_and_storage_have_no_import_circle_type_only_imports_counted():
     own, _ = graph(types=True)
-    assert unexpected(circles(own)) == []
+    assert circles(own) == []
 
 
 def test_the_circle_finder_catches_a_planted_circle(tmp_path):
@@ -74,16 +58,9 @@ def test_the_circle_finder_catches_a_circle_closed_by_a_type_only_import(tmp_pat
     (package / "core" / "seats.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.core.table import Table\n")
     own, _ = graph(tmp_path, ["bot"], types=True)
-    assert unexpected(circles(own)) == [["bot.core.seats", "bot.core.table"]]
+    assert circles(own) == [["bot.core.seats", "bot.core.table"]]
     own, _ = graph(tmp_path, ["bot"])  # only the imports that run: no circle
     assert circles(own) == []
-
-
-def test_the_known_discord_circle_is_the_only_one_let_through_and_only_as_it_is():
-    assert unexpected([sorted(DISCORD_CIRCLE)]) == []
-    assert unexpected([sorted({"bot.discord_front.publish", "bot.discord_front.views"})]) == []  # shrunk: still let through
-    grown = sorted(DISCORD_CIRCLE | {"bot.core.moves"})
-    assert unexpected([grown]) == [grown]
 
 
 def test_every_core_module_imports_with_discord_blocked():
