@@ -73,7 +73,7 @@ from bot.discord_front import sessions, views, votes
 from bot.discord_front.paused import paused_sentence
 from bot.core import computer
 from bot.core.games import table_words
-from bot.discord_front import edits, pacing
+from bot.discord_front import edits, guard, pacing
 from bot.discord_front.latest import Latest
 from bot.discord_front.common import now_ts
 from bot.words.i18n import N_, _, ngettext
@@ -560,6 +560,24 @@ class Publisher:
             embed.set_image(url=image)
         return HandMessage(content, embed, views.view_of(items), picture, filename, alt)
 
+    async def answer_click(self, interaction: discord.Interaction, table: Table, user: int, answer: str | HandMessage, *, moved: bool, version: int) -> None:
+        """The answer to a click on a hand's control, sent after the table's lock is let
+        go: a refusal's sentence, or the player's hand as it now is, edited in place.
+        A played move's click brings a fresh token (the live hand); a lost answer
+        (10062, 40060) leaves the clicked hand as it was, so a next click from it is told
+        this one was played (``table.clicked_from``)."""
+        if isinstance(answer, str):
+            await guard.answer(interaction, answer)
+            return
+        delivered = await guard.edit_in_place(interaction, **answer.edit())
+        if moved:
+            if delivered:
+                table.clicked_from.pop(user, None)
+            else:
+                table.clicked_from[user] = version
+        if moved and table.status == "playing":  # (a finished table's hands are forgotten)
+            self.remember_hand(table, interaction)
+
     # ------------------------------------------------------------------ DM hands
 
     @i18n.for_reader
@@ -818,6 +836,14 @@ class Publisher:
         task's next round, which then tells the other processes. Sends nothing itself,
         so it may be called with the table's lock held."""
         self.show(table, ping=outcome.newly_current, final=outcome.over, events=outcome.events, actor=actor, tell=True)
+
+    async def after_click(self, table: Table, user: int, outcome: Outcome, *, dm: bool) -> HandMessage:
+        """A clicked move was committed (the table's lock is held): the player's hand as it
+        now is, for the click's answer (:meth:`answer_click`), and the move queued on the
+        table's show task (:meth:`show_move`), which sends nothing before the lock is let go."""
+        hand = await self.hand_message(table, user, dm=dm)
+        self.show_move(table, outcome, actor=user)
+        return hand
 
     async def _show_once(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None) -> None:
         """One round of the show task: the board, the ping, the newly current players'

@@ -39,7 +39,7 @@ TIMER = 120
 def fixed_seed(monkeypatch):
     """Start draws its seed from ``secrets``; fix it so each run deals the same game."""
     seeds = iter(range(7001, 7100))
-    monkeypatch.setattr(bot.tables.lobby, "secrets", SimpleNamespace(randbits=lambda bits: next(seeds)))
+    monkeypatch.setattr(bot.discord_front.tables.lobby, "secrets", SimpleNamespace(randbits=lambda bits: next(seeds)))
 
 
 def setup_world(env, n):

@@ -217,7 +217,7 @@ async def test_moves_racing_in_both_processes_commit_exactly_once(simcord_env):
     thread = game_place(channel)
     for rounds in range(2):
         await play_until_dm_turn(env, table, members, dm_player, thread)
-        copy = await other._get(guild.id, table.id)
+        copy = await other.finder.get(guild.id, table.id)
         version = table.record.version
         first = a_card(table, dm_player)
         second = a_card(table, dm_player, other_than=first)
@@ -248,7 +248,7 @@ async def test_a_stale_copy_is_reloaded_before_a_move(simcord_env):
     thread = game_place(channel)
     await play_until_dm_turn(env, table, members, dm_player, thread)
     await dm_player.click(thread.last_message, label="Show hand")
-    copy = await other._get(guild.id, table.id)  # process 0 loads a copy now
+    copy = await other.finder.get(guild.id, table.id)  # process 0 loads a copy now
     assert copy is not table and copy.record.version == table.record.version
     other.bus._on_change = None  # process 0 stops hearing the bus, as if notifications were lost
     await dm_player.user.select(dms(dm_player)[-1], [a_card(table, dm_player)])

@@ -72,8 +72,7 @@ class TableManager:
         self._closing = False
         #: Card pictures: the bot's drawer (a worker process or a thread), or a thread's.
         self.pictures: PictureDrawer = getattr(bot, "pictures", None) or PictureDrawer()
-        #: Each member's and server's share of the bot's global budget (bot/discord_front/shares.py).
-        self.shares = shares if shares is not None else Shares(
+        shares = shares if shares is not None else Shares(
             *((self.settings.member_requests_per_minute, self.settings.server_requests_per_minute) if self.settings is not None
               else (Settings.member_requests_per_minute, Settings.server_requests_per_minute)))
 
@@ -110,7 +109,7 @@ class TableManager:
             shared=lambda: self.sync.shared, timers=self.timers_front, recheck_thread=self.threads.recheck_thread,
         )
         self.finder = Finder(
-            registry=self.registry, storage=storage, games=games, bot=bot, shares=self.shares,
+            registry=self.registry, storage=storage, games=games, bot=bot, shares=shares,
             shared=lambda: self.sync.shared, load_elsewhere=self.restorer.load_elsewhere,
         )
         self.clicks = Clicks(
@@ -144,6 +143,15 @@ class TableManager:
         self.board_layout = settings_.board_layout
         self.pictures_on = settings_.pictures_on
         self.threads_on = settings_.threads_on
+
+    @property
+    def shares(self) -> Shares:
+        """Each member's and server's share of the bot's global budget (bot/discord_front/shares.py)."""
+        return self.finder.shares
+
+    @shares.setter
+    def shares(self, value: Shares) -> None:
+        self.finder.shares = value
 
     @property
     def shared(self) -> bool:

@@ -142,19 +142,7 @@ class Clicks:
             table.lock.release()
         # The click is answered outside the lock: a slow answer (discord.py sleeping
         # through a rate limit) holds up no other move and no timer.
-        if isinstance(answer, str):
-            await _reply(interaction, answer)
-            return
-        delivered = await guard.edit_in_place(interaction, **answer.edit())
-        if moved:
-            # A lost answer (10062, 40060) leaves the clicked hand as it was: a next click
-            # from it is told this one was played (:meth:`_stale_hand`).
-            if delivered:
-                table.clicked_from.pop(user, None)
-            else:
-                table.clicked_from[user] = version
-        if moved and table.status == "playing":  # (a finished table's hands are forgotten)
-            self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
+        await self.publisher.answer_click(interaction, table, user, answer, moved=moved, version=version)
 
     async def _act_locked(self, table: Table, user: int, version: int, code: str, *, dm: bool) -> tuple[str | HandMessage, bool]:
         """The move itself, under the table's lock: what to answer (a refusal, or the
@@ -182,8 +170,11 @@ class Clicks:
         except _SaveFailed:
             return _("I could not save that move, so nothing changed. Please try again."), False
         guard.measure()
-        hand = await self.publisher.hand_message(table, user, dm=dm)
-        await self.after_move(table, outcome, actor=user)  # shown by the table's show task
+        # The presenter: the player's hand as it now is (the click's answer), and the move
+        # queued on the table's show task (sent once the lock is let go). Then the timers.
+        hand = await self.publisher.after_click(table, user, outcome, dm=dm)
+        if not outcome.over:
+            self.timers.arm(table)
         return hand, True
 
     async def _stale_hand(self, table: Table, user: int, action: Action | None, *, dm: bool, version: int | None = None) -> HandMessage:
@@ -196,10 +187,6 @@ class Clicks:
         # Challenge, a vote); "Waiting for @bob" would only repeat the notice.
         status = notice is None or bool(table.state is not None and table.state.legal_actions(user))
         return await self.publisher.hand_message(table, user, notice=notice or _(STALE_CLICK), status=status, dm=dm)
-
-    async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int, action: Action | None = None) -> None:
-        hand = await self._stale_hand(table, user, action, dm=interaction.guild_id is None)
-        await guard.edit_in_place(interaction, **hand.edit())
 
     async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
         """A move without an interaction (typed chat, tests). Caller holds no lock."""
