@@ -191,6 +191,22 @@ class Deadline:
             self.task.cancel()
 
 
+async def arrive(interaction: discord.Interaction, *, busy: bool = False) -> Deadline | None:
+    """A click's arrival: its :class:`Deadline` started, and deferred at once when the
+    click came late (a gateway RESUME's replay), the process is behind, or ``busy``
+    (every move slot taken): the loop's backlog never makes its answer late. None (the
+    deadline stopped) when it came too late to be acknowledged at all: the player saw
+    "This interaction failed", so nothing may be played for it."""
+    deadline = Deadline.start(interaction)  # deferred if still running near 3 s
+    late = age(interaction) > LATE_AFTER
+    if late or behind() or busy:
+        await deadline.now()
+    if late and not interaction.response.is_done():
+        deadline.stop()
+        return None
+    return deadline
+
+
 @contextlib.asynccontextmanager
 async def in_time(interaction: discord.Interaction) -> AsyncIterator[Deadline]:
     """A :class:`Deadline` for the handler inside (the one the interaction has already,

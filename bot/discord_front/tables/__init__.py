@@ -74,8 +74,8 @@ per Discord concern, each handed in its constructor what it uses (never the mana
   per-server settings (turn timer, house rules, layout...).
 
 A click goes down once: ``bot/discord_front/views.py`` (the control, parsed from its
-custom_id) → ``Clicks.act`` (the deadline and the server check through
-``bot/discord_front/guard.py``, the table through the finder, its lock) → the core
+custom_id) → ``Clicks.act`` (the deadline through ``guard.arrive``, the table and the
+server check through the finder, its lock) → the core
 (``bot/core/sync.py``, the rules, ``bot/core/moves.py``: validate and commit) → the
 publisher (the hand as it now is, the move queued on the show task) → the timers →
 ``Publisher.answer_click`` (the click's answer through ``guard.py`` and

@@ -6,6 +6,7 @@ rest of the bot calls (each one a collaborator's method)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.bus import Bus, LocalBus
@@ -70,6 +71,9 @@ class TableManager:
         if shared is None:
             shared = self.settings is not None and (not self.settings.runs_every_shard or bool(self.settings.database_url))
         self._closing = False
+        #: ``owns(guild_id)``: whether this process holds the guild's shard (its timers,
+        #: computer players and restore are this process's job): the settings' own test.
+        self.owns: Callable[[int | None], bool] = self.settings.owns if self.settings is not None else _every_guild
         #: Card pictures: the bot's drawer (a worker process or a thread), or a thread's.
         self.pictures: PictureDrawer = getattr(bot, "pictures", None) or PictureDrawer()
         shares = shares if shares is not None else Shares(
@@ -161,11 +165,6 @@ class TableManager:
     def shared(self, value: bool) -> None:
         self.sync.shared = value
 
-    def owns(self, guild_id: int | None) -> bool:
-        """Whether this process holds the guild's shard: its timers, computer players
-        and restore are this process's job."""
-        return self.settings is None or self.settings.owns(guild_id)
-
     # ================================================================ told by the core (its TableListener)
 
     async def moved(self, table: Table, outcome: Outcome, *, actor: int | None = None) -> None:
@@ -190,3 +189,8 @@ class TableManager:
         for table in tables:
             self.timers_front.cancel(table)  # and the publish retries
         await self.bus.close()
+
+
+def _every_guild(guild_id: int | None) -> bool:
+    """A manager without settings (tests, benchmarks) holds every guild."""
+    return True

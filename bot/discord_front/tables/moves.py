@@ -75,18 +75,14 @@ class Clicks:
 
     async def act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
         """A move from a hand message (ephemeral or DM)."""
-        deadline = guard.Deadline.start(interaction)  # deferred if still running near 3 s
+        deadline = await guard.arrive(interaction, busy=self.move_slots.locked())
+        if deadline is None:
+            # Delivered late (a gateway RESUME's replay) and Discord no longer takes its
+            # acknowledgement: the move is not played (no ghost move); their hand still offers it.
+            log.info("A click on table %s in guild %s reached me %.1f s after it was made and can no longer be answered: not played",
+                     table_id, guild_id, guard.age(interaction))
+            return
         try:
-            late = guard.age(interaction) > guard.LATE_AFTER
-            if late or guard.behind() or self.move_slots.locked():
-                await deadline.now()  # the loop is slow to come round: never let the answer be late
-            if late and not interaction.response.is_done():
-                # Delivered late (a gateway RESUME's replay) and Discord no longer takes its
-                # acknowledgement: the player saw "This interaction failed", so the move is
-                # not played (no ghost move); their hand still offers it.
-                log.info("A click on table %s in guild %s reached me %.1f s after it was made and can no longer be answered: not played",
-                         table_id, guild_id, guard.age(interaction))
-                return
             await self._act(interaction, guild_id, table_id, version, code)
         finally:
             deadline.stop()
