@@ -5,6 +5,9 @@ understood without it."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 from tests.platform.imports import ROOT, chain_to, circles, graph, import_blocked, modules_under
 
 CORE = sorted(name for name in modules_under(ROOT, ["bot"]) if name == "bot.core" or name.startswith("bot.core."))
@@ -67,3 +70,29 @@ def test_every_core_module_imports_with_discord_blocked():
     result = import_blocked(CORE, {"discord"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def mixin_classes(root: Path = ROOT) -> list[str]:
+    """Classes in bot/ and cogs/ that are mixins or are assembled from them (by name:
+    ``...Mixin`` as the class or as a base)."""
+    found = []
+    for name, path in modules_under(root, ["bot", "cogs"]).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases = [ast.unparse(base) for base in node.bases]
+                if node.name.endswith("Mixin") or any(base.endswith("Mixin") for base in bases):
+                    found.append(f"{name}.{node.name}")
+    return found
+
+
+def test_no_class_is_a_mixin_or_assembled_from_mixins():
+    """The Discord front end is collaborators handed what they use, as the core is."""
+    assert mixin_classes() == []
+
+
+def test_the_mixin_finder_sees_a_class_assembled_from_mixins(tmp_path):
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "__init__.py").write_text("")
+    (tmp_path / "bot" / "m.py").write_text("class LobbyMixin:\n    pass\n\nclass Manager(LobbyMixin, object):\n    pass\n")
+    (tmp_path / "cogs").mkdir()
+    assert mixin_classes(tmp_path) == ["bot.m.LobbyMixin", "bot.m.Manager"]
