@@ -6,7 +6,7 @@
   sets), and in DMs only a hand control, for the clicking player's own seat. Every
   DynamicItem checks it in ``interaction_check`` (:func:`component_allowed`), before
   its callback runs and so before any storage is opened; the amount form's submit
-  (not a DynamicItem) calls it first too, and ``TableManager._table_or_reply`` again
+  (not a DynamicItem) calls it first too, and ``Finder.table_or_reply`` (bot/discord_front/tables/finder.py) again
   with the table's seats. Commands find their table from the interaction's own server
   and channel, so they cannot name another server's table at all. An id from a
   custom_id never creates storage: lookups read with ``reading(guild, create=False)``.
@@ -189,6 +189,22 @@ class Deadline:
         self._cancel_timer()
         if self.task is not None and not self.task.done():
             self.task.cancel()
+
+
+async def arrive(interaction: discord.Interaction, *, busy: bool = False) -> Deadline | None:
+    """A click's arrival: its :class:`Deadline` started, and deferred at once when the
+    click came late (a gateway RESUME's replay), the process is behind, or ``busy``
+    (every move slot taken): the loop's backlog never makes its answer late. None (the
+    deadline stopped) when it came too late to be acknowledged at all: the player saw
+    "This interaction failed", so nothing may be played for it."""
+    deadline = Deadline.start(interaction)  # deferred if still running near 3 s
+    late = age(interaction) > LATE_AFTER
+    if late or behind() or busy:
+        await deadline.now()
+    if late and not interaction.response.is_done():
+        deadline.stop()
+        return None
+    return deadline
 
 
 @contextlib.asynccontextmanager

@@ -210,7 +210,7 @@ class Privacy(PlatformCog):
                 continue
             manager = self.bot.tables  # type: ignore[attr-defined]
             for table in [t for t in manager.tables() if t.guild_id == guild_id]:
-                manager._untrack(table)  # nothing of that server may be written again
+                manager.registry.untrack(table)  # nothing of that server may be written again
             log.info("%s (the bot left it and its grace period is over)", await guild_purge.purge_guild(self.storage, guild_id))
             purged.append(guild_id)
         return purged

@@ -61,20 +61,22 @@ import functools
 import io
 import logging
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot.words import i18n
 from bot.players import ratings
 from bot.discord_front import sessions, views, votes
+from bot.discord_front.paused import paused_sentence
 from bot.core import computer
 from bot.core.games import table_words
-from bot.discord_front import edits, pacing
+from bot.discord_front import edits, guard, pacing
 from bot.discord_front.latest import Latest
 from bot.discord_front.layout import embed_of
+from bot.discord_front.common import now_ts
 from bot.words.i18n import N_, _, ngettext
 from bot.rules.engine import Event, Game
 from bot.words.panel import Panel
@@ -82,7 +84,11 @@ from bot.words.render_util import end_embed_lists, ordinal
 
 if TYPE_CHECKING:
     from bot.core.games import GameSpec
-    from bot.discord_front.tables import Table, TableManager
+    from bot.core.moves import Outcome
+    from bot.core.settings import GuildSettings
+    from bot.core.table import Table
+    from bot.pictures.picture_pool import PictureDrawer
+    from storage.db import Storage
 
 log = logging.getLogger(__name__)
 
@@ -358,11 +364,28 @@ def owed_words(observation: Mapping[str, Any]) -> list[int]:
     return sorted({int(o["player"]) for o in owed if isinstance(o, Mapping) and o.get("player") is not None and o.get("ritual") != "vote"})
 
 
-class Publisher:
-    """Shows tables. One per :class:`TableManager`."""
+class BoardRefused(Protocol):
+    async def __call__(self, table: Table, error: discord.HTTPException, *, final: bool) -> bool:
+        """Deal with a board Discord refused for its place (a thread deleted, closed, a
+        permission taken): True when handled there (no ordinary retry)."""
 
-    def __init__(self, manager: TableManager) -> None:
-        self.manager = manager
+
+class Publisher:
+    """Shows tables: the presenter (what each person must now see) and its requests to
+    Discord. One per :class:`bot.discord_front.tables.TableManager`, handed what it
+    uses: the bot (its channels), the storage (the board's ids, DM channels), the
+    picture drawer, the server settings (pictures, DM hands), and the four things it
+    does not do itself, each a function: ``board_refused`` (the threads' answer to a
+    refused board), ``retry_later`` (the publish retry), ``tell_others`` (the bus,
+    after a move is shown) and ``finished`` (the lobby message's last edit)."""
+
+    def __init__(
+        self, bot: discord.Client, storage: Storage, pictures: PictureDrawer, settings: GuildSettings, *,
+        board_refused: BoardRefused, retry_later: Callable[[Table], None],
+        tell_others: Callable[[Table], Awaitable[None]], finished: Callable[[Table], Awaitable[None]],
+    ) -> None:
+        self.bot, self.storage, self.pictures, self.settings = bot, storage, pictures, settings
+        self.board_refused, self.retry_later, self.tell_others, self.finished = board_refused, retry_later, tell_others, finished
         self.live: dict[tuple[int, int, int], LiveHand] = {}
         #: (guild, table, user) -> {hand message id: its latest token}: every ephemeral
         #: copy of the hand, so the end (or a cancel) closes all of them, not only the newest.
@@ -372,11 +395,11 @@ class Publisher:
         self.display_names: dict[tuple[int, int], str] = {}
         #: Paces the requests to Discord (bot/discord_front/pacing.py); told when a
         #: showing is merged, so a board still waiting for the budget gives way to it.
-        self.pacer: pacing.Pacer | None = getattr(manager.bot, "pacer", None)
+        self.pacer: pacing.Pacer | None = getattr(bot, "pacer", None)
         #: The messages kept up to date by edits (a lobby, a DM hand): one edit in
         #: flight and one waiting each, the newest (bot/discord_front/latest.py).
         self.latest = Latest()
-        hooks = getattr(manager.bot, "interaction_hooks", None)
+        hooks = getattr(bot, "interaction_hooks", None)
         if hooks is not None:
             hooks.append(self.note_display_name)
 
@@ -384,10 +407,6 @@ class Publisher:
         """Interaction hook (``bot.interaction_hooks``): the clicker's name as the server shows it."""
         if interaction.guild_id is not None and interaction.user is not None:
             self.display_names[(interaction.guild_id, interaction.user.id)] = interaction.user.display_name
-
-    @property
-    def bot(self) -> discord.Client:
-        return self.manager.bot
 
     def place(self, table: Table) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.record.place, guild_id=table.guild_id)
@@ -457,7 +476,7 @@ class Publisher:
 
 
     @i18n.for_reader
-    async def _update_live_hand(self, table: Table, user: int) -> bool:
+    async def update_live_hand(self, table: Table, user: int) -> bool:
         """Edit the player's open hand through its token. True when that is their notice
         (edited, and they clicked it within ``LOOKING_SECONDS``); False when they must be
         pinged (no hand, an expiring token, a failed edit, or a hand left long ago)."""
@@ -485,7 +504,7 @@ class Publisher:
         game, or the player asked for text only (``/settings pictures-mine off``)."""
         if table.record.publish.get("pictures") == "off":
             return False
-        return await self.manager.guild_settings.pictures_mine(table.guild_id, user)
+        return await self.settings.pictures_mine(table.guild_id, user)
 
     @i18n.for_reader
     async def hand_picture(self, table: Table, user: int, observation: Mapping[str, Any] | None = None) -> tuple[bytes, str] | None:
@@ -505,15 +524,21 @@ class Publisher:
         if not rows:
             return None
         try:
-            return await self.manager.pictures.draw(rows), cardart.alt_text(rows)
+            return await self.pictures.draw(rows), cardart.alt_text(rows)
         except Exception:
             log.exception("Could not draw the hand picture at table %s; showing text only", table.id)
             return None
 
     @i18n.for_reader
+    def hand_payload(self, table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True,
+                     observation: Mapping[str, Any] | None = None) -> tuple[str, Panel, list[views.PlannedControl]]:
+        """:func:`hand_payload` in the reader's language."""
+        return hand_payload(table, user, notice=notice, page=page, status=status, observation=observation)
+
+    @i18n.for_reader
     async def hand_message(self, table: Table, user: int, *, notice: str = "", page: int = 0, dm: bool = False, status: bool = True) -> HandMessage:
         """The hand as sent or edited everywhere (Show hand, a move's answer, the live
-        hand, the DM): the text of ``_hand_payload``, the picture of the player's own
+        hand, the DM): the text of :func:`hand_payload`, the picture of the player's own
         cards, and, when the table's layout is V2, one LayoutView holding all of it.
         ``dm``: a hand in DMs, which always starts by naming the game with a link to its
         thread (every DM hand, whether sent, refreshed or answering a click, the same way).
@@ -521,7 +546,7 @@ class Publisher:
         # The hand's text and its picture from one observation of the player's, taken
         # with no await between them: both show the same moment of the table.
         observation = table.state.observation(user) if table.state is not None else None
-        content, embed, items = self.manager._hand_payload(table, user, notice=notice, page=page, status=status, observation=observation)
+        content, embed, items = hand_payload(table, user, notice=notice, page=page, status=status, observation=observation)
         end_embed_lists(embed)
         if dm:
             content = f"{self._dm_prefix(table)}{content}"
@@ -534,6 +559,24 @@ class Publisher:
 
             return HandMessage(None, None, hand_layout(embed, content=content, items=items, image=image, alt=alt), picture, filename, alt)
         return HandMessage(content, embed_of(embed, image=image), views.view_of(items), picture, filename, alt)
+
+    async def answer_click(self, interaction: discord.Interaction, table: Table, user: int, answer: str | HandMessage, *, moved: bool, version: int) -> None:
+        """The answer to a click on a hand's control, sent after the table's lock is let
+        go: a refusal's sentence, or the player's hand as it now is, edited in place.
+        A played move's click brings a fresh token (the live hand); a lost answer
+        (10062, 40060) leaves the clicked hand as it was, so a next click from it is told
+        this one was played (``table.clicked_from``)."""
+        if isinstance(answer, str):
+            await guard.answer(interaction, answer)
+            return
+        delivered = await guard.edit_in_place(interaction, **answer.edit())
+        if moved:
+            if delivered:
+                table.clicked_from.pop(user, None)
+            else:
+                table.clicked_from[user] = version
+        if moved and table.status == "playing":  # (a finished table's hands are forgotten)
+            self.remember_hand(table, interaction)
 
     # ------------------------------------------------------------------ DM hands
 
@@ -579,7 +622,7 @@ class Publisher:
         from storage import repos
         from storage.db import StorageError
 
-        storage = self.manager.storage
+        storage = self.storage
         if not fresh:
             shown = table.record.publish.get("dm", {}).get(str(user))
             if shown:
@@ -713,7 +756,7 @@ class Publisher:
         from bot.pictures import cardart
 
         try:
-            return await self.manager.pictures.draw(rows, title=f"{table.spec.title} #{table.id}"), alt if alt is not None else cardart.alt_text(rows)
+            return await self.pictures.draw(rows, title=f"{table.spec.title} #{table.id}"), alt if alt is not None else cardart.alt_text(rows)
         except Exception:
             log.exception("Could not draw the card picture of table %s; showing text only", table.id)
             return None
@@ -780,11 +823,34 @@ class Publisher:
                 shown = table.status == "playing" or (table.status == "finished" and pending.final)
                 if shown:  # else cancelled meanwhile (its board says so), or the end is shown already
                     try:
-                        await self.manager._publish(table, ping=pending.ping, final=pending.final, events=pending.events, actor=pending.actor)
+                        await self._show_once(table, ping=pending.ping, final=pending.final, events=pending.events, actor=pending.actor)
                     except Exception:
                         log.exception("Showing table %s in guild %s failed", table.id, table.guild_id)
             if pending.tell:
-                await self.manager._tell_others(table)  # after showing: the owner reloads the new message ids too
+                await self.tell_others(table)  # after showing: the owner reloads the new message ids too
+
+    def show_move(self, table: Table, outcome: Outcome, *, actor: int | None = None) -> None:
+        """A committed move to show (``actor``'s, or a computer's, a timer's): the show
+        task's next round, which then tells the other processes. Sends nothing itself,
+        so it may be called with the table's lock held."""
+        self.show(table, ping=outcome.newly_current, final=outcome.over, events=outcome.events, actor=actor, tell=True)
+
+    async def after_click(self, table: Table, user: int, outcome: Outcome, *, dm: bool) -> HandMessage:
+        """A clicked move was committed (the table's lock is held): the player's hand as it
+        now is, for the click's answer (:meth:`answer_click`), and the move queued on the
+        table's show task (:meth:`show_move`), which sends nothing before the lock is let go."""
+        hand = await self.hand_message(table, user, dm=dm)
+        self.show_move(table, outcome, actor=user)
+        return hand
+
+    async def _show_once(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None) -> None:
+        """One round of the show task: the board, the ping, the newly current players'
+        hands; at the end, the result on the lobby message too (``finished``)."""
+        if table.state is None:
+            return
+        await self.publish(table, ping=ping, final=final, events=events, actor=actor)
+        if final:
+            await self.finished(table)
 
     @i18n.for_everyone
     async def publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None, note: str = "") -> None:
@@ -814,7 +880,7 @@ class Publisher:
         to_ping = [user for user in newly if user != actor and not await self._notify_hand(table, user)]
         # Votes on messages of their own, posted before the board so that a board
         # posted anew to ping the voters sits below its vote.
-        await votes.sync(self, table, events)
+        await votes.sync(self.place(table), table, events)
         # The picture's rows and the board's text from one spectator observation, taken
         # with no await between them: both show the same moment of the table.
         public = table.state.observation(None) if table.state is not None else None
@@ -880,7 +946,7 @@ class Publisher:
             # A thread deleted, archived or locked is a state of the table, not a
             # transient error: dealt with there (moved, reopened or paused), no retries.
             try:
-                handled = await self.manager._board_refused(table, error, final=final)
+                handled = await self.board_refused(table, error, final=final)
             except Exception:
                 log.exception("Could not deal with the closed thread of table %s in guild %s", table.id, table.guild_id)
                 handled = False
@@ -890,14 +956,14 @@ class Publisher:
                 # A retry pings these on the board; the others were told through their hands.
                 table.unpinged = sorted(set(table.unpinged or ()) | set(to_ping))
                 if not final:
-                    self.manager._schedule_publish_retry(table)
+                    self.retry_later(table)
         await self._drop_old_ping(table)
         if final:
             await self._close_live_hands(table, actor)
             self.forget_table(table)
         if (record.message_id, record.publish, list(record.turn_players)) != before:
             # One trip to the database's thread (storage.write), as a move's own save.
-            await self.manager.storage.write(table.guild_id, [repos.table_update(
+            await self.storage.write(table.guild_id, [repos.table_update(
                 table.id, now=now_ts(), message_id=record.message_id, message_posted_at=record.message_posted_at,
                 publish=record.publish, turn_players=list(people))])
 
@@ -909,7 +975,7 @@ class Publisher:
         actor's, clicked in their DMs, was answered already): at most one call per
         player, so the last move spends no more than any move (players + 2)."""
         answered = self.live.get((table.guild_id, table.id, actor)) if actor is not None else None
-        answered_in_dm = actor is not None and answered is None and not self.dms_closed(table, actor) and await self.manager.hands_in_dm(table.guild_id, actor)
+        answered_in_dm = actor is not None and answered is None and not self.dms_closed(table, actor) and await self.settings.hands_in_dm(table.guild_id, actor)
         ended: dict[tuple[int, bool], HandMessage] = {}
 
         async def hand_of(user: int, dm: bool) -> HandMessage:
@@ -967,10 +1033,10 @@ class Publisher:
     async def _notify_hand(self, table: Table, user: int) -> bool:
         """Tell a newly current player through their hand. True when that reached them
         (a live hand they are looking at, or a new DM); False: they must be pinged."""
-        if not await self.manager.hands_in_dm(table.guild_id, user):
-            return await self._update_live_hand(table, user)
+        if not await self.settings.hands_in_dm(table.guild_id, user):
+            return await self.update_live_hand(table, user)
         if self.dms_closed(table, user):
-            return await self._update_live_hand(table, user)  # hands fall back to ephemeral
+            return await self.update_live_hand(table, user)  # hands fall back to ephemeral
         return await self.send_dm_hand(table, user) is not None  # its status line says "Your move."
 
     @i18n.for_everyone
@@ -983,3 +1049,96 @@ class Publisher:
     def note_chat(self, table: Table) -> None:
         """A message in the table's place scrolls the board up."""
         table.record.publish["after_board"] = table.record.publish.get("after_board", 0) + 1
+
+    async def save_publish(self, table: Table) -> None:
+        """Store what was posted for the table (``record.publish``) now."""
+        from bot.discord_front.common import now_ts
+        from storage import repos
+
+        async with self.storage.transaction(table.guild_id) as db:
+            await repos.update_table(db, table.id, now=now_ts(), publish=table.record.publish)
+
+
+# ---------------------------------------------------------------------- a hand's text
+
+def hand_payload(table: Table, user: int, *, notice: str = "", page: int = 0, status: bool = True,
+                 observation: Mapping[str, Any] | None = None) -> tuple[str, Panel, list[views.PlannedControl]]:
+    """The hand's status line (after ``notice``), its words (a panel) and its controls (each
+    with its row, planned: ``views.hand_plan``; none once the game is over), in the
+    current language (:meth:`Publisher.hand_payload`: in the reader's). ``observation``:
+    the player's, when the caller took it already."""
+    state = table.state
+    assert state is not None
+    if table.record.publish.get("paused") and not notice:
+        notice = "⏸️ " + paused_sentence(table)
+    elif (behind := board_behind(table)) is not None:
+        notice = "\n".join(part for part in (notice, behind) if part)
+    if observation is None:
+        observation = state.observation(user)
+    current = state.current_players()
+    # Not only current players: Enid's Challenge and vote buttons belong to players
+    # whose turn it is not (other games list nothing for a non-current player).
+    legal = state.legal_actions(user) if not state.is_over() else []
+    controls = table.spec.render.controls(observation, legal)
+    embed = table.spec.render.hand_embed(observation, table.names())
+    embed.footer = _("{title} #{id} · move {version}", title=table.spec.title, id=table.id, version=table.record.version)
+    if state.is_over():
+        # No controls at all (not even ↻): the game is over; the line says how, and
+        # where the next one starts.
+        items: list[views.PlannedControl] = []
+        line = f"{final_text(table.spec.title, state, unit=table_unit(table.spec), render=table.spec.render)} {play_again(table.spec, table.guild_id, table.record)}"
+    else:
+        items = views.hand_plan(table.guild_id, table.id, table.record.version, controls, page)
+        if user in current:
+            # A vote is not a move: the game's own word for what is owed, when it has one.
+            task = ping_task(table)
+            line = (_("**Now {task}.**", task=task) if task else _("**Your move.**")) + (" " + _("Timer: {when}.", when=f"<t:{int(table.record.deadline)}:R>") if table.record.deadline else "")
+        elif legal:
+            line = _("**You may act now** (the buttons below).")
+        else:
+            line = waiting_line(table, user, current)
+    content = "\n".join(part for part in (notice, line if status or not notice else "") if part)
+    return content, embed, items
+
+
+#: A board that has not caught up with the play for this long is said to be behind in
+#: what players see next (their hand, the answer to their click).
+BOARD_BEHIND_SECONDS = 5.0
+
+
+def board_behind(table: Table) -> str | None:
+    """The sentence saying the board lags, and why, while it does for more than
+    :data:`BOARD_BEHIND_SECONDS`; None when it is up to date (or nearly)."""
+    since = table.behind_since
+    if (since is None or now_ts() - since < BOARD_BEHIND_SECONDS or table.state is None or table.state.is_over()
+            or table.record.publish.get("paused")):  # a paused game's hands say why it is paused instead
+        return None
+    error = table.board_error
+    status = getattr(error, "status", 0) or 0
+    if status >= 500:
+        why = _("Discord is answering with server errors")
+    elif status == 429:
+        why = _("Discord is limiting how often I may update it")
+    elif error is not None:
+        why = _("Discord refused the update")
+    else:
+        why = _("Discord is slow to take the update or asks me to wait")
+    return _("⚠️ The board is behind ({why}); it catches up by itself. Your hand here is up to date.", why=why)
+
+
+def owers(table: Table) -> list[int]:
+    """Players who owe typed words now (open obligations), whoever's turn it is."""
+    return sorted({int(player) for player, _ in table.record.obligations.values() if player is not None})
+
+
+def waiting_line(table: Table, user: int, current: frozenset[int] | set[int]) -> str:
+    """A hand's status when its player may do nothing now: whom the game waits for. With
+    no turn (a ritual holds the game), those who owe words, or "you"."""
+    if current:
+        return _("Waiting for {players}.", players=mentions(sorted(current)))
+    owing = owers(table)
+    if user in owing:
+        return _("**It is up to you:** type what is asked below in the game's thread.")
+    if owing:
+        return _("Waiting for {players} to type what they owe in the game's thread.", players=mentions(owing))
+    return _("No turn until a ritual is done (see below).")

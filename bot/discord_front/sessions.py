@@ -12,7 +12,7 @@ old session back).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
@@ -25,7 +25,17 @@ from storage import repos
 
 if TYPE_CHECKING:
     from bot.core.games import GameSpec
-    from bot.discord_front.tables import TableManager
+    from bot.core.table import Table
+    from storage.db import Storage
+
+
+class HeldTables(Protocol):
+    """What ending a session reads: the tables this process holds, and the storage."""
+
+    storage: Storage
+
+    def tables(self) -> list[Table]: ...
+
 
 __all__ = ["chunks", "end_session", "has_sessions", "next_label", "parent_channel_id"]
 
@@ -64,7 +74,7 @@ def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return parts or [""]
 
 
-async def end_session(interaction: discord.Interaction, manager: TableManager, spec: GameSpec, *, unit: str = "game") -> None:
+async def end_session(interaction: discord.Interaction, manager: HeldTables, spec: GameSpec, *, unit: str = "game") -> None:
     """``unit`` is what one table of the game is called: "round" for Onion, "game" for Enid."""
     guild_id, channel_id = interaction.guild_id, parent_channel_id(interaction)
     if guild_id is None or channel_id is None:

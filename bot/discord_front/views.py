@@ -30,7 +30,7 @@ import functools
 import math
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
@@ -42,8 +42,6 @@ from bot.discord_front.guard import answer_failure as _answer_failure
 from bot.discord_front import languages
 from bot.discord_front.common import field_value as _field_value
 
-if TYPE_CHECKING:
-    from bot.discord_front.tables import TableManager
 
 SELECT_PAGE_SIZE = 25  # Discord's limit of options per select
 MAX_ACTION_BUTTONS = 15  # three rows of five; row 0 is the select, row 4 paging
@@ -55,8 +53,27 @@ _STYLES = {
 }
 
 
-def manager_of(interaction: discord.Interaction) -> TableManager:
-    return interaction.client.tables  # type: ignore[attr-defined]
+class TableEntry(Protocol):
+    """Where the controls' clicks enter the tables (the bot's ``tables``, a
+    :class:`bot.discord_front.tables.TableManager`): named here so that this module,
+    below the tables, knows only what it calls."""
+
+    async def act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None: ...
+
+    async def show_hand(self, interaction: discord.Interaction, guild_id: int, table_id: int, *, in_place: bool = False, page: int = 0,
+                        version: int | None = None) -> None: ...
+
+    async def lobby_click(self, interaction: discord.Interaction, guild_id: int, table_id: int, verb: str, choice: str | None = None) -> None: ...
+
+    async def rematch(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> None: ...
+
+    async def cast_vote(self, interaction: discord.Interaction, guild_id: int, table_id: int, vote_id: str, code: str) -> None: ...
+
+    async def table_or_reply(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> Any: ...
+
+
+def manager_of(interaction: discord.Interaction) -> TableEntry:
+    return interaction.client.tables  # type: ignore[attr-defined,no-any-return]
 
 
 # ------------------------------------------------------------------------- items
@@ -212,7 +229,7 @@ class AmountButton(_Guarded, discord.ui.DynamicItem[discord.ui.Button], template
         return cls(int(match["g"]), int(match["t"]), int(match["v"]), match["kind"], label=item.label or "", style=item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        if await manager_of(interaction)._table_or_reply(interaction, self.guild_id, self.table_id) is None:
+        if await manager_of(interaction).table_or_reply(interaction, self.guild_id, self.table_id) is None:
             return
         modal = AmountModal(self.guild_id, self.table_id, self.version, self.kind, self.item.label or _("Any amount"))
         await interaction.response.send_modal(modal)
@@ -260,7 +277,7 @@ async def on_modal_submit(interaction: discord.Interaction) -> None:
         manager = manager_of(interaction)
         if refusal:
             # Checked through the guard like any control before saying anything about the table.
-            if await manager._table_or_reply(interaction, int(match["g"]), int(match["t"])) is not None:
+            if await manager.table_or_reply(interaction, int(match["g"]), int(match["t"])) is not None:
                 await _answer(interaction, refusal)
             return
         await manager.act(interaction, int(match["g"]), int(match["t"]), int(match["v"]), f"{match['kind']}::{int(text.strip())}")

@@ -16,10 +16,11 @@ After every move (``Publisher.publish``) :func:`sync` brings the messages up to 
   loses its buttons.
 
 What is posted is kept in ``record.publish["votes"]`` ({vote id: message, shown}), so
-a restart carries on with the same messages. A click (:func:`cast`) names its table
-and vote (``dh:vote:<guild>:<table>:<vote id>:<action>``); it reaches the rules as an
-ordinary action through ``TableManager._apply`` (validate, commit, publish) and is
-answered by editing the vote message in place. A click from another server, for a
+a restart carries on with the same messages. A click (``Clicks.cast_vote`` in
+``bot/discord_front/tables/moves.py``) names its table and vote
+(``dh:vote:<guild>:<table>:<vote id>:<action>``); it reaches the rules as an ordinary
+action (validate, commit, publish), checked first by :func:`refusal`, and is answered
+by editing the vote message in place (:func:`sync`, with the click). A click from another server, for a
 vote that has closed, by someone who is not a voter, a second vote, or a code that
 is not one of the vote's choices gets a sentence and changes nothing.
 """
@@ -38,16 +39,15 @@ import discord
 from bot.words import i18n
 from bot.discord_front import guard, views
 from bot.rules.ballots import Ballot, Choice
-from bot.rules.engine import Event, RuleError
+from bot.rules.engine import Event
 from bot.words.i18n import _
 
 if TYPE_CHECKING:
-    from bot.discord_front.publish import Publisher
-    from bot.discord_front.tables import Table, TableManager
+    from bot.core.table import Table
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Ballot", "Choice", "cast", "sync"]
+__all__ = ["Ballot", "Choice", "refusal", "sync"]
 
 NO_PINGS = discord.AllowedMentions.none()
 OPEN_COLOUR = discord.Colour.orange()
@@ -118,17 +118,17 @@ def _shown(ballot: Ballot, deadline: float | None) -> str:
 
 
 @i18n.for_everyone
-async def sync(publisher: Publisher, table: Table, events: Sequence[Event] = (), *, interaction: discord.Interaction | None = None) -> bool:
+async def sync(place: discord.PartialMessageable, table: Table, events: Sequence[Event] = (), *, interaction: discord.Interaction | None = None) -> bool:
     """Post, edit and close the table's vote messages after a move. With
     ``interaction`` (a click on a vote message), that message is updated by the
-    click's own response. Returns whether the interaction was answered."""
+    click's own response. Returns whether the interaction was answered. ``place``: the
+    game's thread or channel."""
     record = table.record
     stored: dict[str, Any] = record.publish.get("votes") or {}
     ballots = open_ballots(table)
     if not stored and not ballots:
         return False
     record.publish["votes"] = stored
-    place = publisher.place(table)
     answered = False
 
     async def show(message_id: int, fields: dict[str, Any]) -> None:
@@ -175,58 +175,3 @@ def refusal(ballots: Mapping[str, Ballot], vote_id: str, user: int, code: str) -
     if code not in {c.code for c in ballot.choices}:
         return _("That is not one of this vote's choices, so nothing changed.")
     return None
-
-
-async def cast(manager: TableManager, interaction: discord.Interaction, guild_id: int, table_id: int, vote_id: str, code: str) -> None:
-    """A click on a vote message's button."""
-    deadline = guard.Deadline.start(interaction)
-    try:
-        await _cast(manager, interaction, guild_id, table_id, vote_id, code)
-    finally:
-        deadline.stop()
-
-
-async def _cast(manager: TableManager, interaction: discord.Interaction, guild_id: int, table_id: int, vote_id: str, code: str) -> None:
-    from bot.core.moves import SaveFailed as _SaveFailed
-
-    table = await manager._table_or_reply(interaction, guild_id, table_id)
-    if table is None:
-        return
-    user = interaction.user.id
-    if not await manager.lock_or_busy(interaction, table):
-        return
-    try:
-        refused: str | None = None
-        outcome = None
-        if table.status != "playing" or table.state is None:
-            refused = _("This game is not in play any more, so that vote is closed.")
-        else:
-            refused = refusal(open_ballots(table), vote_id, user, code)
-        if refused is None:
-            try:
-                action = table.spec.game.parse_action(code)
-                # Away from the voter's hand: it does not make their open hand stale (bot/discord_front/tables/moves.py).
-                outcome = await manager._apply(table, user, action, source="player", away=True)
-            except RuleError as error:
-                refused = str(error)
-            except _SaveFailed:
-                refused = _("I could not save your vote, so nothing changed. Please try again.")
-    finally:
-        table.lock.release()
-    # Answered outside the lock (a rate limit's retry holds up no move), in turn with
-    # the table's show task, which shows votes too.
-    if outcome is None:
-        await guard.answer(interaction, refused or _("Nothing changed."))
-        return
-    async with table.showing:
-        before = json.dumps(table.record.publish.get("votes"), sort_keys=True)
-        answered = await sync(manager.publisher, table, outcome.events, interaction=interaction)
-        if not answered:
-            await guard.answer(interaction, _("Your vote is counted."))
-        if json.dumps(table.record.publish.get("votes"), sort_keys=True) != before:
-            await manager._save_publish(table)  # the publish below sees no change to save
-    # The click was on the vote message, not the voter's hand: the publish tells them
-    # as anyone else if the vote made them current, and their open hand, which still
-    # says "Vote on the limerick", is drawn again.
-    await manager._after_move(table, outcome)
-    await manager.redraw_own_hand(table, user, outcome)

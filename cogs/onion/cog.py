@@ -6,7 +6,7 @@ Dealer, wild eights, the round number) lives in the channel's carryover between 
   a channel with a session in progress keeps its bankrolls (the options of a later
   round apply to the round's bets, the bankrolls come from the session).
 - The finished board's "Next round" button opens the next round's lobby with the same
-  players and options; Start carries the session over (``TableManager.start``).
+  players and options; Start carries the session over (``Lobbies.start``, bot/discord_front/tables/lobby.py).
 - ``/onion session end`` (the host of the last round, or Manage Server) shows the
   final bankrolls and clears the session (``bot/discord_front/sessions.py``).
 """

@@ -31,24 +31,56 @@ version read before the move) reloads it first. Timers and computer players run
 only in the process that owns the guild's shard; a process that changed a table
 says so on the bus (bot/bus.py), and the owner reloads it and re-arms them.
 
-Where things are (one :class:`TableManager`, assembled from one class per Discord
-concern; it holds one ``TableCore`` of ``bot/core/``, is its listener, and calls its collaborators):
+Where things are. :class:`TableManager` (``manager.py``) is the composition root: it
+builds one ``TableCore`` of ``bot/core/``, is its listener, and builds one collaborator
+per Discord concern, each handed in its constructor what it uses (never the manager):
 
-- ``manager.py``: the manager's state, its ``TableCore`` and listener methods, the lookups every
-  entry point starts from (a table by its channel or by a component's ids), ``close``;
-- ``bot/core/table.py``: the :class:`Table` held in memory, :class:`TableError`;
-  the clock is ``bot/discord_front/common.py``'s ``DiscordClock``;
-- ``lobby.py``: open, join, leave, computer seats, Start (and the game's thread),
-  Cancel, Rematch, and the lobby message;
-- ``moves.py``: a move in the order above (a click, typed words, a leave), its
-  commit, and showing it;
-- ``hands.py``: a player's private hand (ephemeral or in DMs);
-- ``timers.py``: the publish retry (turn and obligation timers, idle removal: ``bot/core/timers.py``);
-- ``chat.py``: typed chat as a move (Enid's rituals) and ``/say``;
-- ``restore.py``: bringing unfinished tables back after a start, replaying a log;
-- ``sync.py``: other processes: version checks, reloads and the bus;
-- ``threads.py``: a game's thread deleted, archived or locked by a moderator;
-- ``bot/core/settings.py``: per-server settings (turn timer, house rules, layout...).
+- ``finder.py``, :class:`Finder`: a table by its place or by a component's ids (the
+  server boundary first), the members' shares. Handed the core's registry, storage,
+  games, the bot (to wait for the start-up restore), the shares, ``shared()`` and
+  ``load_elsewhere`` (the restorer's);
+- ``moves.py``, :class:`Clicks`: the click's entry (its deadline, the lookup, the
+  table's lock), the core's move, then the presenter; votes, typed words and leaves
+  too. Handed the finder, the core's ``Moves`` and ``Sync``, the publisher, the server
+  settings, the timers, the core lobby's ``close`` and ``LobbyMessages.closed``;
+- ``bot/discord_front/publish.py``, :class:`Publisher`: what each person must now see,
+  and the requests that show it (the board, pings, live and DM hands, the hand's text).
+  Handed the bot, storage, pictures, server settings, and four functions for what it
+  does not do itself: ``board_refused`` (``Threads``), ``retry_later``
+  (``TableTimers``), ``tell_others`` (``OtherProcesses``), ``finished``
+  (``LobbyMessages``);
+- ``lobby.py``, :class:`LobbyMessages`: the lobby message and a closed game's board
+  (handed the bot and the publisher); :class:`Lobbies`: open, join, leave, computer
+  seats, Start (and the game's thread), Cancel, Rematch (handed the bot, storage,
+  games, the core's registry, lobby and settings, the finder, the clicks, the lobby
+  messages, the publisher and the timers);
+- ``hands.py``, :class:`Hands`: Show hand, ephemeral or in DMs (handed the finder,
+  the core's ``Sync``, the settings and the publisher);
+- ``chat.py``, :class:`Chat`: typed chat as a move (Enid's rituals), ``/say``, a
+  computer's words (handed the place lookup, the publisher and ``Clicks.play_as``);
+- ``timers.py``, :class:`TableTimers`: the publish retry, and the core's turn and
+  obligation timers (handed the core's ``Timers`` and the publisher's ``show``);
+- ``threads.py``, :class:`Threads`: a game's thread deleted, archived or locked, a
+  permission taken (handed the bot, storage, registry, publisher, lobby messages,
+  timers, the core lobby's ``close`` and ``owns``);
+- ``restore.py``, :class:`Restorer`: unfinished tables brought back after a start, a
+  table another process holds loaded here (handed the bot, storage, games, the core's
+  registry, settings and clock, ``owns``, ``shared``, the timers and
+  ``Threads.recheck_thread``);
+- ``sync.py``, :class:`OtherProcesses`: the bus both ways (handed the bus, the core's
+  registry and ``Sync``, ``owns``, ``Finder.get`` and ``closing``);
+- ``bot/core/table.py``: the :class:`Table` held in memory, :class:`TableError`; the
+  clock is ``bot/discord_front/common.py``'s ``DiscordClock``; ``bot/core/settings.py``:
+  per-server settings (turn timer, house rules, layout...).
+
+A click goes down once: ``bot/discord_front/views.py`` (the control, parsed from its
+custom_id) → ``Clicks.act`` (the deadline through ``guard.arrive``, the table and the
+server check through the finder, its lock) → the core
+(``bot/core/sync.py``, the rules, ``bot/core/moves.py``: validate and commit) → the
+publisher (the hand as it now is, the move queued on the show task) → the timers →
+``Publisher.answer_click`` (the click's answer through ``guard.py`` and
+``bot/discord_front/edits.py``). Each step is called by the one above and returns to
+it; none calls back up. The show task then edits the board (``Publisher.show``).
 """
 
 # What other code imports from ``bot.discord_front.tables``. Private helpers are imported from their

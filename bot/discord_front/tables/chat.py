@@ -3,13 +3,21 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 import discord
 
 from bot.core import computer
+from bot.words import i18n
 from bot.rules.engine import Action, RuleError
 from bot.words.i18n import _
-from bot.discord_front.tables.moves import _SaveFailed
+from bot.core.moves import SaveFailed as _SaveFailed
+from bot.discord_front.publish import Publisher
 from bot.core.table import Table
+
+log = logging.getLogger("bot.tables")
 
 
 def reads_chat(client: discord.Client) -> bool:
@@ -38,14 +46,20 @@ def replied_to(message: discord.Message) -> int | None:
     return author.id
 
 
-class ChatMixin:
-    """Part of :class:`bot.tables.TableManager`: words as moves."""
+class Chat:
+    """Words as moves. Handed ``at(guild_id, place)`` (the table at a channel or thread:
+    ``Finder.active_in_channel``), the publisher (a message scrolls the board up) and
+    ``play_as(table, user, action, source=...)`` (``Clicks.play_as``: a move without an
+    interaction)."""
+
+    def __init__(self, *, at: Callable[[int, int], Table | None], publisher: Publisher, play_as: Callable[..., Awaitable[Any]]) -> None:
+        self._at, self.publisher, self._play_as = at, publisher, play_as
 
     async def on_chat(self, message: discord.Message) -> bool:
         """Typed chat at a table whose game listens for it (Enid's rituals)."""
         if message.guild is None or message.author.bot:
             return False
-        table = self.active_in_channel(message.guild.id, message.channel.id)
+        table = self._at(message.guild.id, message.channel.id)
         if table is None:
             return False
         self.publisher.note_chat(table)
@@ -69,9 +83,21 @@ class ChatMixin:
             return _("You are not playing in this game.")
         try:
             text = computer.addressed(text[:1900], table.state.players)  # "@Deckhand 2" addresses a computer seat
-            await self.play_as(table, user, Action("say", arg=text), source="player")
+            await self._play_as(table, user, Action("say", arg=text), source="player")
         except RuleError as error:
             return str(error)
         except _SaveFailed:
             return _("I could not save that, so nothing changed. Please try again.")
         return None
+
+    @i18n.for_everyone
+    async def computer_said(self, table: Table, seat: int, text: str) -> None:
+        """A computer's words go where a person's typed words are: a message of its own in
+        the game's place (a thread, or the channel), not only the board's short log."""
+        try:
+            await self.publisher.place(table).send(content=f"{computer.name(seat)}: {computer.spoken(text)}"[:2000],
+                                                   allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            log.warning("Computer %s at table %s could not say its words: %s", seat, table.id, error)
+            return
+        self.publisher.note_chat(table)

@@ -9,21 +9,30 @@ import inspect
 import logging
 import secrets
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.words import i18n
 from bot.discord_front import guard, views
 from bot.core import computer
-from bot.core.games import GameSpec
+from bot.core.games import GameRegistry, GameSpec
+from bot.core.lobby import Lobby
+from bot.core.registry import TableRegistry
 from bot.core.lobby import table_size as _table_size
+from bot.core.settings import GuildSettings
 from bot.core.table import RECENT_LINES, Table, TableError
 from bot.words.i18n import _, ngettext
-from bot.discord_front.publish import keep_name
+from bot.discord_front.publish import Publisher, keep_name
 from bot.discord_front import edits
 from bot.discord_front.common import _reply, now_ts
 from storage import repos
+from storage.db import Storage
+
+if TYPE_CHECKING:
+    from bot.discord_front.tables.finder import Finder
+    from bot.discord_front.tables.moves import Clicks
+    from bot.discord_front.tables.timers import TableTimers
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
 
@@ -45,60 +54,30 @@ def thread_name(table: Table) -> str:
     return f"{table.spec.title} #{table.id}"
 
 
-class LobbyMixin:
-    """Part of :class:`bot.tables.TableManager`: lobbies, Start, Cancel and Rematch."""
+class LobbyMessages:
+    """The lobby message (the table's parent message: its players, options, state and
+    result) and, when a game closes early, its board's last edit. Handed the bot (its
+    channels) and the publisher (the result line, the board's place, the messages'
+    edits one at a time, the open hands)."""
 
-    async def open_lobby(
-        self, interaction: discord.Interaction, spec: GameSpec, options: dict[str, Any] | None = None, *,
-        players: Sequence[int] = (), seat_choices: dict[int, str] | None = None, house_rules: bool = True, note: str = "",
-        names: dict[str, str] | None = None,
-    ) -> None:
-        """Open a lobby where the command was typed. In a thread (a Rematch, or a
-        command typed in one) the game is then played in that thread; in a channel,
-        Start opens a thread for it. ``players`` seats people at once (a Rematch)."""
-        guild_id, channel_id, host = interaction.guild_id, interaction.channel_id, interaction.user.id
-        if guild_id is None or channel_id is None:
-            await _reply(interaction, _("Tables are played in a server channel, not in DMs."))
-            return
-        existing = self.active_in_channel(guild_id, channel_id)
-        if existing is not None:
-            # One lobby per channel, one game per thread: two at one place would share its buttons and commands.
-            what = "thread" if isinstance(interaction.channel, discord.Thread) else "channel"
-            why = (_("Two lobbies here would share Join, Start and `/join`") if existing.status == "lobby"
-                   else _("Its game is played right here, so a second one would share its pings and commands"))
-            await _reply(interaction, _("This thread already has {table}. {why}: finish it or `/cancel` it first, or open a lobby in another thread.", table=existing.describe(), why=why) if what == "thread"
-                         else _("This channel already has {table}. {why}: finish it or `/cancel` it first, or open a lobby in another channel.", table=existing.describe(), why=why))
-            return
-        if await self._over_share(interaction):  # the lobby message and its edits to come
-            return
-        in_thread = interaction.channel if isinstance(interaction.channel, discord.Thread) else None
-        parent_id = in_thread.parent_id if in_thread is not None and in_thread.parent_id else channel_id
-        publish: dict[str, Any] = {"lobby_channel": channel_id}
-        if note:
-            publish["note"] = note  # the game's word for the lobby (its footer)
-        # Display names go with the table (a Rematch brings the last table's): after a
-        # restart its pictures still name players who have not clicked since.
-        seated = {host, *players}
-        publish["names"] = {k: v for k, v in (names or {}).items() if int(k) in seated}
-        keep_name(publish, host, interaction.user.display_name)
-        try:
-            table = await self.lobby.open(
-                guild_id, parent_id, spec, host, options, thread_id=channel_id if in_thread is not None else None,
-                players=players, seat_choices=seat_choices, house_rules=house_rules, publish=publish,
-            )
-        except TableError as error:
-            await _reply(interaction, str(error))
-            return
-        record = table.record
-        callback = await interaction.response.send_message(embed=self._lobby_embed(table), view=views.lobby_view(guild_id, table.id, spec.seat_choices, computers=computer.has_ai(spec.key)))
-        message = callback.resource  # the new message comes back with the callback: no extra fetch
-        if isinstance(message, discord.InteractionMessage):
-            record.lobby_message_id = message.id
-            async with self.storage.transaction(guild_id) as db:
-                await repos.update_table(db, table.id, now=now_ts(), lobby_message_id=message.id)
+    def __init__(self, bot: Any, publisher: Publisher) -> None:
+        self.bot, self.publisher = bot, publisher
 
     @i18n.for_everyone
-    def _lobby_embed(self, table: Table, note: str = "") -> discord.Embed:
+    async def closed(self, table: Table, why: str) -> None:
+        """Closed without a request (nobody but computers left): the board and the lobby
+        message say why, in the server's language (``why`` is the English sentence)."""
+        why = _(why)
+        await self.show_table_closed(table, why)
+        await self.edit(table, self.embed(table, why), None)
+
+    @i18n.for_everyone
+    async def finished(self, table: Table) -> None:
+        """The game ended: the lobby message shows the result (``Publisher``'s ``finished``)."""
+        await self.edit(table, self.embed(table), None)
+
+    @i18n.for_everyone
+    def embed(self, table: Table, note: str = "") -> discord.Embed:
         spec, record = table.spec, table.record
         low, high = _table_size(table)
         size = _("{n} players", n=low) if low == high else _("{low} to {high} players", low=low, high=high)
@@ -136,9 +115,117 @@ class LobbyMixin:
             embed.set_footer(text=note[:2048])
         return embed
 
+    @i18n.for_everyone
+    async def refresh(self, interaction: discord.Interaction, table: Table, note: str = "") -> None:
+        embed = self.embed(table, note)
+        view = views.lobby_view(table.guild_id, table.id, table.spec.seat_choices, computers=computer.has_ai(table.spec.key)) if table.status == "lobby" else None
+        if _is_component_on(interaction, table.record.lobby_message_id):
+            await guard.edit_in_place(interaction, embed=embed, view=view)
+            return
+        # A slash command: answer it, and bring the lobby message up to date.
+        await _reply(interaction, note or "Done.", ephemeral=True)
+        await self.edit(table, embed, view)
+
+    async def edit(self, table: Table, embed: discord.Embed, view: discord.ui.View | None) -> None:
+        if table.record.lobby_message_id is None:
+            return
+        where = table.record.publish.get("lobby_channel", table.record.channel_id)
+        message = self.bot.get_partial_messageable(where, guild_id=table.guild_id).get_partial_message(table.record.lobby_message_id)
+
+        async def edit() -> None:
+            with contextlib.suppress(discord.HTTPException):
+                await edits.edit_message(message, embed=embed, view=view)
+
+        # One edit in flight and one waiting, the newest (bot/discord_front/latest.py).
+        await self.publisher.latest.edit(("lobby", message.id), edit)
+
+    @i18n.for_everyone
+    async def show_table_closed(self, table: Table, note: str) -> None:
+        async with table.showing:  # after any round of the show task under way (it then stops)
+            await self._board_closed(table, note)
+
+    @i18n.for_everyone
+    async def _board_closed(self, table: Table, note: str) -> None:
+        if table.record.message_id is None or table.state is None:
+            return
+        embed = table.spec.render.table_embed(table.state.observation(None), table.names(), [*table.record.recent, note][-RECENT_LINES:])
+        channel = self.publisher.place(table)
+        with contextlib.suppress(discord.HTTPException):
+            await edits.edit_message(channel.get_partial_message(table.record.message_id), **self.publisher.cancelled_board(table, embed, note))
+        ping = table.record.publish.pop("ping", None)
+        if ping:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(ping["id"]).delete()
+        await self.publisher.close_hands(table, _("{title} #{id} was cancelled. {note}", title=table.spec.title, id=table.id, note=note).strip())
+
+
+class Lobbies:
+    """Lobbies: open, join, leave, computer seats, Start (and the game's thread),
+    Cancel, Rematch. Handed the bot (threads), the storage, the games, the core's registry,
+    lobby and server settings, the finder (lookups, shares), the clicks
+    (:class:`bot.discord_front.tables.moves.Clicks`: the table's lock for a click, a
+    leave during play), the lobby messages, the publisher (the first board) and the
+    timers."""
+
+    def __init__(
+        self, *, bot: Any, storage: Storage, games: GameRegistry, registry: TableRegistry, lobby: Lobby, settings: GuildSettings,
+        finder: Finder, clicks: Clicks, messages: LobbyMessages, publisher: Publisher, timers: TableTimers,
+    ) -> None:
+        self.bot, self.storage, self.games, self.registry, self.lobby, self.settings = bot, storage, games, registry, lobby, settings
+        self.finder, self.clicks, self.messages, self.publisher, self.timers = finder, clicks, messages, publisher, timers
+
+    async def open_lobby(
+        self, interaction: discord.Interaction, spec: GameSpec, options: dict[str, Any] | None = None, *,
+        players: Sequence[int] = (), seat_choices: dict[int, str] | None = None, house_rules: bool = True, note: str = "",
+        names: dict[str, str] | None = None,
+    ) -> None:
+        """Open a lobby where the command was typed. In a thread (a Rematch, or a
+        command typed in one) the game is then played in that thread; in a channel,
+        Start opens a thread for it. ``players`` seats people at once (a Rematch)."""
+        guild_id, channel_id, host = interaction.guild_id, interaction.channel_id, interaction.user.id
+        if guild_id is None or channel_id is None:
+            await _reply(interaction, _("Tables are played in a server channel, not in DMs."))
+            return
+        existing = self.finder.active_in_channel(guild_id, channel_id)
+        if existing is not None:
+            # One lobby per channel, one game per thread: two at one place would share its buttons and commands.
+            what = "thread" if isinstance(interaction.channel, discord.Thread) else "channel"
+            why = (_("Two lobbies here would share Join, Start and `/join`") if existing.status == "lobby"
+                   else _("Its game is played right here, so a second one would share its pings and commands"))
+            await _reply(interaction, _("This thread already has {table}. {why}: finish it or `/cancel` it first, or open a lobby in another thread.", table=existing.describe(), why=why) if what == "thread"
+                         else _("This channel already has {table}. {why}: finish it or `/cancel` it first, or open a lobby in another channel.", table=existing.describe(), why=why))
+            return
+        if await self.finder.over_share(interaction):  # the lobby message and its edits to come
+            return
+        in_thread = interaction.channel if isinstance(interaction.channel, discord.Thread) else None
+        parent_id = in_thread.parent_id if in_thread is not None and in_thread.parent_id else channel_id
+        publish: dict[str, Any] = {"lobby_channel": channel_id}
+        if note:
+            publish["note"] = note  # the game's word for the lobby (its footer)
+        # Display names go with the table (a Rematch brings the last table's): after a
+        # restart its pictures still name players who have not clicked since.
+        seated = {host, *players}
+        publish["names"] = {k: v for k, v in (names or {}).items() if int(k) in seated}
+        keep_name(publish, host, interaction.user.display_name)
+        try:
+            table = await self.lobby.open(
+                guild_id, parent_id, spec, host, options, thread_id=channel_id if in_thread is not None else None,
+                players=players, seat_choices=seat_choices, house_rules=house_rules, publish=publish,
+            )
+        except TableError as error:
+            await _reply(interaction, str(error))
+            return
+        record = table.record
+        callback = await interaction.response.send_message(embed=self.messages.embed(table), view=views.lobby_view(guild_id, table.id, spec.seat_choices, computers=computer.has_ai(spec.key)))
+        message = callback.resource  # the new message comes back with the callback: no extra fetch
+        if isinstance(message, discord.InteractionMessage):
+            record.lobby_message_id = message.id
+            async with self.storage.transaction(guild_id) as db:
+                await repos.update_table(db, table.id, now=now_ts(), lobby_message_id=message.id)
+
     async def lobby_click(self, interaction: discord.Interaction, guild_id: int, table_id: int, verb: str, choice: str | None = None) -> None:
         """A lobby button. Answers by editing the lobby message in place."""
-        table = await self._table_or_reply(interaction, guild_id, table_id)
+        table = await self.finder.table_or_reply(interaction, guild_id, table_id)
         if table is None:
             return
         if verb == "start":
@@ -164,7 +251,7 @@ class LobbyMixin:
             except TableError as error:
                 await _reply(interaction, str(error))
                 return
-        await self._refresh_lobby(interaction, table, _("{player} joined.", player=computer.name(seat)))
+        await self.messages.refresh(interaction, table, _("{player} joined.", player=computer.name(seat)))
 
     async def remove_computer(self, interaction: discord.Interaction, table: Table) -> None:
         """The host takes the last-seated computer player out of the lobby."""
@@ -176,7 +263,7 @@ class LobbyMixin:
             except TableError as error:
                 await _reply(interaction, str(error))
                 return
-        await self._refresh_lobby(interaction, table, _("{player} left.", player=computer.name(seat)))
+        await self.messages.refresh(interaction, table, _("{player} left.", player=computer.name(seat)))
 
     async def join(self, interaction: discord.Interaction, table: Table, choice: str | None = None) -> None:
         user = interaction.user.id
@@ -197,13 +284,13 @@ class LobbyMixin:
             except TableError as error:
                 await _reply(interaction, str(error))
                 return
-        await self._refresh_lobby(interaction, table)
+        await self.messages.refresh(interaction, table)
 
     async def leave(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
         """Leave a lobby or a running game (or, with ``target``, remove someone)."""
         user = target if target is not None else interaction.user.id
         if table.status == "playing":
-            await self.leave_game(interaction, table, target)
+            await self.clicks.leave_game(interaction, table, target)
             return
         if await self._typed_over_share(interaction, table):
             return
@@ -219,7 +306,7 @@ class LobbyMixin:
                 note = _("Everyone left; the lobby is closed.")
             else:
                 note = _("{player} was removed by {by}.", player=f"<@{user}>", by=interaction.user.mention) if target else ""
-        await self._refresh_lobby(interaction, table, note)
+        await self.messages.refresh(interaction, table, note)
 
     async def remove(self, interaction: discord.Interaction, table: Table, target: int) -> None:
         """/remove: the host or a member with Manage Server takes a player out."""
@@ -231,34 +318,10 @@ class LobbyMixin:
     async def _typed_over_share(self, interaction: discord.Interaction, table: Table) -> bool:
         """A typed command edits the lobby message with the bot's token (a lobby button's
         answer edits it through the interaction, which costs no share)."""
-        return not _is_component_on(interaction, table.record.lobby_message_id) and await self._over_share(interaction)
+        return not _is_component_on(interaction, table.record.lobby_message_id) and await self.finder.over_share(interaction)
 
     async def _save_lobby(self, table: Table, **columns: Any) -> None:
         await self.lobby.save(table, **columns)
-
-    @i18n.for_everyone
-    async def _refresh_lobby(self, interaction: discord.Interaction, table: Table, note: str = "") -> None:
-        embed = self._lobby_embed(table, note)
-        view = views.lobby_view(table.guild_id, table.id, table.spec.seat_choices, computers=computer.has_ai(table.spec.key)) if table.status == "lobby" else None
-        if _is_component_on(interaction, table.record.lobby_message_id):
-            await guard.edit_in_place(interaction, embed=embed, view=view)
-            return
-        # A slash command: answer it, and bring the lobby message up to date.
-        await _reply(interaction, note or "Done.", ephemeral=True)
-        await self._edit_lobby_message(table, embed, view)
-
-    async def _edit_lobby_message(self, table: Table, embed: discord.Embed, view: discord.ui.View | None) -> None:
-        if table.record.lobby_message_id is None:
-            return
-        where = table.record.publish.get("lobby_channel", table.record.channel_id)
-        message = self.bot.get_partial_messageable(where, guild_id=table.guild_id).get_partial_message(table.record.lobby_message_id)
-
-        async def edit() -> None:
-            with contextlib.suppress(discord.HTTPException):
-                await edits.edit_message(message, embed=embed, view=view)
-
-        # One edit in flight and one waiting, the newest (bot/discord_front/latest.py).
-        await self.publisher.latest.edit(("lobby", message.id), edit)
 
     @contextlib.asynccontextmanager
     async def _lobby_turn(self, interaction: discord.Interaction, table: Table) -> AsyncIterator[bool]:
@@ -267,7 +330,7 @@ class LobbyMixin:
         interaction is answered in time whatever the holder waits for; False (answered:
         busy) if it is not free within ``MAX_WAIT_IN_QUEUE``."""
         async with guard.in_time(interaction):
-            if not await self.lock_or_busy(interaction, table):
+            if not await self.clicks.lock_or_busy(interaction, table):
                 yield False
                 return
             try:
@@ -276,7 +339,7 @@ class LobbyMixin:
                 table.lock.release()
 
     async def start(self, interaction: discord.Interaction, table: Table) -> None:
-        if await self._over_share(interaction, 2):  # the game's thread and its first board
+        if await self.finder.over_share(interaction, 2):  # the game's thread and its first board
             return
         async with guard.in_time(interaction):
             await self._start(interaction, table)
@@ -295,28 +358,28 @@ class LobbyMixin:
             # Answered before the thread is opened (a bot-token request, as slow as Discord
             # is): the host is told within Discord's 3 s whatever that request does.
             if on_lobby:
-                await guard.edit_in_place(interaction, embed=self._lobby_embed(table), view=None)
+                await guard.edit_in_place(interaction, embed=self.messages.embed(table), view=None)
             else:
                 await guard.defer_now(interaction)
             answered = (record.thread_id, record.publish.get("note"))
             await self._open_thread(interaction, table)
-            if await self.board_layout(table.guild_id) == "v2":
+            if await self.settings.board_layout(table.guild_id) == "v2":
                 record.publish["layout"] = "v2"  # fixed for the game: a V2 message stays V2
-            if not await self.pictures_on(table.guild_id):
+            if not await self.settings.pictures_on(table.guild_id):
                 record.publish["pictures"] = "off"
             await self._save_lobby(table, publish=record.publish)
         if on_lobby:
             if (record.thread_id, record.publish.get("note")) != answered:
                 # Where the game is played, through the click's token (no bot-token request).
                 with contextlib.suppress(discord.HTTPException):
-                    await edits.edit_original(interaction, embed=self._lobby_embed(table), view=None)
+                    await edits.edit_original(interaction, embed=self.messages.embed(table), view=None)
         else:
             where = f"<#{record.thread_id}>" if record.thread_id and record.thread_id != interaction.channel_id else ""
             await _reply(interaction, _("Started in {thread}.", thread=where) if where else _("Started."), ephemeral=True)
-            await self._edit_lobby_message(table, self._lobby_embed(table), None)
+            await self.messages.edit(table, self.messages.embed(table), None)
         self._rename_thread(interaction, table)
         await self.publisher.show(table, ping=current)
-        self._arm_timers(table)
+        self.timers.arm(table)
 
     def _rename_thread(self, interaction: discord.Interaction, table: Table) -> None:
         """A game started in a thread the bot opened for an earlier table (Next round,
@@ -345,7 +408,7 @@ class LobbyMixin:
         Rematch), when the server turned threads off, or when Discord refuses (no
         Create Public Threads permission): then with a note saying so."""
         record = table.record
-        if record.thread_id is not None or record.lobby_message_id is None or not await self.threads_on(table.guild_id):
+        if record.thread_id is not None or record.lobby_message_id is None or not await self.settings.threads_on(table.guild_id):
             return
         permissions = interaction.app_permissions
         if not permissions.create_public_threads:
@@ -354,7 +417,7 @@ class LobbyMixin:
             thread_id, note = await self._create_thread(table)
             if thread_id is not None:
                 await self._save_lobby(table, thread_id=thread_id)
-                self._track(table)
+                self.registry.track(table)
                 return
         record.publish["note"] = note
         await self._save_lobby(table, publish=record.publish)
@@ -392,7 +455,7 @@ class LobbyMixin:
         if not _can_manage(interaction, table):
             await _reply(interaction, _("Only the host, {host}, or someone with Manage Server can cancel this game.", host=f"<@{table.record.host_id}>"))
             return
-        if await self._over_share(interaction):  # the lobby's (and the board's) last edit
+        if await self.finder.over_share(interaction):  # the lobby's (and the board's) last edit
             return
         async with self._lobby_turn(interaction, table) as taken:
             if not taken:
@@ -401,38 +464,15 @@ class LobbyMixin:
                 await _reply(interaction, _("This game is already closed."))
                 return
             was_playing = table.status == "playing"
-            await self._close(table, "cancelled")
+            await self.lobby.close(table, "cancelled")
         note = _("Cancelled by {player}.", player=interaction.user.mention)
         if _is_component_on(interaction, table.record.lobby_message_id):
-            await guard.edit_in_place(interaction, embed=self._lobby_embed(table, note), view=None)
+            await guard.edit_in_place(interaction, embed=self.messages.embed(table, note), view=None)
         else:
             await _reply(interaction, _("The {title} game was cancelled.", title=table.spec.title), ephemeral=False)
-            await self._edit_lobby_message(table, self._lobby_embed(table, note), None)
+            await self.messages.edit(table, self.messages.embed(table, note), None)
         if was_playing:
-            await self._edit_table_closed(table, note)
-
-    async def _close(self, table: Table, status: str) -> None:
-        """Persist a closed table and forget it (caller holds the lock)."""
-        await self.lobby.close(table, status)
-
-    @i18n.for_everyone
-    async def _edit_table_closed(self, table: Table, note: str) -> None:
-        async with table.showing:  # after any round of the show task under way (it then stops)
-            await self._show_table_closed(table, note)
-
-    @i18n.for_everyone
-    async def _show_table_closed(self, table: Table, note: str) -> None:
-        if table.record.message_id is None or table.state is None:
-            return
-        embed = table.spec.render.table_embed(table.state.observation(None), table.names(), [*table.record.recent, note][-RECENT_LINES:])
-        channel = self.publisher.place(table)
-        with contextlib.suppress(discord.HTTPException):
-            await edits.edit_message(channel.get_partial_message(table.record.message_id), **self.publisher.cancelled_board(table, embed, note))
-        ping = table.record.publish.pop("ping", None)
-        if ping:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(ping["id"]).delete()
-        await self.publisher.close_hands(table, _("{title} #{id} was cancelled. {note}", title=table.spec.title, id=table.id, note=note).strip())
+            await self.messages.show_table_closed(table, note)
 
     async def rematch(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> None:
         """Rematch on a finished board: a lobby right here (the game's thread, or the
@@ -444,7 +484,7 @@ class LobbyMixin:
             await _reply(interaction, refusal)
             return
         try:
-            record = await self._stored_record(guild_id, table_id)
+            record = await self.finder.stored_record(guild_id, table_id)
         except TableError as error:
             await _reply(interaction, str(error))
             return

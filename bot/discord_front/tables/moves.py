@@ -5,26 +5,35 @@ table's lock, the rules, the commit, and only then what players see."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import discord
 
-from bot.discord_front import guard
+from bot.discord_front import guard, votes
 from bot.core import computer
 from bot.core.moves import Checkpoint as _Checkpoint
 from bot.core.moves import Outcome as _Outcome
 from bot.core.moves import SaveFailed as _SaveFailed
 from bot.core.moves import Stale as _Stale
+from bot.core.moves import Moves
 from bot.core.moves import is_stale as _is_stale
 from bot.core.moves import seated as _seated
 from bot.core.table import Table
-from bot.rules.engine import Action, Event, RuleError
+from bot.core.settings import GuildSettings
+from bot.core.sync import Sync
+from bot.rules.engine import Action, RuleError
 from bot.words.i18n import N_, _
-from bot.discord_front.publish import HandMessage
+from bot.discord_front.publish import HandMessage, Publisher, mentions, owers
 from bot.discord_front.common import _reply
 
-__all__ = ["MovesMixin", "_Checkpoint", "_Outcome", "_SaveFailed", "_Stale", "out_of_turn_notice"]
+if TYPE_CHECKING:
+    from bot.discord_front.tables.finder import Finder
+    from bot.discord_front.tables.timers import TableTimers
+
+__all__ = ["Clicks", "_Checkpoint", "_Outcome", "_SaveFailed", "_Stale", "out_of_turn_notice"]
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
 
@@ -40,31 +49,40 @@ MAX_WAIT_IN_QUEUE = 60.0
 MOVES_AT_ONCE = 8
 
 
-class MovesMixin:
-    """Part of :class:`bot.tables.TableManager`: moves, their commit and their display."""
+class Clicks:
+    """A move from a click (a hand's control, a vote), typed words, a leave: the entry
+    (the click's deadline, the server check, the table's lock), the core's move (rules,
+    commit), then what players see, handed to the publisher. Handed the finder
+    (lookups), the core's :class:`bot.core.moves.Moves` and :class:`bot.core.sync.Sync`,
+    the publisher, the server settings (hands in DMs), the timers, the core lobby's
+    ``close(table, status)`` and ``closed(table, why)`` (``LobbyMessages.closed``: the
+    board and the lobby message say why a game closed)."""
+
+    def __init__(
+        self, *, finder: Finder, moves: Moves, sync: Sync, publisher: Publisher, settings: GuildSettings, timers: TableTimers,
+        close: Callable[[Table, str], Awaitable[None]], closed: Callable[[Table, str], Awaitable[None]],
+    ) -> None:
+        self.finder, self.moves, self.sync, self.publisher, self.settings, self.timers = finder, moves, sync, publisher, settings, timers
+        self._close, self._closed = close, closed
+        self._move_slots: asyncio.Semaphore | None = None
 
     @property
     def move_slots(self) -> asyncio.Semaphore:
         """At most :data:`MOVES_AT_ONCE` clicked moves played at a time (created on first use, in the loop)."""
-        slots = self.__dict__.get("_move_slots")
-        if slots is None:
-            slots = self.__dict__["_move_slots"] = asyncio.Semaphore(MOVES_AT_ONCE)
-        return slots
+        if self._move_slots is None:
+            self._move_slots = asyncio.Semaphore(MOVES_AT_ONCE)
+        return self._move_slots
 
     async def act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
         """A move from a hand message (ephemeral or DM)."""
-        deadline = guard.Deadline.start(interaction)  # deferred if still running near 3 s
+        deadline = await guard.arrive(interaction, busy=self.move_slots.locked())
+        if deadline is None:
+            # Delivered late (a gateway RESUME's replay) and Discord no longer takes its
+            # acknowledgement: the move is not played (no ghost move); their hand still offers it.
+            log.info("A click on table %s in guild %s reached me %.1f s after it was made and can no longer be answered: not played",
+                     table_id, guild_id, guard.age(interaction))
+            return
         try:
-            late = guard.age(interaction) > guard.LATE_AFTER
-            if late or guard.behind() or self.move_slots.locked():
-                await deadline.now()  # the loop is slow to come round: never let the answer be late
-            if late and not interaction.response.is_done():
-                # Delivered late (a gateway RESUME's replay) and Discord no longer takes its
-                # acknowledgement: the player saw "This interaction failed", so the move is
-                # not played (no ghost move); their hand still offers it.
-                log.info("A click on table %s in guild %s reached me %.1f s after it was made and can no longer be answered: not played",
-                         table_id, guild_id, guard.age(interaction))
-                return
             await self._act(interaction, guild_id, table_id, version, code)
         finally:
             deadline.stop()
@@ -98,7 +116,7 @@ class MovesMixin:
         return True
 
     async def _act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
-        table = await self._table_or_reply(interaction, guild_id, table_id)
+        table = await self.finder.table_or_reply(interaction, guild_id, table_id)
         if table is None:
             return
         user = interaction.user.id
@@ -120,24 +138,12 @@ class MovesMixin:
             table.lock.release()
         # The click is answered outside the lock: a slow answer (discord.py sleeping
         # through a rate limit) holds up no other move and no timer.
-        if isinstance(answer, str):
-            await _reply(interaction, answer)
-            return
-        delivered = await guard.edit_in_place(interaction, **answer.edit())
-        if moved:
-            # A lost answer (10062, 40060) leaves the clicked hand as it was: a next click
-            # from it is told this one was played (:meth:`_stale_hand`).
-            if delivered:
-                table.clicked_from.pop(user, None)
-            else:
-                table.clicked_from[user] = version
-        if moved and table.status == "playing":  # (a finished table's hands are forgotten)
-            self.publisher.remember_hand(table, interaction)  # a click brings a fresh token
+        await self.publisher.answer_click(interaction, table, user, answer, moved=moved, version=version)
 
     async def _act_locked(self, table: Table, user: int, version: int, code: str, *, dm: bool) -> tuple[str | HandMessage, bool]:
         """The move itself, under the table's lock: what to answer (a refusal, or the
         player's hand as it now is) and whether it was played. Nothing is sent from here."""
-        await self._sync(table)
+        await self.sync.sync(table)
         if table.status != "playing" or table.state is None:
             return _("This game is not in play any more."), False
         if user not in table.state.players:
@@ -160,8 +166,11 @@ class MovesMixin:
         except _SaveFailed:
             return _("I could not save that move, so nothing changed. Please try again."), False
         guard.measure()
-        hand = await self.publisher.hand_message(table, user, dm=dm)
-        await self._after_move(table, outcome, actor=user)  # shown by the table's show task
+        # The presenter: the player's hand as it now is (the click's answer), and the move
+        # queued on the table's show task (sent once the lock is let go). Then the timers.
+        hand = await self.publisher.after_click(table, user, outcome, dm=dm)
+        if not outcome.over:
+            self.timers.arm(table)
         return hand, True
 
     async def _stale_hand(self, table: Table, user: int, action: Action | None, *, dm: bool, version: int | None = None) -> HandMessage:
@@ -175,16 +184,12 @@ class MovesMixin:
         status = notice is None or bool(table.state is not None and table.state.legal_actions(user))
         return await self.publisher.hand_message(table, user, notice=notice or _(STALE_CLICK), status=status, dm=dm)
 
-    async def _show_stale(self, interaction: discord.Interaction, table: Table, user: int, action: Action | None = None) -> None:
-        hand = await self._stale_hand(table, user, action, dm=interaction.guild_id is None)
-        await guard.edit_in_place(interaction, **hand.edit())
-
     async def play_as(self, table: Table, user: int, action: Action, *, source: str) -> _Outcome:
         """A move without an interaction (typed chat, tests). Caller holds no lock."""
         typed = action.kind == "say"  # words typed in the channel (bot/discord_front/tables/chat.py)
         async with table.lock:
             outcome = await self._apply(table, user, action, source=source, away=typed)
-            await self._after_move(table, outcome)
+            await self.after_move(table, outcome)
             if typed:
                 await self.redraw_own_hand(table, user, outcome)
             return outcome
@@ -202,23 +207,18 @@ class MovesMixin:
         if outcome.over or user in outcome.newly_current or table.state is None:
             return
         publisher = self.publisher
-        if await self.hands_in_dm(table.guild_id, user) and not publisher.dms_closed(table, user):
+        if await self.settings.hands_in_dm(table.guild_id, user) and not publisher.dms_closed(table, user):
             await publisher.refresh_dm_hand(table, user)  # an edit: no notification
         else:
-            await publisher._update_live_hand(table, user)  # the ephemeral hand, through its token
+            await publisher.update_live_hand(table, user)  # the ephemeral hand, through its token
 
-    async def _commit(
-        self, table: Table, moves: Sequence[tuple[int, Action]], events: list[Event], checkpoint: _Checkpoint, source: str,
-    ) -> _Outcome:
-        return await self.moves.commit(table, moves, events, checkpoint, source)
-
-    async def _after_move(self, table: Table, outcome: _Outcome, *, actor: int | None = None) -> None:
+    async def after_move(self, table: Table, outcome: _Outcome, *, actor: int | None = None) -> None:
         """Arm the timers and ask for the move to be shown. Sends nothing itself, so it
         may be called with the lock held: the table's show task does the showing
         (``Publisher.show``), then tells the other processes."""
         if not outcome.over:
-            self._arm_timers(table)
-        await self.moved(table, outcome, actor=actor)
+            self.timers.arm(table)
+        self.publisher.show_move(table, outcome, actor=actor)
 
     async def leave_game(self, interaction: discord.Interaction, table: Table, target: int | None = None) -> None:
         """A player leaves a running game, or is removed by the host / a manager."""
@@ -259,21 +259,63 @@ class MovesMixin:
 
     async def _after_leaving(self, table: Table, outcome: _Outcome, closed: bool) -> None:
         if not closed:
-            await self._after_move(table, outcome)
+            await self.after_move(table, outcome)
             return
-        await self.closed(table, N_("Nobody but computer players was left, so the game was closed."))
+        await self._closed(table, N_("Nobody but computer players was left, so the game was closed."))
 
     async def _remove(self, table: Table, user: int, *, source: str) -> _Outcome:
         return await self.moves.remove(table, user, source=source)
 
-    async def _publish(self, table: Table, *, ping: Iterable[int] = (), final: bool = False, events: Sequence[Event] = (), actor: int | None = None) -> None:
-        """Show the table (bot/discord_front/publish.py): the board edited in place, the ping, the
-        newly current players' hands; at the end, the result on the parent message."""
-        if table.state is None:
+    async def cast_vote(self, interaction: discord.Interaction, guild_id: int, table_id: int, vote_id: str, code: str) -> None:
+        """A click on a vote message's button (bot/discord_front/votes.py)."""
+        deadline = guard.Deadline.start(interaction)
+        try:
+            await self._cast(interaction, guild_id, table_id, vote_id, code)
+        finally:
+            deadline.stop()
+
+    async def _cast(self, interaction: discord.Interaction, guild_id: int, table_id: int, vote_id: str, code: str) -> None:
+        table = await self.finder.table_or_reply(interaction, guild_id, table_id)
+        if table is None:
             return
-        await self.publisher.publish(table, ping=ping, final=final, events=events, actor=actor)
-        if final:
-            await self._edit_lobby_message(table, self._lobby_embed(table), None)
+        user = interaction.user.id
+        if not await self.lock_or_busy(interaction, table):
+            return
+        try:
+            refused: str | None = None
+            outcome = None
+            if table.status != "playing" or table.state is None:
+                refused = _("This game is not in play any more, so that vote is closed.")
+            else:
+                refused = votes.refusal(votes.open_ballots(table), vote_id, user, code)
+            if refused is None:
+                try:
+                    action = table.spec.game.parse_action(code)
+                    # Away from the voter's hand: it does not make their open hand stale.
+                    outcome = await self._apply(table, user, action, source="player", away=True)
+                except RuleError as error:
+                    refused = str(error)
+                except _SaveFailed:
+                    refused = _("I could not save your vote, so nothing changed. Please try again.")
+        finally:
+            table.lock.release()
+        # Answered outside the lock (a rate limit's retry holds up no move), in turn with
+        # the table's show task, which shows votes too.
+        if outcome is None:
+            await guard.answer(interaction, refused or _("Nothing changed."))
+            return
+        async with table.showing:
+            before = json.dumps(table.record.publish.get("votes"), sort_keys=True)
+            answered = await votes.sync(self.publisher.place(table), table, outcome.events, interaction=interaction)
+            if not answered:
+                await guard.answer(interaction, _("Your vote is counted."))
+            if json.dumps(table.record.publish.get("votes"), sort_keys=True) != before:
+                await self.publisher.save_publish(table)  # the publish below sees no change to save
+        # The click was on the vote message, not the voter's hand: the publish tells them
+        # as anyone else if the vote made them current, and their open hand, which still
+        # says "Vote on the limerick", is drawn again.
+        await self.after_move(table, outcome)
+        await self.redraw_own_hand(table, user, outcome)
 
 
 def out_of_turn_notice(table: Table, user: int, action: Action | None = None) -> str | None:
@@ -282,14 +324,10 @@ def out_of_turn_notice(table: Table, user: int, action: Action | None = None) ->
     say so, rather than that the button is stale. None: the click was stale for
     another reason (it is their turn, or nobody's, or the player may still do that
     kind of thing, e.g. an Enid Challenge from a hand their own draw made stale)."""
-    from bot.discord_front.publish import mentions
-
     state = table.state
     assert state is not None
     current = sorted(state.current_players())
     if not current:
-        from bot.discord_front.tables.hands import owers
-
         owing = [p for p in owers(table) if p != user]
         if not owing or user in owers(table):
             return None

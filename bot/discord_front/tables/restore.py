@@ -13,23 +13,54 @@ from typing import Any
 
 import discord
 
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
 from bot.discord_front import guard
 from bot.discord_front import languages
 from bot.rules.engine import Game
-from bot.core.games import GameSpec
+from bot.core.clock import Clock
+from bot.core.games import GameRegistry, GameSpec
+from bot.core.registry import TableRegistry
 from bot.core.restore import load_state
+from bot.core.settings import GuildSettings
 from bot.core.table import Table
 from bot.words.i18n import _
 from bot.discord_front.common import now_ts
 from storage import repos
-from storage.db import GuildDataMissing, StorageError, log_failure
+from storage.db import GuildDataMissing, Storage, StorageError, log_failure
 from storage.repos import BadRecord, TableRecord
+
+if TYPE_CHECKING:
+    from bot.discord_front.tables.timers import TableTimers
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
 
 
-class RestoreMixin:
-    """Part of :class:`bot.tables.TableManager`: restore after a start."""
+class Restorer:
+    """Restore after a start, and a table another process holds loaded here. Handed
+    the bot (its channels, for the closing notices), the storage, the games, the core's
+    registry, server settings and clock, ``owns(guild_id)``, ``shared()``, the
+    timers (:class:`bot.discord_front.tables.timers.TableTimers`) and
+    ``recheck_thread(table)`` (``Threads.recheck_thread``: a paused table's thread,
+    seen again after the restart)."""
+
+    def __init__(
+        self, *, bot: Any, storage: Storage, games: GameRegistry, registry: TableRegistry, settings: GuildSettings, clock: Clock,
+        owns: Callable[[int | None], bool], shared: Callable[[], bool], timers: TableTimers,
+        recheck_thread: Callable[[Table], Awaitable[None]],
+    ) -> None:
+        self.bot, self.storage, self.games, self.registry, self.settings, self.clock = bot, storage, games, registry, settings, clock
+        self._owns, self._shared, self.timers, self._recheck_thread = owns, shared, timers, recheck_thread
+        self._loading = asyncio.Lock()
+
+    async def load_elsewhere(self, guild_id: int, record: TableRecord) -> Table | None:
+        """A table another process holds (a DM-hand click arrives at shard 0), loaded here."""
+        async with self._loading:
+            table = self.registry.tables.get((guild_id, record.id))
+            if table is None and await self.restore(guild_id, record, announce=False):
+                table = self.registry.tables.get((guild_id, record.id))
+        return table
 
     async def restore_all(self) -> int:
         """Bring back every unfinished table after a start: state, timers, and (via
@@ -40,7 +71,7 @@ class RestoreMixin:
         channel; it never stops the other tables of its server."""
         restored = 0
         for guild_id in await self.storage.active_guilds():
-            if not self.owns(guild_id):
+            if not self._owns(guild_id):
                 continue  # another process's shard: it restores its own
             try:
                 # create=False: a marker never creates storage (storage drops dangling ones; this covers a file deleted since).
@@ -64,10 +95,10 @@ class RestoreMixin:
                 except BadRecord as error:
                     await self._close_bad_row(guild_id, row, str(error))
                     continue
-                if (guild_id, record.id) in self._tables:
+                if (guild_id, record.id) in self.registry.tables:
                     continue
                 try:
-                    if await self._restore(guild_id, record):
+                    if await self.restore(guild_id, record):
                         restored += 1
                 except Exception:
                     log.exception("Restoring table %s in guild %s failed", record.id, guild_id)
@@ -76,9 +107,9 @@ class RestoreMixin:
         return restored
 
     def _forget(self, guild_id: int, record: TableRecord) -> None:
-        table = self._tables.get((guild_id, record.id))
+        table = self.registry.tables.get((guild_id, record.id))
         if table is not None:
-            self._untrack(table)
+            self.registry.untrack(table)
 
     async def _close_bad_row(self, guild_id: int, row: Any, why: str) -> None:
         """Close a row that does not decode, by its id alone, and say so where its
@@ -88,7 +119,7 @@ class RestoreMixin:
         await self._set_broken(guild_id, table_id)
         channel_id, thread_id = _snowflake(row["channel_id"]), _snowflake(_column(row, "thread_id"))
         if channel_id is not None:
-            if self._by_channel.get((guild_id, thread_id or channel_id)) is not None:
+            if self.registry.by_place.get((guild_id, thread_id or channel_id)) is not None:
                 return  # that place has a good table: do not confuse its players
             await self._announce_closed(
                 guild_id, channel_id, _("A game here could not be restored after a restart, because its saved data was damaged, and has been closed."), thread_id=thread_id,
@@ -117,9 +148,9 @@ class RestoreMixin:
         with contextlib.suppress(discord.HTTPException):
             await channel.send(guard.fit(_("⚠️ {text} Sorry! You can open a new lobby.", text=text)), allowed_mentions=quiet)
 
-    async def _restore(self, guild_id: int, record: TableRecord, *, announce: bool = True) -> bool:
+    async def restore(self, guild_id: int, record: TableRecord, *, announce: bool = True) -> bool:
         # Timers and computers may show the table before anyone there clicks again.
-        await languages.load_server(self.bot, self.guild_settings, guild_id)
+        await languages.load_server(self.bot, self.settings, guild_id)
         spec = self.games.get(record.game)
         if spec is None and not announce:
             return False
@@ -127,7 +158,7 @@ class RestoreMixin:
             log.warning("Table %s in guild %s is for an unknown game %r; leaving it closed", record.id, guild_id, guard.clip(record.game, 60))
             await self._mark_broken(guild_id, record, _("This server no longer runs {game}.", game=guard.clip(record.game, 40)))
             return False
-        if self._by_channel.get((guild_id, record.channel_id)) not in (None, record.id):
+        if self.registry.by_place.get((guild_id, record.channel_id)) not in (None, record.id):
             if not announce:
                 return False
             await self._mark_broken(guild_id, record, _("Its channel already has a lobby or game."))
@@ -140,21 +171,21 @@ class RestoreMixin:
                     await self._mark_broken(guild_id, record, _("Its saved state was damaged and could not be replayed."))
                 return False
             table.state = state
-        self._track(table)
-        if record.status == "playing" and self.owns(guild_id) and record.publish.get("paused"):
+        self.registry.track(table)
+        if record.status == "playing" and self._owns(guild_id) and record.publish.get("paused"):
             # Paused for a closed thread (bot/discord_front/tables/threads.py): it may have been
             # reopened or deleted while the bot was away. (The retry slot: cancelled with the table.)
             table.needs_publish = True
             table.publish_retry = asyncio.create_task(self._recheck_thread(table), name=f"deckhand-thread-{guild_id}-{record.id}")
-        elif record.status == "playing" and self.owns(guild_id):
-            self._arm_timers(table)
+        elif record.status == "playing" and self._owns(guild_id):
+            self.timers.arm(table)
             if record.message_id is None:
                 table.needs_publish = True
-                self._schedule_publish_retry(table)
+                self.timers.schedule_publish_retry(table)
         return True
 
     async def _load_state(self, guild_id: int, record: TableRecord, spec: GameSpec) -> Game | None:
-        return await load_state(self.storage, self.clock, guild_id, record, spec, shared=self.shared)
+        return await load_state(self.storage, self.clock, guild_id, record, spec, shared=self._shared())
 
     async def _mark_broken(self, guild_id: int, record: TableRecord, why: str) -> None:
         await self._set_broken(guild_id, record.id)

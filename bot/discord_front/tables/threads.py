@@ -30,13 +30,25 @@ from typing import Any
 
 import discord
 
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
 from bot.words import i18n
 from bot.discord_front import guard
+from bot.core.registry import TableRegistry
 from bot.core.table import RECENT_LINES, Table
 from bot.discord_front.common import now_ts
+from bot.discord_front.paused import ACCESS_SENTENCE, PAUSED_SENTENCE, access_paused, is_paused, paused_sentence
+from bot.discord_front.publish import Publisher
 from bot.words.i18n import N_, _
 from storage import repos
-from storage.db import StorageError
+from storage.db import Storage, StorageError
+
+if TYPE_CHECKING:
+    from bot.discord_front.tables.lobby import LobbyMessages
+    from bot.discord_front.tables.timers import TableTimers
+
+__all__ = ["ACCESS_SENTENCE", "PAUSED_SENTENCE", "Threads", "access_paused", "is_paused", "paused_sentence"]
 
 log = logging.getLogger("bot.tables")  # one logger for the whole package, as when it was one module
 
@@ -49,9 +61,6 @@ MAYBE_CLOSED = {50001, 50013}
 #: A reopened thread that still refuses the board within this long is not reopened again.
 REOPEN_GRACE_SECONDS = 120.0
 
-PAUSED_SENTENCE = N_("This game is paused: its thread {where} was archived or locked by a moderator. It goes on when the thread is reopened.")
-ACCESS_SENTENCE = N_("This game is paused: I lost the {permission} permission in {where}, so I cannot show the game there. "
-                     "It goes on when the permission is given back.")
 #: While a game is paused for a permission taken from the bot, its board is tried again
 #: this often (one refused request each time: 20 in Discord's 10-minute window).
 ACCESS_PROBE_SECONDS = 30.0
@@ -66,27 +75,25 @@ PLACE_PERMISSIONS = (
 )
 
 
-def is_paused(table: Table) -> bool:
-    return bool(table.record.publish.get("paused"))
+class Threads:
+    """A game's thread deleted, archived or locked, and a permission taken from the bot
+    in a game's place. Handed the bot (its channels and events), the storage, the
+    core's registry, the publisher, the lobby messages
+    (:class:`bot.discord_front.tables.lobby.LobbyMessages`), the timers
+    (:class:`bot.discord_front.tables.timers.TableTimers`), ``close(table, status)``
+    (the core lobby's: persist a closed table and forget it) and ``owns(guild_id)``."""
 
+    def __init__(
+        self, *, bot: Any, storage: Storage, registry: TableRegistry, publisher: Publisher, lobby_messages: LobbyMessages,
+        timers: TableTimers, close: Callable[[Table, str], Awaitable[None]], owns: Callable[[int | None], bool],
+    ) -> None:
+        self.bot, self.storage, self.registry, self.publisher, self.lobby_messages = bot, storage, registry, publisher, lobby_messages
+        self.timers, self._close, self.owns = timers, close, owns
+        #: Tables whose board is being tried again after a permission was taken from the
+        #: bot (a refusal then is the probe's, not a new loss).
+        self._access_probing: set[tuple[int, int]] = set()
 
-def access_paused(table: Table) -> bool:
-    """Paused because Discord refused the bot its place (403), not for a closed thread."""
-    paused = table.record.publish.get("paused")
-    return isinstance(paused, dict) and bool(paused.get("access"))
-
-
-def paused_sentence(table: Table) -> str:
-    where = f"<#{table.record.thread_id or table.record.channel_id}>"
-    if access_paused(table):
-        return _(ACCESS_SENTENCE, permission=_(table.record.publish["paused"]["access"]), where=where)
-    return _(PAUSED_SENTENCE, where=f"<#{table.record.thread_id}>" if table.record.thread_id else "")
-
-
-class ThreadsMixin:
-    """Part of :class:`bot.tables.TableManager`: a game's thread deleted, archived or locked."""
-
-    def _listen_to_threads(self) -> None:
+    def listen(self) -> None:
         add_listener = getattr(self.bot, "add_listener", None)
         if callable(add_listener):
             add_listener(self.on_raw_thread_delete, "on_raw_thread_delete")
@@ -95,7 +102,7 @@ class ThreadsMixin:
     def _table_in_thread(self, guild_id: int | None, thread_id: int) -> Table | None:
         if guild_id is None:
             return None
-        table = self.active_in_channel(guild_id, thread_id)
+        table = self.registry.at(guild_id, thread_id)
         return table if table is not None and table.record.thread_id == thread_id else None
 
     # ------------------------------------------------------------------ events
@@ -126,7 +133,7 @@ class ThreadsMixin:
     # ------------------------------------------------------------------ the board refused
 
     @i18n.for_everyone
-    async def _board_refused(self, table: Table, error: discord.HTTPException, *, final: bool = False) -> bool:
+    async def board_refused(self, table: Table, error: discord.HTTPException, *, final: bool = False) -> bool:
         """Called by the publisher when Discord refused the board. True when it was the
         thread (gone or closed) and has been dealt with here: no ordinary retry."""
         thread_id = table.record.thread_id
@@ -202,8 +209,8 @@ class ThreadsMixin:
         permission = self._missing_permission(table, code)
         record.publish["paused"] = {"since": now_ts(), "access": permission}
         table.needs_publish = True
-        self._cancel_timers(table)
-        await self._save_publish(table)
+        self.timers.cancel(table)
+        await self.publisher.save_publish(table)
         if probing:
             return  # tried again and refused again: said already, and the probe's loop goes on
         self._probe_access_later(table)
@@ -219,7 +226,7 @@ class ThreadsMixin:
         if table.state is not None:
             for player in table.state.players:
                 with contextlib.suppress(discord.HTTPException):
-                    await self.publisher._update_live_hand(table, player)
+                    await self.publisher.update_live_hand(table, player)
 
     def _probe_access_later(self, table: Table) -> None:
         async def probe() -> None:
@@ -248,7 +255,7 @@ class ThreadsMixin:
         async with self.storage.transaction(table.guild_id) as db:
             await repos.update_table(db, table.id, now=now_ts(), publish=table.record.publish, deadline=table.record.deadline,
                                      obligations=table.record.obligations)
-        self._arm_timers(table)
+        self.timers.arm(table)
 
     # ------------------------------------------------------------------ deleted
 
@@ -267,7 +274,7 @@ class ThreadsMixin:
             return
         if table.status != "playing":
             return
-        occupied = self._by_channel.get((table.guild_id, record.channel_id)) not in (None, table.id)
+        occupied = self.registry.by_place.get((table.guild_id, record.channel_id)) not in (None, table.id)
         if occupied:
             await self._end_homeless(table, _("The thread of {title} #{id} was deleted and this channel has another lobby or game, so the game ended here. Its state is saved.", title=title, id=table.id))
             return
@@ -294,15 +301,15 @@ class ThreadsMixin:
         except StorageError:
             _restore_fields(table, kept)  # not moved: the next publish finds the thread gone again
             raise
-        self._track(table)  # the parent channel is its place now
-        self._arm_timers(table)
+        self.registry.track(table)  # the parent channel is its place now
+        self.timers.arm(table)
         table.board_error = None
         await self.publisher.publish(table, ping=record.turn_players, note=line)
         if table.needs_publish and isinstance(table.board_error, discord.Forbidden):
             parent = f"<#{record.channel_id}>"
             await self._end_homeless(table, _("The thread of {title} #{id} was deleted and I may not post in {parent}, so the game ended. Its state is saved.", title=title, id=table.id, parent=parent))
             return
-        await self._edit_lobby_message(table, self._lobby_embed(table), None)  # no longer "In play in <#thread>"
+        await self.lobby_messages.edit(table, self.lobby_messages.embed(table), None)  # no longer "In play in <#thread>"
 
     @i18n.for_everyone
     async def _end_homeless(self, table: Table, why: str) -> None:
@@ -312,7 +319,7 @@ class ThreadsMixin:
         await self._close(table, "cancelled")
         with contextlib.suppress(discord.HTTPException):
             await self.publisher.close_hands(table, _("{title} #{id} ended. {why}", title=table.spec.title, id=table.id, why=why))
-        await self._edit_lobby_message(table, self._lobby_embed(table, why), None)
+        await self.lobby_messages.edit(table, self.lobby_messages.embed(table, why), None)
 
     @i18n.for_everyone
     async def _say_in_parent(self, table: Table, text: str) -> None:
@@ -327,7 +334,7 @@ class ThreadsMixin:
         a thread of this channel whose thread is gone (then moved here) or paused (then
         reachable from here). The thread is looked up in the cache first; a REST call
         only for one the cache does not know."""
-        for table in self.tables():
+        for table in self.registry.all():
             record = table.record
             if table.guild_id != guild_id or record.channel_id != channel_id or record.thread_id is None or table.status != "playing":
                 continue
@@ -347,7 +354,7 @@ class ThreadsMixin:
                     async with table.lock:
                         if record.thread_id is not None:
                             await self._thread_gone(table)
-                    found = self.active_in_channel(guild_id, channel_id)
+                    found = self.registry.at(guild_id, channel_id)
                     if found is table:
                         return table
                     continue
@@ -388,7 +395,7 @@ class ThreadsMixin:
                 table.reopened_at = now_ts()
                 if refused:
                     table.needs_publish = True
-                    self._schedule_publish_retry(table)
+                    self.timers.schedule_publish_retry(table)
                 return
         await self._pause(table, locked=locked)
 
@@ -397,9 +404,9 @@ class ThreadsMixin:
         record = table.record
         record.publish["paused"] = {"since": now_ts(), "locked": locked}
         table.needs_publish = True  # shown when it resumes
-        self._cancel_timers(table)
+        self.timers.cancel(table)
         self.publisher.forget_table(table)
-        await self._save_publish(table)
+        await self.publisher.save_publish(table)
         what = "locked" if locked else "archived"
         log.info("Table %s in guild %s is paused: its thread %s was %s", table.id, table.guild_id, record.thread_id, what)
         await self._say_in_parent(
@@ -434,10 +441,10 @@ class ThreadsMixin:
         log.info("Table %s in guild %s resumes: its thread %s was reopened", table.id, table.guild_id, record.thread_id)
         async with self.storage.transaction(table.guild_id) as db:
             await repos.update_table(db, table.id, now=now_ts(), publish=record.publish, deadline=record.deadline, obligations=record.obligations)
-        self._arm_timers(table)
+        self.timers.arm(table)
         await self.publisher.publish(table, ping=record.turn_players, note=_("▶️ The thread was reopened: the game goes on."))
 
-    async def _recheck_thread(self, table: Table) -> None:
+    async def recheck_thread(self, table: Table) -> None:
         """After a restart: a paused table's thread may have been reopened (or deleted)
         while the bot was away."""
         with contextlib.suppress(asyncio.CancelledError, Exception):
