@@ -694,10 +694,14 @@ class Storage:
             db = slot.connection
             slot.flags.status_changed = False
             try:
-                await _run(db, "BEGIN IMMEDIATE")
-                if not await run_writes(db, writes):
-                    await _rollback(db)
-                    return False
+                await db.execute("BEGIN IMMEDIATE")
+                for write in writes:
+                    # Not closed: a statement that returns no rows is finished (reset) by
+                    # sqlite3 once executed, and a close would be another trip.
+                    changed = (await db.execute(write.sql, write.parameters)).rowcount
+                    if write.rows is not None and changed != write.rows:
+                        await _rollback(db)
+                        return False
                 await self._commit(guild_id, slot)  # a table opened or closed: marked first, then committed
             except BaseException as error:
                 # Ends what is left open: a failed statement's, a failed marker's or
