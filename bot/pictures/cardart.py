@@ -15,8 +15,10 @@ hidden card can be an input of a picture.
 
 Faces are cached (:func:`card_face`, by code and size), and so are text (per word), the
 faces, backs, labels, titles and rows' cards drawn on felt and mapped onto one fixed
-palette: a picture is a few pastes of kept parts (:func:`_composed`), written by Pillow's own
-PNG writer (:func:`_png`), and the finished pictures are kept by what they show. Layout: a row is its label, then its face-up cards left to right, then its backs. A row too long for ``ROW_WIDTH`` overlaps
+palette, and the compressed bands of pictures' rows, kept by what they show: a picture
+is a few pastes of kept parts, and a PNG in which only the bands that changed are
+compressed again (:func:`_composed`; ``bot/pictures/png_writer.py`` deflates the bands and writes
+the file). Layout: a row is its label, then its face-up cards left to right, then its backs. A row too long for ``ROW_WIDTH`` overlaps
 its cards (each card's index corner stays visible), and wraps onto more lines when even
 that would not fit. Four or more backs are drawn as one stack with the count on it. Rows
 sit on a grid in reading order, as few side by side as keep the picture no taller than
@@ -26,7 +28,6 @@ Discord's box when the media gallery widens it to the box's width (:func:`_colum
 from __future__ import annotations
 
 import functools
-import io
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -37,6 +38,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.pictures import png_writer
 from bot.pictures.cardart_pips import badge_mask, enid_mask, pip_mask, rounded_mask
 from bot.words.i18n import N_, _, and_list, ngettext, per_language
 
@@ -544,20 +546,26 @@ def _encode(img: Image.Image) -> bytes:
 
 # --------------------------------------------------------------------------- PNG
 
-#: zlib's level for Pillow's PNG writer. Encoding the 168 pictures of
-#: tests/platform/test_cardart_bands.py (bench/README.md, "Pillow's PNG writer"): levels 1
-#: and 2 cost the same CPU (0.75-0.95 ms a picture), level 2's files 7% smaller (9.4
-#: against 10.0 KB); level 3, 8.8 KB, 10% more CPU; Pillow's default 6, 7.2 KB in three
-#: times the CPU; ``optimize`` (level 9) ten times. Pillow writes palette pictures
-#: unfiltered, as PNG advises for them.
-PNG_COMPRESS_LEVEL = 2
+
+def _deflated(filtered: bytes | memoryview, key: Any) -> png_writer.Band:
+    """One band of PNG's filtered data deflated on its own (``png_writer.deflate_band``),
+    kept under ``key``, which stands for exactly these bytes (the bytes themselves, or
+    what they show: :func:`_composed`): a move recompresses only the bands it changed,
+    and a band's output never depends on what was cached."""
+    band = png_writer.deflate_band(filtered)
+    _BANDS.put(key, band, (len(filtered) if key is filtered else 300) + len(band[0]) + 200)
+    return band
+
+
+def _band(filtered: bytes) -> png_writer.Band:
+    """:func:`_deflated` of a band, kept by its bytes."""
+    band = _BANDS.get(filtered)
+    return band if band is not None else _deflated(filtered, filtered)
 
 
 def _png(img: Image.Image) -> bytes:
-    """A palette ("P") image as a PNG file, by Pillow's own writer."""
-    out = io.BytesIO()
-    img.save(out, "PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    """A palette image as a PNG file (``png_writer.png``), its bands kept by their bytes."""
+    return png_writer.png(img, _band)
 
 
 @lru_cache(maxsize=4096)
@@ -680,14 +688,15 @@ def _background(layout: _Layout, title: str) -> Image.Image:
 
 
 def _background_palette(layout: _Layout, title: str) -> Image.Image:
-    """:func:`_background` mapped onto the palette, for the rows to be pasted on: felt,
-    and the title's text drawn on felt and mapped once (mapping a whole picture of felt
-    cost as much as the rest of a picture drawn from cached rows). The mapping is per
-    pixel, so the same pixels as the whole background mapped (tested)."""
+    """:func:`_background` mapped onto the palette and framed (``png_writer.framed``: the
+    picture starts at x = 1), for the rows to be pasted on: felt, and the title's text
+    drawn on felt and mapped once (mapping a whole picture of felt cost as much as the
+    rest of a picture drawn from cached rows). The mapping is per pixel, so the same
+    pixels as the whole background mapped (tested)."""
     if not layout.rows:  # "No cards.": rare, drawn whole
-        return _background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE)
-    img = Image.new("P", (layout.width, layout.height), _felt_index())
-    img.putpalette(_palette_bytes())
+        return png_writer.framed(_background(layout, title).quantize(palette=_palette(), dither=Image.Dither.NONE))
+    img = Image.new("P", (layout.width + 1, layout.height), _felt_index())
+    img.paste(0, (0, 0, 1, layout.height))  # the rows' filter bytes
     placed = _placed_title(layout, title)
     if placed is not None:
         tile, x, y = placed
@@ -696,8 +705,8 @@ def _background_palette(layout: _Layout, title: str) -> Image.Image:
 
 
 def _placed_title(layout: _Layout, title: str) -> tuple[Image.Image, int, int] | None:
-    """The title's text on felt, mapped (kept), and where it goes on a picture; None for
-    no title."""
+    """The title's text on felt, mapped (kept), and where it goes on a picture's framed
+    canvas; None for no title."""
     if not title:
         return None
     title_font = _font(TITLE_SIZE, 700)
@@ -705,7 +714,7 @@ def _placed_title(layout: _Layout, title: str) -> tuple[Image.Image, int, int] |
     if not text:
         return None
     tile, left, top = _text_tile("title", text)
-    return tile, MARGIN + left, MARGIN + 26 + top
+    return tile, 1 + MARGIN + left, MARGIN + 26 + top
 
 
 #: The font (size, weight) of a picture's title and of its rows' labels.
@@ -744,34 +753,62 @@ def render_image(
 
 
 def _composed_png(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> bytes:
-    """:func:`render_rows`'s drawing: the picture composed (under the lock), then written
-    by Pillow's PNG writer (not under it: zlib lets another thread draw meanwhile)."""
-    return _png(_composed(rows, title, max_width, columns))
+    """:func:`render_rows`'s drawing: the bands it needs composed (under the lock), then
+    compressed and written out (not under it: zlib and isal let another thread draw meanwhile)."""
+    width, height, bands, pending = _composed(rows, title, max_width, columns)
+    for index, key, filtered in pending:
+        bands[index] = _deflated(filtered, key)
+    return png_writer.png_file(width, height, _palette_bytes(), bands)
 
 
 @_serialised
-def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> Image.Image:
-    """:func:`render_image` mapped onto the palette, composed from cached parts.
+def _composed(rows: Sequence[CardRow], title: str, max_width: int, columns: int | None) -> tuple[int, int, list, list]:
+    """:func:`render_image` mapped onto the palette, as bands of PNG's filtered rows: the
+    picture's width and height, each band's kept compression (None where it is not
+    kept), and ``(index, key, bytes)`` of each band to compress.
 
-    On the background (felt and the title, :func:`_background_palette`) go each row's
-    label (its text drawn on felt and mapped once, :func:`_text_tile`) and its cards (on
-    their own patch of felt, mapped once, :func:`_cards_patch`: a move that changes only
-    a label, a count or whose turn it is, draws no card); the mapping is per pixel (no
+    A picture is composed from cached parts on framed canvases (``png_writer.framed``) of
+    felt, one per band (:func:`_band_cuts`) that is not kept: each row's label (its
+    text drawn on felt and mapped once, :func:`_text_tile`) and its cards (on their
+    own patch of felt, mapped once, :func:`_cards_patch`: a move that changes only a
+    label, a count or whose turn it is, draws no card); the mapping is per pixel (no
     dithering) and parts never overlap, so the composed picture is the same, pixel for
-    pixel, as the whole one mapped at once (tested)."""
+    pixel, as the whole one mapped at once (tested). A band is kept by what it shows:
+    the felt (and the title, if it reaches that far) and the parts in it with their
+    offsets, each standing for its pixels by its own key. So a band is found without
+    looking at its pixels, only the bands not kept are composed, and a kept band costs
+    a few hundred bytes, not its pixels (20 KB)."""
     layout = _layout(rows, title, max_width, columns)
     label_font = _font(LABEL_SIZE, 600)
     labels = [_label_in_patch(row.label, layout.patch_width(i), label_font) for i, row in enumerate(layout.rows)]
     if not _rows_keep_to_their_patches(layout, title, labels):
-        return render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE)
-    img = _background_palette(layout, title)
-    row_width = layout.row_width
+        framed = png_writer.framed(render_image(rows, title=title, max_width=max_width, columns=columns).quantize(palette=_palette(), dither=Image.Dither.NONE))
+        return layout.width, layout.height, png_writer.bands_of(framed, _band), []
+    drawn_with, framed_width, row_width = _drawn_with(), layout.width + 1, layout.row_width
+    # Each part: what it shows, the rows of the picture it may reach (from y, so many),
+    # the part itself (kept, or drawn when first asked for: only a band that is not kept
+    # needs its parts) and where it goes on the framed canvas.
+    parts: list[tuple[Any, int, int, int, Callable[[], Image.Image], tuple[int, int]]] = []
     for row, (x, y), (text, left, top, _), plan in zip(layout.rows, layout.origins, labels, layout.plans):
+        x += 1  # the canvas is framed
         if text:
             # Its ink stays inside its row's strip (see _rows_keep_to_their_patches).
-            img.paste(_label_tile(text), (x + left, y + 18 + top))
-        img.paste(_cards_patch(row, row_width, _cards_key(row, row_width)), (x - PATCH_BLEED, y + LABEL_H))
-    return img
+            parts.append((("label", text), x, y, LABEL_H, functools.partial(_label_tile, text), (x + left, y + 18 + top)))
+        cards = _cards_key(row, row_width)
+        parts.append((cards, x, y + LABEL_H, plan.height - LABEL_H,
+                      functools.partial(_cards_patch, row, row_width, cards), (x - PATCH_BLEED, y + LABEL_H)))
+    bands, pending = [], []
+    cuts = _band_cuts(layout)
+    for top, bottom in zip(cuts, cuts[1:]):
+        # The background's rows here: felt, unless the title (or "No cards.") is in them.
+        felt = None if layout.rows and top >= MARGIN + layout.head else (title, top, not layout.rows)
+        inside = [part for part in parts if part[2] < bottom and part[2] + part[3] > top]
+        key = ("band", drawn_with, framed_width, bottom - top, felt, tuple((shows, x, y - top) for shows, x, y, _, _, _ in inside))
+        band = _BANDS.get(key)
+        if band is None:
+            pending.append((len(bands), key, _band_pixels(layout, title, top, bottom, inside)))
+        bands.append(band)
+    return layout.width, layout.height, bands, pending
 
 
 @lru_cache(maxsize=8192)
@@ -790,6 +827,39 @@ def _label_in_patch(label: str, width: int, font: Any) -> tuple[str, int, int, b
 def _label_tile(text: str) -> Image.Image:
     """A label's text on felt, mapped (:func:`_text_tile`)."""
     return _text_tile("label", text)[0]
+
+
+def _band_cuts(layout: _Layout) -> list[int]:
+    """Where a composed picture's bands start and end, top to bottom: below the title,
+    and at the bottom of each row's label strip and of each row's cards. So a band
+    holds one line of the grid's labels (with the felt above them), or its cards, or
+    the title: a move that changes a row's cards compresses that line's cards again,
+    one that changes only a label (a count, whose turn) that line's labels, and a
+    card that leaves a hand does not drag the label above it along."""
+    cuts = {0, MARGIN + layout.head, layout.height}
+    for i, plan in enumerate(layout.plans):
+        y = layout.origin(i)[1]
+        cuts.update((y + LABEL_H, y + plan.height))
+    return sorted(cuts)
+
+
+def _band_pixels(layout: _Layout, title: str, top: int, bottom: int, parts: Sequence[tuple]) -> bytes | bytearray:
+    """PNG's filtered rows ``top`` to ``bottom`` of a composed picture (see
+    :func:`_composed`): the background's rows, and the ``parts`` that reach them
+    pasted where they lie (Pillow clips what falls outside).
+
+    The rows are composed on a canvas of zeros, which is felt (the palette's first
+    colour: tested) with its filter bytes."""
+    if not layout.rows:  # "No cards.": rare, drawn whole
+        return _background_palette(layout, title).crop((0, top, layout.width + 1, bottom)).tobytes()
+    canvas = Image.new("P", (layout.width + 1, bottom - top), 0)
+    placed = _placed_title(layout, title) if top < MARGIN + layout.head else None
+    if placed is not None:
+        tile, x, y = placed
+        canvas.paste(tile, (x, y - top))
+    for _, _, _, _, part, (x, y) in parts:
+        canvas.paste(part(), (x, y - top))
+    return canvas.tobytes()
 
 
 def _rows_keep_to_their_patches(layout: _Layout, title: str, labels: Sequence[tuple[str, int, int, bool]]) -> bool:
@@ -988,13 +1058,18 @@ class _Cache:
 _PNG_CACHE = _Cache(32 * 2**20)
 #: Rows' cards, faces, groups of backs and texts mapped onto the palette (a byte a pixel, 1-150 KB each).
 _PATCHES = _Cache(64 * 2**20)
+#: Bands of pictures' rows, compressed (:func:`_deflated`), 0.1-5 KB each: kept by what
+#: they show (:func:`_composed`: tens of thousands of bands, the last pictures of every
+#: place of a few hundred tables), or by their pixels (20 KB more each) for a picture
+#: drawn whole.
+_BANDS = _Cache(24 * 2**20)
 
 
 def clear_caches(*, faces: bool = False) -> None:
-    """Forget every picture, row and text kept, as after a start (for benches and
+    """Forget every picture, row, band and text kept, as after a start (for benches and
     tests that time or check drawing from nothing); ``faces``: the card faces, backs,
     pips and fonts too (the first picture of a start before :func:`warm_up`)."""
-    for cache in (_PNG_CACHE, _PATCHES):
+    for cache in (_PNG_CACHE, _PATCHES, _BANDS):
         cache.clear()
     kept = [_rendered, _ink, _bbox, _advance, _text_width, _fit, _clean, _plan_cards, _check_codes, _row_facts, _label_in_patch, _grid, _columns]
     if faces:

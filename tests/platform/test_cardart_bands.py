@@ -1,6 +1,5 @@
-"""Pictures drawn move after move, as a table asks for them, decode to the pixels and
-palette they had before: how a picture is composed and written (issue 22's band writer,
-issue 38's Pillow writer that replaced it) may change its bytes, never its pixels."""
+"""A picture's PNG is written as bands compressed once and kept (bot.cardart): where the
+bands are cut and how they are compressed may change, the decoded picture may not."""
 
 from __future__ import annotations
 

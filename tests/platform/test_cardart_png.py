@@ -1,7 +1,7 @@
 """Card pictures made cheap (issue 22): text rendered once per word, backgrounds and
-rows' parts kept, the PNG written by Pillow's own writer (issue 38: the band writer
-that replaced it is gone). The pixels are the ones Pillow's writer gave before; the
-bytes depend only on the picture, never on what the caches hold."""
+compressed bands of rows kept, the PNG written by bot/pictures/png_writer.py
+(tests/platform/test_png_writer.py). The pixels are the ones Pillow's writer gave
+before; the bytes depend only on the picture, never on what the caches hold."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from bot.pictures import cardart
+from bot.pictures import cardart, png_writer
 from bot.pictures.cardart import CardRow, render_rows
 from bot.rules.cards import standard_deck
 from cogs.onion.scoring import onion_deck
@@ -31,8 +31,7 @@ def decoded(png: bytes) -> Image.Image:
 
 
 def pillows_png(img: Image.Image) -> bytes:
-    """The whole drawing written by Pillow at its default level (what bot.cardart wrote
-    before issue 22's caches)."""
+    """What bot.cardart wrote before it had its own writer (Pillow's, at its default level)."""
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=6)
     return buf.getvalue()
@@ -70,7 +69,7 @@ def scenes() -> list[tuple[list[CardRow], dict]]:
 PIXELS_BEFORE = "0d7752fbce8e99c1b273fc2c6d2b0133ced10bea4b243b94d32f53439329a183"
 
 
-def test_the_pictures_have_the_pixels_they_had_before_the_caches_and_the_png_writers():
+def test_the_pictures_have_the_pixels_they_had_before_the_caches_and_the_png_writer():
     clear_picture_caches()
     digest = hashlib.sha256()
     for rows, kw in scenes():
@@ -101,20 +100,30 @@ def test_the_same_picture_gives_the_same_bytes_whatever_the_caches_hold():
     clear_picture_caches()
     in_turn = [render_rows(rows, **kw) for rows, kw in pictures]  # each after the others filled the caches
     cardart._PNG_CACHE.clear()
-    backwards = [render_rows(rows, **kw) for rows, kw in reversed(pictures)][::-1]  # rows' parts from the others
+    backwards = [render_rows(rows, **kw) for rows, kw in reversed(pictures)][::-1]  # bands and rows from the others
     assert alone == in_turn == backwards
+    # A band cache too small to keep anything: the same bytes, every band compressed afresh.
+    small = cardart._BANDS.max_bytes
+    try:
+        cardart._BANDS.max_bytes = 1
+        cardart._PNG_CACHE.clear()
+        assert [render_rows(rows, **kw) for rows, kw in pictures] == alone
+    finally:
+        cardart._BANDS.max_bytes = small
 
 
-def test_the_pictures_are_pillows_pngs_of_the_fixed_palette():
-    """Written by Pillow's own PNG writer (issue 38), at PNG_COMPRESS_LEVEL, not a writer
-    of ours: the file is the one Pillow writes for the decoded picture."""
-    for rows, kw in scenes()[:12]:
-        png = render_rows(rows, **kw)
-        img = decoded(png)
-        assert img.mode == "P" and bytes(img.getpalette("RGB")) == cardart._palette_bytes()
-        again = io.BytesIO()
-        img.save(again, "PNG", compress_level=cardart.PNG_COMPRESS_LEVEL)
-        assert again.getvalue() == png
+def test_a_move_recompresses_only_the_bands_it_changed():
+    rows = [CardRow("Pile (3 cards)", ("7h", "7s", "9d")), CardRow("Draw pile", face_down=30),
+            CardRow("Seat 1 · Ann", ("Tc", "Qh"), face_down=3), CardRow("Seat 2 · Bob", face_down=2)]
+    clear_picture_caches()
+    render_rows(rows, title="Idiot #1", columns=1)
+    kept = len(cardart._BANDS.entries)
+    moved = [*rows[:3], CardRow("Seat 2 · Bob", ("Ks",), face_down=1)]  # only the last row changed
+    render_rows(moved, title="Idiot #1", columns=1)
+    assert len(cardart._BANDS.entries) == kept + 1  # the band of the last row's cards
+    relabelled = [*rows[:3], CardRow("Seat 2 · Bob · to play", ("Ks",), face_down=1)]
+    render_rows(relabelled, title="Idiot #1", columns=1)
+    assert len(cardart._BANDS.entries) == kept + 2  # and the band of its label
 
 
 WORDS = st.sampled_from(["Seat", "2", "·", "Ann", "18", "cards", "to", "play", "Your", "face-down", "(only", "them)", "Jo",
@@ -185,7 +194,14 @@ def test_a_row_of_cards_from_kept_tiles_is_the_row_drawn_and_mapped(cards, face_
 def test_a_background_from_its_kept_title_is_the_background_drawn_and_mapped(title, rows, max_width):
     layout = cardart._layout([CardRow("Seat", ("9h",))] * rows, title, max_width, None)
     drawn = cardart._background(layout, title).quantize(palette=cardart._palette(), dither=Image.Dither.NONE)
-    assert cardart._background_palette(layout, title).tobytes() == drawn.tobytes()
+    assert cardart._background_palette(layout, title).tobytes() == png_writer.framed(drawn).tobytes()
+
+
+def test_felt_is_the_palettes_first_colour_so_zeroed_rows_are_felt_with_their_filter_bytes():
+    """A band is composed in a zeroed buffer (cardart._band_pixels): zeros must be felt."""
+    assert cardart._felt_index() == 0
+    felt = Image.new("RGB", (3, 2), cardart.BG).quantize(palette=cardart._palette(), dither=Image.Dither.NONE)
+    assert felt.tobytes() == bytes(6)
 
 
 PICTURES = st.tuples(
@@ -197,8 +213,8 @@ PICTURES = st.tuples(
 @settings(max_examples=60, deadline=None)
 @given(st.lists(PICTURES, min_size=2, max_size=4))
 @example([([("", [], 0)], "", None), ([], "", None)])  # felt at the top, "No cards." there
-def test_a_picture_drawn_from_parts_other_pictures_left_is_the_picture_drawn_afresh(pictures):
-    """Parts are kept by what they show, not by their pixels: whatever pictures were
+def test_a_picture_drawn_from_bands_and_parts_other_pictures_left_is_the_picture_drawn_afresh(pictures):
+    """Bands are kept by what they show, not by their pixels: whatever pictures were
     drawn before (sharing rows, labels, widths, titles or none), a picture's bytes are
     those it has when drawn with empty caches."""
     pictures = [([CardRow(label, tuple(cards), down) for label, cards, down in rows], title, columns)
@@ -269,7 +285,7 @@ def test_clear_caches_forgets_every_kept_picture_part_and_layout():
     rows = [CardRow("Seat 1 · Ann · 5 in hand", ("9h", "Tc"), face_down=5), CardRow("Pile", ("2d",))]
     png = render_rows(rows, title="Idiot #4")
     cardart.clear_caches()
-    assert not (cardart._PNG_CACHE.entries or cardart._PATCHES.entries)
+    assert not (cardart._PNG_CACHE.entries or cardart._PATCHES.entries or cardart._BANDS.entries)
     assert cardart._row_facts.cache_info().currsize == cardart._label_in_patch.cache_info().currsize == 0
     assert render_rows(rows, title="Idiot #4") == png
     cardart.clear_caches(faces=True)
