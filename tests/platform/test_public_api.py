@@ -77,14 +77,18 @@ class _Definitions(ast.NodeVisitor):
         self._add((node.asname or node.name).split(".")[0])
 
 
-def _defined_in(files: list[Path]) -> set[str]:
+@functools.cache
+def _defined_in_file(path: Path) -> frozenset[str]:
     found = _Definitions()
-    for path in files:
-        try:
-            found.visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
-        except (SyntaxError, UnicodeDecodeError):
-            continue  # a library's file for another Python version
-    return found.names
+    try:
+        found.visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+    except (SyntaxError, UnicodeDecodeError):
+        pass  # a library's file for another Python version
+    return frozenset(found.names)
+
+
+def _defined_in(files: list[Path]) -> set[str]:
+    return set().union(*map(_defined_in_file, files))
 
 
 @functools.cache
