@@ -235,7 +235,11 @@ class Write:
 
 async def execute_count(db: Any, sql: str, parameters: Sequence[Any] = ()) -> int:
     """Run one INSERT/UPDATE/DELETE on a connection of either backend and return how
-    many rows it changed (its cursor closed at once)."""
+    many rows it changed. On SQLite one trip to the connection's thread: the cursor is
+    left to go (sqlite3 resets a statement that returns no rows once it has run; closing
+    it would be a second trip); on PostgreSQL it is closed at once."""
+    if getattr(db, "dialect", "sqlite") == "sqlite":
+        return (await db.execute(sql, parameters)).rowcount
     cursor = await db.execute(sql, parameters)
     try:
         return cursor.rowcount
@@ -695,13 +699,9 @@ class Storage:
             slot.flags.status_changed = False
             try:
                 await db.execute("BEGIN IMMEDIATE")
-                for write in writes:
-                    # Not closed: a statement that returns no rows is finished (reset) by
-                    # sqlite3 once executed, and a close would be another trip.
-                    changed = (await db.execute(write.sql, write.parameters)).rowcount
-                    if write.rows is not None and changed != write.rows:
-                        await _rollback(db)
-                        return False
+                if not await run_writes(db, writes):
+                    await _rollback(db)
+                    return False
                 await self._commit(guild_id, slot)  # a table opened or closed: marked first, then committed
             except BaseException as error:
                 # Ends what is left open: a failed statement's, a failed marker's or
