@@ -18,9 +18,10 @@
 - Each connection has an asyncio lock: a transaction owns the connection until it
   commits or rolls back, so two coroutines never interleave statements.
 - Each aiosqlite call is a trip to the connection's thread and a future back, so
-  the hot paths make few: :meth:`Storage.write` runs a whole transaction of writes
-  (a move) in one trip, a statement that returns no rows is executed and closed in
-  one, and :meth:`Storage.known_user_setting` answers from memory.
+  the hot paths make few, through aiosqlite's public calls only (issue 38):
+  :meth:`Storage.write` runs a move's transaction as BEGIN, one trip per statement
+  and COMMIT, a statement that returns no rows is one trip (its cursor is not
+  closed), and :meth:`Storage.known_user_setting` answers from memory.
 - ``DATA_DIR/active/<guild_id>`` marks a guild that may have an unfinished table, so
   a start reads only those files. The marker is written before the COMMIT that
   opens a table and removed after the COMMIT that closes the last one: a stale
@@ -223,7 +224,7 @@ async def acquire_within(lock: asyncio.Lock, seconds: float, *, alone: bool) -> 
 @dataclass(frozen=True, slots=True)
 class Write:
     """One statement of a write that ``storage.write(guild_id, writes)`` runs in one
-    transaction (on SQLite in one trip to the connection's thread), or that
+    transaction, or that
     :func:`run_writes` runs inside a transaction already open. ``rows``: how many rows
     it must change, else the whole write is abandoned (a move's version guard).
     :mod:`storage.repos` builds them (``table_update_at_version``, ``action_insert``)."""
@@ -311,7 +312,7 @@ class Storage:
       Transactions of one guild never interleave within a process; a failed one
       changes nothing.
     - ``await write(guild_id, writes)``: a transaction of :class:`storage.db.Write`
-      statements in one call (on SQLite one trip to the connection's thread), False
+      statements in one call, False
       when one's ``rows`` guard did not hold (rolled back); what a move saves.
     - ``known_user_setting(guild_id, user_id, key)``: a player's setting from memory, or
       ``settings_cache.UNKNOWN`` when it must be read (always, on PostgreSQL).
