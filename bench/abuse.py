@@ -332,7 +332,7 @@ async def main_async(args: argparse.Namespace, data_dir: Path) -> None:
             abusers = await set_up_abusers(env, args.abuses)
             env.backend.http_requests.clear()
             env.backend.transcript.clear()
-            from bot.__main__ import freeze_heap
+            from bot.discord_front.run import freeze_heap
 
             freeze_heap()
             follow_real_time(env)

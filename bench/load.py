@@ -35,7 +35,7 @@ emission, and its tracking of every callback and timer the bot schedules, timed 
 SimCord's emission calls, are the bot's share, as production parses the same events
 from Discord), and the garbage collector's passes
 (full passes, CPU in all passes, the longest pass). The collector is set as
-``python -m bot`` sets it (``bot.__main__.tune_gc`` at start, ``freeze_heap`` after the
+``python -m bot`` sets it (``bot.discord_front.run.tune_gc`` at start, ``freeze_heap`` after the
 set-up, as after a restore); ``--gc default`` leaves Python's default (what the bot
 did before issue 22: use it to run this bench on older code). RSS per table is
 printed after set-up. ``--profile RATE`` runs that rate once more under
@@ -354,7 +354,7 @@ def run_in_scratch(script: str, main_async: Callable[[argparse.Namespace, Path],
     """A bench's start as ``python -m bot`` runs (its garbage-collector tuning, errors only
     in the log), the machine's line printed, then ``main_async(args, data_dir)`` on a
     scratch data folder removed afterwards (bench/rate_limits.py, bench/abuse.py)."""
-    from bot.__main__ import tune_gc
+    from bot.discord_front.run import tune_gc
 
     tune_gc()
     logging.basicConfig(level=logging.ERROR)
@@ -841,7 +841,7 @@ async def main_async(args: argparse.Namespace, data_dir: Path, database_url: str
             env.backend.http_requests.clear()
             env.backend.transcript.clear()
             if args.gc == "production":
-                from bot.__main__ import freeze_heap
+                from bot.discord_front.run import freeze_heap
 
                 freeze_heap()  # as `python -m bot` does once its tables are restored
             per_table = (rss_bytes() - base) / len(tables)
@@ -927,7 +927,7 @@ def main() -> None:
     args.rates = [float(r) for r in args.rates.split(",") if r]
     args.guilds = args.guilds or args.tables
     if args.gc == "production":
-        from bot.__main__ import tune_gc
+        from bot.discord_front.run import tune_gc
 
         tune_gc()  # as `python -m bot` does at start
     if args.gc_thresholds:

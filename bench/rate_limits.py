@@ -242,7 +242,7 @@ async def main_async(args: argparse.Namespace, data_dir: Path) -> None:
             tables = await load.set_up(env, args.tables, args.guilds, args.pictures)
             env.backend.http_requests.clear()
             env.backend.transcript.clear()
-            from bot.__main__ import freeze_heap
+            from bot.discord_front.run import freeze_heap
 
             freeze_heap()
             follow_real_time(env)

@@ -227,3 +227,30 @@ def check_database_url(url: str) -> None:
                     f"DATABASE_URL's port '{port_text[:20]}' (after the host '{name[:40]}') is not a port number: "
                     f"use digits 0-9 from 1 to 65535, usually 5432, as in {_URL_EXAMPLE}."
                 )
+
+
+#: Open lock files, one per data directory, held for the process's life (POSIX
+#: record locks belong to the process: closing any handle of the file drops them).
+_DATA_DIR_LOCKS: dict[Path, int] = {}
+
+
+def claim_data_dir(data_dir: Path) -> None:
+    """Refuse a second process on one DATA_DIR of SQLite files: their table locks,
+    timers and restore live in one process's memory. Bots in one process share it."""
+    path = (data_dir / "deckhand.lock").resolve()
+    if path in _DATA_DIR_LOCKS:
+        return
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: nothing to check with
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise ConfigError(
+            f"Another Deckhand process is already running on the data directory {data_dir}. Several processes cannot "
+            "share SQLite files: set DATABASE_URL to a PostgreSQL database for all of them (see docs/owners/postgresql.md)."
+        ) from None
+    _DATA_DIR_LOCKS[path] = fd

@@ -18,9 +18,10 @@
 - Each connection has an asyncio lock: a transaction owns the connection until it
   commits or rolls back, so two coroutines never interleave statements.
 - Each aiosqlite call is a trip to the connection's thread and a future back, so
-  the hot paths make few: :meth:`Storage.write` runs a whole transaction of writes
-  (a move) in one trip, a statement that returns no rows is executed and closed in
-  one, and :meth:`Storage.known_user_setting` answers from memory.
+  the hot paths make few, through aiosqlite's public calls only (issue 38):
+  :meth:`Storage.write` runs a move's transaction as BEGIN, one trip per statement
+  and COMMIT, a statement that returns no rows is one trip (its cursor is not
+  closed), and :meth:`Storage.known_user_setting` answers from memory.
 - ``DATA_DIR/active/<guild_id>`` marks a guild that may have an unfinished table, so
   a start reads only those files. The marker is written before the COMMIT that
   opens a table and removed after the COMMIT that closes the last one: a stale
@@ -37,11 +38,11 @@ import logging
 import re
 import sqlite3
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import aiosqlite
 
@@ -220,31 +221,10 @@ async def acquire_within(lock: asyncio.Lock, seconds: float, *, alone: bool) -> 
         await lock.acquire()
 
 
-_T = TypeVar("_T")
-
-
-def in_thread(connection: aiosqlite.Connection, function: Callable[..., _T], *args: Any) -> Awaitable[_T]:
-    """Run ``function(the sqlite3 connection, *args)`` in the connection's own thread,
-    after what is queued there: one trip, however many statements it runs. aiosqlite
-    has no public call for this; ``_execute`` is the one each of its own methods uses
-    (tests/storage/test_write.py counts the trips through it)."""
-    return connection._execute(function, connection._conn, *args)
-
-
-def changed_rows(connection: sqlite3.Connection, sql: str, parameters: Sequence[Any] = ()) -> int:
-    """Execute a statement that returns no rows and close its cursor (in the
-    connection's thread): the number of rows it changed."""
-    cursor = connection.execute(sql, parameters)
-    try:
-        return cursor.rowcount
-    finally:
-        cursor.close()
-
-
 @dataclass(frozen=True, slots=True)
 class Write:
     """One statement of a write that ``storage.write(guild_id, writes)`` runs in one
-    transaction (on SQLite in one trip to the connection's thread), or that
+    transaction, or that
     :func:`run_writes` runs inside a transaction already open. ``rows``: how many rows
     it must change, else the whole write is abandoned (a move's version guard).
     :mod:`storage.repos` builds them (``table_update_at_version``, ``action_insert``)."""
@@ -256,9 +236,11 @@ class Write:
 
 async def execute_count(db: Any, sql: str, parameters: Sequence[Any] = ()) -> int:
     """Run one INSERT/UPDATE/DELETE on a connection of either backend and return how
-    many rows it changed (on SQLite executed and closed in one trip to its thread)."""
+    many rows it changed. On SQLite one trip to the connection's thread: the cursor is
+    left to go (sqlite3 resets a statement that returns no rows once it has run; closing
+    it would be a second trip); on PostgreSQL it is closed at once."""
     if getattr(db, "dialect", "sqlite") == "sqlite":
-        return await in_thread(db, changed_rows, sql, parameters)
+        return (await db.execute(sql, parameters)).rowcount
     cursor = await db.execute(sql, parameters)
     try:
         return cursor.rowcount
@@ -277,56 +259,31 @@ async def run_writes(db: Any, writes: Sequence[Write]) -> bool:
 
 
 _ANY_ACTIVE = "SELECT EXISTS (SELECT 1 FROM game_tables WHERE status IN ('lobby', 'playing'))"
-_STALE, _COMMITTED, _OPEN = "stale", "committed", "open"
-
-
-def _write_in_thread(connection: sqlite3.Connection, writes: Sequence[Write], flags: _Flags) -> str:
-    """:meth:`Storage.write`'s transaction, in the connection's thread. Rolled back
-    when a statement fails or changes other than its ``rows``; left open when a table
-    opened or closed (the marker must be written before the COMMIT, on the loop's side)."""
-    try:
-        connection.execute("BEGIN IMMEDIATE")
-        for write in writes:
-            changed = changed_rows(connection, write.sql, write.parameters)
-            if write.rows is not None and changed != write.rows:
-                connection.execute("ROLLBACK")
-                return _STALE
-        if flags.status_changed:
-            return _OPEN
-        connection.execute("COMMIT")
-    except BaseException:
-        _rollback_if_open(connection)
-        raise
-    return _COMMITTED
 
 
 #: Tries of :meth:`Storage.scrub`'s checkpoint while another reader holds old pages.
 SCRUB_ATTEMPTS = 5
 
 
-def _scrub_in_thread(connection: sqlite3.Connection) -> bool:
-    """:meth:`Storage.scrub`'s work in the connection's thread: True when the checkpoint
-    could not finish (another connection reads an older snapshot)."""
-    (secure,) = connection.execute("PRAGMA secure_delete").fetchone()
-    (temp,) = connection.execute("PRAGMA temp_store").fetchone()
+async def _scrub_once(connection: aiosqlite.Connection) -> bool:
+    """:meth:`Storage.scrub`'s work: True when the checkpoint could not finish (another
+    connection reads an older snapshot)."""
+    (secure,) = await _one_row(connection, "PRAGMA secure_delete")
+    (temp,) = await _one_row(connection, "PRAGMA temp_store")
     try:
-        connection.execute("PRAGMA secure_delete=ON")  # freed space is zeroed, not left as it was
-        connection.execute("PRAGMA temp_store=MEMORY")  # VACUUM's copy never touches a temp file
-        connection.execute("VACUUM")
-        busy, _frames, _done = connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        await _run(connection, "PRAGMA secure_delete=ON")  # freed space is zeroed, not left as it was
+        await _run(connection, "PRAGMA temp_store=MEMORY")  # VACUUM's copy never touches a temp file
+        await _run(connection, "VACUUM")
+        busy, _frames, _done = await _one_row(connection, "PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
-        connection.execute(f"PRAGMA secure_delete={int(secure)}")
-        connection.execute(f"PRAGMA temp_store={int(temp)}")
+        await _run(connection, f"PRAGMA secure_delete={int(secure)}")
+        await _run(connection, f"PRAGMA temp_store={int(temp)}")
     return bool(busy)
 
 
-def _rollback_if_open(connection: sqlite3.Connection) -> None:
-    """ROLLBACK what is left open (in the connection's thread, after what was queued there)."""
-    if connection.in_transaction:
-        try:
-            connection.execute("ROLLBACK")
-        except Exception:
-            log.exception("ROLLBACK failed; closing nothing, the next BEGIN will tell")
+async def _one_row(connection: aiosqlite.Connection, sql: str) -> Any:
+    async with connection.execute(sql) as cursor:
+        return await cursor.fetchone()
 
 
 def _is_id(name: str) -> bool:
@@ -355,7 +312,7 @@ class Storage:
       Transactions of one guild never interleave within a process; a failed one
       changes nothing.
     - ``await write(guild_id, writes)``: a transaction of :class:`storage.db.Write`
-      statements in one call (on SQLite one trip to the connection's thread), False
+      statements in one call, False
       when one's ``rows`` guard did not hold (rolled back); what a move saves.
     - ``known_user_setting(guild_id, user_id, key)``: a player's setting from memory, or
       ``settings_cache.UNKNOWN`` when it must be read (always, on PostgreSQL).
@@ -730,31 +687,30 @@ class Storage:
             await self._unmark_if_idle(guild_id, slot)
 
     async def write(self, guild_id: int, writes: Sequence[Write]) -> bool:
-        """Run ``writes`` (:class:`storage.db.Write`) in one transaction, in one trip
-        to the connection's thread: what a move saves, without a trip per statement
-        (issue 22). True when committed; False when a statement changed another number
-        of rows than its ``rows`` (a stale version): rolled back, nothing changed.
+        """Run ``writes`` (:class:`storage.db.Write`) in one transaction: what a move
+        saves. True when committed; False when a statement changed another number of
+        rows than its ``rows`` (a stale version): rolled back, nothing changed.
         Failures as in :meth:`transaction` (a StorageError for the file's, the
-        statement's own error otherwise), always rolled back."""
+        statement's own error otherwise), always rolled back. aiosqlite's public calls
+        only (issue 38: a trip to the connection's thread per call, measured in
+        bench/README.md, "aiosqlite's public API")."""
         writes = tuple(writes)
         async with self._locked(guild_id) as slot:
             db = slot.connection
             slot.flags.status_changed = False
             try:
-                outcome = await in_thread(db, _write_in_thread, writes, slot.flags)
-                if outcome == _OPEN:  # a table opened or closed: marked first, then committed
-                    await self._commit(guild_id, slot)
+                await db.execute("BEGIN IMMEDIATE")
+                if not await run_writes(db, writes):
+                    await _rollback(db)
+                    return False
+                await self._commit(guild_id, slot)  # a table opened or closed: marked first, then committed
             except BaseException as error:
-                # A failed statement was rolled back in the thread already. Queued after
-                # the write, this ends a transaction left open (a failed marker or
-                # COMMIT), and, for a caller cancelled during the trip, whatever the
-                # thread left open when it finished the write (it is not interrupted).
-                with suppress(Exception):
-                    await in_thread(db, _rollback_if_open)
+                # Ends what is left open: a failed statement's, a failed marker's or
+                # COMMIT's transaction, or a cancelled caller's (queued after the
+                # statement its thread is still running).
+                await _rollback_queued(db)
                 self._raise_failure(guild_id, error)
                 raise
-            if outcome == _STALE:
-                return False
             await self._unmark_if_idle(guild_id, slot)
             return True
 
@@ -808,7 +764,7 @@ class Storage:
         async with self._locked(guild_id) as slot:
             for attempt in range(SCRUB_ATTEMPTS):
                 try:
-                    busy = await in_thread(slot.connection, _scrub_in_thread)
+                    busy = await _scrub_once(slot.connection)
                 except Exception as error:
                     self._raise_failure(guild_id, error)
                     raise
@@ -855,6 +811,14 @@ async def _rollback(connection: aiosqlite.Connection) -> None:
         await connection.execute("ROLLBACK")
     except Exception:
         log.exception("ROLLBACK failed; closing nothing, the next BEGIN will tell")
+
+
+async def _rollback_queued(connection: aiosqlite.Connection) -> None:
+    """ROLLBACK queued after what the connection's thread still has to run (a cancelled
+    caller's statement, whose transaction the loop's side cannot see yet): SQLite says
+    "no transaction is active" when there is none, and that is the answer wanted."""
+    with suppress(Exception):
+        await _run(connection, "ROLLBACK")
 
 
 async def _run(connection: aiosqlite.Connection, sql: str) -> None:

@@ -304,7 +304,7 @@ def _set_clause(columns: dict[str, Any]) -> tuple[str, list[Any]]:
 
 
 def table_update(table_id: int, *, now: float, **columns: Any) -> Write:
-    """``update_table`` as a :class:`Write` (for ``storage.write``: one trip on SQLite)."""
+    """``update_table`` as a :class:`Write` (for ``storage.write``)."""
     assignments, values = _set_clause(columns)
     return Write(f"UPDATE game_tables SET {assignments}, updated_at = ? WHERE id = ?", (*values, now, table_id))
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import logging
-import os
 import pkgutil
 from collections.abc import Callable
-from pathlib import Path
 
 import aiohttp
 import discord
@@ -19,7 +17,7 @@ from bot.bus import bus_for
 from bot.discord_front import languages, pacing, replay_view
 from bot.pictures import picture_pool
 from bot.pictures.picture_pool import PictureDrawer
-from bot.config import ConfigError, Settings
+from bot.config import Settings, claim_data_dir
 from bot.core.games import GameRegistry
 from bot.discord_front.tables import TableManager
 from bot.discord_front.translator import CatalogTranslator
@@ -43,33 +41,6 @@ def game_extensions() -> tuple[str, ...]:
 #: Extensions loaded in setup_hook: the shared commands, /privacy, /leaderboard and /profile,
 #: then one cog per game.
 EXTENSIONS = ("bot.discord_front.commands", "bot.discord_front.privacy_commands", "bot.discord_front.profile_commands", *game_extensions())
-
-
-#: Open lock files, one per data directory, held for the process's life (POSIX
-#: record locks belong to the process: closing any handle of the file drops them).
-_DATA_DIR_LOCKS: dict[Path, int] = {}
-
-
-def claim_data_dir(data_dir: Path) -> None:
-    """Refuse a second process on one DATA_DIR of SQLite files: their table locks,
-    timers and restore live in one process's memory. Bots in one process share it."""
-    path = (data_dir / "deckhand.lock").resolve()
-    if path in _DATA_DIR_LOCKS:
-        return
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: nothing to check with
-        return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise ConfigError(
-            f"Another Deckhand process is already running on the data directory {data_dir}. Several processes cannot "
-            "share SQLite files: set DATABASE_URL to a PostgreSQL database for all of them (see docs/owners/postgresql.md)."
-        ) from None
-    _DATA_DIR_LOCKS[path] = fd
 
 
 class _Deckhand:

@@ -8,7 +8,13 @@ its own and ended with a full flush, so bands simply follow one another in one z
 stream: bot/pictures/cardart.py keeps each band's compression by what it shows, and a move
 compresses again only the bands it changed (0.5-0.7 ms a picture). The bands are deflated
 by python-isal (Intel's ISA-L, the same interface as :mod:`zlib`, a third of zlib's CPU)
-where it is installed, else by zlib: the same pixels either way.
+where it is installed, else by zlib: the same pixels either way. And zlib and ISA-L
+let go of the GIL while they compress, where Pillow's PNG save holds it throughout (its
+IDAT goes through a wrapper with no file number, so ``ImageFile._save`` encodes with
+the encoder's ``encode``, not ``encode_to_file``): drawn in the bot's drawing thread,
+Pillow's writer stalls the event loop for each picture's compression. Measured again
+for issue 38 with Pillow's writer at its best level (bench/README.md, "Seventh round"):
+the process falls under the 75 moves/s floor.
 
 It uses only public interfaces (zlib's, python-isal's and Pillow's ``tobytes``); what it
 relies on of them, that a compressor forgets its history at a full flush and that

@@ -55,13 +55,14 @@ def test_rejected_token_is_one_sentence(monkeypatch, capsys):
     import discord
 
     import bot.__main__ as entry
+    from bot.discord_front import run
 
     async def rejected(settings):
         raise discord.LoginFailure("Improper token has been passed.")
 
     monkeypatch.setenv("DISCORD_TOKEN", "definitely-wrong")
     monkeypatch.chdir(ROOT / "tests")  # no .env here
-    monkeypatch.setattr(entry, "_run", rejected)
+    monkeypatch.setattr(run, "run_bot", rejected)
     monkeypatch.setattr(discord.utils, "setup_logging", lambda **kwargs: None)
     assert entry.main() == 2
     err = capsys.readouterr().err

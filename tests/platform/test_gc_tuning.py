@@ -1,4 +1,4 @@
-"""`python -m bot` sets the garbage collector for a long-running bot (issue 22): its
+"""`python -m bot` (bot/discord_front/run.py) sets the garbage collector for a long-running bot (issue 22): its
 thresholds at start, and the heap frozen once the unfinished tables are restored."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import gc
 
 import pytest
 
-from bot import __main__ as entry
+from bot.discord_front import run as entry
 
 
 @pytest.fixture

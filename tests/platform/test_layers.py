@@ -74,18 +74,11 @@ def test_every_core_module_imports_with_discord_blocked():
     assert result.stdout.strip() == "ok"
 
 
-#: Modules that still import discord.py outside its room, each until named work lands.
-#: bot.__main__ starts the bot inside functions: branch ``public`` moves that code into
-#: bot/discord_front/run.py (the lead removes this entry when merging it).
-NOT_YET_MOVED = frozenset({"bot.__main__"})
-
-
 def in_the_discord_room(name: str) -> bool:
     """Where discord.py may be imported (issue 38, item 2): the Discord front end's package
     and each game's cog (``cogs.<game>.cog``); nowhere else, not even for types."""
     parts = name.split(".")
-    return (parts[:2] == ["bot", "discord_front"] or (len(parts) == 3 and parts[0] == "cogs" and parts[2] == "cog")
-            or name in NOT_YET_MOVED)
+    return parts[:2] == ["bot", "discord_front"] or (len(parts) == 3 and parts[0] == "cogs" and parts[2] == "cog")
 
 
 def discord_outside_its_room(root=ROOT) -> list[str]:

@@ -5,7 +5,10 @@ token or intent is one sentence and exit code 2."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
+import socket
 from types import SimpleNamespace
 
 import aiohttp
@@ -14,6 +17,7 @@ import pytest
 from simcord import Env
 
 import bot.__main__ as entry
+from bot.discord_front import run
 from bot.config import ConfigError
 from tests.conftest import make_bot
 from tests.e2e.world import TOY, world
@@ -103,13 +107,13 @@ def dns_error() -> aiohttp.ClientConnectorDNSError:
     ],
 )
 def test_each_refusal_is_one_sentence_with_what_to_do(error, words):
-    sentence = entry.failure_sentence(error)
+    sentence = run.failure_sentence(error)
     assert sentence is not None and words in sentence and "\n" not in sentence
 
 
 def test_unexpected_errors_keep_their_traceback():
-    assert entry.failure_sentence(RuntimeError("bug")) is None
-    assert entry.failure_sentence(http_error(500)) is None
+    assert run.failure_sentence(RuntimeError("bug")) is None
+    assert run.failure_sentence(http_error(500)) is None
 
 
 @pytest.mark.parametrize(
@@ -122,22 +126,25 @@ def test_unexpected_errors_keep_their_traceback():
     ],
 )
 def test_unreachable_discord_is_one_sentence(error, words):
-    sentence = entry.unreachable_sentence(error)
+    sentence = run.unreachable_sentence(error)
     assert sentence is not None and words in sentence and "\n" not in sentence
 
 
 class FakeBot:
-    """login fails while ``failures`` last; connect records that it ran."""
+    """One attempt's client: its login fails while ``failures`` (shared by the attempts)
+    last; it records its login, connect and close."""
 
     def __init__(self, failures: list[BaseException]) -> None:
         self.failures = failures
         self.logins = 0
         self.connected = False
-        self.http = SimpleNamespace(close=self._close_http, connector=object())
-        self.http_closed = 0
+        self.closed = False
 
-    async def _close_http(self) -> None:
-        self.http_closed += 1
+    async def __aenter__(self) -> FakeBot:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.closed = True
 
     async def login(self, token: str) -> None:
         self.logins += 1
@@ -147,6 +154,21 @@ class FakeBot:
     async def connect(self, *, reconnect: bool) -> None:
         self.connected = True
 
+    async def wait_until_ready(self) -> None:
+        await asyncio.Event().wait()  # never ready here: the heap is not frozen by a test
+
+
+class Attempts:
+    """``make_bot`` for :func:`run.start_bot`: a new :class:`FakeBot` each call, kept."""
+
+    def __init__(self, failures: list[BaseException]) -> None:
+        self.failures = failures
+        self.bots: list[FakeBot] = []
+
+    def __call__(self) -> FakeBot:
+        self.bots.append(FakeBot(self.failures))
+        return self.bots[-1]
+
 
 async def test_an_unreachable_discord_is_retried_with_backoff_one_line_each(caplog):
     waits: list[float] = []
@@ -154,11 +176,12 @@ async def test_an_unreachable_discord_is_retried_with_backoff_one_line_each(capl
     async def fake_sleep(seconds: float) -> None:  # the fake clock: nothing waits
         waits.append(seconds)
 
-    bot = FakeBot([dns_error() for _ in range(8)])
+    attempts = Attempts([dns_error() for _ in range(8)])
     caplog.set_level(logging.INFO)
-    await entry.start_bot(bot, "token", sleep=fake_sleep)
-    assert bot.logins == 9 and bot.connected and bot.http_closed == 8
-    assert bot.http.connector is discord.utils.MISSING  # the next login makes a fresh one
+    await run.start_bot(attempts, "token", sleep=fake_sleep)
+    # Each attempt a new client, the failed ones closed (discord.py's public Client.close).
+    assert len(attempts.bots) == 9 and all(bot.logins == 1 and bot.closed for bot in attempts.bots)
+    assert [bot.connected for bot in attempts.bots] == [False] * 8 + [True]
     assert waits == [2, 4, 8, 16, 32, 60, 60, 60]
     lines = [r for r in caplog.records if r.levelno >= logging.INFO]
     assert len(lines) == 8 and all(r.exc_info is None for r in lines)
@@ -172,10 +195,68 @@ async def test_a_refused_token_is_not_retried():
     async def no_sleep(seconds: float) -> None:
         raise AssertionError("a refused token must not be retried")
 
-    bot = FakeBot([discord.LoginFailure("Improper token has been passed.")])
+    attempts = Attempts([discord.LoginFailure("Improper token has been passed.")])
     with pytest.raises(discord.LoginFailure):
-        await entry.start_bot(bot, "token", sleep=no_sleep)
-    assert bot.logins == 1 and not bot.connected
+        await run.start_bot(attempts, "token", sleep=no_sleep)
+    (bot,) = attempts.bots
+    assert bot.logins == 1 and not bot.connected and bot.closed
+
+
+class Connects(discord.Client):
+    """A real discord.py client whose gateway connection is only recorded."""
+
+    connected = False
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        self.connected = True
+
+
+async def test_a_real_client_logs_in_after_discord_was_unreachable(monkeypatch, caplog):
+    """discord.py's own HTTP client, against a local stand-in for Discord's REST API that
+    is down at the first attempt (connection refused) and up at the second: the retry
+    logs in through the public API alone. (Before issue 38 the failed client was reused,
+    its closed connector reset by a private reach; a closed client's HTTP client keeps
+    its closed connector, so the same client could not log in again.)"""
+    from aiohttp import web
+
+    def answer(payload: dict) -> web.Response:  # discord.py reads JSON only under exactly this type, as Discord sends it
+        return web.Response(body=json.dumps(payload).encode(), headers={"Content-Type": "application/json"})
+
+    async def me(request: web.Request) -> web.Response:
+        return answer({"id": "10", "username": "deckhand", "discriminator": "0", "avatar": None, "bot": True})
+
+    async def application(request: web.Request) -> web.Response:
+        owner = {"id": "11", "username": "owner", "discriminator": "0", "avatar": None}
+        return answer({"id": "10", "name": "Deckhand", "description": "", "icon": None, "bot_public": True,
+                                  "bot_require_code_grant": False, "owner": owner, "verify_key": "k", "flags": 0})
+
+    app = web.Application()
+    app.router.add_get("/api/v10/users/@me", me)
+    app.router.add_get("/api/v10/oauth2/applications/@me", application)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()  # nothing listens there until the first retry's wait
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    clients: list[Connects] = []
+
+    def make_bot() -> Connects:
+        clients.append(Connects(intents=discord.Intents.none()))
+        return clients[-1]
+
+    async def discord_comes_back(seconds: float) -> None:
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+
+    caplog.set_level(logging.INFO)
+    try:
+        await run.start_bot(make_bot, "token", sleep=discord_comes_back)
+    finally:
+        await runner.cleanup()
+    assert len(clients) == 2 and clients[1].connected and clients[1].user.id == 10
+    assert all(client.is_closed() for client in clients)
+    assert "Cannot reach Discord at 127.0.0.1" in caplog.text and "attempt 1 failed" in caplog.text
 
 
 @pytest.mark.parametrize(
@@ -191,7 +272,7 @@ def test_main_exits_with_code_2_and_one_sentence(monkeypatch, capsys, error, wor
 
     monkeypatch.setenv("DISCORD_TOKEN", "definitely-wrong")
     monkeypatch.chdir(entry.__file__.rsplit("/", 2)[0] + "/tests")  # no .env there
-    monkeypatch.setattr(entry, "_run", refused)
+    monkeypatch.setattr(run, "run_bot", refused)
     monkeypatch.setattr(discord.utils, "setup_logging", lambda **kwargs: None)
     assert entry.main() == 2
     err = capsys.readouterr().err
@@ -202,11 +283,11 @@ async def test_simcord_without_the_message_content_intent_gives_the_sentence(dat
     env = Env(make_bot(data_dir, TOY), approved_intents=discord.Intents.default())
     with pytest.raises(discord.PrivilegedIntentsRequired) as refused:
         await env.start()
-    assert "Privileged Gateway Intents" in entry.failure_sentence(refused.value)
+    assert "Privileged Gateway Intents" in run.failure_sentence(refused.value)
 
 
 def test_discords_reconnect_tracebacks_become_one_line(caplog):
-    entry.quiet_reconnects()
+    run.quiet_reconnects()
     logger = logging.getLogger("discord.client")
     caplog.set_level(logging.INFO)
     try:

@@ -118,7 +118,7 @@ def test_purge_command_refuses_while_the_bot_runs(tmp_path):
     data_dir = tmp_path / "data"
     data_dir.mkdir()
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from pathlib import Path; from bot.discord_front.app import claim_data_dir;"
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from bot.config import claim_data_dir;"
          " claim_data_dir(Path(sys.argv[1])); print('held', flush=True); time.sleep(60)", str(data_dir)],
         env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, text=True,
     )

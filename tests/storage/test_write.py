@@ -1,5 +1,5 @@
-"""``storage.write``: a move's transaction in one call (issue 22), on both backends, and
-on SQLite in one trip to the connection's thread; ``known_user_setting``: a player's
+"""``storage.write``: a move's transaction in one call (issue 22), on both backends
+(through aiosqlite's public calls on SQLite since issue 38); ``known_user_setting``: a player's
 setting answered from memory. Same guarantees as a ``transaction``: a stale version
 guard or a failing statement changes nothing, a locked or read-only file answers with
 its sentence, and the connection is usable afterwards."""
@@ -77,20 +77,6 @@ async def test_a_failing_statement_rolls_the_whole_write_back(storage_backend):
     assert await saved(storage_backend, 6, table_id) == (2, "c", ["c1", "c2"])
 
 
-async def test_a_move_is_one_trip_to_the_connections_thread(tmp_path, monkeypatch):
-    storage = Storage(tmp_path)
-    table_id = await new_table(storage, 7)
-    trips = Trips(monkeypatch)
-    assert await storage.write(7, move(table_id, 0, "a"))
-    assert trips.count == 1
-    assert not await storage.write(7, move(table_id, 0, "b"))
-    assert trips.count == 2
-    async with storage.transaction(7) as db:  # BEGIN, the statement (executed and closed at once), COMMIT
-        assert await repos.execute_count(db, "UPDATE game_tables SET seed = 'x' WHERE id = ?", (table_id,)) == 1
-    assert trips.count == 5
-    await storage.close()
-
-
 async def test_a_write_that_opens_a_table_marks_the_server_first(tmp_path):
     storage = Storage(tmp_path)
     assert await storage.active_guilds() == []
@@ -144,7 +130,7 @@ async def test_a_cancelled_write_leaves_the_connection_usable(tmp_path):
     writing.cancel()
     with pytest.raises(asyncio.CancelledError):
         await writing
-    # The thread ran it to its end: committed whole, or not at all; never left open.
+    # Committed whole, or not at all; never left open.
     version, state, actions = await saved(store, 2, table_id)
     assert (version, state, actions) in ((1, "a", ["c1"]), (0, None, []))
     assert await store.write(2, move(table_id, version, "b"))
