@@ -21,7 +21,7 @@ from typing import Any
 import discord
 
 from bot.core import computer
-from bot.cardart import CardRow
+from bot.cardart import CardRow, card_name, spoken_list
 from bot.engine import Action, Control, Event
 from bot.i18n import N_, _, ngettext, pgettext
 from bot.render_util import (
@@ -696,7 +696,8 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     """The public picture, from the spectator observation only: one row per seat with its
     face-up cards (the second deal, declared and disclosed cards) and its face-down cards
     as backs; at the showdown every revealed hand instead. A declared Lady or Fate set
-    aside is a row of its own under the seat (it is no longer in the hand).
+    aside (no longer in the hand) ends its seat's row after a gap, or, while the seat
+    holds cards face down, is a row of its own under it.
 
     ``names`` (optional) maps player id to a plain-text display name for the row
     labels ("Seat 2 · Ann"); without it, or for a mention, rows say "Seat 2"."""
@@ -747,7 +748,9 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
             else:
                 spoken = ngettext("{who} has {n} card face down", "{who} has {n} cards face down", seat["down"], who=who)
             rows.append(CardRow(label, _art(up), face_down=seat["down"], deck="onion", spoken=spoken + status))
-        if seat.get("aside"):
+        if seat.get("aside") and not rows[-1].face_down:
+            rows[-1] = _with_aside(rows[-1], _art(seat["aside"]), seat_spoken(players, p, names))
+        elif seat.get("aside"):  # (after the backs it would read as one more card face down)
             rows.append(CardRow(seat_label(players, p, names) + " · " + _("set aside, no longer in the hand"),
                                 _art(seat["aside"]), deck="onion",
                                 spoken=_("{who} set aside {cards}, no longer in the hand",
@@ -755,6 +758,17 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     if folded:  # the seats without cards share one row, last: a row of its own each is a card's height of felt
         rows.append(_folded_row(obs, players, folded, names))
     return rows
+
+
+def _with_aside(row: CardRow, aside: tuple[str, ...], who: str) -> CardRow:
+    """A seat's row with the cards it set aside (a declared Lady or Fate, no longer in
+    the hand) at its end, after a gap: a row of their own cost the picture a card's height."""
+    hand = spoken_list([card_name(code, "onion") for code in row.cards])
+    spoken = (row.spoken or row.label).replace("{cards}", hand)
+    said = _("{who} set aside {cards}, no longer in the hand", who=who,
+             cards=spoken_list([card_name(code, "onion") for code in aside]))
+    label = row.label + " · " + ngettext("the last card set aside", "the last {n} cards set aside", len(aside))
+    return CardRow(label, row.cards + aside, row.face_down, deck="onion", spoken=f"{spoken}. {said}", apart=len(aside))
 
 
 def _folded_row(obs: Mapping[str, Any], players: Sequence[int], folded: Sequence[int],
