@@ -46,8 +46,9 @@ VIEWPORT = (1400, 2600)  # room for the Preview's sidebar and the tallest board
 # The suit signs text may print: the black ones (emoji on Discord) and the white ones
 # (``bot/render_util.py``'s ``card_text``), so a board printing either is measured.
 SUITS = "♠♣♥♦♤♧♡♢"
-# Onion's pack adds the Discworld suits (coins, wands, cups, swords); elsewhere 🏆 marks a winner.
-GAME_SUITS = {"onion": SUITS + "🪙🪄🏆⚔"}
+# Onion's pack adds the Discworld suits (coins, wands, cups, swords: as emoji, and as the text
+# prints them, ⚔︎ ♆ ⚱︎ ◉); elsewhere 🏆 marks a winner.
+GAME_SUITS = {"onion": SUITS + "🪙🪄🏆⚔♆⚱◉"}
 # What the Preview shows as a picture's alt text when Discord would have none.
 FALLBACK_ALT = re.compile(r"^(Gallery item \d+|Thumbnail|Embed \d+ (image|thumbnail)|Preview media|Media)?$")
 
@@ -368,8 +369,13 @@ LEAVING = frozenset({"fold", "decline", "concede"})
 
 def stay_in(legal: Sequence[Any], rng: Any) -> Any:
     """A player who never folds, declines a bid or concedes while anything else is legal
-    (Onion in this tool only: its shots need a showdown), else at random."""
+    (Onion in this tool only: its shots need a showdown), and who keeps their special cards
+    for Millard's duel (no declaring while "done" may close the declaring: a duel in which
+    nobody has a modifier to play or a hand to rearrange is fought with nobody asked, and
+    there is no duel to see), else at random."""
     staying = [action for action in legal if action.kind not in LEAVING]
+    if any(action.kind == "done" for action in staying):
+        staying = [action for action in staying if action.kind != "declare"]
     return rng.choice(staying or list(legal))
 
 

@@ -36,6 +36,7 @@ from bot.render_util import (
     ordinal,
     seat_label,
     seat_spoken,
+    suit_text,
 )
 from cogs.onion.rules import DEFAULTS, MODIFIERS, PLAIN_VARIANT
 from cogs.onion.scoring import grouping_text, parse_card
@@ -196,7 +197,7 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str], pictures: bo
         # (In the duel its own line says where it stands: no part line.)
         part = _part_line(obs) if not obs.get("over") and obs.get("phase") != "duel" else ""
         part = " · ".join([part, *_auction_lines(obs, names)]) if part else part
-        lines = [*_turn_lines(obs, names, first_line), part]
+        lines = [*_turn_lines(obs, names, first_line, why=False), part]
         if gambling:
             chips_line = _chips_line(obs, names)
             near = sum(int(seat.get("pending") or 0) for seat in obs.get("seats", []))
@@ -256,10 +257,11 @@ def _rule_lines(obs: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _turn_lines(obs: Mapping[str, Any], names: Mapping[int, str], first_line: bool = False) -> list[str]:
+def _turn_lines(obs: Mapping[str, Any], names: Mapping[int, str], first_line: bool = False, why: bool = True) -> list[str]:
     """Who must act and what they do (or whose task is awaited), then where the duel stands.
     ``first_line``: the platform's first line names them and says what to do: only the
-    chips a player owes are said here (and a task the first line could not word)."""
+    chips a player owes are said here (and a task the first line could not word).
+    ``why`` off: the duel's line leaves out why its hand is better (see :func:`duel_lines`)."""
     if obs.get("over"):
         return []
     lines = []
@@ -281,7 +283,7 @@ def _turn_lines(obs: Mapping[str, Any], names: Mapping[int, str], first_line: bo
             owes = " " + _("(owes {chips})", chips=chips(owed)) if owed else ""
             thinking = " " + _("(a computer player: it moves in a moment)") if computer.is_computer(p) else ""
             lines.append(_("**Turn:** {name} {hint}", name=name_of(names, p), hint=hint).rstrip() + owes + thinking)
-    return lines + duel_lines(obs, names)
+    return lines + duel_lines(obs, names, why=why)
 
 
 def _auction_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
@@ -397,13 +399,19 @@ def footer_hint(observation: Mapping[str, Any], *, pictures: bool = False) -> st
         return (head + " · " + _("pack {pack} · discards {discards}", pack=obs.get("deck_size", 0),
                                  discards=obs.get("discard_size", 0))
                 + (" · " + _("modifiers off: {numbers}", numbers=" ".join(off)) if off else "")
-                + " · " + _("✦ special card · /rules onion"))
+                + " · " + _("✦ special card · /rules onion") + " · " + suits_legend())
     variant = _("Gambling") if obs.get("variant", "gambling") == "gambling" else _("Plain (no chips)")
     off = [f"#{n}" for n, *_texts in MODIFIERS if (obs.get("rules") or {}).get(f"mod{n}", "on") == "off"]
     return (_("{variant} · pack {pack} · discards {discards}", variant=variant, pack=obs.get("deck_size", 0),
               discards=obs.get("discard_size", 0))
             + (" · " + _("modifiers off: {numbers}", numbers=" ".join(off)) if off else "")
-            + " · " + _("✦ marks a special card · The rules: /rules onion"))
+            + " · " + _("✦ marks a special card · The rules: /rules onion") + " · " + suits_legend())
+
+
+def suits_legend() -> str:
+    """The Latin suits' signs as the text prints them (the picture draws each card's pip)."""
+    return _("{swords} swords, {staves} staves, {cups} cups, {coins} coins", swords=suit_text("⚔"),
+             staves=suit_text("🪄"), cups=suit_text("🏆"), coins=suit_text("🪙"))
 
 
 #: At most this many bankrolls are listed in a lobby (richest first).
