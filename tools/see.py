@@ -43,8 +43,9 @@ from bench import transcript  # noqa: E402
 
 WIDTH = 960  # the Preview's message width, as the issue measures
 VIEWPORT = (1400, 2600)  # room for the Preview's sidebar and the tallest board
-# The suit signs text may print: the black ones (emoji on Discord) and the white ones
-# (``bot/render_util.py``'s ``card_text``), so a board printing either is measured.
+# The suit signs text may print: the black ones (bare, emoji on Discord; followed by U+FE0E,
+# text, as ``bot/render_util.py``'s ``card_text`` prints them) and the white ones, so a board
+# printing any of them is measured.
 SUITS = "♠♣♥♦♤♧♡♢"
 # Onion's pack adds the Discworld suits (coins, wands, cups, swords: as emoji, and as the text
 # prints them, ⚔︎ ♆ ⚱︎ ◉); elsewhere 🏆 marks a winner.
