@@ -45,8 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.bus import bus_for  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.core.games import GameRegistry, GameSpec  # noqa: E402
-from bot.tables import TableManager  # noqa: E402
-from bot.tables.moves import _SaveFailed  # noqa: E402
+from bot.discord_front.tables import TableManager  # noqa: E402
+from bot.discord_front.tables.moves import _SaveFailed  # noqa: E402
 from cogs.blackjack import render  # noqa: E402
 from cogs.blackjack.rules import HOUSE_RULES, BlackjackGame  # noqa: E402
 from storage import open_storage, repos  # noqa: E402

@@ -55,9 +55,9 @@ def record(out: Path, moves: int) -> None:
     import simcord
     import simcord.http.router as router
 
-    import bot.tables.lobby
+    import bot.discord_front.tables.lobby
     import rest_calls
-    from bot import guard
+    from bot.discord_front import guard
 
     # As the tests do (tests/conftest.py): a slow turn of the loop on a busy machine
     # (another process's CPU) would defer clicks at once and reorder the requests.

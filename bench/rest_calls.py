@@ -184,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.deal_seed is not None:
         from types import SimpleNamespace
 
-        import bot.tables.lobby
+        import bot.discord_front.tables.lobby
 
         deals = random.Random(args.deal_seed)
         bot.tables.lobby.secrets = SimpleNamespace(randbits=deals.getrandbits)  # type: ignore[attr-defined]

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.render_util import card_text, text_cards, unbroken  # noqa: E402
+from bot.words.render_util import card_text, text_cards, unbroken  # noqa: E402
 from tools.see import glyph_contrast  # noqa: E402
 
 VS15 = "\ufe0e"  # VARIATION SELECTOR-15: text presentation

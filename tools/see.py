@@ -44,7 +44,7 @@ from bench import transcript  # noqa: E402
 WIDTH = 960  # the Preview's message width, as the issue measures
 VIEWPORT = (1400, 2600)  # room for the Preview's sidebar and the tallest board
 # The suit signs text may print: the black ones (bare, emoji on Discord; followed by U+FE0E,
-# text, as ``bot/render_util.py``'s ``card_text`` prints them) and the white ones, so a board
+# text, as ``bot/words/render_util.py``'s ``card_text`` prints them) and the white ones, so a board
 # printing any of them is measured.
 SUITS = "♠♣♥♦♤♧♡♢"
 # Onion's pack adds the Discworld suits (coins, wands, cups, swords: as emoji, and as the text
@@ -504,7 +504,7 @@ async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = 
 
     import discord
 
-    from bot import guard
+    from bot.discord_front import guard
 
     # As the tests and bench/recorded_requests.py do: a slow turn of the loop on a busy
     # machine would defer clicks and change the game a fixed seed plays.
@@ -514,7 +514,7 @@ async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = 
     import random
     from types import SimpleNamespace
 
-    import bot.tables.lobby
+    import bot.discord_front.tables.lobby
 
     secrets = bot.tables.lobby.secrets
     bot.tables.lobby.secrets = SimpleNamespace(randbits=random.Random(plan.seed).getrandbits)  # type: ignore[attr-defined]

@@ -16,8 +16,8 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.core import seats
-from bot.engine import Action, Control, Event, Game, HouseRule
-from bot.i18n import _
+from bot.rules.engine import Action, Control, Event, Game, HouseRule
+from bot.words.i18n import _
 
 if TYPE_CHECKING:  # a render module's embeds are for the Discord front end only
     import discord

@@ -5,7 +5,7 @@ one moment and ⏮ ◀ ▶ ⏭, Go to move… and Save as picture under it. The 
 
 custom_id shapes (every one carries the guild it was made for, checked against the
 server the click came from before anything is looked up, as every control in
-``bot/views.py``):
+``bot/discord_front/views.py``):
 
 - ``dh:replay:<guild>:<table>``              Replay, on a final board: opens the replay
 - ``dh:rpg:<guild>:<user>``                  /profile's select of games; a value is a table id
@@ -34,13 +34,15 @@ from typing import Any
 
 import discord
 
-from bot import cardart, guard, i18n
+from bot.pictures import cardart
+from bot.discord_front import guard
+from bot.words import i18n
 from bot.core import computer
 from bot.discord_front import languages, pacing
 from bot.discord_front.common import field_value
-from bot.i18n import _, pgettext
-from bot.mentions import NONE
-from bot.render_util import end_lists
+from bot.words.i18n import _, pgettext
+from bot.discord_front.mentions import NONE
+from bot.words.render_util import end_lists
 from bot.replay import animation
 from bot.replay.opening import NoReplay, ReplayShelf, open_replay
 from bot.replay.steps import Replay, Step
@@ -214,7 +216,7 @@ class Replays:
     # ------------------------------------------------------------------ /profile
 
     def board_buttons(self, guild_id: int, table_id: int) -> list[discord.ui.Item[Any]]:
-        """The final board's Replay button (``bot/publish.py`` adds it beside Rematch)."""
+        """The final board's Replay button (``bot/discord_front/publish.py`` adds it beside Rematch)."""
         return [ReplayButton(guild_id, table_id)]
 
     async def profile_view(self, guild_id: int, user_id: int) -> discord.ui.View | None:
@@ -285,7 +287,7 @@ def replays_of(interaction: discord.Interaction) -> Replays:
 
 
 class _ServerChecked:
-    """The server boundary before any lookup (``bot/guard.py``), in the clicker's language."""
+    """The server boundary before any lookup (``bot/discord_front/guard.py``), in the clicker's language."""
 
     guild_id: int
 

@@ -8,7 +8,7 @@ import shutil
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from bot.engine import Event
+from bot.rules.engine import Event
 from bot.terminal import menu
 from bot.terminal.text import embed_lines, plain, wrap_each
 

@@ -7,7 +7,7 @@ state, so hidden cards cannot reach a public message.
 - ``table_embed`` puts the game's own hint (turn number, house rules in words, where the
   rules are) in the embed's footer; ``footer_hint`` returns the same text. The platform
   keeps it and adds its own note after it rather than replacing it.
-- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows):
+- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/pictures/cardart.py`` rows):
   the public table from the spectator observation, a hand from its player's observation.
 """
 
@@ -18,11 +18,11 @@ from typing import Any
 
 import discord
 
-from bot.cardart import CardRow
-from bot.cards import Card, Rank, Suit, parse_card, rank_name, suit_name
-from bot.engine import Action, Control, Event
-from bot.i18n import N_, _, ngettext
-from bot.render_util import (
+from bot.pictures.cardart import CardRow
+from bot.rules.cards import Card, Rank, Suit, parse_card, rank_name, suit_name
+from bot.rules.engine import Action, Control, Event
+from bot.words.i18n import N_, _, ngettext
+from bot.words.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
     FIELD_VALUE_LIMIT,
@@ -491,7 +491,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- pictures
-# Spoken texts keep "{cards}" for bot/cardart.py to fill: it is passed through as a field.
+# Spoken texts keep "{cards}" for bot/pictures/cardart.py to fill: it is passed through as a field.
 
 
 def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:

@@ -15,11 +15,11 @@ from typing import Any
 
 import discord
 
-from bot.cards import Card, Rank, Suit, parse_card, suit_name
-from bot.engine import Action, Control, Event
-from bot.ballots import Ballot, Choice
-from bot.i18n import N_, _, ngettext, pgettext
-from bot.render_util import (
+from bot.rules.cards import Card, Rank, Suit, parse_card, suit_name
+from bot.rules.engine import Action, Control, Event
+from bot.rules.ballots import Ballot, Choice
+from bot.words.i18n import N_, _, ngettext, pgettext
+from bot.words.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
     OPTION_TEXT_LIMIT,
@@ -42,7 +42,7 @@ from cogs.enid.names import (
 from storage.repos import FORMER_PLAYERS
 
 COLOUR = discord.Colour.dark_teal()
-#: The finished board's button (``bot/sessions.py``): the same players' next game, in the same session.
+#: The finished board's button (``bot/discord_front/sessions.py``): the same players' next game, in the same session.
 NEXT_LABEL = N_("Next game")
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
@@ -59,7 +59,7 @@ ENID_MODE_RULES = frozenset({"beginner_names", "limerick_seconds", "vote_seconds
 
 
 def house_rule_line(key: str, value: str, options: Mapping[str, Any]) -> str | None:
-    """A house rule's lobby sentence at this table (``bot/tables/lobby.py``): a plain
+    """A house rule's lobby sentence at this table (``bot/discord_front/tables/lobby.py``): a plain
     table leaves out Enid mode's rules, and its one ritual is “Last card”."""
     if options.get("mode", "enid") != "plain":
         return None
@@ -600,7 +600,7 @@ _DID_THE_RITUAL = N_("✅ {player} did the ritual")
 
 
 def _person(player: Any) -> str:
-    """A mention, or "a former player" for someone forgotten (bot/privacy.py): a chain
+    """A mention, or "a former player" for someone forgotten (bot/players/privacy.py): a chain
     name without its author, or a reserved id that no one may be @mentioned as."""
     if not isinstance(player, int) or isinstance(player, bool) or player in FORMER_PLAYERS:
         return _("a former player")
@@ -608,7 +608,7 @@ def _person(player: Any) -> str:
 
 
 def session_summary(carry: Mapping[str, Any]) -> str:
-    """A session's whole story (``/enid session end``, ``bot/sessions.py``): the Enid
+    """A session's whole story (``/enid session end``, ``bot/discord_front/sessions.py``): the Enid
     chain in order with each name's author, and each game's result."""
     chain = carry.get("chain") or []
     results = carry.get("results") or []
@@ -662,7 +662,7 @@ def _vote_subject(vote: Mapping[str, Any]) -> str:
 
 
 def ping_task(observation: Mapping[str, Any]) -> str | None:
-    """What the ping asks of the players it names (``bot/publish.py``)."""
+    """What the ping asks of the players it names (``bot/discord_front/publish.py``)."""
     vote = observation.get("vote")
     if vote:
         return _("vote on {subject} with the buttons on its vote message", subject=_vote_subject(vote))
@@ -705,7 +705,7 @@ def _middle_body(vote: Mapping[str, Any], names: Mapping[int, str]) -> str:
 
 
 def ballots(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[Ballot]:
-    """The open vote (``bot/votes.py``), from the spectator observation."""
+    """The open vote (``bot/discord_front/votes.py``), from the spectator observation."""
     vote = observation.get("vote")
     if not vote:
         return []

@@ -7,7 +7,7 @@ so no hand card or face-down card can reach a public message.
 - ``table_embed`` puts the game's own hint (the house rules in words) in the embed's
   footer; ``footer_hint`` returns the same text. The platform keeps it and adds its own
   note after it rather than replacing it.
-- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows):
+- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/pictures/cardart.py`` rows):
   the public table from the spectator observation, a hand from its player's observation.
 """
 
@@ -18,11 +18,11 @@ from typing import Any
 
 import discord
 
-from bot.cardart import CardRow
-from bot.cards import Rank, parse_card, rank_name, rank_with_article
-from bot.engine import Action, Control, Event
-from bot.i18n import N_, _, ngettext
-from bot.render_util import (
+from bot.pictures.cardart import CardRow
+from bot.rules.cards import Rank, parse_card, rank_name, rank_with_article
+from bot.rules.engine import Action, Control, Event
+from bot.words.i18n import N_, _, ngettext
+from bot.words.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
     FIELD_VALUE_LIMIT,
@@ -449,7 +449,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- pictures
-# Spoken texts keep "{cards}" for bot/cardart.py to fill: it is passed through as a field.
+# Spoken texts keep "{cards}" for bot/pictures/cardart.py to fill: it is passed through as a field.
 
 
 def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:

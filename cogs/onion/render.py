@@ -8,7 +8,7 @@ copies) carry a ✦ wherever they are shown.
 - ``table_embed`` puts the game's own hint in the footer; ``footer_hint`` returns it.
 - ``table_option_lines`` says the table's own options for the lobby (the platform adds the
   house rules).
-- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows,
+- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/pictures/cardart.py`` rows,
   ``deck="onion"``; a special card's marked copy carries ``*`` so it shows the badge):
   the public table from the spectator observation, a hand from its player's observation.
 """
@@ -21,10 +21,10 @@ from typing import Any
 import discord
 
 from bot.core import computer
-from bot.cardart import CardRow, card_name, spoken_list
-from bot.engine import Action, Control, Event
-from bot.i18n import N_, _, ngettext, pgettext
-from bot.render_util import (
+from bot.pictures.cardart import CardRow, card_name, spoken_list
+from bot.rules.engine import Action, Control, Event
+from bot.words.i18n import N_, _, ngettext, pgettext
+from bot.words.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
     FIELD_VALUE_LIMIT,
@@ -691,7 +691,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
 
 
 def art_code(code: str) -> str:
-    """A card code for ``bot/cardart.py``: the marked copy of a special card gets ``*``
+    """A card code for ``bot/pictures/cardart.py``: the marked copy of a special card gets ``*``
     (the picture's badge, the ✦ of the text)."""
     return code + "*" if parse_card(code).special else code
 
@@ -908,7 +908,7 @@ def final_text(obs: Mapping[str, Any]) -> str:
 
 def session_placements(carry: Mapping[str, Any]) -> list[list[int]]:
     """The session's final standings as a ranking, the one rated game of a session
-    (bot/ratings.py): by chips won, i.e. bankroll less chips rebought (a rebuy is a
+    (bot/players/ratings.py): by chips won, i.e. bankroll less chips rebought (a rebuy is a
     loan, not a win), equal amounts sharing a place; the plain variant by rounds won."""
     banks = {int(p): int(v) for p, v in (carry.get("bankrolls") or {}).items()}
     wins = {int(p): int(v) for p, v in (carry.get("wins") or {}).items()}

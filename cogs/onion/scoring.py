@@ -40,8 +40,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
-from bot.cards import CardCodeError, Rank
-from bot.i18n import N_, _, ngettext
+from bot.rules.cards import CardCodeError, Rank
+from bot.words.i18n import N_, _, ngettext
 
 __all__ = [
     "Suit", "PairedSuit", "Card", "CardCodeError", "HandError", "parse_card", "parse_cards",
@@ -127,7 +127,7 @@ for _s in Suit:
     _SUIT_WORDS[_s.name.lower().rstrip("s")] = _s
     _SUIT_WORDS[_SUIT_SYMBOLS[_SUIT_INDEX[_s]]] = _s
 _SUIT_WORDS.update({"♧": Suit.CLUBS, "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS})
-# The signs a board's text prints for the Latin suits (bot/render_util.py's TEXT_SUITS).
+# The signs a board's text prints for the Latin suits (bot/words/render_util.py's TEXT_SUITS).
 _SUIT_WORDS.update({"♆": Suit.STAVES, "⚱": Suit.CUPS, "◉": Suit.COINS})
 #: A card copied from a board's text ("K⁠⚱︎": a word joiner, a text-presentation selector)
 #: or typed with an emoji selector reads as the card.

@@ -6,12 +6,12 @@ import random
 
 from bj_helpers import play, stacked
 
-from bot.cards import Suit, parse_card, standard_deck
-from bot.render_util import card_text
+from bot.rules.cards import Suit, parse_card, standard_deck
+from bot.words.render_util import card_text
 from tests.cardcodes import as_text
 from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, embed_text
-from bot.cardart import CardRow
-from bot.engine import Action
+from bot.pictures.cardart import CardRow
+from bot.rules.engine import Action
 from cogs.blackjack import render
 from cogs.blackjack.rules import HOUSE_RULES, BlackjackGame
 

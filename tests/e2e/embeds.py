@@ -48,11 +48,11 @@ _MENTION = re.compile(r"<@!?(\d+)>")
 
 def board_lines(embed: discord.Embed, content: str | None = None) -> int:
     """The text lines of a board as a Components V2 message shows them above its picture
-    (bot/layout.py's blocks: content, description, fields' names and values, the game's
+    (bot/discord_front/layout.py's blocks: content, description, fields' names and values, the game's
     footer), the title not counted, plus the platform's footer line ("Game #1 · move 9").
     Markdown's marks take no room; a raw mention counts as "@" and a short name (names are
     best given as Discord renders them, "@ann")."""
-    from bot.layout import embed_blocks
+    from bot.discord_front.layout import embed_blocks
 
     lines = [line for line in "\n".join(embed_blocks(embed, content)).split("\n") if line and not line.startswith("### ")]
     count = 1

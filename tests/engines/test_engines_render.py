@@ -8,15 +8,15 @@ import re
 
 import pytest
 
-from bot.cardart import CardRow
-from bot.cards import parse_card
-from bot.render_util import card_text, show_card, text_cards
+from bot.pictures.cardart import CardRow
+from bot.rules.cards import parse_card
+from bot.words.render_util import card_text, show_card, text_cards
 from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, board_lines, embed_text
-from bot.engine import Action, Event, RuleError
+from bot.rules.engine import Action, Event, RuleError
 from cogs.engines import render
 from cogs.engines.rules import GOOGLE, HOUSE_RULES, EnginesGame, prepare_table_options
 from helpers_engines import G, Y, four_player, play, two_player
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 LONG_NAMES = {p: f"<@{p}{'9' * 17}>" for p in (1, 2, 3, 4, G, Y, 101, 102, 103, 104)}
 

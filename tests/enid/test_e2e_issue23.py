@@ -17,7 +17,7 @@ from simcord.results import to_discord_message
 from tests.e2e.ui import button_ids, embed_of, game_place, head, text, use_control
 from tests.enid.test_e2e_enid import POEM, board, play, setup_world, type_, vote
 from tests.hardening.forge import forge_component
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 
 def fresh(env, message):

@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 
 import storage.db
-from bot.tables import TableManager
+from bot.discord_front.tables import TableManager
 from storage.db import StorageError
 from storage.maintenance import quarantine
 from tests.e2e.ui import game_place, head

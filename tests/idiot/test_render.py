@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 
 
-from bot.cards import parse_card, standard_deck
+from bot.rules.cards import parse_card, standard_deck
 from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, embed_text
-from bot.cardart import CardRow
-from bot.engine import Action, Event
+from bot.pictures.cardart import CardRow
+from bot.rules.engine import Action, Event
 from cogs.idiot import render
 from cogs.idiot.rules import HOUSE_RULES, STALEMATE_TURNS, IdiotGame, sorted_cards
-from bot.render_util import card_text
+from bot.words.render_util import card_text
 from tests.cardcodes import as_text
 
 A, B, C = 1, 2, 3

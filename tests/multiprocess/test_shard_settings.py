@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.core import computer
-from bot.app import DeckhandBot, ShardedDeckhandBot, claim_data_dir, create_bot
+from bot.discord_front.app import DeckhandBot, ShardedDeckhandBot, claim_data_dir, create_bot
 from bot.bus import LocalBus, PostgresBus, TableChange, bus_for
 from bot.config import ConfigError, Settings, shard_of
 

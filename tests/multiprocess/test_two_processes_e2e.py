@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from bot.config import shard_of
-from bot.tables.moves import _Stale
+from bot.discord_front.tables.moves import _Stale
 from storage import repos
 from tests.e2e.ui import game_place, head
 from tests.e2e.world import world as shared_world

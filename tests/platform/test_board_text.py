@@ -8,9 +8,9 @@ import unicodedata
 
 import discord
 
-from bot import views
-from bot.layout import hand_layout, layout_view
-from bot.render_util import WORD_JOINER, card_text, cards_text, end_lists, unbroken
+from bot.discord_front import views
+from bot.discord_front.layout import hand_layout, layout_view
+from bot.words.render_util import WORD_JOINER, card_text, cards_text, end_lists, unbroken
 from cogs.blackjack import render as blackjack
 from cogs.blackjack.rules import BlackjackGame
 from cogs.idiot import render as idiot
@@ -92,7 +92,7 @@ def test_blackjack_hand_rows_start_with_a_card_and_its_board_beside_the_picture_
 
 
 def test_the_first_line_names_those_who_owe_words_too():
-    from bot.publish import turn_line
+    from bot.discord_front.publish import turn_line
 
     assert turn_line([1], None, owing=[2]) == "👉 <@1>: your move. <@2>: type what you owe in the thread."
     assert turn_line([], None, owing=[2, 3]) == "👉 <@2> and <@3>: type what you owe in the thread."
@@ -100,7 +100,7 @@ def test_the_first_line_names_those_who_owe_words_too():
 
 
 def test_words_owed_are_read_from_the_open_obligations_but_a_vote_is_the_voters():
-    from bot.publish import owed_words
+    from bot.discord_front.publish import owed_words
 
     owed = {"obligations": [{"player": 2, "ritual": "last"}, {"player": 3, "ritual": "vote"}, {"player": None, "ritual": "cry"}]}
     assert owed_words(owed) == [2] and owed_words({}) == []

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import discord
 
-from bot import views
-from bot.engine import Action, Control
-from bot.layout import COMPONENT_LIMIT, TEXT_LIMIT, count_components, hand_layout, text_layout
+from bot.discord_front import views
+from bot.rules.engine import Action, Control
+from bot.discord_front.layout import COMPONENT_LIMIT, TEXT_LIMIT, count_components, hand_layout, text_layout
 
 
 def full_controls() -> list[Control]:

@@ -10,9 +10,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot import views
-from bot.engine import Action, Control
-from bot.layout import COMPONENT_LIMIT, TEXT_LIMIT, count_components, embed_blocks, fit_blocks, hand_layout, layout_view
+from bot.discord_front import views
+from bot.rules.engine import Action, Control
+from bot.discord_front.layout import COMPONENT_LIMIT, TEXT_LIMIT, count_components, embed_blocks, fit_blocks, hand_layout, layout_view
 
 
 def walk(components: Sequence[dict[str, Any]]) -> Iterator[dict[str, Any]]:

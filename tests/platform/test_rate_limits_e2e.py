@@ -128,7 +128,7 @@ async def test_a_click_waiting_past_the_bound_for_a_held_table_is_answered_busy_
     import asyncio
     from types import SimpleNamespace
 
-    from bot.tables import moves
+    from bot.discord_front.tables import moves
 
     answered = []
 
@@ -158,7 +158,7 @@ async def test_a_free_table_is_taken_at_once_and_a_waited_one_through_the_bounde
     import asyncio
     from types import SimpleNamespace
 
-    from bot.tables import moves
+    from bot.discord_front.tables import moves
 
     bounded = []
     real_wait_for = asyncio.wait_for

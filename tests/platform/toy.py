@@ -10,8 +10,8 @@ from typing import Any
 
 import discord
 
-from bot.cards import Card, parse_card, shuffled, standard_deck
-from bot.engine import Action, Control, Event, Game, HouseRule, IllegalAction
+from bot.rules.cards import Card, parse_card, shuffled, standard_deck
+from bot.rules.engine import Action, Control, Event, Game, HouseRule, IllegalAction
 from bot.core.games import GameSpec
 
 
@@ -158,7 +158,7 @@ TOY_SPEC = GameSpec(game=ToyGame, render=ToyRender(), house_rules=(HouseRule("ha
 
 
 async def setup(bot) -> None:
-    from bot.gamecog import GameCog
+    from bot.discord_front.gamecog import GameCog
 
     class ToyCog(GameCog, group_name="toy", group_description="A test game."):
         spec = TOY_SPEC

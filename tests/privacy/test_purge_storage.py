@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot import privacy
+from bot.players import privacy
 from storage import open_storage, repos
 from storage.purge import cancel_departure, departures, guilds_with_data, purge_guild, record_departure
 

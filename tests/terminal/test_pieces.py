@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Action, Control
+from bot.rules.engine import Action, Control
 from bot.terminal import cli, menu
 from bot.terminal.text import embed_lines, plain
 

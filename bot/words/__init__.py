@@ -1,0 +1,3 @@
+"""Words every front end shows: players' languages (i18n.py, its catalogs in locales/,
+translators' tools in i18n_tools.py) and the text helpers the games' render modules share
+(render_util.py). No Discord here."""
