@@ -516,8 +516,8 @@ async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = 
 
     import bot.discord_front.tables.lobby
 
-    secrets = bot.tables.lobby.secrets
-    bot.tables.lobby.secrets = SimpleNamespace(randbits=random.Random(plan.seed).getrandbits)  # type: ignore[attr-defined]
+    secrets = bot.discord_front.tables.lobby.secrets
+    bot.discord_front.tables.lobby.secrets = SimpleNamespace(randbits=random.Random(plan.seed).getrandbits)  # type: ignore[attr-defined]
     flags = transcript.let_the_bot_read_chat() if plan.game == "enid" else None
     try:
         await transcript.play(plan.game, plan.players, plan.seed, io.StringIO(), plan.max_moves, [],
@@ -525,7 +525,7 @@ async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = 
                               language=plan.language, policy=plan.policy)
     finally:
         guard.BEHIND_AFTER = behind_after
-        bot.tables.lobby.secrets = secrets  # type: ignore[attr-defined]
+        bot.discord_front.tables.lobby.secrets = secrets  # type: ignore[attr-defined]
         if flags is not None:
             discord.AppInfo.flags = flags  # type: ignore[assignment]
     return made[0].shots if made else []
