@@ -515,6 +515,12 @@ async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = 
     from types import SimpleNamespace
 
     import bot.discord_front.tables.lobby
+    from cogs.enid import limerick
+
+    # Read Enid's pronouncing dictionary here, once per process: the bot reads it in a
+    # worker at start-up, and SimCord waits at most 5 s for a start to settle (on a busy
+    # machine the reading took longer, and no game started).
+    limerick.load_dictionary()
 
     secrets = bot.discord_front.tables.lobby.secrets
     bot.discord_front.tables.lobby.secrets = SimpleNamespace(randbits=random.Random(plan.seed).getrandbits)  # type: ignore[attr-defined]
