@@ -399,17 +399,19 @@ def footer_hint(observation: Mapping[str, Any], *, pictures: bool = False) -> st
         return (head + " · " + _("pack {pack} · discards {discards}", pack=obs.get("deck_size", 0),
                                  discards=obs.get("discard_size", 0))
                 + (" · " + _("modifiers off: {numbers}", numbers=" ".join(off)) if off else "")
-                + " · " + _("✦ special card · /rules onion") + " · " + suits_legend())
+                + " · " + _("✦ special card · /rules onion"))
     variant = _("Gambling") if obs.get("variant", "gambling") == "gambling" else _("Plain (no chips)")
     off = [f"#{n}" for n, *_texts in MODIFIERS if (obs.get("rules") or {}).get(f"mod{n}", "on") == "off"]
     return (_("{variant} · pack {pack} · discards {discards}", variant=variant, pack=obs.get("deck_size", 0),
               discards=obs.get("discard_size", 0))
             + (" · " + _("modifiers off: {numbers}", numbers=" ".join(off)) if off else "")
-            + " · " + _("✦ marks a special card · The rules: /rules onion") + " · " + suits_legend())
+            + " · " + _("✦ marks a special card · The rules: /rules onion"))
 
 
 def suits_legend() -> str:
-    """The Latin suits' signs as the text prints them (the picture draws each card's pip)."""
+    """The Latin suits' signs as the text prints them (the picture draws each card's pip):
+    said in the hand that holds one, in the text's own colour (in a footer's muted small
+    print ⚔︎ measured 3.2:1 on the light theme)."""
     return _("{swords} swords, {staves} staves, {cups} cups, {coins} coins", swords=suit_text("⚔"),
              staves=suit_text("🪄"), cups=suit_text("🏆"), coins=suit_text("🪙"))
 
@@ -484,6 +486,8 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
     down, up = obs.get("hand") or [], obs.get("face_up") or []
     embed = discord.Embed(title=_("Your cards: {n}", n=len(down) + len(up)), colour=COLOUR)
     lines = [_("**Face down:** {cards}", cards=show_all(down)), _("**Face up:** {cards}", cards=show_all(up))]
+    if any(code[-1].lower() in "wtuo" for code in [*down, *up, *(obs.get("offered") or [])]):
+        lines.append(suits_legend())  # a Latin suit in the hand: its sign, told
     mine = obs.get("hand_specials") or {}
     if mine:
         lines.append(_("**Special:** {cards}", cards=", ".join(special_text(c) for c in mine)))
