@@ -62,7 +62,7 @@ LIGHT_THEME_CSS = """
   --component-surface: #f2f3f5; --component-border: #e1e2e4; --embed-field-name: #060607;
   --link-text: #006ce7; --entity-text: #313338; --code-surface: #f2f3f5; --code-text: #313338;
 }
-.message-surface, .message-components, .text-display, .embed-text { color: #313338 !important; }
+.message-surface, .message-components, .text-display, .embed-text, .message-content { color: #313338 !important; }
 .message-surface { background: #ffffff !important; }
 .mention { color: #505cdc !important; background: rgba(88, 101, 242, 0.15) !important; }
 """
