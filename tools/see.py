@@ -43,11 +43,13 @@ from bench import transcript  # noqa: E402
 
 WIDTH = 960  # the Preview's message width, as the issue measures
 VIEWPORT = (1400, 2600)  # room for the Preview's sidebar and the tallest board
-# The suit signs text may print: the black ones (emoji on Discord) and the white ones
-# (``bot/words/render_util.py``'s ``card_text``), so a board printing either is measured.
+# The suit signs text may print: the black ones (bare, emoji on Discord; followed by U+FE0E,
+# text, as ``bot/words/render_util.py``'s ``card_text`` prints them) and the white ones, so a board
+# printing any of them is measured.
 SUITS = "♠♣♥♦♤♧♡♢"
-# Onion's pack adds the Discworld suits (coins, wands, cups, swords); elsewhere 🏆 marks a winner.
-GAME_SUITS = {"onion": SUITS + "🪙🪄🏆⚔"}
+# Onion's pack adds the Discworld suits (coins, wands, cups, swords: as emoji, and as the text
+# prints them, ⚔︎ ♆ ⚱︎ ◉); elsewhere 🏆 marks a winner.
+GAME_SUITS = {"onion": SUITS + "🪙🪄🏆⚔♆⚱◉"}
 # What the Preview shows as a picture's alt text when Discord would have none.
 FALLBACK_ALT = re.compile(r"^(Gallery item \d+|Thumbnail|Embed \d+ (image|thumbnail)|Preview media|Media)?$")
 
@@ -60,7 +62,7 @@ LIGHT_THEME_CSS = """
   --component-surface: #f2f3f5; --component-border: #e1e2e4; --embed-field-name: #060607;
   --link-text: #006ce7; --entity-text: #313338; --code-surface: #f2f3f5; --code-text: #313338;
 }
-.message-surface, .message-components, .text-display, .embed-text { color: #313338 !important; }
+.message-surface, .message-components, .text-display, .embed-text, .message-content { color: #313338 !important; }
 .message-surface { background: #ffffff !important; }
 .mention { color: #505cdc !important; background: rgba(88, 101, 242, 0.15) !important; }
 """
@@ -368,8 +370,13 @@ LEAVING = frozenset({"fold", "decline", "concede"})
 
 def stay_in(legal: Sequence[Any], rng: Any) -> Any:
     """A player who never folds, declines a bid or concedes while anything else is legal
-    (Onion in this tool only: its shots need a showdown), else at random."""
+    (Onion in this tool only: its shots need a showdown), and who keeps their special cards
+    for Millard's duel (no declaring while "done" may close the declaring: a duel in which
+    nobody has a modifier to play or a hand to rearrange is fought with nobody asked, and
+    there is no duel to see), else at random."""
     staying = [action for action in legal if action.kind not in LEAVING]
+    if any(action.kind == "done" for action in staying):
+        staying = [action for action in staying if action.kind != "declare"]
     return rng.choice(staying or list(legal))
 
 
@@ -508,6 +515,12 @@ async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = 
     from types import SimpleNamespace
 
     import bot.discord_front.tables.lobby
+    from cogs.enid import limerick
+
+    # Read Enid's pronouncing dictionary here, once per process: the bot reads it in a
+    # worker at start-up, and SimCord waits at most 5 s for a start to settle (on a busy
+    # machine the reading took longer, and no game started).
+    limerick.load_dictionary()
 
     secrets = bot.discord_front.tables.lobby.secrets
     bot.discord_front.tables.lobby.secrets = SimpleNamespace(randbits=random.Random(plan.seed).getrandbits)  # type: ignore[attr-defined]

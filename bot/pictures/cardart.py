@@ -54,6 +54,9 @@ class CardRow:
     ``spoken``: the row as a sentence a person would say, for the alt text (the label is
     a caption for the eye); ``{cards}`` in it stands for the face-up cards by name.
     Empty: the alt text is built from the label (see :func:`alt_text`).
+    ``apart``: how many of ``cards``, the last ones, lie apart from the others (cards set
+    aside, no longer in the hand), after a gap on the same row: a row of its own would
+    cost the picture a card's height.
     """
 
     label: str
@@ -61,12 +64,14 @@ class CardRow:
     face_down: int = 0
     deck: str = "french"
     spoken: str = field(default="", compare=False)  # words, not the picture: rows compare by what they draw
+    apart: int = 0
 
 
 # --------------------------------------------------------------------------- look
 
 CARD_W, CARD_H, CARD_RADIUS = 70, 98, 7
 CARD_GAP = 6            # between cards that are not overlapped
+APART_GAP = 24          # before a row's cards that lie apart (CardRow.apart)
 MIN_STEP = 28           # narrowest overlap that still shows a card's index corner
 BACK_STEP = 18          # how far apart a few backs sit after face-up cards (alone: side by side)
 STACK_FROM = 4          # this many backs or more are one stack with the count on it: a number reads faster
@@ -428,6 +433,17 @@ class _RowPlan:
     backs: int
     width: int                          # of the widest line, in pixels
     height: int                         # label included
+    apart_from: int = -1                # the gap before this card of the last line (-1: none)
+
+    def x(self, j: int, line: int) -> int:
+        """Where card ``j`` of line ``line`` starts, from the row's left edge."""
+        gap = APART_GAP if line == len(self.lines) - 1 and 0 <= self.apart_from <= j else 0
+        return j * self.step + gap
+
+    def line_width(self, line: int) -> int:
+        """Line ``line``'s cards, from the first card's left edge to the last's right one."""
+        cards = self.lines[line]
+        return self.x(len(cards) - 1, line) + CARD_W if cards else 0
 
 
 def _back_step(row: CardRow) -> int:
@@ -445,17 +461,18 @@ def _backs_width(n: int, step: int) -> int:
 
 
 def _plan(row: CardRow, inner: int) -> _RowPlan:
-    return _plan_cards(row.cards, row.face_down, inner)
+    return _plan_cards(row.cards, row.face_down, inner, row.apart)
 
 
 @lru_cache(maxsize=4096)
-def _plan_cards(cards: tuple[str, ...], face_down: int, inner: int) -> _RowPlan:
-    """A row's plan depends on its cards, its backs and the width only (not its label
-    or deck): kept, as a move changes one or two rows of a picture."""
+def _plan_cards(cards: tuple[str, ...], face_down: int, inner: int, apart: int = 0) -> _RowPlan:
+    """A row's plan depends on its cards, its backs, the cards apart and the width only
+    (not its label or deck): kept, as a move changes one or two rows of a picture."""
     row = CardRow("", cards, face_down)
     n = len(row.cards)
+    apart = min(max(apart, 0), n - 1) if n > 1 else 0
     backs = _backs_width(row.face_down, _back_step(row))
-    sep = 2 * CARD_GAP if n and backs else 0
+    sep = (2 * CARD_GAP if n and backs else 0) + (APART_GAP if apart else 0)
     natural = CARD_W + CARD_GAP
     if n <= 1:
         lines, step = (tuple(row.cards),), natural
@@ -477,15 +494,18 @@ def _plan_cards(cards: tuple[str, ...], face_down: int, inner: int) -> _RowPlan:
             lines = tuple(lines)
             longest = max(len(line) for line in lines)
             step = min(natural, (room - CARD_W) // (longest - 1))
+    # The cards apart start after a gap, when they are all on the last line.
+    apart_from = len(lines[-1]) - apart if apart and apart < len(lines[-1]) else -1
+    plan = _RowPlan(lines, step, row.face_down, 0, 0, apart_from)
     widths = []
     for i, line in enumerate(lines):
-        w = CARD_W + step * (len(line) - 1) if line else 0
+        w = plan.line_width(i)
         if i == len(lines) - 1 and backs:
-            w += sep + backs
+            w += 2 * CARD_GAP * bool(line) + backs
         widths.append(w)
     width = max(max(widths), CARD_W)
     height = LABEL_H + len(lines) * CARD_H + (len(lines) - 1) * LINE_GAP
-    return _RowPlan(lines, step, row.face_down, width, height)
+    return _RowPlan(lines, step, row.face_down, width, height, apart_from)
 
 
 def _draw_backs(img: Image.Image, draw: ImageDraw.ImageDraw, n: int, step: int, x: int, y: int) -> None:
@@ -889,7 +909,7 @@ PATCH_BLEED = 4
 
 
 def _cards_key(row: CardRow, row_width: int) -> tuple:
-    return ("cards", _drawn_with(), row.cards, row.face_down, row.deck, row_width)
+    return ("cards", _drawn_with(), row.cards, row.face_down, row.deck, row_width, row.apart)
 
 
 def _cards_patch(row: CardRow, row_width: int, key: tuple) -> Image.Image:
@@ -922,10 +942,10 @@ def _tiled_cards(row: CardRow, plan: _RowPlan) -> Image.Image | None:
     patch = Image.new("P", (PATCH_BLEED + plan.width, CARD_H), _felt_index())
     x = PATCH_BLEED
     for j, code in enumerate(line):
-        patch.paste(_mapped_tile(("face", code, row.deck)), (x + j * plan.step, 0))
+        patch.paste(_mapped_tile(("face", code, row.deck)), (x + plan.x(j, 0), 0))
     if plan.backs:
         if line:
-            x += CARD_W + plan.step * (len(line) - 1) + 2 * CARD_GAP
+            x += plan.line_width(0) + 2 * CARD_GAP
         patch.paste(_mapped_tile(("backs", plan.backs, _back_step(row))), (x, 0))
     return patch
 
@@ -965,10 +985,10 @@ def _draw_cards(img, draw, row: CardRow, plan: _RowPlan, x0: int, y_line: int) -
         x = x0
         for j, code in enumerate(line):
             face = card_face(code, row.deck)
-            img.paste(face, (x + j * plan.step, y_line), face)
+            img.paste(face, (x + plan.x(j, i), y_line), face)
         if i == len(plan.lines) - 1:
             if line:
-                x += CARD_W + plan.step * (len(line) - 1)
+                x += plan.line_width(i)
             if plan.backs:
                 _draw_backs(img, draw, plan.backs, _back_step(row), x + (2 * CARD_GAP if line else 0), y_line)
             elif not line:

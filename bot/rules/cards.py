@@ -70,6 +70,9 @@ for _s in Suit:
     _SUIT_WORDS[_SUIT_SYMBOLS[_s]] = _s
 # Text-presentation variants some keyboards produce.
 _SUIT_WORDS.update({"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES})
+#: A card copied from a board's text ("10⁠♣︎": a word joiner, a text-presentation
+#: selector) or typed with an emoji selector reads as the card.
+_AS_TYPED = str.maketrans({"\u2060": None, "\ufe0e": None, "\ufe0f": None})
 
 
 class Rank(enum.IntEnum):
@@ -213,7 +216,7 @@ def parse_card(text: str) -> Card:
     card = _BY_CODE.get(text)
     if card is not None:  # a canonical code, as saved games and action codes hold them
         return card
-    raw = text.strip()
+    raw = text.strip().translate(_AS_TYPED)
     if len(raw) < 2:
         raise CardCodeError(_("'{text}' is not a card code: write a rank then a suit, like 9h, 10c or As.", text=text))
     try:

@@ -63,12 +63,25 @@ def show_card(code: str | None) -> str:
     return shown if shown is not None else parse_card(code).display()
 
 
-#: The suits as a board's text prints them: the white suit signs (U+2664, U+2661, U+2662,
-#: U+2667). The black ones (♠ ♥ ♦ ♣) are emoji, which Discord's client draws as Twemoji
-#: pictures: ♠ and ♣ dark grey on the dark theme (1.32:1), ♥ and ♦ red. The white signs
-#: are no emoji in any client, so they take the text's own colour (well above 4.5:1 on
-#: both themes). Why not U+FE0E: see docs/developers/boards.md.
-TEXT_SUITS = str.maketrans({"♠": "♤", "♥": "♡", "♦": "♢", "♣": "♧"})
+#: The suits as a board's text prints them: signs drawn in the text's own colour, never as
+#: emoji. ♠ ♥ ♦ ♣ alone are emoji (Discord's client draws them as Twemoji pictures: ♠ ♣
+#: dark grey on the dark theme, 1.32:1); followed by U+FE0E (VARIATION SELECTOR-15, text
+#: presentation) they are text glyphs, 11.4:1 on the dark theme and 12.6:1 on the light
+#: one (the white signs ♤ ♡ ♢ ♧ that were printed before are thin outlines: 3.07-4.34:1 on
+#: the light theme). Onion's Latin suits: ⚔ the same way; 🪄 🏆 🪙 have no text form, so
+#: a sign like the picture's pip: ♆ staves, ⚱︎ cups, ◉ coins. bench/suit_contrast.py
+#: measures the candidates; docs/developers/boards.md says why these.
+VS15 = "\ufe0e"
+TEXT_SUITS = {"♠": "♠" + VS15, "♥": "♥" + VS15, "♦": "♦" + VS15, "♣": "♣" + VS15,
+              "⚔": "⚔" + VS15, "🪄": "♆", "🏆": "⚱" + VS15, "🪙": "◉"}
+#: A suit sign as the pack displays it (an emoji selector after it, or a text one already, kept out).
+_SUIT_SIGN = re.compile("([" + "".join(TEXT_SUITS) + "])[\ufe0e\ufe0f]?")
+
+
+def _text_suits(text: str) -> str:
+    return _SUIT_SIGN.sub(lambda match: TEXT_SUITS[match.group(1)], text)
+
+
 #: U+2060 WORD JOINER: no line break between a card's rank and its suit ("2 / 🪙").
 WORD_JOINER = "\u2060"
 
@@ -87,23 +100,23 @@ _CARD_IN_TEXT = re.compile("(?<![0-9A-Za-z\u2060])(10|[2-9AJQK])(?=[♠♣♥♦
 
 
 def text_cards(text: str) -> str:
-    """Every card inside ``text`` as :func:`card_text` prints one (white suit signs, rank
+    """Every card inside ``text`` as :func:`card_text` prints one (text suit signs, rank
     and suit unbroken): for sentences a game's rules module words with its cards in them."""
-    return _CARD_IN_TEXT.sub(lambda match: match.group(1) + WORD_JOINER, text).translate(TEXT_SUITS)
+    return _text_suits(_CARD_IN_TEXT.sub(lambda match: match.group(1) + WORD_JOINER, text))
 
 
 def suit_text(symbol: str) -> str:
-    """A suit sign as text prints it (see ``TEXT_SUITS``): '♠' -> '♤'."""
-    return symbol.translate(TEXT_SUITS)
+    """A suit sign as text prints it (see ``TEXT_SUITS``): '♠' -> '♠\ufe0e'."""
+    return _text_suits(symbol)
 
 
 def card_text(code: str | None) -> str:
-    """A card code as a board's or a hand's text prints it: its suit as a white sign
-    (readable on both themes), rank and suit kept on one line: 'Tc' -> '10⁠♧'. A dash
+    """A card code as a board's or a hand's text prints it: its suit as a text sign
+    (readable on both themes), rank and suit kept on one line: 'Tc' -> '10⁠♣︎'. A dash
     for none. Games with their own card display (Onion's) pass it to :func:`unbroken`."""
     if not code:
         return "—"
-    return unbroken(show_card(code).translate(TEXT_SUITS))
+    return unbroken(_text_suits(show_card(code)))
 
 
 def cards_text(codes: Sequence[str]) -> str:

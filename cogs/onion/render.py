@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.core import computer
-from bot.pictures.cardart import CardRow
+from bot.pictures.cardart import CardRow, card_name, spoken_list
 from bot.rules.engine import Action, Control, Event
 from bot.words.i18n import N_, _, ngettext, pgettext
 from bot.words.panel import Panel
@@ -35,6 +35,7 @@ from bot.words.render_util import (
     ordinal,
     seat_label,
     seat_spoken,
+    suit_text,
 )
 from cogs.onion.rules import DEFAULTS, MODIFIERS, PLAIN_VARIANT
 from cogs.onion.scoring import grouping_text, parse_card
@@ -195,7 +196,7 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str], pictures: bo
         # (In the duel its own line says where it stands: no part line.)
         part = _part_line(obs) if not obs.get("over") and obs.get("phase") != "duel" else ""
         part = " · ".join([part, *_auction_lines(obs, names)]) if part else part
-        lines = [*_turn_lines(obs, names, first_line), part]
+        lines = [*_turn_lines(obs, names, first_line, why=False), part]
         if gambling:
             chips_line = _chips_line(obs, names)
             near = sum(int(seat.get("pending") or 0) for seat in obs.get("seats", []))
@@ -255,10 +256,11 @@ def _rule_lines(obs: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _turn_lines(obs: Mapping[str, Any], names: Mapping[int, str], first_line: bool = False) -> list[str]:
+def _turn_lines(obs: Mapping[str, Any], names: Mapping[int, str], first_line: bool = False, why: bool = True) -> list[str]:
     """Who must act and what they do (or whose task is awaited), then where the duel stands.
     ``first_line``: the platform's first line names them and says what to do: only the
-    chips a player owes are said here (and a task the first line could not word)."""
+    chips a player owes are said here (and a task the first line could not word).
+    ``why`` off: the duel's line leaves out why its hand is better (see :func:`duel_lines`)."""
     if obs.get("over"):
         return []
     lines = []
@@ -280,7 +282,7 @@ def _turn_lines(obs: Mapping[str, Any], names: Mapping[int, str], first_line: bo
             owes = " " + _("(owes {chips})", chips=chips(owed)) if owed else ""
             thinking = " " + _("(a computer player: it moves in a moment)") if computer.is_computer(p) else ""
             lines.append(_("**Turn:** {name} {hint}", name=name_of(names, p), hint=hint).rstrip() + owes + thinking)
-    return lines + duel_lines(obs, names)
+    return lines + duel_lines(obs, names, why=why)
 
 
 def _auction_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
@@ -405,6 +407,14 @@ def footer_hint(observation: Mapping[str, Any], *, pictures: bool = False) -> st
             + " · " + _("✦ marks a special card · The rules: /rules onion"))
 
 
+def suits_legend() -> str:
+    """The Latin suits' signs as the text prints them (the picture draws each card's pip):
+    said in the hand that holds one, in the text's own colour (in a footer's muted small
+    print ⚔︎ measured 3.2:1 on the light theme)."""
+    return _("{swords} swords, {staves} staves, {cups} cups, {coins} coins", swords=suit_text("⚔"),
+             staves=suit_text("🪄"), cups=suit_text("🏆"), coins=suit_text("🪙"))
+
+
 #: At most this many bankrolls are listed in a lobby (richest first).
 LOBBY_BANKROLLS = 10
 
@@ -475,6 +485,8 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Pane
     down, up = obs.get("hand") or [], obs.get("face_up") or []
     embed = Panel(title=_("Your cards: {n}", n=len(down) + len(up)), colour=COLOUR)
     lines = [_("**Face down:** {cards}", cards=show_all(down)), _("**Face up:** {cards}", cards=show_all(up))]
+    if any(code[-1].lower() in "wtuo" for code in [*down, *up, *(obs.get("offered") or [])]):
+        lines.append(suits_legend())  # a Latin suit in the hand: its sign, told
     mine = obs.get("hand_specials") or {}
     if mine:
         lines.append(_("**Special:** {cards}", cards=", ".join(special_text(c) for c in mine)))
@@ -695,7 +707,8 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     """The public picture, from the spectator observation only: one row per seat with its
     face-up cards (the second deal, declared and disclosed cards) and its face-down cards
     as backs; at the showdown every revealed hand instead. A declared Lady or Fate set
-    aside is a row of its own under the seat (it is no longer in the hand).
+    aside (no longer in the hand) ends its seat's row after a gap, or, while the seat
+    holds cards face down, is a row of its own under it.
 
     ``names`` (optional) maps player id to a plain-text display name for the row
     labels ("Seat 2 · Ann"); without it, or for a mention, rows say "Seat 2"."""
@@ -746,7 +759,9 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
             else:
                 spoken = ngettext("{who} has {n} card face down", "{who} has {n} cards face down", seat["down"], who=who)
             rows.append(CardRow(label, _art(up), face_down=seat["down"], deck="onion", spoken=spoken + status))
-        if seat.get("aside"):
+        if seat.get("aside") and not rows[-1].face_down:
+            rows[-1] = _with_aside(rows[-1], _art(seat["aside"]), seat_spoken(players, p, names))
+        elif seat.get("aside"):  # (after the backs it would read as one more card face down)
             rows.append(CardRow(seat_label(players, p, names) + " · " + _("set aside, no longer in the hand"),
                                 _art(seat["aside"]), deck="onion",
                                 spoken=_("{who} set aside {cards}, no longer in the hand",
@@ -754,6 +769,17 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
     if folded:  # the seats without cards share one row, last: a row of its own each is a card's height of felt
         rows.append(_folded_row(obs, players, folded, names))
     return rows
+
+
+def _with_aside(row: CardRow, aside: tuple[str, ...], who: str) -> CardRow:
+    """A seat's row with the cards it set aside (a declared Lady or Fate, no longer in
+    the hand) at its end, after a gap: a row of their own cost the picture a card's height."""
+    hand = spoken_list([card_name(code, "onion") for code in row.cards])
+    spoken = (row.spoken or row.label).replace("{cards}", hand)
+    said = _("{who} set aside {cards}, no longer in the hand", who=who,
+             cards=spoken_list([card_name(code, "onion") for code in aside]))
+    label = row.label + " · " + ngettext("the last card set aside", "the last {n} cards set aside", len(aside))
+    return CardRow(label, row.cards + aside, row.face_down, deck="onion", spoken=f"{spoken}. {said}", apart=len(aside))
 
 
 def _folded_row(obs: Mapping[str, Any], players: Sequence[int], folded: Sequence[int],

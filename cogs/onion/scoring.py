@@ -127,6 +127,11 @@ for _s in Suit:
     _SUIT_WORDS[_s.name.lower().rstrip("s")] = _s
     _SUIT_WORDS[_SUIT_SYMBOLS[_SUIT_INDEX[_s]]] = _s
 _SUIT_WORDS.update({"♧": Suit.CLUBS, "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS})
+# The signs a board's text prints for the Latin suits (bot/words/render_util.py's TEXT_SUITS).
+_SUIT_WORDS.update({"♆": Suit.STAVES, "⚱": Suit.CUPS, "◉": Suit.COINS})
+#: A card copied from a board's text ("K⁠⚱︎": a word joiner, a text-presentation selector)
+#: or typed with an emoji selector reads as the card.
+_AS_TYPED = str.maketrans({"\u2060": None, "\ufe0e": None, "\ufe0f": None})
 
 
 class HandError(CardCodeError):
@@ -185,7 +190,7 @@ class Card:
 def parse_card(text: str) -> Card:
     """Parse a code: rank then suit, any case ('Qs', 'Tt', '10o', 'kw', 'A♠', 'K🏆').
     Kept (cards are immutable): a game's state is read from its codes at every move."""
-    raw = text.strip().replace("\ufe0f", "")
+    raw = text.strip().translate(_AS_TYPED)
     if len(raw) < 2:
         raise CardCodeError(_("'{text}' is not a card code: write a rank then a suit, like Qs, 10o or Kw.", text=text))
     try:

@@ -265,7 +265,7 @@ def notation_line(explanations: Iterable[str]) -> str:
     """How to read the marks in ``explanations`` (English, as the state keeps them), only
     those that occur, each shown on a card that carries it; "" when none does."""
     text = "\n".join(explanations)
-    found = [_(sentence, card=match.group(0)) for pattern, sentence in NOTATIONS if (match := pattern.search(text))]
+    found = [_(sentence, card=text_cards(match.group(0))) for pattern, sentence in NOTATIONS if (match := pattern.search(text))]
     return _("How to read the hands: {marks}.", marks="; ".join(found)) if found else ""
 
 
@@ -314,16 +314,21 @@ def story_lines(obs: Mapping[str, Any], names: Mapping[int, str], *, detail: boo
     return _story(obs.get("story") or [], names, detail=detail)
 
 
-def duel_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
+def duel_lines(obs: Mapping[str, Any], names: Mapping[int, str], *, why: bool = True) -> list[str]:
     """Where the duel stands, for the board: who holds the better cards now and why (or
-    who is brought in against which hand), and who is still to come."""
+    who is brought in against which hand), and who is still to come. ``why`` off (the
+    board above the card picture, whose last event is the comparison that put them ahead,
+    "A's hand beats B's: … against …"): not why, so it is not said twice."""
     duel = obs.get("duel")
     if not duel:
         return []
     laid = {s["player"]: s for s in obs.get("showdown") or []}
     lead = duel.get("lead")
     champion, challenger = duel.get("champion"), duel.get("challenger")
-    if lead:
+    if lead and not why:
+        line = _("**{winner} holds the better cards** now; {loser} answers", winner=name_of(names, lead["winner"]),
+                 loser=name_of(names, lead["loser"]))
+    elif lead:
         line = _("**{winner} holds the better cards** now ({why}); {loser} answers", winner=name_of(names, lead["winner"]),
                  why=_why(lead, names), loser=name_of(names, lead["loser"]))
     elif challenger is not None:

@@ -49,21 +49,7 @@ def test_no_raw_markdown_no_swallowing_list_every_picture_loaded(shots_of, game)
     assert not found, _report(game, found)
 
 
-#: What Onion still misses (2026-12-07, tools/see.py): its Latin suits are emoji (🏆 cups,
-#: 🪄 staves, 🪙 coins: no white text sign exists for them), 1.25 to 1.74:1 on the light
-#: theme; its final board draws every showdown hand and each set-aside card on a row of
-#: its own, 1035 px. Strict: when Onion meets them, this mark must go.
-ONION_MISSES = [pytest.mark.xfail(strict=True, reason="Onion's emoji suits on the light theme; its final board's height")]
-#: What every other game still misses (2026-12-07): the white suit signs the text prints
-#: (♤ ♡ ♢ ♧, bot/words/render_util.py's card_text) are thin outlines; on the light theme they
-#: measure 3.07 to 4.34:1 (at least 4.5:1 wanted; on the dark theme they pass). Every other
-#: target (lines, heights, the winner named, alt text) is met. Strict: when the suits read
-#: at 4.5:1 on both themes, this mark must go.
-LIGHT_SIGNS = [pytest.mark.xfail(strict=True, reason="the white suit signs measure 3.07-4.34:1 on the light theme")]
-
-
-@pytest.mark.parametrize("game", [pytest.param(g, marks=BOARD_WORK + (ONION_MISSES if g == "onion" else LIGHT_SIGNS))
-                                  for g in GAMES])
+@pytest.mark.parametrize("game", [pytest.param(g, marks=BOARD_WORK) for g in GAMES])
 def test_board_meets_issue_35_targets(shots_of, game):
     found = {s.moment: see.target_problems(game, s.moment, s.facts) for s in shots_of(game)}
     found = {moment: problems for moment, problems in found.items() if problems}

@@ -139,8 +139,8 @@ async def test_the_final_board_tells_the_showdown_in_order_with_hands_as_laid(si
     ]
     assert [line[:len(want)] for line, want in zip(lines, expected)] == expected, lines
     assert "concedes" not in said  # nobody chose to concede
-    assert "*How to read the hands: A♦=1: an ace counts 1 or 11; 3⚔→11: a card whose value a modifier " \
-           "shifted" in said
+    assert text_cards("*How to read the hands: A♦=1: an ace counts 1 or 11; 3⚔→11: a card whose value a modifier "
+                      "shifted") in said
     # The record kept for the summary is the hand as laid; the hand's own record is re-formed.
     first = table.state.story[0]
     assert first["kind"] == "showdown" and first["explanation"].startswith("five-card onion")
@@ -181,6 +181,6 @@ async def test_the_marks_in_a_hand_are_explained_and_j_staves_in_a_grouping_is_n
     assert "the Archchancellor played" not in said
     assert text_cards("(J🪄 is laid in a grouping, so by the Archchancellor's rule no eight counts 8)") in said
     # Each mark is told on a card the board shows (an invented example could read as a card in play).
-    assert ("How to read the hands: A♦=1: an ace counts 1 or 11; 8♠=0: a null eight, counted 0 to make an "
-            "onion longer (of two onions as long, the one with fewer null eights wins)") in said
+    assert text_cards("How to read the hands: A♦=1: an ace counts 1 or 11; 8♠=0: a null eight, counted 0 to make an "
+                      "onion longer (of two onions as long, the one with fewer null eights wins)") in said
     assert "Show hand" in labels(board(channel))

@@ -12,7 +12,7 @@ from onion_round_helpers import act, advance, codes, lady_round as _lady_round, 
 from PIL import Image
 
 from bot.pictures import cardart
-from bot.pictures.cardart import CardRow, render_rows
+from bot.pictures.cardart import CardRow, alt_text, render_rows
 from cogs.onion import render
 from cogs.onion.rules import BUY, DECLARE, HOUSE_RULES, OnionGame
 from cogs.onion.scoring import parse_card
@@ -272,12 +272,17 @@ def test_the_showdown_picture_shows_every_hand_in_its_groupings():
     obs = game.observation(None)
     rows = render.table_cards(obs, PICTURE_NAMES)
     entries = {s["player"]: s for s in obs["showdown"]}
-    for p, row in zip((1, 2, 3), [r for r in rows if "set aside" not in r.label]):
+    assert len(rows) == 3  # one row a seat: the Lady set aside ends Bob's, after a gap
+    for p, row in zip((1, 2, 3), rows):
         assert row.face_down == 0
-        assert sorted(c.rstrip("*") for c in row.cards) == sorted(str(c) for c in game.hand(p))
-        assert list(row.cards) == [render.art_code(c) for c in entries[p]["grouped"]]
+        hand = row.cards[:len(row.cards) - row.apart]
+        assert sorted(c.rstrip("*") for c in hand) == sorted(str(c) for c in game.hand(p))
+        assert list(hand) == [render.art_code(c) for c in entries[p]["grouped"]]
         assert ", ".join(entries[p]["groupings"]) in row.label
         assert ("· wins" in row.label) == (p == obs["winner"])
+    bob = rows[1]
+    assert (bob.cards[-1:], bob.apart) == (("Qs*",), 1) and bob.label.endswith(" · the last card set aside")
+    assert "Bob, in seat 2, set aside Queen of Spades (marked), no longer in the hand." in alt_text([bob])
     # The grouped order reads like the explanation: its first grouping's cards come first.
     first = entries[obs["winner"]]["explanation"].split(" · ")[0]
     assert render.show(entries[obs["winner"]]["grouped"][0]) in text_cards(first)

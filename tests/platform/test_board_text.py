@@ -23,10 +23,10 @@ EMOJI_SUITS = "♠♥♦♣"
 def test_a_card_in_text_has_a_suit_that_is_no_emoji_and_never_splits():
     for code, rank in (("Tc", "10"), ("As", "A"), ("Qh", "Q"), ("2d", "2")):
         shown = card_text(code)
-        assert shown.startswith(rank + WORD_JOINER) and len(shown) == len(rank) + 2
-        suit = shown[-1]
-        # The white suit signs: no emoji presentation anywhere, so the text's own colour.
-        assert suit not in EMOJI_SUITS and unicodedata.name(suit).startswith("WHITE ")
+        assert shown.startswith(rank + WORD_JOINER) and len(shown) == len(rank) + 3
+        suit, selector = shown[-2:]
+        # The suit sign with the text-presentation selector: no emoji, so the text's own colour.
+        assert suit in EMOJI_SUITS and unicodedata.name(selector) == "VARIATION SELECTOR-15"
     assert cards_text(["As", "Kd"]) == card_text("As") + " " + card_text("Kd") and cards_text([]) == "—"
     assert unbroken("2🪙") == "2" + WORD_JOINER + "🪙" and unbroken("—") == "—"
 

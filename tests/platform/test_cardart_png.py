@@ -172,11 +172,12 @@ def test_a_label_that_changes_draws_no_card():
 
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.sampled_from(FRENCH), max_size=12, unique=True), st.integers(0, 60), st.sampled_from(["french", "onion"]),
-       st.sampled_from([300, 500, 692]))
-def test_a_row_of_cards_from_kept_tiles_is_the_row_drawn_and_mapped(cards, face_down, deck, row_width):
+       st.sampled_from([300, 500, 692]), st.integers(0, 3))
+def test_a_row_of_cards_from_kept_tiles_is_the_row_drawn_and_mapped(cards, face_down, deck, row_width, apart):
     """A line of cards that do not overlap is pasted from each face and the group of
-    backs, each drawn on felt and mapped once: the same pixels as drawing the row."""
-    row = CardRow("", tuple(cards), face_down, deck)
+    backs, each drawn on felt and mapped once: the same pixels as drawing the row (cards
+    set apart at its end included)."""
+    row = CardRow("", tuple(cards), face_down, deck, apart=apart)
     plan = cardart._plan(row, row_width)
     rgb = Image.new("RGB", (cardart.PATCH_BLEED + plan.width, plan.height - cardart.LABEL_H), cardart.BG)
     cardart._draw_cards(rgb, ImageDraw.Draw(rgb), row, plan, cardart.PATCH_BLEED, 0)
@@ -187,6 +188,17 @@ def test_a_row_of_cards_from_kept_tiles_is_the_row_drawn_and_mapped(cards, face_
     if tiled is not None:
         assert tiled.size == drawn.size
         assert tiled.tobytes() == drawn.tobytes()
+
+
+def test_cards_set_apart_end_their_row_after_a_gap():
+    """Onion's declared Lady set aside ends its seat's row: the last card starts
+    APART_GAP further right than it would, and the row is that much wider."""
+    together = cardart._plan(CardRow("", ("9h", "Tc", "Qs")), 692)
+    apart = cardart._plan(CardRow("", ("9h", "Tc", "Qs"), apart=1), 692)
+    assert apart.width == together.width + cardart.APART_GAP
+    assert [apart.x(j, 0) for j in range(3)] == [together.x(0, 0), together.x(1, 0), together.x(2, 0) + cardart.APART_GAP]
+    png = render_rows([CardRow("Seat 2 · Bob", ("9h", "Tc", "Qs"), apart=1)])
+    assert Image.open(io.BytesIO(png)).width == Image.open(io.BytesIO(render_rows([CardRow("Seat 2 · Bob", ("9h", "Tc", "Qs"))]))).width + cardart.APART_GAP
 
 
 @settings(max_examples=60, deadline=None)

@@ -49,7 +49,7 @@ def test_after_a_black_six_the_screen_says_a_first_line_is_awaited_and_how_to_de
     assert screen.moves[1].startswith("6♣"), screen.text
     type_line(child, "1")  # laid; its name on a line of its own
     naming = next_screen(child)
-    assert "Now type its name: your 6\u2060♧ is “Alan Turing of Carp”" in naming.text, naming.text  # (white suit signs, unbroken)
+    assert "Now type its name: your 6\u2060♣\ufe0e is “Alan Turing of Carp”" in naming.text, naming.text  # (text suit signs, unbroken)
     type_line(child, "Alan Turing of Carp")
     owed = next_screen(child)
     assert "· ✅ Ann named" in owed.text and "first line of a limerick" in owed.text, transcript(child)[-2000:]
