@@ -254,9 +254,18 @@ async def main_async(args: argparse.Namespace, data_dir: Path) -> None:
             print(f"set-up: {len(tables)} tables in {args.guilds} servers, pictures {args.pictures}, {time.perf_counter() - began:.0f} s; "
                   f"then the real clock and the stand-in (budget {args.budget:g} requests/s on the bot's token)", flush=True)
             rows = []
+            profile = None
+            if args.profile:
+                import cProfile
+
+                profile = cProfile.Profile()
+                profile.enable()
             for rate in args.rates:
                 for pacing in args.pacing:
                     rows.append(await one_rate(env, standin, meter, boards, tables, rate, args, rng, pacing))
+            if profile is not None:
+                profile.disable()
+                profile.dump_stats(args.profile)
             print_table(rows)
             print(f"load average {load.load_average()}", flush=True)
     finally:
@@ -276,6 +285,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pictures", choices=("on", "off"), default="on")
     parser.add_argument("--enforce-ban", action="store_true", help="answer as Discord's edge does once 10,000 invalid requests were made in 10 minutes")
+    parser.add_argument("--profile", help="write cProfile's statistics of the clicks (every rate, not the set-up) to this file")
     args = parser.parse_args()
     args.rates = [float(r) for r in args.rates.split(",") if r]
     args.pacing = [p for p in args.pacing.split(",") if p]
