@@ -140,6 +140,11 @@ class Budget(Protocol):
         """Take one request's room now (0.0), or say how many seconds to wait before asking again."""
         ...
 
+    async def take_up_to(self, count: int) -> tuple[int, float]:
+        """Take room for as many of ``count`` requests as there is now, in one look: (how
+        many it took; if fewer than asked, how many seconds to wait before asking again)."""
+        ...
+
     async def pause(self, seconds: float) -> None:
         """Discord answered a global 429: nobody on the token sends for ``seconds``."""
         ...
@@ -183,6 +188,15 @@ class LocalBudget:
         # A quarter of a request's interval: the bucket drains continuously, so the next
         # look finds room at most that late (and the bucket's room makes up for it).
         return 0.25 / self.rate
+
+    async def take_up_to(self, count: int) -> tuple[int, float]:
+        taken = 0
+        while taken < count:
+            wait = await self.try_take()
+            if wait > 0:
+                return taken, wait
+            taken += 1
+        return taken, 0.0
 
     async def pause(self, seconds: float) -> None:
         self._paused_until = max(self._paused_until, self._now() + seconds)
@@ -367,29 +381,40 @@ class Pacer:
         elif self._pump_sleep is not None:
             self._pump_sleep.cancel()  # a new request may go before the pump's next look: look now
 
+    def _ready(self, now: float) -> tuple[list[_Ticket], float]:
+        """The waiting requests that may go when the budget has room, in line order (not
+        a board whose route Discord limited until later), and the soonest such limit ends."""
+        ready, soonest = [], LONGEST_WAIT
+        for ticket in self._line:
+            limited = self._not_before.get(ticket.key, 0.0) - now if ticket.key is not None else 0.0
+            if limited > 0:
+                soonest = min(soonest, limited)
+            else:
+                ready.append(ticket)
+        return ready, soonest
+
     async def _hand_out_turns(self) -> None:
-        """While requests wait: give turns in line order as the budget has room (as many
-        at once as it has, so a busy event loop does not slow the pace), skipping a board
-        whose route Discord limited until its time; else sleep until there may be room."""
+        """While requests wait: give turns in line order as the budget has room, skipping
+        a board whose route Discord limited until its time; else sleep until there may be
+        room. The budget is asked once for every request that may go (``take_up_to``),
+        not once each: a look may take a while (a round trip to PostgreSQL, a busy event
+        loop) and the pace must not be one request a look."""
         loop = asyncio.get_running_loop()
         while self._line:
             now = loop.time()
             wait = self._paused_until - now
             if wait <= 0:
-                wait = LONGEST_WAIT
-                for ticket in list(self._line):
-                    limited = self._not_before.get(ticket.key, 0.0) - now if ticket.key is not None else 0.0
-                    if limited > 0:
-                        wait = min(wait, limited)
-                        continue
-                    room = await self.budget.try_take()
-                    if room > 0:
+                ready, wait = self._ready(now)
+                if ready:
+                    taken, room = await self.budget.take_up_to(len(ready))
+                    if taken < len(ready):
                         wait = min(wait, room)
-                        break
-                    ticket.granted = True
-                    self._leave(ticket)
-                    if ticket.sleeper is not None:
-                        ticket.sleeper.cancel()
+                    # The line may have changed during the look: the room goes to the first still waiting.
+                    for ticket in self._ready(loop.time())[0][:taken]:
+                        ticket.granted = True
+                        self._leave(ticket)
+                        if ticket.sleeper is not None:
+                            ticket.sleeper.cancel()
             if self._line:
                 self._pump_sleep = asyncio.create_task(asyncio.sleep(wait), name="deckhand-request-pacer-waits")
                 try:

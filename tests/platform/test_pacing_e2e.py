@@ -250,6 +250,73 @@ async def test_two_processes_on_one_token_share_its_budget_through_postgresql(di
         await storage.close()
 
 
+class SlowPool:
+    """A PostgreSQL pool whose every round trip takes ``latency`` seconds (a database far
+    away, or an event loop too busy to read the answer sooner); counts the look-ups."""
+
+    def __init__(self, pool, latency: float) -> None:
+        self.pool, self.latency, self.looks = pool, latency, 0
+
+    async def _slow(self, method, *args):
+        self.looks += 1
+        await asyncio.sleep(self.latency)
+        return await getattr(self.pool, method)(*args)
+
+    async def execute(self, *args):
+        return await self._slow("execute", *args)
+
+    async def fetchval(self, *args):
+        return await self._slow("fetchval", *args)
+
+    async def fetchrow(self, *args):
+        return await self._slow("fetchrow", *args)
+
+
+async def test_a_slow_shared_budget_is_asked_once_for_all_the_requests_waiting_not_once_each(discord_standin, postgres_dsn):
+    """The pacer's pace is the budget's, not one request per look: with each look at the
+    budget in PostgreSQL taking 0.3 s (three requests' worth at 10 a second), the
+    requests waiting are given their turns several at a time. Before, the pump asked for
+    one request a look, so the bot sent about 3 a second where 10 were allowed, and its
+    boards fell behind on a busy or distant database."""
+    from bot.discord_front.pacing import pace_for
+    from storage.pg import PostgresStorage
+    from storage.pg_rate import SharedRate, budget_name
+
+    standin = discord_standin
+    env = standin.env
+    channels = [world(env, 1, channel=f"c{n}")[1] for n in range(12)]
+    follow_real_time(env)
+    rate = 10.0
+    standin.set_limits(Limits(global_per_second=rate))
+    storage = PostgresStorage(postgres_dsn)
+    slow = SlowPool(await storage.start(), 0.3)
+
+    async def pool_of():
+        return slow
+
+    budget = SharedRate(pool_of, budget_name("not-a-real-token"), rate, *pace_for(rate), clock=time.time, fallback=LocalBudget(rate))
+    pacer = Pacer(budget)
+    http = HTTPClient(asyncio.get_running_loop(), http_trace=pacer.trace_config)
+    try:
+        await http.static_login("not-a-real-token")
+
+        async def send(channel, n):
+            route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+            await http.request(route, json={"content": f"n{n}", "allowed_mentions": {"parse": []}})
+
+        since, looks = len(standin.log), slow.looks
+        await asyncio.gather(*(send(channels[n % 12], n) for n in range(30)))
+        sent = [e for e in bot_requests(standin, since) if e.path.endswith("/messages")]
+        assert len(sent) == 30 and all(e.status == 200 for e in sent) and standin.tally.global_429 == 0
+        # 30 first looks at once (each request's own, the line empty), then the pump's:
+        # one look each before, now one for every three or so.
+        assert slow.looks - looks - 30 <= 15
+    finally:
+        await http.close()
+        await pacer.close()
+        await storage.close()
+
+
 # ------------------------------------------------------------------ the owner's view
 
 
