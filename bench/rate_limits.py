@@ -168,7 +168,7 @@ async def one_rate(env: Any, standin: StandIn, meter: load.Meter, boards: Boards
         "route429_per_10k": route_429 / max(1, sent) * 10_000, "invalid_per_10min": invalid / elapsed * 600,
         "given_up": boards.given_up - before[4], "lag50": statistics.median(lags) if lags else float("nan"), "lag99": pct(lags, 0.99),
         "late": sum(1 for lag in lags if lag > 3.0), "moves": len(lags), "standin_cpu": (standin.server.cpu - before[5]) / max(1, len(lags)) * 1000,
-        "cpu": (time.process_time() - cpu) / max(1, len(lags)) * 1000, "waited": counts.get("waited", 0), "merged": counts.get("merged", 0),
+        "cpu": (time.process_time() - cpu) / max(1, len(lags)) * 1000, "world_cpu": row.simcord_cpu / max(1, len(lags)) * 1000, "waited": counts.get("waited", 0), "merged": counts.get("merged", 0),
         "longest_wait": counts.get("longest_wait", 0.0),
         "behind": behind_now(boards, {id(c.table): c.table for c in load.moves_made(row)}.values()),
     }
@@ -182,7 +182,8 @@ async def one_rate(env: Any, standin: StandIn, meter: load.Meter, boards: Boards
           f"invalid {out['invalid_per_10min']:,.0f} per 10 min (Discord bans at 10,000){ban} | board edits given up {out['given_up']} | "
           f"board lag p50 {out['lag50']:.2f} p99 {out['lag99']:.2f} s, > 3 s late {out['late']} of {out['moves']} | "
           f"after the drain, tables whose board is behind: {out['behind']} | "
-          f"pacer: waited {out['waited']}, merged {out['merged']} | CPU/move {out['cpu']:.1f} ms (stand-in's server {out['standin_cpu']:.1f}) | "
+          f"pacer: waited {out['waited']}, merged {out['merged']} | CPU/move {out['cpu']:.1f} ms (the bench's world: SimCord, the stand-in, the clicks "
+          f"{out['world_cpu']:.1f}, of it the stand-in's server {out['standin_cpu']:.1f}) | "
           f"bot-token requests a move: {', '.join(f'{n / max(1, len(lags)):.2f} {k}' for k, n in kinds.most_common())}",
           flush=True)
     return out
@@ -237,12 +238,12 @@ class PostgresBudget:
         if self.pool is None:
             import asyncpg
 
-            self.pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=4)
-        return self.pool
+            self.pool = asyncio.ensure_future(asyncpg.create_pool(self.dsn, min_size=1, max_size=4))  # made once, for every caller
+        return await asyncio.shield(self.pool)
 
     async def close(self) -> None:
         if self.pool is not None:
-            await self.pool.close()
+            await (await self.pool).close()
 
 
 async def main_async(args: argparse.Namespace, data_dir: Path) -> None:
@@ -280,6 +281,7 @@ async def main_async(args: argparse.Namespace, data_dir: Path) -> None:
                               shared=together.bucket if together else None)
             standin.remember(bot, trace)
             await standin.start()
+            standin.server.work = meter.charged(standin.server.work, "simcord")  # the stand-in's work: the bench's, not the bot's
             shared_budget = None
             if together is not None:
                 from bot.discord_front import pacing
@@ -348,7 +350,7 @@ def combined(outs: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
     return {**outs[0], **total, "p50": statistics.median(waits) if waits else float("nan"), "p99": pct(waits, 0.99),
             "lag50": statistics.median(lags) if lags else float("nan"), "lag99": pct(lags, 0.99),
             "route429_per_10k": total["route429"] / max(1, total["sent"]) * 10_000,
-            "cpu": statistics.mean(o["cpu"] for o in outs), "standin_cpu": statistics.mean(o["standin_cpu"] for o in outs)}
+            "cpu": statistics.mean(o["cpu"] for o in outs), "world_cpu": statistics.mean(o["world_cpu"] for o in outs), "standin_cpu": statistics.mean(o["standin_cpu"] for o in outs)}
 
 
 def several(args: argparse.Namespace) -> None:
@@ -406,6 +408,10 @@ def several(args: argparse.Namespace) -> None:
         print_table(rows)
         print(f"load average {load.load_average()}", flush=True)
     finally:
+        for worker in locals().get("workers", []):
+            if worker.is_alive():  # stopped early (an error, Ctrl-C): the processes stop with the bench
+                worker.terminate()
+                worker.join(10)
         server.stop()
 
 

@@ -273,6 +273,8 @@ class Pacer:
         self._pump: asyncio.Task[None] | None = None
         self._pump_sleep: asyncio.Task[None] | None = None
         self._global_said_at = -math.inf
+        #: Looks at the budget made by a request itself (the line empty) and not answered yet.
+        self._looking = 0
 
     # ------------------------------------------------------------------ the hooks
 
@@ -331,8 +333,16 @@ class Pacer:
         if limited is not None and limited <= began:
             del self._not_before[worth.key]
             limited = None
-        if not self._line and began >= self._paused_until and limited is None:
-            if await self.budget.try_take() <= 0:
+        if not self._line and not self._looking and began >= self._paused_until and limited is None:
+            # Nothing waits: the request looks itself. While that look is out (a round trip
+            # to PostgreSQL may take a while), the next requests wait in line and the pump
+            # asks once for all of them: requests must not each make their own look then.
+            self._looking += 1
+            try:
+                room = await self.budget.try_take()
+            finally:
+                self._looking -= 1
+            if room <= 0:
                 return
         if worth.kind == BOARD and worth.stale is not None and worth.stale():
             self._give_way(worth.key, next(self._order))
@@ -407,14 +417,18 @@ class Pacer:
                 ready, wait = self._ready(now)
                 if ready:
                     taken, room = await self.budget.take_up_to(len(ready))
-                    if taken < len(ready):
-                        wait = min(wait, room)
-                    # The line may have changed during the look: the room goes to the first still waiting.
-                    for ticket in self._ready(loop.time())[0][:taken]:
+                    # The line may have changed during the look: the room goes to the first
+                    # still waiting. Requests that came meanwhile (their _start_pump found
+                    # no sleep to cut short) are asked for at once, unless the budget is
+                    # spent: the pump never sleeps past a request it did not look at.
+                    ready_now, wait = self._ready(loop.time())
+                    for ticket in ready_now[:taken]:
                         ticket.granted = True
                         self._leave(ticket)
                         if ticket.sleeper is not None:
                             ticket.sleeper.cancel()
+                    if len(ready_now) > taken:
+                        wait = min(wait, room if taken < len(ready) else 0.0)
             if self._line:
                 self._pump_sleep = asyncio.create_task(asyncio.sleep(wait), name="deckhand-request-pacer-waits")
                 try:

@@ -275,9 +275,10 @@ class SlowPool:
 async def test_a_slow_shared_budget_is_asked_once_for_all_the_requests_waiting_not_once_each(discord_standin, postgres_dsn):
     """The pacer's pace is the budget's, not one request per look: with each look at the
     budget in PostgreSQL taking 0.3 s (three requests' worth at 10 a second), the
-    requests waiting are given their turns several at a time. Before, the pump asked for
-    one request a look, so the bot sent about 3 a second where 10 were allowed, and its
-    boards fell behind on a busy or distant database."""
+    requests waiting are given their turns several at a time, and none is forgotten.
+    Before, the pump asked for one request a look (about 3 a second where 10 were
+    allowed), and requests that joined the line while it was looking were not looked at
+    until its next wake, up to an hour later: this test never finished."""
     from bot.discord_front.pacing import pace_for
     from storage.pg import PostgresStorage
     from storage.pg_rate import SharedRate, budget_name

@@ -137,12 +137,19 @@ class StandInServer:
     # ------------------------------------------------------------------ one request
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        body, files = await _read_body(request)
+        raw = await request.read()
         began = time.thread_time()
         try:
-            return self._answer(request, body, files)
+            return self.work(request, raw)
         finally:
             self.cpu += time.thread_time() - began
+
+    def work(self, request: web.Request, raw: bytes) -> web.StreamResponse:
+        """Everything the stand-in does for one request once its bytes are in (reading
+        its form, the limits, the world's work, the answer), in one call: a bench may
+        wrap it to charge it apart from the bot's work."""
+        body, files = _read_body(request.headers.get("Content-Type", ""), raw)
+        return self._answer(request, body, files)
 
     def _answer(self, request: web.Request, body: Any, files: list[discord.File]) -> web.StreamResponse:
         path = request.path.split("/api/v10", 1)[-1]
@@ -210,7 +217,7 @@ class StandInServer:
         return web.Response(status=status, body=json.dumps(answer).encode(), content_type="application/json", headers=headers)
 
 
-async def _read_body(request: web.Request) -> tuple[Any, list[discord.File]]:
+def _read_body(content_type: str, raw: bytes) -> tuple[Any, list[discord.File]]:
     """The request's JSON, and its files as discord.File objects (as SimCord's own
     transport hands them to its routes).
 
@@ -220,8 +227,7 @@ async def _read_body(request: web.Request) -> tuple[Any, list[discord.File]]:
     Content-Disposition they read, which made the stand-in's reading of a request cost
     more than SimCord's work behind it (bench/README.md, rate_limits.py). What is read is
     the same: the ``payload_json`` part, and each file's part with its name and filename."""
-    kind, params = _header_params(request.headers.get("Content-Type", ""))
-    raw = await request.read()
+    kind, params = _header_params(content_type)
     if kind == "multipart/form-data" and params.get("boundary"):
         payload: Any = None
         parts: list[tuple[str, str | None, bytes]] = []
