@@ -168,7 +168,7 @@ async def one_rate(env: Any, standin: StandIn, meter: load.Meter, boards: Boards
         "route429_per_10k": route_429 / max(1, sent) * 10_000, "invalid_per_10min": invalid / elapsed * 600,
         "given_up": boards.given_up - before[4], "lag50": statistics.median(lags) if lags else float("nan"), "lag99": pct(lags, 0.99),
         "late": sum(1 for lag in lags if lag > 3.0), "moves": len(lags), "standin_cpu": (standin.server.cpu - before[5]) / max(1, len(lags)) * 1000,
-        "cpu": (time.process_time() - cpu) / max(1, len(lags)) * 1000, "world_cpu": row.simcord_cpu / max(1, len(lags)) * 1000, "waited": counts.get("waited", 0), "merged": counts.get("merged", 0),
+        "cpu": (time.process_time() - cpu) / max(1, len(lags)) * 1000, "world_cpu": row.simcord_cpu / max(1, len(lags)) * 1000, "waited": counts.get("waited", 0), "merged": counts.get("merged", 0), "looks": counts.get("looks", 0), "granted": counts.get("granted", 0),
         "longest_wait": counts.get("longest_wait", 0.0),
         "behind": behind_now(boards, {id(c.table): c.table for c in load.moves_made(row)}.values()),
     }
@@ -182,7 +182,7 @@ async def one_rate(env: Any, standin: StandIn, meter: load.Meter, boards: Boards
           f"invalid {out['invalid_per_10min']:,.0f} per 10 min (Discord bans at 10,000){ban} | board edits given up {out['given_up']} | "
           f"board lag p50 {out['lag50']:.2f} p99 {out['lag99']:.2f} s, > 3 s late {out['late']} of {out['moves']} | "
           f"after the drain, tables whose board is behind: {out['behind']} | "
-          f"pacer: waited {out['waited']}, merged {out['merged']} | CPU/move {out['cpu']:.1f} ms (the bench's world: SimCord, the stand-in, the clicks "
+          f"pacer: waited {out['waited']}, merged {out['merged']}, {out['granted'] / max(1, out['looks']):.1f} turns a look of the pump's {out['looks']} | CPU/move {out['cpu']:.1f} ms (the bench's world: SimCord, the stand-in, the clicks "
           f"{out['world_cpu']:.1f}, of it the stand-in's server {out['standin_cpu']:.1f}) | "
           f"bot-token requests a move: {', '.join(f'{n / max(1, len(lags)):.2f} {k}' for k, n in kinds.most_common())}",
           flush=True)
@@ -346,7 +346,7 @@ def combined(outs: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
     waits = [w for o in outs for w in o["answer_waits"]]
     lags = [lag for o in outs for lag in o["lags"]]
     total = {key: sum(o[key] for o in outs) for key in ("moves/s", "sent/s", "global429", "route429", "invalid_per_10min", "given_up",
-                                                          "late", "moves", "behind", "waited", "merged", "sent")}
+                                                          "late", "moves", "behind", "waited", "merged", "sent", "looks", "granted")}
     return {**outs[0], **total, "p50": statistics.median(waits) if waits else float("nan"), "p99": pct(waits, 0.99),
             "lag50": statistics.median(lags) if lags else float("nan"), "lag99": pct(lags, 0.99),
             "route429_per_10k": total["route429"] / max(1, total["sent"]) * 10_000,

@@ -238,9 +238,12 @@ class Counts:
     server_errors: int = 0
     invalid: int = 0  # 401, 403, 429 (not the shared scope's)
     by_worth: dict[int, int] = field(default_factory=dict)  # waited, by worth
+    looks: int = 0  # the pump's looks at the budget
+    granted: int = 0  # turns those looks gave
 
     def add(self, other: Counts) -> None:
-        for name in ("sent", "exempt", "waited", "waited_seconds", "merged", "global_429", "route_429", "shared_429", "server_errors", "invalid"):
+        for name in ("sent", "exempt", "waited", "waited_seconds", "merged", "global_429", "route_429", "shared_429", "server_errors", "invalid",
+                     "looks", "granted"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.longest_wait = max(self.longest_wait, other.longest_wait)
         for kind, n in other.by_worth.items():
@@ -422,6 +425,8 @@ class Pacer:
                     # no sleep to cut short) are asked for at once, unless the budget is
                     # spent: the pump never sleeps past a request it did not look at.
                     ready_now, wait = self._ready(loop.time())
+                    self.counts.looks += 1
+                    self.counts.granted += min(taken, len(ready_now))
                     for ticket in ready_now[:taken]:
                         ticket.granted = True
                         self._leave(ticket)
@@ -503,7 +508,7 @@ class Pacer:
         total.add(self._totals)
         total.add(self.counts)
         return {name: getattr(total, name) for name in ("sent", "exempt", "waited", "waited_seconds", "longest_wait", "merged",
-                                                       "global_429", "route_429", "shared_429", "server_errors", "invalid")}
+                                                       "global_429", "route_429", "shared_429", "server_errors", "invalid", "looks", "granted")}
 
     @property
     def waiting(self) -> int:
