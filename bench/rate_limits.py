@@ -3,7 +3,7 @@ global budget allows, on many tables with pictures, and what Discord would see.
 
     python bench/rate_limits.py [--tables 300] [--guilds N] [--rates 50,100,200] [--seconds 20]
                                 [--drain 15] [--budget 50] [--pacing on,off] [--seed 1]
-                                [--pictures on|off] [--enforce-ban]
+                                [--pictures on|off] [--enforce-ban] [--processes N] [--profile FILE]
 
 Set-up as bench/load.py's (its tables, games, servers and Show hands; SimCord's clock
 standing still meanwhile). Then the world is switched to the real clock
@@ -37,9 +37,18 @@ let the boards catch up. Printed:
 - at the end: tables whose last board does not show their last move, and moves logged
   twice.
 
+``--processes N``: N bot processes on one token, each with its own SimCord world and
+stand-in and its share of the tables, servers and clicks, on one clock; the stand-ins
+share one global bucket (Discord counts the token as one), the bots' pacers one budget
+row in PostgreSQL (storage/pg_rate.py, as ``pacing.budget_for`` picks it on PostgreSQL;
+a throwaway server from tests/pg.py); every rate begins in all of them at once; the
+parent prints one table for the token as a whole. ``--profile FILE``: cProfile's
+statistics of the clicking phases (FILE.0, FILE.1, ... with several processes).
+
 Numbers only; nothing is asserted. The machine is usually shared: the load average is
 printed at the start and the end. The stand-in's server runs in the bot's process (it
-must reach SimCord's world); its CPU is printed apart.
+must reach SimCord's world); its CPU, and that of the bench's whole world (SimCord, the
+stand-in, building the clicks), are printed apart from the bot's.
 """
 
 from __future__ import annotations
