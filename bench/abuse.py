@@ -4,7 +4,7 @@ budget, and what the other servers feel.
 
     python bench/abuse.py [--tables 200] [--background 25] [--seconds 25] [--drain 10]
                           [--abuses all|new_cancel:20,new_cancel:60,...] [--budget 50] [--seed 1]
-                          [--pictures on|off]
+                          [--pictures on|off] [--profile FILE]
 
 Set-up as bench/rate_limits.py's (bench/load.py's tables, one server each, on SimCord's
 clock standing still), plus one server per abuse with its abuser (a member of their
@@ -348,8 +348,17 @@ async def main_async(args: argparse.Namespace, data_dir: Path) -> None:
                   f"{time.perf_counter() - began:.0f} s; then the real clock and the stand-in (budget {args.budget:g}/s)", flush=True)
             rows = [await phase(env, standin, meter, boards, tables, args, rng, asked, None, 0.0, None)]
             baseline = rows[0]["bot_rps"]
+            profile = None
+            if args.profile:
+                import cProfile
+
+                profile = cProfile.Profile()
+                profile.enable()
             for name in args.abuses:
                 rows.append(await phase(env, standin, meter, boards, tables, args, rng, asked, abusers[name], float(name.split(":")[1]), baseline))
+            if profile is not None:
+                profile.disable()
+                profile.dump_stats(args.profile)
             print_table(rows, f"{args.label} ({args.seconds:g} s of abuse per row, {args.background:g} background clicks/s on {len(tables)} tables, "
                               f"loaded machine: load average {load.load_average()})")
     except ExceptionGroup as errors:  # SimCord raises what the bot raised (unanswered work, a busy database) at its exit
@@ -371,6 +380,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=50.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pictures", choices=("on", "off"), default="on")
+    parser.add_argument("--profile", help="write cProfile's statistics of the abuses' phases (not the set-up or the background alone) to this file")
     parser.add_argument("--label", default="this code", help="the table's title (e.g. before, after)")
     args = parser.parse_args()
     args.abuses = [a for a in args.abuses.split(",") if a]
