@@ -190,7 +190,7 @@ async def set_up_abusers(env: Any, names: list[str]) -> dict[str, Abuser]:
         elif kind == "profile":
             channel = guild.create_text_channel("profile")
             friend = guild.add_member(env.create_user(f"rival{n}"))
-            from bot import ratings
+            from bot.players import ratings
 
             async with env.bot.storage.transaction(guild.id) as db:
                 for game in range(30):

@@ -1,4 +1,4 @@
-"""Time and size of card pictures (bot/cardart.py), per picture, cold and warm cache.
+"""Time and size of card pictures (bot/pictures/cardart.py), per picture, cold and warm cache.
 
     python bench/card_images.py [--images 200] [--seed 1]
 
@@ -11,7 +11,7 @@ Scenes (each image a fresh seeded random deal, so the warm runs still vary):
   marked specials), 3 backs each.
 - ``pile52``: all 52 cards in one row.
 
-**cold**: every cache of bot/cardart (faces, backs, pips, text, fonts) is emptied before each
+**cold**: every cache of bot/pictures/cardart (faces, backs, pips, text, fonts) is emptied before each
 image, so it is the cost of the first picture after a start without a warm-up. **start**:
 emptied, then ``warm_up`` of both decks (what ``DeckhandBot.setup_hook`` runs in a worker
 thread at start-up), then the first picture (a tenth of ``--images``: each costs a warm-up). **warm**: caches kept, the
@@ -33,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import cardart, png_writer  # noqa: E402
-from bot.cardart import CardRow, render_rows  # noqa: E402
+from bot.pictures import cardart, png_writer  # noqa: E402
+from bot.pictures.cardart import CardRow, render_rows  # noqa: E402
 
 FRENCH = [r + s for s in "cdhs" for r in "A23456789TJQK"]
 ONION = [r + s for s in "cshdwtuo" for r in "A23456789TJQK"]
@@ -124,7 +124,7 @@ def main() -> None:
     parser.add_argument("--images", type=int, default=200, help="images per scene and cache state")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(f"card pictures: {args.images} images per line, seed {args.seed}, Pillow via bot/cardart.py")
+    print(f"card pictures: {args.images} images per line, seed {args.seed}, Pillow via bot/pictures/cardart.py")
     print(f"{'scene':8} {'cache':5} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'encode p50':>10} "
           f"{'bytes p50':>9} {'bytes max':>9}  size px")
     render_rows([CardRow("warm-up", ("9h",))])  # imports, zlib

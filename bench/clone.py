@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo root
 
 from bot.ai import game_ai  # noqa: E402
-from bot.engine import Game  # noqa: E402
+from bot.rules.engine import Game  # noqa: E402
 
 SEATS = {"blackjack": 3, "idiot": 3, "engines": 4}
 

@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo root
 
 from bot.ai import PlayerView  # noqa: E402
-from bot.cards import parse_card  # noqa: E402
+from bot.rules.cards import parse_card  # noqa: E402
 from cogs.engines import ai  # noqa: E402
 from cogs.engines.rules import CHOOSE, GOOGLE, OVER, SEARCH, YAHOO, EnginesGame, distance  # noqa: E402
 

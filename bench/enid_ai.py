@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/, for tourname
 from tournament import MAX_MOVES, Result, report, summary  # noqa: E402
 
 from bot.ai import PlayerView, game_ai  # noqa: E402
-from bot.engine import Action  # noqa: E402
+from bot.rules.engine import Action  # noqa: E402
 from cogs.enid.rules import EnidGame  # noqa: E402
 
 AI = game_ai("enid")

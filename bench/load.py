@@ -88,10 +88,10 @@ from simcord.backend import serializers  # noqa: E402
 from simcord.http import router  # noqa: E402
 from simcord.results import to_discord_message  # noqa: E402
 
-from bot import cardart  # noqa: E402
-from bot.app import DeckhandBot  # noqa: E402
+from bot.pictures import cardart  # noqa: E402
+from bot.discord_front.app import DeckhandBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from bot.picture_pool import DRAWING_THREAD_NAME  # noqa: E402
+from bot.pictures.picture_pool import DRAWING_THREAD_NAME  # noqa: E402
 from tests.e2e.ui import _items, _multi_select_for  # noqa: E402
 
 GAMES = ("blackjack", "idiot", "engines", "onion", "enid")
@@ -722,18 +722,18 @@ def phase_of(filename: str) -> str | None:
     f = filename.replace("\\", "/")
     if "/simcord/" in f or "/bench/" in f:
         return "SimCord + bench"
-    if "/PIL/" in f or "bot/cardart" in f:
+    if "/PIL/" in f or "bot/pictures/cardart" in f:
         return "picture"
     if "/aiosqlite/" in f or "/storage/" in f or "/asyncpg/" in f or "sqlite3" in f:
         return "commit/storage"
     if "/cogs/" in f:
         name = f.rsplit("/", 1)[1]
         return "text rendering" if name.startswith("render") else "rules" if name in ("rules.py", "scoring.py", "names.py", "limerick.py") else "bot glue"
-    if f.endswith(("bot/engine.py", "bot/cards.py")) or "/bot/ai/" in f:
+    if f.endswith(("bot/rules/engine.py", "bot/rules/cards.py")) or "/bot/ai/" in f:
         return "rules"
-    if f.endswith(("bot/render_util.py",)):
+    if f.endswith(("bot/words/render_util.py",)):
         return "text rendering"
-    if f.endswith(("bot/layout.py", "bot/views.py")) or "/discord/ui/" in f or f.endswith(("discord/embeds.py", "discord/components.py")):
+    if f.endswith(("bot/discord_front/layout.py", "bot/discord_front/views.py")) or "/discord/ui/" in f or f.endswith(("discord/embeds.py", "discord/components.py")):
         return "payload building"
     if "/discord/" in f:
         return "discord.py (HTTP, gateway)"

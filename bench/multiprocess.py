@@ -45,8 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.bus import bus_for  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.core.games import GameRegistry, GameSpec  # noqa: E402
-from bot.tables import TableManager  # noqa: E402
-from bot.tables.moves import _SaveFailed  # noqa: E402
+from bot.discord_front.tables import TableManager  # noqa: E402
+from bot.discord_front.tables.moves import _SaveFailed  # noqa: E402
 from cogs.blackjack import render  # noqa: E402
 from cogs.blackjack.rules import HOUSE_RULES, BlackjackGame  # noqa: E402
 from storage import open_storage, repos  # noqa: E402
@@ -84,11 +84,11 @@ async def new_table(storage, guild: int, channel: int, seed: int) -> int:
 
 async def lookup(m: TableManager, guild: int, table_id: int):
     """The process's copy, else loaded from the database (a new game, or one held elsewhere)."""
-    table = m._tables.get((guild, table_id))
+    table = m.registry.tables.get((guild, table_id))
     if table is None:
         async with m.storage.reading(guild) as db:
             record = await repos.get_table(db, table_id)
-        table = await m._load_elsewhere(guild, record)
+        table = await m.restorer.load_elsewhere(guild, record)
     return table
 
 
@@ -128,18 +128,18 @@ async def run(label: str, url: str | None, processes: int, alternate: bool, tabl
                 await asyncio.sleep(0)
                 continue
             async with table.lock:
-                await m._sync(table)
+                await m.sync.sync(table)
                 if table.state is None or table.status != "playing":
                     keys[slot][1] = await new_table(setup, guild, 1000 + slot, rng.randrange(1 << 30))
                     continue
                 (who, *_) = sorted(table.state.current_players())
                 action = rng.choice(table.state.legal_actions(who))
                 try:
-                    outcome = await m._apply(table, who, action, source="player", synced=True)
+                    outcome = await m.moves.apply(table, who, action, source="player", synced=True)
                 except _SaveFailed:
                     stale += 1
                     continue
-                await m._after_move(table, outcome)
+                await m.clicks.after_move(table, outcome)
             latencies.append(loop.time() - began)
             if outcome.over:
                 keys[slot][1] = await new_table(setup, guild, 1000 + slot, rng.randrange(1 << 30))

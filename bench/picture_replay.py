@@ -13,7 +13,7 @@ as the run found them), then the run's, and prints, per round, the thread CPU ti
 picture drawn (a picture the PNG cache still holds costs a look-up, counted in the time
 but not as a picture) and the mean PNG size of the run's pictures; each round starts
 from empty caches. The pixels do not depend on the caches (tests/platform/test_cardart*.py),
-so a change to bot/cardart.py can be timed on real pictures in seconds, without the noise
+so a change to bot/pictures/cardart.py can be timed on real pictures in seconds, without the noise
 of the bench's other threads. In place it costs more: the drawing threads share the
 core and its caches with the event loop (``render_rows`` took 1.35-1.4 times this
 figure's CPU inside bench/load.py in the fourth round, main and after alike).
@@ -37,13 +37,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bot import cardart  # noqa: E402
+from bot.pictures import cardart  # noqa: E402
 
 
 def capture(path: str, load_args: list[str]) -> None:
     import load  # bench/load.py
 
-    from bot import picture_pool
+    from bot.pictures import picture_pool
 
     log: list[tuple[str, tuple, dict, bool]] = []
     phase = ["setup"]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import privacy  # noqa: E402
+from bot.players import privacy  # noqa: E402
 from storage import open_storage, repos  # noqa: E402
 
 A, B = 1456074443980800019, 1456074443980800020

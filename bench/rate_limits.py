@@ -222,7 +222,7 @@ def print_table(rows: list[dict[str, Any]]) -> None:
 def make_bot(data_dir: Path, budget: float) -> Any:
     """bench/load.py's bot, told the budget the stand-in enforces (older code, run for a
     "before" row, has no such setting)."""
-    from bot.app import DeckhandBot
+    from bot.discord_front.app import DeckhandBot
     from bot.config import Settings
 
     extra: dict[str, Any] = {}

@@ -35,7 +35,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import rating_chart, ratings  # noqa: E402
+from bot.pictures import rating_chart
+from bot.players import ratings  # noqa: E402
 from storage import open_storage, repos  # noqa: E402
 
 GUILD = 1

@@ -55,9 +55,9 @@ def record(out: Path, moves: int) -> None:
     import simcord
     import simcord.http.router as router
 
-    import bot.tables.lobby
+    import bot.discord_front.tables.lobby
     import rest_calls
-    from bot import guard
+    from bot.discord_front import guard
 
     # As the tests do (tests/conftest.py): a slow turn of the loop on a busy machine
     # (another process's CPU) would defer clicks at once and reorder the requests.
@@ -103,7 +103,7 @@ def record(out: Path, moves: int) -> None:
     logging.basicConfig(level=logging.ERROR)
     for game, layout, dm in GAMES:
         deals = random.Random(7)
-        bot.tables.lobby.secrets = SimpleNamespace(randbits=deals.getrandbits)  # type: ignore[attr-defined]
+        bot.discord_front.tables.lobby.secrets = SimpleNamespace(randbits=deals.getrandbits)  # type: ignore[attr-defined]
         with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
             asyncio.run(rest_calls.play(game, 1, random.Random(3), Path(tmp), moves, 0.0, layout, dm))
     out.write_text(json.dumps(normalised(records), sort_keys=True))

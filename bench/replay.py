@@ -59,7 +59,7 @@ if str(ROOT) not in sys.path[:2]:
 
 from PIL import Image  # noqa: E402
 
-from bot import cardart  # noqa: E402
+from bot.pictures import cardart  # noqa: E402
 from bot.replay import animation  # noqa: E402
 from bot.replay.opening import ReplayShelf, open_replay  # noqa: E402
 from bot.replay.steps import build  # noqa: E402
@@ -211,7 +211,7 @@ async def discord_bench(args: argparse.Namespace) -> None:
     from tests.conftest import make_bot
 
     with tempfile.TemporaryDirectory() as folder:
-        bot = make_bot(Path(folder), ("bot.commands", "cogs.idiot.cog"))
+        bot = make_bot(Path(folder), ("bot.discord_front.commands", "cogs.idiot.cog"))
         try:
             await discord_clicks(args, bot)
         finally:

@@ -184,10 +184,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.deal_seed is not None:
         from types import SimpleNamespace
 
-        import bot.tables.lobby
+        import bot.discord_front.tables.lobby
 
         deals = random.Random(args.deal_seed)
-        bot.tables.lobby.secrets = SimpleNamespace(randbits=deals.getrandbits)  # type: ignore[attr-defined]
+        bot.discord_front.tables.lobby.secrets = SimpleNamespace(randbits=deals.getrandbits)  # type: ignore[attr-defined]
     with tempfile.TemporaryDirectory(prefix="deckhand-bench-") as tmp:
         for game in (PLAYERS if args.game == "all" else (args.game,)):
             report(game, asyncio.run(play(game, args.games, rng, Path(tmp), args.max_moves, args.forget, args.layout, args.dm)))

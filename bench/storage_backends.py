@@ -3,7 +3,7 @@
     python bench/storage_backends.py [--quick] [--tables N] [--guilds N] [--seconds S]
                                      [--rate R] [--database-url URL]
 
-A move is what ``TableManager._commit`` writes for a player's move: under the
+A move is what the core's ``Moves.commit`` (bot/core/moves.py) writes for a player's move: under the
 table's asyncio lock, one transaction that appends the action and updates the
 table row (a state snapshot of about 2 KB, version, deadline, recent lines...)
 with the optimistic version check several processes need

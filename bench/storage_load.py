@@ -5,7 +5,7 @@ many active tables, and the throughput ceiling at a rising offered load.
 
 Moves are driven through ``storage.Storage`` directly, not SimCord (SimCord's
 simulated Discord and its settling loop would be the bottleneck, not the
-database). A move is what ``TableManager._commit`` writes for a player's move: under
+database). A move is what the core's ``Moves.commit`` (bot/core/moves.py) writes for a player's move: under
 the table's asyncio lock, one transaction that appends the action and updates the
 table row (state snapshot of about 2 KB, version, deadline, recent lines...), WAL
 with the bot's ``synchronous=NORMAL``. Latency runs from the move's scheduled arrival to its
@@ -14,7 +14,7 @@ pick a random table.
 
 1. Start-up: N guild files (100, 1,000, 5,000; 20 of them with an unfinished table),
    then a new ``Storage`` lists the guilds to restore (the index) and reads their
-   unfinished rows, as ``TableManager.restore_all`` does before it touches Discord.
+   unfinished rows, as ``Restorer.restore_all`` (bot/discord_front/tables/restore.py) does before it touches Discord.
    "no index" is the first start after an upgrade, which opens every file once.
 2. Per move p50/p99 with 1,000 active tables over 50 and over 1,000 guilds at 150/s.
 3. Throughput ceiling: 300 tables in 300 guilds, offered 50 to 300 moves/s.

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.render_util import card_text, unbroken
+from bot.words.render_util import card_text, unbroken
 
 BLACK = {"♠ (emoji)": "J♠", "♣ (emoji)": "10♣", "♥ (emoji)": "9♥", "♦ (emoji)": "A♦"}
 WHITE = {f"{card_text(code)[-1]} (card_text)": card_text(code) for code in ("Js", "Tc", "9h", "Ad")}

@@ -154,7 +154,7 @@ async def enid_words(table: Any, members: list[Any], thread: Any, rng: random.Ra
 
 
 async def click_vote(member: Any, thread: Any, code: str, out: Any) -> bool:
-    """A vote is cast on its own message's buttons (bot/votes.py), not from the hand."""
+    """A vote is cast on its own message's buttons (bot/discord_front/votes.py), not from the hand."""
     from tests.e2e.ui import button_ids
 
     for message in reversed(thread.history()):

@@ -84,7 +84,7 @@ async def preflight(settings: Settings) -> None:
         if problem is not None:
             raise ConfigError(problem)
     else:
-        from bot.app import claim_data_dir
+        from bot.discord_front.app import claim_data_dir
 
         claim_data_dir(settings.data_dir)
 
@@ -200,7 +200,7 @@ async def freeze_after_restore(bot: discord.Client) -> None:
 
 
 async def _run(settings: Settings) -> None:
-    from bot.app import create_bot
+    from bot.discord_front.app import create_bot
 
     await preflight(settings)
     bot = create_bot(settings)
@@ -261,7 +261,7 @@ def purge_command(args: list[str]) -> int:
         print("Nothing was deleted: DATABASE_URL must start with postgresql:// (or be left unset for SQLite files).", file=sys.stderr)
         return EXIT_CONFIG
     if url is None:
-        from bot.app import claim_data_dir
+        from bot.discord_front.app import claim_data_dir
 
         try:
             data_dir.mkdir(parents=True, exist_ok=True)

@@ -57,7 +57,7 @@ class Settings:
     #: shards this process runs (all of them when SHARD_IDS is empty).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
-    #: Where card pictures are drawn (bot/picture_pool.py): "off" (a thread, the default),
+    #: Where card pictures are drawn (bot/pictures/picture_pool.py): "off" (a thread, the default),
     #: "on" (a worker process), "auto" (a worker process when two cores or more are usable).
     picture_process: str = "off"
     #: Requests a second Discord allows the bot's token (its global rate limit: 50 unless

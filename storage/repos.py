@@ -59,7 +59,7 @@ class TableRecord:
     extra: dict[str, Any] = field(default_factory=dict)
     #: The thread the game is played in (None: in the channel itself).
     thread_id: int | None = None
-    #: What the platform posted for this table (bot/publish.py owns its keys).
+    #: What the platform posted for this table (bot/discord_front/publish.py owns its keys).
     publish: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -137,7 +137,7 @@ def _digits(value: Any) -> int | str:
 
 #: Player ids of computer seats (bot/computer.py): small negative numbers no Discord user has.
 COMPUTER_SEATS = range(-999, 0)
-#: Player ids of "a former player" (someone who used /privacy forget, bot/privacy.py): one per
+#: Player ids of "a former player" (someone who used /privacy forget, bot/players/privacy.py): one per
 #: seat of a finished game. Below 2**22, where no Discord id can be (a snowflake's time part
 #: would be Discord's first millisecond), and positive, so they read as people, not computers.
 FORMER_PLAYERS = range(4_194_000, 1 << 22)
@@ -418,7 +418,7 @@ async def set_user_setting(db: Connection, user_id: int, key: str, value: Any) -
 
 
 async def get_dm_channel(db: Connection, user_id: int) -> int | None:
-    """The DM channel the bot has with this user, if it was ever opened (bot/publish.py)."""
+    """The DM channel the bot has with this user, if it was ever opened (bot/discord_front/publish.py)."""
     async with db.execute("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,)) as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row else None
@@ -467,7 +467,7 @@ async def leaderboard(db: Connection, game: str, limit: int = 10, *, with_comput
     which = "IN" if with_computers else "NOT IN"
     async with db.execute(
         "SELECT user_id, COUNT(*) AS played, SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END) AS wins FROM results WHERE game = ? AND user_id > 0"
-        " AND (user_id < ? OR user_id >= ?)"  # former players (bot/privacy.py) are nobody's standing
+        " AND (user_id < ? OR user_id >= ?)"  # former players (bot/players/privacy.py) are nobody's standing
         f" AND table_id {which} (SELECT table_id FROM results WHERE user_id < 0)"
         " GROUP BY user_id ORDER BY wins DESC, played ASC, user_id LIMIT ?",
         (game, FORMER_PLAYERS.start, FORMER_PLAYERS.stop, limit),
@@ -504,7 +504,7 @@ async def last_host(db: Connection, channel_id: int, game: str) -> int | None:
 
 
 # ------------------------------------------------------------------------ privacy
-# What bot/privacy.py reads, rewrites and purges about one person (issue 25).
+# What bot/players/privacy.py reads, rewrites and purges about one person (issue 25).
 
 
 async def tables_of_user(db: Connection, user_id: int) -> list[aiosqlite.Row]:
@@ -635,11 +635,11 @@ async def purge_old_actions(db: Connection, finished_before: float) -> int:
 
 # ------------------------------------------------------------------------ ratings
 #
-# Issue 25 (bot/ratings.py). The rated results of a game are ``results`` rows, or,
+# Issue 25 (bot/players/ratings.py). The rated results of a game are ``results`` rows, or,
 # for a game rated per session, ``session_results`` rows; ``ratings`` and
 # ``rating_history`` are derived from them and rebuilt at will.
 
-#: Where a game's rated results live (bot/ratings.py says which a game uses).
+#: Where a game's rated results live (bot/players/ratings.py says which a game uses).
 RESULT_SOURCES = ("results", "session_results")
 
 
@@ -716,7 +716,7 @@ MARK_MODULUS = 1_000_003
 
 async def results_mark(db: Connection, game: str, source: str) -> tuple[int, int]:
     """(rows, a checksum of who placed where) of a game's results: whether they changed
-    between a read and a write (bot/ratings.py recompute_guild)."""
+    between a read and a write (bot/players/ratings.py recompute_guild)."""
     async with db.execute(
         f"SELECT COUNT(*), COALESCE(SUM(ABS(user_id) % {MARK_MODULUS} + place), 0) FROM {_source(source)} WHERE game = ?", (game,)
     ) as cursor:

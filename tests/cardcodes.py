@@ -32,9 +32,9 @@ _SHOWN_CARD = re.compile(r"(10|[2-9AJQK])([♠♥♦♣])")
 
 
 def as_text(text: str) -> str:
-    """``text`` with each card written as boards' text prints it (``bot.render_util.card_text``:
+    """``text`` with each card written as boards' text prints it (``bot.words.render_util.card_text``:
     a white suit sign, joined to its rank; a suit alone as a white sign too), so an
     expected line reads as it did: "played 7♣"."""
-    from bot.render_util import WORD_JOINER, suit_text
+    from bot.words.render_util import WORD_JOINER, suit_text
 
     return suit_text(_SHOWN_CARD.sub(lambda m: m.group(1) + WORD_JOINER + suit_text(m.group(2)), text))

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import guard
+from bot.discord_front import guard
 from bot.discord_front import languages
-from bot.app import EXTENSIONS, DeckhandBot
+from bot.discord_front.app import EXTENSIONS, DeckhandBot
 from bot.config import Settings
 from storage.db import Storage
 from tests.e2e.mentions import mentions_are_explicit  # noqa: F401  (autouse: every SimCord test's messages)

@@ -1,4 +1,4 @@
-"""The lobby's option lines for a game, as ``bot.tables.lobby`` writes them, without
+"""The lobby's option lines for a game, as ``bot.discord_front.tables.lobby`` writes them, without
 Discord: the same function on a stand-in table holding only what it reads."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.core.games import GameSpec
-from bot.tables.lobby import _option_lines
+from bot.discord_front.tables.lobby import _option_lines
 
 
 def lobby_option_lines(spec: GameSpec, options: dict[str, Any]) -> list[str]:

@@ -44,7 +44,7 @@ from bench import transcript  # noqa: E402
 WIDTH = 960  # the Preview's message width, as the issue measures
 VIEWPORT = (1400, 2600)  # room for the Preview's sidebar and the tallest board
 # The suit signs text may print: the black ones (emoji on Discord) and the white ones
-# (``bot/render_util.py``'s ``card_text``), so a board printing either is measured.
+# (``bot/words/render_util.py``'s ``card_text``), so a board printing either is measured.
 SUITS = "♠♣♥♦♤♧♡♢"
 # Onion's pack adds the Discworld suits (coins, wands, cups, swords); elsewhere 🏆 marks a winner.
 GAME_SUITS = {"onion": SUITS + "🪙🪄🏆⚔"}
@@ -497,7 +497,7 @@ async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = 
 
     import discord
 
-    from bot import guard
+    from bot.discord_front import guard
 
     # As the tests and bench/recorded_requests.py do: a slow turn of the loop on a busy
     # machine would defer clicks and change the game a fixed seed plays.
@@ -507,10 +507,10 @@ async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = 
     import random
     from types import SimpleNamespace
 
-    import bot.tables.lobby
+    import bot.discord_front.tables.lobby
 
-    secrets = bot.tables.lobby.secrets
-    bot.tables.lobby.secrets = SimpleNamespace(randbits=random.Random(plan.seed).getrandbits)  # type: ignore[attr-defined]
+    secrets = bot.discord_front.tables.lobby.secrets
+    bot.discord_front.tables.lobby.secrets = SimpleNamespace(randbits=random.Random(plan.seed).getrandbits)  # type: ignore[attr-defined]
     flags = transcript.let_the_bot_read_chat() if plan.game == "enid" else None
     try:
         await transcript.play(plan.game, plan.players, plan.seed, io.StringIO(), plan.max_moves, [],
@@ -518,7 +518,7 @@ async def shoot_plan(plan: Plan, eyes: Eyes, out: Path | None, *, light: bool = 
                               language=plan.language, policy=plan.policy)
     finally:
         guard.BEHIND_AFTER = behind_after
-        bot.tables.lobby.secrets = secrets  # type: ignore[attr-defined]
+        bot.discord_front.tables.lobby.secrets = secrets  # type: ignore[attr-defined]
         if flags is not None:
             discord.AppInfo.flags = flags  # type: ignore[assignment]
     return made[0].shots if made else []

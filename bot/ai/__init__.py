@@ -78,7 +78,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.ai.contract import DEFAULT_SECONDS, SEARCH_SHARE, Budget, GameAI, PlayerView, seen_event
-from bot.engine import Action
+from bot.rules.engine import Action
 
 __all__ = ["DEFAULT_LEVEL", "DEFAULT_SECONDS", "LEVELS", "SEARCH_SHARE", "Budget", "GameAI", "PlayerView", "decide", "game_ai",
            "has_ai", "owes", "seen_event"]

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine import Action, Event, Game
+from bot.rules.engine import Action, Event, Game
 
 #: hard's default thinking time per move, in seconds.
 DEFAULT_SECONDS = 0.1

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Hashable
 
-from bot.cards import Card, parse_card
+from bot.rules.cards import Card, parse_card
 
 
 class InconsistentObservation(ValueError):

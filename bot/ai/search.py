@@ -32,7 +32,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from bot.engine import Action, Game
+from bot.rules.engine import Action, Game
 
 if TYPE_CHECKING:
     from bot.ai.contract import Budget, GameAI, PlayerView

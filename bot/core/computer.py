@@ -26,7 +26,7 @@ from bot.core.seats import (  # noqa: F401  (the seats as the front ends name th
     OFFERED, REPLACE_LEAVERS, add_refusal, addressed, computer_id, humans, is_computer, level_of, name, new_seat,
     offers_replacement, only_computers_left, seated, spoken,
 )
-from bot.engine import Game, RuleError
+from bot.rules.engine import Game, RuleError
 from storage import repos
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ async def _play(manager: Seats, table: Table) -> None:
     only: int | None = None
     failures = 0  # refused or unsaved moves; a position that moved on is no failure
     while failures < ATTEMPTS:
-        # Think once the last move is shown (the table's show task, bot/publish.py): the
+        # Think once the last move is shown (the table's show task, bot/discord_front/publish.py): the
         # picture drawn meanwhile in a worker thread would eat into the decision's time.
         shown = table.show_task
         if shown is not None and not shown.done():

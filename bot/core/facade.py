@@ -28,8 +28,8 @@ from bot.core.settings import GuildSettings
 from bot.core.sync import Sync
 from bot.core.table import Table, TableError
 from bot.core.timers import Timers
-from bot.engine import Action, Event, RuleError
-from bot.i18n import N_, _
+from bot.rules.engine import Action, Event, RuleError
+from bot.words.i18n import N_, _
 from storage import StorageBackend, repos
 from storage.db import GuildDataMissing, StorageError
 from storage.repos import BadRecord, TableRecord

@@ -13,14 +13,12 @@ import inspect
 import sys
 from dataclasses import dataclass, replace
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from bot.core import seats
-from bot.engine import Action, Control, Event, Game, HouseRule
-from bot.i18n import _
-
-if TYPE_CHECKING:  # a render module's embeds are for the Discord front end only
-    import discord
+from bot.rules.engine import Action, Control, Event, Game, HouseRule
+from bot.words.i18n import _
+from bot.words.panel import Panel
 
 #: A game's rules text for players (what ``/rules`` shows): this file in the game's
 #: package, beside its rules module (``cogs/<game>/rules.md``, in the checkout a link to
@@ -33,14 +31,14 @@ class GameRender(Protocol):
     """What ``cogs/<game>/render.py`` provides. Inputs are observations (never the
     full state), so nothing hidden can leak into a message by construction.
 
-    ``names`` maps player id to how to show them (the platform passes mentions,
-    which render as names inside embeds without pinging anyone).
+    ``names`` maps player id to how to show them (the Discord front end passes mentions,
+    which Discord shows as names without pinging anyone).
     """
 
     def table_embed(
         self, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False,
         first_line: bool = False,
-    ) -> discord.Embed:
+    ) -> Panel:
         """The public table, from the spectator observation. While obligations are
         open the platform adds ``observation["deadlines"]``: {obligation id: unix time}.
         ``pictures``: the board carries the card picture, so the text leaves out what the
@@ -48,7 +46,7 @@ class GameRender(Protocol):
         platform's first line ("👉 @Ann: <turn_task>.") is printed above the board, so the
         text need not name who must act (the terminal's board, without it, does)."""
 
-    def hand_embed(self, observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
+    def hand_embed(self, observation: Mapping[str, Any], names: Mapping[int, str]) -> Panel:
         """One player's private view, from that player's observation."""
 
     def controls(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> list[Control]:
@@ -84,7 +82,7 @@ def card_rows(render: GameRender, name: str, observation: Mapping[str, Any], nam
 
 
 def table_words(render: GameRender, observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
-                pictures: bool, first_line: bool = False) -> Any:
+                pictures: bool, first_line: bool = False) -> Panel:
     """``render.table_embed``: the board's words. ``pictures``: the board carries the card
     picture, so the words leave out what it shows. ``first_line``: a line above them names
     who must act and what they do, so the words need not. Each is passed to a render that

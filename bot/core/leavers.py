@@ -9,8 +9,8 @@ from collections.abc import Iterable
 
 from bot.core.seats import OFFERED, REPLACE_LEAVERS, humans, name, new_seat, offers_replacement, seated
 from bot.core.table import Table
-from bot.engine import Action, Event, RuleError
-from bot.i18n import _
+from bot.rules.engine import Action, Event, RuleError
+from bot.words.i18n import _
 
 log = logging.getLogger(__name__)
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot import i18n
+from bot.words import i18n
 from bot.core import computer, sessions
 from bot.core.clock import Clock
 from bot.core.games import GameSpec
 from bot.core.registry import TableRegistry
 from bot.core.settings import GuildSettings
 from bot.core.table import RECENT_LINES, Table, TableError
-from bot.engine import RuleError
-from bot.i18n import _
+from bot.rules.engine import RuleError
+from bot.words.i18n import _
 from storage import StorageBackend, repos
 
 

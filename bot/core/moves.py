@@ -18,14 +18,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot import i18n
-from bot import ratings
+from bot.words import i18n
+from bot.players import ratings
 from bot.core import leavers
 from bot.core.seats import humans, seated
 from bot.core.clock import Clock
 from bot.core.errors import SaveFailed, Stale
 from bot.core.table import RECENT_LINES, Table
-from bot.engine import Action, Event, Game, RuleError
+from bot.rules.engine import Action, Event, Game, RuleError
 from storage import StorageBackend, repos
 from storage.db import StorageError, log_failure
 from storage.repos import TableRecord

@@ -7,7 +7,7 @@ import logging
 
 from bot.core.clock import Clock
 from bot.core.games import GameSpec
-from bot.engine import Game
+from bot.rules.engine import Game
 from storage import StorageBackend, repos
 from storage.db import log_failure
 from storage.repos import TableRecord
@@ -66,5 +66,5 @@ async def load_state(storage: StorageBackend, clock: Clock, guild_id: int, recor
 
 
 def _clip(text: str, limit: int) -> str:
-    """As ``bot.guard.clip``: cut with … (the core has no Discord module to borrow it from)."""
+    """As ``bot.discord_front.guard.clip``: cut with … (the core has no Discord module to borrow it from)."""
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"

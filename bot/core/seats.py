@@ -15,8 +15,8 @@ import re
 from collections.abc import Iterable
 
 from bot.ai import LEVELS, has_ai
-from bot.engine import Game, HouseRule
-from bot.i18n import N_, _, join
+from bot.rules.engine import Game, HouseRule
+from bot.words.i18n import N_, _, join
 from storage import repos
 
 #: Levels a host can choose in the lobby ("random" is for benches).
@@ -67,7 +67,7 @@ def name(player: int) -> str:
         return f"<@{player}>"
     if is_computer(player):
         return f"🤖 Deckhand {(-player) % 100} ({level_of(player)})"
-    if player in repos.FORMER_PLAYERS:  # someone who asked to be forgotten (bot/privacy.py): never a mention
+    if player in repos.FORMER_PLAYERS:  # someone who asked to be forgotten (bot/players/privacy.py): never a mention
         return _("a former player")
     return f"<@{player}>"
 

@@ -1,13 +1,13 @@
 """Sessions in the core: state that outlives one game in a channel (Onion's bankrolls
 and Dealer, Enid's name chain) lives in the channel's carryover (``Game.carry_out``
 -> ``options["carry"]`` at Start). Ending one is a front end's command
-(bot/sessions.py for Discord); rating it is here."""
+(bot/discord_front/sessions.py for Discord); rating it is here."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot import ratings
+from bot.players import ratings
 from storage import repos
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ def next_label(spec: GameSpec) -> str:
 
 
 async def rate_session(db: repos.Connection, spec: GameSpec, channel_id: int, carry: dict, now: float) -> dict[int, int]:
-    """A game rated per session (bot/ratings.py; its render gives ``session_placements(carry)``):
+    """A game rated per session (bot/players/ratings.py; its render gives ``session_placements(carry)``):
     the session's final standings are one rated game, keyed by its last round."""
     placements = getattr(spec.render, "session_placements", None)
     if not ratings.GAMES.get(spec.key, ratings.DEFAULT).per_session or placements is None:

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from bot.core.games import GameSpec
 from bot.core.registry import TableRegistry
 from bot.core.table import Table
-from bot.engine import Game
+from bot.rules.engine import Game
 from storage import StorageBackend, repos
 from storage.db import StorageError
 from storage.repos import BadRecord, TableRecord

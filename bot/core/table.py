@@ -10,8 +10,8 @@ from typing import Any
 from bot.core import seats
 from bot.core.errors import TableError
 from bot.core.games import GameSpec
-from bot.engine import Game
-from bot.i18n import _
+from bot.rules.engine import Game
+from bot.words.i18n import _
 from storage.repos import TableRecord
 
 __all__ = ["RECENT_LINES", "REPOST_AFTER_SECONDS", "Table", "TableError"]
@@ -41,7 +41,7 @@ class Table:
     clicked_from: dict[int, int] = field(default_factory=dict)
     #: The task playing the computer seats' next move (bot/core/computer.py), if any.
     computer: asyncio.Task[None] | None = None
-    #: Showing the table (bot/publish.py, ``Publisher.show``) happens outside ``lock``, one
+    #: Showing the table (bot/discord_front/publish.py, ``Publisher.show``) happens outside ``lock``, one
     #: round at a time under ``showing``; requests made meanwhile wait, merged, in
     #: ``pending_show`` for the next round, which shows the latest state.
     showing: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -56,14 +56,14 @@ class Table:
     #: Since when (our clock) the board has been waiting to show the table (a publish
     #: under way or refused; None once Discord took it): players are told when it lags.
     behind_since: float | None = None
-    #: Discord's refusal of the latest board publish, if it failed (bot/tables/threads.py).
+    #: Discord's refusal of the latest board publish, if it failed (bot/discord_front/tables/threads.py).
     board_error: Exception | None = None
     #: When the bot last reopened this table's archived or locked thread (our clock).
     reopened_at: float | None = None
     #: Clicks taking or waiting for the lock now: one arriving while others are
     #: (even before they reach the lock) waits its turn, so it is deferred first.
     clicks_in_line: int = 0
-    #: How the finished game moved each person's rating (bot/ratings.py), for the final board.
+    #: How the finished game moved each person's rating (bot/players/ratings.py), for the final board.
     rating_moves: dict[int, int] = field(default_factory=dict)
 
     @property

@@ -12,13 +12,13 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any
 
-from bot import i18n
+from bot.words import i18n
 from bot.core import computer, leavers
 from bot.core.clock import Clock
 from bot.core.moves import Checkpoint, Moves, Outcome, SaveFailed, Stale
 from bot.core.table import RECENT_LINES, Table
-from bot.engine import Action, Event, RuleError
-from bot.i18n import _, ngettext
+from bot.rules.engine import Action, Event, RuleError
+from bot.words.i18n import _, ngettext
 from storage import repos
 
 log = logging.getLogger("bot.tables")  # one logger for the tables, as when they were one module

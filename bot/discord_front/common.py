@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot import guard
+from bot.discord_front import guard
 
 
 def now_ts() -> float:

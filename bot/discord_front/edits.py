@@ -2,8 +2,8 @@
 discord.py's public methods.
 
 Each function is the discord.py method named in its docstring, called as it is; they
-are kept as one place for the callers (``bot/publish.py``, ``bot/tables/hands.py``,
-``bot/guard.py``) until the front end's reshaping (issue 38) hands them their
+are kept as one place for the callers (``bot/discord_front/publish.py``, ``bot/discord_front/tables/hands.py``,
+``bot/discord_front/guard.py``) until the front end's reshaping (issue 38) hands them their
 collaborators. What they add:
 
 - :func:`edit_message` says whom the edit may ping. discord.py puts the client's
@@ -23,7 +23,7 @@ from typing import Any
 import discord
 from discord.utils import MISSING
 
-from bot.mentions import NONE
+from bot.discord_front.mentions import NONE
 
 
 async def answer_by_editing(

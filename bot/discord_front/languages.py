@@ -1,4 +1,4 @@
-"""Whose language a Discord message is written in (``bot/i18n.py`` does the writing).
+"""Whose language a Discord message is written in (``bot/words/i18n.py`` does the writing).
 
 - What only one person sees (their hand, their refusals and private answers) is in their
   Discord client's language: every interaction carries it (``interaction.locale``), and
@@ -20,7 +20,7 @@ import logging
 
 import discord
 
-from bot import i18n
+from bot.words import i18n
 from bot.core.settings import GuildSettings
 from storage.db import StorageError
 

@@ -5,7 +5,7 @@ one moment and ⏮ ◀ ▶ ⏭, Go to move… and Save as picture under it. The 
 
 custom_id shapes (every one carries the guild it was made for, checked against the
 server the click came from before anything is looked up, as every control in
-``bot/views.py``):
+``bot/discord_front/views.py``):
 
 - ``dh:replay:<guild>:<table>``              Replay, on a final board: opens the replay
 - ``dh:rpg:<guild>:<user>``                  /profile's select of games; a value is a table id
@@ -34,13 +34,17 @@ from typing import Any
 
 import discord
 
-from bot import cardart, guard, i18n
+from bot.pictures import cardart
+from bot.discord_front import guard
+from bot.words import i18n
 from bot.core import computer
 from bot.discord_front import languages, pacing
 from bot.discord_front.common import field_value
-from bot.i18n import _, pgettext
-from bot.mentions import NONE
-from bot.render_util import end_lists
+from bot.discord_front.layout import embed_of
+from bot.words.i18n import _, pgettext
+from bot.discord_front.mentions import NONE
+from bot.words.panel import Panel
+from bot.words.render_util import end_lists
 from bot.replay import animation
 from bot.replay.opening import NoReplay, ReplayShelf, open_replay
 from bot.replay.steps import Replay, Step
@@ -134,14 +138,14 @@ class Replays:
         ending = replay.ending(step)
         if ending:
             parts.append(ending)
-        theirs = embed.footer.text if embed.footer else None
+        theirs = embed.footer
         ours = _("A replay: the game as everyone saw it then. Only you see this message.")
-        embed.set_footer(text=(f"{theirs}\n{ours}" if theirs else ours)[:2048])
+        embed.footer = (f"{theirs}\n{ours}" if theirs else ours)[:2048]
         files: list[discord.File] = []
         if png is not None:
-            embed.set_image(url=f"attachment://{PICTURE}")
             files.append(discord.File(io.BytesIO(png), filename=PICTURE, description=cardart.alt_text(rows)[:1024]))
-        return {"content": guard.fit("\n".join(parts)), "embed": embed, "attachments": files, "view": controls(replay, step, pictures=bool(rows))}
+        shown = embed_of(embed, image=f"attachment://{PICTURE}" if png is not None else None)
+        return {"content": guard.fit("\n".join(parts)), "embed": shown, "attachments": files, "view": controls(replay, step, pictures=bool(rows))}
 
     # ------------------------------------------------------------------ going to a move
 
@@ -214,7 +218,7 @@ class Replays:
     # ------------------------------------------------------------------ /profile
 
     def board_buttons(self, guild_id: int, table_id: int) -> list[discord.ui.Item[Any]]:
-        """The final board's Replay button (``bot/publish.py`` adds it beside Rematch)."""
+        """The final board's Replay button (``bot/discord_front/publish.py`` adds it beside Rematch)."""
         return [ReplayButton(guild_id, table_id)]
 
     async def profile_view(self, guild_id: int, user_id: int) -> discord.ui.View | None:
@@ -242,7 +246,7 @@ def _drawn(lang: str, replay: Replay, plain: dict[int, str]) -> bytes | None:
         return animation.animate(animation.frames(replay, plain))
 
 
-def _not_on(board: discord.Embed, lines: list[str]) -> list[str]:
+def _not_on(board: Panel, lines: list[str]) -> list[str]:
     """The step's lines less those the board below writes out already (Cripple Mr
     Onion's board tells its showdown move by move: the message would say it twice).
     At least the first line stays, under the heading."""
@@ -285,7 +289,7 @@ def replays_of(interaction: discord.Interaction) -> Replays:
 
 
 class _ServerChecked:
-    """The server boundary before any lookup (``bot/guard.py``), in the clicker's language."""
+    """The server boundary before any lookup (``bot/discord_front/guard.py``), in the clicker's language."""
 
     guild_id: int
 

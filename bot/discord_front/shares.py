@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from aiolimiter import AsyncLimiter
 
-from bot.i18n import _
+from bot.words.i18n import _
 
 #: Buckets kept (members and servers each), the least recently used forgotten first.
 KEPT = 50_000

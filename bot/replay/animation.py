@@ -1,5 +1,5 @@
 """A finished game as one animated PNG: a frame per replay step, drawn by
-``bot.cardart.render_rows`` from the step's public rows, put together by Pillow's own
+``bot.pictures.cardart.render_rows`` from the step's public rows, put together by Pillow's own
 APNG writer (``save_all=True``). Discord plays an animated PNG inline.
 
 Two halves, so the slow one can run anywhere:
@@ -8,7 +8,7 @@ Two halves, so the slow one can run anywhere:
   from the replay's spectator observations only, as plain values (``CardRow``s,
   strings, numbers) that pickle, so the drawing may go to a worker process;
 - :func:`animate` (seconds of CPU for a long game: call it off the event loop, in a
-  thread or the picture worker, see ``bot/picture_pool.py``): draws every frame, pads
+  thread or the picture worker, see ``bot/pictures/picture_pool.py``): draws every frame, pads
   them to one size on the table's felt, and writes the APNG. Pillow stores each frame
   as the rectangle that changed since the one before, and merges a frame identical to
   the one before into it (a longer pause), so a card game of a few hundred moves stays
@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from bot import cardart
-from bot.cardart import CardRow
-from bot.i18n import _
+from bot.pictures import cardart
+from bot.pictures.cardart import CardRow
+from bot.words.i18n import _
 from bot.replay.steps import Replay
 
 #: Discord's upload limit for a bot's message without Nitro boosts: 10 MiB.

@@ -20,9 +20,9 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
-from bot import privacy
+from bot.players import privacy
 from bot.core.games import GameRegistry
-from bot.i18n import _, ngettext
+from bot.words.i18n import _, ngettext
 from bot.replay.steps import NoReplay, Replay, ReplayBroken, build
 from storage import StorageBackend, repos
 from storage.db import GuildDataMissing

@@ -28,8 +28,9 @@ from typing import Any
 from bot.core import computer, leavers
 from bot.core.games import GameSpec, card_rows, table_words
 from bot.core.moves import logged_events
-from bot.engine import Event, Game, RuleError
-from bot.i18n import _, ngettext
+from bot.rules.engine import Event, Game, RuleError
+from bot.words.i18n import _, ngettext
+from bot.words.panel import Panel
 from storage.repos import FORMER_PLAYERS, TableRecord
 
 
@@ -137,14 +138,14 @@ class Replay:
     def names(self, person: Callable[[int], str] = computer.name) -> dict[int, str]:
         """How to name each player in this replay's words: ``person(id)`` for people (a
         Discord mention by default), a computer by its name, and someone who asked to be
-        forgotten (``bot/privacy.py``) as "a former player", whatever ``person`` says."""
+        forgotten (``bot/players/privacy.py``) as "a former player", whatever ``person`` says."""
         return {p: person(p) if _is_person(p) else computer.name(p) for p in self.players}
 
     def plain_names(self) -> dict[int, str]:
         """Names for a picture (plain text): people as the game's pictures drew them
         (:attr:`picture_names`; one with none is left out, their row says "Seat N"),
         computers by name, a forgotten person as "a former player"."""
-        from bot import cardart  # (the picture's font: what it cannot draw is left out)
+        from bot.pictures import cardart  # (the picture's font: what it cannot draw is left out)
 
         shown = {p: cardart.drawable(self.picture_names[p] if _is_person(p) else computer.name(p)).strip()
                  for p in self.players if not _is_person(p) or p in self.picture_names}
@@ -184,16 +185,16 @@ class Replay:
             return _("Move {move} of {total}", move=step.last_move, total=self.moves)
         return _("Moves {first}–{last} of {total}", first=step.first_move, last=step.last_move, total=self.moves)
 
-    def board(self, step: Step, names: Mapping[int, str], recent: Sequence[str] = (), *, pictures: bool = False) -> Any:
+    def board(self, step: Step, names: Mapping[int, str], recent: Sequence[str] = (), *, pictures: bool = False) -> Panel:
         """The board's words at ``step``: the render module's ``table_embed`` of its
-        spectator observation (a ``discord.Embed``; a text front end reads its title,
-        description and fields by attribute, as ``bot/terminal/text.py`` does).
+        spectator observation (a :class:`bot.words.panel.Panel`: a text front end reads its
+        title, description, fields and footer, as ``bot/terminal/text.py`` does).
         ``pictures``: the step shows the card picture, so the words leave out what it shows,
         as the live board does."""
         return table_words(self.spec.render, step.observation, names, list(recent), pictures=pictures)
 
     def rows(self, step: Step, names: Mapping[int, str] | None = None) -> list[Any]:
-        """The card picture's rows at ``step`` (``bot.cardart.CardRow``), from its
+        """The card picture's rows at ``step`` (``bot.pictures.cardart.CardRow``), from its
         spectator observation; [] for a game without pictures. ``names``: plain-text
         names for the row labels (an image cannot show a mention)."""
         return card_rows(self.spec.render, "table_cards", step.observation, names)

@@ -11,7 +11,7 @@ computer players and the same SQLite storage as the bot.
 - ``screen``: the board, your cards and the log of moves as lines on the terminal;
 - ``table``: the game itself, a loop on the core (``bot.core.facade.TableCore``).
 
-Nothing here imports ``discord``: the game's render modules still build their text
-inside Discord embeds (they import discord.py themselves), and this package reads
-those embeds' title, description, fields and footer by attribute only.
+Nothing here imports ``discord``, nor does anything it imports: the games' render
+modules write a board or a hand as a :class:`bot.words.panel.Panel` (title, description,
+fields, footer), which this package reads as it is.
 """

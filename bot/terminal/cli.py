@@ -102,7 +102,7 @@ def rules_module(game: str) -> Any:
 
 
 def game_class(game: str) -> Any:
-    from bot.engine import Game
+    from bot.rules.engine import Game
 
     module = rules_module(game)
     return next(v for v in vars(module).values() if isinstance(v, type) and issubclass(v, Game) and getattr(v, "key", None) == game)

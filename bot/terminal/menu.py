@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine import Action, Control, RuleError
+from bot.rules.engine import Action, Control, RuleError
 
 
 @dataclass(frozen=True)

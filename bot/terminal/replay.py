@@ -178,7 +178,7 @@ def _picture(replay: Any, options: ReplayOptions, out: TextIO) -> int:
 
 
 def _picture_names(replay: Any, options: ReplayOptions) -> dict[int, str]:
-    from bot import cardart
+    from bot.pictures import cardart
 
     return {p: cardart.drawable(name) for p, name in _names(replay, options).items()}
 

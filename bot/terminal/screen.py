@@ -8,11 +8,11 @@ import shutil
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from bot.engine import Event
+from bot.rules.engine import Event
 from bot.terminal import menu
-from bot.terminal.text import embed_lines, plain, wrap_each
+from bot.terminal.text import panel_lines, plain, wrap_each
 
-#: The table embed's log field: the terminal prints each move's lines as it happens.
+#: The board's log field: the terminal prints each move's lines as it happens.
 LOG_FIELDS = ("Recent",)
 
 
@@ -62,10 +62,10 @@ class Screen:
         self.show([f"· {self.plain(line)}" for line in render.event_lines(events, self.names)])
 
     def board(self, render: Any, spectator: Mapping[str, Any]) -> list[str]:
-        return embed_lines(render.table_embed(spectator, self.names, []), self.names, skip_fields=LOG_FIELDS)
+        return panel_lines(render.table_embed(spectator, self.names, []), self.names, skip_fields=LOG_FIELDS)
 
     def hand(self, render: Any, own: Mapping[str, Any]) -> list[str]:
-        return embed_lines(render.hand_embed(own, self.names), self.names)
+        return panel_lines(render.hand_embed(own, self.names), self.names)
 
     def moves(self, listed: Sequence[menu.Entry]) -> list[str]:
         if not listed:

@@ -24,7 +24,7 @@ from bot.ai import game_ai, has_ai
 from bot.core import computer
 from bot.core.facade import TableCore, TableError
 from bot.core.sessions import has_sessions, next_label, rate_session
-from bot.engine import Action, Event
+from bot.rules.engine import Action, Event
 from bot.terminal import menu
 from bot.terminal.options import GAMES, PlayOptions
 from bot.terminal.screen import Screen

@@ -10,8 +10,8 @@ written; this front end reuses them as they are and undoes only what is Discord'
 - a few phrases that point at Discord's own controls ("in the game's thread", "press
   **Ready**", "/rules game:enid") are said the terminal's way (:data:`TERMINAL_WORDS`).
 
-Embeds are read by attribute (title, description, fields, footer), so this module
-needs no discord import.
+A board or a hand comes as a :class:`bot.words.panel.Panel` (title, description,
+fields, footer), with no Discord in it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any
+
+from bot.words.panel import Panel
 
 #: Discord's words for its own controls, and what a terminal player does instead.
 #: Checked in order, each a plain substring; the longer phrases come first.
@@ -103,31 +104,28 @@ def _timestamp(unix: int, style: str, now: float | None) -> str:
     return time.strftime("%H:%M" if style in "tT" else "%Y-%m-%d %H:%M", time.localtime(unix))
 
 
-def embed_lines(embed: Any, names: Mapping[int, str] | None = None, *, skip_fields: Iterable[str] = ()) -> list[str]:
-    """An embed (anything with discord.Embed's attributes) as plain lines: its title,
-    description, each field as "Name:" and its value, then its footer. Fields named in
-    ``skip_fields`` are left out (the terminal prints the log of moves on its own)."""
+def panel_lines(panel: Panel, names: Mapping[int, str] | None = None, *, skip_fields: Iterable[str] = ()) -> list[str]:
+    """A panel (a board or a hand) as plain lines: its title, description, each field as
+    "Name:" and its value, then its footer. Fields named in ``skip_fields`` are left out
+    (the terminal prints the log of moves on its own)."""
     skipped = set(skip_fields)
     lines: list[str] = []
-    title = getattr(embed, "title", None)
-    if title:
-        lines.append(f"== {plain(str(title), names)} ==")
-    description = getattr(embed, "description", None)
-    if description:
-        lines.extend(plain(str(description), names).splitlines())
-    for item in getattr(embed, "fields", ()) or ():
-        name = plain(str(getattr(item, "name", "") or ""), names)
+    if panel.title:
+        lines.append(f"== {plain(panel.title, names)} ==")
+    if panel.description:
+        lines.extend(plain(panel.description, names).splitlines())
+    for item in panel.fields:
+        name = plain(item.name or "", names)
         if name in skipped:
             continue
-        value = plain(str(getattr(item, "value", "") or ""), names)
+        value = plain(item.value or "", names)
         if "\n" in value or len(name) + len(value) > 70:
             lines.append(f"{name}:")
             lines.extend(f"  {line}" for line in value.splitlines())
         else:
             lines.append(f"{name}: {value}")
-    footer = getattr(getattr(embed, "footer", None), "text", None)
-    if footer:
-        lines.append(f"({plain(str(footer), names)})")
+    if panel.footer:
+        lines.append(f"({plain(panel.footer, names)})")
     return lines
 
 

@@ -22,8 +22,8 @@ from typing import Any
 
 from bot.ai import GameAI, PlayerView
 from bot.ai.deal import deal_unseen, standing, unseen_cards
-from bot.cards import Card, Rank, Suit, parse_card, standard_deck
-from bot.engine import Action
+from bot.rules.cards import Card, Rank, Suit, parse_card, standard_deck
+from bot.rules.engine import Action
 from cogs.blackjack.rules import (
     ANY_CARD,
     CHAIN,

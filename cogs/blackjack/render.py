@@ -7,7 +7,7 @@ state, so hidden cards cannot reach a public message.
 - ``table_embed`` puts the game's own hint (turn number, house rules in words, where the
   rules are) in the embed's footer; ``footer_hint`` returns the same text. The platform
   keeps it and adds its own note after it rather than replacing it.
-- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows):
+- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/pictures/cardart.py`` rows):
   the public table from the spectator observation, a hand from its player's observation.
 """
 
@@ -16,13 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import discord
-
-from bot.cardart import CardRow
-from bot.cards import Card, Rank, Suit, parse_card, rank_name, suit_name
-from bot.engine import Action, Control, Event
-from bot.i18n import N_, _, ngettext
-from bot.render_util import (
+from bot.pictures.cardart import CardRow
+from bot.rules.cards import Card, Rank, Suit, parse_card, rank_name, suit_name
+from bot.rules.engine import Action, Control, Event
+from bot.words.i18n import N_, _, ngettext
+from bot.words.panel import Panel
+from bot.words.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
     FIELD_VALUE_LIMIT,
@@ -37,7 +36,7 @@ from bot.render_util import (
     suit_text,
 )
 
-COLOUR = discord.Colour.dark_green()
+COLOUR = 0x1F8B4C  # Discord's dark green
 #: Recent events a board with the card picture keeps (each clipped to ``SHORT_LINE``).
 PICTURE_RECENT = 3
 SHORT_LINE = 100
@@ -234,10 +233,10 @@ def _seat_lines(observation: Mapping[str, Any], names: Mapping[int, str]) -> lis
 
 
 
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> discord.Embed:
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> Panel:
     """The public table, from the spectator observation. ``pictures``: the board message
     carries the card picture (the text then leaves out what the picture shows)."""
-    embed = discord.Embed(title="Blackjack", colour=COLOUR)
+    embed = Panel(title="Blackjack", colour=COLOUR)
     embed.description = clip("\n".join(_status_lines(observation, names, pictures)), DESCRIPTION_LIMIT) or None
     if pictures:
         # The seats' cards and the piles are in the picture; the last few events stay
@@ -245,13 +244,13 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         if recent and not observation.get("over"):
             shown = [clip(line, SHORT_LINE) for line in list(recent)[-PICTURE_RECENT:]]
             embed.add_field(name=_("Recent"), value=clip_lines_from_end(shown, FIELD_VALUE_LIMIT) or "—", inline=False)
-        embed.set_footer(text=footer_hint(observation))
+        embed.footer = footer_hint(observation)
         return fit_embed(embed)
     embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(observation, names), FIELD_VALUE_LIMIT) or "—", inline=False)
     embed.add_field(name=_("Piles"), value=_piles(observation), inline=False)
     if recent:
         embed.add_field(name=_("Recent"), value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
-    embed.set_footer(text=footer_hint(observation))
+    embed.footer = footer_hint(observation)
     return fit_embed(embed)
 
 
@@ -320,10 +319,10 @@ def _your_task(observation: Mapping[str, Any]) -> str:
     return _("Play another card matching the top card (or an Ace).")
 
 
-def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
+def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Panel:
     """One player's private view, from that player's observation."""
     cards = [parse_card(code) for code in observation.get("hand") or []]
-    embed = discord.Embed(title=ngettext("Your hand: {n} card", "Your hand: {n} cards", len(cards)), colour=COLOUR)
+    embed = Panel(title=ngettext("Your hand: {n} card", "Your hand: {n} cards", len(cards)), colour=COLOUR)
     by_suit = []
     for suit in SUIT_ORDER:
         mine = [c for c in cards if c.suit is suit]
@@ -491,7 +490,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- pictures
-# Spoken texts keep "{cards}" for bot/cardart.py to fill: it is passed through as a field.
+# Spoken texts keep "{cards}" for bot/pictures/cardart.py to fill: it is passed through as a field.
 
 
 def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:

@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.cards import (
+from bot.rules.cards import (
     CODE_BY_KEY,
     Card,
     Rank,
@@ -48,7 +48,7 @@ from bot.cards import (
     standard_deck,
     suit_name,
 )
-from bot.engine import (
+from bot.rules.engine import (
     Action,
     Event,
     Game,
@@ -60,7 +60,7 @@ from bot.engine import (
     changes_state,
     codes_to_cards,
 )
-from bot.i18n import N_, _
+from bot.words.i18n import N_, _
 
 # --------------------------------------------------------------------------- options
 
@@ -804,7 +804,7 @@ class BlackjackGame(Game):
 
     def _replace_player(self, old: int, new: int) -> None:
         """``new`` sits in ``old``'s seat: same hand, same debts, same turn."""
-        from bot.engine import swap_id, swap_ids, swap_keys
+        from bot.rules.engine import swap_id, swap_ids, swap_keys
 
         self.players = swap_ids(self.players, old, new)
         self.hands = swap_keys(self.hands, old, new)

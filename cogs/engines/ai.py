@@ -22,8 +22,8 @@ from typing import Any
 
 from bot.ai import GameAI, PlayerView
 from bot.ai.deal import deal_unseen, unseen_cards
-from bot.cards import Card, parse_card, standard_deck
-from bot.engine import Action
+from bot.rules.cards import Card, parse_card, standard_deck
+from bot.rules.engine import Action
 from cogs.engines.rules import (
     CHOOSE,
     DISTANCE_FROM,

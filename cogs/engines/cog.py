@@ -16,9 +16,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import guard
-from bot.gamecog import GameCog
-from bot.i18n import N_, _
+from bot.discord_front import guard
+from bot.discord_front.gamecog import GameCog
+from bot.words.i18n import N_, _
 from cogs.engines.spec import SPEC
 from cogs.engines.rules import DEFAULT_TABLE_SIZE
 

@@ -7,7 +7,7 @@ state, so a hidden hand or an unrevealed pick cannot reach a public message.
 - ``table_embed`` puts the game's own hint ("Closest card wins ...") in the embed's
   footer; ``footer_hint`` returns the same text. The platform keeps it and adds its own
   note after it rather than replacing it.
-- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows):
+- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/pictures/cardart.py`` rows):
   the public table from the spectator observation, a hand from its player's observation.
 """
 
@@ -16,13 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import discord
-
-from bot.cardart import CardRow
-from bot.cards import card_name, parse_card
-from bot.engine import Action, Control, Event
-from bot.i18n import N_, _, ngettext
-from bot.render_util import (
+from bot.pictures.cardart import CardRow
+from bot.rules.cards import card_name, parse_card
+from bot.rules.engine import Action, Control, Event
+from bot.words.i18n import N_, _, ngettext
+from bot.words.panel import Panel
+from bot.words.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
     EMBED_TOTAL_LIMIT,
@@ -38,9 +37,9 @@ from bot.render_util import (
     show_card,
 )
 
-GOOGLE_COLOUR = discord.Colour.blue()
-YAHOO_COLOUR = discord.Colour.purple()
-TABLE_COLOUR = discord.Colour.dark_teal()
+GOOGLE_COLOUR = 0x3498DB  # Discord's blue
+YAHOO_COLOUR = 0x9B59B6  # Discord's purple
+TABLE_COLOUR = 0x11806A  # Discord's dark teal
 
 RECENT_LINES = 8
 #: With the card picture on the board (it shows the last search), only the last few events.
@@ -239,7 +238,7 @@ def _search_heading(observation: Mapping[str, Any], reveal: Mapping[str, Any], n
 
 
 def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
-                pictures: bool = False, first_line: bool = False) -> discord.Embed:
+                pictures: bool = False, first_line: bool = False) -> Panel:
     """The public table, from the spectator observation. ``pictures``: the board carries
     the card picture (:func:`table_cards`: the request, the last search, every hand's
     size, the search deck), so the text says only what it cannot (:func:`_picture_embed`);
@@ -268,7 +267,7 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         lines.append(_("✂️ Yahoo cut for low card: {cuts}", cuts=cuts))
     if reveal:
         lines.append(_search_heading(observation, reveal, names))
-    embed = discord.Embed(title=title, description=clip("\n".join(lines), DESCRIPTION_LIMIT), colour=TABLE_COLOUR)
+    embed = Panel(title=title, description=clip("\n".join(lines), DESCRIPTION_LIMIT), colour=TABLE_COLOUR)
     for side in ("google", "yahoo"):
         name, value = _side_field(observation, names, side)
         embed.add_field(name=name, value=value, inline=True)
@@ -283,7 +282,7 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         text = clip_lines_from_end(list(recent)[-RECENT_LINES:], max(0, min(FIELD_VALUE_LIMIT, room)))
         if text:
             embed.add_field(name=_("Recent"), value=text, inline=False)
-    embed.set_footer(text=footer_hint(observation))
+    embed.footer = footer_hint(observation)
     return embed
 
 
@@ -312,7 +311,7 @@ def _score_lines(observation: Mapping[str, Any]) -> list[str]:
 
 
 def _picture_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str],
-                   first_line: bool = False) -> discord.Embed:
+                   first_line: bool = False) -> Panel:
     """The board above the card picture: the request (and what the search waits for, a
     tie-breaker or a refill), the put-aside cards and the decks, the last few events. The
     hands' sizes, who has picked, the last search's cards and the search deck are the
@@ -333,9 +332,9 @@ def _picture_embed(observation: Mapping[str, Any], names: Mapping[int, str], rec
     lines += _score_lines(observation)
     if recent and observation["phase"] != "over":
         lines += list(recent)[-PICTURE_RECENT:]
-    embed = discord.Embed(title=_title(observation), description=clip("\n".join(line for line in lines if line),
-                                                                      DESCRIPTION_LIMIT), colour=TABLE_COLOUR)
-    embed.set_footer(text=_("Closest card wins · an image (J, Q, K) only matches the same image · /rules engines"))
+    embed = Panel(title=_title(observation), description=clip("\n".join(line for line in lines if line),
+                                                              DESCRIPTION_LIMIT), colour=TABLE_COLOUR)
+    embed.footer = _("Closest card wins · an image (J, Q, K) only matches the same image · /rules engines")
     return embed
 
 
@@ -352,11 +351,11 @@ def footer_hint(observation: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
+def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Panel:
     """One player's private view: their cards and how close each is."""
     side = observation.get("side") or "google"
     request = observation.get("request")
-    embed = discord.Embed(
+    embed = Panel(
         title=_("Your hand — {side}", side=SIDE_TITLE.get(side, "?")),
         colour=GOOGLE_COLOUR if side == "google" else YAHOO_COLOUR,
     )
@@ -500,7 +499,7 @@ def _event_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) ->
 
 
 # --------------------------------------------------------------------------- pictures
-# Spoken texts keep "{cards}" for bot/cardart.py to fill: it is passed through as a field.
+# Spoken texts keep "{cards}" for bot/pictures/cardart.py to fill: it is passed through as a field.
 
 
 def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:

@@ -32,8 +32,8 @@ from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Self
 
-from bot.cards import Card, insort_by_key, remove_one, seeded_rng, shuffled, standard_deck
-from bot.engine import (
+from bot.rules.cards import Card, insort_by_key, remove_one, seeded_rng, shuffled, standard_deck
+from bot.rules.engine import (
     Action,
     Event,
     Game,
@@ -44,7 +44,7 @@ from bot.engine import (
     codes_to_cards,
     new_event,
 )
-from bot.i18n import N_, _, ngettext
+from bot.words.i18n import N_, _, ngettext
 
 GOOGLE = "google"
 YAHOO = "yahoo"
@@ -1207,7 +1207,7 @@ class EnginesGame(Game):
         """``new`` sits in ``old``'s seat and side (a team keeps its member's place):
         same hand, same hidden pick, same place in a tie-breaker or refill. Done on
         the saved form, so every record naming the seat (the reveal, the cut) follows."""
-        from bot.engine import swap_in_record
+        from bot.rules.engine import swap_in_record
 
         fresh = type(self).from_dict(swap_in_record(self.to_dict(), old, new, self._ID_KEYS))
         self.__dict__.clear()

@@ -49,8 +49,8 @@ from dataclasses import replace
 from typing import Any
 
 from bot.ai import Budget, GameAI, PlayerView
-from bot.cards import Card, Rank, Suit, parse_card, standard_deck
-from bot.engine import Action
+from bot.rules.cards import Card, Rank, Suit, parse_card, standard_deck
+from bot.rules.engine import Action
 from cogs.enid import limerick as hint_of
 from cogs.enid.names import SUIT_NAMES, WATER_BUFFALO, Names, name_key, words
 from cogs.enid.rules import EnidGame

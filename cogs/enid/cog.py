@@ -3,14 +3,14 @@ restore; this file names the game, adds ``mode`` to ``/enid new`` and ``/enid se
 
 - Rituals are typed in the game's thread (``GameSpec.accepts_chat``: the table manager
   passes every message there to the rules as ``say``), or with ``/say`` where the bot
-  cannot read chat (``bot.tables.reads_chat``). The Church's shout must @mention its
+  cannot read chat (``bot.discord_front.tables.reads_chat``). The Church's shout must @mention its
   target or reply to one of their messages.
 - Votes (a limerick, a challenged middle name) are buttons on a message of their own
-  (``bot/votes.py``), built from the observation by ``render.ballots``.
+  (``bot/discord_front/votes.py``), built from the observation by ``render.ballots``.
 - A session is per parent channel: every game's chain, middle names and results are
   stored under the table's ``channel_id`` (threads opened from one channel share it)
   and carried into the next Enid game there until ``/enid session end``
-  (``bot/sessions.py``; the story is ``render.session_summary``).
+  (``bot/discord_front/sessions.py``; the story is ``render.session_summary``).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import guard, sessions
-from bot.gamecog import GameCog
-from bot.i18n import N_, _
-from bot.tables import reads_chat
+from bot.discord_front import guard, sessions
+from bot.discord_front.gamecog import GameCog
+from bot.words.i18n import N_, _
+from bot.discord_front.tables import reads_chat
 from cogs.enid import limerick, render
 from cogs.enid.names import LAST_CARD_CALL
 from cogs.enid.spec import SPEC
@@ -58,7 +58,7 @@ class EnidCog(GameCog, group_name="enid", group_description=N_("Enid: Blackjack 
 
     async def cog_load(self) -> None:
         # The limerick hint's pronouncing dictionary, read once in a worker thread at
-        # start-up (as bot/app.py warms the card faces): read by the first limerick
+        # start-up (as bot/discord_front/app.py warms the card faces): read by the first limerick
         # instead, it froze every table of the process for about a second
         # (bench/enid_limerick.py).
         self.warm_task = asyncio.create_task(self._load_dictionary(), name="deckhand-enid-dictionary")

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from bot.cards import Card, Rank, Suit
-from bot.i18n import N_
+from bot.rules.cards import Card, Rank, Suit
+from bot.words.i18n import N_
 
 # --------------------------------------------------------------------------- words
 

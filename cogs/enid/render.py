@@ -13,13 +13,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import discord
-
-from bot.cards import Card, Rank, Suit, parse_card, suit_name
-from bot.engine import Action, Control, Event
-from bot.ballots import Ballot, Choice
-from bot.i18n import N_, _, ngettext, pgettext
-from bot.render_util import (
+from bot.rules.cards import Card, Rank, Suit, parse_card, suit_name
+from bot.rules.engine import Action, Control, Event
+from bot.rules.ballots import Ballot, Choice
+from bot.words.i18n import N_, _, ngettext, pgettext
+from bot.words.panel import Panel
+from bot.words.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
     OPTION_TEXT_LIMIT,
@@ -41,8 +40,8 @@ from cogs.enid.names import (
 )
 from storage.repos import FORMER_PLAYERS
 
-COLOUR = discord.Colour.dark_teal()
-#: The finished board's button (``bot/sessions.py``): the same players' next game, in the same session.
+COLOUR = 0x11806A  # Discord's dark teal
+#: The finished board's button (``bot/discord_front/sessions.py``): the same players' next game, in the same session.
 NEXT_LABEL = N_("Next game")
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
@@ -59,7 +58,7 @@ ENID_MODE_RULES = frozenset({"beginner_names", "limerick_seconds", "vote_seconds
 
 
 def house_rule_line(key: str, value: str, options: Mapping[str, Any]) -> str | None:
-    """A house rule's lobby sentence at this table (``bot/tables/lobby.py``): a plain
+    """A house rule's lobby sentence at this table (``bot/discord_front/tables/lobby.py``): a plain
     table leaves out Enid mode's rules, and its one ritual is “Last card”."""
     if options.get("mode", "enid") != "plain":
         return None
@@ -264,7 +263,7 @@ def _closes(observation: Mapping[str, Any], obligation_id: Any, *, closes: bool)
 
 
 def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
-                pictures: bool = False, first_line: bool = False) -> discord.Embed:
+                pictures: bool = False, first_line: bool = False) -> Panel:
     """The public table, from the spectator observation: a few lines (whose turn, what is
     owed, the face-up card, everyone's cards), then the last few events. Enid draws no
     table picture, so ``pictures`` (the platform's keyword for a board that carries one)
@@ -272,7 +271,7 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     first line names who must act and what they do (:func:`turn_task`), so no line here
     names them again (the terminal's board, without it, does)."""
     title = "Enid" if _is_enid(observation) else _("Enid: plain Blackjack")
-    embed = discord.Embed(title=title, colour=COLOUR)
+    embed = Panel(title=title, colour=COLOUR)
     # The last events follow the head without a heading of their own (each starts with
     # its player or its mark): a line saved on a board read all game.
     head = "\n".join(_status_lines(observation, names, first_line))
@@ -401,11 +400,11 @@ def _turn_task(observation: Mapping[str, Any], *, then: bool = False) -> str:
     return task if then else _("Your turn: {task}", task=task)
 
 
-def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
+def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Panel:
     """One player's private view, from that player's observation."""
     codes = observation.get("hand") or []
     cards = [parse_card(code) for code in codes]
-    embed = discord.Embed(title=ngettext("Your hand: {n} card", "Your hand: {n} cards", len(cards)), colour=COLOUR)
+    embed = Panel(title=ngettext("Your hand: {n} card", "Your hand: {n} cards", len(cards)), colour=COLOUR)
     lines: list[str] = []
     beginner = observation.get("hand_names")
     if beginner:
@@ -600,7 +599,7 @@ _DID_THE_RITUAL = N_("✅ {player} did the ritual")
 
 
 def _person(player: Any) -> str:
-    """A mention, or "a former player" for someone forgotten (bot/privacy.py): a chain
+    """A mention, or "a former player" for someone forgotten (bot/players/privacy.py): a chain
     name without its author, or a reserved id that no one may be @mentioned as."""
     if not isinstance(player, int) or isinstance(player, bool) or player in FORMER_PLAYERS:
         return _("a former player")
@@ -608,7 +607,7 @@ def _person(player: Any) -> str:
 
 
 def session_summary(carry: Mapping[str, Any]) -> str:
-    """A session's whole story (``/enid session end``, ``bot/sessions.py``): the Enid
+    """A session's whole story (``/enid session end``, ``bot/discord_front/sessions.py``): the Enid
     chain in order with each name's author, and each game's result."""
     chain = carry.get("chain") or []
     results = carry.get("results") or []
@@ -662,7 +661,7 @@ def _vote_subject(vote: Mapping[str, Any]) -> str:
 
 
 def ping_task(observation: Mapping[str, Any]) -> str | None:
-    """What the ping asks of the players it names (``bot/publish.py``)."""
+    """What the ping asks of the players it names (``bot/discord_front/publish.py``)."""
     vote = observation.get("vote")
     if vote:
         return _("vote on {subject} with the buttons on its vote message", subject=_vote_subject(vote))
@@ -705,7 +704,7 @@ def _middle_body(vote: Mapping[str, Any], names: Mapping[int, str]) -> str:
 
 
 def ballots(observation: Mapping[str, Any], names: Mapping[int, str]) -> list[Ballot]:
-    """The open vote (``bot/votes.py``), from the spectator observation."""
+    """The open vote (``bot/discord_front/votes.py``), from the spectator observation."""
     vote = observation.get("vote")
     if not vote:
         return []

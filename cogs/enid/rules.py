@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.cards import (
+from bot.rules.cards import (
     CODE_BY_KEY,
     SUIT_RANK_INDEX,
     Card,
@@ -54,7 +54,7 @@ from bot.cards import (
     shuffled,
     standard_deck,
 )
-from bot.engine import (
+from bot.rules.engine import (
     Action,
     Event,
     Game,
@@ -69,7 +69,7 @@ from bot.engine import (
     codes_to_cards,
     new_event,
 )
-from bot.i18n import N_, _
+from bot.words.i18n import N_, _
 from cogs.enid import limerick as limerick_hint
 from cogs.enid.names import (
     LAST_CARD_CALL,
@@ -1481,7 +1481,7 @@ class EnidGame(Game):
         answer. A Church shout aimed at the seat still names ``old`` (whom people can
         @mention), and the session's history (the chain's authors, middle names used)
         still names ``old`` too."""
-        from bot.engine import swap_in_record
+        from bot.rules.engine import swap_in_record
 
         data = self.to_dict()
         kept = {key: data.pop(key) for key in self._KEPT_ON_SWAP}

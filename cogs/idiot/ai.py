@@ -20,8 +20,8 @@ from typing import Any
 
 from bot.ai import GameAI, PlayerView
 from bot.ai.deal import InconsistentObservation, unseen_cards
-from bot.cards import Card, Rank, standard_deck
-from bot.engine import Action
+from bot.rules.cards import Card, Rank, standard_deck
+from bot.rules.engine import Action
 from cogs.idiot.rules import PHASE_PLAY, PHASE_SWAP, IdiotGame, card_value
 
 #: hard's search (see bot/ai/search.py): playouts of this many moves (four each in

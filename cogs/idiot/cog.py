@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from discord.ext import commands
 
-from bot.gamecog import GameCog
-from bot.i18n import N_
+from bot.discord_front.gamecog import GameCog
+from bot.words.i18n import N_
 from cogs.idiot.spec import SPEC
 
 

@@ -7,7 +7,7 @@ so no hand card or face-down card can reach a public message.
 - ``table_embed`` puts the game's own hint (the house rules in words) in the embed's
   footer; ``footer_hint`` returns the same text. The platform keeps it and adds its own
   note after it rather than replacing it.
-- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows):
+- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/pictures/cardart.py`` rows):
   the public table from the spectator observation, a hand from its player's observation.
 """
 
@@ -16,13 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import discord
-
-from bot.cardart import CardRow
-from bot.cards import Rank, parse_card, rank_name, rank_with_article
-from bot.engine import Action, Control, Event
-from bot.i18n import N_, _, ngettext
-from bot.render_util import (
+from bot.pictures.cardart import CardRow
+from bot.rules.cards import Rank, parse_card, rank_name, rank_with_article
+from bot.rules.engine import Action, Control, Event
+from bot.words.i18n import N_, _, ngettext
+from bot.words.panel import Panel
+from bot.words.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
     FIELD_VALUE_LIMIT,
@@ -39,7 +38,7 @@ from bot.render_util import (
     seat_spoken,
 )
 
-COLOUR = discord.Colour.dark_red()
+COLOUR = 0x992D22  # Discord's dark red
 #: Recent events a board with the card picture keeps (each clipped to ``SHORT_LINE``).
 PICTURE_RECENT = 3
 SHORT_LINE = 100
@@ -192,7 +191,7 @@ def _status_line(observation: Mapping[str, Any], names: Mapping[int, str]) -> st
     return _game_over(observation, names)
 
 
-def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> discord.Embed:
+def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *, pictures: bool = False) -> Panel:
     """The public table, from the spectator observation. ``pictures``: the board message
     carries the card picture (the text then leaves out what the picture shows)."""
     if pictures:
@@ -204,10 +203,10 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     lines += _stalemate_warning(observation)
     lines.append("")
     lines.extend(_seat_line(seat, observation, names) for seat in observation["seats"])
-    embed = discord.Embed(title="Idiot", colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
+    embed = Panel(title="Idiot", colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
     if recent:
         embed.add_field(name=_("Recent"), value=clip_lines_from_end(recent, FIELD_VALUE_LIMIT, empty="—"), inline=False)
-    embed.set_footer(text=footer_hint(observation))
+    embed.footer = footer_hint(observation)
     return fit_embed(embed)
 
 
@@ -219,7 +218,7 @@ def _stalemate_warning(observation: Mapping[str, Any]) -> list[str]:
     return []
 
 
-def _picture_board(observation: Mapping[str, Any], recent: Sequence[str]) -> discord.Embed:
+def _picture_board(observation: Mapping[str, Any], recent: Sequence[str]) -> Panel:
     """The board beside the card picture: only what the picture cannot show. Who must
     act and what they do is the platform's first line; the piles, the seats and their
     cards are in the picture. Left: what the next play must beat, a stalemate warning,
@@ -228,11 +227,11 @@ def _picture_board(observation: Mapping[str, Any], recent: Sequence[str]) -> dis
     if observation["phase"] == "play":
         lines.append(_("**Next play:** {next}", next=_next_play(observation["to_beat"])))
     lines += _stalemate_warning(observation)
-    embed = discord.Embed(title="Idiot", colour=COLOUR, description="\n".join(lines) or None)
+    embed = Panel(title="Idiot", colour=COLOUR, description="\n".join(lines) or None)
     if recent and observation["phase"] != "over":
         shown = [clip(line, SHORT_LINE) for line in list(recent)[-PICTURE_RECENT:]]
         embed.add_field(name=_("Recent"), value=clip_lines_from_end(shown, FIELD_VALUE_LIMIT, empty="—"), inline=False)
-    embed.set_footer(text=footer_hint(observation))
+    embed.footer = footer_hint(observation)
     return fit_embed(embed)
 
 
@@ -249,7 +248,7 @@ def footer_hint(observation: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------------------- hand
 
 
-def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
+def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Panel:
     """One player's private view, from that player's observation."""
     me = observation["viewer"]
     seat = next(s for s in observation["seats"] if s["id"] == me)
@@ -284,7 +283,7 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> disc
             lines.append(_("On your turn you will play {where}.", where=_(STAGE_WORDS[stage])))
     else:
         lines.append(_game_over(observation, names))
-    embed = discord.Embed(title=_("Your cards · Idiot"), colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
+    embed = Panel(title=_("Your cards · Idiot"), colour=COLOUR, description=clip("\n".join(lines), DESCRIPTION_LIMIT))
     return fit_embed(embed)
 
 
@@ -449,7 +448,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- pictures
-# Spoken texts keep "{cards}" for bot/cardart.py to fill: it is passed through as a field.
+# Spoken texts keep "{cards}" for bot/pictures/cardart.py to fill: it is passed through as a field.
 
 
 def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None = None) -> list[CardRow]:

@@ -49,8 +49,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.cards import Card, Rank, Suit, parse_card, rank_with_article, remove_one, shuffled, standard_deck
-from bot.engine import (
+from bot.rules.cards import Card, Rank, Suit, parse_card, rank_with_article, remove_one, shuffled, standard_deck
+from bot.rules.engine import (
     Action,
     Event,
     Game,
@@ -61,7 +61,7 @@ from bot.engine import (
     changes_state,
     codes_to_cards,
 )
-from bot.i18n import N_, _
+from bot.words.i18n import N_, _
 
 # --------------------------------------------------------------------------- options
 
@@ -1042,7 +1042,7 @@ class IdiotGame(Game):
     def _replace_player(self, old: int, new: int) -> None:
         """``new`` sits in ``old``'s seat: same hand, face-up and face-down cards (in
         their positions), same readiness in the swap phase, same turn."""
-        from bot.engine import swap_id, swap_ids, swap_keys
+        from bot.rules.engine import swap_id, swap_ids, swap_keys
 
         self.players = swap_ids(self.players, old, new)
         self.hands = swap_keys(self.hands, old, new)

@@ -70,7 +70,7 @@ from typing import Any
 
 from bot.ai import Budget, GameAI, PlayerView
 from bot.ai.deal import standing, unseen_cards
-from bot.engine import Action
+from bot.rules.engine import Action
 from cogs.onion.rules import OnionGame, laid_as
 from cogs.onion.scoring import (
     DEATH, SENDER_OF_EIGHT, Arrangement, Card, ScoringContext, best_arrangement, onion_deck, parse_card,

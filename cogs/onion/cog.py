@@ -6,9 +6,9 @@ Dealer, wild eights, the round number) lives in the channel's carryover between 
   a channel with a session in progress keeps its bankrolls (the options of a later
   round apply to the round's bets, the bankrolls come from the session).
 - The finished board's "Next round" button opens the next round's lobby with the same
-  players and options; Start carries the session over (``TableManager.start``).
+  players and options; Start carries the session over (``Lobbies.start``, bot/discord_front/tables/lobby.py).
 - ``/onion session end`` (the host of the last round, or Manage Server) shows the
-  final bankrolls and clears the session (``bot/sessions.py``).
+  final bankrolls and clears the session (``bot/discord_front/sessions.py``).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import guard, sessions
-from bot.gamecog import GameCog
-from bot.i18n import N_, _, number
+from bot.discord_front import guard, sessions
+from bot.discord_front.gamecog import GameCog
+from bot.words.i18n import N_, _, number
 from cogs.onion.spec import SPEC
 from cogs.onion.rules import DEFAULTS, GAMBLING, PLAIN_VARIANT
 

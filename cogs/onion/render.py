@@ -8,7 +8,7 @@ copies) carry a ✦ wherever they are shown.
 - ``table_embed`` puts the game's own hint in the footer; ``footer_hint`` returns it.
 - ``table_option_lines`` says the table's own options for the lobby (the platform adds the
   house rules).
-- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/cardart.py`` rows,
+- ``table_cards`` / ``hand_cards`` describe the card pictures (``bot/pictures/cardart.py`` rows,
   ``deck="onion"``; a special card's marked copy carries ``*`` so it shows the badge):
   the public table from the spectator observation, a hand from its player's observation.
 """
@@ -18,13 +18,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import discord
-
 from bot.core import computer
-from bot.cardart import CardRow
-from bot.engine import Action, Control, Event
-from bot.i18n import N_, _, ngettext, pgettext
-from bot.render_util import (
+from bot.pictures.cardart import CardRow
+from bot.rules.engine import Action, Control, Event
+from bot.words.i18n import N_, _, ngettext, pgettext
+from bot.words.panel import Panel
+from bot.words.render_util import (
     BUTTON_LABEL_LIMIT,
     DESCRIPTION_LIMIT,
     FIELD_VALUE_LIMIT,
@@ -52,7 +51,7 @@ from cogs.onion.showdown import (
     story_lines,
 )
 
-COLOUR = discord.Colour.dark_gold()
+COLOUR = 0xC27C0E  # Discord's dark gold
 #: A table plays one round of the channel's session (the end says "won the ... round").
 TABLE_UNIT = "round"
 POWER_LABELS = {
@@ -334,7 +333,7 @@ def _seat_lines(obs: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
 
 
 def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str], *,
-                pictures: bool = False, first_line: bool = False) -> discord.Embed:
+                pictures: bool = False, first_line: bool = False) -> Panel:
     """The public table, from the spectator observation. ``pictures``: the board carries
     the card picture (:func:`table_cards`), so the text says only what it cannot (see
     :func:`_picture_embed`); without it the text is the whole table (screen readers and
@@ -342,7 +341,7 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
     obs = observation
     if pictures:
         return _picture_embed(obs, names, recent, first_line)
-    embed = discord.Embed(title="Cripple Mr Onion", colour=COLOUR)
+    embed = Panel(title="Cripple Mr Onion", colour=COLOUR)
     embed.description = clip("\n".join(_status_lines(obs, names, first_line=first_line)), DESCRIPTION_LIMIT)
     embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(obs, names), FIELD_VALUE_LIMIT) or "—",
                     inline=False)
@@ -359,18 +358,18 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         embed.add_field(name=_("Showdown"), value=clip("\n".join(lines), FIELD_VALUE_LIMIT), inline=False)
     if recent and not story:
         embed.add_field(name=_("Recent"), value=clip_lines_from_end(list(recent), FIELD_VALUE_LIMIT) or "—", inline=False)
-    embed.set_footer(text=footer_hint(obs))
+    embed.footer = footer_hint(obs)
     return fit_embed(embed)
 
 
 def _picture_embed(obs: Mapping[str, Any], names: Mapping[int, str], recent: Sequence[str],
-                   first_line: bool = False) -> discord.Embed:
+                   first_line: bool = False) -> Panel:
     """The board above the card picture: whose move and what to do, the part of the
     round, the Pot and every seat's chips, the special cards by name (the picture shows
     the cards, not what they are), and the last few events; at the showdown its story by
     grouping names (the picture shows the hands card by card). Nothing the picture shows
     (roles, cards, who folded) and, at the end, not the winner: the result line says it."""
-    embed = discord.Embed(title="Cripple Mr Onion", colour=COLOUR)
+    embed = Panel(title="Cripple Mr Onion", colour=COLOUR)
     # The last events, under the head without a heading of their own (as Engines' and
     # Enid's): at the showdown, the last of its story by grouping names (the picture shows
     # the hands card by card). At the end none: the result line tells the showdown (who
@@ -380,7 +379,7 @@ def _picture_embed(obs: Mapping[str, Any], names: Mapping[int, str], recent: Seq
     last = [] if obs.get("over") else (story or list(recent))[-PICTURE_RECENT:]
     events = clip_lines_from_end(last, max(0, DESCRIPTION_LIMIT - len(head) - 1)) if last else ""
     embed.description = clip(f"{head}\n{events}" if events else head, DESCRIPTION_LIMIT)
-    embed.set_footer(text=footer_hint(obs, pictures=True))
+    embed.footer = footer_hint(obs, pictures=True)
     return fit_embed(embed)
 
 
@@ -470,11 +469,11 @@ def _your_task(obs: Mapping[str, Any]) -> str:
     return _("Your turn {hint}.", hint=hint)
 
 
-def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> discord.Embed:
+def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Panel:
     """One player's private view, from that player's observation."""
     obs = observation
     down, up = obs.get("hand") or [], obs.get("face_up") or []
-    embed = discord.Embed(title=_("Your cards: {n}", n=len(down) + len(up)), colour=COLOUR)
+    embed = Panel(title=_("Your cards: {n}", n=len(down) + len(up)), colour=COLOUR)
     lines = [_("**Face down:** {cards}", cards=show_all(down)), _("**Face up:** {cards}", cards=show_all(up))]
     mine = obs.get("hand_specials") or {}
     if mine:
@@ -683,7 +682,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
 
 
 def art_code(code: str) -> str:
-    """A card code for ``bot/cardart.py``: the marked copy of a special card gets ``*``
+    """A card code for ``bot/pictures/cardart.py``: the marked copy of a special card gets ``*``
     (the picture's badge, the ✦ of the text)."""
     return code + "*" if parse_card(code).special else code
 
@@ -886,7 +885,7 @@ def final_text(obs: Mapping[str, Any]) -> str:
 
 def session_placements(carry: Mapping[str, Any]) -> list[list[int]]:
     """The session's final standings as a ranking, the one rated game of a session
-    (bot/ratings.py): by chips won, i.e. bankroll less chips rebought (a rebuy is a
+    (bot/players/ratings.py): by chips won, i.e. bankroll less chips rebought (a rebuy is a
     loan, not a win), equal amounts sharing a place; the plain variant by rounds won."""
     banks = {int(p): int(v) for p, v in (carry.get("bankrolls") or {}).items()}
     wins = {int(p): int(v) for p, v in (carry.get("wins") or {}).items()}

@@ -33,11 +33,11 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Self
 
-from bot.cards import seeded_rng, shuffled
-from bot.engine import (
+from bot.rules.cards import seeded_rng, shuffled
+from bot.rules.engine import (
     Action, Event, Game, GameOver, HouseRule, IllegalAction, NotYourTurn, RuleError, UnknownPlayer,
 )
-from bot.i18n import N_, _
+from bot.words.i18n import N_, _
 from cogs.onion.scoring import (
     ARCHCHANCELLOR, DEATH, FATE, FOOL, GREAT_ATUIN, LADY, SENDER_OF_EIGHT, SPECIAL_CARDS,
     Arrangement, Card, Grouping, ScoringContext, best_arrangement, grouping_order, onion_deck,
@@ -1962,7 +1962,7 @@ class OnionGame(Game):
         same declarations owed. The stack goes with the seat: the computer plays it,
         and when the round ends what the seat holds is the leaver's again in the
         session (``carry_out``), so the computer keeps no chips of its own."""
-        from bot.engine import swap_in_record
+        from bot.rules.engine import swap_in_record
 
         if old in self.left:
             raise RuleError(_("That player has already left this round."))

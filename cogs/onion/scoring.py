@@ -40,8 +40,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
-from bot.cards import CardCodeError, Rank
-from bot.i18n import N_, _, ngettext
+from bot.rules.cards import CardCodeError, Rank
+from bot.words.i18n import N_, _, ngettext
 
 __all__ = [
     "Suit", "PairedSuit", "Card", "CardCodeError", "HandError", "parse_card", "parse_cards",

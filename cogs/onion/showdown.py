@@ -22,9 +22,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot.engine import Action
-from bot.i18n import N_, _, ngettext
-from bot.render_util import FIELD_VALUE_LIMIT, clip, name_of, ordinal, suit_text, text_cards, unbroken
+from bot.rules.engine import Action
+from bot.words.i18n import N_, _, ngettext
+from bot.words.render_util import FIELD_VALUE_LIMIT, clip, name_of, ordinal, suit_text, text_cards, unbroken
 from cogs.onion.rules import OnionGame
 from cogs.onion.scoring import explanation_text as _explanation_text, grouping_text, parse_card
 
@@ -59,7 +59,7 @@ UNTOLD_EFFECTS = {
 def show(code: str | None) -> str:
     """A card as players read it; a special card (the marked copy) gets a ✦. The French
     suits as the white signs (readable on both themes), rank and suit on one line
-    (``bot/render_util.py``'s ``card_text``, with this pack's own display)."""
+    (``bot/words/render_util.py``'s ``card_text``, with this pack's own display)."""
     if not code:
         return "—"
     card = parse_card(code)
@@ -75,7 +75,7 @@ def label_card(code: str) -> str:
 
 def explanation_text(english: str) -> str:
     """A hand's explanation in the current language (``scoring.explanation_text``), its
-    cards as the text prints them (``bot/render_util.py``'s ``text_cards``)."""
+    cards as the text prints them (``bot/words/render_util.py``'s ``text_cards``)."""
     return text_cards(_explanation_text(english))
 
 

@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator
 
 from bot.ai import PlayerView, decide, game_ai
-from bot.engine import Game
+from bot.rules.engine import Game
 
 SEATS = {"blackjack": (2, 3, 5), "idiot": (2, 3, 5), "engines": (2, 4)}
 

@@ -46,7 +46,7 @@ SEED = 20261123  # the deal's seed, fixed so each whole game is reproducible
 
 
 async def play_with_computers(env, data_dir, monkeypatch, command, levels, **options):
-    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.discord_front.tables.lobby.secrets.randbits", lambda bits: SEED)
     guild, channel, host = world(env)
     await host.slash(channel, "settings bot-pause", seconds=0.0)
     opened = await host.slash(channel, command, **options)

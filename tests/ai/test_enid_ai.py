@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.ai import LEVELS, Budget, PlayerView, decide, game_ai
-from bot.engine import Action
+from bot.rules.engine import Action
 from cogs.enid import ai as enid_ai
 from cogs.enid import limerick
 from cogs.enid.rules import EnidGame

@@ -8,7 +8,7 @@ import random
 
 from bot.ai import Budget, GameAI, PlayerView, decide, game_ai
 from bot.ai.search import QUIET_EXTRA, playout
-from bot.cards import parse_card
+from bot.rules.cards import parse_card
 from cogs.engines import ai as engines_ai
 from cogs.engines.rules import CHOOSE, GOOGLE, YAHOO
 from cogs.idiot import ai as idiot_ai

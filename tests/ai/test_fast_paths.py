@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from bot.cards import CODE_BY_KEY, SUIT_RANK_INDEX, Card, Rank, card_codes, standard_deck
-from bot.engine import Action, Event, Game, changes_state, new_event
+from bot.rules.cards import CODE_BY_KEY, SUIT_RANK_INDEX, Card, Rank, card_codes, standard_deck
+from bot.rules.engine import Action, Event, Game, changes_state, new_event
 from cogs.blackjack.rules import PICKUP_RANKS, BlackjackGame
 from cogs.engines.rules import DISTANCE_FROM, EnginesGame, distance
 from cogs.enid import rules as enid_rules

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.ai import Budget, PlayerView, decide
-from bot.engine import Action
+from bot.rules.engine import Action
 from cogs.onion.rules import OnionGame
 from cogs.onion.scoring import parse_card
 from tests.onion.onion_round_helpers import new_round

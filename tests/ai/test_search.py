@@ -8,7 +8,7 @@ import pytest
 
 from bot.ai import DEFAULT_SECONDS, SEARCH_SHARE, Budget, PlayerView, decide, game_ai
 from bot.ai.search import placement_rewards
-from bot.engine import Game
+from bot.rules.engine import Game
 from tests.ai.positions import positions
 
 GAMES = ("blackjack", "idiot", "engines")

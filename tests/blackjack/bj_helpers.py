@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot.engine import Action, Event
+from bot.rules.engine import Action, Event
 from cogs.blackjack.rules import BlackjackGame
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from bj_helpers import codes, hand, kinds, play, stacked
 
-from bot.engine import Action, IllegalAction
+from bot.rules.engine import Action, IllegalAction
 
 # ----------------------------------------------------------------- first-turn examples
 # "If I'm playing first in a game (i.e. discard is empty) ... simple turns which do not

@@ -6,12 +6,12 @@ import random
 
 from bj_helpers import play, stacked
 
-from bot.cards import Suit, parse_card, standard_deck
-from bot.render_util import card_text
+from bot.rules.cards import Suit, parse_card, standard_deck
+from bot.words.render_util import card_text
 from tests.cardcodes import as_text
 from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, embed_text
-from bot.cardart import CardRow
-from bot.engine import Action
+from bot.pictures.cardart import CardRow
+from bot.rules.engine import Action
 from cogs.blackjack import render
 from cogs.blackjack.rules import HOUSE_RULES, BlackjackGame
 
@@ -144,11 +144,11 @@ def test_footer_hint_says_the_house_rules_in_words_and_where_the_rules_are():
     game = stacked({1: ["9h"], 2: ["Kc"]}, options={"pickup_shortfall": "debt", "voluntary_draw": "yes"})
     obs = game.observation(None)
     embed = render.table_embed(obs, {}, [])
-    assert embed.footer.text == render.footer_hint(obs)
-    assert embed.footer.text == (
+    assert embed.footer == render.footer_hint(obs)
+    assert embed.footer == (
         "Turn 1 · Pickup cards that cannot be drawn are owed · You may draw instead of playing · The rules: /rules blackjack"
     )
-    assert "Shortfall" not in embed.footer.text and ": yes" not in embed.footer.text
+    assert "Shortfall" not in embed.footer and ": yes" not in embed.footer
 
 
 def _task(game: BlackjackGame, player: int) -> str:

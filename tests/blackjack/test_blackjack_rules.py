@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 from bj_helpers import codes, hand, kinds, play, stacked
 
-from bot.cards import card_counter, parse_cards, standard_deck
-from bot.engine import Action, GameOver, IllegalAction, NotYourTurn, RuleError, UnknownPlayer
+from bot.rules.cards import card_counter, parse_cards, standard_deck
+from bot.rules.engine import Action, GameOver, IllegalAction, NotYourTurn, RuleError, UnknownPlayer
 from cogs.blackjack.rules import HOUSE_RULES, BlackjackGame
 
 # ----------------------------------------------------------------- setup

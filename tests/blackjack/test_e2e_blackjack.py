@@ -8,7 +8,7 @@ import json
 import random
 import sqlite3
 
-from bot.render_util import card_text
+from bot.words.render_util import card_text
 from tests.conftest import restart
 from tests.e2e.ui import _items, embed_of, game_place, has_control_for, head, select_options, text, use_control
 from tests.hardening.forge import forge_component

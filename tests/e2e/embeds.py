@@ -1,4 +1,5 @@
-"""Checks every game's render tests share: an embed's text, and Discord's limits."""
+"""Checks every game's render tests share: a board's or a hand's text (a render module's
+panel, or an embed the bot sent), and Discord's limits."""
 
 from __future__ import annotations
 
@@ -6,16 +7,23 @@ import re
 
 import discord
 
+from bot.words.panel import Panel
 
-def embed_text(embed: discord.Embed) -> str:
-    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+
+def footer_of(embed: Panel | discord.Embed) -> str:
+    """The footer's text: a panel's own, an embed's from its footer proxy."""
+    return (embed.footer if isinstance(embed, Panel) else embed.footer.text) or ""
+
+
+def embed_text(embed: Panel | discord.Embed) -> str:
+    parts = [embed.title or "", embed.description or "", footer_of(embed)]
     for field in embed.fields:
         parts += [field.name or "", field.value or ""]
     return "\n".join(parts)
 
 
-def assert_within_limits(embed: discord.Embed) -> None:
-    assert len(embed.title or "") <= 256 and len(embed.footer.text or "") <= 2048
+def assert_within_limits(embed: Panel) -> None:
+    assert len(embed.title or "") <= 256 and len(footer_of(embed)) <= 2048
     assert len(embed.description or "") <= 4096
     assert len(embed.fields) <= 25
     for field in embed.fields:
@@ -46,13 +54,13 @@ _MARKUP = re.compile(r"\*\*|__|~~|`")
 _MENTION = re.compile(r"<@!?(\d+)>")
 
 
-def board_lines(embed: discord.Embed, content: str | None = None) -> int:
+def board_lines(embed: Panel, content: str | None = None) -> int:
     """The text lines of a board as a Components V2 message shows them above its picture
-    (bot/layout.py's blocks: content, description, fields' names and values, the game's
+    (bot/discord_front/layout.py's blocks: content, description, fields' names and values, the game's
     footer), the title not counted, plus the platform's footer line ("Game #1 · move 9").
     Markdown's marks take no room; a raw mention counts as "@" and a short name (names are
     best given as Discord renders them, "@ann")."""
-    from bot.layout import embed_blocks
+    from bot.discord_front.layout import embed_blocks
 
     lines = [line for line in "\n".join(embed_blocks(embed, content)).split("\n") if line and not line.startswith("### ")]
     count = 1

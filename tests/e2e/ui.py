@@ -163,7 +163,7 @@ def image_urls(message: Any) -> list[str]:
 def embed_of(message: Any) -> Any:
     """A board's game text as an embed, in either layout: a classic message's embed, or
     the embed a V2 board was made from, read back from its TextDisplays (see
-    ``bot.layout.embed_blocks``: "### title\\ndescription", "**name**\\nvalue", "-# footer")."""
+    ``bot.discord_front.layout.embed_blocks``: "### title\\ndescription", "**name**\\nvalue", "-# footer")."""
     import discord
 
     if not is_v2(message):

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import discord
 
-from bot.app import EXTENSIONS
+from bot.discord_front.app import EXTENSIONS
 
-TOY = ("bot.commands", "tests.platform.toy")  # the platform with only the tiny test game
+TOY = ("bot.discord_front.commands", "tests.platform.toy")  # the platform with only the tiny test game
 ALL_EXTENSIONS = EXTENSIONS  # what a deployment loads: every game and every command
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bot.cards import standard_deck
-from bot.engine import Action
+from bot.rules.cards import standard_deck
+from bot.rules.engine import Action
 from cogs.engines.rules import GOOGLE, SEARCH, YAHOO, EnginesGame
 
 G, Y = 1, 2  # two-player ids

@@ -22,9 +22,9 @@ import discord
 import pytest
 from simcord.results import to_discord_message
 
-import bot.tables.lobby
-from bot.cards import parse_card
-from bot.render_util import card_text
+import bot.discord_front.tables.lobby
+from bot.rules.cards import parse_card
+from bot.words.render_util import card_text
 from tests.conftest import restart
 from tests.e2e.ui import embed_of, head, is_v2
 from tests.e2e.world import db_rows, world
@@ -39,7 +39,7 @@ TIMER = 120
 def fixed_seed(monkeypatch):
     """Start draws its seed from ``secrets``; fix it so each run deals the same game."""
     seeds = iter(range(7001, 7100))
-    monkeypatch.setattr(bot.tables.lobby, "secrets", SimpleNamespace(randbits=lambda bits: next(seeds)))
+    monkeypatch.setattr(bot.discord_front.tables.lobby, "secrets", SimpleNamespace(randbits=lambda bits: next(seeds)))
 
 
 def setup_world(env, n):

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from bot.cards import parse_card
-from bot.engine import Action, IllegalAction, RuleError
+from bot.rules.cards import parse_card
+from bot.rules.engine import Action, IllegalAction, RuleError
 from cogs.engines.rules import GOOGLE, SEARCH, YAHOO, EnginesGame, teams_from_seat_choices
 from helpers_engines import FULL_DECK, TEAMS_4 as TEAMS, four_player, kinds, play, zones_by_deck
 

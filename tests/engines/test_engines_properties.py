@@ -8,8 +8,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.cards import Card, Rank
-from bot.engine import Action, RuleError
+from bot.rules.cards import Card, Rank
+from bot.rules.engine import Action, RuleError
 from cogs.engines.rules import CHOOSE, GOOGLE, SEARCH, YAHOO, EnginesGame
 from helpers_engines import FULL_DECK, zones_by_deck
 

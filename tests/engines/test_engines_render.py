@@ -8,15 +8,15 @@ import re
 
 import pytest
 
-from bot.cardart import CardRow
-from bot.cards import parse_card
-from bot.render_util import card_text, show_card, text_cards
+from bot.pictures.cardart import CardRow
+from bot.rules.cards import parse_card
+from bot.words.render_util import card_text, show_card, text_cards
 from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, board_lines, embed_text
-from bot.engine import Action, Event, RuleError
+from bot.rules.engine import Action, Event, RuleError
 from cogs.engines import render
 from cogs.engines.rules import GOOGLE, HOUSE_RULES, EnginesGame, prepare_table_options
 from helpers_engines import G, Y, four_player, play, two_player
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 LONG_NAMES = {p: f"<@{p}{'9' * 17}>" for p in (1, 2, 3, 4, G, Y, 101, 102, 103, 104)}
 
@@ -155,7 +155,7 @@ def test_house_rules_read_as_sentences():
 def test_footer_hint_is_the_games_own_and_follows_the_table():
     game = two_player("Kh Tc 4c 3c 2c", "8d 7d Jd Qs", "9h 8h")
     obs = game.observation(None)
-    footer = render.table_embed(obs, LONG_NAMES, []).footer.text
+    footer = render.table_embed(obs, LONG_NAMES, []).footer
     assert footer == render.footer_hint(obs)
     assert footer.startswith("Closest card wins · an image (J, Q, K) only matches the same image")
     assert footer.endswith("Google may declare an IPO for 4 extra cards")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cards import parse_card
-from bot.engine import Action, IllegalAction, NotYourTurn, RuleError
+from bot.rules.cards import parse_card
+from bot.rules.engine import Action, IllegalAction, NotYourTurn, RuleError
 from cogs.engines.rules import GOOGLE, SEARCH, YAHOO, EnginesGame, distance
 from helpers_engines import FULL_DECK, G, Y, kinds, play, two_player, zones_by_deck
 

@@ -1,6 +1,6 @@
 """Enid's SimCord tests run as an application allowed Message Content: SimCord's
 application info has no flags, so the flag the Developer Portal sets for a bot under
-100 servers is given here (``bot.tables.reads_chat`` reads it). Tests of a bot without
+100 servers is given here (``bot.discord_front.tables.reads_chat`` reads it). Tests of a bot without
 it clear the flag again. ``deals`` stacks the deals of the e2e tests."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from bot.engine import Action, Event
+from bot.rules.engine import Action, Event
 from cogs.enid.rules import EnidGame
 
 

@@ -77,7 +77,7 @@ async def member_step(member, channel, table, rng):
 
 async def test_a_member_and_two_computers_play_enid_through_a_restart(simcord_env, data_dir, monkeypatch):
     env = simcord_env
-    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.discord_front.tables.lobby.secrets.randbits", lambda bits: SEED)
     guild, channel, ada, _ = admin_world(env, 0, admin="ada", channel="enid", id=GUILD_ID)
     await ada.slash(channel, "settings bot-pause", seconds=0.0)
     lobby = (await ada.slash(channel, "enid new")).response.message
@@ -149,7 +149,7 @@ def _rows(data_dir, guild_id, sql, *args):
 
 async def test_plain_mode_with_a_computer_to_the_end(simcord_env, data_dir, monkeypatch):
     env = simcord_env
-    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.discord_front.tables.lobby.secrets.randbits", lambda bits: SEED)
     guild, channel, (ada,) = world(env, channel="blackjack", names=["ada"], id=PLAIN_GUILD_ID)
     await ada.slash(channel, "settings bot-pause", seconds=0.0)
     lobby = (await ada.slash(channel, "enid new", mode="plain")).response.message

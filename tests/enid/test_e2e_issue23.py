@@ -17,7 +17,7 @@ from simcord.results import to_discord_message
 from tests.e2e.ui import button_ids, embed_of, game_place, head, text, use_control
 from tests.enid.test_e2e_enid import POEM, board, play, setup_world, type_, vote
 from tests.hardening.forge import forge_component
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 
 def fresh(env, message):
@@ -74,7 +74,7 @@ async def test_a_click_racing_the_redraw_after_a_typed_call_still_counts(simcord
     async def no_redraw(*args, **kwargs):
         return None
 
-    monkeypatch.setattr(env.bot.tables, "redraw_own_hand", no_redraw, raising=False)
+    monkeypatch.setattr(env.bot.tables.clicks, "redraw_own_hand", no_redraw, raising=False)
     guild, channel, (ada, bob, cyd) = setup_world(env)
     deals.append(([["As", "9d"], ["5c", "3c", "4d"], ["Qs", "7s", "7c"]], ["4s"]))
     _, table = await open_table(env, channel, [ada, bob, cyd], "plain")
@@ -95,7 +95,7 @@ async def test_a_real_stale_click_is_still_refused_after_a_typed_call(simcord_en
     async def no_redraw(*args, **kwargs):
         return None
 
-    monkeypatch.setattr(env.bot.tables, "redraw_own_hand", no_redraw, raising=False)
+    monkeypatch.setattr(env.bot.tables.clicks, "redraw_own_hand", no_redraw, raising=False)
     guild, channel, (ada, bob, cyd) = setup_world(env)
     deals.append(([["Ts", "9s", "5s"], ["5c", "3c", "4d"], ["Qc", "7d", "7c"]], ["4s"]))
     _, table = await open_table(env, channel, [ada, bob, cyd], "plain")
@@ -159,7 +159,7 @@ async def test_a_typed_shout_that_draws_a_card_makes_the_older_hand_stale(simcor
     async def no_redraw(*args, **kwargs):
         return None
 
-    monkeypatch.setattr(env.bot.tables, "redraw_own_hand", no_redraw, raising=False)
+    monkeypatch.setattr(env.bot.tables.clicks, "redraw_own_hand", no_redraw, raising=False)
     guild, channel, (ada, bob, cyd) = setup_world(env)
     deals.append(([["7s", "9d", "5c"], ["5h", "3c", "4d"], ["3s", "7d", "7c"]], ["4s"]))
     _, table = await open_table(env, channel, [ada, bob, cyd], "enid")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.e2e.ui import button_ids, game_place, select_options, texts, use_control
 from tests.enid.test_e2e_enid import POEM, board, setup_world, vote
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 
 def text_of_message(message) -> str:

@@ -1,4 +1,4 @@
-"""Votes on a message of their own (``bot/votes.py``), a reply as the Church's address,
+"""Votes on a message of their own (``bot/discord_front/votes.py``), a reply as the Church's address,
 and how the lobby words Message Content, end to end through SimCord with stacked deals."""
 
 from __future__ import annotations

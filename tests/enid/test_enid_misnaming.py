@@ -9,10 +9,10 @@ import json
 import pytest
 from enid_helpers import act, drawn, say, stacked
 
-from bot.cards import parse_card
+from bot.rules.cards import parse_card
 from cogs.enid import render
 from cogs.enid.names import Names, misnamed_part, words
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 # 4h turned up first: the Enid Blyton is the nine of hearts (Halibut).
 DECK = [f"{r}{s}" for r in "2345" for s in "cd"] + ["6c", "6d", "8c", "8d"]
@@ -89,7 +89,7 @@ def test_a_renamed_slot_is_judged_by_the_servers_names():
     ],
 )
 def test_the_log_line_says_the_part(why, shown):
-    from bot.engine import Event
+    from bot.rules.engine import Event
 
     (line,) = render.event_lines([Event("misnamed", 1, {"card": "6h", "why": why, "draws": 1})], {1: "<@1>"})
     assert line.startswith(text_cards("❌ <@1> misnamed 6♥: ")) and shown in line and line.endswith("its magic is void")

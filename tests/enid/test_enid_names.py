@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cards import parse_card
+from bot.rules.cards import parse_card
 from cogs.enid.names import (
     BUILTIN,
     Names,
@@ -17,7 +17,7 @@ from cogs.enid.names import (
     said_shout,
     words,
 )
-from bot.cards import Rank
+from bot.rules.cards import Rank
 
 BUILT_IN = Names({})
 

@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 from enid_helpers import act, drawn, hand, kinds, owed, say, stacked, timeout
 
-from bot.cards import card_counter, standard_deck
-from bot.engine import Action, IllegalAction, NotYourTurn, RuleError
+from bot.rules.cards import card_counter, standard_deck
+from bot.rules.engine import Action, IllegalAction, NotYourTurn, RuleError
 from cogs.enid.rules import HOUSE_RULES, EnidGame
 
 PLAIN = {"mode": "plain"}

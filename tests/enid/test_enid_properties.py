@@ -12,8 +12,8 @@ from tests.cardcodes import card_codes_in
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot.cards import Suit, card_counter, standard_deck
-from bot.engine import Action, RuleError
+from bot.rules.cards import Suit, card_counter, standard_deck
+from bot.rules.engine import Action, RuleError
 from cogs.enid.rules import EnidGame
 
 FULL_DECK = Counter(standard_deck())

@@ -6,11 +6,11 @@ import random
 
 from enid_helpers import act, random_step, say, stacked
 
-from bot.cards import standard_deck
+from bot.rules.cards import standard_deck
 from cogs.enid import render
 from cogs.enid.rules import EnidGame
 from tests.e2e.embeds import assert_within_limits, board_lines, embed_text
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 LONG_NAMES = {p: f"<@{10**18 + p}>" for p in range(1, 6)}
 CHAIN = {"chain": [{"words": ["marmalade"], "author": 2}]}

@@ -7,7 +7,7 @@ import json
 import pytest
 from enid_helpers import act, drawn, hand, kinds, owed, say, stacked, timeout
 
-from bot.engine import Action, NotYourTurn, RuleError
+from bot.rules.engine import Action, NotYourTurn, RuleError
 
 # 4h turned up first: the Enid Blyton is the nine of hearts (Halibut).
 DECK = [f"{r}{s}" for r in "2345" for s in "cd"] + ["6c", "6d", "8c", "8d"]

@@ -1,9 +1,9 @@
-"""The session's story (``render.session_summary``) and how ``bot/sessions.py`` posts a
-long one; the vote refusals of ``bot/votes.py`` and Enid's ballots."""
+"""The session's story (``render.session_summary``) and how ``bot/discord_front/sessions.py`` posts a
+long one; the vote refusals of ``bot/discord_front/votes.py`` and Enid's ballots."""
 
 from __future__ import annotations
 
-from bot import sessions, votes
+from bot.discord_front import sessions, votes
 from cogs.enid import render
 from cogs.enid.rules import EnidGame
 
@@ -41,7 +41,7 @@ def test_vote_clicks_that_do_not_count_get_a_sentence():
 
 
 def test_enid_ballots_come_from_the_spectator_observation_and_name_the_voters():
-    from bot.engine import Action
+    from bot.rules.engine import Action
 
     game = EnidGame.new([1, 2, 3], {}, deal={"hands": {1: ["3s", "5s"], 2: ["5c", "4d"], 3: ["7c", "2h"]}, "discard": ["4s"], "deck": ["5d", "4c"]})
     game.apply(1, Action.play("3s"))

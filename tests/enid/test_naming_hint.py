@@ -9,7 +9,7 @@ import pytest
 from enid_helpers import act, stacked
 
 from cogs.enid import render
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 NAMES = {1: "<@1>", 2: "<@2>"}
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.games import GameRegistry
-from bot.tables import TableManager
+from bot.discord_front.tables import TableManager
 from storage import repos
 from storage.db import Storage
 from tests.platform.toy import TOY_SPEC, ToyGame

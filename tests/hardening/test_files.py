@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 
 import storage.db
-from bot.tables import TableManager
+from bot.discord_front.tables.moves import Clicks
 from storage.db import StorageError
 from storage.maintenance import quarantine
 from tests.e2e.ui import game_place, head
@@ -124,13 +124,13 @@ async def test_a_slow_move_is_deferred_then_answered(simcord_env, monkeypatch):
     table, mover, place = await start_toy(env, guild, channel, members)
     hand = await mover.slash(place, "hand")
     code = table.state.legal_actions(mover.id)[0].code()
-    original = TableManager._apply
+    original = Clicks._apply
 
     async def slow_apply(self, *args, **kwargs):
         await asyncio.sleep(2.5)  # a disk that takes its time
         return await original(self, *args, **kwargs)
 
-    monkeypatch.setattr(TableManager, "_apply", slow_apply)
+    monkeypatch.setattr(Clicks, "_apply", slow_apply)
     # SimCord's clock runs the pending timers: the watchdog's at 2 s, the save at 2.5 s.
     result = await mover.select(hand.response.message, [code])
     assert result.deferred  # acknowledged before Discord's 3 s ran out, not answered late

@@ -41,7 +41,7 @@ async def finished_game(env, a, ca, host, mate):
     return table
 
 
-# Every DynamicItem's custom_id shape (bot/views.py DYNAMIC_ITEMS), and whether it is a select.
+# Every DynamicItem's custom_id shape (bot/discord_front/views.py DYNAMIC_ITEMS), and whether it is a select.
 KINDS = [
     ("dh:lobby:{g}:{t}:join", None),
     ("dh:lobby:{g}:{t}:addbot:easy", None),
@@ -133,7 +133,7 @@ def test_every_dynamic_item_is_guarded_and_forged_above():
     """A new component kind must come with the boundary check and a forged-id case here."""
     import re
 
-    from bot import views
+    from bot.discord_front import views
 
     from bot.discord_front import replay_view
 

@@ -10,7 +10,7 @@ from storage import repos
 from tests.e2e.world import admin_world
 from tests.hardening.forge import forge_component, forge_slash, text_of
 
-TOY = ("bot.commands", "tests.platform.toy", "cogs.engines.cog")
+TOY = ("bot.discord_front.commands", "tests.platform.toy", "cogs.engines.cog")
 
 
 pytestmark = pytest.mark.extensions(*TOY)

@@ -104,10 +104,10 @@ async def _property(bad: dict) -> None:
             # Whatever was kept is usable: its lobby or hand renders.
             for table in tables.tables():
                 if table.status == "lobby":
-                    tables._lobby_embed(table)
+                    tables.lobby_messages.embed(table)
                 else:
                     for player in table.state.players:
-                        tables._hand_payload(table, player)
+                        tables.publisher.hand_payload(table, player)
         finally:
             await tables.close()
             await tables.storage.close()

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Action, RuleError
-from bot.i18n import PSEUDO_CLOSE, PSEUDO_OPEN
+from bot.rules.engine import Action, RuleError
+from bot.words.i18n import PSEUDO_CLOSE, PSEUDO_OPEN
 
 _INNERMOST = re.compile(f"{re.escape(PSEUDO_OPEN)}[^{PSEUDO_OPEN}{PSEUDO_CLOSE}]*{re.escape(PSEUDO_CLOSE)}")
 #: What is not words of a sentence: mentions, custom emoji, `code`, URLs.

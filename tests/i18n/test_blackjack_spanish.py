@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from pseudo import assert_all_translated, refusal
 
-from bot import i18n
-from bot.engine import Action
+from bot.words import i18n
+from bot.rules.engine import Action
 from cogs.blackjack import render
 from cogs.blackjack.rules import HOUSE_RULES, BlackjackGame
 from tests.e2e.embeds import assert_within_limits, embed_text

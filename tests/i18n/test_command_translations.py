@@ -1,4 +1,4 @@
-"""Slash commands in the user's client language (bot/translator.py): the tree Deckhand
+"""Slash commands in the user's client language (bot/discord_front/translator.py): the tree Deckhand
 syncs carries Spanish descriptions and choices for es-ES and es-419, every localisation
 within Discord's rules, and a translation Discord would refuse falls back to English."""
 
@@ -9,9 +9,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import i18n
-from bot.app import EXTENSIONS
-from bot.translator import CatalogTranslator, translate
+from bot.words import i18n
+from bot.discord_front.app import EXTENSIONS
+from bot.discord_front.translator import CatalogTranslator, translate
 from tests.conftest import make_bot
 from tests.discord_conformance import check_commands
 
@@ -62,7 +62,7 @@ async def test_the_synced_tree_carries_spanish_and_conforms(data_dir):
     timer = next(o for o in next(p for p in payloads if p["name"] == "settings")["options"] if o["name"] == "timer")
     assert timer["options"][0]["description_localizations"]["es-ES"].startswith("de 15 a ")
     assert any(c["es-ES"] == "en mis mensajes directos" for c in choices)
-    # Names stay English (see bot/translator.py): no name localisations are sent.
+    # Names stay English (see bot/discord_front/translator.py): no name localisations are sent.
     assert not [n for n in localised(payloads, "name_localizations") if "_choice" not in n]
 
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 from pseudo import assert_all_translated, refusal
 
-from bot import i18n
-from bot.engine import Action, RuleError
+from bot.words import i18n
+from bot.rules.engine import Action, RuleError
 from cogs.engines import render
 from cogs.engines.rules import HOUSE_RULES, EnginesGame, prepare_table_options
 from tests.e2e.embeds import assert_within_limits, embed_text
 from tests.engines.helpers_engines import G, Y, four_player, two_player
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 NAMES = {p: f"<@{p}>" for p in range(1, 5)}
 ALLOWED = ("Engines", "Discrimination", "Google", "Yahoo", "IPO", "IPOs")

@@ -11,15 +11,15 @@ import re
 
 import pytest
 
-from bot import i18n
-from bot.engine import Action, RuleError
+from bot.words import i18n
+from bot.rules.engine import Action, RuleError
 from cogs.enid import render
 from cogs.enid.names import BUILTIN, SUIT_NAMES, words
 from cogs.enid.rules import EnidGame
 from tests.e2e.embeds import assert_within_limits, embed_text
 from tests.enid.enid_helpers import act, random_step, say, stacked
 from tests.i18n.pseudo import english_words
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 NAMES = {1: "Ana", 2: "Bruno", 3: "Cata"}
 CHAIN = {"chain": [{"words": ["marmalade"], "author": 2}]}
@@ -143,7 +143,7 @@ ENID_WORDS = (
     | {w for names in SUIT_NAMES.values() for name in names for w in words(name)}
     | {"enid", "blyton", "blackjack"}
 )
-#: bot/cards.py's suit titles (plain mode's suit buttons and refusals) are wrapped by
+#: bot/rules/cards.py's suit titles (plain mode's suit buttons and refusals) are wrapped by
 #: the shared modules' translation, not by Enid's.
 SHARED_SUIT_TITLES = {"clubs", "diamonds", "hearts", "spades"}
 

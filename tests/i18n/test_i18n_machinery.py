@@ -1,4 +1,4 @@
-"""bot/i18n.py: lookups, plural forms, fallbacks, the pseudo-language, and the check
+"""bot/words/i18n.py: lookups, plural forms, fallbacks, the pseudo-language, and the check
 that every marked sentence is translated."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import i18n, i18n_tools
-from bot.i18n import _, ngettext, pgettext
+from bot.words import i18n, i18n_tools
+from bot.words.i18n import _, ngettext, pgettext
 
 
 @pytest.fixture
@@ -150,7 +150,7 @@ def test_the_check_finds_a_marked_sentence_no_catalog_translates(tmp_path):
     game = tmp_path / "cogs" / "toy"
     game.mkdir(parents=True)
     (game / "render.py").write_text(
-        "from bot.i18n import _, ngettext, N_\n"
+        "from bot.words.i18n import _, ngettext, N_\n"
         "TITLE = N_('A constant')\n"
         "def line(n):\n"
         "    return _('Hello {name}', name='x') + ngettext('{n} card', '{n} cards', n)\n",
@@ -166,7 +166,7 @@ def test_the_check_finds_a_marked_sentence_no_catalog_translates(tmp_path):
 @pytest.mark.parametrize("lang", i18n.CATALOG_LANGUAGES)
 def test_every_marked_sentence_is_translated(lang):
     gaps = i18n_tools.missing(lang)
-    assert gaps == [], f"{len(gaps)} untranslated in {lang}; run python -m bot.i18n_tools update, then translate: {gaps[:20]}"
+    assert gaps == [], f"{len(gaps)} untranslated in {lang}; run python -m bot.words.i18n_tools update, then translate: {gaps[:20]}"
 
 
 def test_the_catalogs_ship_with_the_package():

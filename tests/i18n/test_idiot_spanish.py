@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pseudo import assert_all_translated, refusal
 
-from bot import i18n
-from bot.engine import Action
+from bot.words import i18n
+from bot.rules.engine import Action
 from cogs.idiot import render
 from cogs.idiot.rules import HOUSE_RULES, IdiotGame
 from tests.e2e.embeds import assert_within_limits, embed_text

@@ -8,13 +8,14 @@ from __future__ import annotations
 import pytest
 from babel.messages.pofile import read_po
 
-from bot import i18n, ratings
-from bot.i18n import _
+from bot.words import i18n
+from bot.players import ratings
+from bot.words.i18n import _
 from cogs.blackjack import render as blackjack
 from tests.e2e.world import ALL_EXTENSIONS
 from tests.i18n.test_languages_e2e import server
 
-CATALOGS = "bot/locales/es/LC_MESSAGES"
+CATALOGS = "bot/words/locales/es/LC_MESSAGES"
 
 
 def test_a_language_is_named_as_the_sentence_says_it():

@@ -10,15 +10,15 @@ import re
 
 import pytest
 
-from bot import i18n
-from bot.engine import IllegalAction, NotYourTurn, RuleError
+from bot.words import i18n
+from bot.rules.engine import IllegalAction, NotYourTurn, RuleError
 from cogs.onion import render
 from cogs.onion.rules import HOUSE_RULES, OnionGame
 from cogs.onion.scoring import best_arrangement, explanation_text, parse_cards
 from tests.e2e.embeds import embed_text
 from tests.i18n.pseudo import english_words
 from tests.onion.onion_round_helpers import act, advance, codes, lady_round as _lady_round, new_round
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy"}
 
@@ -32,7 +32,7 @@ ONION_TERMS = (
     "running", "card", "two", "three", "four", "five", "six", "seven", "nine", "ten",
     *NAMES.values(),
 )
-#: The shared helpers of bot/render_util.py (name_of, seat_label, seat_spoken) are not
+#: The shared helpers of bot/words/render_util.py (name_of, seat_label, seat_spoken) are not
 #: wrapped by this game: their English words are allowed until they are.
 SHARED_HELPER_WORDS = ("Seat", "seat", "someone", "Player", "Dealer", "Elder", "Younger")
 

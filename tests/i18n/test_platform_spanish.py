@@ -1,14 +1,15 @@
-"""The platform's own sentences (bot/publish.py, bot/tables/, bot/views.py, bot/votes.py,
-bot/guard.py) come out in Spanish under ``i18n.using("es")``, through the catalog in the
+"""The platform's own sentences (bot/discord_front/publish.py, bot/discord_front/tables/, bot/discord_front/views.py, bot/discord_front/votes.py,
+bot/discord_front/guard.py) come out in Spanish under ``i18n.using("es")``, through the catalog in the
 pseudo-language, and unchanged in English."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bot import guard, i18n, publish, views, votes
-from bot.i18n import _
-from bot.tables.moves import STALE_CLICK, out_of_turn_notice
+from bot.discord_front import guard, publish, views, votes
+from bot.words import i18n
+from bot.words.i18n import _
+from bot.discord_front.tables.moves import STALE_CLICK, out_of_turn_notice
 from tests.i18n.pseudo import english_words
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot import i18n, i18n_tools
+from bot.words import i18n, i18n_tools
 from bot.core import computer
 from tests.e2e.locales import client_locales, component
 from tests.e2e.ui import button_ids, game_place, select_options, use_control
@@ -82,7 +82,7 @@ def only_marked_sentences(monkeypatch, marked: frozenset[str]) -> None:
 async def test_a_whole_game_in_the_pseudo_language_shows_no_word_outside_the_catalog(simcord_env, monkeypatch, marked, game):
     env = simcord_env
     only_marked_sentences(monkeypatch, marked)
-    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: 20261128)
+    monkeypatch.setattr("bot.discord_front.tables.lobby.secrets.randbits", lambda bits: 20261128)
     guild, channel = guild_with_channel(env, "cards", preferred_locale=i18n.PSEUDO)
     host = add_admin(env, guild, "host")
     client_locales(monkeypatch, {host.id: i18n.PSEUDO})

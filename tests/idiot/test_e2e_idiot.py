@@ -11,8 +11,8 @@ import pytest
 
 import discord
 
-from bot.cards import parse_card
-from bot.render_util import card_text
+from bot.rules.cards import parse_card
+from bot.words.render_util import card_text
 from cogs.idiot.rules import IdiotGame, card_value
 from tests.conftest import make_bot
 from tests.e2e.ui import board, button_ids, embed_of, game_place, head, text
@@ -26,7 +26,7 @@ TURN_SECONDS = 120  # the platform's default turn timer
 @pytest.fixture
 def fixed_seed(monkeypatch):
     """Start deals from a known seed (the platform draws one with secrets.randbits)."""
-    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.discord_front.tables.lobby.secrets.randbits", lambda bits: SEED)
 
 
 def setup_world(env, n=3):

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.cards import Card, Rank, Suit, card_counter, standard_deck
-from bot.engine import Action, RuleError
+from bot.rules.cards import Card, Rank, Suit, card_counter, standard_deck
+from bot.rules.engine import Action, RuleError
 from cogs.idiot.rules import HAND_SIZE, STALEMATE_TURNS, TABLE_SLOTS, IdiotGame
 
 PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 
 
-from bot.cards import parse_card, standard_deck
+from bot.rules.cards import parse_card, standard_deck
 from tests.e2e.embeds import assert_house_rules_read_well, assert_within_limits, embed_text
-from bot.cardart import CardRow
-from bot.engine import Action, Event
+from bot.pictures.cardart import CardRow
+from bot.rules.engine import Action, Event
 from cogs.idiot import render
 from cogs.idiot.rules import HOUSE_RULES, STALEMATE_TURNS, IdiotGame, sorted_cards
-from bot.render_util import card_text
+from bot.words.render_util import card_text
 from tests.cardcodes import as_text
 
 A, B, C = 1, 2, 3
@@ -176,7 +176,7 @@ def test_house_rules_read_as_sentences():
 def test_footer_hint_says_the_house_rules_in_words():
     game = IdiotGame.new([A, B], {"finish": "last_idiot", "voluntary_pickup": "on"}, seed=1)
     obs = game.observation(None)
-    footer = render.table_embed(obs, NAMES, []).footer.text
+    footer = render.table_embed(obs, NAMES, []).footer
     assert footer == render.footer_hint(obs) == (
         "Play goes on until one player is left holding cards: the Idiot · You may pick up the pile by choice"
         " · The rules: /rules idiot"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cards import card_counter, parse_card, standard_deck
-from bot.engine import Action, GameOver, IllegalAction, NotYourTurn, RuleError, UnknownPlayer
+from bot.rules.cards import card_counter, parse_card, standard_deck
+from bot.rules.engine import Action, GameOver, IllegalAction, NotYourTurn, RuleError, UnknownPlayer
 from cogs.idiot.rules import HOUSE_RULES, STALEMATE_TURNS, IdiotGame
 
 A, B, C = 1, 2, 3

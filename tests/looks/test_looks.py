@@ -55,7 +55,7 @@ def test_no_raw_markdown_no_swallowing_list_every_picture_loaded(shots_of, game)
 #: its own, 1035 px. Strict: when Onion meets them, this mark must go.
 ONION_MISSES = [pytest.mark.xfail(strict=True, reason="Onion's emoji suits on the light theme; its final board's height")]
 #: What every other game still misses (2026-12-07): the white suit signs the text prints
-#: (♤ ♡ ♢ ♧, bot/render_util.py's card_text) are thin outlines; on the light theme they
+#: (♤ ♡ ♢ ♧, bot/words/render_util.py's card_text) are thin outlines; on the light theme they
 #: measure 3.07 to 4.34:1 (at least 4.5:1 wanted; on the dark theme they pass). Every other
 #: target (lines, heights, the winner named, alt text) is met. Strict: when the suits read
 #: at 4.5:1 on both themes, this mark must go.

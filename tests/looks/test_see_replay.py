@@ -8,7 +8,7 @@ import random
 from types import SimpleNamespace
 
 from bench import transcript
-from bot.engine import Action
+from bot.rules.engine import Action
 from tools import see_replay
 
 

@@ -19,14 +19,14 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from bot.app import ShardedDeckhandBot
+from bot.discord_front.app import ShardedDeckhandBot
 from bot.bus import Bus, bus_for
 from bot.config import Settings, shard_of
-from bot.tables import TableManager
+from bot.discord_front.tables import TableManager
 from storage import open_storage
 
 SHARDS = 2
-TOY = ("bot.commands", "tests.platform.toy")
+TOY = ("bot.discord_front.commands", "tests.platform.toy")
 
 #: The shard of the gateway event being handled (None: not an event, e.g. a restore).
 _EVENT_SHARD: contextvars.ContextVar[int | None] = contextvars.ContextVar("event_shard", default=None)

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.core import computer
-from bot.app import DeckhandBot, ShardedDeckhandBot, claim_data_dir, create_bot
+from bot.discord_front.app import DeckhandBot, ShardedDeckhandBot, claim_data_dir, create_bot
 from bot.bus import LocalBus, PostgresBus, TableChange, bus_for
 from bot.config import ConfigError, Settings, shard_of
 
@@ -78,7 +78,7 @@ def test_a_second_process_on_one_sqlite_data_dir_is_refused(tmp_path):
     claim_data_dir(tmp_path)
     claim_data_dir(tmp_path)  # bots in one process share the claim
     script = (
-        "import sys; from pathlib import Path; from bot.app import claim_data_dir; from bot.config import ConfigError\n"
+        "import sys; from pathlib import Path; from bot.discord_front.app import claim_data_dir; from bot.config import ConfigError\n"
         f"try:\n    claim_data_dir(Path({str(tmp_path)!r}))\nexcept ConfigError as e:\n    print(e); sys.exit(3)\n"
     )
     other = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)

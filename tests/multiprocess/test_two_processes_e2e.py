@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from bot.config import shard_of
-from bot.tables.moves import _Stale
+from bot.discord_front.tables.moves import _Stale
 from storage import repos
 from tests.e2e.ui import game_place, head
 from tests.e2e.world import world as shared_world
@@ -100,7 +100,7 @@ async def test_dm_hand_clicks_are_handled_by_the_other_process_and_the_owner_fol
             assert result.response is not None and "earlier moment" not in (result.response.content or "")
             dm_moves += 1
             # Process 0 handled it: it loaded the table from the database, and never runs its timers.
-            theirs = other._tables.get((guild.id, table.id))
+            theirs = other.registry.tables.get((guild.id, table.id))
             if theirs is not None:
                 assert theirs.timer is None and theirs.computer is None
             if not owner.tables():
@@ -154,7 +154,7 @@ async def test_simultaneous_conflicting_moves_in_both_processes_apply_once(simco
     log = await logged(owner, guild.id, table.id)
     assert len(log) == version + 1 and log[-1][1] == rival  # applied exactly once: the rival's move
     # Both copies agree with the database.
-    theirs = other._tables.get((guild.id, table.id))
+    theirs = other.registry.tables.get((guild.id, table.id))
     assert table.record.version == version + 1
     assert theirs is None or theirs.record.version == version + 1
     # The clicked card is still in the player's hand (the stale click played nothing).
@@ -217,7 +217,7 @@ async def test_moves_racing_in_both_processes_commit_exactly_once(simcord_env):
     thread = game_place(channel)
     for rounds in range(2):
         await play_until_dm_turn(env, table, members, dm_player, thread)
-        copy = await other._get(guild.id, table.id)
+        copy = await other.finder.get(guild.id, table.id)
         version = table.record.version
         first = a_card(table, dm_player)
         second = a_card(table, dm_player, other_than=first)
@@ -232,9 +232,9 @@ async def test_moves_racing_in_both_processes_commit_exactly_once(simcord_env):
         log = await logged(owner, guild.id, table.id)
         assert len(log) == version + 1 and log[-1][1] in (first, second)  # exactly one of the two
         assert table.record.version == version + 1
-        await eventually(lambda: (guild.id, table.id) not in other._tables)
-        if (guild.id, table.id) in other._tables:
-            assert other._tables[(guild.id, table.id)].record.version == version + 1
+        await eventually(lambda: (guild.id, table.id) not in other.registry.tables)
+        if (guild.id, table.id) in other.registry.tables:
+            assert other.registry.tables[(guild.id, table.id)].record.version == version + 1
 
 
 async def test_a_stale_copy_is_reloaded_before_a_move(simcord_env):
@@ -248,7 +248,7 @@ async def test_a_stale_copy_is_reloaded_before_a_move(simcord_env):
     thread = game_place(channel)
     await play_until_dm_turn(env, table, members, dm_player, thread)
     await dm_player.click(thread.last_message, label="Show hand")
-    copy = await other._get(guild.id, table.id)  # process 0 loads a copy now
+    copy = await other.finder.get(guild.id, table.id)  # process 0 loads a copy now
     assert copy is not table and copy.record.version == table.record.version
     other.bus._on_change = None  # process 0 stops hearing the bus, as if notifications were lost
     await dm_player.user.select(dms(dm_player)[-1], [a_card(table, dm_player)])

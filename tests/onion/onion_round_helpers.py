@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bot.engine import Action, Event
+from bot.rules.engine import Action, Event
 from cogs.onion.rules import DECLARE, OnionGame
 from cogs.onion.scoring import onion_deck, parse_card
 

@@ -39,7 +39,7 @@ def stacked(monkeypatch):
         return original(cls, players, options, seed=seed, deal=deal)
 
     monkeypatch.setattr(OnionGame, "new", classmethod(new))
-    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.discord_front.tables.lobby.secrets.randbits", lambda bits: SEED)
     return queue
 
 

@@ -74,7 +74,7 @@ async def play_round(env, data_dir, monkeypatch, host, channel, table, restart_a
 
 async def test_a_member_and_two_computers_play_rounds_with_a_restart(simcord_env, data_dir, monkeypatch):
     env = simcord_env
-    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.discord_front.tables.lobby.secrets.randbits", lambda bits: SEED)
     guild, channel, host = world(env)
     await host.slash(channel, "settings bot-pause", seconds=0.0)
     lobby = (await host.slash(channel, "onion new")).response.message

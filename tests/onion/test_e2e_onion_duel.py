@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 from tests.conftest import restart
 from tests.e2e.ui import board, labels, text
 from tests.onion.onion_round_helpers import codes

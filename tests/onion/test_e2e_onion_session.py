@@ -37,7 +37,7 @@ async def test_next_round_lobby_refresh_result_line_and_names_after_restart(simc
     old_hand = await hand_of(m1, channel)
     # Left open past its token's 15 minutes: the bot can neither delete it (when m1 opens a
     # newer hand) nor close it at the end, so it still shows its Refresh button.
-    from bot import publish
+    from bot.discord_front import publish
 
     env.bot.tables.publisher.copies[(guild.id, table.id, m1.id)][old_hand.id].since -= publish.LIVE_HAND_SECONDS + 1
     await play(m1, channel, "discard")

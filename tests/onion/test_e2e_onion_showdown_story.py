@@ -19,7 +19,7 @@ import discord
 from tests.e2e.ui import board, labels, text
 from tests.onion.onion_round_helpers import codes
 from tests.onion.test_e2e_onion import choice, hand_of, play, stacked  # noqa: F401 (a fixture)
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 #: The Dealer's cards: a six-card onion and a three-card onion, which nobody's hand fears.
 DEALER = (codes("2c 3s 4d 5c 9s"), codes("2d 3d 4c 6c 9d"))

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from onion_round_helpers import act, advance, codes, default_step, kinds, new_round
 
-from bot.engine import Action, RuleError
+from bot.rules.engine import Action, RuleError
 from cogs.onion.rules import DECLARE, DUEL, HOUSE_RULES, OnionGame, laid_as
 from cogs.onion.scoring import PLAIN, best_arrangement, compare, cripples, onion_deck, parse_cards
 
@@ -257,7 +257,7 @@ def test_the_archchancellor_may_be_declared_at_any_time_during_the_game():
 
 
 def test_a_hand_given_up_is_conceded_not_crippled_and_a_cripple_is_recorded():
-    from bot.publish import final_text
+    from bot.discord_front.publish import final_text
     from cogs.onion import render
 
     # Seat 3 (Death, a Triple Onion) beats the Elder's Double Onion but gives up. Its cards

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from onion_round_helpers import act, advance, codes, kinds, new_round
 
-from bot.engine import Action
+from bot.rules.engine import Action
 from cogs.onion.rules import AUCTION, BET, BUY, DECLARE, OFFER
 
 JUNK = {

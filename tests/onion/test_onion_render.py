@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 from onion_round_helpers import act, advance, codes, lady_round as _lady_round, new_round
 from PIL import Image
 
-from bot import cardart
-from bot.cardart import CardRow, render_rows
+from bot.pictures import cardart
+from bot.pictures.cardart import CardRow, render_rows
 from cogs.onion import render
 from cogs.onion.rules import BUY, DECLARE, HOUSE_RULES, OnionGame
 from cogs.onion.scoring import parse_card
 from tests.e2e.embeds import assert_within_limits, board_lines, embed_text
-from bot.render_util import text_cards
+from bot.words.render_util import text_cards
 
 LONG_NAMES = {p: f"<@{10**18 + p}>" for p in range(1, 8)}
 

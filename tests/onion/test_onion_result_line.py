@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from onion_round_helpers import act, advance, codes, default_step, new_round
 
-from bot.publish import final_text
+from bot.discord_front.publish import final_text
 from cogs.onion import render
 from cogs.onion.rules import DECLARE, OnionGame
 

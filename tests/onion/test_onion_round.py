@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from onion_round_helpers import FULL_PACK, act, advance, all_cards, codes, kinds, new_round, stack
 
-from bot.engine import Action, RuleError
-from bot.publish import final_text
+from bot.rules.engine import Action, RuleError
+from bot.discord_front.publish import final_text
 from cogs.onion import render
 from cogs.onion.rules import AUCTION, BET, BUY, DECLARE, EXCHANGE, OFFER, OnionGame
 

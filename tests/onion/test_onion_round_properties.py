@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from onion_round_helpers import FULL_PACK, all_cards
 
-from bot.engine import Action, RuleError
+from bot.rules.engine import Action, RuleError
 from cogs.onion.rules import OnionGame
 from cogs.onion.scoring import onion_deck
 

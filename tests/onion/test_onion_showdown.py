@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from onion_round_helpers import act, advance, codes, default_step, kinds, new_round
 
-from bot.engine import Action, RuleError
+from bot.rules.engine import Action, RuleError
 from cogs.onion.rules import DECLARE, OnionGame
 from cogs.onion.scoring import DEATH, SENDER_OF_EIGHT, parse_card
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot import views
-from bot.engine import Action, Control
+from bot.discord_front import views
+from bot.rules.engine import Action, Control
 
 
 def test_hand_items_place_a_multi_select_then_buttons_and_the_amount_form():

@@ -19,7 +19,7 @@ MENTION = re.compile(r"<@(\d+)>")
 
 @pytest.fixture
 def fixed_seed(monkeypatch):
-    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.discord_front.tables.lobby.secrets.randbits", lambda bits: SEED)
 
 
 async def start(env, game, n=3):

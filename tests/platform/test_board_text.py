@@ -8,9 +8,10 @@ import unicodedata
 
 import discord
 
-from bot import views
-from bot.layout import hand_layout, layout_view
-from bot.render_util import WORD_JOINER, card_text, cards_text, end_lists, unbroken
+from bot.discord_front import views
+from bot.discord_front.layout import hand_layout, layout_view
+from bot.words.panel import Panel
+from bot.words.render_util import WORD_JOINER, card_text, cards_text, end_lists, unbroken
 from cogs.blackjack import render as blackjack
 from cogs.blackjack.rules import BlackjackGame
 from cogs.idiot import render as idiot
@@ -51,7 +52,7 @@ def gallery_items(view: discord.ui.LayoutView) -> list[dict]:
 
 
 def test_the_picture_has_its_alt_text_on_the_gallery_item():
-    embed = discord.Embed(title="Idiot", description="**Game over.**\n1. <@1>\n2. <@2>\n**Pile:** 3")
+    embed = Panel(title="Idiot", description="**Game over.**\n1. <@1>\n2. <@2>\n**Pile:** 3")
     board = layout_view(embed, content="x", image="attachment://table-1.png", alt="Card picture. The pile is empty.")
     assert [item.get("description") for item in gallery_items(board)] == ["Card picture. The pile is empty."]
     hand = hand_layout(embed, content="x", items=[], image="attachment://hand-1.png", alt="Card picture. Your hand has 1 card: the ace of spades.")
@@ -92,7 +93,7 @@ def test_blackjack_hand_rows_start_with_a_card_and_its_board_beside_the_picture_
 
 
 def test_the_first_line_names_those_who_owe_words_too():
-    from bot.publish import turn_line
+    from bot.discord_front.publish import turn_line
 
     assert turn_line([1], None, owing=[2]) == "👉 <@1>: your move. <@2>: type what you owe in the thread."
     assert turn_line([], None, owing=[2, 3]) == "👉 <@2> and <@3>: type what you owe in the thread."
@@ -100,15 +101,14 @@ def test_the_first_line_names_those_who_owe_words_too():
 
 
 def test_words_owed_are_read_from_the_open_obligations_but_a_vote_is_the_voters():
-    from bot.publish import owed_words
+    from bot.discord_front.publish import owed_words
 
     owed = {"obligations": [{"player": 2, "ritual": "last"}, {"player": 3, "ritual": "vote"}, {"player": None, "ritual": "cry"}]}
     assert owed_words(owed) == [2] and owed_words({}) == []
 
 
 def test_the_picture_comes_right_after_the_text_and_the_small_print_after_it():
-    embed = discord.Embed(title="Idiot", description="**Next play:** any card")
-    embed.set_footer(text="Idiot #1 · move 3")
+    embed = Panel(title="Idiot", description="**Next play:** any card", footer="Idiot #1 · move 3")
     (container,) = layout_view(embed, content="👉 <@1>: your move.", image="attachment://t.png", alt="Card picture.").to_components()
     kinds = [(c["type"], c.get("content", "")[:3]) for c in container["components"]]
     assert kinds == [(10, "👉 <"), (10, "###"), (12, ""), (10, "-# ")]

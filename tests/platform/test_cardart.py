@@ -1,4 +1,4 @@
-"""Card pictures (bot/cardart.py): every code draws, bad codes are refused, pictures are
+"""Card pictures (bot/pictures/cardart.py): every code draws, bad codes are refused, pictures are
 valid, deterministic, fit their width, and depend on the CardRow only."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot import cardart, i18n
-from bot.cardart import CardRow, card_face, parse_code, render_rows, suit_sheet
-from bot.cards import standard_deck
+from bot.pictures import cardart
+from bot.words import i18n
+from bot.pictures.cardart import CardRow, card_face, parse_code, render_rows, suit_sheet
+from bot.rules.cards import standard_deck
 from cogs.onion.scoring import SPECIAL_CARDS, onion_deck
 
 FRENCH = [str(c) for c in standard_deck()]
@@ -296,7 +297,7 @@ def test_a_row_never_draws_more_backs_than_its_face_down_count(faces, face_down)
 
 
 def test_enid_s_sheet_draws_its_animals_beside_the_french_pips():
-    from bot.cardart_pips import enid_mask, pip_mask
+    from bot.pictures.cardart_pips import enid_mask, pip_mask
 
     animals = [enid_mask(s, 48).tobytes() for s in "cshd"]
     assert len(set(animals)) == 4
@@ -343,7 +344,7 @@ def test_pictures_drawn_from_several_threads_at_once_equal_the_ones_drawn_in_tur
 
 
 def test_alt_text_names_the_face_up_cards_and_counts_the_backs():
-    from bot.cardart import CardRow, alt_text
+    from bot.pictures.cardart import CardRow, alt_text
 
     rows = [CardRow("Pile", ("Th", "As")), CardRow("Draw pile", face_down=24), CardRow("Your face-down cards: none"),
             CardRow("Seat 2", ("Qs*",), face_down=3, deck="onion")]
@@ -364,7 +365,7 @@ def test_alt_text_names_the_face_up_cards_and_counts_the_backs():
 
 
 def test_a_long_alt_text_keeps_whole_sentences_within_discord_s_1024_characters():
-    from bot.cardart import CardRow, alt_text
+    from bot.pictures.cardart import CardRow, alt_text
 
     # Seven Onion hands at the showdown, every card named: far more than Discord takes.
     rows = [CardRow(f"Seat {i}", tuple(ONION[i * 10:i * 10 + 10]), deck="onion",

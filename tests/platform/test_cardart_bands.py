@@ -9,8 +9,8 @@ import random
 
 from PIL import Image
 
-from bot.cardart import CardRow, render_rows
-from bot.cards import standard_deck
+from bot.pictures.cardart import CardRow, render_rows
+from bot.rules.cards import standard_deck
 from cogs.onion.scoring import onion_deck
 
 FRENCH = [str(c) for c in standard_deck()]

@@ -1,5 +1,5 @@
 """Card pictures made cheap (issue 22): text rendered once per word, backgrounds and
-compressed bands of rows kept, the PNG written by bot/png_writer.py
+compressed bands of rows kept, the PNG written by bot/pictures/png_writer.py
 (tests/platform/test_png_writer.py). The pixels are the ones Pillow's writer gave
 before; the bytes depend only on the picture, never on what the caches hold."""
 
@@ -13,9 +13,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from bot import cardart, png_writer
-from bot.cardart import CardRow, render_rows
-from bot.cards import standard_deck
+from bot.pictures import cardart, png_writer
+from bot.pictures.cardart import CardRow, render_rows
+from bot.rules.cards import standard_deck
 from cogs.onion.scoring import onion_deck
 
 FRENCH = [str(c) for c in standard_deck()]

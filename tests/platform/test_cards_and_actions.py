@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.cards import Card, CardCodeError, Rank, Suit, parse_card, parse_cards, shuffled, standard_deck
-from bot.engine import Action, BadActionCode
+from bot.rules.cards import Card, CardCodeError, Rank, Suit, parse_card, parse_cards, shuffled, standard_deck
+from bot.rules.engine import Action, BadActionCode
 
 
 @pytest.mark.parametrize(

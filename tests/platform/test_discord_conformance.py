@@ -14,7 +14,7 @@ import pytest
 from discord import app_commands
 from discord.http import Route
 
-from bot.app import EXTENSIONS
+from bot.discord_front.app import EXTENSIONS
 from tests import discord_conformance
 from tests.conftest import make_bot
 from tests.discord_conformance import check, check_commands
@@ -91,7 +91,7 @@ async def test_the_walk_reaches_every_command_option_and_choice(data_dir):
 
 
 async def test_the_old_102_character_description_is_caught(data_dir):
-    payloads = await sync_payload(data_dir, ("bot.commands",))
+    payloads = await sync_payload(data_dir, ("bot.discord_front.commands",))
     settings = next(p for p in payloads if p["name"] == "settings")
     pictures = next(o for o in settings["options"] if o["name"] == "pictures")
     pictures["description"] = "Card pictures on the board (on), or text only for screen readers and slow links (off) (Manage Server)."
@@ -249,7 +249,7 @@ def test_valid_payloads_pass():
 # ------------------------------------------------------------------ wired into every SimCord test
 
 
-pytestmark = pytest.mark.extensions("bot.commands")  # the SimCord tests below: commands only
+pytestmark = pytest.mark.extensions("bot.discord_front.commands")  # the SimCord tests below: commands only
 
 
 async def test_a_simcord_test_records_what_the_bot_sends_even_if_the_bot_swallows_the_error(simcord_env):

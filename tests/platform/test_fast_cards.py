@@ -7,7 +7,7 @@ import bisect
 import random
 from operator import attrgetter
 
-from bot.cards import Card, Rank, Suit, _shuffle, insort_by_key, parse_card, seeded_rng, shuffled, standard_deck
+from bot.rules.cards import Card, Rank, Suit, _shuffle, insort_by_key, parse_card, seeded_rng, shuffled, standard_deck
 
 
 def test_the_inline_shuffle_makes_the_same_swaps_as_random_shuffle():

@@ -3,11 +3,10 @@ the embed hand's controls (same custom_ids, same rows)."""
 
 from __future__ import annotations
 
-import discord
-
-from bot import views
-from bot.engine import Action, Control
-from bot.layout import COMPONENT_LIMIT, TEXT_LIMIT, count_components, hand_layout, text_layout
+from bot.discord_front import views
+from bot.rules.engine import Action, Control
+from bot.discord_front.layout import COMPONENT_LIMIT, TEXT_LIMIT, count_components, hand_layout, text_layout
+from bot.words.panel import Panel
 
 
 def full_controls() -> list[Control]:
@@ -20,7 +19,7 @@ def full_controls() -> list[Control]:
 
 def test_the_fullest_hand_fits_one_v2_message_with_the_same_controls():
     hand = views.hand_items(1, 2, 3, full_controls(), page=1)
-    embed = discord.Embed(title="Your hand", description="x" * 4096)
+    embed = Panel(title="Your hand", description="x" * 4096)
     for n in range(25):
         embed.add_field(name=f"Row {n}", value="y" * 1024)
     ids = [item.custom_id for item in hand]

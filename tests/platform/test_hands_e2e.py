@@ -12,9 +12,9 @@ import discord
 import pytest
 import simcord
 
-import bot.cardart as cardart
+import bot.pictures.cardart as cardart
 import bot.core.games as games
-from bot.cardart import CardRow
+from bot.pictures.cardart import CardRow
 from tests.cardcodes import card_codes_in
 from tests.conftest import make_bot
 from tests.e2e.ui import board, game_place, head, image_urls, text, use_control

@@ -1,27 +1,17 @@
 """The layers (docs/developers/architecture.md): the table core knows nothing of
-Discord, and bot/, cogs/ and storage/ have no import circle, type-only imports (under
+Discord, only the Discord front end's package and the games' cogs import discord.py,
+and bot/, cogs/ and storage/ have no import circle, type-only imports (under
 ``if TYPE_CHECKING:``) counted: a module that names another's types cannot be
 understood without it."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 from tests.platform.imports import ROOT, chain_to, circles, graph, import_blocked, modules_under
 
 CORE = sorted(name for name in modules_under(ROOT, ["bot"]) if name == "bot.core" or name.startswith("bot.core."))
-
-#: The one circle allowed for now: the Discord front end's (the manager's mixins, the
-#: publisher, the views, votes and sessions name each other, types included). The front
-#: end's reshaping into collaborators (issue 38, items 1-4) removes it; until then it may
-#: shrink or split, but no module may join it and no other circle may appear.
-DISCORD_CIRCLE = frozenset({
-    "bot.publish", "bot.sessions", "bot.tables", "bot.tables.chat", "bot.tables.hands", "bot.tables.lobby",
-    "bot.tables.manager", "bot.tables.moves", "bot.views", "bot.votes",
-})
-
-
-def unexpected(found: list[list[str]]) -> list[list[str]]:
-    """The circles that are not (part of) the Discord front end's known one."""
-    return [circle for circle in found if not set(circle) <= DISCORD_CIRCLE]
 
 
 def test_there_is_a_core_to_check():
@@ -49,7 +39,7 @@ def test_the_chain_finder_sees_discord_two_steps_away(tmp_path):
 
 def test_bot_cogs_and_storage_have_no_import_circle_type_only_imports_counted():
     own, _ = graph(types=True)
-    assert unexpected(circles(own)) == []
+    assert circles(own) == []
 
 
 def test_the_circle_finder_catches_a_planted_circle(tmp_path):
@@ -73,19 +63,80 @@ def test_the_circle_finder_catches_a_circle_closed_by_a_type_only_import(tmp_pat
     (package / "core" / "seats.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.core.table import Table\n")
     own, _ = graph(tmp_path, ["bot"], types=True)
-    assert unexpected(circles(own)) == [["bot.core.seats", "bot.core.table"]]
+    assert circles(own) == [["bot.core.seats", "bot.core.table"]]
     own, _ = graph(tmp_path, ["bot"])  # only the imports that run: no circle
     assert circles(own) == []
-
-
-def test_the_known_discord_circle_is_the_only_one_let_through_and_only_as_it_is():
-    assert unexpected([sorted(DISCORD_CIRCLE)]) == []
-    assert unexpected([sorted({"bot.publish", "bot.views"})]) == []  # shrunk: still let through
-    grown = sorted(DISCORD_CIRCLE | {"bot.core.moves"})
-    assert unexpected([grown]) == [grown]
 
 
 def test_every_core_module_imports_with_discord_blocked():
     result = import_blocked(CORE, {"discord"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+#: Modules that still import discord.py outside its room, each until named work lands.
+#: bot.__main__ starts the bot inside functions: branch ``public`` moves that code into
+#: bot/discord_front/run.py (the lead removes this entry when merging it).
+NOT_YET_MOVED = frozenset({"bot.__main__"})
+
+
+def in_the_discord_room(name: str) -> bool:
+    """Where discord.py may be imported (issue 38, item 2): the Discord front end's package
+    and each game's cog (``cogs.<game>.cog``); nowhere else, not even for types."""
+    parts = name.split(".")
+    return (parts[:2] == ["bot", "discord_front"] or (len(parts) == 3 and parts[0] == "cogs" and parts[2] == "cog")
+            or name in NOT_YET_MOVED)
+
+
+def discord_outside_its_room(root=ROOT) -> list[str]:
+    """Modules of bot/, cogs/ and storage/ that import discord (at the top, in a function
+    or under TYPE_CHECKING) outside :func:`in_the_discord_room`."""
+    _, outside = graph(root, types=True)
+    return sorted(name for name, roots in outside.items() if "discord" in roots and not in_the_discord_room(name))
+
+
+def test_only_the_discord_front_end_and_the_games_cogs_import_discord():
+    assert discord_outside_its_room() == []
+
+
+def test_the_room_check_catches_discord_imported_elsewhere_types_and_functions_included(tmp_path):
+    files = {
+        "bot/__init__.py": "", "bot/discord_front/__init__.py": "import discord\n",
+        "bot/discord_front/tables/moves.py": "from discord import ui\n",  # the front end's own: allowed
+        "bot/words/__init__.py": "", "bot/words/board.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import discord\n",
+        "bot/words/plain.py": "import re\n",
+        "cogs/__init__.py": "", "cogs/toy/__init__.py": "", "cogs/toy/cog.py": "import discord\n",  # a game's cog: allowed
+        "cogs/toy/render.py": "def board():\n    import discord.ui\n",
+        "cogs/toy/cog_helpers.py": "import discord\n",  # not the cog itself
+        "storage/__init__.py": "", "storage/repos.py": "from discord.utils import utcnow\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert discord_outside_its_room(tmp_path) == ["bot.words.board", "cogs.toy.cog_helpers", "cogs.toy.render", "storage.repos"]
+
+
+def mixin_classes(root: Path = ROOT) -> list[str]:
+    """Classes in bot/ and cogs/ that are mixins or are assembled from them (by name:
+    ``...Mixin`` as the class or as a base)."""
+    found = []
+    for name, path in modules_under(root, ["bot", "cogs"]).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases = [ast.unparse(base) for base in node.bases]
+                if node.name.endswith("Mixin") or any(base.endswith("Mixin") for base in bases):
+                    found.append(f"{name}.{node.name}")
+    return found
+
+
+def test_no_class_is_a_mixin_or_assembled_from_mixins():
+    """The Discord front end is collaborators handed what they use, as the core is."""
+    assert mixin_classes() == []
+
+
+def test_the_mixin_finder_sees_a_class_assembled_from_mixins(tmp_path):
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "__init__.py").write_text("")
+    (tmp_path / "bot" / "m.py").write_text("class LobbyMixin:\n    pass\n\nclass Manager(LobbyMixin, object):\n    pass\n")
+    (tmp_path / "cogs").mkdir()
+    assert mixin_classes(tmp_path) == ["bot.m.LobbyMixin", "bot.m.Manager"]

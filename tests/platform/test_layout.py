@@ -10,9 +10,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot import views
-from bot.engine import Action, Control
-from bot.layout import COMPONENT_LIMIT, TEXT_LIMIT, count_components, embed_blocks, fit_blocks, hand_layout, layout_view
+from bot.discord_front import views
+from bot.rules.engine import Action, Control
+from bot.discord_front.layout import COMPONENT_LIMIT, TEXT_LIMIT, count_components, embed_blocks, embed_of, fit_blocks, hand_layout, layout_view
+from bot.words.panel import Panel
 
 
 def walk(components: Sequence[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -25,11 +26,11 @@ def texts_of(view: discord.ui.LayoutView) -> list[str]:
     return [c["content"] for c in walk(view.to_components()) if c["type"] == 10]
 
 
-def big_embed() -> discord.Embed:
-    embed = discord.Embed(title="Idiot", description="x" * 4096)
+def big_embed() -> Panel:
+    embed = Panel(title="Idiot", description="x" * 4096)
     for n in range(25):
         embed.add_field(name=f"Seat {n}", value="y" * 1024)
-    embed.set_footer(text="hint\nIdiot #1 · move 3")
+    embed.footer = "hint\nIdiot #1 · move 3"
     return embed
 
 
@@ -43,10 +44,28 @@ def test_a_full_embed_fits_one_v2_message():
 
 
 def test_blocks_keep_every_part_of_the_embed_in_order():
-    embed = discord.Embed(title="Toy", description="table")
+    embed = Panel(title="Toy", description="table")
     embed.add_field(name="Recent", value="ann played 3♠")
-    embed.set_footer(text="hint\nToy #1 · move 1")
+    embed.footer = "hint\nToy #1 · move 1"
     assert embed_blocks(embed, "👉 ann") == ["👉 ann", "### Toy\ntable", "**Recent**\nann played 3♠", "-# hint\n-# Toy #1 · move 1"]
+
+
+def test_a_panel_becomes_the_embed_with_every_part_of_it():
+    panel = Panel(title="Toy", description="table", colour=0x1F8B4C, footer="hint")
+    panel.add_field(name="Seats", value="ann, bob").add_field(name="Recent", value="ann played 3♠", inline=False)
+    assert embed_of(panel, image="attachment://table-1.png").to_dict() == {
+        "type": "rich", "flags": 0, "title": "Toy", "description": "table", "color": 0x1F8B4C, "footer": {"text": "hint"},
+        "fields": [{"name": "Seats", "value": "ann, bob", "inline": True}, {"name": "Recent", "value": "ann played 3♠", "inline": False}],
+        "image": {"url": "attachment://table-1.png"},
+    }
+    assert embed_of(Panel(description="x")).to_dict() == {"type": "rich", "flags": 0, "description": "x"}  # no colour, footer, picture
+    assert embed_of(Panel(description="x", colour=0, footer="")).to_dict() == {"type": "rich", "flags": 0, "description": "x", "color": 0, "footer": {"text": ""}}
+
+
+def test_a_panels_colour_is_the_containers_accent_black_included():
+    accents = [c.get("accent_color") for view in (layout_view(Panel(title="t", colour=0)), layout_view(Panel(title="t", colour=0x992D22)),
+                                                   layout_view(Panel(title="t"))) for c in view.to_components() if c["type"] == 17]
+    assert accents == [0, 0x992D22, None]
 
 
 def hand_controls(pages: int) -> list[Control]:
@@ -59,16 +78,16 @@ def hand_controls(pages: int) -> list[Control]:
 
 
 EMBEDS = [
-    discord.Embed(title="Idiot", description="table", colour=0x2F3136),
-    discord.Embed(title="Blackjack", colour=discord.Colour.dark_green()),
-    discord.Embed(description="no title, colour 0", colour=0),
+    Panel(title="Idiot", description="table", colour=0x2F3136),
+    Panel(title="Blackjack", colour=0x1F8B4C),
+    Panel(description="no title, colour 0", colour=0),
     big_embed(),
 ]
 
 
 @pytest.mark.parametrize("embed", EMBEDS)
 @pytest.mark.parametrize("image", [None, "attachment://table-7.png"])
-def test_a_planned_hand_is_the_hand_built_from_its_items(embed: discord.Embed, image: str | None) -> None:
+def test_a_planned_hand_is_the_hand_built_from_its_items(embed: Panel, image: str | None) -> None:
     for pages, page, content in ((1, 0, "**Your move.**"), (2, 1, ""), (3, 2, "⚠️ notice\n**Your move.**")):
         built = hand_layout(embed, content=content, items=views.hand_items(1, 2, 9, hand_controls(pages), page), image=image)
         planned = hand_layout(embed, content=content, items=views.hand_plan(1, 2, 9, hand_controls(pages), page), image=image)
@@ -87,7 +106,7 @@ def test_a_planned_control_is_refused_as_its_dynamic_item_is() -> None:
     with pytest.raises(ValueError):
         views.hand_items(1, 2, 9, upper)
     with pytest.raises(ValueError):
-        hand_layout(discord.Embed(title="t"), content="c", items=views.hand_plan(1, 2, 9, upper))
+        hand_layout(Panel(title="t"), content="c", items=views.hand_plan(1, 2, 9, upper))
 
 
 def test_an_empty_multi_select_offers_the_placeholder_option_either_way() -> None:

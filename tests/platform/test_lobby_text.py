@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.publish import final_text, standings
-from bot.engine import HouseRule
+from bot.discord_front.publish import final_text, standings
+from bot.rules.engine import HouseRule
 from cogs.blackjack.rules import HOUSE_RULES as BLACKJACK
 from cogs.engines.rules import HOUSE_RULES as ENGINES
 from cogs.enid.rules import HOUSE_RULES as ENID
@@ -54,7 +54,7 @@ def test_final_texts():
 
 
 def test_a_lobby_lists_few_house_rules_whole_in_the_games_order_and_counts_many_at_their_usual_setting():
-    from bot.tables.lobby import LOBBY_RULES_LISTED
+    from bot.discord_front.tables.lobby import LOBBY_RULES_LISTED
     from cogs.blackjack import render as blackjack_render
     from cogs.blackjack.rules import BlackjackGame
     from cogs.onion import render as onion_render

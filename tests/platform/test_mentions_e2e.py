@@ -1,5 +1,5 @@
 """Mentions are never parsed from anything a user typed (issue 20): every message the
-bot creates or edits carries an explicit ``allowed_mentions`` (bot/mentions.py), and
+bot creates or edits carries an explicit ``allowed_mentions`` (bot/discord_front/mentions.py), and
 only a board posted anew to ping names users. ``tests/e2e/mentions.py`` checks this
 after every SimCord test; here, the check itself and the cases it was written for."""
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-import bot.publish as publish
+import bot.discord_front.publish as publish
 from tests.e2e.ui import _items, board, button_ids, game_place, head, labels, select_options, text
 from tests.hardening.forge import forge_component
 from tests.e2e.world import ALL_EXTENSIONS

@@ -15,7 +15,7 @@ import pytest
 from simcord import interactions as sim_interactions
 from simcord.backend import serializers
 
-from bot import guard
+from bot.discord_front import guard
 
 PRODUCTION_BEHIND_AFTER = guard.BEHIND_AFTER  # read at import, before any test's fixture changes it
 from tests.e2e.ui import _items

@@ -21,7 +21,7 @@ import discord
 import pytest
 from discord.http import HTTPClient, Route
 
-from bot.app import DeckhandBot
+from bot.discord_front.app import DeckhandBot
 from bot.discord_front.pacing import LocalBudget, Pacer
 from tests.conftest import make_settings
 from tests.e2e.standin import Limits, follow_real_time

@@ -1,4 +1,4 @@
-"""Card pictures drawn in a worker process (bot/picture_pool.py): the same bytes as drawn
+"""Card pictures drawn in a worker process (bot/pictures/picture_pool.py): the same bytes as drawn
 here, kept here once drawn, and a worker that dies is replaced without losing a picture."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import threading
 
 import pytest
 
-from bot import cardart
-from bot.cardart import CardRow
+from bot.pictures import cardart
+from bot.pictures.cardart import CardRow
 from bot.config import Settings
-from bot.picture_pool import DRAWING_THREAD_NAME, PictureDrawer, uses_process
+from bot.pictures.picture_pool import DRAWING_THREAD_NAME, PictureDrawer, uses_process
 
 ROWS = (CardRow("Pile", ("9h", "Tc")), CardRow("Ann", ("As",), face_down=2))
 
@@ -150,10 +150,10 @@ def simcord_bot(data_dir):
     """This module's bot draws its pictures in a worker process (PICTURE_PROCESS=on)."""
     import dataclasses
 
-    from bot.app import DeckhandBot
+    from bot.discord_front.app import DeckhandBot
     from tests.conftest import make_settings
 
-    return DeckhandBot(dataclasses.replace(make_settings(data_dir), picture_process="on"), extensions=("bot.commands", "cogs.idiot.cog"))
+    return DeckhandBot(dataclasses.replace(make_settings(data_dir), picture_process="on"), extensions=("bot.discord_front.commands", "cogs.idiot.cog"))
 
 
 async def test_a_game_shows_the_worker_s_pictures(simcord_env, monkeypatch):
@@ -229,8 +229,8 @@ def test_the_worker_does_not_outlive_a_bot_that_was_killed(tmp_path):
     script = tmp_path / "killed_bot.py"
     script.write_text(textwrap.dedent("""
         import asyncio, os
-        from bot.cardart import CardRow
-        from bot.picture_pool import PictureDrawer
+        from bot.pictures.cardart import CardRow
+        from bot.pictures.picture_pool import PictureDrawer
 
         async def main():
             drawer = PictureDrawer("on")
@@ -261,7 +261,7 @@ def test_a_failed_warm_up_does_not_stop_the_worker(monkeypatch, caplog):
     """The one warm-up of the worker and of the bot's thread (``warm_decks``): a warm-up that
     fails is logged and the worker goes on; in the worker's initializer an exception
     would end the worker, and then every picture would start (and lose) a new one."""
-    from bot import picture_pool
+    from bot.pictures import picture_pool
 
     def broken(deck):
         raise OSError("no such font file")
@@ -274,7 +274,7 @@ def test_a_failed_warm_up_does_not_stop_the_worker(monkeypatch, caplog):
 async def test_a_worker_that_cannot_start_leaves_the_pictures_to_threads(monkeypatch):
     """No process can be started (no /dev/shm for its queues, a process limit): the
     pictures are drawn in threads, as with PICTURE_PROCESS=off, not lost."""
-    from bot import picture_pool
+    from bot.pictures import picture_pool
 
     def no_process(*args, **kwargs):
         raise OSError(38, "Function not implemented")
@@ -295,7 +295,7 @@ async def test_a_late_news_of_the_dead_worker_does_not_drop_its_replacement(monk
     would leave that worker to finish unowned and start yet another)."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from bot import picture_pool
+    from bot.pictures import picture_pool
 
     class Pool:
         made: list = []
@@ -339,7 +339,7 @@ def _stuck_draw(rows, layout):  # runs in the worker (imported there by name)
 
 
 async def test_a_stuck_worker_is_replaced_and_the_picture_drawn_in_a_thread(monkeypatch):
-    from bot import picture_pool
+    from bot.pictures import picture_pool
 
     drawer = PictureDrawer("on")
     try:
@@ -359,7 +359,7 @@ async def test_a_stuck_worker_is_replaced_and_the_picture_drawn_in_a_thread(monk
 
 
 def test_auto_counts_the_cores_this_process_may_use(monkeypatch):
-    from bot import picture_pool
+    from bot.pictures import picture_pool
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
     assert picture_pool.usable_cpus() == 1 and not uses_process("auto")
@@ -369,7 +369,7 @@ async def test_a_worker_that_stopped_reading_never_blocks_the_loop_on_its_pipe(m
     """The rows go to the worker through a pipe written on the event loop's thread: once
     a worker has ``PIPE_BUDGET`` bytes of requests unread (stuck on one picture), the
     next pictures are drawn in a thread instead of waiting for room in the pipe."""
-    from bot import picture_pool
+    from bot.pictures import picture_pool
 
     drawer = PictureDrawer("on")
     try:
@@ -425,7 +425,7 @@ async def test_answers_read_together_are_handed_back_to_the_loop_in_one_call(mon
     ``call_soon_threadsafe``: one wake of the loop for all, each to its own waiter."""
     import time
 
-    from bot import picture_pool
+    from bot.pictures import picture_pool
 
     batches: list[int] = []
     hand_back = picture_pool._hand_back
@@ -460,7 +460,7 @@ async def test_the_watchdog_kills_a_stuck_worker_once_for_all_its_pictures(monke
     them drawn in a thread, and the next picture starts a new worker."""
     import logging
 
-    from bot import picture_pool
+    from bot.pictures import picture_pool
 
     drawer = PictureDrawer("on")
     try:

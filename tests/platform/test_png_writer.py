@@ -1,4 +1,4 @@
-"""bot/png_writer.py, the PNG writer kept in place of Pillow's (issue 38: measured, see
+"""bot/pictures/png_writer.py, the PNG writer kept in place of Pillow's (issue 38: measured, see
 bench/README.md): what it relies on of the libraries under it, so that a zlib, ISA-L or
 Pillow that changes fails here rather than drawing wrong pictures. Its PNGs decode, in
 Pillow's reader and read strictly, to the pixels and palette Pillow's own writer gives;
@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot import cardart, png_writer
-from bot.cardart import render_rows
+from bot.pictures import cardart, png_writer
+from bot.pictures.cardart import render_rows
 from tests.platform.imports import ROOT
 from tests.platform.test_cardart_bands import moves
 from tests.platform.test_cardart_png import clear_picture_caches, decoded, pillows_png, scenes
@@ -73,11 +73,11 @@ def test_adler32_of_two_parts_combines_to_the_adler32_of_the_whole(first, second
 
 #: Draws the pictures pickled on stdin in a fresh interpreter where ``isal`` cannot be
 #: imported (a platform without its wheel), and pickles the PNGs to stdout, with the
-#: compressor and level bot/png_writer.py chose there.
+#: compressor and level bot/pictures/png_writer.py chose there.
 WITHOUT_ISAL = """
 import pickle, sys
 sys.modules["isal"] = None  # importing it raises ImportError
-from bot import cardart, png_writer
+from bot.pictures import cardart, png_writer
 pictures = pickle.load(sys.stdin.buffer)
 pngs = [cardart.render_rows(rows, **layout) for rows, layout in pictures]
 pickle.dump((png_writer.DEFLATER.__name__, png_writer.PNG_LEVEL, pngs), sys.stdout.buffer)

@@ -128,7 +128,7 @@ async def test_a_click_waiting_past_the_bound_for_a_held_table_is_answered_busy_
     import asyncio
     from types import SimpleNamespace
 
-    from bot.tables import moves
+    from bot.discord_front.tables import moves
 
     answered = []
 
@@ -143,11 +143,11 @@ async def test_a_click_waiting_past_the_bound_for_a_held_table_is_answered_busy_
     monkeypatch.setattr(moves, "MAX_WAIT_FOR_LOCK", 0.05)
     table = SimpleNamespace(lock=asyncio.Lock(), clicks_in_line=0)
     await table.lock.acquire()  # another move in progress, for longer than the bound
-    assert await moves.MovesMixin.lock_or_busy(None, None, table) is False
+    assert await moves.Clicks.lock_or_busy(None, None, table) is False
     assert ["busy" in text for text in answered] == [True]
     assert table.lock.locked() and table.clicks_in_line == 0
     table.lock.release()
-    assert await moves.MovesMixin.lock_or_busy(None, None, table) is True
+    assert await moves.Clicks.lock_or_busy(None, None, table) is True
     assert table.lock.locked() and table.clicks_in_line == 0 and len(answered) == 1
 
 
@@ -158,7 +158,7 @@ async def test_a_free_table_is_taken_at_once_and_a_waited_one_through_the_bounde
     import asyncio
     from types import SimpleNamespace
 
-    from bot.tables import moves
+    from bot.discord_front.tables import moves
 
     bounded = []
     real_wait_for = asyncio.wait_for
@@ -175,10 +175,10 @@ async def test_a_free_table_is_taken_at_once_and_a_waited_one_through_the_bounde
     monkeypatch.setattr(moves.guard, "defer_now", deferred)
     monkeypatch.setattr(moves.guard, "behind", lambda: behind)
     table = SimpleNamespace(lock=asyncio.Lock(), clicks_in_line=0)
-    assert await moves.MovesMixin.lock_or_busy(None, None, table) is True
+    assert await moves.Clicks.lock_or_busy(None, None, table) is True
     assert table.lock.locked() and bounded == []  # taken at once
-    second = asyncio.create_task(moves.MovesMixin.lock_or_busy(None, None, table))
-    third = asyncio.create_task(moves.MovesMixin.lock_or_busy(None, None, table))
+    second = asyncio.create_task(moves.Clicks.lock_or_busy(None, None, table))
+    third = asyncio.create_task(moves.Clicks.lock_or_busy(None, None, table))
     await asyncio.sleep(0.01)
     assert bounded == [moves.MAX_WAIT_IN_QUEUE] * 2  # queued behind the move in progress, deferred first
     table.lock.release()
@@ -187,5 +187,5 @@ async def test_a_free_table_is_taken_at_once_and_a_waited_one_through_the_bounde
     assert await third is True
     table.lock.release()
     behind = True  # the loop is behind: a free lock too is taken through the bounded wait (a turn of the loop)
-    assert await moves.MovesMixin.lock_or_busy(None, None, table) is True
+    assert await moves.Clicks.lock_or_busy(None, None, table) is True
     assert bounded == [moves.MAX_WAIT_IN_QUEUE] * 2 + [moves.MAX_WAIT_FOR_LOCK]

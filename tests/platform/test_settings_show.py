@@ -3,7 +3,7 @@ house rules a server changed), and `game:` lists one game's rules in full."""
 
 from __future__ import annotations
 
-from bot.guard import MESSAGE_LIMIT
+from bot.discord_front.guard import MESSAGE_LIMIT
 from tests.e2e.world import admin_world
 
 

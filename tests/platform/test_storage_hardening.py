@@ -235,7 +235,7 @@ async def test_a_start_with_a_dangling_marker_creates_no_database(data_dir, capl
 
     await built_index(data_dir)
     (data_dir / "active" / "45").touch()
-    bot = make_bot(data_dir, ("bot.commands", "tests.platform.toy"))
+    bot = make_bot(data_dir, ("bot.discord_front.commands", "tests.platform.toy"))
     env = Env(bot)
     caplog.set_level(logging.INFO)
     await env.start()
@@ -255,7 +255,7 @@ async def test_a_file_deleted_after_the_markers_were_checked_is_not_created_by_t
     await built_index(data_dir)
     (data_dir / "active" / "46").touch()
     monkeypatch.setattr(Storage, "_drop_if_dangling", lambda self, guild_id: None)  # as if the file went just after
-    bot = make_bot(data_dir, ("bot.commands", "tests.platform.toy"))
+    bot = make_bot(data_dir, ("bot.discord_front.commands", "tests.platform.toy"))
     env = Env(bot)
     await env.start()
     try:

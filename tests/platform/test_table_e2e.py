@@ -130,7 +130,7 @@ async def test_whole_game_in_a_thread_with_one_parent_message_and_live_hands(sim
 async def test_a_hand_left_alone_for_minutes_gets_a_ping_again(simcord_env, monkeypatch):
     """An open hand is the notice only while its player is plausibly looking at it: once
     their last click is LOOKING_SECONDS old, the hand is still updated and they are pinged."""
-    from bot import publish
+    from bot.discord_front import publish
 
     env = simcord_env
     guild, channel, members = world(env, 2)
@@ -474,8 +474,8 @@ async def test_card_picture_is_drawn_from_the_spectator_view_and_rides_on_the_bo
 
     from PIL import Image
 
-    import bot.cardart as cardart
-    from bot.cardart import CardRow
+    import bot.pictures.cardart as cardart
+    from bot.pictures.cardart import CardRow
     from tests.platform.toy import TOY_SPEC
 
     seen_observations, seen_rows = [], []
@@ -511,8 +511,8 @@ async def test_card_picture_is_drawn_from_the_spectator_view_and_rides_on_the_bo
 
 
 async def test_pictures_off_keeps_the_board_text_only(simcord_env, monkeypatch):
-    import bot.cardart as cardart
-    from bot.cardart import CardRow
+    import bot.pictures.cardart as cardart
+    from bot.pictures.cardart import CardRow
     from tests.platform.toy import TOY_SPEC
 
     calls = []
@@ -529,8 +529,8 @@ async def test_pictures_off_keeps_the_board_text_only(simcord_env, monkeypatch):
 async def test_a_picture_that_cannot_be_drawn_leaves_the_board_text_only(simcord_env, monkeypatch, layout):
     """The board's text is built before its picture is drawn: when drawing fails, the
     board goes out with that same text and no picture, nor any reference to one."""
-    import bot.cardart as cardart
-    from bot.cardart import CardRow
+    import bot.pictures.cardart as cardart
+    from bot.pictures.cardart import CardRow
     from tests.platform.toy import TOY_SPEC
 
     def cannot_draw(rows, **layout):
@@ -574,7 +574,7 @@ async def test_cancel_mid_game_leaves_no_stale_turn_on_the_board_or_in_open_hand
 def test_a_publish_map_changed_at_any_depth_is_told_from_its_snapshot():
     """What a publish compares to decide whether to save the table: a copy deep enough
     that an edit inside a nested map or list shows (the DM hands' ids, a pause)."""
-    from bot.publish import _snapshot
+    from bot.discord_front.publish import _snapshot
 
     publish = {"names": {"1": "Ann"}, "dm": {"1": [10, 20]}, "paused": {"since": 5, "locked": False}, "after_board": 2}
     before = _snapshot(publish)

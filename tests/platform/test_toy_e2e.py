@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.engine import Action
+from bot.rules.engine import Action
 
 from tests.conftest import restart
 from tests.e2e.ui import _items, game_place, head

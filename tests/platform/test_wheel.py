@@ -41,9 +41,9 @@ import asyncio, importlib, inspect, json, sys, tempfile
 from pathlib import Path
 
 import bot, cogs, storage
-from bot import cardart
-from bot.app import game_extensions
-from bot.gamecog import GameCog
+from bot.pictures import cardart
+from bot.discord_front.app import game_extensions
+from bot.discord_front.gamecog import GameCog
 from bot.core.games import GameRegistry
 from storage import open_storage
 

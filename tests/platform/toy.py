@@ -8,11 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import discord
-
-from bot.cards import Card, parse_card, shuffled, standard_deck
-from bot.engine import Action, Control, Event, Game, HouseRule, IllegalAction
+from bot.rules.cards import Card, parse_card, shuffled, standard_deck
+from bot.rules.engine import Action, Control, Event, Game, HouseRule, IllegalAction
 from bot.core.games import GameSpec
+from bot.words.panel import Panel
 
 
 class ToyGame(Game):
@@ -128,14 +127,14 @@ class ToyGame(Game):
 class ToyRender:
     @staticmethod
     def table_embed(observation, names, recent):
-        embed = discord.Embed(title="Toy", description="\n".join(recent) or "—")
+        embed = Panel(title="Toy", description="\n".join(recent) or "—")
         for p, n in observation["counts"].items():
             embed.add_field(name=names.get(int(p), p), value=f"{n} cards")
         return embed
 
     @staticmethod
     def hand_embed(observation, names):
-        return discord.Embed(title="Your hand", description=" ".join(observation["hand"]) or "empty")
+        return Panel(title="Your hand", description=" ".join(observation["hand"]) or "empty")
 
     @staticmethod
     def controls(observation, legal):
@@ -158,7 +157,7 @@ TOY_SPEC = GameSpec(game=ToyGame, render=ToyRender(), house_rules=(HouseRule("ha
 
 
 async def setup(bot) -> None:
-    from bot.gamecog import GameCog
+    from bot.discord_front.gamecog import GameCog
 
     class ToyCog(GameCog, group_name="toy", group_description="A test game."):
         spec = TOY_SPEC

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.privacy import FORMER_NAME, is_former
+from bot.players.privacy import FORMER_NAME, is_former
 from storage import repos
 from storage.repos import FORMER_PLAYERS
 
@@ -15,7 +15,7 @@ from tests.e2e.ui import game_place
 from tests.e2e.world import db_rows as rows, world as shared_world
 from tests.hardening.forge import forge_component, text_of
 
-EXTENSIONS = ("bot.commands", "bot.privacy_commands", "tests.platform.toy")
+EXTENSIONS = ("bot.discord_front.commands", "bot.discord_front.privacy_commands", "tests.platform.toy")
 pytestmark = pytest.mark.extensions(*EXTENSIONS)
 
 
@@ -193,7 +193,7 @@ async def test_a_confirmation_from_before_sitting_down_is_refused(simcord_env, d
 
 def test_former_players_are_never_mentions():
     from bot.core import computer
-    from bot.publish import standings
+    from bot.discord_front.publish import standings
 
     former = FORMER_PLAYERS.start + 1
     assert computer.name(former) == FORMER_NAME

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot import privacy
+from bot.players import privacy
 from storage import open_storage, repos
 from storage.purge import cancel_departure, departures, guilds_with_data, purge_guild, record_departure
 
@@ -118,7 +118,7 @@ def test_purge_command_refuses_while_the_bot_runs(tmp_path):
     data_dir = tmp_path / "data"
     data_dir.mkdir()
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from pathlib import Path; from bot.app import claim_data_dir;"
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from bot.discord_front.app import claim_data_dir;"
          " claim_data_dir(Path(sys.argv[1])); print('held', flush=True); time.sleep(60)", str(data_dir)],
         env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, text=True,
     )

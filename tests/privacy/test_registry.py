@@ -1,11 +1,11 @@
-"""The registry of personal-data kinds (bot/privacy.py): another module's table (ratings,
+"""The registry of personal-data kinds (bot/players/privacy.py): another module's table (ratings,
 issue 25) registers its part, and its recompute runs after a forget for the games touched."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot import privacy
+from bot.players import privacy
 from storage import open_storage
 
 from tests.privacy.test_purge_storage import A, B, fill
@@ -24,7 +24,7 @@ async def test_a_registered_kind_is_shown_exported_and_forgotten(tmp_path, regis
     storage = open_storage(tmp_path / "data")
     await fill(storage, 10)
     async with storage.transaction(10) as db:
-        # A stand-in table (the real ratings tables register themselves, bot/ratings.py).
+        # A stand-in table (the real ratings tables register themselves, bot/players/ratings.py).
         await db.execute("CREATE TABLE toy_ratings (user_id INTEGER, game TEXT, mu REAL)")
         await db.execute("INSERT INTO toy_ratings VALUES (?, 'toy', 27.5), (?, 'toy', 22.5)", (A, B))
     recomputed = []

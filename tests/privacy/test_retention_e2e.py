@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from bot import privacy_commands
+from bot.discord_front import privacy_commands
 from tests.conftest import make_bot
 from tests.privacy.test_privacy_e2e import EXTENSIONS, play_toy_game, rows, world
 

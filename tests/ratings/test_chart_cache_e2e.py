@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import rating_chart
+from bot.pictures import rating_chart
 from tests.e2e.world import world
 from tests.ratings.test_ratings_e2e import EXTENSIONS, play
 

@@ -1,4 +1,4 @@
-"""The rating model on its own (bot/ratings.py's pure part): who moves, by how much, and when nobody does."""
+"""The rating model on its own (bot/players/ratings.py's pure part): who moves, by how much, and when nobody does."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from bot import ratings
-from bot.ratings import Rating, rate
+from bot.players import ratings
+from bot.players.ratings import Rating, rate
 
 EASY, HARD = -201, -301  # bot/core/computer.py's ids: easy seat 1, hard seat 1
 

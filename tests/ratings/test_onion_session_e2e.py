@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot import ratings
+from bot.players import ratings
 from storage import repos
 from tests.e2e.ui import board, text
 from tests.e2e.world import world

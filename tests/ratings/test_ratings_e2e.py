@@ -9,11 +9,11 @@ import io
 import pytest
 from PIL import Image
 
-from bot import ratings
+from bot.players import ratings
 from tests.e2e.ui import game_place, head
 from tests.e2e.world import world
 
-EXTENSIONS = ("bot.commands", "bot.profile_commands", "tests.platform.toy")
+EXTENSIONS = ("bot.discord_front.commands", "bot.discord_front.profile_commands", "tests.platform.toy")
 
 
 pytestmark = pytest.mark.extensions(*EXTENSIONS)

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot import ratings
+from bot.players import ratings
 from storage import repos
 
 GUILD = 7
@@ -15,7 +15,7 @@ EASY, HARD = -201, -301
 
 
 async def finish(db, game: str, placements, now: float, channel: int = 1) -> tuple[int, dict[int, int]]:
-    """What bot/tables/moves.py does when a game ends: a finished table, its results, its rating."""
+    """What bot/discord_front/tables/moves.py does when a game ends: a finished table, its results, its rating."""
     table_id = await repos.insert_table(db, game=game, channel_id=channel, host_id=1, options={}, timer_seconds=60, now=now)
     await repos.update_table(db, table_id, now=now, status="finished")
     await repos.record_results(db, table_id, game, placements, now)
@@ -198,7 +198,7 @@ async def test_recompute_guild_replays_outside_the_write_and_notices_changes(sto
 
 
 async def test_privacy_shows_exports_and_forgets_ratings_and_replays_the_others(storage_backend):
-    from bot import privacy
+    from bot.players import privacy
 
     async with storage_backend.transaction(GUILD) as db:
         for n in range(3):

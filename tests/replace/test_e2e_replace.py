@@ -36,7 +36,7 @@ def the_table(env):
 
 
 async def start(env, channel, members, monkeypatch, game="idiot", rule="easy", computers=()):
-    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.discord_front.tables.lobby.secrets.randbits", lambda bits: SEED)
     host = members[0]
     await host.slash(channel, "settings bot-pause", seconds=0.0)
     if rule is not None:
@@ -185,7 +185,7 @@ async def test_the_last_person_leaving_closes_a_game_of_computers(simcord_env, d
 async def test_engines_teams_keep_the_replacement_on_the_leavers_side(simcord_env, data_dir, monkeypatch):
     env = simcord_env
     guild, channel, members = world(env, 4)
-    monkeypatch.setattr("bot.tables.lobby.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("bot.discord_front.tables.lobby.secrets.randbits", lambda bits: SEED)
     host = members[0]
     await host.slash(channel, "settings bot-pause", seconds=0.0)
     await host.slash(channel, "settings house-rule", game="engines", rule="replace_leavers", value="easy")

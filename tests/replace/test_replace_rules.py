@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.core import computer
-from bot.engine import Game, RuleError
+from bot.rules.engine import Game, RuleError
 from cogs.blackjack.rules import BlackjackGame
 from cogs.engines.rules import EnginesGame
 from cogs.enid.rules import EnidGame
@@ -277,7 +277,7 @@ def test_onion_stack_goes_with_the_seat_and_is_the_leavers_again_after_the_round
 def test_a_forged_replace_action_is_refused(key):
     """``replace::<seat>`` is logged by the platform and replayed through
     ``replace_player``; as a move (a forged button) the rules refuse it."""
-    from bot.engine import Action
+    from bot.rules.engine import Action
 
     game = played(key, 11, GAMES[key][1][0], GAMES[key][2][0], 2)
     saved = game.to_json()

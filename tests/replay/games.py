@@ -20,7 +20,7 @@ from storage import StorageBackend, open_storage, repos
 from tests.core.test_core_games import FakeClock as Clock, Listener
 
 GUILD, PLACE = 7, 70
-#: People as Discord ids (17+ digits, as bot/privacy.py expects of a person's id).
+#: People as Discord ids (17+ digits, as bot/players/privacy.py expects of a person's id).
 PEOPLE = (301_234_567_890_123_411, 301_234_567_890_123_412, 301_234_567_890_123_413, 301_234_567_890_123_414)
 MAX_MOVES = 3000
 

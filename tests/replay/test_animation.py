@@ -9,7 +9,7 @@ import random
 
 from PIL import Image, ImageChops
 
-from bot import cardart
+from bot.pictures import cardart
 from bot.replay import animation
 from bot.replay.steps import build
 from tests.replay.test_replay_leaks import play

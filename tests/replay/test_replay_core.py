@@ -114,7 +114,7 @@ async def test_nothing_to_replay_is_one_sentence(tmp_path):
 
 
 async def test_purged_moves_say_so_and_the_shelf_does_not_outlive_them(tmp_path):
-    from bot import privacy
+    from bot.players import privacy
     from storage import open_storage
 
     storage = open_storage(tmp_path / "data")
@@ -179,7 +179,7 @@ async def test_a_move_the_log_left_unsaid_gets_the_games_words(tmp_path):
 
 
 def test_onion_tells_done_after_a_declaration_apart_from_declaring_nothing():
-    from bot.engine import Event
+    from bot.rules.engine import Event
     from cogs.onion import render
 
     ann, bob = 11, 12

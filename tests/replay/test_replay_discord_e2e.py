@@ -12,7 +12,7 @@ import discord
 import pytest
 from PIL import Image
 
-from bot import privacy
+from bot.players import privacy
 from bot.replay import animation
 from bot.replay.opening import open_replay as core_replay
 from storage import repos
@@ -26,7 +26,7 @@ from tests.hardening.test_forged_ids import finished_game
 from tests.platform.test_table_e2e import now
 from tests.replay.games import play_game
 
-GAMES = ("bot.commands", "bot.profile_commands", "cogs.idiot.cog", "cogs.onion.cog")
+GAMES = ("bot.discord_front.commands", "bot.discord_front.profile_commands", "cogs.idiot.cog", "cogs.onion.cog")
 #: Drawing a whole game's animation (Save as picture) and loading Enid's dictionary are
 #: seconds of work in a thread; on a busy machine more than SimCord's default 5 s to settle.
 SLOW_WORK = pytest.mark.simcord(settle_timeout=60)

@@ -27,13 +27,13 @@ import pytest
 from hypothesis import example, HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.cards import parse_card
+from bot.rules.cards import parse_card
 from bot.core import computer
-from bot.engine import Action, Event, RuleError
+from bot.rules.engine import Action, Event, RuleError
 from bot.replay.steps import build, public
 from cogs import catalog
 from cogs.onion import scoring
-from bot.render_util import suit_text, unbroken
+from bot.words.render_util import suit_text, unbroken
 from storage.repos import TableRecord
 from tests.cardcodes import ANY_DECK_CODE, card_codes_in
 
@@ -148,8 +148,8 @@ def move_of(state: Any, key: str, rng: random.Random) -> tuple[int, Action]:
 
 def embed_text(embed: Any) -> str:
     parts = [embed.title or "", embed.description or "", *(f"{f.name}\n{f.value}" for f in embed.fields)]
-    if embed.footer and embed.footer.text:
-        parts.append(embed.footer.text)
+    if embed.footer:
+        parts.append(embed.footer)
     return "\n".join(parts)
 
 

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from bot import privacy
-from bot.privacy import FORMER_NAME
+from bot.players import privacy
+from bot.players.privacy import FORMER_NAME
 from bot.replay.opening import ReplayShelf, open_replay
 from bot.replay.steps import Replay
 from cogs import catalog

@@ -215,7 +215,7 @@ async def test_two_processes_moving_one_table_at_once_apply_exactly_one(storage_
 
 
 async def test_a_players_dm_channel_is_kept_per_server_replaced_and_forgotten(storage_backend):
-    """Migration 003: the DM channel bot/publish.py sends DM hands to."""
+    """Migration 003: the DM channel bot/discord_front/publish.py sends DM hands to."""
     async with storage_backend.transaction(1) as db:
         assert await repos.get_dm_channel(db, 7) is None
         await repos.set_dm_channel(db, 7, 700)

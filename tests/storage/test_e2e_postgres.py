@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import DeckhandBot
+from bot.discord_front.app import DeckhandBot
 from bot.config import Settings
-from bot.tables import until_restored
+from bot.discord_front.tables import until_restored
 from storage import repos
 from tests.e2e.ui import game_place
 from tests.e2e.world import TOY, world

@@ -10,7 +10,7 @@ from storage import repos
 from storage.db import GuildDataMissing, Storage
 from tests.e2e.world import world
 
-EXTENSIONS = ("bot.commands", "bot.profile_commands", "bot.privacy_commands", "tests.platform.toy")
+EXTENSIONS = ("bot.discord_front.commands", "bot.discord_front.profile_commands", "bot.discord_front.privacy_commands", "tests.platform.toy")
 
 
 @pytest.mark.extensions(*EXTENSIONS)

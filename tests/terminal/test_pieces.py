@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Action, Control
+from bot.rules.engine import Action, Control
 from bot.terminal import cli, menu
-from bot.terminal.text import embed_lines, plain
+from bot.terminal.text import panel_lines, plain
+from bot.words.panel import Field, Panel
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,18 +89,11 @@ def test_markup_mentions_times_and_discord_words_become_plain_text():
     assert plain("> a quoted line\n-# small print\n\\*not bold\\*") == "a quoted line\nsmall print\n*not bold*"
 
 
-def test_an_embed_reads_as_lines_without_its_log():
-    class Field:
-        def __init__(self, name, value):
-            self.name, self.value = name, value
+def test_a_panel_reads_as_lines_without_its_log():
+    board = Panel(title="Idiot", description="**Turn:** <@1>\n**Pile:** empty", footer="The rules: /rules idiot",
+                  fields=[Field("Recent", "a\nb"), Field("Players", "<@1>: 3 cards")])
 
-    class Embed:
-        title = "Idiot"
-        description = "**Turn:** <@1>\n**Pile:** empty"
-        fields = [Field("Recent", "a\nb"), Field("Players", "<@1>: 3 cards")]
-        footer = type("Footer", (), {"text": "The rules: /rules idiot"})()
-
-    assert embed_lines(Embed(), {1: "Ann"}, skip_fields=("Recent",)) == [
+    assert panel_lines(board, {1: "Ann"}, skip_fields=("Recent",)) == [
         "== Idiot ==", "Turn: Ann", "Pile: empty", "Players: Ann: 3 cards", "(type rules for the rules of idiot)",
     ]
 
@@ -153,8 +147,8 @@ def test_input_that_names_no_move_is_refused_with_a_sentence(line, words):
 
 
 def test_the_terminal_front_end_sits_on_the_core_not_on_discord():
-    """No module of bot/terminal/ imports discord.py through any import chain: only the
-    games' render modules do, loaded through their specs when a game starts."""
+    """No module of bot/terminal/ imports discord.py through any import chain (the games'
+    render modules, loaded through their specs when a game starts, do not either)."""
     from tests.platform.imports import ROOT as REPO, chain_to, graph, import_blocked, modules_under
 
     terminal = sorted(name for name in modules_under(REPO, ["bot"]) if name.startswith("bot.terminal"))
