@@ -201,23 +201,31 @@ async def test_a_restart_inside_a_global_wait_sends_nothing_of_the_old_process_a
 # ------------------------------------------------------------------ two processes on one token
 
 
+def on_the_real_clock(standin, postgres_dsn):
+    """Twelve channels (two messages each stay within a channel's bucket of 5), the world
+    on the real clock with Discord's budget at 10 a second, and a PostgreSQL storage for
+    the shared budget: (channels, rate, storage)."""
+    from storage.pg import PostgresStorage
+
+    env = standin.env
+    channels = [world(env, 1, channel=f"c{n}")[1] for n in range(12)]
+    follow_real_time(env)
+    rate = 10.0
+    standin.set_limits(Limits(global_per_second=rate))
+    return channels, rate, PostgresStorage(postgres_dsn)
+
+
 @pytest.mark.parametrize("shared", [True, False], ids=["one budget in PostgreSQL", "each alone"])
 async def test_two_processes_on_one_token_share_its_budget_through_postgresql(discord_standin, postgres_dsn, shared):
     """Two processes of the bot (each its own discord.py client and pacer, as two
     ``python -m bot`` would be) send at once with the same token: with the budget in
     PostgreSQL, Discord sees them together within it; each alone, they exceed it. On the
     real clock, at 10 requests a second (the world switched to it, as the benches do)."""
-    from storage.pg import PostgresStorage
     from bot.discord_front.pacing import pace_for
     from storage.pg_rate import SharedRate, budget_name
 
     standin = discord_standin
-    env = standin.env
-    channels = [world(env, 1, channel=f"c{n}")[1] for n in range(12)]
-    follow_real_time(env)
-    rate = 10.0
-    standin.set_limits(Limits(global_per_second=rate))
-    storage = PostgresStorage(postgres_dsn)
+    channels, rate, storage = on_the_real_clock(standin, postgres_dsn)
     clients = []
     try:
         for _ in range(2):
@@ -280,16 +288,10 @@ async def test_a_slow_shared_budget_is_asked_once_for_all_the_requests_waiting_n
     allowed), and requests that joined the line while it was looking were not looked at
     until its next wake, up to an hour later: this test never finished."""
     from bot.discord_front.pacing import pace_for
-    from storage.pg import PostgresStorage
     from storage.pg_rate import SharedRate, budget_name
 
     standin = discord_standin
-    env = standin.env
-    channels = [world(env, 1, channel=f"c{n}")[1] for n in range(12)]
-    follow_real_time(env)
-    rate = 10.0
-    standin.set_limits(Limits(global_per_second=rate))
-    storage = PostgresStorage(postgres_dsn)
+    channels, rate, storage = on_the_real_clock(standin, postgres_dsn)
     slow = SlowPool(await storage.start(), 0.3)
 
     async def pool_of():
