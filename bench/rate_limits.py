@@ -3,7 +3,8 @@ global budget allows, on many tables with pictures, and what Discord would see.
 
     python bench/rate_limits.py [--tables 300] [--guilds N] [--rates 50,100,200] [--seconds 20]
                                 [--drain 15] [--budget 50] [--pacing on,off] [--seed 1]
-                                [--pictures on|off] [--enforce-ban] [--processes N] [--profile FILE]
+                                [--pictures on|off] [--enforce-ban] [--processes N] [--pacers postgresql|split]
+                                [--profile FILE]
 
 Set-up as bench/load.py's (its tables, games, servers and Show hands; SimCord's clock
 standing still meanwhile). Then the world is switched to the real clock
@@ -44,6 +45,8 @@ row in PostgreSQL (storage/pg_rate.py, as ``pacing.budget_for`` picks it on Post
 a throwaway server from tests/pg.py); every rate begins in all of them at once; the
 parent prints one table for the token as a whole. ``--profile FILE``: cProfile's
 statistics of the clicking phases (FILE.0, FILE.1, ... with several processes).
+``--pacers split``: each process's pacer paces alone to its part of the budget (budget ÷
+N, no round trip), to tell the shared budget's cost from the pacing's.
 
 Numbers only; nothing is asserted. The machine is usually shared: the load average is
 printed at the start and the end. The stand-in's server runs in the bot's process (it
@@ -295,8 +298,11 @@ async def main_async(args: argparse.Namespace, data_dir: Path) -> None:
             if together is not None:
                 from bot.discord_front import pacing
 
-                shared_budget = PostgresBudget(together.dsn)
-                pacer_of(bot).use(pacing.budget_for(args.budget, TOKEN, shared_budget))
+                if args.pacers == "split":  # each process its part of the budget, counted alone (no round trip)
+                    pacer_of(bot).use(pacing.LocalBudget(args.budget / args.processes))
+                else:
+                    shared_budget = PostgresBudget(together.dsn)
+                    pacer_of(bot).use(pacing.budget_for(args.budget, TOKEN, shared_budget))
             standin.server.observers.append(boards.saw)
             boards.by_place = {bt.table.record.place: bt for bt in tables}
             print(f"set-up: {len(tables)} tables in {args.guilds} servers, pictures {args.pictures}, {time.perf_counter() - began:.0f} s; "
@@ -439,6 +445,8 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1,
                         help="bot processes on one token, each with its share of the tables and clicks (one global bucket at the stand-ins, "
                              "the pacers' budget shared through PostgreSQL)")
+    parser.add_argument("--pacers", choices=("postgresql", "split"), default="postgresql",
+                        help="with --processes: the pacers share the budget in PostgreSQL (as the bot does), or each paces to its part alone")
     parser.add_argument("--profile", help="write cProfile's statistics of the clicks (every rate, not the set-up) to this file")
     args = parser.parse_args()
     args.rates = [float(r) for r in args.rates.split(",") if r]
