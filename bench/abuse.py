@@ -4,7 +4,7 @@ budget, and what the other servers feel.
 
     python bench/abuse.py [--tables 200] [--background 25] [--seconds 25] [--drain 10]
                           [--abuses all|new_cancel:20,new_cancel:60,...] [--budget 50] [--seed 1]
-                          [--pictures on|off]
+                          [--pictures on|off] [--profile FILE]
 
 Set-up as bench/rate_limits.py's (bench/load.py's tables, one server each, on SimCord's
 clock standing still), plus one server per abuse with its abuser (a member of their
@@ -231,12 +231,13 @@ async def phase(env: Any, standin: StandIn, meter: load.Meter, boards: rate_limi
     refused_before = before[3].refused if before[3] is not None else 0
     began = time.perf_counter()
     window_began = standin.clock()
-    cpu, process_cpu = time.thread_time(), time.process_time()
+    cpu, process_cpu, world_cpu = time.thread_time(), time.process_time(), meter.simcord_cpu
     work = [load.run_rate(env, meter, tables, args.background, args.seconds, rng)]
     if abuser is not None:
         work.append(abuse(env, abuser, rate, args.seconds, asked))
     row, *_ = await asyncio.gather(*work)
     cpu_rate = (time.thread_time() - cpu) / args.seconds
+    world_rate = (meter.simcord_cpu - world_cpu) / args.seconds  # SimCord's, the stand-in's and the clicks' part of it
     process_rate = (time.process_time() - process_cpu) / args.seconds  # with the drawing and database threads
     waiting = bot.pacer.waiting if getattr(bot, "pacer", None) is not None else 0
     for click in load.moves_made(row):
@@ -275,7 +276,7 @@ async def phase(env: Any, standin: StandIn, meter: load.Meter, boards: rate_limi
         "bot_rps": per_second, "extra": per_second - baseline if baseline is not None else 0.0, "mine": mine / args.seconds,
         "global429": tally.global_429 - before[0], "invalid10": (tally.invalid - before[1]) / elapsed * 600,
         "lag99": load.pct(lags, 0.99), "lag50": statistics.median(lags) if lags else float("nan"), "moves": len(lags),
-        "waiting": waiting, "refused": (shares.counts.refused - refused_before) if shares is not None else None, "cpu": cpu_rate, "process_cpu": process_rate,
+        "waiting": waiting, "refused": (shares.counts.refused - refused_before) if shares is not None else None, "cpu": cpu_rate, "process_cpu": process_rate, "world_cpu": world_rate,
         "lobby_right": None,
     }
     if abuser is not None and abuser.lobby is not None:
@@ -287,19 +288,20 @@ async def phase(env: Any, standin: StandIn, meter: load.Meter, boards: rate_limi
           f"{out['late']} past 3 s or never, {out['deferred']} deferred, refused by the shares {out['refused']}) | bot token {per_second:.1f} req/s "
           f"({out['extra']:+.1f} on the background alone's; the abuser's own {out['mine']:.1f}) | global 429s {out['global429']} | invalid {out['invalid10']:,.0f} per 10 min | "
           f"other servers' board lag p50 {out['lag50']:.2f} p99 {out['lag99']:.2f} s over {out['moves']} moves | pacer's line at the end {waiting} | "
-          f"main thread {cpu_rate:.2f} CPU-s/s, the whole process {process_rate:.2f}" + (f" | lobby right after: {out['lobby_right']}" if out["lobby_right"] is not None else ""), flush=True)
+          f"main thread {cpu_rate:.2f} CPU-s/s (the bench's world: SimCord, the stand-in, the clicks {world_rate:.2f}; the bot {cpu_rate - world_rate:.2f}), "
+          f"the whole process {process_rate:.2f}" + (f" | lobby right after: {out['lobby_right']}" if out["lobby_right"] is not None else ""), flush=True)
     return out
 
 
 def print_table(rows: list[dict[str, Any]], label: str) -> None:
     print(f"\n{label}\n")
     print("| what one member does | their answers (p99) | past 3 s or never | extra bot-token requests/s: the abuser's own (all, less the background alone's) | global 429s | "
-          "invalid requests per 10 min | other servers' board lag p99 | refused by the shares | main thread CPU-s/s | process CPU-s/s |")
+          "invalid requests per 10 min | other servers' board lag p99 | refused by the shares | main thread CPU-s/s (of it the bench's world) | process CPU-s/s |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         answers = "-" if not r["asked"] else f"{r['answered']} of {r['asked']} ({r['p99']:,.0f} ms)"
         print(f"| {r['what']} | {answers} | {r['late'] if r['asked'] else '-'} | {r['mine']:.1f} ({r['extra']:+.1f}) | {r['global429']:,} | {r['invalid10']:,.0f} | "
-              f"{r['lag99']:.2f} s | {'-' if r['refused'] is None else r['refused']} | {r['cpu']:.2f} | {r['process_cpu']:.2f} |")
+              f"{r['lag99']:.2f} s | {'-' if r['refused'] is None else r['refused']} | {r['cpu']:.2f} ({r['world_cpu']:.2f}) | {r['process_cpu']:.2f} |")
 
 
 async def main_async(args: argparse.Namespace, data_dir: Path) -> None:
@@ -339,14 +341,24 @@ async def main_async(args: argparse.Namespace, data_dir: Path) -> None:
             standin = StandIn(env, limits=Limits(global_per_second=args.budget))
             standin.remember(bot, trace)
             await standin.start()
+            standin.server.work = meter.charged(standin.server.work, "simcord")  # the stand-in's work: the bench's, not the bot's
             standin.server.observers.append(boards.saw)
             boards.by_place = {bt.table.record.place: bt for bt in tables}
             print(f"set-up: {len(tables)} tables in {len(tables)} servers and {len(abusers)} abusers' servers, "
                   f"{time.perf_counter() - began:.0f} s; then the real clock and the stand-in (budget {args.budget:g}/s)", flush=True)
             rows = [await phase(env, standin, meter, boards, tables, args, rng, asked, None, 0.0, None)]
             baseline = rows[0]["bot_rps"]
+            profile = None
+            if args.profile:
+                import cProfile
+
+                profile = cProfile.Profile()
+                profile.enable()
             for name in args.abuses:
                 rows.append(await phase(env, standin, meter, boards, tables, args, rng, asked, abusers[name], float(name.split(":")[1]), baseline))
+            if profile is not None:
+                profile.disable()
+                profile.dump_stats(args.profile)
             print_table(rows, f"{args.label} ({args.seconds:g} s of abuse per row, {args.background:g} background clicks/s on {len(tables)} tables, "
                               f"loaded machine: load average {load.load_average()})")
     except ExceptionGroup as errors:  # SimCord raises what the bot raised (unanswered work, a busy database) at its exit
@@ -368,6 +380,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=50.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pictures", choices=("on", "off"), default="on")
+    parser.add_argument("--profile", help="write cProfile's statistics of the abuses' phases (not the set-up or the background alone) to this file")
     parser.add_argument("--label", default="this code", help="the table's title (e.g. before, after)")
     args = parser.parse_args()
     args.abuses = [a for a in args.abuses.split(",") if a]

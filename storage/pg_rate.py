@@ -12,7 +12,9 @@ and a refusal says how long until there is room, in the same round trip.
 Time is the callers' clock in seconds since the epoch, which must agree between the
 processes (machines kept by NTP agree within milliseconds, far inside the burst's
 slack). The table is ``UNLOGGED``: a budget needs no crash safety, and writes to it
-cost no WAL. If the database cannot be asked (down, slow), the process counts alone
+cost no WAL. :meth:`SharedRate.take_up_to` takes room for several requests in one
+round trip (the pacer asks once for all the requests waiting, so its pace is not one
+request a round trip). If the database cannot be asked (down, slow), the process counts alone
 (:class:`LocalFallback` given by the caller) and says so once in the log.
 """
 
@@ -39,12 +41,30 @@ SELECT wait FROM taken
 UNION ALL
 SELECT b.tat + $3::float8 - $4::float8 - $2::float8 FROM {TABLE} b WHERE b.name = $1 AND NOT EXISTS (SELECT 1 FROM taken)
 """
+# $1 name, $2 now, $3 interval, $4 burst * interval, $5 how many are asked for. One row: (taken, the seconds until
+# there is room when fewer than asked were taken). The row is locked first (FOR UPDATE: under READ COMMITTED the
+# latest version, once another process's update has committed), so the room counted is the room taken. A name's
+# first look makes its row (full: nothing taken yet) and takes nothing; the next look finds it.
+TAKE_UP_TO = f"""
+WITH made AS (
+    INSERT INTO {TABLE} (name, tat) VALUES ($1, $2::float8) ON CONFLICT (name) DO NOTHING
+), counted AS (
+    SELECT base, LEAST($5::int, GREATEST(0, floor(($2::float8 + $4::float8 - base) / $3::float8 + 1e-9)))::int AS n
+    FROM (SELECT GREATEST(tat, $2::float8) AS base FROM {TABLE} WHERE name = $1 FOR UPDATE) AS was
+), moved AS (
+    UPDATE {TABLE} b SET tat = counted.base + counted.n * $3::float8 FROM counted WHERE b.name = $1 AND counted.n > 0
+    RETURNING counted.n
+)
+SELECT COALESCE((SELECT n FROM moved), 0) AS taken, (SELECT base + (n + 1) * $3::float8 - $4::float8 - $2::float8 FROM counted) AS wait
+"""
 # $1 name, $2 the time before which nobody may send, $3 interval, $4 burst * interval.
 PAUSE = f"UPDATE {TABLE} SET tat = GREATEST(tat, $2::float8 + $4::float8 - $3::float8) WHERE name = $1"
 
 
 class Fallback(Protocol):
     async def try_take(self) -> float: ...
+
+    async def take_up_to(self, count: int) -> tuple[int, float]: ...
 
     async def pause(self, seconds: float) -> None: ...
 
@@ -97,6 +117,20 @@ class SharedRate:
             log.warning("The shared request budget in PostgreSQL answers again: the processes on this bot token count together again")
         return max(0.0, float(wait or 0.0))
 
+    async def take_up_to(self, count: int) -> tuple[int, float]:
+        """Room for as many of ``count`` requests as there is, in one round trip."""
+        try:
+            pool = await self._pool()
+            row = await pool.fetchrow(TAKE_UP_TO, self.name, self._clock(), self.interval, self.burst * self.interval, count)
+        except Exception as error:
+            await self._alone(error, take=False)
+            return await self._fallback.take_up_to(count)
+        if self._failing:
+            self._failing = False
+            log.warning("The shared request budget in PostgreSQL answers again: the processes on this bot token count together again")
+        taken = int(row["taken"])
+        return taken, (0.0 if taken >= count else max(1e-3, float(row["wait"] or 0.0)))
+
     async def pause(self, seconds: float) -> None:
         await self._fallback.pause(seconds)
         try:
@@ -105,12 +139,12 @@ class SharedRate:
         except Exception as error:
             await self._alone(error)
 
-    async def _alone(self, error: Exception) -> float:
+    async def _alone(self, error: Exception, *, take: bool = True) -> float:
         if not self._failing:
             self._failing = True
             log.warning("Could not ask the shared request budget in PostgreSQL (%s: %s); this process paces its requests alone "
                         "until it answers", type(error).__name__, error)
-        return await self._fallback.try_take()
+        return await self._fallback.try_take() if take else 0.0
 
     async def close(self) -> None:
         pass

@@ -140,6 +140,11 @@ class Budget(Protocol):
         """Take one request's room now (0.0), or say how many seconds to wait before asking again."""
         ...
 
+    async def take_up_to(self, count: int) -> tuple[int, float]:
+        """Take room for as many of ``count`` requests as there is now, in one look: (how
+        many it took; if fewer than asked, how many seconds to wait before asking again)."""
+        ...
+
     async def pause(self, seconds: float) -> None:
         """Discord answered a global 429: nobody on the token sends for ``seconds``."""
         ...
@@ -184,6 +189,15 @@ class LocalBudget:
         # look finds room at most that late (and the bucket's room makes up for it).
         return 0.25 / self.rate
 
+    async def take_up_to(self, count: int) -> tuple[int, float]:
+        taken = 0
+        while taken < count:
+            wait = await self.try_take()
+            if wait > 0:
+                return taken, wait
+            taken += 1
+        return taken, 0.0
+
     async def pause(self, seconds: float) -> None:
         self._paused_until = max(self._paused_until, self._now() + seconds)
 
@@ -224,9 +238,12 @@ class Counts:
     server_errors: int = 0
     invalid: int = 0  # 401, 403, 429 (not the shared scope's)
     by_worth: dict[int, int] = field(default_factory=dict)  # waited, by worth
+    looks: int = 0  # the pump's looks at the budget
+    granted: int = 0  # turns those looks gave
 
     def add(self, other: Counts) -> None:
-        for name in ("sent", "exempt", "waited", "waited_seconds", "merged", "global_429", "route_429", "shared_429", "server_errors", "invalid"):
+        for name in ("sent", "exempt", "waited", "waited_seconds", "merged", "global_429", "route_429", "shared_429", "server_errors", "invalid",
+                     "looks", "granted"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.longest_wait = max(self.longest_wait, other.longest_wait)
         for kind, n in other.by_worth.items():
@@ -259,6 +276,8 @@ class Pacer:
         self._pump: asyncio.Task[None] | None = None
         self._pump_sleep: asyncio.Task[None] | None = None
         self._global_said_at = -math.inf
+        #: Looks at the budget made by a request itself (the line empty) and not answered yet.
+        self._looking = 0
 
     # ------------------------------------------------------------------ the hooks
 
@@ -317,8 +336,16 @@ class Pacer:
         if limited is not None and limited <= began:
             del self._not_before[worth.key]
             limited = None
-        if not self._line and began >= self._paused_until and limited is None:
-            if await self.budget.try_take() <= 0:
+        if not self._line and not self._looking and began >= self._paused_until and limited is None:
+            # Nothing waits: the request looks itself. While that look is out (a round trip
+            # to PostgreSQL may take a while), the next requests wait in line and the pump
+            # asks once for all of them: requests must not each make their own look then.
+            self._looking += 1
+            try:
+                room = await self.budget.try_take()
+            finally:
+                self._looking -= 1
+            if room <= 0:
                 return
         if worth.kind == BOARD and worth.stale is not None and worth.stale():
             self._give_way(worth.key, next(self._order))
@@ -367,29 +394,46 @@ class Pacer:
         elif self._pump_sleep is not None:
             self._pump_sleep.cancel()  # a new request may go before the pump's next look: look now
 
+    def _ready(self, now: float) -> tuple[list[_Ticket], float]:
+        """The waiting requests that may go when the budget has room, in line order (not
+        a board whose route Discord limited until later), and the soonest such limit ends."""
+        ready, soonest = [], LONGEST_WAIT
+        for ticket in self._line:
+            limited = self._not_before.get(ticket.key, 0.0) - now if ticket.key is not None else 0.0
+            if limited > 0:
+                soonest = min(soonest, limited)
+            else:
+                ready.append(ticket)
+        return ready, soonest
+
     async def _hand_out_turns(self) -> None:
-        """While requests wait: give turns in line order as the budget has room (as many
-        at once as it has, so a busy event loop does not slow the pace), skipping a board
-        whose route Discord limited until its time; else sleep until there may be room."""
+        """While requests wait: give turns in line order as the budget has room, skipping
+        a board whose route Discord limited until its time; else sleep until there may be
+        room. The budget is asked once for every request that may go (``take_up_to``),
+        not once each: a look may take a while (a round trip to PostgreSQL, a busy event
+        loop) and the pace must not be one request a look."""
         loop = asyncio.get_running_loop()
         while self._line:
             now = loop.time()
             wait = self._paused_until - now
             if wait <= 0:
-                wait = LONGEST_WAIT
-                for ticket in list(self._line):
-                    limited = self._not_before.get(ticket.key, 0.0) - now if ticket.key is not None else 0.0
-                    if limited > 0:
-                        wait = min(wait, limited)
-                        continue
-                    room = await self.budget.try_take()
-                    if room > 0:
-                        wait = min(wait, room)
-                        break
-                    ticket.granted = True
-                    self._leave(ticket)
-                    if ticket.sleeper is not None:
-                        ticket.sleeper.cancel()
+                ready, wait = self._ready(now)
+                if ready:
+                    taken, room = await self.budget.take_up_to(len(ready))
+                    # The line may have changed during the look: the room goes to the first
+                    # still waiting. Requests that came meanwhile (their _start_pump found
+                    # no sleep to cut short) are asked for at once, unless the budget is
+                    # spent: the pump never sleeps past a request it did not look at.
+                    ready_now, wait = self._ready(loop.time())
+                    self.counts.looks += 1
+                    self.counts.granted += min(taken, len(ready_now))
+                    for ticket in ready_now[:taken]:
+                        ticket.granted = True
+                        self._leave(ticket)
+                        if ticket.sleeper is not None:
+                            ticket.sleeper.cancel()
+                    if len(ready_now) > taken:
+                        wait = min(wait, room if taken < len(ready) else 0.0)
             if self._line:
                 self._pump_sleep = asyncio.create_task(asyncio.sleep(wait), name="deckhand-request-pacer-waits")
                 try:
@@ -464,7 +508,7 @@ class Pacer:
         total.add(self._totals)
         total.add(self.counts)
         return {name: getattr(total, name) for name in ("sent", "exempt", "waited", "waited_seconds", "longest_wait", "merged",
-                                                       "global_429", "route_429", "shared_429", "server_errors", "invalid")}
+                                                       "global_429", "route_429", "shared_429", "server_errors", "invalid", "looks", "granted")}
 
     @property
     def waiting(self) -> int:

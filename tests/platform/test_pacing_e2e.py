@@ -201,23 +201,31 @@ async def test_a_restart_inside_a_global_wait_sends_nothing_of_the_old_process_a
 # ------------------------------------------------------------------ two processes on one token
 
 
+def on_the_real_clock(standin, postgres_dsn):
+    """Twelve channels (two messages each stay within a channel's bucket of 5), the world
+    on the real clock with Discord's budget at 10 a second, and a PostgreSQL storage for
+    the shared budget: (channels, rate, storage)."""
+    from storage.pg import PostgresStorage
+
+    env = standin.env
+    channels = [world(env, 1, channel=f"c{n}")[1] for n in range(12)]
+    follow_real_time(env)
+    rate = 10.0
+    standin.set_limits(Limits(global_per_second=rate))
+    return channels, rate, PostgresStorage(postgres_dsn)
+
+
 @pytest.mark.parametrize("shared", [True, False], ids=["one budget in PostgreSQL", "each alone"])
 async def test_two_processes_on_one_token_share_its_budget_through_postgresql(discord_standin, postgres_dsn, shared):
     """Two processes of the bot (each its own discord.py client and pacer, as two
     ``python -m bot`` would be) send at once with the same token: with the budget in
     PostgreSQL, Discord sees them together within it; each alone, they exceed it. On the
     real clock, at 10 requests a second (the world switched to it, as the benches do)."""
-    from storage.pg import PostgresStorage
     from bot.discord_front.pacing import pace_for
     from storage.pg_rate import SharedRate, budget_name
 
     standin = discord_standin
-    env = standin.env
-    channels = [world(env, 1, channel=f"c{n}")[1] for n in range(12)]
-    follow_real_time(env)
-    rate = 10.0
-    standin.set_limits(Limits(global_per_second=rate))
-    storage = PostgresStorage(postgres_dsn)
+    channels, rate, storage = on_the_real_clock(standin, postgres_dsn)
     clients = []
     try:
         for _ in range(2):
@@ -247,6 +255,68 @@ async def test_two_processes_on_one_token_share_its_budget_through_postgresql(di
         for http, pacer in clients:
             await http.close()
             await pacer.close()
+        await storage.close()
+
+
+class SlowPool:
+    """A PostgreSQL pool whose every round trip takes ``latency`` seconds (a database far
+    away, or an event loop too busy to read the answer sooner); counts the look-ups."""
+
+    def __init__(self, pool, latency: float) -> None:
+        self.pool, self.latency, self.looks = pool, latency, 0
+
+    async def _slow(self, method, *args):
+        self.looks += 1
+        await asyncio.sleep(self.latency)
+        return await getattr(self.pool, method)(*args)
+
+    async def execute(self, *args):
+        return await self._slow("execute", *args)
+
+    async def fetchval(self, *args):
+        return await self._slow("fetchval", *args)
+
+    async def fetchrow(self, *args):
+        return await self._slow("fetchrow", *args)
+
+
+async def test_a_slow_shared_budget_is_asked_once_for_all_the_requests_waiting_not_once_each(discord_standin, postgres_dsn):
+    """The pacer's pace is the budget's, not one request per look: with each look at the
+    budget in PostgreSQL taking 0.3 s (three requests' worth at 10 a second), the
+    requests waiting are given their turns several at a time, and none is forgotten.
+    Before, the pump asked for one request a look (about 3 a second where 10 were
+    allowed), and requests that joined the line while it was looking were not looked at
+    until its next wake, up to an hour later: this test never finished."""
+    from bot.discord_front.pacing import pace_for
+    from storage.pg_rate import SharedRate, budget_name
+
+    standin = discord_standin
+    channels, rate, storage = on_the_real_clock(standin, postgres_dsn)
+    slow = SlowPool(await storage.start(), 0.3)
+
+    async def pool_of():
+        return slow
+
+    budget = SharedRate(pool_of, budget_name("not-a-real-token"), rate, *pace_for(rate), clock=time.time, fallback=LocalBudget(rate))
+    pacer = Pacer(budget)
+    http = HTTPClient(asyncio.get_running_loop(), http_trace=pacer.trace_config)
+    try:
+        await http.static_login("not-a-real-token")
+
+        async def send(channel, n):
+            route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+            await http.request(route, json={"content": f"n{n}", "allowed_mentions": {"parse": []}})
+
+        since, looks = len(standin.log), slow.looks
+        await asyncio.gather(*(send(channels[n % 12], n) for n in range(30)))
+        sent = [e for e in bot_requests(standin, since) if e.path.endswith("/messages")]
+        assert len(sent) == 30 and all(e.status == 200 for e in sent) and standin.tally.global_429 == 0
+        # 30 first looks at once (each request's own, the line empty), then the pump's:
+        # one look each before, now one for every three or so.
+        assert slow.looks - looks - 30 <= 15
+    finally:
+        await http.close()
+        await pacer.close()
         await storage.close()
 
 

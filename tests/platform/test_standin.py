@@ -125,6 +125,25 @@ async def test_a_whole_game_goes_through_discord_pys_real_path_and_the_stand_in(
     assert standin.session is not None and env.bot.http._HTTPClient__session is standin.session
 
 
+async def test_pictures_reach_simcord_through_the_stand_ins_form_with_their_names_and_descriptions(discord_standin):
+    """discord.py's multipart form (payload_json and each file, as aiohttp writes it),
+    read by the stand-in's own splitter, arrives whole: the bytes, the filename (quoted,
+    with a quote and a backslash in it), the description."""
+    standin = discord_standin
+    env = standin.env
+    guild, channel, members = world(env, 1)
+    picture = bytes(range(256)) * 40 + b"\r\n--not-the-boundary\r\n"
+    files = [discord.File(__import__("io").BytesIO(picture), filename='board "1"\\.png', description="The board"),
+             discord.File(__import__("io").BytesIO(b"second"), filename="hand.png")]
+    task = standin.as_bot(env.bot.get_channel(channel.id).send("with pictures", files=files))
+    await env.settle()
+    assert task.done() and task.exception() is None
+    stored = env.backend.messages[channel.id][task.result().id]
+    assert stored.content == "with pictures"
+    assert [(a["filename"], a.get("description")) for a in stored.attachments] == [('board "1"\\.png', "The board"), ("hand.png", None)]
+    assert [env.backend.cdn.get(a["url"]) for a in stored.attachments] == [picture, b"second"]
+
+
 @pytest.mark.limits(global_per_second=100)
 async def test_discord_py_follows_a_channels_bucket_from_the_headers_and_waits_on_the_stand_ins_clock(discord_standin):
     """One request after another, as a table's board goes: the fifth empties the

@@ -40,22 +40,22 @@ import aiohttp
 import discord
 
 from tests.e2e.standin.faults import Fault, Faults
-from tests.e2e.standin.limits import DISCORD_ROUTES, INTERACTION_ROUTES, DiscordLimits, Limits, RouteLimit, Tally
+from tests.e2e.standin.limits import DISCORD_ROUTES, INTERACTION_ROUTES, DiscordLimits, Limits, RouteLimit, SharedBucket, Tally
 from tests.e2e.standin.realtime import follow_real_time
 from tests.e2e.standin.server import Exchange, SimcordWorld, StandInServer
 from tests.e2e.standin.wire import RealRequestPath
 
-__all__ = ["DISCORD_ROUTES", "INTERACTION_ROUTES", "Exchange", "Fault", "Faults", "Limits", "RouteLimit", "StandIn", "Tally",
+__all__ = ["DISCORD_ROUTES", "INTERACTION_ROUTES", "Exchange", "Fault", "Faults", "Limits", "RouteLimit", "SharedBucket", "StandIn", "Tally",
            "follow_real_time"]
 
 
 class StandIn:
     """Discord's limits and faults for one SimCord env (one bot token)."""
 
-    def __init__(self, env: Any, *, limits: Limits | None = None, keep_bodies: bool = False) -> None:
+    def __init__(self, env: Any, *, limits: Limits | None = None, keep_bodies: bool = False, shared: SharedBucket | None = None) -> None:
         self.env = env
         self.clock: Callable[[], float] = lambda: env.now().timestamp()
-        self.limits = DiscordLimits(limits, clock=self.clock)
+        self.limits = DiscordLimits(limits, clock=self.clock, shared=shared)
         self.faults = Faults(self.clock)
         self.world = SimcordWorld(env)
         self.server = StandInServer(self.world, self.limits, self.faults, keep_bodies=keep_bodies)

@@ -162,12 +162,44 @@ class Tally:
     most_invalid_in_window: int = 0
 
 
-class DiscordLimits:
-    """The rate limits of one bot token, on ``clock`` (seconds, any origin)."""
+class SharedBucket:
+    """The global bucket of one token kept in shared memory, for several stand-ins in
+    several processes (a bench running several bot processes on one token: Discord
+    counts the token's requests together, whichever process sends them). Made by the
+    parent process and handed to each child (``multiprocessing``'s spawn context); the
+    processes' clocks must agree (the real clock, aligned by ``follow_real_time``)."""
 
-    def __init__(self, limits: Limits | None = None, *, clock: Callable[[], float]) -> None:
+    def __init__(self, context: Any = None) -> None:
+        import multiprocessing
+
+        context = context or multiprocessing.get_context("spawn")
+        self._cell = context.Array("d", [math.nan, 0.0])  # tokens (nan: full), when last filled
+
+    def take(self, now: float, rate: float, burst: float) -> float:
+        """As :meth:`DiscordLimits._take_global`, under the shared memory's lock."""
+        with self._cell.get_lock():
+            tokens, filled_at = self._cell[0], self._cell[1]
+            tokens = burst if math.isnan(tokens) else min(burst, tokens + max(0.0, now - filled_at) * rate)
+            self._cell[1] = max(now, filled_at)
+            if tokens >= 1.0 - 1e-9:
+                self._cell[0] = tokens - 1.0
+                return 0.0
+            self._cell[0] = tokens
+            return (1.0 - tokens) / rate
+
+    def fill(self) -> None:
+        with self._cell.get_lock():
+            self._cell[0] = math.nan
+
+
+class DiscordLimits:
+    """The rate limits of one bot token, on ``clock`` (seconds, any origin). With
+    ``shared``, the global bucket is the one several processes' stand-ins share."""
+
+    def __init__(self, limits: Limits | None = None, *, clock: Callable[[], float], shared: SharedBucket | None = None) -> None:
         self.limits = limits or Limits()
         self.clock = clock
+        self.shared = shared
         self.tally = Tally()
         self._tokens = self.limits.burst
         self._filled_at: float | None = None
@@ -180,6 +212,8 @@ class DiscordLimits:
         self.limits = limits
         self._tokens = limits.burst
         self._filled_at = None
+        if self.shared is not None:
+            self.shared.fill()
 
     # ------------------------------------------------------------------ deciding
 
@@ -233,6 +267,8 @@ class DiscordLimits:
     def _take_global(self, now: float) -> float:
         """Take one of the global bucket's tokens: 0, or how long until one is there."""
         rate, burst = self.limits.global_per_second, self.limits.burst
+        if self.shared is not None:
+            return self.shared.take(now, rate, burst)
         if self._filled_at is not None:
             self._tokens = min(burst, self._tokens + (now - self._filled_at) * rate)
         self._filled_at = now

@@ -27,12 +27,21 @@ from simcord import _dpy_internals
 
 class RealTimeClock:
     """SimCord's backend clock, reading the real monotonic clock (``elapsed``) and going
-    on from the date ``previous`` had reached."""
+    on from the date ``previous`` had reached; or, with ``origin`` (a date and a reading
+    of the monotonic clock), reading ``date + (monotonic now - reading)``, so that
+    several processes' worlds tell the same time (the machine's monotonic clock is one
+    for all its processes): a bench with several bot processes on one token, whose
+    shared budgets compare their clocks."""
 
-    def __init__(self, previous: Any) -> None:
+    def __init__(self, previous: Any, origin: tuple[Any, float] | None = None) -> None:
         self._real = _dpy_internals.real_monotonic
-        start = self._real()
-        self._epoch = previous.now() - timedelta(seconds=start)
+        if origin is None:
+            self._epoch = previous.now() - timedelta(seconds=self._real())
+        else:
+            date, reading = origin
+            self._epoch = date - timedelta(seconds=reading)
+            if self.now() < previous.now():
+                raise ValueError(f"the common clock ({self.now()}) would take this world back from {previous.now()}: choose a later date")
 
     @property
     def elapsed(self) -> float:
@@ -45,10 +54,11 @@ class RealTimeClock:
         """Real time is not moved by anyone (SimCord's own advances do nothing here)."""
 
 
-def follow_real_time(env: Any) -> None:
-    """From now on ``env`` runs on the real clock (see the module's docstring)."""
+def follow_real_time(env: Any, origin: tuple[Any, float] | None = None) -> None:
+    """From now on ``env`` runs on the real clock (see the module's docstring; ``origin``:
+    see :class:`RealTimeClock`)."""
     backend = env.backend
-    backend.clock = RealTimeClock(backend.clock)
+    backend.clock = RealTimeClock(backend.clock, origin)
     runtime = env._runtime
     loop = env._loop
     if runtime is None or loop is None:
