@@ -106,6 +106,31 @@ async def test_show_hand_with_hands_in_dms_counts_against_the_share(simcord_env)
     assert line == "Slow down: you have used your share of the bot's messages for now, so nothing changed; try again in 60 s."
 
 
+async def test_a_refused_show_hand_in_dms_draws_no_hand(simcord_env, monkeypatch):
+    """The share is asked before the hand is drawn (its text and picture are the costly part
+    of Show hand): one member's refused clicks cost the bot almost nothing."""
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    dm_player = members[1]
+    await dm_player.slash(channel, "settings hands", where="dm")
+    await start(channel, members)
+    env.bot.tables.shares = Shares(1, 0)
+    await dm_player.click(board(channel), label="Show hand")  # within the share: its DM is drawn
+    publisher = env.bot.tables.publisher
+    drawn = []
+    real = publisher.hand_message
+
+    async def counted(*args, **kwargs):
+        drawn.append(args)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(publisher, "hand_message", counted)
+    for _ in range(3):
+        line = refusal_of(await dm_player.click(board(channel), label="Show hand"))
+        assert line.startswith("Slow down:")
+    assert drawn == []
+
+
 async def test_a_normal_game_at_normal_speed_never_meets_the_default_shares(simcord_env):
     """Lobby, joins, Start, a Show hand (in DMs for one player) every turn, a move every
     few seconds, to the end: the default shares never refuse anything."""

@@ -54,23 +54,26 @@ class Hands:
         if version is not None and version != table.record.version:
             notice = _("The game moved on since that page was shown; here is your hand now.")
             page = 0
-        hand = await self.publisher.hand_message(table, user, notice=notice, page=page, dm=interaction.guild_id is None)
         if in_place:
+            hand = await self.publisher.hand_message(table, user, notice=notice, page=page, dm=interaction.guild_id is None)
             await edits.answer_by_editing(interaction, **hand.edit())
             self.publisher.remember_hand(table, interaction)
             return
         if interaction.guild_id is not None and await self.settings.hands_in_dm(guild_id, user):
             # The DM is a bot-token request, as slow as Discord is: deferred within 3 s.
             async with guard.in_time(interaction):
-                hand = await self._dm_hand(interaction, table, user, page, hand)
-            if hand is None:
+                dm_or_here = await self._dm_hand(interaction, table, user, page, notice)
+            if dm_or_here is None:
                 return
+            hand = dm_or_here
             if interaction.response.is_done():
                 # Deferred while the DM failed: the hand goes as a follow-up (not a live
                 # hand: the deferred click's original message is the board).
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.followup.send(**hand.send(), ephemeral=True)
                 return
+        else:
+            hand = await self.publisher.hand_message(table, user, notice=notice, page=page, dm=interaction.guild_id is None)
         try:
             sent = await edits.answer_with_message(interaction, **hand.send(), ephemeral=True)
         except discord.HTTPException as error:
@@ -82,10 +85,11 @@ class Hands:
         self.publisher.remember_hand(table, interaction, sent)
         await self.publisher.drop_older_copies(table, user)  # one clickable hand
 
-    async def _dm_hand(self, interaction: discord.Interaction, table: Table, user: int, page: int, hand: HandMessage) -> HandMessage | None:
+    async def _dm_hand(self, interaction: discord.Interaction, table: Table, user: int, page: int, notice: str) -> HandMessage | None:
         """Show hand for a player whose hands go to their DMs: the DM refreshed in place
-        (or a first one sent) and the click answered with its link; None once answered.
-        Else (their DMs are closed) the hand to show here, said once per game."""
+        (or a first one sent) and the click answered with its link; None once answered
+        (a refusal by the member's share too: checked before anything is drawn). Else
+        (their DMs are closed) the hand to show here, said once per game."""
         publisher = self.publisher
         if not publisher.dms_closed(table, user):
             if await self.finder.over_share(interaction):  # a hand in DMs is sent or edited with the bot's token
@@ -106,5 +110,4 @@ class Hands:
             notice = _("I could not DM you (your DMs seem closed to this server's members), so your hands are shown here instead.")
             closed[str(user)] = True
             await self.publisher.save_publish(table)
-            return await publisher.hand_message(table, user, notice=notice, page=page)
-        return hand
+        return await publisher.hand_message(table, user, notice=notice, page=page)
