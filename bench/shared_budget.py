@@ -133,16 +133,16 @@ def process(index: int, mode: str, args: Any, base: str, dsn: str | None, start_
                     looks.append(time.perf_counter() - began)
 
             budget.try_take = timed_take
-            take_up_to = budget.take_up_to
+            lease = budget.lease
 
-            async def timed_take_up_to(count: int) -> tuple[int, float]:  # the pacer's pump asks for all its line at once
+            async def timed_lease(count: int, ahead: float) -> tuple[list[float], float]:  # the pacer's pump asks for all its line at once
                 began = time.perf_counter()
                 try:
-                    return await take_up_to(count)
+                    return await lease(count, ahead)
                 finally:
                     looks.append(time.perf_counter() - began)
 
-            budget.take_up_to = timed_take_up_to
+            budget.lease = timed_lease
         else:
             budget = local
         pacer = Pacer(budget)

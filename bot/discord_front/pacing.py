@@ -40,9 +40,12 @@ The budget is counted by a :class:`Budget`: in one process aiolimiter's leaky bu
 (``storage/pg_rate.py``). Either sends at the limit's pace, and after a quiet spell at
 most a fifth of it at once (10 for 50: :func:`pace_for`), so Discord's bucket of a
 second's worth never runs near empty. One task (the pump) hands out turns in line
-order, as many at once as the budget has room for, so a busy event loop does not slow
-the pace; each waiting request sleeps (``asyncio.sleep``, on the event loop's clock like
-the bot's other timers) until the pump wakes it.
+order: it asks the budget once for every request waiting, and one look may take turns a
+little ahead (a lease, up to ``LEASE_SECONDS``; on PostgreSQL each look waits a turn of
+a busy event loop, and without it the pace fell to a look's room a look), which it
+releases each at its own time, to whichever request is first in line then. Each
+waiting request sleeps (``asyncio.sleep``, on the event loop's clock like the bot's
+other timers) until the pump wakes it.
 
 :meth:`Pacer.start_reports` logs what was sent, waited and merged, and the 429s, every
 ``REQUEST_LOG_SECONDS`` (written by the first answer after that long: no timer runs for
@@ -80,6 +83,15 @@ INVALID_WARN = (1_000, 5_000)
 KEPT_PLACES = 4096
 #: The longest a request sleeps before it looks again (the pump wakes it sooner).
 LONGEST_WAIT = 3600.0
+#: One look at the budget may take turns up to this many seconds ahead (a lease), never
+#: more than the requests waiting; the pacer releases each at its time. A look at a budget
+#: in PostgreSQL waits a turn of the event loop, half a second in a saturated process: the
+#: pace holds while a look takes less than this.
+LEASE_SECONDS = 0.5
+#: A leased turn not used within this long after its time is dropped (unused, it would
+#: add to a later burst; with the burst a fifth of a second's budget, Discord's bucket of
+#: a second's worth keeps room for it).
+LEASE_KEPT = 0.5
 
 
 class Superseded(Exception):
@@ -140,9 +152,11 @@ class Budget(Protocol):
         """Take one request's room now (0.0), or say how many seconds to wait before asking again."""
         ...
 
-    async def take_up_to(self, count: int) -> tuple[int, float]:
-        """Take room for as many of ``count`` requests as there is now, in one look: (how
-        many it took; if fewer than asked, how many seconds to wait before asking again)."""
+    async def lease(self, count: int, ahead: float) -> tuple[list[float], float]:
+        """Take turns for up to ``count`` requests in one look, each at its own time, up to
+        ``ahead`` seconds from now (a budget may give only the room there is now): (the
+        seconds from now when each turn taken may go, soonest first; if fewer than
+        ``count``, how many seconds to wait before asking again)."""
         ...
 
     async def pause(self, seconds: float) -> None:
@@ -189,14 +203,15 @@ class LocalBudget:
         # look finds room at most that late (and the bucket's room makes up for it).
         return 0.25 / self.rate
 
-    async def take_up_to(self, count: int) -> tuple[int, float]:
+    async def lease(self, count: int, ahead: float) -> tuple[list[float], float]:
+        """The room there is now (a look costs nothing here: no turn is taken ahead)."""
         taken = 0
         while taken < count:
             wait = await self.try_take()
             if wait > 0:
-                return taken, wait
+                return [0.0] * taken, wait
             taken += 1
-        return taken, 0.0
+        return [0.0] * taken, 0.0
 
     async def pause(self, seconds: float) -> None:
         self._paused_until = max(self._paused_until, self._now() + seconds)
@@ -278,6 +293,12 @@ class Pacer:
         self._global_said_at = -math.inf
         #: Looks at the budget made by a request itself (the line empty) and not answered yet.
         self._looking = 0
+        #: Turns the pump's looks took and not yet given (loop clock, soonest first): a lease.
+        self._turns: list[float] = []
+        #: The pump's look at the budget while it is out (the pump releases turns meanwhile).
+        self._look: asyncio.Task[None] | None = None
+        #: When the pump may look again (the budget said when it has another turn).
+        self._look_after = 0.0
 
     # ------------------------------------------------------------------ the hooks
 
@@ -306,6 +327,7 @@ class Pacer:
                                 "DISCORD_REQUESTS_PER_SECOND above what Discord allows it): every request waits %.1f s", retry_after)
                 await self.budget.pause(retry_after)
                 self._paused_until = max(self._paused_until, self._now() + retry_after)
+                self._turns.clear()  # turns leased before it: Discord said the token is over
             elif scope == "shared":
                 self.counts.shared_429 += 1
             else:
@@ -336,17 +358,21 @@ class Pacer:
         if limited is not None and limited <= began:
             del self._not_before[worth.key]
             limited = None
-        if not self._line and not self._looking and began >= self._paused_until and limited is None:
-            # Nothing waits: the request looks itself. While that look is out (a round trip
-            # to PostgreSQL may take a while), the next requests wait in line and the pump
-            # asks once for all of them: requests must not each make their own look then.
-            self._looking += 1
-            try:
-                room = await self.budget.try_take()
-            finally:
-                self._looking -= 1
-            if room <= 0:
-                return
+        if not self._line and began >= self._paused_until and limited is None:
+            if self._due_turn(began):
+                return  # a turn leased for a request that no longer needs it
+            if not self._looking and not self._turns and self._look is None:
+                # Nothing waits: the request looks itself. While that look is out (a round
+                # trip to PostgreSQL may take a while), the next requests wait in line and
+                # the pump asks once for all of them: requests must not each make their own
+                # look then.
+                self._looking += 1
+                try:
+                    room = await self.budget.try_take()
+                finally:
+                    self._looking -= 1
+                if room <= 0:
+                    return
         if worth.kind == BOARD and worth.stale is not None and worth.stale():
             self._give_way(worth.key, next(self._order))
             raise Superseded
@@ -379,6 +405,8 @@ class Pacer:
     def use(self, budget: Budget) -> None:
         """Pace to ``budget`` from now on (the waiting requests included)."""
         self.budget = budget
+        self._turns.clear()  # the old budget's (a look still out on it: its turns are dropped)
+        self._look_after = 0.0
         if self._pump_sleep is not None:
             self._pump_sleep.cancel()  # its sleep was reckoned on the old budget: look again
 
@@ -406,34 +434,49 @@ class Pacer:
                 ready.append(ticket)
         return ready, soonest
 
+    def _due_turn(self, now: float) -> bool:
+        """Spend the soonest leased turn if its time has come (dropping those kept too long)."""
+        stale = bisect.bisect_left(self._turns, now - LEASE_KEPT)
+        if stale:
+            del self._turns[:stale]
+        if self._turns and self._turns[0] <= now:
+            del self._turns[0]
+            return True
+        return False
+
     async def _hand_out_turns(self) -> None:
-        """While requests wait: give turns in line order as the budget has room, skipping
-        a board whose route Discord limited until its time; else sleep until there may be
-        room. The budget is asked once for every request that may go (``take_up_to``),
-        not once each: a look may take a while (a round trip to PostgreSQL, a busy event
-        loop) and the pace must not be one request a look."""
+        """While requests wait: give the turns the budget leased, each at its time, to the
+        first requests in line (skipping a board whose route Discord limited until its
+        time); look at the budget for more when fewer turns are held than requests may
+        go; else sleep until the next turn, the look's answer or a new request.
+
+        The budget is asked once for every request that may go, not once each, and one
+        look may take turns up to ``LEASE_SECONDS`` ahead (:meth:`Budget.lease`): a look
+        may take a while (a round trip to PostgreSQL, a busy event loop) and the pace
+        must not be a look's room a look. The look runs on a task of its own, so the
+        turns already held are released at their times meanwhile. A turn whose request
+        gave way (a board a newer showing replaced) goes to the next request in line."""
         loop = asyncio.get_running_loop()
         while self._line:
             now = loop.time()
             wait = self._paused_until - now
             if wait <= 0:
                 ready, wait = self._ready(now)
-                if ready:
-                    taken, room = await self.budget.take_up_to(len(ready))
-                    # The line may have changed during the look: the room goes to the first
-                    # still waiting. Requests that came meanwhile (their _start_pump found
-                    # no sleep to cut short) are asked for at once, unless the budget is
-                    # spent: the pump never sleeps past a request it did not look at.
-                    ready_now, wait = self._ready(loop.time())
-                    self.counts.looks += 1
-                    self.counts.granted += min(taken, len(ready_now))
-                    for ticket in ready_now[:taken]:
-                        ticket.granted = True
-                        self._leave(ticket)
-                        if ticket.sleeper is not None:
-                            ticket.sleeper.cancel()
-                    if len(ready_now) > taken:
-                        wait = min(wait, room if taken < len(ready) else 0.0)
+                given = 0
+                while given < len(ready) and self._due_turn(now):
+                    self._grant(ready[given])
+                    given += 1
+                if self._turns:
+                    wait = min(wait, max(0.0, self._turns[0] - now))
+                # Requests that came meanwhile are looked for at once (their _start_pump cut
+                # this sleep short), unless the budget said when: the pump never sleeps past
+                # a request it did not look at.
+                wanted = len(ready) - given - len(self._turns)
+                if wanted > 0 and self._look is None:
+                    if now >= self._look_after:
+                        self._look = asyncio.create_task(self._take(wanted), name="deckhand-request-pacer-looks")
+                    else:
+                        wait = min(wait, self._look_after - now)
             if self._line:
                 self._pump_sleep = asyncio.create_task(asyncio.sleep(wait), name="deckhand-request-pacer-waits")
                 try:
@@ -441,6 +484,34 @@ class Pacer:
                 finally:
                     self._pump_sleep.cancel()
                     self._pump_sleep = None
+
+    async def _take(self, wanted: int) -> None:
+        """One look at the budget for ``wanted`` turns: held until the pump gives them."""
+        budget, loop = self.budget, asyncio.get_running_loop()
+        try:
+            times, again = await budget.lease(wanted, LEASE_SECONDS)
+        except Exception:  # a budget answers, even when its database does not (it counts alone then)
+            log.exception("Could not ask the request budget")
+            times, again = [], 1.0
+        finally:
+            self._look = None
+        now = loop.time()
+        self.counts.looks += 1
+        self.counts.granted += len(times)
+        if budget is self.budget:
+            for offset in times:
+                bisect.insort(self._turns, now + offset)
+            self._look_after = now + again if len(times) < wanted else now
+        if self._pump_sleep is not None:
+            self._pump_sleep.cancel()  # the pump gives them (or looks again)
+        elif self._line:
+            self._start_pump()
+
+    def _grant(self, ticket: _Ticket) -> None:
+        ticket.granted = True
+        self._leave(ticket)
+        if ticket.sleeper is not None:
+            ticket.sleeper.cancel()
 
     def newer(self, key: Any, *, merged: bool = False) -> None:
         """A newer showing of ``key``'s table is waiting: its board, if it is still
@@ -551,8 +622,10 @@ class Pacer:
         log.log(logging.WARNING if troubled else logging.INFO, "%s", self.report_line(counts, seconds))
 
     async def close(self) -> None:
-        if self._pump is not None:
-            self._pump.cancel()
+        for task in (self._pump, self._look):
+            if task is not None:
+                task.cancel()
+        self._turns.clear()  # turns leased and not used: lost to the other processes (a lease's worth at most)
         await self.budget.close()
 
 

@@ -14,6 +14,8 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import math
+import random
 import re
 import time
 
@@ -317,6 +319,93 @@ async def test_a_slow_shared_budget_is_asked_once_for_all_the_requests_waiting_n
     finally:
         await http.close()
         await pacer.close()
+        await storage.close()
+
+
+async def test_a_shared_budget_whose_looks_are_slow_still_sends_at_its_pace(discord_standin, postgres_dsn):
+    """Each look at the budget in PostgreSQL takes half a second (a saturated process's
+    event loop): the requests still go out at the budget's pace, never above it. Before
+    the lease, one look could take at most the burst (two requests at 10 a second), so
+    the token sent about 4 a second of 10 exactly when it was busiest."""
+    from bot.discord_front.pacing import pace_for
+    from storage.pg_rate import SharedRate, budget_name
+
+    standin = discord_standin
+    channels, rate, storage = on_the_real_clock(standin, postgres_dsn)
+    slow = SlowPool(await storage.start(), 0.5)
+
+    async def pool_of():
+        return slow
+
+    pace, burst = pace_for(rate)
+    budget = SharedRate(pool_of, budget_name("not-a-real-token"), rate, pace, burst, clock=time.time, fallback=LocalBudget(rate))
+    pacer = Pacer(budget)
+    http = HTTPClient(asyncio.get_running_loop(), http_trace=pacer.trace_config)
+    try:
+        await http.static_login("not-a-real-token")
+
+        async def send(channel, n):
+            route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+            await http.request(route, json={"content": f"n{n}", "allowed_mentions": {"parse": []}})
+
+        since = len(standin.log)
+        # 48 messages, four a channel (a channel's own bucket is 5 in 5 s).
+        await asyncio.gather(*(send(channels[n % 12], n) for n in range(48)))
+        sent = sorted(e.at for e in bot_requests(standin, since) if e.path.endswith("/messages") and e.status == 200)
+        assert len(sent) == 48 and standin.tally.global_429 == 0
+        window = 3.0  # on the stand-in's clock (the real one here)
+        in_window = sum(1 for at in sent if at <= sent[0] + window)
+        # The budget allows its burst and 10 a second: 32 in 3 s. With a look of 0.5 s and
+        # no lease, at most 2 a look: about 14.
+        assert in_window <= burst + rate * window + 1
+        assert in_window >= 0.65 * rate * window
+    finally:
+        await http.close()
+        await pacer.close()
+        await storage.close()
+
+
+def most_at_once(times: list[float], rate: float) -> float:
+    """The most turns in any span beyond what ``rate`` gives in it (GCRA's burst: ``j - i
+    + 1 - rate * (t_j - t_i)`` over every i <= j of the sorted times)."""
+    worst, lowest = 0.0, math.inf
+    times = sorted(times)
+    for j, at in enumerate(times):
+        here = j - rate * (at - times[0])  # (from the first: seconds since the epoch times 50 lose the digits that matter)
+        lowest = min(lowest, here)
+        worst = max(worst, here - lowest + 1)
+    return worst
+
+
+async def test_two_shared_budgets_on_one_row_never_give_more_than_the_budget_together(postgres_dsn):
+    """Two processes' budgets on one row, looking at once and one after another with
+    leases of every length, at moments far apart and close together (a clock of the
+    test's, so the check is exact): every turn given, whichever process took it, keeps
+    within the budget's burst and rate together, and together they are given much of it."""
+    from bot.discord_front.pacing import LEASE_SECONDS, pace_for
+    from storage.pg import PostgresStorage
+    from storage.pg_rate import SharedRate, budget_name
+
+    storage = PostgresStorage(postgres_dsn)
+    clock = [1_800_000_000.0]
+    rate, burst = pace_for(50)
+    budgets = [SharedRate(storage.start, budget_name("not-a-real-token"), 50, rate, burst, clock=lambda: clock[0],
+                          fallback=LocalBudget(50)) for _ in range(2)]
+    rng = random.Random(39)
+    turns: list[float] = []
+    try:
+        began = clock[0]
+        for _ in range(300):
+            asks = [(b, rng.randint(1, 40), rng.choice([0.0, 0.1, LEASE_SECONDS, 1.0])) for b in rng.sample(budgets, rng.randint(1, 2))]
+            for times, wait in await asyncio.gather(*(b.lease(count, ahead) for b, count, ahead in asks)):
+                assert times == sorted(times) and all(t >= 0 for t in times) and wait >= 0
+                turns += [clock[0] + t for t in times]
+            clock[0] += rng.choice([0.0, 0.001, 0.02, 0.1, 0.3, 1.0])
+        assert most_at_once(turns, rate) <= burst + 1e-3  # (the clock's float: a microsecond is 5e-5 of a turn)
+        # Together they were given much of the budget (not all: a second nobody asks in is
+        # not banked beyond the burst, and the asks are at most 40 a look).
+        assert len(turns) >= 0.5 * rate * (clock[0] - began)
+    finally:
         await storage.close()
 
 
