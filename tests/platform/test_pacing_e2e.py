@@ -409,6 +409,54 @@ async def test_two_shared_budgets_on_one_row_never_give_more_than_the_budget_tog
         await storage.close()
 
 
+class LeasingBudget:
+    """A budget that never has room at once and leases one turn a second ahead a request
+    asked for; counts its looks."""
+
+    limit = 1.0
+
+    def __init__(self) -> None:
+        self.looks: list[int] = []
+
+    async def try_take(self) -> float:
+        return 60.0
+
+    async def lease(self, count: int, ahead: float) -> tuple[list[float], float]:
+        self.looks.append(count)
+        return [float(k) for k in range(count)], 0.0
+
+    async def pause(self, seconds: float) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+
+async def test_a_leased_turn_whose_board_gave_way_goes_to_the_next_request_without_a_look():
+    """Two boards wait; one look leases a turn now and one a second later. The second board
+    gives way to its table's newer showing before its turn: the turn is not wasted, the
+    next request (a click's) takes it at its time, with no new look at the budget."""
+    from bot.discord_front.pacing import BOARD, Superseded, Worth
+
+    budget = LeasingBudget()
+    pacer = Pacer(budget)
+    newer_b = []
+    try:
+        first = asyncio.create_task(pacer.admit(Worth(BOARD, "table A", lambda: False)))
+        second = asyncio.create_task(pacer.admit(Worth(BOARD, "table B", lambda: bool(newer_b))))
+        await first  # the turn leased for now
+        assert budget.looks == [2] and not second.done()
+        newer_b.append(True)
+        pacer.newer("table B")  # (before its turn, a second later)
+        with pytest.raises(Superseded):
+            await second
+        await pacer.admit(Worth())  # waits for the leased turn: no look of its own
+        assert budget.looks == [2]
+        assert pacer.totals()["looks"] == 1 and pacer.totals()["granted"] == 2
+    finally:
+        await pacer.close()
+
+
 # ------------------------------------------------------------------ the owner's view
 
 
