@@ -498,7 +498,7 @@ class Pacer:
         now = loop.time()
         self.counts.looks += 1
         self.counts.granted += len(times)
-        if budget is self.budget:
+        if budget is self.budget and now >= self._paused_until:  # (else taken before a global 429: dropped)
             for offset in times:
                 bisect.insort(self._turns, now + offset)
             self._look_after = now + again if len(times) < wanted else now

@@ -457,6 +457,28 @@ async def test_a_leased_turn_whose_board_gave_way_goes_to_the_next_request_witho
         await pacer.close()
 
 
+async def test_when_postgresql_does_not_answer_a_lease_is_the_process_own_room_and_the_owner_is_told_once(caplog):
+    """The database down: a look leases nothing ahead, it takes the room the process's own
+    budget has now (its burst, then nothing until it refills), and the log says so once."""
+    from bot.discord_front.pacing import LEASE_SECONDS, pace_for
+    from storage.pg_rate import SharedRate, budget_name
+
+    async def no_database():
+        raise ConnectionRefusedError("the database is down")
+
+    clock = [1_800_000_000.0]
+    rate, burst = pace_for(50)
+    budget = SharedRate(no_database, budget_name("not-a-real-token"), 50, rate, burst, clock=lambda: clock[0],
+                        fallback=LocalBudget(50, clock=lambda: clock[0]))
+    caplog.set_level(logging.WARNING, logger="storage.pg_rate")
+    times, wait = await budget.lease(30, LEASE_SECONDS)
+    assert times == [0.0] * int(burst) and wait > 0
+    times, wait = await budget.lease(30, LEASE_SECONDS)
+    assert len(times) < burst and wait > 0  # (aiolimiter refills at the budget's pace, on the real clock)
+    said = [r.getMessage() for r in caplog.records if "paces its requests alone" in r.getMessage()]
+    assert len(said) == 1 and "the database is down" in said[0]
+
+
 # ------------------------------------------------------------------ the owner's view
 
 
