@@ -282,57 +282,16 @@ class SlowPool:
         return await self._slow("fetchrow", *args)
 
 
-async def test_a_slow_shared_budget_is_asked_once_for_all_the_requests_waiting_not_once_each(discord_standin, postgres_dsn):
-    """The pacer's pace is the budget's, not one request per look: with each look at the
-    budget in PostgreSQL taking 0.3 s (three requests' worth at 10 a second), the
-    requests waiting are given their turns several at a time, and none is forgotten.
-    Before, the pump asked for one request a look (about 3 a second where 10 were
-    allowed), and requests that joined the line while it was looking were not looked at
-    until its next wake, up to an hour later: this test never finished."""
+@contextlib.asynccontextmanager
+async def paced_through_slow_postgres(standin, postgres_dsn, latency: float):
+    """One process's discord.py client paced to a budget in PostgreSQL whose every look
+    takes ``latency`` seconds, on the real clock at 10 requests a second: yields (send(n),
+    the slow pool, the rate, the burst); send(n) posts message n in channel n % 12."""
     from bot.discord_front.pacing import pace_for
     from storage.pg_rate import SharedRate, budget_name
 
-    standin = discord_standin
     channels, rate, storage = on_the_real_clock(standin, postgres_dsn)
-    slow = SlowPool(await storage.start(), 0.3)
-
-    async def pool_of():
-        return slow
-
-    budget = SharedRate(pool_of, budget_name("not-a-real-token"), rate, *pace_for(rate), clock=time.time, fallback=LocalBudget(rate))
-    pacer = Pacer(budget)
-    http = HTTPClient(asyncio.get_running_loop(), http_trace=pacer.trace_config)
-    try:
-        await http.static_login("not-a-real-token")
-
-        async def send(channel, n):
-            route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
-            await http.request(route, json={"content": f"n{n}", "allowed_mentions": {"parse": []}})
-
-        since, looks = len(standin.log), slow.looks
-        await asyncio.gather(*(send(channels[n % 12], n) for n in range(30)))
-        sent = [e for e in bot_requests(standin, since) if e.path.endswith("/messages")]
-        assert len(sent) == 30 and all(e.status == 200 for e in sent) and standin.tally.global_429 == 0
-        # 30 first looks at once (each request's own, the line empty), then the pump's:
-        # one look each before, now one for every three or so.
-        assert slow.looks - looks - 30 <= 15
-    finally:
-        await http.close()
-        await pacer.close()
-        await storage.close()
-
-
-async def test_a_shared_budget_whose_looks_are_slow_still_sends_at_its_pace(discord_standin, postgres_dsn):
-    """Each look at the budget in PostgreSQL takes half a second (a saturated process's
-    event loop): the requests still go out at the budget's pace, never above it. Before
-    the lease, one look could take at most the burst (two requests at 10 a second), so
-    the token sent about 4 a second of 10 exactly when it was busiest."""
-    from bot.discord_front.pacing import pace_for
-    from storage.pg_rate import SharedRate, budget_name
-
-    standin = discord_standin
-    channels, rate, storage = on_the_real_clock(standin, postgres_dsn)
-    slow = SlowPool(await storage.start(), 0.5)
+    slow = SlowPool(await storage.start(), latency)
 
     async def pool_of():
         return slow
@@ -344,25 +303,53 @@ async def test_a_shared_budget_whose_looks_are_slow_still_sends_at_its_pace(disc
     try:
         await http.static_login("not-a-real-token")
 
-        async def send(channel, n):
-            route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+        async def send(n):
+            route = Route("POST", "/channels/{channel_id}/messages", channel_id=channels[n % 12].id)
             await http.request(route, json={"content": f"n{n}", "allowed_mentions": {"parse": []}})
 
+        yield send, slow, rate, burst
+    finally:
+        await http.close()
+        await pacer.close()
+        await storage.close()
+
+
+async def test_a_slow_shared_budget_is_asked_once_for_all_the_requests_waiting_not_once_each(discord_standin, postgres_dsn):
+    """The pacer's pace is the budget's, not one request per look: with each look at the
+    budget in PostgreSQL taking 0.3 s (three requests' worth at 10 a second), the
+    requests waiting are given their turns several at a time, and none is forgotten.
+    Before, the pump asked for one request a look (about 3 a second where 10 were
+    allowed), and requests that joined the line while it was looking were not looked at
+    until its next wake, up to an hour later: this test never finished."""
+    standin = discord_standin
+    async with paced_through_slow_postgres(standin, postgres_dsn, 0.3) as (send, slow, _rate, _burst):
+        since, looks = len(standin.log), slow.looks
+        await asyncio.gather(*(send(n) for n in range(30)))
+        sent = [e for e in bot_requests(standin, since) if e.path.endswith("/messages")]
+        assert len(sent) == 30 and all(e.status == 200 for e in sent) and standin.tally.global_429 == 0
+        # 30 first looks at once (each request's own, the line empty), then the pump's:
+        # one look each before, now one for every three or so.
+        assert slow.looks - looks - 30 <= 15
+
+
+async def test_a_shared_budget_whose_looks_are_slow_still_sends_at_its_pace(discord_standin, postgres_dsn):
+    """Each look at the budget in PostgreSQL takes half a second (a saturated process's
+    event loop): the requests still go out at the budget's pace, never above it. Before
+    the lease, one look could take at most the burst (two requests at 10 a second), so
+    the token sent about 4 a second of 10 exactly when it was busiest."""
+    standin = discord_standin
+    async with paced_through_slow_postgres(standin, postgres_dsn, 0.5) as (send, _slow, rate, burst):
         since = len(standin.log)
         # 48 messages, four a channel (a channel's own bucket is 5 in 5 s).
-        await asyncio.gather(*(send(channels[n % 12], n) for n in range(48)))
+        await asyncio.gather(*(send(n) for n in range(48)))
         sent = sorted(e.at for e in bot_requests(standin, since) if e.path.endswith("/messages") and e.status == 200)
         assert len(sent) == 48 and standin.tally.global_429 == 0
         window = 3.0  # on the stand-in's clock (the real one here)
         in_window = sum(1 for at in sent if at <= sent[0] + window)
         # The budget allows its burst and 10 a second: 32 in 3 s. With a look of 0.5 s and
-        # no lease, at most 2 a look: about 14.
+        # no lease, at most 2 a look: about 14 (12 seen).
         assert in_window <= burst + rate * window + 1
         assert in_window >= 0.65 * rate * window
-    finally:
-        await http.close()
-        await pacer.close()
-        await storage.close()
 
 
 def most_at_once(times: list[float], rate: float) -> float:
