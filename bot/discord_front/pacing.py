@@ -254,7 +254,7 @@ class Counts:
     invalid: int = 0  # 401, 403, 429 (not the shared scope's)
     by_worth: dict[int, int] = field(default_factory=dict)  # waited, by worth
     looks: int = 0  # the pump's looks at the budget
-    granted: int = 0  # turns those looks gave
+    granted: int = 0  # turns those looks took (a lease: some for later)
 
     def add(self, other: Counts) -> None:
         for name in ("sent", "exempt", "waited", "waited_seconds", "merged", "global_429", "route_429", "shared_429", "server_errors", "invalid",
