@@ -227,3 +227,33 @@ async def test_a_burst_of_dm_hand_refreshes_leaves_one_edit_in_flight_one_waitin
     (shown,) = [m for m in dm_channel.history() if m.author.bot]
     assert "move 1" in text(shown)
     assert latest.messages == 0
+
+
+async def test_a_member_refreshing_their_hand_past_their_share_of_hand_views_is_refused_and_nothing_is_drawn(simcord_env, monkeypatch):
+    """Refresh draws the hand anew (text and picture) with no bot-token request: its share is
+    one of hand views, so one member clicking it a hundred times a second cannot take the
+    process's CPU from every other game."""
+    env = simcord_env
+    guild, channel, members = world(env, 2)
+    await start(channel, members)
+    env.bot.tables.shares = Shares(0, 0, 2)
+    player = members[0]
+    shown = await player.click(board(channel), label="Show hand")  # 1 of 2
+    hand = shown.response.message
+    publisher = env.bot.tables.publisher
+    drawn = []
+    real = publisher.hand_message
+
+    async def counted(*args, **kwargs):
+        drawn.append(args)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(publisher, "hand_message", counted)
+    await player.click(hand, label="Refresh")  # 2 of 2: drawn
+    assert len(drawn) == 1
+    line = refusal_of(await player.click(hand, label="Refresh"))
+    assert line == "Slow down: you asked to see your hand very often, so I did not draw it again; try again in 30 s."
+    assert one_sentence(line) and len(drawn) == 1
+    # Another member's hand views are their own.
+    other = await members[1].click(board(channel), label="Show hand")
+    assert other.response.message is not None and len(drawn) == 2

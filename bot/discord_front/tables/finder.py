@@ -133,6 +133,15 @@ class Finder:
         await _reply(interaction, refusal)
         return None
 
+    async def over_hand_views(self, interaction: discord.Interaction) -> bool:
+        """Count one drawing of the member's hand against their share of those; past it,
+        answer at once with the sentence that says how long to wait (True: draw nothing)."""
+        refusal = await self.shares.take_hand_view(interaction.user.id)
+        if refusal is None:
+            return False
+        await _reply(interaction, refusal)
+        return True
+
     async def over_share(self, interaction: discord.Interaction, cost: int = 1) -> bool:
         """Count an action that costs the bot's global budget against the member's and the
         server's shares; past either, answer at once with the sentence that says how long

@@ -37,6 +37,8 @@ class Hands:
     async def show_hand(self, interaction: discord.Interaction, guild_id: int, table_id: int, *, in_place: bool = False, page: int = 0, version: int | None = None) -> None:
         """Show the user's private hand: a new ephemeral message (or DM), or the
         same hand message re-rendered in place (↻ and page buttons)."""
+        if await self.finder.over_hand_views(interaction):
+            return
         table = await self.finder.table_or_reply(interaction, guild_id, table_id)
         if table is None:
             return

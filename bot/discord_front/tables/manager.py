@@ -76,9 +76,9 @@ class TableManager:
         self.owns: Callable[[int | None], bool] = self.settings.owns if self.settings is not None else _every_guild
         #: Card pictures: the bot's drawer (a worker process or a thread), or a thread's.
         self.pictures: PictureDrawer = getattr(bot, "pictures", None) or PictureDrawer()
+        given = self.settings if self.settings is not None else Settings
         shares = shares if shares is not None else Shares(
-            *((self.settings.member_requests_per_minute, self.settings.server_requests_per_minute) if self.settings is not None
-              else (Settings.member_requests_per_minute, Settings.server_requests_per_minute)))
+            given.member_requests_per_minute, given.server_requests_per_minute, given.hand_views_per_minute)
 
         # The core (bot/core/): this manager is its listener. Its hooks reach collaborators
         # built below, so they are looked up when called.
