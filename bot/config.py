@@ -70,8 +70,8 @@ class Settings:
     #: start, a hand refreshed in DMs), in requests a minute; 0: no share.
     member_requests_per_minute: int = 20
     server_requests_per_minute: int = 120
-    #: One member's share of hand views (Show hand, Refresh, a page), each drawn anew, a minute; 0: no share.
-    hand_views_per_minute: int = 60
+    #: One member's share of views (a hand drawn: Show hand, Refresh, a page; /profile), a minute; 0: no share.
+    views_per_minute: int = 60
 
     @property
     def runs_every_shard(self) -> bool:
@@ -125,7 +125,7 @@ class Settings:
             raise ConfigError(f"REQUEST_LOG_SECONDS '{log_text[:20]}' must be a whole number of seconds, in the digits 0-9 (0: no report).")
         member_share = _share(env, "MEMBER_REQUESTS_PER_MINUTE", 20, "one member")
         server_share = _share(env, "SERVER_REQUESTS_PER_MINUTE", 120, "one server")
-        hand_views = _share(env, "HAND_VIEWS_PER_MINUTE", 60, "one member", what="hand views")
+        views = _share(env, "VIEWS_PER_MINUTE", 60, "one member", what="views")
         shard_count, shard_ids = _shards(env)
         if shard_count is not None and not database_url:
             if shard_ids is not None and len(shard_ids) < shard_count:
@@ -148,7 +148,7 @@ class Settings:
             request_log_seconds=request_log_seconds,
             member_requests_per_minute=member_share,
             server_requests_per_minute=server_share,
-            hand_views_per_minute=hand_views,
+            views_per_minute=views,
         )
 
 

@@ -110,6 +110,11 @@ class Profiles(PlatformCog):
         if game is not None and self._spec(game) is None:
             await self._unknown_game(interaction, game)
             return
+        wait = await self.tables.shares.take_view(interaction.user.id)  # each asks the storage and sends the chart
+        if wait is not None:
+            await guard.answer(interaction, _("Slow down: you asked for profiles very often, so I did not look one up again; try again in {seconds} s.",
+                                              seconds=wait))
+            return
         await interaction.response.defer(thinking=True)
         await self._up_to_date(interaction, [game] if game else [s.key for s in self.bot.games])  # type: ignore[attr-defined]
         async with self.tables.storage.reading(interaction.guild_id) as db:

@@ -19,11 +19,12 @@ docs/owners/configuration.md) are far above what a game needs (a lobby, its join
 Start, a few Show hands a minute), so normal play never meets them; a move is never
 counted (a table's board edits are merged into one at a time by its showing).
 
-Seeing one's hand (Show hand, ↻ Refresh, a page button) costs no bot-token request when
-the hand is shown in the channel (its answer is exempt) but is drawn anew each time, text
-and picture: ``hand_views_per_minute`` (60 by default) is each member's share of those,
-so one member clicking Refresh a hundred times a second cannot take the process's CPU from
-everyone else's games; a player never needs more than a few a minute.
+Some things a member asks to see cost no bot-token request (their answers are exempt)
+but are made anew each time: a hand (Show hand in the channel, ↻ Refresh, a page button:
+its text and picture) and ``/profile`` (the member's results read, the chart sent).
+``views_per_minute`` (60 by default) is each member's share of those, so one member
+clicking Refresh a hundred times a second cannot take the process's CPU from everyone
+else's games; a player never needs more than a few a minute.
 
 Memory is bounded: the buckets of the ``KEPT`` members and servers seen last are kept
 (an idle bucket is empty again after a minute, so forgetting one loses nothing).
@@ -49,7 +50,7 @@ class ShareCounts:
     taken: int = 0  # actions allowed (their cost counted)
     refused_member: int = 0
     refused_server: int = 0
-    refused_views: int = 0  # hand views past the member's share
+    refused_views: int = 0  # views (hands, profiles) past the member's share
 
     @property
     def refused(self) -> int:
@@ -82,22 +83,21 @@ class _Buckets:
 class Shares:
     """Each member's and each server's share of the bot's global budget (see the module)."""
 
-    def __init__(self, member_per_minute: int, server_per_minute: int, hand_views_per_minute: int = 0) -> None:
+    def __init__(self, member_per_minute: int, server_per_minute: int, views_per_minute: int = 0) -> None:
         self.members = _Buckets(member_per_minute) if member_per_minute > 0 else None
         self.servers = _Buckets(server_per_minute) if server_per_minute > 0 else None
-        self.hand_views = _Buckets(hand_views_per_minute) if hand_views_per_minute > 0 else None
+        self.views = _Buckets(views_per_minute) if views_per_minute > 0 else None
         self.counts = ShareCounts()
 
-    async def take_hand_view(self, user_id: int) -> str | None:
-        """Count one drawing of ``user_id``'s hand, or, past their share of those, count
-        nothing and return the sentence that refuses it."""
-        if self.hand_views is None:
+    async def take_view(self, user_id: int) -> int | None:
+        """Count one view made for ``user_id`` (a hand drawn, a profile), or, past their
+        share of those, count nothing and return the seconds to wait (the caller words it)."""
+        if self.views is None:
             return None
-        bucket = self.hand_views.get(user_id)
+        bucket = self.views.get(user_id)
         if not bucket.has_capacity(1):
             self.counts.refused_views += 1
-            return _("Slow down: you asked to see your hand very often, so I did not draw it again; try again in {seconds} s.",
-                     seconds=self.hand_views.wait_for(1))
+            return self.views.wait_for(1)
         await bucket.acquire(1)  # (room was checked: no wait)
         return None
 

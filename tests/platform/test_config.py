@@ -27,7 +27,7 @@ def test_defaults_and_values():
     assert (settings.member_requests_per_minute, settings.server_requests_per_minute) == (20, 120)
     shares = Settings.from_env({"DISCORD_TOKEN": "abc", "MEMBER_REQUESTS_PER_MINUTE": "0", "SERVER_REQUESTS_PER_MINUTE": "600"})
     assert (shares.member_requests_per_minute, shares.server_requests_per_minute) == (0, 600)
-    assert (settings.hand_views_per_minute, Settings.from_env({"DISCORD_TOKEN": "abc", "HAND_VIEWS_PER_MINUTE": "0"}).hand_views_per_minute) == (60, 0)
+    assert (settings.views_per_minute, Settings.from_env({"DISCORD_TOKEN": "abc", "VIEWS_PER_MINUTE": "0"}).views_per_minute) == (60, 0)
 
 
 @pytest.mark.parametrize(
@@ -95,7 +95,7 @@ def test_rejected_token_is_one_sentence(monkeypatch, capsys):
         ({"REQUEST_LOG_SECONDS": "5m"}, "REQUEST_LOG_SECONDS '5m' must be a whole number of seconds"),
         ({"MEMBER_REQUESTS_PER_MINUTE": "20/min"}, "MEMBER_REQUESTS_PER_MINUTE '20/min' must be a whole number of requests a minute one member"),
         ({"SERVER_REQUESTS_PER_MINUTE": "-1"}, "SERVER_REQUESTS_PER_MINUTE '-1' must be a whole number"),
-        ({"HAND_VIEWS_PER_MINUTE": "lots"}, "HAND_VIEWS_PER_MINUTE 'lots' must be a whole number of hand views a minute one member"),
+        ({"VIEWS_PER_MINUTE": "lots"}, "VIEWS_PER_MINUTE 'lots' must be a whole number of views a minute one member"),
     ],
 )
 def test_numbers_are_ascii_digits_and_bad_ones_are_one_sentence(env, words):

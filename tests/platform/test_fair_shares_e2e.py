@@ -229,10 +229,10 @@ async def test_a_burst_of_dm_hand_refreshes_leaves_one_edit_in_flight_one_waitin
     assert latest.messages == 0
 
 
-async def test_a_member_refreshing_their_hand_past_their_share_of_hand_views_is_refused_and_nothing_is_drawn(simcord_env, monkeypatch):
+async def test_a_member_refreshing_their_hand_past_their_share_of_views_is_refused_and_nothing_is_drawn(simcord_env, monkeypatch):
     """Refresh draws the hand anew (text and picture) with no bot-token request: its share is
     one of hand views, so one member clicking it a hundred times a second cannot take the
-    process's CPU from every other game."""
+    process's CPU from every other game; /profile counts against the same share."""
     env = simcord_env
     guild, channel, members = world(env, 2)
     await start(channel, members)

@@ -134,12 +134,13 @@ class Finder:
         return None
 
     async def over_hand_views(self, interaction: discord.Interaction) -> bool:
-        """Count one drawing of the member's hand against their share of those; past it,
+        """Count one drawing of the member's hand against their share of views; past it,
         answer at once with the sentence that says how long to wait (True: draw nothing)."""
-        refusal = await self.shares.take_hand_view(interaction.user.id)
-        if refusal is None:
+        wait = await self.shares.take_view(interaction.user.id)
+        if wait is None:
             return False
-        await _reply(interaction, refusal)
+        await _reply(interaction, _("Slow down: you asked to see your hand very often, so I did not draw it again; try again in {seconds} s.",
+                                    seconds=wait))
         return True
 
     async def over_share(self, interaction: discord.Interaction, cost: int = 1) -> bool:

@@ -78,7 +78,7 @@ class TableManager:
         self.pictures: PictureDrawer = getattr(bot, "pictures", None) or PictureDrawer()
         given = self.settings if self.settings is not None else Settings
         shares = shares if shares is not None else Shares(
-            given.member_requests_per_minute, given.server_requests_per_minute, given.hand_views_per_minute)
+            given.member_requests_per_minute, given.server_requests_per_minute, given.views_per_minute)
 
         # The core (bot/core/): this manager is its listener. Its hooks reach collaborators
         # built below, so they are looked up when called.
