@@ -21,7 +21,11 @@ from tests.e2e.mentions import mentions_are_explicit  # noqa: F401  (autouse: ev
 
 
 def make_settings(data_dir: Path) -> Settings:
-    return Settings(token="not-a-real-token", data_dir=data_dir, log_level=logging.INFO)
+    # views_per_minute=0: tests drive whole games at machine speed with SimCord's clock
+    # standing still, past the members' share of views (60 a minute, then one a second)
+    # that no person reaches; the share's own tests (test_fair_shares_e2e.py, and a normal
+    # game at a person's pace with every default share) set it.
+    return Settings(token="not-a-real-token", data_dir=data_dir, log_level=logging.INFO, views_per_minute=0)
 
 
 def make_bot(data_dir: Path, extensions: tuple[str, ...] = EXTENSIONS) -> DeckhandBot:

@@ -10,8 +10,6 @@ import re
 
 import pytest
 
-from bot.config import Settings
-from bot.discord_front.shares import Shares
 from tests.e2e.ui import _tree, board, game_place, head, text, use_control
 from tests.e2e.world import world
 
@@ -99,10 +97,6 @@ async def test_final_board_names_the_winner_once(simcord_env, fixed_seed):
     command; no heading with the game's title under the result; the picture's alt text
     on its gallery item, as sentences."""
     channel, members, table = await start(simcord_env, "idiot")
-    # A whole game at machine speed, a /hand before every move with SimCord's clock standing
-    # still: past the members' share of views (60, then one a second), which no person
-    # reaches. The views' share is tested in tests/platform/test_fair_shares_e2e.py.
-    simcord_env.bot.tables.shares = Shares(Settings.member_requests_per_minute, Settings.server_requests_per_minute, 0)
     by_id = {m.id: m for m in members}
     rng = random.Random(3)
     for _ in range(900):

@@ -10,6 +10,7 @@ import fnmatch
 
 import pytest
 
+from bot.config import Settings
 from bot.discord_front.shares import Shares
 from tests.e2e.ui import board, head, text
 from tests.platform.test_table_e2e import TOY, mover_of, now, play_code, start, world
@@ -29,6 +30,20 @@ def one_sentence(line: str) -> bool:
 
 def lobbies(env, guild):
     return [t for t in env.bot.tables.tables() if t.guild_id == guild.id and t.status == "lobby"]
+
+
+def hands_drawn(env, monkeypatch) -> list:
+    """A list that grows by one each time the bot draws a hand (``Publisher.hand_message``)."""
+    publisher = env.bot.tables.publisher
+    drawn: list = []
+    real = publisher.hand_message
+
+    async def counted(*args, **kwargs):
+        drawn.append(args)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(publisher, "hand_message", counted)
+    return drawn
 
 
 # ------------------------------------------------------------------ shares
@@ -116,15 +131,7 @@ async def test_a_refused_show_hand_in_dms_draws_no_hand(simcord_env, monkeypatch
     await start(channel, members)
     env.bot.tables.shares = Shares(1, 0)
     await dm_player.click(board(channel), label="Show hand")  # within the share: its DM is drawn
-    publisher = env.bot.tables.publisher
-    drawn = []
-    real = publisher.hand_message
-
-    async def counted(*args, **kwargs):
-        drawn.append(args)
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(publisher, "hand_message", counted)
+    drawn = hands_drawn(env, monkeypatch)
     for _ in range(3):
         line = refusal_of(await dm_player.click(board(channel), label="Show hand"))
         assert line.startswith("Slow down:")
@@ -137,8 +144,9 @@ async def test_a_normal_game_at_normal_speed_never_meets_the_default_shares(simc
     env = simcord_env
     guild, channel, members = world(env, 3)
     await members[2].slash(channel, "settings hands", where="dm")
-    shares = env.bot.tables.shares
-    assert (shares.members.per_minute, shares.servers.per_minute) == (20, 120)  # the defaults, as documented
+    defaults = Settings.from_env({"DISCORD_TOKEN": "x"})
+    shares = env.bot.tables.shares = Shares(defaults.member_requests_per_minute, defaults.server_requests_per_minute, defaults.views_per_minute)
+    assert (shares.members.per_minute, shares.servers.per_minute, shares.views.per_minute) == (20, 120, 60)  # as documented
     await start(channel, members)
     moves = 0
     while env.bot.tables.tables():
@@ -240,15 +248,7 @@ async def test_a_member_refreshing_their_hand_past_their_share_of_views_is_refus
     player = members[0]
     shown = await player.click(board(channel), label="Show hand")  # 1 of 2
     hand = shown.response.message
-    publisher = env.bot.tables.publisher
-    drawn = []
-    real = publisher.hand_message
-
-    async def counted(*args, **kwargs):
-        drawn.append(args)
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(publisher, "hand_message", counted)
+    drawn = hands_drawn(env, monkeypatch)
     await player.click(hand, label="Refresh")  # 2 of 2: drawn
     assert len(drawn) == 1
     line = refusal_of(await player.click(hand, label="Refresh"))
