@@ -19,9 +19,10 @@ docs/owners/configuration.md) are far above what a game needs (a lobby, its join
 Start, a few Show hands a minute), so normal play never meets them; a move is never
 counted (a table's board edits are merged into one at a time by its showing).
 
-Some things a member asks to see cost no bot-token request (their answers are exempt)
-but are made anew each time: a hand (Show hand in the channel, ↻ Refresh, a page button:
-its text and picture) and ``/profile`` (the member's results read, the chart sent).
+Some things a member asks to see are made anew each time, whether or not they cost a
+bot-token request: a hand (Show hand, ↻ Refresh, a page button: its text and picture;
+a hand in DMs counts against the member's share above as well) and ``/profile`` (the
+member's results read, the chart sent).
 ``views_per_minute`` (60 by default) is each member's share of those, so one member
 clicking Refresh a hundred times a second cannot take the process's CPU from everyone
 else's games; a player never needs more than a few a minute.
