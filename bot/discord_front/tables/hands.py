@@ -56,18 +56,12 @@ class Hands:
         if version is not None and version != table.record.version:
             notice = _("The game moved on since that page was shown; here is your hand now.")
             page = 0
-        if in_place:
-            hand = await self.publisher.hand_message(table, user, notice=notice, page=page, dm=interaction.guild_id is None)
-            await edits.answer_by_editing(interaction, **hand.edit())
-            self.publisher.remember_hand(table, interaction)
-            return
-        if interaction.guild_id is not None and await self.settings.hands_in_dm(guild_id, user):
+        if not in_place and interaction.guild_id is not None and await self.settings.hands_in_dm(guild_id, user):
             # The DM is a bot-token request, as slow as Discord is: deferred within 3 s.
             async with guard.in_time(interaction):
-                dm_or_here = await self._dm_hand(interaction, table, user, page, notice)
-            if dm_or_here is None:
+                hand = await self._dm_hand(interaction, table, user, page, notice)
+            if hand is None:
                 return
-            hand = dm_or_here
             if interaction.response.is_done():
                 # Deferred while the DM failed: the hand goes as a follow-up (not a live
                 # hand: the deferred click's original message is the board).
@@ -76,6 +70,10 @@ class Hands:
                 return
         else:
             hand = await self.publisher.hand_message(table, user, notice=notice, page=page, dm=interaction.guild_id is None)
+            if in_place:
+                await edits.answer_by_editing(interaction, **hand.edit())
+                self.publisher.remember_hand(table, interaction)
+                return
         try:
             sent = await edits.answer_with_message(interaction, **hand.send(), ephemeral=True)
         except discord.HTTPException as error:
