@@ -62,6 +62,11 @@ class _Deckhand:
             intents=intents,
             allowed_mentions=mentions.NONE,  # a message that pings says whom (bot/discord_front/mentions.py)
             help_command=None,
+            # No message cache: nothing here reads it, and with one every board edit's echo
+            # (MESSAGE_UPDATE) searched the last 1,000 messages, copied the one found and
+            # parsed the edit into it a second time; the cached messages' trees also kept the
+            # collector's full passes long (bench/README.md, eighth round).
+            max_messages=None,
             http_trace=self.pacer.trace_config,  # aiohttp awaits it before every request (bot/discord_front/pacing.py)
             **shards,
         )
