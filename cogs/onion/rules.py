@@ -815,6 +815,9 @@ class OnionGame(Game):
         self.winner = winner
         self.outcome = outcome
         self.queue = []
+        for task in self.tasks:  # a Lady's or Fate's choice never made: the offered cards are discarded
+            if task["kind"] == "pick":
+                self.discard += _cards(task["cards"])
         self.tasks = []
         self._pending_to_pot()
         if winner is None:  # everybody folds: the Pot is next round's ante, the Dealer stays

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from onion_round_helpers import FULL_PACK, act, advance, all_cards, codes, kinds, new_round, stack
+from onion_round_helpers import FULL_PACK, act, advance, all_cards, codes, kinds, lady_round, new_round, stack
 
 from bot.rules.engine import Action, RuleError
 from bot.discord_front.publish import final_text
@@ -361,6 +361,23 @@ def test_a_leaving_top_bidder_s_bid_stays_in_the_pot():
     # Seat 2 is the only bidder left: it becomes Dealer; both bids are in the Pot.
     assert game.dealer == 2 and game.pot == 4 + 3 + 2 and game.bids == {2: 2}
     assert game.phase == BET and game.part == 2 and game.current_players() == {2}
+
+
+@pytest.mark.parametrize("leavers, outcome", [([1], "abandoned"), ([3, 1], "last")])
+def test_a_round_ending_while_the_lady_s_choice_waits_discards_the_offered_cards(leavers, outcome):
+    """Regression: the round ended (the Dealer left, or the last opponent) while Bob was
+    choosing the Lady's replacement, and the two cards offered to him vanished from the pack
+    (the property test once reported 2 cards lost). They go to the discard pot, unchosen."""
+    game = lady_round()  # Dealer 1; Bob (2) holds Q♠; Ad and Kc are next on the deck
+    act(game, 2, "declare:Qs:lady")
+    assert game.current_players() == {2} and game.tasks[0]["cards"] == ["Ad", "Kc"]
+    game = OnionGame.from_json(game.to_json())  # a restart while the choice waits
+    for p in leavers:
+        game.remove_player(p)
+        assert all_cards(game) == FULL_PACK
+    assert game.is_over() and game.outcome == outcome and game.tasks == []
+    assert set(codes("Ad Kc")) <= {str(c) for c in game.discard}
+    assert not {"Ad", "Kc"} & {str(c) for c in game.hand(2)} and [str(c) for c in game.aside[2]] == ["Qs"]
 
 
 def test_a_player_away_for_a_round_keeps_their_bankroll_in_the_session():
