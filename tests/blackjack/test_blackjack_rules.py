@@ -415,6 +415,17 @@ def test_the_timers_forced_draw_is_refused_where_it_is_not_the_timers_move():
     assert game.to_json() == before
 
 
+def test_a_draw_with_an_unknown_argument_is_refused_with_a_sentence():
+    # "draw::x" is no code of this game (only "draw" and the timer's "draw::timeout");
+    # with no card to play its refusal once took an example from an empty list.
+    game = stacked({1: ["5c"], 2: ["Kc"]}, discard=["7h"], deck=["2s"])
+    before = game.to_json()
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(1, Action.parse("draw::x"))
+    assert str(refused.value) == "You cannot do that now (draw::x)."
+    assert game.to_json() == before
+
+
 def test_timeout_ends_when_ending_is_allowed():
     game = stacked({1: ["9h", "9c"], 2: ["Kc"]}, discard=["7h"])
     play(game, 1, "9h")
