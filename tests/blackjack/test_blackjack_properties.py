@@ -35,7 +35,7 @@ ACTION_POOL = (
     [Action("play", (c,)) for c in standard_deck()]
     + [Action("draw"), Action("end"), Action("draw", arg="timeout"), Action("draw", arg="x"), Action("pass"), Action.play("9h", "9c")]
     + [Action("suit", arg=s.value) for s in Suit]
-    + [Action("suit", arg="x")]
+    + [Action("suit", arg="x"), Action("draw", (standard_deck()[0],))]
 )
 
 

@@ -415,14 +415,16 @@ def test_the_timers_forced_draw_is_refused_where_it_is_not_the_timers_move():
     assert game.to_json() == before
 
 
-def test_a_draw_with_an_unknown_argument_is_refused_with_a_sentence():
-    # "draw::x" is no code of this game (only "draw" and the timer's "draw::timeout");
-    # with no card to play its refusal once took an example from an empty list.
+@pytest.mark.parametrize("code", ["draw::x", "draw:5c", "draw:5c:timeout"])
+def test_a_draw_with_an_unknown_argument_or_a_card_is_refused_with_a_sentence(code):
+    # No draw of this game names a card or an argument other than the timer's
+    # "timeout"; with no card to play their refusal once took an example from an
+    # empty list (IndexError).
     game = stacked({1: ["5c"], 2: ["Kc"]}, discard=["7h"], deck=["2s"])
     before = game.to_json()
     with pytest.raises(IllegalAction) as refused:
-        game.apply(1, Action.parse("draw::x"))
-    assert str(refused.value) == "You cannot do that now (draw::x)."
+        game.apply(1, Action.parse(code))
+    assert str(refused.value) == f"You cannot do that now ({code})."
     assert game.to_json() == before
 
 
