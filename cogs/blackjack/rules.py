@@ -401,6 +401,8 @@ class BlackjackGame(Game):
         if kind == "play":
             return self._why_card_illegal(player, action)
         if kind == "draw":
+            if action.cards or action.arg not in ("", "timeout"):  # a forged code: no draw of this game carries it
+                return super().why_illegal(player, action)
             if action.arg == "timeout" and DRAW in self.legal_actions(player):
                 # The timer's forced draw, sent where a plain draw is what is allowed.
                 return _("Only the turn timer draws that way: use the Draw button.")

@@ -538,8 +538,8 @@ class IdiotGame(Game):
     def _canonical(self, player: int, action: Action) -> Action:
         """Map a play of held copies to the canonical legal action of that value and
         count (suits never matter), so '7c' is accepted where the list says '7h'."""
-        if action.kind != "play" or not action.cards or action.arg:
-            return action
+        if action.kind != "play" or not action.cards or action.arg or player not in self.hands:
+            return action  # (a stranger's play: Game.validate refuses it as UnknownPlayer)
         stage_cards = self._stage_cards(player)
         ranks = {card.rank for card in action.cards}
         if len(ranks) != 1 or Counter(action.cards) - Counter(stage_cards):

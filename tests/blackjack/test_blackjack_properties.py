@@ -33,9 +33,9 @@ picks = st.builds(_choices, st.integers(0, 2**32), st.integers(0, 400))
 # Every action code a client could send, legal or not, plus some nonsense.
 ACTION_POOL = (
     [Action("play", (c,)) for c in standard_deck()]
-    + [Action("draw"), Action("end"), Action("draw", arg="timeout"), Action("pass"), Action.play("9h", "9c")]
+    + [Action("draw"), Action("end"), Action("draw", arg="timeout"), Action("draw", arg="x"), Action("pass"), Action.play("9h", "9c")]
     + [Action("suit", arg=s.value) for s in Suit]
-    + [Action("suit", arg="x")]
+    + [Action("suit", arg="x"), Action("draw", (standard_deck()[0],))]
 )
 
 
@@ -127,6 +127,9 @@ def test_same_seed_and_actions_give_the_same_game_and_json_round_trips(game_args
 # The timer's draw sent where a plain draw is allowed, voluntary draws on: its refusal
 # once built its example from an empty list of playable cards.
 @example((3812, 7, {"pickup_shortfall": "cap", "voluntary_draw": "yes"}), _choices(229, 162), [0, 54])
+# A draw with an argument no draw carries ("draw::x"), by a player with nothing to
+# play: its refusal once built the same example from an empty list.
+@example((71, 2, {"pickup_shortfall": "cap", "voluntary_draw": "no"}), _choices(71, 40), [55])
 def test_refused_actions_leave_the_state_exactly_unchanged(game_args, choices, tries):
     game = start(game_args)
     for pick in choices:

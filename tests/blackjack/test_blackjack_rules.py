@@ -415,6 +415,19 @@ def test_the_timers_forced_draw_is_refused_where_it_is_not_the_timers_move():
     assert game.to_json() == before
 
 
+@pytest.mark.parametrize("code", ["draw::x", "draw:5c", "draw:5c:timeout"])
+def test_a_draw_with_an_unknown_argument_or_a_card_is_refused_with_a_sentence(code):
+    # No draw of this game names a card or an argument other than the timer's
+    # "timeout"; with no card to play their refusal once took an example from an
+    # empty list (IndexError).
+    game = stacked({1: ["5c"], 2: ["Kc"]}, discard=["7h"], deck=["2s"])
+    before = game.to_json()
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(1, Action.parse(code))
+    assert str(refused.value) == f"You cannot do that now ({code})."
+    assert game.to_json() == before
+
+
 def test_timeout_ends_when_ending_is_allowed():
     game = stacked({1: ["9h", "9c"], 2: ["Kc"]}, discard=["7h"])
     play(game, 1, "9h")

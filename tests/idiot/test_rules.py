@@ -139,6 +139,20 @@ def test_swap_phase_refuses_plays_and_bad_swaps_without_changing_anything():
     assert game.to_dict() == before
 
 
+def test_a_play_by_someone_not_in_the_game_is_refused_as_unknown_not_a_key_error():
+    # Also the seat's old holder once a computer has taken it (replace_player): their
+    # id is gone from the game. A play once reached the hands lookup first (KeyError).
+    game = swap_game()
+    game.apply(A, READY)
+    game.apply(B, READY)
+    game.replace_player(A, 901)
+    before = game.to_dict()
+    for stranger in (A, 99):
+        with pytest.raises(UnknownPlayer):
+            game.apply(stranger, play("Th"))
+    assert game.to_dict() == before
+
+
 def test_no_swapping_once_play_has_started():
     game = swap_game()
     game.apply(A, READY)
