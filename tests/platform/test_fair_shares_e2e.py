@@ -109,14 +109,21 @@ async def test_typed_join_and_leave_count_against_the_share_and_lobby_buttons_do
     assert f"<@{guest.id}>" in text(now(env, lobby))
 
 
-async def test_show_hand_with_hands_in_dms_counts_against_the_share(simcord_env):
-    env = simcord_env
+async def dm_player_past_their_share(env):
+    """A two-player game whose second player has hands in DMs and a share of one
+    bot-token request a minute, used by their first Show hand (its DM hand sent):
+    (the channel, that player)."""
     guild, channel, members = world(env, 2)
     dm_player = members[1]
     await dm_player.slash(channel, "settings hands", where="dm")
     await start(channel, members)
     env.bot.tables.shares = Shares(1, 0)
-    await dm_player.click(board(channel), label="Show hand")
+    await dm_player.click(board(channel), label="Show hand")  # within the share: its DM is drawn
+    return channel, dm_player
+
+
+async def test_show_hand_with_hands_in_dms_counts_against_the_share(simcord_env):
+    channel, dm_player = await dm_player_past_their_share(simcord_env)
     line = refusal_of(await dm_player.click(board(channel), label="Show hand"))
     assert line == "Slow down: you have used your share of the bot's messages for now, so nothing changed; try again in 60 s."
 
@@ -125,12 +132,7 @@ async def test_a_refused_show_hand_in_dms_draws_no_hand(simcord_env, monkeypatch
     """The share is asked before the hand is drawn (its text and picture are the costly part
     of Show hand): one member's refused clicks cost the bot almost nothing."""
     env = simcord_env
-    guild, channel, members = world(env, 2)
-    dm_player = members[1]
-    await dm_player.slash(channel, "settings hands", where="dm")
-    await start(channel, members)
-    env.bot.tables.shares = Shares(1, 0)
-    await dm_player.click(board(channel), label="Show hand")  # within the share: its DM is drawn
+    channel, dm_player = await dm_player_past_their_share(env)
     drawn = hands_drawn(env, monkeypatch)
     for _ in range(3):
         line = refusal_of(await dm_player.click(board(channel), label="Show hand"))
