@@ -484,7 +484,14 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Pane
     obs = observation
     down, up = obs.get("hand") or [], obs.get("face_up") or []
     embed = Panel(title=_("Your cards: {n}", n=len(down) + len(up)), colour=COLOUR)
-    lines = [_("**Face down:** {cards}", cards=show_all(down)), _("**Face up:** {cards}", cards=show_all(up))]
+    laid = laid_entry(obs)
+    facing = facing_lines(obs, names, lambda action: _label(action)[0])
+    if laid is None:
+        lines = [_("**Face down:** {cards}", cards=show_all(down)), _("**Face up:** {cards}", cards=show_all(up))]
+    elif facing:
+        lines = []  # (the duel's lines below list the hand as laid, grouping by grouping)
+    else:
+        lines = [_("**Laid face up for everyone:** {cards}", cards=show_all(laid.get("grouped") or laid["cards"]))]
     if any(code[-1].lower() in "wtuo" for code in [*down, *up, *(obs.get("offered") or [])]):
         lines.append(suits_legend())  # a Latin suit in the hand: its sign, told
     mine = obs.get("hand_specials") or {}
@@ -497,9 +504,8 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Pane
         lines.append(_("**Your chips:** {chips} · Pot {pot}", chips=seat["chips"], pot=obs.get("pot", 0)))
     if seat and seat.get("eights_wild"):
         lines.append(_("Your eights are wild."))
-    facing = facing_lines(obs, names, lambda action: _label(action)[0])
     if facing:
-        lines += ["", *facing]
+        lines += ["", *facing] if lines else facing
     lines += ["", f"**{_your_task(obs)}**"]
     embed.description = clip("\n".join(lines), DESCRIPTION_LIMIT)
     return fit_embed(embed)
@@ -792,16 +798,31 @@ def _folded_row(obs: Mapping[str, Any], players: Sequence[int], folded: Sequence
     return CardRow(_("Folded · {seats}", seats=seats), deck="onion", spoken=said)
 
 
+def laid_entry(obs: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The viewer's hand as laid face up at the showdown (in the duel, once laid), which
+    everyone now sees; None while it is still theirs alone."""
+    viewer = obs.get("viewer")
+    return next((s for s in obs.get("showdown") or [] if s.get("player") == viewer and s.get("cards")), None)
+
+
 def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     """A player's own picture, from their observation: the face-down cards only they
-    see, their face-up cards, a Lady or Fate they set aside, and the cards offered to
-    them in a special card's place."""
+    see, their face-up cards (once laid at the showdown, the whole hand face up, as the
+    board shows it), a Lady or Fate they set aside, and the cards offered to them in a
+    special card's place."""
     obs = observation
     down, up = obs.get("hand") or [], obs.get("face_up") or []
     seat = next((s for s in obs.get("seats", []) if s["player"] == obs.get("viewer")), None)
     rows: list[CardRow] = []
+    laid = laid_entry(obs)
     # {cards} in a spoken text is left for the picture to fill with the cards it shows.
-    if down or up:
+    if laid is not None and (down or up):  # no longer private: as the board shows it
+        cards = laid.get("grouped") or laid["cards"]
+        rows.append(CardRow(_("Your hand, laid face up for everyone · {n}", n=len(cards)), _art(cards), deck="onion",
+                            spoken=ngettext("Your hand of {n} card, laid face up for everyone: {cards}",
+                                            "Your hand of {n} cards, laid face up for everyone: {cards}", len(cards),
+                                            cards="{cards}")))
+    elif down or up:
         rows.append(CardRow(_("Your face-down cards · {n} (only you see them)", n=len(down)), _art(down), deck="onion",
                             spoken=ngettext("Your {n} face-down card, which only you see: {cards}",
                                             "Your {n} face-down cards, which only you see: {cards}", len(down),

@@ -388,3 +388,25 @@ def _dodge_tops(hand, best):
         return []
     n = best.top.kind[1]
     return [list(t) for m in range(n - 1, 1, -1) for t in combinations(best.top.cards, 2 * m)][:60]
+
+
+def test_a_hand_laid_in_the_duel_is_shown_to_its_player_as_everyone_sees_it():
+    """Once laid, a hand is no longer its player's secret: their picture says so and shows
+    it as the board does (it said "only you see them" of cards the whole table saw), and
+    their text lists it once, not as face-down and face-up cards again."""
+    from cogs.onion import render
+    from tests.e2e.embeds import embed_text
+
+    game, _ = to_duel(ATUIN, SEVEN)  # the Elder (2) laid, the Younger's (3) laid hand beats it: 2 answers
+    board = render.table_cards(game.observation(None))
+    for p in (2, 3):
+        mine = render.hand_cards(game.observation(p))
+        assert mine[0].label == "Your hand, laid face up for everyone · 10"
+        assert mine[0].cards == board[P.index(p)].cards and mine[0].face_down == 0
+    answering = embed_text(render.hand_embed(game.observation(2), {}))
+    assert "**Yours, as laid:**" in answering and "Face down" not in answering and "Laid face up" not in answering
+    waiting = embed_text(render.hand_embed(game.observation(3), {}))
+    assert "Face down" not in waiting and "**Laid face up for everyone:** " in waiting
+    # The Dealer, not brought in yet, still holds cards only they see.
+    assert render.hand_cards(game.observation(1))[0].label == "Your face-down cards · 10 (only you see them)"
+    assert "**Face down:**" in embed_text(render.hand_embed(game.observation(1), {}))
