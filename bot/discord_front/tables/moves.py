@@ -115,13 +115,19 @@ class Clicks:
             table.clicks_in_line -= 1
         return True
 
-    async def _act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
+    async def _table_locked(self, interaction: discord.Interaction, guild_id: int, table_id: int) -> Table | None:
+        """The table a click names, with its lock taken (the caller releases it); None
+        when the click was answered instead (no such game here, or the table is busy)."""
         table = await self.finder.table_or_reply(interaction, guild_id, table_id)
+        if table is None or not await self.lock_or_busy(interaction, table):
+            return None
+        return table
+
+    async def _act(self, interaction: discord.Interaction, guild_id: int, table_id: int, version: int, code: str) -> None:
+        table = await self._table_locked(interaction, guild_id, table_id)
         if table is None:
             return
         user = interaction.user.id
-        if not await self.lock_or_busy(interaction, table):
-            return
         slots = self.move_slots
         if slots.locked():
             await guard.defer_now(interaction)  # waits for a slot: deferred first
@@ -275,12 +281,10 @@ class Clicks:
             deadline.stop()
 
     async def _cast(self, interaction: discord.Interaction, guild_id: int, table_id: int, vote_id: str, code: str) -> None:
-        table = await self.finder.table_or_reply(interaction, guild_id, table_id)
+        table = await self._table_locked(interaction, guild_id, table_id)
         if table is None:
             return
         user = interaction.user.id
-        if not await self.lock_or_busy(interaction, table):
-            return
         try:
             refused: str | None = None
             outcome = None
