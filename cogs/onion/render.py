@@ -487,7 +487,9 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Pane
     laid = laid_entry(obs)
     facing = facing_lines(obs, names, lambda action: _label(action)[0])
     if laid is None:
-        lines = [_("**Face down:** {cards}", cards=show_all(down)), _("**Face up:** {cards}", cards=show_all(up))]
+        lines = [_("**Face down:** {cards}", cards=show_all(down))]
+        if up:  # (none before the second deal: a line saying "—" would tell nothing)
+            lines.append(_("**Face up:** {cards}", cards=show_all(up)))
     elif facing:
         lines = []  # (the duel's lines below list the hand as laid, grouping by grouping)
     else:

@@ -410,3 +410,10 @@ def test_a_result_line_never_puts_brackets_inside_brackets():
         for char in render.final_text(game.observation(None)):
             depth += {"(": 1, ")": -1}.get(char, 0)
             assert depth <= 1, render.final_text(game.observation(None))
+
+
+def test_a_hand_with_no_face_up_cards_yet_has_no_empty_face_up_line():
+    game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("Ac Ah 2u 2w 4t"), 3: codes("Qo Kt Ad 3w 4o")})
+    assert not game.observation(2)["face_up"]
+    said = embed_text(render.hand_embed(game.observation(2), PICTURE_NAMES))
+    assert text_cards("**Face down:** A♣ A♥ 2") in said and "Face up" not in said
