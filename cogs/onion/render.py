@@ -493,7 +493,8 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Pane
     elif facing:
         lines = []  # (the duel's lines below list the hand as laid, grouping by grouping)
     else:
-        lines = [_("**Laid face up for everyone:** {cards}", cards=show_all(laid.get("grouped") or laid["cards"]))]
+        hand = explanation_text(laid["explanation"]) if laid.get("explanation") else show_all(laid["cards"])
+        lines = [_("**Laid face up for everyone:** {cards}", cards=hand)]
     if any(code[-1].lower() in "wtuo" for code in [*down, *up, *(obs.get("offered") or [])]):
         lines.append(suits_legend())  # a Latin suit in the hand: its sign, told
     mine = obs.get("hand_specials") or {}

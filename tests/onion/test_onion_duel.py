@@ -406,7 +406,7 @@ def test_a_hand_laid_in_the_duel_is_shown_to_its_player_as_everyone_sees_it():
     answering = embed_text(render.hand_embed(game.observation(2), {}))
     assert "**Yours, as laid:**" in answering and "Face down" not in answering and "Laid face up" not in answering
     waiting = embed_text(render.hand_embed(game.observation(3), {}))
-    assert "Face down" not in waiting and "**Laid face up for everyone:** " in waiting
+    assert "Face down" not in waiting and "**Laid face up for everyone:** seven-card onion" in waiting
     # The Dealer, not brought in yet, still holds cards only they see.
     assert render.hand_cards(game.observation(1))[0].label == "Your face-down cards · 10 (only you see them)"
     assert "**Face down:**" in embed_text(render.hand_embed(game.observation(1), {}))
