@@ -104,20 +104,48 @@ def _how_close(request: str | None, code: str) -> str:
     return ngettext("{n} point from the {request} request", "{n} points from the {request} request", gap, request=shown)
 
 
+def _shared(won: Mapping[str, Any]) -> bool:
+    """Whether both teams' cards were put aside for this search (four players, both matched)."""
+    return len({w.get("side") for w in won.get("winners") or []}) > 1
+
+
+def _search_side(won: Mapping[str, Any]) -> str:
+    """Whom a won search went to: its side, or both teams when both matched (each scores
+    its own cards; ``side`` is then only the team that counts as winning it for the next tie)."""
+    return _("both teams") if _shared(won) else SIDE_TITLE.get(won.get("side"), "")
+
+
+def _winning_cards(won: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """The cards put aside, by whom (and for which team, when both teams scored)."""
+    shared = _shared(won)
+    return ", ".join(f"{name_of(names, w['player'])} {card_text(w['card'])}"
+                     + (f" ({SIDE_TITLE.get(w.get('side'), '')})" if shared else "") for w in won["winners"])
+
+
+def _next_tie(won: Mapping[str, Any]) -> str:
+    """For a search both teams scored: which of them counts as its winner at the next tie
+    (docs/rules/engines.md, rule 7); nothing otherwise."""
+    if not _shared(won):
+        return ""
+    return "; " + _("for the next tie, {side} counts as its winner", side=SIDE_TITLE.get(won.get("side"), ""))
+
+
 def _outcome_text(reveal: Mapping[str, Any], names: Mapping[int, str]) -> str:
     outcome = reveal.get("outcome") or {}
     kind = outcome.get("kind")
     if kind == "won":
-        cards = ", ".join(f"{name_of(names, w['player'])} {card_text(w['card'])}" for w in outcome["winners"])
-        side = SIDE_TITLE.get(outcome.get("side"), "")
+        cards = _winning_cards(outcome, names)
+        side = _search_side(outcome)
         reason = _reason(WIN_REASONS, outcome["reason"])
         shown = outcome.get("shown")
         # (A search, not the game: "the search goes to", never "wins", which the game's
         # result says just above it on the final board.)
         if shown:
             return _("the search goes to {side} ({reason}): {cards} put aside; {player} showed {card}", side=side,
-                     reason=reason, cards=cards, player=name_of(names, shown["player"]), card=card_text(shown["card"]))
-        return _("the search goes to {side} ({reason}): {cards} put aside", side=side, reason=reason, cards=cards)
+                     reason=reason, cards=cards, player=name_of(names, shown["player"]),
+                     card=card_text(shown["card"])) + _next_tie(outcome)
+        return _("the search goes to {side} ({reason}): {cards} put aside", side=side, reason=reason,
+                 cards=cards) + _next_tie(outcome)
     if kind == "discarded":
         return _("nobody answered it: request discarded")
     if kind == "tie_returned":
@@ -447,13 +475,12 @@ def _event_line(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) ->
         plays = " · ".join(f"{name_of(names, p['player'])} {card_text(p['card'])}" for p in data["plays"])
         return _("🃏 Reveal on {request}: {plays}", request=card_text(data["request"]), plays=plays)
     if kind == "search_won":
-        cards = ", ".join(f"{name_of(names, w['player'])} {card_text(w['card'])}" for w in data["winners"])
-        side, reason = SIDE_TITLE.get(data["side"], ""), _reason(WIN_REASONS, data["reason"])
+        cards, side, reason = _winning_cards(data, names), _search_side(data), _reason(WIN_REASONS, data["reason"])
         shown = data.get("shown")
         if shown:
             return _("🎯 The search goes to {side} ({reason}): {cards} — {player} shows {card}", side=side, reason=reason,
-                     cards=cards, player=name_of(names, shown["player"]), card=card_text(shown["card"]))
-        return _("🎯 The search goes to {side} ({reason}): {cards}", side=side, reason=reason, cards=cards)
+                     cards=cards, player=name_of(names, shown["player"]), card=card_text(shown["card"])) + _next_tie(data)
+        return _("🎯 The search goes to {side} ({reason}): {cards}", side=side, reason=reason, cards=cards) + _next_tie(data)
     if kind == "search_discarded":
         if data.get("reason") == "no_match":
             return _("🗑️ Nobody matched the {request}: request discarded.", request=card_text(data["request"]))
@@ -520,7 +547,7 @@ def table_cards(observation: Mapping[str, Any], names: Mapping[int, str] | None 
         this = reveal["search"] == observation["search_number"] and observation["phase"] not in ("choose", "over")
         who = ", ".join(seat_label(order, play["player"], names, short=True) for play in reveal["plays"])
         outcome = reveal.get("outcome") or {}
-        winner = SIDE_TITLE[outcome["side"]] if outcome.get("kind") == "won" and outcome.get("side") in SIDE_TITLE else ""
+        winner = _search_side(outcome) if outcome.get("kind") == "won" and outcome.get("side") in SIDE_TITLE else ""
         plays = and_list([_("{seat} played {card}", seat=seat_label(order, play["player"], names, short=True),
                             card=card_name(parse_card(play["card"]))) for play in reveal["plays"]])
         n = reveal["search"]

@@ -286,3 +286,29 @@ def test_the_last_search_and_its_caption_cannot_be_read_as_the_game_s_result():
     assert caption.startswith(f"Last search #{obs['reveal']['search']}, to {side} · played by ")
     assert "won" not in caption
     assert not any(line.startswith("🏆") for line in recent)  # a search is not the game: 🎯, not a trophy
+
+
+def test_a_search_both_teams_scored_is_told_as_going_to_both():
+    """Four players, both teams match: each team's card is put aside for it, so the search
+    is not "Google's" (it read "goes to Google" above Yahoo's own card put aside, and told
+    that Yahoo player "You won"); the team that counts as its winner at the next tie is
+    named as that."""
+    game = four_player({1: "6c 9c 2c 3c 4c", 2: "6d 8d 3d 4d", 3: "6h 7h 2h 3h Kh", 4: "Js 7s 3s Ks"}, "6s 9s 8s")
+    names = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Dee"}
+    for player, card in ((1, "6c"), (2, "6d"), (3, "6h")):
+        play(game, player, card)
+    events = play(game, 4, "Js")
+    (won,) = [line for line in render.event_lines(events, names) if line.startswith("🎯")]
+    assert won == text_cards("🎯 The search goes to both teams (exact match): Bob 6♦ (Yahoo), Cy 6♥ (Google), "
+                             "Ann 6♣ (Google); for the next tie, Google counts as its winner"), won
+    board = embed_text(render.table_embed(game.observation(None), names, []))
+    assert text_cards("→ the search goes to both teams (exact match): Bob 6♦ (Yahoo), Cy 6♥ (Google), Ann 6♣ (Google) "
+                      "put aside; for the next tie, Google counts as its winner") in board, board
+    (caption,) = [row.label for row in render.table_cards(game.observation(None), names) if "search #" in row.label]
+    assert caption.startswith("This search #1, to both teams · played by "), caption
+    # One team's cards alone: told as before, with no teams in brackets.
+    lone = four_player({1: "6c 9c 2c 3c 4c", 2: "5d 8d 3d 4d", 3: "2h 7h 6h 3h Kh", 4: "Js 7s 3s Ks"}, "6s 9s 8s")
+    for player, card in ((1, "6c"), (2, "5d"), (3, "2h")):
+        play(lone, player, card)
+    (won,) = [line for line in render.event_lines(play(lone, 4, "Js"), names) if line.startswith("🎯")]
+    assert won == text_cards("🎯 The search goes to Google (exact match): Ann 6♣"), won
