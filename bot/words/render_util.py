@@ -18,6 +18,14 @@ BUTTON_LABEL_LIMIT = 80
 OPTION_TEXT_LIMIT = 100
 
 
+#: How long a line of a board's Recent may be beside the card picture before it is cut, in
+#: characters as sent: a mention is about 21 of them but shows as a name, and each card
+#: carries two invisible ones (a word joiner and the text presentation selector), so 140
+#: keeps a whole sentence such as Idiot's "turned over face-down card 1, 5♣, which cannot
+#: be played: they picked it up with the pile (13 cards)." (100 cut it at "picked it u…").
+RECENT_LINE = 140
+
+
 def clip(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

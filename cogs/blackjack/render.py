@@ -28,6 +28,7 @@ from bot.words.render_util import (
     OPTION_TEXT_LIMIT,
     card_text,
     clip,
+    RECENT_LINE,
     clip_lines_from_end,
     fit_embed,
     name_of,
@@ -37,9 +38,8 @@ from bot.words.render_util import (
 )
 
 COLOUR = 0x1F8B4C  # Discord's dark green
-#: Recent events a board with the card picture keeps (each clipped to ``SHORT_LINE``).
+#: Recent events a board with the card picture keeps (each clipped to ``RECENT_LINE``).
 PICTURE_RECENT = 3
-SHORT_LINE = 100
 
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
@@ -242,7 +242,7 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         # The seats' cards and the piles are in the picture; the last few events stay
         # (none on a finished board, whose result line says how it ended).
         if recent and not observation.get("over"):
-            shown = [clip(line, SHORT_LINE) for line in list(recent)[-PICTURE_RECENT:]]
+            shown = [clip(line, RECENT_LINE) for line in list(recent)[-PICTURE_RECENT:]]
             embed.add_field(name=_("Recent"), value=clip_lines_from_end(shown, FIELD_VALUE_LIMIT) or "—", inline=False)
         embed.footer = footer_hint(observation)
         return fit_embed(embed)

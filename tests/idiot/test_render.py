@@ -327,3 +327,14 @@ def test_the_boards_turn_line_says_where_the_player_to_move_plays_from():
     assert turn_line({"hands": {A: [], B: ["Kh"]}, **both}) == f"**Turn:** {NAMES[A]} plays from their face-up cards"
     blind = {"hands": {A: [], B: ["Kh"]}, "face_up": {A: [], B: ["5c"]}, "face_down": both["face_down"]}
     assert turn_line(blind) == f"**Turn:** {NAMES[A]} turns over a face-down card"
+
+
+def test_beside_the_picture_a_recent_line_with_a_mention_is_kept_whole():
+    """A blind flip that failed is the one line saying why a player's hand grew by the
+    pile: clipped to 100 characters as sent (a mention is 21 of them), it ended "they
+    picked it u…"."""
+    mention = "<@1456074443980800027>"
+    (line,) = render.event_lines([Event("blind", A, {"position": 1, "card": "5c", "played": False, "picked_up": 13})],
+                                 {A: mention})
+    board = embed_text(render.table_embed(_about_to_stalemate().observation(None), NAMES, [line], pictures=True))
+    assert line in board and line.endswith("with the pile (13 cards)."), board
