@@ -66,11 +66,18 @@ def show(code: str | None) -> str:
     return unbroken(suit_text(card.display())) + ("✦" if card.special else "")
 
 
+#: The French suits' signs, which controls show as the other games' do.
+FRENCH_SIGNS = frozenset("♣♠♥♦")
+
+
 def label_card(code: str) -> str:
-    """A card on a control (a button, a select's option), as the other games label them:
-    the pack's own display, a ✦ on a special card."""
+    """A card on a control (a button, a select's option), a ✦ on a special card. A Latin
+    suit as the text prints it (⚔︎ swords, ♆ staves, ⚱︎ cups, ◉ coins, which the hand's
+    legend explains; the 🪄 🏆 🪙 emoji were named nowhere, and faint on the light theme);
+    a French suit as every game's controls show it."""
     card = parse_card(code)
-    return card.display() + ("✦" if card.special else "")
+    sign = card.suit.symbol
+    return card.rank.label + (sign if sign in FRENCH_SIGNS else suit_text(sign)) + ("✦" if card.special else "")
 
 
 def explanation_text(english: str) -> str:

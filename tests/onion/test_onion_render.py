@@ -417,3 +417,15 @@ def test_a_hand_with_no_face_up_cards_yet_has_no_empty_face_up_line():
     assert not game.observation(2)["face_up"]
     said = embed_text(render.hand_embed(game.observation(2), PICTURE_NAMES))
     assert text_cards("**Face down:** A♣ A♥ 2") in said and "Face up" not in said
+
+
+def test_a_menu_labels_the_latin_suits_with_the_signs_the_hand_s_legend_explains():
+    """The hand's text prints 5♆ and its legend says ♆ is staves; its discard menu said
+    5🪄, an emoji named nowhere (and 1.25:1 on the light theme)."""
+    game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("5t 2w 5u 5o 4t"), 3: codes("Qo Kt Ad 3w 4o")})
+    said = embed_text(render.hand_embed(game.observation(2), PICTURE_NAMES))
+    assert "⚔\ufe0e swords, ♆ staves, ⚱\ufe0e cups, ◉ coins" in said, said
+    (discard,) = [c for c in render.controls(game.observation(2), game.legal_actions(2)) if c.place == "multi"]
+    labels = [label for _code, label in discard.choices]
+    assert labels == ["2⚔\ufe0e", "4♆", "5♆", "5⚱\ufe0e", "5◉"], labels
+    assert not any(emoji in label for label in labels for emoji in "🪄🏆🪙")
