@@ -200,7 +200,9 @@ def _status_lines(obs: Mapping[str, Any], names: Mapping[int, str], pictures: bo
         if gambling:
             chips_line = _chips_line(obs, names)
             near = sum(int(seat.get("pending") or 0) for seat in obs.get("seats", []))
-            pot = _("{pot} (+{n} near it)", pot=obs.get("pot", 0), n=near) if near else str(obs.get("pot", 0))
+            # (Raises, bids and extra bets lie "near the Pot" until matched: the text's words
+            # meant nothing to a newcomer.)
+            pot = _("{pot} (+{n} bet, not yet in it)", pot=obs.get("pot", 0), n=near) if near else str(obs.get("pot", 0))
             lines.append(_("**Pot:** {pot} · {chips}", pot=pot, chips=chips_line) if not obs.get("over") else chips_line)
         specials = [_("**Special cards:** {cards}", cards=", ".join(special_text(c) for c in obs["specials"]))
                     ] if obs.get("specials") else []
@@ -637,7 +639,13 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             else:
                 lines.append(_("{who} keeps all five cards", who=who))
         elif kind == "bet":
-            lines.append(_("{who} (Dealer) names {chips}", who=who, chips=chips(int(d.get("amount") or 0))))
+            # With its part: two parts in a row named alike read as one line said twice.
+            amount, part = int(d.get("amount") or 0), int(d.get("part") or 1)
+            part = part if part <= 3 else part - 3
+            lines.append(_("{who} (Dealer) names {chips} for part {part} of the betting", who=who, chips=chips(amount),
+                           part=part) if amount
+                         else _("{who} (Dealer) names nothing for part {part} of the betting: staying in costs nothing",
+                                who=who, part=part))
         elif kind == "match":
             raise_by = d.get("raise")
             if raise_by:
@@ -652,6 +660,9 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             lines.append(_("{who} left and folded", who=who) if d.get("reason") == "left" else _("{who} folded", who=who))
         elif kind == "auction":
             lines.append(_("The Dealer folded: the dealership is up for auction"))
+        elif kind == "bets_returned":
+            back = ", ".join(f"{name_of(names, r['player'])} {r['amount']}" for r in d.get("returned") or [])
+            lines.append(_("The bets not yet in the Pot go back to whoever made them: {back}", back=back))
         elif kind == "bid":
             lines.append(_("{who} bids {bid} for the dealership", who=who, bid=d.get("bid")))
         elif kind == "decline":

@@ -744,11 +744,15 @@ class OnionGame(Game):
         self.chips[p] -= n
         self.pending[p] += n
 
-    def _return_pending(self) -> None:
-        """Bets lying near the Pot that nobody matched go back to whoever placed them."""
+    def _return_pending(self, events: list[Event]) -> None:
+        """Bets lying near the Pot that nobody matched go back to whoever placed them (told:
+        otherwise their chips grow on the board with no word why)."""
+        returned = [{"player": p, "amount": v} for p, v in self.pending.items() if v]
         for p, v in self.pending.items():
             self.chips[p] += v
             self.pending[p] = 0
+        if returned:
+            events.append(Event("bets_returned", None, {"returned": returned}))
 
     def _pending_to_pot(self, who: Sequence[int] | None = None) -> None:
         for p in (who if who is not None else list(self.pending)):
@@ -928,8 +932,8 @@ class OnionGame(Game):
             self._close_part(events)
         else:
             # Raises were only placed near the Pot: a refused raise goes back to its raiser.
-            self._return_pending()
             self._fold(p, events)
+            self._return_pending(events)
             self._dealer_folded(events)
 
     # -- the auction
@@ -1039,8 +1043,8 @@ class OnionGame(Game):
     def _offer(self, p: int, action: Action, events: list[Event]) -> None:
         self.queue.pop(0)
         if action.kind == "fold":  # only the Dealer: the unmatched extra bets go back, as refused raises do
-            self._return_pending()
             self._fold(p, events)
+            self._return_pending(events)
             self._dealer_folded(events)
             return
         if action.kind == "match":
@@ -1696,8 +1700,8 @@ class OnionGame(Game):
         if self.phase == OVER or player in self.out or player in self.folded:
             return events
         if player == self.dealer:
-            self._return_pending()
             self._fold(player, events, reason="left")
+            self._return_pending(events)
             if self._lone_winner(events):  # the last player standing takes the Pot
                 return events
             live = self.order_from_elder(player)

@@ -52,7 +52,7 @@ def test_the_board_a_hand_the_buttons_and_an_event_in_spanish():
         board = embed_text(render.table_embed(game.observation(None), NAMES, lines))
         hand = render.hand_embed(game.observation(2), NAMES)
         labels = [c.label for c in render.controls(game.observation(2), game.legal_actions(2))]
-    assert lines == ["Ann (la Banca) fija 2 fichas"]
+    assert lines == ["Ann (la Banca) fija 2 fichas para la parte 1 de las apuestas"]
     assert "Ronda 1 · Banca Ann · Mayor Bob · Menor Cy" in board
     assert "**Bote:** 5 · Puesta 1 · tope de subida 10" in board
     assert "**Apuestas:** primera ronda, parte 1 (se puede subir) · cantidad de la Banca: 2" in board

@@ -218,7 +218,7 @@ def test_the_dealers_amount_is_in_chips():
     game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("2s 3h 4s 7c 7s"),
                                     3: codes("2h 3c 4h 5h 7h")})
     advance(game, "bet")
-    assert render.event_lines(act(game, 1, "bet::1"), {1: "Ann"})[0] == "Ann (Dealer) names 1 chip"
+    assert render.event_lines(act(game, 1, "bet::1"), {1: "Ann"})[0] == "Ann (Dealer) names 1 chip for part 1 of the betting"
     act(game, 2, "raise::1")
     lines = render.event_lines(act(game, 3, "match"), {2: "Bob", 3: "Cy"})
     assert "The Dealer must match the collective raise of 1 chip or fold" in lines
@@ -429,3 +429,23 @@ def test_a_menu_labels_the_latin_suits_with_the_signs_the_hand_s_legend_explains
     labels = [label for _code, label in discard.choices]
     assert labels == ["2⚔\ufe0e", "4♆", "5♆", "5⚱\ufe0e", "5◉"], labels
     assert not any(emoji in label for label in labels for emoji in "🪄🏆🪙")
+
+
+def test_bets_given_back_when_the_dealer_folds_are_told_and_a_bet_of_nothing_says_so():
+    """The Dealer folding against a collective raise gives the raises back: the board's
+    chips grew by them with no word why, and "(+2 near it)" had said where they lay in
+    the seed's words only. Two parts named at nothing read as one line said twice."""
+    names = {1: "Ann", 2: "Bob", 3: "Cy"}
+    game = new_round([1, 2, 3], 1, {1: codes("2c 3s 4d 5c 9s"), 2: codes("2s 3h 4s 7c 7s"), 3: codes("2h 3c 4h 5h 7h")})
+    advance(game, "bet")
+    assert render.event_lines(act(game, 1, "bet::0"), names) == [
+        "Ann (Dealer) names nothing for part 1 of the betting: staying in costs nothing"]
+    act(game, 2, "raise::2")
+    act(game, 3, "raise::1")
+    board = embed_text(render.table_embed(game.observation(None), names, [], pictures=True))
+    assert "**Pot:** 3 (+3 bet, not yet in it)" in board, board
+    chips = {p: game.chips[p] for p in (2, 3)}
+    lines = render.event_lines(act(game, 1, "fold"), names)
+    assert "The bets not yet in the Pot go back to whoever made them: Bob 2, Cy 1" in lines, lines
+    assert lines.index("Ann folded") < lines.index("The bets not yet in the Pot go back to whoever made them: Bob 2, Cy 1")
+    assert {p: game.chips[p] for p in (2, 3)} == {2: chips[2] + 2, 3: chips[3] + 1}
