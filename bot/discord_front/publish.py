@@ -210,10 +210,11 @@ def mentions(players: Iterable[int]) -> str:
 
 def standings(placements: Sequence[Sequence[int]], moves: Mapping[int, int] | None = None) -> str:
     """"1st <@1>; 2nd <@2> and <@3>", each person followed by how their rating moved
-    ("<@1> (+65)") when ``moves`` has them: the one list that names everyone."""
+    ("<@1> (rating +65)": a bare "(-8)" was read as nothing in particular) when ``moves``
+    has them: the one list that names everyone."""
     def who(player: int) -> str:
         if moves and player in moves:
-            return _("{player} ({change})", player=computer.name(player), change=f"{moves[player]:+d}")
+            return _("{player} (rating {change})", player=computer.name(player), change=f"{moves[player]:+d}")
         return computer.name(player)
 
     def group_text(group: Sequence[int]) -> str:
