@@ -101,7 +101,7 @@ def _how_close(request: str | None, code: str) -> str:
         if parse_card(request).rank.is_picture:
             return _("cannot win the {request} request (only the same image can)", request=shown)
         return _("an image: no value against the {request} request", request=shown)
-    return ngettext("{n} point from the {request} request", "{n} points from the {request} request", gap, request=shown)
+    return ngettext("{n} point away from the {request} request", "{n} points away from the {request} request", gap, request=shown)
 
 
 def _shared(won: Mapping[str, Any]) -> bool:

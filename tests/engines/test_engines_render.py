@@ -68,7 +68,7 @@ def test_controls_for_picks_ipo_tiebreak_and_refill():
     assert [c.label for c in picks] == ["3♥", "4♣", "9♣", "10♣", "K♥"]
     assert all(c.place == "select" for c in picks)
     assert picks[2].description == text_cards("matches the 9♥ request")
-    assert picks[3].description == text_cards("1 point from the 9♥ request")
+    assert picks[3].description == text_cards("1 point away from the 9♥ request")
     assert picks[4].description.startswith("an image")
     play(game, G, "3h")
     play(game, Y, "8d")
