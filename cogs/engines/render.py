@@ -393,7 +393,7 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Pane
         # A hand that updated itself for the next search says how the last one went
         # (the same public words as the board), so its player need not look up.
         lines.append(_search_heading(observation, reveal, names))
-    if observation["phase"] != "over":
+    if observation["phase"] != "over" and request:  # (none while a decided search's refills wait: it heads the hand)
         lines.append(_("🔎 Search Request: **{card}**", card=card_text(request)))
     mine = observation.get("my_choice")
     if mine:

@@ -312,3 +312,12 @@ def test_a_search_both_teams_scored_is_told_as_going_to_both():
         play(lone, player, card)
     (won,) = [line for line in render.event_lines(play(lone, 4, "Js"), names) if line.startswith("🎯")]
     assert won == text_cards("🎯 The search goes to Google (exact match): Ann 6♣"), won
+
+
+def test_while_a_decided_search_waits_for_refills_the_hand_shows_no_empty_request():
+    game = four_player({1: "6c 9c 2c 3c 4c", 2: "6d 8d 3d 4d", 3: "6h 7h 2h 3h Kh", 4: "Js 7s 3s Ks"}, "6s 9s 8s")
+    for player, card in ((1, "6c"), (2, "6d"), (3, "6h"), (4, "Js")):
+        play(game, player, card)
+    assert game.phase == "refill" and game.request is None
+    said = render.hand_embed(game.observation(2), {1: "Ann", 2: "Bob", 3: "Cy", 4: "Dee"}).description
+    assert said.startswith("**This search** — Request ") and "Search Request:" not in said, said
