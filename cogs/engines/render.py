@@ -73,7 +73,9 @@ def _reason(words: Mapping[str, str], key: Any) -> str:
 
 
 def _names(names: Mapping[int, str], players: Sequence[int]) -> str:
-    return " & ".join(name_of(names, p) for p in players)
+    """"Ann and Cy", as every list of people is said ("Bob & Dee", two players of
+    opposite teams refilling, read as partners)."""
+    return and_list([name_of(names, p) for p in players])
 
 
 def _value(code: str) -> int | None:

@@ -321,3 +321,11 @@ def test_while_a_decided_search_waits_for_refills_the_hand_shows_no_empty_reques
     assert game.phase == "refill" and game.request is None
     said = render.hand_embed(game.observation(2), {1: "Ann", 2: "Bob", 3: "Cy", 4: "Dee"}).description
     assert said.startswith("**This search** — Request ") and "Search Request:" not in said, said
+
+
+def test_two_winners_of_opposite_teams_refilling_are_listed_as_people_not_a_pair():
+    game = four_player({1: "6c 9c 2c 3c 4c", 2: "6d 8d 3d 4d", 3: "6h 7h 2h 3h Kh", 4: "Js 7s 3s Ks"}, "6s 9s 8s")
+    for player, card in ((1, "6c"), (2, "6d"), (3, "2h")):
+        play(game, player, card)
+    lines = render.event_lines(play(game, 4, "Js"), {1: "Ann", 2: "Bob", 3: "Cy", 4: "Dee"})
+    assert "🔄 Bob and Ann may refill from the team deck or blindly from their partner." in lines, lines
