@@ -150,6 +150,16 @@ def _is_enid(observation: Mapping[str, Any]) -> bool:
     return observation.get("mode", "enid") == "enid"
 
 
+def _face_up_line(observation: Mapping[str, Any]) -> str:
+    """The face-up card, with the suit named for an Ace on it (what the next card must
+    follow): the board's and the hand's alike (the hand said only "A♠" while spades were barred)."""
+    top = card_text(observation.get("top"))
+    if observation.get("chosen_suit"):
+        return _("**Face up:** {card} ({suit} named)", card=top,
+                 suit=_suit_word(observation["chosen_suit"], _is_enid(observation)))
+    return _("**Face up:** {card}", card=top)
+
+
 #: The board keeps only the last few events (the thread holds the rest: the rituals typed,
 #: the votes' messages).
 RECENT_LINES = 3
@@ -165,11 +175,7 @@ def _status_lines(observation: Mapping[str, Any], names: Mapping[int, str], firs
         lines.append(_("**Game over.**"))  # (the result line above names the winner)
     else:
         lines += _waiting_lines(observation, names, first_line)
-    top = card_text(observation.get("top"))
-    if observation.get("chosen_suit"):
-        line = _("**Face up:** {card} ({suit} named)", card=top, suit=_suit_word(observation["chosen_suit"], enid))
-    else:
-        line = _("**Face up:** {card}", card=top)
+    line = _face_up_line(observation)
     if enid and observation.get("enid_suit"):
         chain = observation.get("chain_length", 0)
         line = ngettext("{face_up} · **The Enid Blyton:** the nine of {suit}, chain of {n} middle name",
@@ -389,8 +395,13 @@ def _turn_task(observation: Mapping[str, Any], *, then: bool = False) -> str:
         return _("Lay any other card after your Eight.")
     if phase == "ten":
         return _("Lay more cards of the Ten's suit, or end your turn.")
-    if observation.get("pickup"):
-        return _("{n} cards to pick up: answer with a matching card, or pick them up.", n=observation["pickup"])
+    if observation.get("pickup"):  # (what answers it, as the rules' refusal says: "a matching card" read as suit or rank)
+        n, enid_card = observation["pickup"], bool(_is_enid(observation) and observation.get("enid_suit"))
+        if observation.get("pickup_kind") == "jack":
+            return (_("{n} cards to pick up: answer with a Jack or the Enid Blyton, or pick them up.", n=n) if enid_card
+                    else _("{n} cards to pick up: answer with a Jack, or pick them up.", n=n))
+        return (_("{n} cards to pick up: answer with a Two or the Enid Blyton, or pick them up.", n=n) if enid_card
+                else _("{n} cards to pick up: answer with a Two, or pick them up.", n=n))
     if observation.get("limerick"):
         return _("A limerick for you: lay a Six to pass it on or cancel it, press Recite and type it, or draw one to refuse.")
     if (observation.get("rules") or {}).get("voluntary_draw") == "yes":
@@ -416,7 +427,7 @@ def hand_embed(observation: Mapping[str, Any], names: Mapping[int, str]) -> Pane
             if mine:
                 lines.append(" ".join(card_text(code) for code in mine))
     lines = lines or [_("(no cards)")]
-    lines += ["", _("**Face up:** {card}", card=card_text(observation.get("top"))), "", f"**{_your_task(observation, names)}**"]
+    lines += ["", _face_up_line(observation), "", f"**{_your_task(observation, names)}**"]
     viewer = observation.get("viewer")
     others = [e for e in observation.get("challengeable", []) if e.get("player") != viewer]
     if others and not observation.get("vote"):
@@ -536,8 +547,8 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             if data.get("short"):
                 text = _("{drew} ({n} short: the deck ran out)", drew=text, n=data["short"])
             lines.append(text)
-        elif kind == "suit":
-            lines.append(_("{player} named {suit}", player=who, suit=_suit_word(data.get("suit"), True)))
+        elif kind == "suit":  # (the fish are Enid's: Taylor's plain mode names the suits; older events say neither)
+            lines.append(_("{player} named {suit}", player=who, suit=_suit_word(data.get("suit"), data.get("enid", True))))
         elif kind == "pickup":
             lines.append(_("Pickup now {n}", n=data.get("pickup")))
         elif kind == "rafter_cancelled":
@@ -549,7 +560,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
         elif kind == "eight":
             lines.append(_("{player} must lay another card", player=who))
         elif kind == "ten":
-            lines.append(_("{player} may lay more {suit}", player=who, suit=_suit_word(data.get("suit"), True)))
+            lines.append(_("{player} may lay more {suit}", player=who, suit=_suit_word(data.get("suit"), data.get("enid", True))))
         elif kind == "enid":
             lines.append(_("💥 The Enid Blyton! Everyone else draws"))
         elif kind in _LIMERICK_EVENTS:

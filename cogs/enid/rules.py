@@ -665,7 +665,7 @@ class EnidGame(Game):
                 self._moved(player, events)
             if kind == "suit":
                 self.chosen_suit = Suit(action.arg)
-                events.append(new_event("suit", player, {"suit": action.arg}))
+                events.append(new_event("suit", player, {"suit": action.arg, "enid": self.enid_mode}))
                 self._end_turn(player, events)
             elif kind == "draw":
                 self._draw_move(player, action.arg, events)
@@ -748,7 +748,7 @@ class EnidGame(Game):
                 if any(c.suit is card.suit for c in hand):
                     self.phase = TEN
                     self.ten_suit = card.suit
-                    events.append(new_event("ten", player, {"suit": card.suit.value}))
+                    events.append(new_event("ten", player, {"suit": card.suit.value, "enid": self.enid_mode}))
                     return
             elif rank is _QUEEN:
                 self.skip += 1

@@ -216,3 +216,22 @@ def test_laying_the_last_card_wins():
     assert game.is_over() and game.winner == 1 and kinds(events)[-2:] == ["won", "game_over"]
     assert game.placements() == [[1], [3], [2]] and game.current_players() == frozenset()
     assert game.carry_out()["results"] == [{"winner": 1, "placements": [[1], [3], [2]]}]
+
+
+def test_plain_mode_tells_suits_by_their_names_and_the_hand_shows_the_suit_named():
+    """Taylor's plain Blackjack has no fish: the log said "named ♠ Sturgeon" under
+    buttons reading Spades. And the hand said only "Face up: A♥" while hearts were
+    barred: the suit named for the Ace is on the hand's line too, as on the board."""
+    from cogs.enid import render
+    from tests.e2e.embeds import embed_text
+
+    game = plain({1: ["Ah", "2c", "Tc"], 2: ["9h", "9s", "Ac"]}, discard=["4h"])
+    act(game, 1, "Ah")
+    lines = render.event_lines(act(game, 1, "suit::s"), {1: "Ann", 2: "Bob"})
+    assert "Ann named ♠\ufe0e Spades" in lines, lines
+    said = embed_text(render.hand_embed(game.observation(2), {1: "Ann", 2: "Bob"}))
+    assert "**Face up:** A\u2060♥\ufe0e (♠\ufe0e Spades named)" in said, said
+    act(game, 2, "Ac")
+    act(game, 2, "suit::c")
+    lines = render.event_lines(act(game, 1, "Tc"), {1: "Ann", 2: "Bob"})
+    assert "Ann may lay more ♣\ufe0e Clubs" in lines, lines

@@ -151,3 +151,17 @@ def test_the_end_names_the_winner_nowhere_on_the_board():
     assert f"🏁 {SHORT_NAMES[1]} is out of cards and wins!" in lines and not any("🏆" in line for line in lines)
     board = embed_text(render.table_embed(game.observation(None), SHORT_NAMES, lines))
     assert "**Game over.**" in board and "wins" not in board and "🏆" not in board
+
+
+def test_a_pickup_says_what_answers_it():
+    """"Answer with a matching card" read as the suit or the rank; only a Two (after a
+    Two) or the Enid Blyton answers, as the menu offers."""
+    from bot.rules.cards import parse_card
+
+    game = stacked({1: ["2h", "5c"], 2: ["2c", "7d", "9h"]}, discard=["4h"])
+    act(game, 1, "2h")
+    say(game, 1, game.names.display(parse_card("2h")) + " last card")  # the Two named: its magic holds
+    assert game.pickup == 2 and game.current == 2
+    said = embed_text(render.hand_embed(game.observation(2), LONG_NAMES))
+    assert game.observation(2).get("enid_suit")  # an Enid Blyton is in play: it answers too
+    assert "**2 cards to pick up: answer with a Two or the Enid Blyton, or pick them up.**" in said, said
