@@ -1094,10 +1094,14 @@ def hand_payload(table: Table, user: int, *, notice: str = "", page: int = 0, st
             # A vote is not a move: the game's own word for what is owed, when it has one.
             task = ping_task(table)
             line = (_("**Now {task}.**", task=task) if task else _("**Your move.**")) + (" " + _("Timer: {when}.", when=f"<t:{int(table.record.deadline)}:R>") if table.record.deadline else "")
+        elif user in owers(table):
+            # Words owed come first: "Waiting for Ann." (or "You may act now", over a lone
+            # No limerick button) above "Now shout ..." told the player the opposite.
+            line = _("**It is up to you:** type what is asked below in the game's thread.")
         elif legal:
             line = _("**You may act now** (the buttons below).")
         else:
-            line = waiting_line(table, user, current)
+            line = waiting_line(table, current)
     content = "\n".join(part for part in (notice, line if status or not notice else "") if part)
     return content, embed, items
 
@@ -1132,14 +1136,12 @@ def owers(table: Table) -> list[int]:
     return sorted({int(player) for player, _ in table.record.obligations.values() if player is not None})
 
 
-def waiting_line(table: Table, user: int, current: frozenset[int] | set[int]) -> str:
-    """A hand's status when its player may do nothing now: whom the game waits for. With
-    no turn (a ritual holds the game), those who owe words, or "you"."""
+def waiting_line(table: Table, current: frozenset[int] | set[int]) -> str:
+    """A hand's status when its player may do nothing now and owes no words: whom the
+    game waits for. With no turn (a ritual holds the game), those who owe words."""
     if current:
         return _("Waiting for {players}.", players=mentions(sorted(current)))
     owing = owers(table)
-    if user in owing:
-        return _("**It is up to you:** type what is asked below in the game's thread.")
     if owing:
         return _("Waiting for {players} to type what they owe in the game's thread.", players=mentions(owing))
     return _("No turn until a ritual is done (see below).")
