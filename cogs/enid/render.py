@@ -563,6 +563,8 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
             lines.append(_("{player} may lay more {suit}", player=who, suit=_suit_word(data.get("suit"), data.get("enid", True))))
         elif kind == "enid":
             lines.append(_("💥 The Enid Blyton! Everyone else draws"))
+        elif kind == "limerick_refused":
+            continue  # its draw, next, says "refused the limerick and drew 1": one line, not two
         elif kind in _LIMERICK_EVENTS:
             lines.append(_(_LIMERICK_EVENTS[kind], player=who))
         elif kind == "challenge":
@@ -598,7 +600,6 @@ _LIMERICK_EVENTS = {
     "limerick_set": N_("📜 {player} set a limerick for the next player"),
     "limerick_passed": N_("📜 {player} passed the limerick on"),
     "limerick_cancelled": N_("📜 {player} cancelled the limerick"),
-    "limerick_refused": N_("📜 {player} refused the limerick"),
     "limerick_declined": N_("📜 {player} set no limerick"),
 }
 _RITUAL_MET = {

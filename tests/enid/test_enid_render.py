@@ -165,3 +165,12 @@ def test_a_pickup_says_what_answers_it():
     said = embed_text(render.hand_embed(game.observation(2), LONG_NAMES))
     assert game.observation(2).get("enid_suit")  # an Enid Blyton is in play: it answers too
     assert "**2 cards to pick up: answer with a Two or the Enid Blyton, or pick them up.**" in said, said
+
+
+def test_a_refused_limerick_is_one_line_with_its_draw():
+    from bot.rules.engine import Event
+
+    events = [Event("limerick_refused", 2, {}),
+              Event("draw", 2, {"count": 1, "reason": "limerick_refused", "short": 0, "cards": ["5c"]}, private=True,
+                    public_data={"count": 1, "reason": "limerick_refused", "short": 0})]
+    assert render.event_lines(events, {2: "Bob"}) == ["Bob refused the limerick and drew 1"]
