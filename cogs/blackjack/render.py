@@ -551,8 +551,14 @@ def hand_cards(observation: Mapping[str, Any]) -> list[CardRow]:
     """A player's own picture, from their observation: the top card to match, then
     their hand, one row per suit."""
     top = observation.get("top")
-    rows = [CardRow(_("Top card"), (top,), spoken=_("The top card is {cards}", cards="{cards}")) if top
-            else CardRow(_("Top card: none yet, play any card"), spoken=_("There is no top card yet: you may play any card"))]
+    if top and observation.get("chosen_suit"):  # what the next card must follow, as the text says it
+        suit = suit_name(Suit(observation["chosen_suit"]))
+        rows = [CardRow(_("Top card · {suit} named", suit=suit), (top,),
+                        spoken=_("The top card is {cards}, and {suit} are named", cards="{cards}", suit=suit))]
+    elif top:
+        rows = [CardRow(_("Top card"), (top,), spoken=_("The top card is {cards}", cards="{cards}"))]
+    else:
+        rows = [CardRow(_("Top card: none yet, play any card"), spoken=_("There is no top card yet: you may play any card"))]
     cards = [parse_card(code) for code in observation.get("hand") or []]
     for suit in SUIT_ORDER:
         mine = tuple(str(c) for c in cards if c.suit is suit)

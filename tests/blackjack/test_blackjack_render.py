@@ -279,3 +279,14 @@ def test_lobby_options_read_as_sentences_not_keys():
     assert lines[1] == "You may draw 1 card and end your turn even when you could play."
     defaults = {rule.key: rule.default for rule in HOUSE_RULES}
     assert lobby_option_lines(spec, defaults) == [rule.describe(rule.default) for rule in HOUSE_RULES]
+
+
+def test_the_hand_picture_says_the_suit_named_for_the_top_ace():
+    """The hand's text said "(♦ diamonds named)" while its picture and its description
+    showed only the Ace on top."""
+    game = stacked({1: ["Ah", "9h", "9c"], 2: ["Kc", "5d"]})
+    play(game, 1, "Ah")
+    play(game, 1, "suit::d")
+    (top, *_rest) = render.hand_cards(game.observation(2))
+    assert top.cards == ("Ah",) and top.label == "Top card · diamonds named", top.label
+    assert top.spoken == "The top card is {cards}, and diamonds are named", top.spoken
