@@ -68,6 +68,9 @@ def test_thirty_more_seeds_play_out_exactly_as_before(game_cls, count, expected)
 # saved state's options). With that action left out of the digested lists and "naming"
 # read as the old default "no", every game hashed to the digests of d9b450f: the games
 # themselves play out as before.
+# Recorded again when the "suit" and "ten" events began to say which mode named the suit
+# ({"enid": true/false}: plain mode's log named Enid's fish). With that field dropped from
+# those events, every game hashed to the digests recorded before it.
 
 
 def _enid_mover(game, rng):
@@ -82,15 +85,15 @@ _RENAMED = {
 }
 
 ENID_CASES = [
-    ([1, 2], {"mode": "plain"}, 1, None, "5dfe6cd2f99d53db26930ef4"),
-    ([1, 2, 3, 4], {"mode": "plain", "voluntary_draw": "yes"}, 2, None, "00871c9dd765dbb8b99c9090"),
-    ([1, 2, 3, 4, 5], {"mode": "plain"}, 3, _enid_mover, "e68d57e7c53b595eb2a0e173"),
-    ([1, 2, 3], {"mode": "plain", "voluntary_draw": "yes"}, 4, _enid_mover, "e0b33833504c9155da05407b"),
-    ([1, 2], {"mode": "enid"}, 1, _enid_mover, "053a8b4075e2dc87c1f1959d"),
-    ([1, 2, 3], {"mode": "enid"}, 2, _enid_mover, "1f8f77800fa2da1ecb04e9f3"),
-    ([1, 2, 3, 4], {"mode": "enid", "voluntary_draw": "yes"}, 3, _enid_mover, "a885dbf2776bde08ca96b540"),
-    ([1, 2, 3, 4, 5], {"mode": "enid"}, 4, _enid_mover, "626b06397e0ee0fee27e1ac5"),
-    ([1, 2, 3], _RENAMED, 5, _enid_mover, "f0f5aa59dd0397f9dcda4ec6"),
+    ([1, 2], {"mode": "plain"}, 1, None, "57f4916aee0e5cd6966a424d"),
+    ([1, 2, 3, 4], {"mode": "plain", "voluntary_draw": "yes"}, 2, None, "0ff1de78e392575c96e06ab8"),
+    ([1, 2, 3, 4, 5], {"mode": "plain"}, 3, _enid_mover, "fda5e3bcb436ea2d92542360"),
+    ([1, 2, 3], {"mode": "plain", "voluntary_draw": "yes"}, 4, _enid_mover, "456ead8c2506e281ad7a9dbb"),
+    ([1, 2], {"mode": "enid"}, 1, _enid_mover, "494ccf46b14eb99cc5376483"),
+    ([1, 2, 3], {"mode": "enid"}, 2, _enid_mover, "a35a92e10ffcecff09a4532e"),
+    ([1, 2, 3, 4], {"mode": "enid", "voluntary_draw": "yes"}, 3, _enid_mover, "14825ce060327c0799b256f1"),
+    ([1, 2, 3, 4, 5], {"mode": "enid"}, 4, _enid_mover, "cc54f36abe32132cd5bb0aaa"),
+    ([1, 2, 3], _RENAMED, 5, _enid_mover, "691fe4f6b4c5d450f771e3df"),
 ]
 
 
@@ -100,10 +103,10 @@ def test_a_fixed_seed_random_enid_game_plays_out_exactly_as_before(players, opti
 
 
 ENID_MANY = [
-    (3, {"mode": "plain"}, None, "01f3773cd5b16f1746f1e0ac"),
-    (3, {"mode": "plain"}, _enid_mover, "72a575bb51896fd72aeaadcb"),
-    (3, {"mode": "enid"}, _enid_mover, "71aae8053f910716a8ecc9dd"),
-    (4, {"mode": "enid", "voluntary_draw": "yes"}, _enid_mover, "ce5c89008f674e3d1ba374d8"),
+    (3, {"mode": "plain"}, None, "6365ad457781b98f48162cea"),
+    (3, {"mode": "plain"}, _enid_mover, "e6d419f7e4584c656d9f10ff"),
+    (3, {"mode": "enid"}, _enid_mover, "a380e7ef5ec1704f37f2d0b9"),
+    (4, {"mode": "enid", "voluntary_draw": "yes"}, _enid_mover, "029d9fa071e1a547ae1858c5"),
 ]
 
 
