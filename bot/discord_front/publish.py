@@ -210,11 +210,11 @@ def mentions(players: Iterable[int]) -> str:
 
 def standings(placements: Sequence[Sequence[int]], moves: Mapping[int, int] | None = None) -> str:
     """"1st <@1>; 2nd <@2> and <@3>", each person followed by how their rating moved
-    ("<@1> (rating +65)": a bare "(-8)" was read as nothing in particular) when ``moves``
-    has them: the one list that names everyone."""
+    ("<@1> (+65)") when ``moves`` has them: the one list that names everyone (see
+    :func:`standings_sentence`, which says what the numbers are)."""
     def who(player: int) -> str:
         if moves and player in moves:
-            return _("{player} (rating {change})", player=computer.name(player), change=f"{moves[player]:+d}")
+            return _("{player} ({change})", player=computer.name(player), change=f"{moves[player]:+d}")
         return computer.name(player)
 
     def group_text(group: Sequence[int]) -> str:
@@ -222,6 +222,16 @@ def standings(placements: Sequence[Sequence[int]], moves: Mapping[int, int] | No
         return people[0] if len(people) == 1 else _("{names} and {last}", names=", ".join(people[:-1]), last=people[-1])
 
     return "; ".join(_("{place} {players}", place=ordinal(i), players=group_text(group)) for i, group in enumerate(placements, 1) if group)
+
+
+def standings_sentence(placements: Sequence[Sequence[int]], moves: Mapping[int, int] | None = None) -> str:
+    """"Standings: 1st <@1>; 2nd <@2>." or, with rating moves in it, "Standings and rating
+    moves: 1st <@1> (+65); 2nd <@2> (-12).": a bare "(-8)" read as nothing in particular,
+    and "(rating -8)" after every name pushed the line to a third row."""
+    said = standings(placements, moves)
+    if moves and any(player in moves for group in placements for player in group):
+        return _("Standings and rating moves: {standings}.", standings=said)
+    return _("Standings: {standings}.", standings=said)
 
 
 def game_over_data(state: Game, events: Sequence[Event] = ()) -> dict[str, Any]:
@@ -260,7 +270,7 @@ def final_text(title: str, state: Game, events: Sequence[Event] = (), unit: str 
     data = game_over_data(state, events)
     if data.get("reason") == "stalemate" or any(e.kind == "stalemate" for e in events):
         text = _("🤝 The {title} {unit} ended in a stalemate: nobody won.", title=title, unit=unit)
-        return text + (" " + _("Standings: {standings}.", standings=standings(placements, moves)) if placements else "")
+        return text + (" " + standings_sentence(placements, moves) if placements else "")
     if not placements:
         return _("The {title} {unit} is over.", title=title, unit=unit)
     everyone = sum(len(group) for group in placements)
@@ -269,7 +279,7 @@ def final_text(title: str, state: Game, events: Sequence[Event] = (), unit: str 
     text = WINNER_MARK + " " + ngettext("{players} won the {title} {unit}!", "{players} won the {title} {unit}!", len(placements[0]),
                                         players=mentions(placements[0]), title=title, unit=unit)
     if len(placements) > 1:
-        text += " " + _("Standings: {standings}.", standings=standings(placements, moves))
+        text += " " + standings_sentence(placements, moves)
     elif moves:
         text += " " + ratings.moves_text(moves)
     return text

@@ -423,10 +423,10 @@ async def test_a_stalemate_is_announced_and_rated_as_a_tie_nobody_won(simcord_en
     assert "ended in a stalemate: nobody won" in final
     # Both share first place, each with their rating move in the standings (issue 35's one
     # result line); nobody is second.
-    standings = re.search(r"Standings: (1st <@\d+> \(rating [+-]\d+\) and <@\d+> \(rating [+-]\d+\))\.", final)
+    standings = re.search(r"Standings and rating moves: (1st <@\d+> \([+-]\d+\) and <@\d+> \([+-]\d+\))\.", final)
     assert standings is not None, final
     assert "2nd" not in final
-    changes = {int(user): int(delta) for user, delta in re.findall(r"<@(\d+)> \(rating ([+-]\d+)\)", standings.group(1))}
+    changes = {int(user): int(delta) for user, delta in re.findall(r"<@(\d+)> \(([+-]\d+)\)", standings.group(1))}
     assert set(changes) == {first.id, second.id} and changes[first.id] == changes[second.id]  # a tie of equals
     assert sorted(db_rows(data_dir, guild.id, "SELECT user_id, place FROM results")) == sorted([(first.id, 1), (second.id, 1)])
     assert db_rows(data_dir, guild.id, "SELECT SUM(won) FROM ratings") == [(0,)]

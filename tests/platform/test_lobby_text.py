@@ -49,7 +49,7 @@ def test_final_texts():
     assert final_text("Engines", _Over([[1, 2]], result={"reason": "deck_used_up"})) == "🤝 The Engines game ended in a draw between <@1> and <@2>."
     assert final_text("Toy", _Over([[1], [2]])) == "🥇 <@1> won the Toy game! Standings: 1st <@1>; 2nd <@2>."
     # The rating moves are said in the standings, not on a line naming everyone again.
-    assert final_text("Toy", _Over([[1], [2]]), moves={1: 65, 2: -12}) == "🥇 <@1> won the Toy game! Standings: 1st <@1> (rating +65); 2nd <@2> (rating -12)."
+    assert final_text("Toy", _Over([[1], [2]]), moves={1: 65, 2: -12}) == "🥇 <@1> won the Toy game! Standings and rating moves: 1st <@1> (+65); 2nd <@2> (-12)."
     assert standings([[5], [6, 7], [8]]) == "1st <@5>; 2nd <@6> and <@7>; 3rd <@8>"
 
 

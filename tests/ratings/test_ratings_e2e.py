@@ -51,7 +51,7 @@ async def test_a_series_of_games_then_leaderboard_and_profile(simcord_env, data_
     assert all("won the Toy game" in t for t in texts)
     first = texts[0]
     # The rating moves are in the standings (each person named once there), not on a line of their own.
-    assert "📈 Ratings:" not in first and f"1st <@{members[0].id}> (rating +" in first
+    assert "📈 Ratings:" not in first and f"Standings and rating moves: 1st <@{members[0].id}> (+" in first
     async with env.bot.tables.storage.reading(guild.id) as db:
         rows = await ratings.repos.ratings_of(db, "toy", [m.id for m in members])
     assert {m.id for m in members} == set(rows) and all(r.played == ratings.MIN_GAMES for r in rows.values())
