@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,12 +34,20 @@ class Screen:
         return {int(n): label for n, label in MOVE.findall(listed)} if head or listed else {}
 
 
+def hears_ctrl_c() -> None:
+    """In the child, before it starts: Ctrl+C interrupts, as at a terminal. A shell starts a
+    background job (``pytest &``) with SIGINT ignored, and a child inherits that: Ctrl+C
+    would then reach a process that ignores it, and the tests that press it would wait out
+    their timeout."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(game: str, data_dir: Path, *args: str, timeout: float = 30) -> pexpect.spawn:
     env = {**os.environ, "COLUMNS": "100", "LINES": "50", "PYTHONUNBUFFERED": "1", "DATA_DIR": str(data_dir.parent)}
     env.pop("DISCORD_TOKEN", None)
     child = pexpect.spawn(
         sys.executable, ["-m", "bot", "play", game, "--data-dir", str(data_dir), "--pause", "0", *args],
-        cwd=str(ROOT), env=env, encoding="utf-8", timeout=timeout, dimensions=(50, 100),
+        cwd=str(ROOT), env=env, encoding="utf-8", timeout=timeout, dimensions=(50, 100), preexec_fn=hears_ctrl_c,
     )
     child.logfile_read = io.StringIO()  # everything the screen showed, typed lines echoed
     return child

@@ -15,7 +15,7 @@ import pexpect
 import pytest
 from PIL import Image
 
-from tests.terminal.driver import ROOT, play_out, spawn, transcript
+from tests.terminal.driver import ROOT, hears_ctrl_c, play_out, spawn, transcript
 from tests.terminal.test_play import lowest_move
 
 STEP = re.compile(r"\(step (\d+) of (\d+)")
@@ -25,7 +25,8 @@ def spawn_replay(data_dir: Path, *args: str, timeout: float = 30) -> pexpect.spa
     env = {**os.environ, "COLUMNS": "100", "LINES": "50", "PYTHONUNBUFFERED": "1"}
     env.pop("DISCORD_TOKEN", None)
     child = pexpect.spawn(sys.executable, ["-m", "bot", "replay", *args, "--data-dir", str(data_dir)],
-                          cwd=str(ROOT), env=env, encoding="utf-8", timeout=timeout, dimensions=(50, 100))
+                          cwd=str(ROOT), env=env, encoding="utf-8", timeout=timeout, dimensions=(50, 100),
+                          preexec_fn=hears_ctrl_c)
     child.logfile_read = io.StringIO()
     return child
 
