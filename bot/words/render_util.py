@@ -44,6 +44,17 @@ def clip_lines_from_end(lines: Sequence[str], limit: int, empty: str = "") -> st
     return "\n".join(reversed(kept)) or empty
 
 
+#: How many of the last events a board keeps beside its card picture.
+PICTURE_RECENT = 3
+
+
+def recent_beside_picture(recent: Sequence[str]) -> str:
+    """A picture board's Recent: the last :data:`PICTURE_RECENT` events, each cut to
+    :data:`RECENT_LINE`, as one field's value ("—" for none)."""
+    shown = [clip(line, RECENT_LINE) for line in list(recent)[-PICTURE_RECENT:]]
+    return clip_lines_from_end(shown, FIELD_VALUE_LIMIT, empty="—")
+
+
 def fit_embed(embed: Panel) -> Panel:
     """Last guard on the 6000-character total: shorten the longest field, then the
     description, until the panel fits."""

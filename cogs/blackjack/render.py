@@ -28,18 +28,16 @@ from bot.words.render_util import (
     OPTION_TEXT_LIMIT,
     card_text,
     clip,
-    RECENT_LINE,
     clip_lines_from_end,
     fit_embed,
     name_of,
+    recent_beside_picture,
     seat_label,
     seat_spoken,
     suit_text,
 )
 
 COLOUR = 0x1F8B4C  # Discord's dark green
-#: Recent events a board with the card picture keeps (each clipped to ``RECENT_LINE``).
-PICTURE_RECENT = 3
 
 SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
@@ -242,8 +240,7 @@ def table_embed(observation: Mapping[str, Any], names: Mapping[int, str], recent
         # The seats' cards and the piles are in the picture; the last few events stay
         # (none on a finished board, whose result line says how it ended).
         if recent and not observation.get("over"):
-            shown = [clip(line, RECENT_LINE) for line in list(recent)[-PICTURE_RECENT:]]
-            embed.add_field(name=_("Recent"), value=clip_lines_from_end(shown, FIELD_VALUE_LIMIT) or "—", inline=False)
+            embed.add_field(name=_("Recent"), value=recent_beside_picture(recent), inline=False)
         embed.footer = footer_hint(observation)
         return fit_embed(embed)
     embed.add_field(name=_("Players"), value=clip_lines_from_end(_seat_lines(observation, names), FIELD_VALUE_LIMIT) or "—", inline=False)

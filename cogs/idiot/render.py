@@ -30,18 +30,16 @@ from bot.words.render_util import (
     card_text,
     cards_text,
     clip,
-    RECENT_LINE,
     clip_lines_from_end,
     fit_embed,
     name_of,
     ordinal,
+    recent_beside_picture,
     seat_label,
     seat_spoken,
 )
 
 COLOUR = 0x992D22  # Discord's dark red
-#: Recent events a board with the card picture keeps (each clipped to ``RECENT_LINE``).
-PICTURE_RECENT = 3
 
 # Translators: how many cards of one value are played together ("Play two Kings").
 COUNT_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six"), 7: N_("seven"), 8: N_("eight")}
@@ -229,8 +227,7 @@ def _picture_board(observation: Mapping[str, Any], recent: Sequence[str]) -> Pan
     lines += _stalemate_warning(observation)
     embed = Panel(title="Idiot", colour=COLOUR, description="\n".join(lines) or None)
     if recent and observation["phase"] != "over":
-        shown = [clip(line, RECENT_LINE) for line in list(recent)[-PICTURE_RECENT:]]
-        embed.add_field(name=_("Recent"), value=clip_lines_from_end(shown, FIELD_VALUE_LIMIT, empty="—"), inline=False)
+        embed.add_field(name=_("Recent"), value=recent_beside_picture(recent), inline=False)
     embed.footer = footer_hint(observation)
     return fit_embed(embed)
 
