@@ -165,10 +165,15 @@ def show_all(codes: Sequence[str]) -> str:
     return " ".join(show(c) for c in codes) or "—"
 
 
+def _part_of_round(part: int) -> int:
+    """A betting part's number within its round: parts 4 to 6 are the second round's 1 to 3."""
+    return part if part <= 3 else part - 3
+
+
 def _part_line(obs: Mapping[str, Any]) -> str:
     phase = obs.get("phase")
     if phase == "bet":
-        part = obs["part"] if obs["part"] <= 3 else obs["part"] - 3
+        part = _part_of_round(obs["part"])
         raising = _("raising allowed") if obs.get("raising") else _("no raising")
         if obs.get("part", 0) <= 3:
             line = _("**Betting:** first round, part {part} ({raising})", part=part, raising=raising)
@@ -640,8 +645,7 @@ def event_lines(events: Sequence[Event], names: Mapping[int, str]) -> list[str]:
                 lines.append(_("{who} keeps all five cards", who=who))
         elif kind == "bet":
             # With its part: two parts in a row named alike read as one line said twice.
-            amount, part = int(d.get("amount") or 0), int(d.get("part") or 1)
-            part = part if part <= 3 else part - 3
+            amount, part = int(d.get("amount") or 0), _part_of_round(int(d.get("part") or 1))
             lines.append(_("{who} (Dealer) names {chips} for part {part} of the betting", who=who, chips=chips(amount),
                            part=part) if amount
                          else _("{who} (Dealer) names nothing for part {part} of the betting: staying in costs nothing",
